@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QStringList>
+
+namespace bufferscope {
+
+/// The headless commands (`report`, ...). Returns the process exit status:
+/// 0 success, 1 bad command line, 2 input error, 3 `--fail-above` exceeded.
+class CommandLine
+{
+public:
+    /// True when argv names a headless command rather than files for the GUI.
+    static bool isCommand(const QStringList &args);
+    static int run(const QStringList &args);
+    static QString usage();
+    /// Parses "1234", "512MiB", "1.5GiB", "80 GB" (binary units); -1 when malformed.
+    static qint64 parseSize(const QString &text);
+};
+
+} // namespace bufferscope

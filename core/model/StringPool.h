@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+using StringId = std::uint32_t;
+
+/// Id 0 is always the empty string, so a default-constructed StringId means "absent".
+inline constexpr StringId kNoString = 0;
+
+/// Interns strings into an arena owned by the pool. Views handed out stay valid for the pool's
+/// lifetime (chunks never move), and interning allocates only when a chunk or the table grows,
+/// never per call — the parser's hot loop relies on that.
+class StringPool
+{
+public:
+    StringPool();
+    StringPool(const StringPool &) = delete;
+    StringPool &operator=(const StringPool &) = delete;
+    StringPool(StringPool &&) noexcept = default;
+    StringPool &operator=(StringPool &&) noexcept = default;
+
+    StringId intern(std::string_view text);
+    /// The id of `text` if it was interned, otherwise kNoString. Never inserts.
+    StringId find(std::string_view text) const;
+    std::string_view view(StringId id) const { return m_strings[id]; }
+    std::size_t size() const { return m_strings.size(); }
+    std::size_t memoryBytes() const;
+
+    static std::uint64_t hash(std::string_view text);
+
+private:
+    std::string_view store(std::string_view text);
+    void grow();
+
+    std::vector<std::string_view> m_strings;
+    std::vector<std::unique_ptr<char[]>> m_chunks;
+    std::size_t m_chunkUsed = 0;
+    std::size_t m_chunkCapacity = 0;
+    // Open addressing: each slot is (hash high 32 bits << 32) | (id + 1); 0 marks an empty slot.
+    std::vector<std::uint64_t> m_slots;
+    std::size_t m_mask = 0;
+};
+
+} // namespace bufferscope

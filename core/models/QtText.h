@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+#include <string>
+#include <string_view>
+
+namespace bufferscope {
+
+inline QString toQString(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+/// Human size (XLA's units) for display; exact bytes belong in tooltips.
+QString humanBytesText(qint64 bytes);
+/// "1,234,567 bytes" with grouping, for tooltips.
+QString exactBytesText(qint64 bytes);
+
+} // namespace bufferscope

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <Qt>
+
+namespace bufferscope {
+
+/// Typed data the views ask the models for; views never cast a model to its class.
+enum Roles : int
+{
+    ValueIndexRole = Qt::UserRole + 1, ///< dense value index (int), -1 on non-value rows
+    ValueIdRole,                       ///< XLA value id (qint64)
+    AllocationIndexRole,               ///< dense allocation index (int)
+    StepRole,                          ///< program step (qint64)
+    SortRole,                          ///< a number or string that sorts the column right
+    BytesRole,                         ///< exact byte count (qint64) of a size column
+};
+
+} // namespace bufferscope

@@ -1,0 +1,200 @@
+#include "ValueTableModel.h"
+
+#include "models/QtText.h"
+#include "models/Roles.h"
+
+namespace bufferscope {
+
+ValueTableModel::ValueTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ValueTableModel::setDump(std::shared_ptr<const Dump> dump)
+{
+    beginResetModel();
+    m_dump = std::move(dump);
+    endResetModel();
+}
+
+int ValueTableModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() || !m_dump)
+        return 0;
+    return static_cast<int>(m_dump->values.size());
+}
+
+int ValueTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ValueTableModel::filterText(int row) const
+{
+    const Dump &d = *m_dump;
+    const Value &v = d.values[static_cast<std::size_t>(row)];
+    QString text = toQString(d.valueDisplayName(v)) + QLatin1Char(' ') + toQString(d.shapeText(v));
+    if (const Instruction *ins = d.instructionOf(v)) {
+        text += QLatin1Char(' ') + toQString(d.str(ins->opName)) + QLatin1Char(' ') +
+                toQString(d.sourceLocation(*ins));
+    }
+    return text;
+}
+
+QVariant ValueTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!m_dump || !checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Dump &d = *m_dump;
+    const auto row = static_cast<std::size_t>(index.row());
+    const Value &v = d.values[row];
+    const Instruction *ins = d.instructionOf(v);
+    const Allocation *alloc = v.allocation == kNone ? nullptr : &d.allocations[v.allocation];
+    switch (role) {
+    case ValueIndexRole:
+        return index.row();
+    case ValueIdRole:
+        return static_cast<qint64>(v.id);
+    case AllocationIndexRole:
+        return alloc ? static_cast<int>(v.allocation) : -1;
+    case StepRole:
+        return static_cast<qint64>(v.start);
+    case BytesRole:
+        if (index.column() == LogicalColumn)
+            return static_cast<qint64>(d.logicalBytes(v));
+        return static_cast<qint64>(v.size);
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case IdColumn:
+        case SizeColumn:
+        case LogicalColumn:
+        case AllocationColumn:
+        case OffsetColumn:
+        case StartColumn:
+        case EndColumn:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+        }
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case SizeColumn:
+            return exactBytesText(v.size);
+        case LogicalColumn:
+            return exactBytesText(d.logicalBytes(v));
+        case OffsetColumn:
+            return QStringLiteral("%1 (0x%2)").arg(v.offset).arg(v.offset, 0, 16);
+        case StartColumn:
+        case EndColumn: {
+            const std::int64_t step = index.column() == StartColumn ? v.start : v.end;
+            const std::uint32_t at = d.instructionAtStep(step);
+            return at == kNone ? QVariant() : QVariant(toQString(d.str(d.instructions[at].name)));
+        }
+        default:
+            return {};
+        }
+    case SortRole:
+        switch (index.column()) {
+        case IdColumn:
+            return static_cast<qint64>(v.id);
+        case SizeColumn:
+            return static_cast<qint64>(v.size);
+        case LogicalColumn:
+            return static_cast<qint64>(d.logicalBytes(v));
+        case AllocationColumn:
+            return alloc ? static_cast<qint64>(alloc->index) : qint64(-1);
+        case OffsetColumn:
+            return static_cast<qint64>(v.offset);
+        case StartColumn:
+            return static_cast<qint64>(v.start);
+        case EndColumn:
+            return static_cast<qint64>(v.end);
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case IdColumn:
+            return static_cast<qint64>(v.id);
+        case NameColumn:
+            return toQString(d.valueDisplayName(v));
+        case SizeColumn:
+            return humanBytesText(v.size);
+        case LogicalColumn:
+            return humanBytesText(d.logicalBytes(v));
+        case ShapeColumn:
+            return toQString(d.shapeText(v));
+        case AllocationColumn:
+            return alloc ? QVariant(static_cast<qint64>(alloc->index))
+                         : QVariant(QStringLiteral("—"));
+        case KindColumn:
+            return alloc ? toQString(allocationKindName(alloc->kind))
+                         : QStringLiteral("unallocated");
+        case OffsetColumn:
+            return static_cast<qint64>(v.offset);
+        case StartColumn:
+            return v.hasLiveRange() ? QVariant(static_cast<qint64>(v.start))
+                                    : QVariant(QStringLiteral("—"));
+        case EndColumn:
+            return v.hasLiveRange() ? QVariant(static_cast<qint64>(v.end))
+                                    : QVariant(QStringLiteral("—"));
+        case OpNameColumn:
+            return ins ? toQString(d.str(ins->opName)) : QString();
+        case SourceColumn:
+            return ins ? toQString(d.sourceLocation(*ins)) : QString();
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case IdColumn:
+            return tr("Id");
+        case NameColumn:
+            return tr("Value");
+        case SizeColumn:
+            return tr("Size");
+        case LogicalColumn:
+            return tr("Logical");
+        case ShapeColumn:
+            return tr("Shape");
+        case AllocationColumn:
+            return tr("Alloc");
+        case KindColumn:
+            return tr("Kind");
+        case OffsetColumn:
+            return tr("Offset");
+        case StartColumn:
+            return tr("Start");
+        case EndColumn:
+            return tr("End");
+        case OpNameColumn:
+            return tr("op_name");
+        case SourceColumn:
+            return tr("Source");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case SizeColumn:
+            return tr("Assigned bytes (size= in the dump; padded on TPU)");
+        case LogicalColumn:
+            return tr("Logical bytes of the shape (element count × element size)");
+        case StartColumn:
+        case EndColumn:
+            return tr("Live range in program steps, both ends inclusive");
+        default:
+            return {};
+        }
+    }
+    return {};
+}
+
+} // namespace bufferscope

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "model/Dump.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace bufferscope {
+
+/// Every value of the dump, one row each, in ascending id. Thin: reads the shared Dump.
+class ValueTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        IdColumn,
+        NameColumn,
+        SizeColumn,
+        LogicalColumn,
+        ShapeColumn,
+        AllocationColumn,
+        KindColumn,
+        OffsetColumn,
+        StartColumn,
+        EndColumn,
+        OpNameColumn,
+        SourceColumn,
+        ColumnCount
+    };
+
+    explicit ValueTableModel(QObject *parent = nullptr);
+
+    void setDump(std::shared_ptr<const Dump> dump);
+    const Dump *dump() const { return m_dump.get(); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    /// The text the filter box matches: name, op_name, source and shape.
+    QString filterText(int row) const;
+
+private:
+    std::shared_ptr<const Dump> m_dump;
+};
+
+} // namespace bufferscope

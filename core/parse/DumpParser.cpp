@@ -1,0 +1,1652 @@
+#include "DumpParser.h"
+
+#include "parse/MappedFile.h"
+#include "parse/ShapeParser.h"
+#include "util/FlatMap.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+namespace bufferscope {
+
+namespace {
+
+using sv = std::string_view;
+
+constexpr sv kBom = "\xEF\xBB\xBF";
+constexpr std::size_t kReleaseChunk = 64u << 20; // drop mapped pages behind us every 64 MiB
+constexpr std::size_t kProgressChunk = 1u << 20;
+
+/// Parses all of `text` as a non-negative decimal; false on junk or overflow.
+bool parseInt(sv text, std::int64_t &out)
+{
+    if (text.empty() || text[0] == '-' || text[0] == '+')
+        return false;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+/// Reads a decimal at the front of `text` and advances past it (a leading '-' is accepted so
+/// that negative sizes can be reported rather than called malformed).
+bool readInt(sv &text, std::int64_t &out)
+{
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (ec != std::errc() || ptr == text.data())
+        return false;
+    text.remove_prefix(static_cast<std::size_t>(ptr - text.data()));
+    return true;
+}
+
+bool consume(sv &text, sv prefix)
+{
+    if (!text.starts_with(prefix))
+        return false;
+    text.remove_prefix(prefix.size());
+    return true;
+}
+
+/// A printable excerpt of a line for messages: at most 80 characters, control bytes escaped.
+std::string excerpt(sv line)
+{
+    std::string out;
+    const std::size_t n = std::min<std::size_t>(line.size(), 80);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(line[i]);
+        if (c < 0x20 || c == 0x7f) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    if (line.size() > n)
+        out += "…";
+    return out;
+}
+
+/// Splits a trailing `{0,1}` ShapeIndex off a name; names never contain braces.
+void splitIndex(sv full, sv &name, sv &index)
+{
+    name = full;
+    index = {};
+    if (!full.empty() && full.back() == '}') {
+        const auto open = full.rfind('{');
+        if (open != sv::npos) {
+            name = full.substr(0, open);
+            index = full.substr(open);
+        }
+    }
+}
+
+bool validIndex(sv index)
+{
+    if (index.size() < 2 || index.front() != '{' || index.back() != '}')
+        return false;
+    for (char c : index.substr(1, index.size() - 2)) {
+        if (!((c >= '0' && c <= '9') || c == ','))
+            return false;
+    }
+    return true;
+}
+
+bool validName(sv name)
+{
+    if (name.empty())
+        return false;
+    for (char c : name) {
+        if (c == ' ' || c == '{' || c == '}' || c == '<' || c == '>' || c == ',' ||
+            static_cast<unsigned char>(c) < 0x20)
+            return false;
+    }
+    return true;
+}
+
+struct ShortValue
+{
+    std::int64_t id = 0;
+    sv name;
+    sv index;
+    bool phi = false;
+    std::int32_t color = 0;
+};
+
+/// `ID NAME[IDX][ (phi)][ @C]` (the text inside `<...>`); the 2019 form `ID PHI NAME @C` too.
+bool parseShortInner(sv s, ShortValue &out, std::string &error)
+{
+    std::int64_t id = 0;
+    if (!readInt(s, id) || id < 0) {
+        error = "expected a value id after '<'";
+        return false;
+    }
+    if (!consume(s, " ")) {
+        error = "expected a space after the value id";
+        return false;
+    }
+    out.id = id;
+    if (consume(s, "PHI "))
+        out.phi = true;
+    const auto at = s.rfind(" @");
+    if (at != sv::npos) {
+        std::int64_t color = 0;
+        sv c = s.substr(at + 2);
+        const bool negative = consume(c, "-");
+        if (!parseInt(c, color) || color > 0x7fffffff) {
+            error = "bad memory space '@" + std::string(s.substr(at + 2)) + "'";
+            return false;
+        }
+        out.color = negative ? 0 : static_cast<std::int32_t>(color); // 2019: @-1 = no color
+        s = s.substr(0, at);
+    }
+    if (s.ends_with(" (phi)")) {
+        out.phi = true;
+        s.remove_suffix(6);
+    }
+    splitIndex(s, out.name, out.index);
+    if (!validName(out.name)) {
+        error = "bad value name '" + excerpt(s) + "'";
+        return false;
+    }
+    if (!out.index.empty() && !validIndex(out.index)) {
+        error = "bad ShapeIndex '" + excerpt(out.index) + "'";
+        return false;
+    }
+    return true;
+}
+
+/// Parses a whole `<...>` token; `rest` receives what follows the '>'.
+bool parseShort(sv text, ShortValue &out, sv &rest, std::string &error)
+{
+    if (!consume(text, "<")) {
+        error = "expected '<' to open a value";
+        return false;
+    }
+    const auto close = text.find('>');
+    if (close == sv::npos) {
+        error = "expected '>' to close the value";
+        return false;
+    }
+    rest = text.substr(close + 1);
+    return parseShortInner(text.substr(0, close), out, error);
+}
+
+std::string unescape(sv text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) {
+            const char n = text[++i];
+            switch (n) {
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            default:
+                out += n;
+            }
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+enum class Section
+{
+    Start,
+    Allocations,
+    Total,
+    UsedValues,
+    LiveRangeHeader,
+    Sequence,
+    BufferLiveRange,
+    Peak,
+    StackTrace,
+    Done
+};
+
+enum class Block
+{
+    None,
+    Header,
+    Positions,
+    Uses,
+    Done
+};
+
+class FileTextSource final : public TextSource
+{
+public:
+    struct File
+    {
+        std::string path;
+        std::int64_t size = 0;
+        std::string memory; ///< for in-memory buffers: the text itself
+        bool inMemory = false;
+    };
+    std::vector<File> files;
+
+    std::string read(const TextRef &ref) const override
+    {
+        if (ref.file >= files.size())
+            return {};
+        const File &f = files[ref.file];
+        if (f.inMemory) {
+            if (ref.offset + ref.length > f.memory.size())
+                return {};
+            return f.memory.substr(ref.offset, ref.length);
+        }
+        std::ifstream in(f.path, std::ios::binary);
+        if (!in)
+            return "[" + f.path + " can no longer be read]";
+        in.seekg(0, std::ios::end);
+        if (static_cast<std::int64_t>(in.tellg()) != f.size)
+            return "[" + f.path + " changed on disk since it was loaded]";
+        in.seekg(static_cast<std::streamoff>(ref.offset));
+        std::string out(ref.length, '\0');
+        in.read(out.data(), static_cast<std::streamsize>(ref.length));
+        out.resize(static_cast<std::size_t>(in.gcount()));
+        return out;
+    }
+};
+
+class Builder
+{
+public:
+    Builder(Dump &dump, const ParseOptions &options) : d(dump), m_options(options)
+    {
+        d.shapes.emplace_back(); // ShapeId 0: no shape
+    }
+
+    /// Returns false when parsing must stop (fatal error or cancel).
+    bool parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
+                   std::int64_t bytesTotal);
+    void finish();
+
+    bool cancelled = false;
+    std::optional<Diagnostic> fatal;
+
+private:
+    // -- diagnostics
+    void warn(std::string message, std::uint32_t value = kNone)
+    {
+        warnAt(m_line, std::move(message), value);
+    }
+    void warnAt(std::int64_t line, std::string message, std::uint32_t value = kNone)
+    {
+        if (d.warnings.size() >= m_options.maxWarnings) {
+            ++d.suppressedWarnings;
+            return;
+        }
+        d.warnings.push_back({Severity::Warning, m_file, line, std::move(message), value});
+    }
+    void fail(std::int64_t line, std::string message)
+    {
+        if (!fatal)
+            fatal = Diagnostic{Severity::Error, m_file, line, std::move(message), kNone};
+    }
+
+    // -- interning
+    std::uint32_t instructionFor(StringId name)
+    {
+        if (name >= m_instructionByName.size())
+            m_instructionByName.resize(std::max<std::size_t>(d.strings.size(), name + 1) * 2,
+                                       kNone);
+        std::uint32_t &slot = m_instructionByName[name];
+        if (slot == kNone) {
+            slot = static_cast<std::uint32_t>(d.instructions.size());
+            Instruction ins;
+            ins.name = name;
+            d.instructions.push_back(ins);
+        }
+        return slot;
+    }
+    ShapeId shapeFor(sv text);
+    StringId indexOrEmpty(sv index) { return d.strings.intern(index.empty() ? sv("{}") : index); }
+
+    // -- line kinds
+    void handleLine(sv line, std::uint64_t offset, sv next);
+    bool handleFirstLine(sv line);
+    void allocationHeader(sv line);
+    void allocationValue(sv line);
+    void crossColorValue(sv line);
+    void logicalBufferLine(sv line);
+    void valueHeader(sv shortText);
+    void position(sv line);
+    void use(sv line);
+    void fromInstruction(sv line, std::uint64_t offset, sv next);
+    void instructionText(sv text, std::uint64_t offset, std::uint32_t instruction);
+    void liveRangeHeader(sv line);
+    void sequenceLine(sv line);
+    void bufferLiveRange(sv line);
+    void peakHeader(sv line);
+    void peakEntry(sv line);
+    void stackTraceHeader(sv line);
+    void stackTraceLine(sv line);
+    void unrecognized(sv line, sv expected);
+
+    std::uint32_t addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
+                           std::int64_t size, sv shape);
+
+    Dump &d;
+    const ParseOptions &m_options;
+    std::uint32_t m_file = 0;
+    std::int64_t m_line = 0;
+    Section m_section = Section::Start;
+    bool m_sawHeader = false;
+    bool m_sawAllocations = false;
+    bool m_sawTotal = false;
+    bool m_sawFromInstruction = false;
+    bool m_stopFile = false;
+    std::uint32_t m_allocation = kNone;
+    bool m_inCrossColor = false;
+    std::uint32_t m_blockValue = kNone;
+    Block m_block = Block::None;
+    std::int64_t m_maxEnd = -1;
+    std::vector<std::uint32_t> m_instructionByName;
+    std::vector<ShapeId> m_shapeByString;
+    FlatMap64 m_valueById{1024};
+    FlatMap64 m_valueByKey{16};
+    bool m_keyMapBuilt = false;
+    std::vector<std::uint8_t> m_blockSeen; ///< per value: its Used-values block was read
+    std::vector<std::int64_t> m_peakLines;
+    std::int64_t m_liveRangeLine = 0;
+    std::uint32_t m_liveRangeFile = 0;
+    std::uint32_t m_nextSyntheticId = 0;
+    std::string m_error;
+};
+
+ShapeId Builder::shapeFor(sv text)
+{
+    const StringId id = d.strings.intern(text);
+    if (id < m_shapeByString.size() && m_shapeByString[id] != kNone)
+        return m_shapeByString[id];
+    if (id >= m_shapeByString.size())
+        m_shapeByString.resize(std::max<std::size_t>(d.strings.size(), id + 1) * 2, kNone);
+    ShapeInfo info;
+    info.text = id;
+    const ShapeParseResult parsed = ShapeParser::parse(text);
+    if (parsed.ok) {
+        info.valid = true;
+        const Shape &shape = parsed.shape;
+        info.elementType = shape.type;
+        info.tupleArity = shape.isTuple() ? static_cast<std::int32_t>(shape.elements.size()) : -1;
+        info.memorySpace = static_cast<std::int32_t>(shape.layout.memorySpace);
+        const std::int64_t bytes = shape.byteSize(8);
+        info.bytesKnown = bytes >= 0;
+        info.logicalBytes = bytes >= 0 ? bytes : 0;
+        if (bytes < 0)
+            warn("shape '" + excerpt(text) +
+                 "' has an unbounded or overflowing size; its logical bytes count as 0");
+    } else {
+        warn("cannot read shape '" + excerpt(text) + "': " + parsed.error);
+    }
+    const auto shapeId = static_cast<ShapeId>(d.shapes.size());
+    d.shapes.push_back(info);
+    m_shapeByString[id] = shapeId;
+    return shapeId;
+}
+
+void Builder::unrecognized(sv line, sv expected)
+{
+    warn("unrecognized line '" + excerpt(line) + "'; expected " + std::string(expected));
+}
+
+bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
+                        std::int64_t bytesTotal)
+{
+    m_file = file;
+    m_line = 0;
+    m_section = Section::Start;
+    m_stopFile = false;
+    m_sawHeader = false;
+    const char *const base = text.data();
+    std::size_t pos = 0;
+    if (text.starts_with(kBom)) {
+        d.traits.bom = true;
+        pos = kBom.size();
+    }
+    if (text.empty()) {
+        fail(0, "the file is empty; expected an XLA buffer-assignment dump");
+        return false;
+    }
+    // A NUL byte near the start means a binary file; say so instead of listing garbage lines.
+    const std::size_t probe = std::min<std::size_t>(text.size(), 64 * 1024);
+    if (const void *nul = std::memchr(base, '\0', probe)) {
+        const auto at = static_cast<std::size_t>(static_cast<const char *>(nul) - base);
+        const auto line = 1 + std::count(base, base + at, '\n');
+        fail(line, "binary data (a NUL byte) at line " + std::to_string(line) +
+                       "; this is not a text buffer-assignment dump");
+        return false;
+    }
+    bool first = true;
+    std::size_t lastProgress = 0;
+    std::size_t lastRelease = 0;
+    std::uint64_t linesSinceCheck = 0;
+    const std::size_t size = text.size();
+    while (pos < size && !m_stopFile) {
+        const char *nl = static_cast<const char *>(std::memchr(base + pos, '\n', size - pos));
+        const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
+        sv line(base + pos, end - pos);
+        const std::uint64_t lineOffset = pos;
+        ++m_line;
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+            d.traits.crlf = true;
+        }
+        if (!nl) {
+            d.traits.truncated = true;
+            warn("the last line has no newline: the file looks truncated");
+        }
+        // The next line, for the glued `from instruction:` check (no copy, no state change).
+        sv next;
+        if (nl && end + 1 < size) {
+            const char *nn =
+                static_cast<const char *>(std::memchr(base + end + 1, '\n', size - end - 1));
+            const std::size_t nend = nn ? static_cast<std::size_t>(nn - base) : size;
+            next = sv(base + end + 1, nend - end - 1);
+            if (!next.empty() && next.back() == '\r')
+                next.remove_suffix(1);
+        }
+        if (first && !line.empty()) {
+            first = false;
+            if (!handleFirstLine(line))
+                return false;
+        }
+        handleLine(line, lineOffset, next);
+        if (fatal)
+            return false;
+        pos = nl ? end + 1 : size;
+
+        if (++linesSinceCheck >= 4096) {
+            linesSinceCheck = 0;
+            if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                cancelled = true;
+                return false;
+            }
+        }
+        if (pos - lastProgress >= kProgressChunk) {
+            bytesDone += static_cast<std::int64_t>(pos - lastProgress);
+            lastProgress = pos;
+            if (m_options.progress)
+                m_options.progress(bytesDone, bytesTotal);
+        }
+        if (mapping && pos - lastRelease >= kReleaseChunk) {
+            mapping->releaseBefore(static_cast<std::size_t>(lineOffset));
+            lastRelease = pos;
+        }
+    }
+    bytesDone += static_cast<std::int64_t>(pos - lastProgress);
+    if (m_options.progress)
+        m_options.progress(bytesDone, bytesTotal);
+    if (first) {
+        fail(m_line, "the file holds only blank lines; expected an XLA buffer-assignment dump");
+        return false;
+    }
+    return true;
+}
+
+bool Builder::handleFirstLine(sv line)
+{
+    if (line.starts_with("BufferAssignment:") || line.starts_with("Total bytes used:") ||
+        line.starts_with("Used values:") || line.starts_with("HloLiveRange") ||
+        line.starts_with("*** Begin ") || line.starts_with("allocation ")) {
+        if (line.starts_with("allocation ")) {
+            warn("the file starts with an allocation, not 'BufferAssignment:'; is its head "
+                 "missing?");
+            m_section = Section::Allocations;
+        }
+        return true;
+    }
+    fail(m_line, "not an XLA buffer-assignment dump: line " + std::to_string(m_line) + " reads '" +
+                     excerpt(line) +
+                     "', expected 'BufferAssignment:' (or 'Total bytes used:' / "
+                     "'HloLiveRange' for a split module's other files)");
+    return false;
+}
+
+void Builder::handleLine(sv line, std::uint64_t offset, sv next)
+{
+    if (line.empty()) {
+        if (m_section == Section::Allocations) {
+            m_inCrossColor = false;
+            m_allocation = kNone;
+        }
+        return;
+    }
+    const char c0 = line[0];
+    if (c0 == ' ') {
+        // Indented lines: their meaning depends on the section.
+        if (m_section == Section::Allocations) {
+            if (line.starts_with(" value: <"))
+                return allocationValue(line);
+            if (line.starts_with("  value: <") && m_inCrossColor)
+                return crossColorValue(line);
+            if (line == " reused by buffers of a different color:") {
+                if (m_allocation == kNone)
+                    warn("a cross-color block outside an allocation");
+                m_inCrossColor = true;
+                return;
+            }
+            if (line.find("](#") != sv::npos)
+                return logicalBufferLine(line);
+            return unrecognized(line, "' value: <ID NAME @C> (size=S,offset=O): SHAPE'");
+        }
+        if (m_section == Section::UsedValues) {
+            if (line.starts_with(" from instruction:"))
+                return fromInstruction(line, offset, next);
+            if (line == " positions:") {
+                if (m_block != Block::Header)
+                    return warn("' positions:' outside a value block");
+                m_block = Block::Positions;
+                if (m_blockValue != kNone)
+                    d.values[m_blockValue].firstPosition =
+                        static_cast<std::uint32_t>(d.positions.size());
+                return;
+            }
+            if (line == " uses:") {
+                if (m_block != Block::Positions)
+                    return warn("' uses:' not after the positions of a value");
+                m_block = Block::Uses;
+                if (m_blockValue != kNone) {
+                    Value &v = d.values[m_blockValue];
+                    v.firstUse = static_cast<std::uint32_t>(d.uses.size());
+                    v.usesState = UsesState::Known;
+                }
+                return;
+            }
+            if (line == " uses are not initialized yet.") {
+                m_block = Block::Done;
+                if (m_blockValue != kNone)
+                    d.values[m_blockValue].usesState = UsesState::NotInitialized;
+                return;
+            }
+            if (line == "  (none)" && m_block == Block::Uses)
+                return;
+            if (line.starts_with("  ") && line.size() > 2 && line[2] != ' ') {
+                if (m_block == Block::Positions)
+                    return position(line.substr(2));
+                if (m_block == Block::Uses)
+                    return use(line.substr(2));
+            }
+            return unrecognized(line, "a position, use or ' from instruction:' line");
+        }
+        if (m_section == Section::LiveRangeHeader || m_section == Section::Sequence ||
+            m_section == Section::BufferLiveRange || m_section == Section::Peak ||
+            m_section == Section::StackTrace) {
+            if (line == "  InstructionSequence:") {
+                m_section = Section::Sequence;
+                return;
+            }
+            if (line == "  BufferLiveRange:") {
+                m_section = Section::BufferLiveRange;
+                return;
+            }
+            if (line.starts_with("  Live ranges at "))
+                return peakHeader(line);
+            if (line.starts_with("  Stack trace breakdown for peak usage: "))
+                return stackTraceHeader(line);
+            if (line.starts_with("  Peak memory could not be determined")) {
+                d.printedPeak.undetermined = true;
+                m_section = Section::Done;
+                return;
+            }
+            if (line.starts_with("    ")) {
+                switch (m_section) {
+                case Section::Sequence:
+                    return sequenceLine(line.substr(4));
+                case Section::BufferLiveRange:
+                    return bufferLiveRange(line.substr(4));
+                case Section::Peak:
+                    return peakEntry(line.substr(4));
+                case Section::StackTrace:
+                    return stackTraceLine(line);
+                default:
+                    break;
+                }
+            }
+            return unrecognized(line, "a line of the HloLiveRange section");
+        }
+        return unrecognized(line, "a section header");
+    }
+    if (c0 == '<') {
+        if (m_section != Section::UsedValues)
+            return warn("value block '" + excerpt(line) + "' outside the 'Used values:' section");
+        return valueHeader(line);
+    }
+    if (line.starts_with("allocation ")) {
+        if (m_section != Section::Allocations && m_section != Section::Start)
+            warn("allocation header after the allocation list");
+        m_section = Section::Allocations;
+        return allocationHeader(line);
+    }
+    if (line == "BufferAssignment:") {
+        if (m_sawHeader || m_sawAllocations) {
+            warn("a second 'BufferAssignment:' block; this file holds more than one module and "
+                 "only the first is read");
+            m_stopFile = true;
+            return;
+        }
+        m_sawHeader = true;
+        m_section = Section::Allocations;
+        return;
+    }
+    if (line.starts_with("Total bytes used: ")) {
+        sv rest = line.substr(18);
+        std::int64_t total = 0;
+        if (!readInt(rest, total) || total < 0)
+            return warn("malformed 'Total bytes used:' line; expected a byte count");
+        d.printedTotalBytes = total;
+        if (consume(rest, " (")) {
+            if (!rest.ends_with(")") || rest.substr(0, rest.size() - 1) != humanBytes(total))
+                warn("'Total bytes used' prints " + std::string(rest.substr(0, rest.size() - 1)) +
+                     " but " + std::to_string(total) + " bytes are " + humanBytes(total));
+        }
+        m_sawTotal = true;
+        m_section = Section::Total;
+        return;
+    }
+    if (line == "Used values:") {
+        m_section = Section::UsedValues;
+        d.traits.hasUsedValues = true;
+        m_block = Block::None;
+        m_blockValue = kNone;
+        return;
+    }
+    if (line.starts_with("HloLiveRange (max "))
+        return liveRangeHeader(line);
+    if (line.starts_with("HloLiveRange not available")) {
+        d.traits.liveRangeUnavailable = true;
+        warn("XLA wrote no live ranges for this module ('" + excerpt(line) +
+             "'); memory over time cannot be shown");
+        return;
+    }
+    if (line.starts_with("*** Begin ") || line.starts_with("*** End ")) {
+        // --xla_dump_to=- wraps each file in these markers; a second module's markers end it.
+        if (line.starts_with("*** End ") && (m_sawAllocations || d.traits.hasUsedValues))
+            m_stopFile = true;
+        return;
+    }
+    unrecognized(line, "a section header ('BufferAssignment:', 'allocation N: ...', "
+                       "'Total bytes used:', 'Used values:' or 'HloLiveRange')");
+}
+
+void Builder::allocationHeader(sv line)
+{
+    m_inCrossColor = false;
+    m_allocation = kNone;
+    sv rest = line.substr(11);
+    std::int64_t index = 0;
+    if (!readInt(rest, index) || index < 0 || !consume(rest, ": "))
+        return warn("malformed allocation header; expected 'allocation N: size S...:'");
+    if (rest.ends_with(":"))
+        rest.remove_suffix(1);
+    else
+        warn("allocation header does not end with ':'; the line may be cut off");
+    Allocation a;
+    a.index = index;
+    a.file = m_file;
+    a.line = m_line;
+    if (rest.starts_with("0x")) {
+        const auto comma = rest.find(", ");
+        sv hex = rest.substr(2, comma == sv::npos ? sv::npos : comma - 2);
+        std::uint64_t pointer = 0;
+        auto [p, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), pointer, 16);
+        if (ec != std::errc() || p != hex.data() + hex.size())
+            warn("malformed allocation address '" + excerpt(hex) + "'");
+        a.pointer = pointer;
+        d.traits.allocationPointers = true;
+        rest = comma == sv::npos ? sv() : rest.substr(comma + 2);
+    }
+    if (!consume(rest, "size ") || !readInt(rest, a.size))
+        return warn("allocation header without 'size N'");
+    if (a.size < 0) {
+        warn("allocation " + std::to_string(index) + " has a negative size " +
+             std::to_string(a.size) + "; counted as 0");
+        a.size = 0;
+    }
+    while (!rest.empty()) {
+        if (!consume(rest, ", ")) {
+            warn("unexpected text '" + excerpt(rest) + "' in allocation header");
+            break;
+        }
+        std::int64_t n = 0;
+        if (consume(rest, "color ")) {
+            if (!readInt(rest, n) || n < 0 || n > 0x7fffffff)
+                warn("bad 'color N' in allocation header");
+            a.color = static_cast<std::int32_t>(std::clamp<std::int64_t>(n, 0, 0x7fffffff));
+        } else if (consume(rest, "page ")) {
+            if (!readInt(rest, a.page))
+                warn("bad 'page N' in allocation header");
+        } else if (consume(rest, "parameter ")) {
+            if (!readInt(rest, a.parameterNumber) || a.parameterNumber < 0)
+                warn("bad 'parameter N' in allocation header");
+            a.isParameter = true;
+            if (consume(rest, ", shape |")) {
+                const auto bar = rest.find('|');
+                if (bar == sv::npos) {
+                    warn("parameter shape without closing '|'");
+                    break;
+                }
+                a.parameterShape = d.strings.intern(rest.substr(0, bar));
+                rest.remove_prefix(bar + 1);
+            }
+            if (consume(rest, " at ShapeIndex ")) {
+                const auto close = rest.find('}');
+                if (close == sv::npos || !validIndex(rest.substr(0, close + 1))) {
+                    warn("bad ShapeIndex in allocation header");
+                    break;
+                }
+                a.parameterIndex = d.strings.intern(rest.substr(0, close + 1));
+                rest.remove_prefix(close + 1);
+            }
+        } else if (consume(rest, "output shape is |")) {
+            const auto bar = rest.find('|');
+            if (bar == sv::npos) {
+                warn("output shape without closing '|'");
+                break;
+            }
+            a.outputShape = d.strings.intern(rest.substr(0, bar));
+            rest.remove_prefix(bar + 1);
+        } else if (consume(rest, "constant")) {
+            a.isConstant = true;
+        } else if (consume(rest, "thread-local")) {
+            a.isThreadLocal = true;
+        } else if (consume(rest, "maybe-live-out")) {
+            a.isMaybeLiveOut = true;
+        } else if (consume(rest, "preallocated-temp")) {
+            a.isPreallocatedTemp = true;
+        } else {
+            const auto comma = rest.find(", ");
+            warn("unknown allocation attribute '" +
+                 excerpt(rest.substr(0, comma == sv::npos ? rest.size() : comma)) + "'");
+            if (comma == sv::npos)
+                break;
+            rest.remove_prefix(comma);
+        }
+    }
+    if (index != static_cast<std::int64_t>(d.allocations.size()))
+        warn("allocation " + std::to_string(index) + " is listed at position " +
+             std::to_string(d.allocations.size()) + "; XLA numbers allocations 0..n-1 in order");
+    for (const Allocation &other : d.allocations) {
+        if (other.index == index) {
+            warn("allocation index " + std::to_string(index) + " appears twice (first at line " +
+                 std::to_string(other.line) + ")");
+            break;
+        }
+    }
+    a.firstValue = static_cast<std::uint32_t>(d.allocationValues.size());
+    a.firstCrossColor = static_cast<std::uint32_t>(d.crossColorValues.size());
+    m_allocation = static_cast<std::uint32_t>(d.allocations.size());
+    d.allocations.push_back(a);
+    m_sawAllocations = true;
+}
+
+std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
+                                std::int64_t size, sv shape)
+{
+    const auto index = static_cast<std::uint32_t>(d.values.size());
+    const std::uint32_t existing = m_valueById.insert(static_cast<std::uint64_t>(s.id), index);
+    if (existing != index) {
+        const Value &first = d.values[existing];
+        warn("value " + std::to_string(s.id) + " is listed again (first in allocation " +
+                 (first.allocation == kNone
+                      ? std::string("none")
+                      : std::to_string(d.allocations[first.allocation].index)) +
+                 " at line " + std::to_string(first.line) + "); this listing is ignored",
+             existing);
+        return kNone;
+    }
+    Value v;
+    v.id = s.id;
+    v.instruction = instructionFor(d.strings.intern(s.name));
+    v.index = indexOrEmpty(s.index);
+    v.printedIndex = !s.index.empty();
+    v.phi = s.phi;
+    v.color = s.color;
+    v.allocation = allocation;
+    v.file = m_file;
+    v.line = m_line;
+    if (offset < 0 || size < 0) {
+        warn("value " + std::to_string(s.id) + " has a negative " +
+                 (offset < 0 ? "offset" : "size") + "; counted as 0",
+             index);
+        offset = std::max<std::int64_t>(offset, 0);
+        size = std::max<std::int64_t>(size, 0);
+    }
+    v.offset = offset;
+    v.size = size;
+    v.shape = shape.empty() ? 0 : shapeFor(shape);
+    if (allocation != kNone) {
+        const Allocation &a = d.allocations[allocation];
+        std::int64_t endByte = 0;
+        if (__builtin_add_overflow(offset, size, &endByte) || endByte > a.size)
+            warn("value " + std::to_string(s.id) + " [" + std::to_string(offset) + ", +" +
+                     std::to_string(size) + ") reaches past the end of allocation " +
+                     std::to_string(a.index) + " (size " + std::to_string(a.size) + ")",
+                 index);
+        if (v.color != a.color)
+            warn("value " + std::to_string(s.id) + " has memory space @" + std::to_string(v.color) +
+                     " but allocation " + std::to_string(a.index) + " has color " +
+                     std::to_string(a.color),
+                 index);
+        d.allocationValues.push_back(index);
+        ++d.allocations[allocation].valueCount;
+    }
+    d.values.push_back(v);
+    return index;
+}
+
+void Builder::allocationValue(sv line)
+{
+    if (m_allocation == kNone)
+        return warn("a value line outside any allocation");
+    if (d.allocations[m_allocation].firstValue + d.allocations[m_allocation].valueCount !=
+        d.allocationValues.size())
+        return warn("a value line separated from its allocation header");
+    ShortValue s;
+    sv rest;
+    if (!parseShort(line.substr(8), s, rest, m_error))
+        return warn("malformed value line: " + m_error);
+    std::int64_t size = 0;
+    std::int64_t offset = 0;
+    if (!consume(rest, " (size=") || !readInt(rest, size) || !consume(rest, ",offset=") ||
+        !readInt(rest, offset) || !consume(rest, "):"))
+        return warn("malformed value line; expected ' (size=S,offset=O): SHAPE' after the value");
+    consume(rest, " ");
+    addValue(s, m_allocation, offset, size, rest);
+}
+
+void Builder::crossColorValue(sv line)
+{
+    ShortValue s;
+    sv rest;
+    if (!parseShort(line.substr(9), s, rest, m_error))
+        return warn("malformed cross-color value line: " + m_error);
+    const std::uint32_t index = m_valueById.find(static_cast<std::uint64_t>(s.id));
+    if (index == FlatMap64::kMissing)
+        return warn("cross-color block names value " + std::to_string(s.id) +
+                    " which is not listed in any allocation");
+    if (m_allocation == kNone)
+        return;
+    d.crossColorValues.push_back(index);
+    ++d.allocations[m_allocation].crossColorCount;
+}
+
+void Builder::logicalBufferLine(sv line)
+{
+    // 2019 LogicalBuffer era: `  name[i,j](#id @c) [offset,size]: shape`
+    d.traits.logicalBufferEra = true;
+    if (m_allocation == kNone)
+        return warn("a buffer line outside any allocation");
+    sv rest = line;
+    while (!rest.empty() && rest.front() == ' ')
+        rest.remove_prefix(1);
+    const auto marker = rest.find("](#");
+    const auto open = rest.substr(0, marker).rfind('[');
+    if (open == sv::npos)
+        return warn(
+            "malformed LogicalBuffer line; expected 'name[i](#id @c) [offset,size]: shape'");
+    ShortValue s;
+    s.name = rest.substr(0, open);
+    const sv idx = rest.substr(open + 1, marker - open - 1);
+    std::string index = "{" + std::string(idx) + "}";
+    rest.remove_prefix(marker + 3);
+    const auto close = rest.find(')');
+    if (close == sv::npos)
+        return warn("malformed LogicalBuffer line; expected ')' after the id");
+    sv inner = rest.substr(0, close);
+    rest.remove_prefix(close + 1);
+    std::int64_t color = 0;
+    if (!readInt(inner, s.id) || s.id < 0 || !consume(inner, " @") || !readInt(inner, color))
+        return warn("malformed LogicalBuffer id; expected '(#ID @COLOR)'");
+    s.color = color < 0 ? 0 : static_cast<std::int32_t>(std::min<std::int64_t>(color, 0x7fffffff));
+    std::int64_t offset = 0;
+    std::int64_t size = 0;
+    if (!consume(rest, " [") || !readInt(rest, offset) || !consume(rest, ",") ||
+        !readInt(rest, size) || !consume(rest, "]:"))
+        return warn("malformed LogicalBuffer line; expected ' [offset,size]: shape'");
+    consume(rest, " ");
+    if (!validName(s.name) || !validIndex(index))
+        return warn("malformed LogicalBuffer name '" + excerpt(s.name) + "'");
+    const StringId indexId = d.strings.intern(index);
+    s.index = d.strings.view(indexId);
+    const std::uint32_t v = addValue(s, m_allocation, offset, size, rest);
+    if (v != kNone)
+        d.values[v].printedIndex = idx.size() > 0;
+}
+
+void Builder::valueHeader(sv line)
+{
+    m_block = Block::None;
+    m_blockValue = kNone;
+    ShortValue s;
+    sv rest;
+    if (!parseShort(line, s, rest, m_error) || !rest.empty())
+        return warn("malformed value header '" + excerpt(line) +
+                    "': " + (m_error.empty() ? std::string("unexpected text after '>'") : m_error));
+    std::uint32_t index = m_valueById.find(static_cast<std::uint64_t>(s.id));
+    if (index == FlatMap64::kMissing) {
+        warn("value " + std::to_string(s.id) +
+             " is listed under 'Used values' but in no allocation; shown as unallocated");
+        index = addValue(s, kNone, 0, 0, {});
+        if (index == kNone)
+            return;
+    } else {
+        const Value &v = d.values[index];
+        if (d.valueName(v) != s.name || (!s.index.empty() && d.str(v.index) != s.index))
+            warn("value " + std::to_string(s.id) + " is called '" + excerpt(line) + "' here but '" +
+                     d.valueDisplayName(v) + "' in its allocation",
+                 index);
+    }
+    if (index >= m_blockSeen.size())
+        m_blockSeen.resize(std::max<std::size_t>(d.values.size(), index + 1) * 2, 0);
+    if (m_blockSeen[index]) {
+        warn("value " + std::to_string(s.id) + " has a second 'Used values' block; ignored", index);
+        m_block = Block::Done;
+        return;
+    }
+    m_blockSeen[index] = 1;
+    m_blockValue = index;
+    m_block = Block::Header;
+}
+
+void Builder::position(sv text)
+{
+    if (m_blockValue == kNone)
+        return;
+    sv name = text;
+    sv index;
+    const auto space = text.find(' ');
+    if (space != sv::npos) {
+        name = text.substr(0, space);
+        index = text.substr(space + 1);
+        if (!validIndex(index))
+            return warn("malformed position '" + excerpt(text) + "'; expected 'NAME [{idx}]'");
+    }
+    if (!validName(name))
+        return warn("malformed position '" + excerpt(text) + "'");
+    Position p;
+    p.instruction = instructionFor(d.strings.intern(name));
+    p.index = index.empty() ? kNoString : d.strings.intern(index);
+    d.positions.push_back(p);
+    ++d.values[m_blockValue].positionCount;
+}
+
+void Builder::use(sv text)
+{
+    if (m_blockValue == kNone)
+        return;
+    const auto comma = text.find(", operand ");
+    if (comma == sv::npos)
+        return warn("malformed use '" + excerpt(text) + "'; expected 'NAME, operand N [{idx}]'");
+    const sv name = text.substr(0, comma);
+    sv rest = text.substr(comma + 10);
+    Use u;
+    if (!readInt(rest, u.operand) || u.operand < 0 || !validName(name))
+        return warn("malformed use '" + excerpt(text) + "'; expected 'NAME, operand N [{idx}]'");
+    if (!rest.empty()) {
+        if (!consume(rest, " ") || !validIndex(rest))
+            return warn("malformed use '" + excerpt(text) +
+                        "'; expected 'NAME, operand N [{idx}]'");
+        u.index = d.strings.intern(rest);
+    }
+    u.instruction = instructionFor(d.strings.intern(name));
+    d.uses.push_back(u);
+    ++d.values[m_blockValue].useCount;
+}
+
+void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
+{
+    m_sawFromInstruction = true;
+    sv text = line.substr(18);
+    std::uint64_t textOffset = offset + 18;
+    if (consume(text, " ")) {
+        ++textOffset;
+    } else {
+        d.traits.fromInstructionNoSpace = true; // 2021-09 .. 2024-01
+    }
+    // 2024-01..2024-11: the next value's header is glued to the end of this line. Split it off
+    // only when the following line confirms it (` positions:`), as FORMAT.md 3.6 advises.
+    sv glued;
+    if (!text.empty() && text.back() == '>' && next == " positions:") {
+        const auto open = text.rfind('<');
+        ShortValue s;
+        sv rest;
+        std::string error;
+        if (open != sv::npos && parseShort(text.substr(open), s, rest, error) && rest.empty()) {
+            glued = text.substr(open);
+            text = text.substr(0, open);
+            d.traits.gluedFromInstruction = true;
+        }
+    }
+    if (m_blockValue != kNone && m_block != Block::Done) {
+        Value &v = d.values[m_blockValue];
+        if (v.usesState == UsesState::Missing && m_block != Block::Uses)
+            warn("value block without a ' uses:' line", m_blockValue);
+        instructionText(text, textOffset, v.instruction);
+    }
+    m_block = Block::Done;
+    if (!glued.empty())
+        valueHeader(glued);
+}
+
+void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instruction)
+{
+    Instruction &ins = d.instructions[instruction];
+    if (ins.hasText)
+        return; // the other elements of a tuple instruction repeat the same text
+    ins.hasText = true;
+    ins.text = TextRef{m_file, offset, text.size()};
+    sv t = text;
+    consume(t, "%");
+    const auto eq = t.find(" = ");
+    if (eq == sv::npos) {
+        warn("instruction text does not start with '%NAME = SHAPE opcode('");
+        return;
+    }
+    const sv name = t.substr(0, eq);
+    if (name != d.str(ins.name))
+        warn("value of '" + std::string(d.str(ins.name)) + "' comes from instruction '" +
+             excerpt(name) + "'");
+    t.remove_prefix(eq + 3);
+    const std::size_t shapeLen = ShapeParser::shapeTokenLength(t);
+    if (shapeLen == 0) {
+        warn("cannot find the shape in the instruction text");
+        return;
+    }
+    ins.shape = shapeFor(t.substr(0, shapeLen));
+    t.remove_prefix(shapeLen);
+    consume(t, " ");
+    const auto paren = t.find('(');
+    if (paren != sv::npos && paren > 0 && paren < 64)
+        ins.opcode = d.strings.intern(t.substr(0, paren));
+    // metadata normally precedes the long backend_config, so the search usually stops early.
+    const auto meta = t.find(", metadata={");
+    if (meta == sv::npos)
+        return;
+    sv m = t.substr(meta + 12);
+    while (!m.empty() && m.front() != '}') {
+        while (consume(m, " ")) {
+        }
+        const auto eqPos = m.find('=');
+        if (eqPos == sv::npos || eqPos > 64)
+            break;
+        const sv key = m.substr(0, eqPos);
+        m.remove_prefix(eqPos + 1);
+        sv value;
+        bool escaped = false;
+        if (consume(m, "\"")) {
+            std::size_t i = 0;
+            while (i < m.size() && m[i] != '"') {
+                if (m[i] == '\\') {
+                    escaped = true;
+                    ++i;
+                }
+                ++i;
+            }
+            if (i >= m.size())
+                break;
+            value = m.substr(0, i);
+            m.remove_prefix(i + 1);
+        } else {
+            std::size_t i = 0;
+            while (i < m.size() && m[i] != ' ' && m[i] != '}')
+                ++i;
+            value = m.substr(0, i);
+            m.remove_prefix(i);
+        }
+        StringId *target = nullptr;
+        if (key == "op_type")
+            target = &ins.opType;
+        else if (key == "op_name")
+            target = &ins.opName;
+        else if (key == "source_file")
+            target = &ins.sourceFile;
+        else if (key == "source_line") {
+            std::int64_t lineNo = 0;
+            if (parseInt(value, lineNo))
+                ins.sourceLine = lineNo;
+        }
+        if (target)
+            *target = escaped ? d.strings.intern(unescape(value)) : d.strings.intern(value);
+    }
+}
+
+void Builder::liveRangeHeader(sv line)
+{
+    sv rest = line.substr(18);
+    std::int64_t max = 0;
+    if (!readInt(rest, max) || max < 0 || rest != "):")
+        return warn("malformed 'HloLiveRange (max N):' line");
+    if (d.traits.hasLiveRange)
+        return warn("a second HloLiveRange section; ignored");
+    d.traits.hasLiveRange = true;
+    d.printedMax = max;
+    m_liveRangeLine = m_line;
+    m_liveRangeFile = m_file;
+    m_section = Section::LiveRangeHeader;
+}
+
+void Builder::sequenceLine(sv text)
+{
+    const auto colon = text.find(':');
+    std::int64_t step = 0;
+    if (colon == sv::npos || !parseInt(text.substr(0, colon), step))
+        return warn("malformed InstructionSequence line; expected '    STEP:NAME'");
+    const sv name = text.substr(colon + 1);
+    if (!validName(name))
+        return warn("malformed instruction name in InstructionSequence");
+    if (step != static_cast<std::int64_t>(d.sequence.size()))
+        warn("InstructionSequence step " + std::to_string(step) + " where " +
+             std::to_string(d.sequence.size()) + " was expected; steps are taken in file order");
+    const std::uint32_t ins = instructionFor(d.strings.intern(name));
+    if (d.instructions[ins].step >= 0)
+        warn("instruction '" + std::string(name) + "' is scheduled twice (steps " +
+             std::to_string(d.instructions[ins].step) + " and " +
+             std::to_string(d.sequence.size()) + ")");
+    else
+        d.instructions[ins].step = static_cast<std::int64_t>(d.sequence.size());
+    d.sequence.push_back(ins);
+}
+
+void Builder::bufferLiveRange(sv text)
+{
+    if (!m_keyMapBuilt) {
+        // Built once, when the first live range arrives: by then every value is known.
+        m_keyMapBuilt = true;
+        m_valueByKey = FlatMap64(d.values.size() + 16);
+        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+            const Value &v = d.values[i];
+            m_valueByKey.insert((static_cast<std::uint64_t>(v.instruction) << 32) | v.index, i);
+        }
+    }
+    const auto colon = text.rfind(':');
+    const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    if (colon == sv::npos || dash == sv::npos ||
+        !parseInt(text.substr(colon + 1, dash - colon - 1), start) ||
+        !parseInt(text.substr(dash + 1), end))
+        return warn("malformed BufferLiveRange line '" + excerpt(text) +
+                    "'; expected 'NAME{idx}:START-END'");
+    sv name;
+    sv index;
+    splitIndex(text.substr(0, colon), name, index);
+    if (index.empty() || !validName(name) || !validIndex(index))
+        return warn("malformed BufferLiveRange key '" + excerpt(text.substr(0, colon)) + "'");
+    const StringId nameId = d.strings.find(name);
+    const StringId indexId = d.strings.find(index);
+    std::uint32_t value = FlatMap64::kMissing;
+    if (nameId != kNoString && indexId != kNoString && nameId < m_instructionByName.size() &&
+        m_instructionByName[nameId] != kNone)
+        value = m_valueByKey.find((static_cast<std::uint64_t>(m_instructionByName[nameId]) << 32) |
+                                  indexId);
+    if (value == FlatMap64::kMissing) {
+        warn("live range for '" + excerpt(text.substr(0, colon)) +
+             "', which is in no allocation; shown as an unallocated value");
+        ShortValue s;
+        s.id = 0;
+        s.name = name;
+        s.index = index;
+        // Unallocated values get ids after every real one, so ascending-id order still holds.
+        Value v;
+        v.id = -1;
+        v.instruction = instructionFor(d.strings.intern(name));
+        v.index = d.strings.intern(index);
+        v.printedIndex = index != "{}";
+        v.file = m_file;
+        v.line = m_line;
+        value = static_cast<std::uint32_t>(d.values.size());
+        d.values.push_back(v);
+        ++m_nextSyntheticId;
+    }
+    Value &v = d.values[value];
+    if (v.start >= 0)
+        return warn("second live range for '" + excerpt(text.substr(0, colon)) + "'; ignored",
+                    value);
+    if (start > end)
+        return warn("live range of '" + excerpt(text.substr(0, colon)) + "' runs backwards (" +
+                        std::to_string(start) + " > " + std::to_string(end) + "); ignored",
+                    value);
+    if (d.printedMax >= 0 && end > d.printedMax) {
+        warn("live range of '" + excerpt(text.substr(0, colon)) + "' ends at " +
+                 std::to_string(end) + ", after max " + std::to_string(d.printedMax) +
+                 "; cut at max",
+             value);
+        end = d.printedMax;
+        start = std::min(start, end);
+    }
+    v.start = start;
+    v.end = end;
+    m_maxEnd = std::max(m_maxEnd, end);
+}
+
+void Builder::peakHeader(sv line)
+{
+    sv rest = line.substr(17);
+    std::int64_t step = 0;
+    if (!readInt(rest, step) || step < 0 || rest != " (peak):")
+        return warn("malformed 'Live ranges at T (peak):' line");
+    d.printedPeak.present = true;
+    d.printedPeak.step = step;
+    d.printedPeak.file = m_file;
+    d.printedPeak.line = m_line;
+    m_section = Section::Peak;
+}
+
+void Builder::peakEntry(sv text)
+{
+    const auto colon = text.find(": ");
+    if (colon == sv::npos)
+        return warn("malformed peak entry; expected 'NAME: N bytes'");
+    PeakEntry e;
+    sv name;
+    sv index;
+    splitIndex(text.substr(0, colon), name, index);
+    sv rest = text.substr(colon + 2);
+    if (!readInt(rest, e.bytes) || e.bytes < 0 || !consume(rest, " bytes"))
+        return warn("malformed peak entry; expected 'NAME: N bytes'");
+    PeakFormat format = index.empty() ? PeakFormat::V1 : PeakFormat::V2;
+    if (consume(rest, " (cumulative: ")) {
+        if (!readInt(rest, e.cumulative) || rest != " bytes)")
+            return warn("malformed cumulative count in peak entry");
+        format = PeakFormat::V3;
+    } else if (!rest.empty()) {
+        return warn("unexpected text after peak entry bytes");
+    }
+    if (!validName(name) || (!index.empty() && !validIndex(index)))
+        return warn("malformed peak entry name '" + excerpt(text.substr(0, colon)) + "'");
+    auto &peak = d.printedPeak;
+    if (peak.format == PeakFormat::None)
+        peak.format = format;
+    else if (peak.format != format)
+        warn("peak entries mix formats");
+    e.name = d.strings.intern(name);
+    e.index = index.empty() ? kNoString : d.strings.intern(index);
+    peak.bytes += e.bytes;
+    if (e.cumulative >= 0 && e.cumulative != peak.bytes)
+        warn("cumulative " + std::to_string(e.cumulative) + " bytes is not the running sum " +
+             std::to_string(peak.bytes));
+    peak.entries.push_back(e);
+    m_peakLines.push_back(m_line);
+}
+
+namespace {
+bool parseSpaced(sv text, std::int64_t &out)
+{
+    out = 0;
+    bool any = false;
+    for (char c : text) {
+        if (c == ' ')
+            continue;
+        if (c < '0' || c > '9' || __builtin_mul_overflow(out, 10, &out) ||
+            __builtin_add_overflow(out, c - '0', &out))
+            return false;
+        any = true;
+    }
+    return any;
+}
+} // namespace
+
+void Builder::stackTraceHeader(sv line)
+{
+    sv rest = line.substr(40);
+    if (!rest.ends_with(" bytes") ||
+        !parseSpaced(rest.substr(0, rest.size() - 6), d.printedPeak.stackTraceBytes))
+        warn("malformed stack-trace header");
+    if (d.printedPeak.format == PeakFormat::V3)
+        d.printedPeak.format = PeakFormat::V4;
+    m_section = Section::StackTrace;
+}
+
+void Builder::stackTraceLine(sv line)
+{
+    // Node names are free text, so the numbers are read from the end of the line.
+    const auto open = line.rfind(" (");
+    if (open == sv::npos || !line.ends_with(" bytes)"))
+        return warn("malformed stack-trace line");
+    sv stats = line.substr(open + 2, line.size() - open - 3);
+    StackTraceNode node;
+    const auto pct = stats.find("%, total: ");
+    const auto cur = stats.find(" bytes, current: ");
+    const auto rem = stats.find(" bytes, remaining: ");
+    if (pct == sv::npos || cur == sv::npos || rem == sv::npos || !stats.ends_with(" bytes"))
+        return warn("malformed stack-trace line");
+    {
+        const sv p = stats.substr(0, pct);
+        const std::string pctText(p);
+        char *endp = nullptr;
+        node.percent = std::strtod(pctText.c_str(), &endp);
+    }
+    if (!parseSpaced(stats.substr(pct + 10, cur - pct - 10), node.total) ||
+        !parseSpaced(stats.substr(cur + 17, rem - cur - 17), node.current) ||
+        !parseSpaced(stats.substr(rem + 19, stats.size() - rem - 19 - 6), node.remaining))
+        return warn("malformed numbers in stack-trace line");
+    // Columns, not bytes: the tree prefix uses 3-byte UTF-8 box-drawing characters.
+    sv head = line.substr(0, open);
+    std::size_t columns = 0;
+    bool connector = false;
+    std::size_t i = 0;
+    while (i < head.size()) {
+        if (head[i] == ' ') {
+            ++columns;
+            ++i;
+        } else if (head.substr(i).starts_with("\u2502")) { // │
+            ++columns;
+            i += 3;
+        } else if (head.substr(i).starts_with("\u251c\u2500\u2500 ") ||
+                   head.substr(i).starts_with("\u2514\u2500\u2500 ")) { // ├── └──
+            connector = true;
+            columns += 4;
+            i += 10;
+            break;
+        } else {
+            break;
+        }
+    }
+    node.name.assign(head.substr(i));
+    node.depth = connector ? 1 + static_cast<int>(columns > 10 ? (columns - 10) / 4 : 0) : 0;
+    d.printedPeak.stackTrace.push_back(std::move(node));
+}
+
+void Builder::finish()
+{
+    // -- order values by XLA id: the order of Used values and BufferLiveRange.
+    const std::size_t n = d.values.size();
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const std::int64_t ia = d.values[a].id;
+        const std::int64_t ib = d.values[b].id;
+        // Unallocated live-range-only values (id -1) go last.
+        if ((ia < 0) != (ib < 0))
+            return ib < 0;
+        return ia < ib;
+    });
+    std::vector<std::uint32_t> newIndex(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        newIndex[order[i]] = i;
+    {
+        std::vector<Value> sorted;
+        sorted.reserve(n);
+        for (std::uint32_t i : order)
+            sorted.push_back(d.values[i]);
+        d.values.swap(sorted);
+    }
+    for (auto &v : d.allocationValues)
+        v = newIndex[v];
+    for (auto &v : d.crossColorValues)
+        v = newIndex[v];
+    for (auto &w : d.warnings) {
+        if (w.value != kNone && w.value < n)
+            w.value = newIndex[w.value];
+    }
+    // Ids for live-range-only values: after the largest real id.
+    std::int64_t nextId = 0;
+    for (const Value &v : d.values)
+        nextId = std::max(nextId, v.id + 1);
+    for (Value &v : d.values) {
+        if (v.id < 0)
+            v.id = nextId++;
+    }
+
+    // -- steps: 0..max, where max is the length of the instruction sequence.
+    const std::uint32_t saveFile = m_file;
+    m_file = m_liveRangeFile;
+    if (d.traits.hasLiveRange) {
+        const auto seqLen = static_cast<std::int64_t>(d.sequence.size());
+        if (d.sequence.empty() && m_maxEnd > 0) {
+            warnAt(m_liveRangeLine, "no InstructionSequence: steps have no instruction names");
+            d.sequence.assign(static_cast<std::size_t>(m_maxEnd), kNone);
+        } else if (d.printedMax != seqLen) {
+            warnAt(m_liveRangeLine, "HloLiveRange says max " + std::to_string(d.printedMax) +
+                                        " but the InstructionSequence has " +
+                                        std::to_string(seqLen) + " steps; using " +
+                                        std::to_string(seqLen));
+        }
+        const auto max = static_cast<std::int64_t>(d.sequence.size());
+        std::int64_t clipped = 0;
+        for (Value &v : d.values) {
+            if (v.start > max) {
+                v.start = v.end = -1;
+                ++clipped;
+            } else if (v.end > max) {
+                v.end = max;
+                ++clipped;
+            }
+        }
+        if (clipped > 0)
+            warnAt(m_liveRangeLine, std::to_string(clipped) +
+                                        " live ranges reach past the last step " +
+                                        std::to_string(max) + " and were cut");
+    }
+
+    m_instructionByName.resize(d.strings.size(), kNone);
+    d.instructionByName = std::move(m_instructionByName);
+    d.buildIndexes();
+
+    // -- the printed peak: map its names to values (V1 names are instruction names only).
+    auto &peak = d.printedPeak;
+    if (peak.present) {
+        std::size_t unknown = 0;
+        for (std::size_t k = 0; k < peak.entries.size(); ++k) {
+            PeakEntry &e = peak.entries[k];
+            const std::uint32_t ins =
+                e.name < d.instructionByName.size() ? d.instructionByName[e.name] : kNone;
+            if (ins != kNone) {
+                for (auto [it, end] = d.valuesOf(ins); it != end; ++it) {
+                    const Value &v = d.values[*it];
+                    if (e.index != kNoString ? v.index == e.index : v.liveAt(peak.step))
+                        e.values.push_back(*it);
+                }
+            }
+            if (e.values.empty() && unknown++ < 20)
+                warnAt(m_peakLines[k], "the printed peak names '" + std::string(d.str(e.name)) +
+                                           std::string(d.str(e.index)) +
+                                           "', which is no value live at step " +
+                                           std::to_string(peak.step));
+        }
+    }
+    m_file = saveFile;
+
+    // -- allocation kinds (a parameter that is also an output counts as a parameter)
+    for (Allocation &a : d.allocations) {
+        if (a.isParameter)
+            a.kind = AllocationKind::Parameter;
+        else if (a.isMaybeLiveOut)
+            a.kind = AllocationKind::Output;
+        else if (a.isConstant)
+            a.kind = AllocationKind::Constant;
+        else if (a.isThreadLocal)
+            a.kind = AllocationKind::ThreadLocal;
+        else
+            a.kind = AllocationKind::Temp;
+    }
+
+    // -- what is missing
+    m_file = 0;
+    if (d.printedTotalBytes && *d.printedTotalBytes != d.allocationSizeSum())
+        warnAt(0, "'Total bytes used' says " + std::to_string(*d.printedTotalBytes) +
+                      " but the allocations add up to " + std::to_string(d.allocationSizeSum()));
+    if (m_sawAllocations && !d.traits.hasUsedValues && !d.traits.logicalBufferEra) {
+        d.traits.truncated = true;
+        warnAt(0, "no 'Used values:' section: the dump looks truncated after the allocations, "
+                  "so values have no positions, uses or instruction text");
+    }
+    if (d.traits.hasUsedValues && !d.traits.hasLiveRange && !d.traits.liveRangeUnavailable &&
+        m_sawFromInstruction) {
+        d.traits.truncated = true;
+        warnAt(0, "no HloLiveRange section although this XLA version writes one: the dump "
+                  "looks truncated, so memory over time cannot be shown");
+    }
+    if (d.traits.hasLiveRange && !peak.present && !peak.undetermined) {
+        d.traits.truncated = true;
+        warnAt(0, "the HloLiveRange section has no 'Live ranges at T (peak)' list: the dump "
+                  "looks truncated");
+    }
+    if (d.allocations.empty() && d.values.empty() && d.sequence.empty())
+        fail(m_line, "no allocations, values or live ranges were found");
+}
+
+std::string baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+constexpr std::array<std::string_view, 6> kSuffixes = {"-buffer-assignment-values.txt",
+                                                       ".buffer-assignment-values.txt",
+                                                       "-buffer-assignment.txt",
+                                                       ".buffer-assignment.txt",
+                                                       "-live-range.txt",
+                                                       ".live-range.txt"};
+
+} // namespace
+
+std::string DumpParser::stemOf(std::string_view fileName)
+{
+    for (std::string_view suffix : kSuffixes) {
+        if (fileName.size() > suffix.size() && fileName.ends_with(suffix))
+            return std::string(fileName.substr(0, fileName.size() - suffix.size()));
+    }
+    return {};
+}
+
+std::string DumpParser::moduleName(std::string_view fileName)
+{
+    const std::string name = baseName(fileName);
+    std::string stem = stemOf(name);
+    if (!stem.empty())
+        return stem;
+    const auto dot = name.rfind('.');
+    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+std::vector<std::string> DumpParser::moduleFiles(const std::string &path)
+{
+    namespace fs = std::filesystem;
+    const std::string name = baseName(path);
+    const std::string stem = stemOf(name);
+    if (stem.empty())
+        return {path};
+    const std::string dir = path.substr(0, path.size() - name.size());
+    // The separator the opened file used ('-' from XLA; '.' in renamed copies).
+    const char sep = name[stem.size()];
+    std::vector<std::string> files;
+    for (std::string_view suffix :
+         {"buffer-assignment.txt", "buffer-assignment-values.txt", "live-range.txt"}) {
+        const std::string candidate = dir + stem + sep + std::string(suffix);
+        std::error_code ec;
+        if (candidate == path || fs::is_regular_file(candidate, ec))
+            files.push_back(candidate);
+    }
+    return files;
+}
+
+namespace {
+
+LoadResult finishLoad(std::unique_ptr<Dump> dump, Builder &builder,
+                      std::shared_ptr<FileTextSource> source)
+{
+    LoadResult result;
+    if (builder.cancelled) {
+        result.cancelled = true;
+        return result;
+    }
+    if (!builder.fatal)
+        builder.finish();
+    if (builder.fatal) {
+        const Diagnostic &f = *builder.fatal;
+        result.errorFile = f.file < dump->files.size() ? dump->files[f.file].path : "<input>";
+        result.errorLine = f.line;
+        result.error = dump->diagnosticText(f);
+        return result;
+    }
+    dump->textSource = std::move(source);
+    result.dump = std::move(dump);
+    return result;
+}
+
+} // namespace
+
+LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name,
+                                  const ParseOptions &options)
+{
+    auto dump = std::make_unique<Dump>();
+    dump->module = moduleName(name);
+    dump->files.push_back({name, "combined", static_cast<std::int64_t>(text.size())});
+    auto source = std::make_shared<FileTextSource>();
+    source->files.push_back(
+        {name, static_cast<std::int64_t>(text.size()), std::string(text), true});
+    Builder builder(*dump, options);
+    std::int64_t done = 0;
+    builder.parseText(text, 0, nullptr, done, static_cast<std::int64_t>(text.size()));
+    return finishLoad(std::move(dump), builder, std::move(source));
+}
+
+LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
+{
+    auto dump = std::make_unique<Dump>();
+    dump->module = moduleName(path);
+    const std::vector<std::string> paths = moduleFiles(path);
+    std::vector<std::unique_ptr<MappedFile>> maps;
+    std::int64_t total = 0;
+    for (const std::string &p : paths) {
+        auto map = std::make_unique<MappedFile>();
+        std::string error;
+        if (!map->open(p, error)) {
+            LoadResult result;
+            result.errorFile = p;
+            result.error = p + ": " + error;
+            return result;
+        }
+        total += map->size();
+        maps.push_back(std::move(map));
+    }
+    const std::string stem = stemOf(baseName(path));
+    auto source = std::make_shared<FileTextSource>();
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        std::string role = "combined";
+        if (paths.size() > 1 || !paths[i].ends_with("buffer-assignment.txt")) {
+            role = paths[i].ends_with("buffer-assignment-values.txt") ? "values"
+                   : paths[i].ends_with("live-range.txt")             ? "live-range"
+                                                                      : "buffer-assignment";
+        }
+        dump->files.push_back({paths[i], role, maps[i]->size()});
+        source->files.push_back({paths[i], maps[i]->size(), {}, false});
+    }
+    if (paths.size() > 1 || (!stem.empty() && !path.ends_with("buffer-assignment.txt")))
+        dump->traits.splitFiles = true;
+    if (!stem.empty() && dump->files.front().role != "combined" &&
+        !paths.front().ends_with("-buffer-assignment.txt") &&
+        !paths.front().ends_with(".buffer-assignment.txt")) {
+        LoadResult result;
+        result.errorFile = path;
+        result.error = path + ": this is part of a split module, but its '" + stem +
+                       "-buffer-assignment.txt' (the allocations) is not next to it";
+        return result;
+    }
+    spdlog::debug("loading {} ({} file(s), {} bytes)", path, paths.size(), total);
+    Builder builder(*dump, options);
+    std::int64_t done = 0;
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        if (!builder.parseText(maps[i]->data(), static_cast<std::uint32_t>(i), maps[i].get(), done,
+                               total))
+            break;
+    }
+    return finishLoad(std::move(dump), builder, std::move(source));
+}
+
+} // namespace bufferscope

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "model/Dump.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+struct ParseOptions
+{
+    /// Called from the parsing thread with bytes consumed so far and the total, about every MiB.
+    std::function<void(std::int64_t done, std::int64_t total)> progress;
+    /// Polled every few thousand lines; when set, parsing stops and the result is `cancelled`.
+    const std::atomic<bool> *cancel = nullptr;
+    /// Warnings kept in the Dump; the rest are only counted (Dump::suppressedWarnings).
+    std::size_t maxWarnings = 1000;
+};
+
+struct LoadResult
+{
+    std::shared_ptr<const Dump> dump; ///< null on error or cancel
+    std::string error;                ///< "FILE:LINE: what was wrong", empty on success
+    std::string errorFile;
+    std::int64_t errorLine = 0;
+    bool cancelled = false;
+
+    bool ok() const { return dump != nullptr; }
+};
+
+/// Reads XLA buffer-assignment dumps of every era (FORMAT.md Part B) into an immutable Dump.
+/// One pass over a memory-mapped file, no regular expressions; all strings are interned.
+class DumpParser
+{
+public:
+    /// Loads a module from any of its files; a 2026 split module's siblings are found by stem.
+    static LoadResult loadFile(const std::string &path, const ParseOptions &options = {});
+    /// Parses text held in memory (tests, the embedded sample). `name` stands for its path.
+    static LoadResult loadBuffer(std::string_view text, const std::string &name,
+                                 const ParseOptions &options = {});
+
+    /// The module's files in reading order (main, values, live-range) for a path to any one.
+    static std::vector<std::string> moduleFiles(const std::string &path);
+    /// The module name of a dump file name: the name without its buffer-assignment suffix.
+    static std::string moduleName(std::string_view fileName);
+    /// The stem shared by a module's files, or empty if `fileName` is not a dump file name.
+    static std::string stemOf(std::string_view fileName);
+};
+
+} // namespace bufferscope

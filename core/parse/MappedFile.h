@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bufferscope {
+
+/// A read-only memory mapping of a whole file. The parser reads the file through one
+/// string_view and releases the pages behind its cursor, so resident memory stays small even
+/// for multi-GB dumps.
+class MappedFile
+{
+public:
+    MappedFile() = default;
+    ~MappedFile();
+    MappedFile(const MappedFile &) = delete;
+    MappedFile &operator=(const MappedFile &) = delete;
+
+    /// Opens and maps `path`. On failure returns false and sets `error` to a sentence a user
+    /// can act on ("no such file", "is a directory", ...).
+    bool open(const std::string &path, std::string &error);
+    std::string_view data() const { return {m_data, m_size}; }
+    std::int64_t size() const { return static_cast<std::int64_t>(m_size); }
+    std::int64_t modifiedTime() const { return m_mtime; }
+    /// Tells the kernel the bytes before `offset` are no longer needed.
+    void releaseBefore(std::size_t offset);
+
+private:
+    const char *m_data = nullptr;
+    std::size_t m_size = 0;
+    std::size_t m_released = 0;
+    std::int64_t m_mtime = 0;
+};
+
+} // namespace bufferscope

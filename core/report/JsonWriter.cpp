@@ -1,0 +1,153 @@
+#include "JsonWriter.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace bufferscope {
+
+std::string JsonWriter::escape(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '"';
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += ch;
+            }
+        }
+    }
+    out += '"';
+    return out;
+}
+
+void JsonWriter::newline()
+{
+    if (m_indent <= 0)
+        return;
+    m_out += '\n';
+    m_out.append(m_stack.size() * static_cast<std::size_t>(m_indent), ' ');
+}
+
+void JsonWriter::separator()
+{
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (m_stack.empty())
+        return;
+    if (!m_stack.back().empty)
+        m_out += ',';
+    m_stack.back().empty = false;
+    newline();
+}
+
+JsonWriter &JsonWriter::beginObject()
+{
+    separator();
+    m_out += '{';
+    m_stack.push_back({false, true});
+    return *this;
+}
+
+JsonWriter &JsonWriter::endObject()
+{
+    const bool empty = m_stack.back().empty;
+    m_stack.pop_back();
+    if (!empty)
+        newline();
+    m_out += '}';
+    return *this;
+}
+
+JsonWriter &JsonWriter::beginArray()
+{
+    separator();
+    m_out += '[';
+    m_stack.push_back({true, true});
+    return *this;
+}
+
+JsonWriter &JsonWriter::endArray()
+{
+    const bool empty = m_stack.back().empty;
+    m_stack.pop_back();
+    if (!empty)
+        newline();
+    m_out += ']';
+    return *this;
+}
+
+JsonWriter &JsonWriter::key(std::string_view name)
+{
+    separator();
+    m_out += escape(name);
+    m_out += m_indent > 0 ? ": " : ":";
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(std::string_view text)
+{
+    separator();
+    m_out += escape(text);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(std::int64_t number)
+{
+    separator();
+    m_out += std::to_string(number);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(double number)
+{
+    separator();
+    if (!std::isfinite(number)) {
+        m_out += "null";
+        return *this;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", number);
+    m_out += buf;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(bool flag)
+{
+    separator();
+    m_out += flag ? "true" : "false";
+    return *this;
+}
+
+JsonWriter &JsonWriter::null()
+{
+    separator();
+    m_out += "null";
+    return *this;
+}
+
+} // namespace bufferscope

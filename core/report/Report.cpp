@@ -1,0 +1,384 @@
+#include "Report.h"
+
+#include "analysis/PeakBreakdown.h"
+#include "report/JsonWriter.h"
+
+#include <algorithm>
+#include <array>
+#include <cinttypes>
+#include <cstdio>
+
+namespace bufferscope {
+
+namespace {
+
+std::string bytesText(std::int64_t bytes)
+{
+    return humanBytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
+}
+
+/// Display columns of UTF-8 text (continuation bytes take no column).
+std::size_t columns(std::string_view text)
+{
+    std::size_t n = 0;
+    for (char c : text)
+        n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+    return n;
+}
+
+std::string clip(std::string_view text, std::size_t width)
+{
+    if (columns(text) <= width)
+        return std::string(text);
+    std::size_t bytes = 0;
+    for (std::size_t cols = 0; bytes < text.size(); ++bytes) {
+        if ((static_cast<unsigned char>(text[bytes]) & 0xc0) != 0x80 && ++cols == width)
+            break;
+    }
+    return std::string(text.substr(0, bytes)) + "…";
+}
+
+std::string pad(std::string_view text, std::size_t width)
+{
+    std::string out(text);
+    const std::size_t n = columns(text);
+    if (n < width)
+        out.append(width - n, ' ');
+    return out;
+}
+
+std::string padLeft(std::string_view text, std::size_t width)
+{
+    std::string out;
+    const std::size_t n = columns(text);
+    if (n < width)
+        out.append(width - n, ' ');
+    out += text;
+    return out;
+}
+
+std::string instructionAt(const Dump &dump, std::int64_t step)
+{
+    const std::uint32_t ins = dump.instructionAtStep(step);
+    if (ins == kNone)
+        return step == dump.maxStep() ? "(end of program)" : "(unknown)";
+    return std::string(dump.str(dump.instructions[ins].name));
+}
+
+std::string percent(std::int64_t part, std::int64_t whole)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%5.1f%%",
+                  whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+    return buf;
+}
+
+struct KindTotals
+{
+    std::array<std::int64_t, kAllocationKindCount> bytes{};
+    std::array<std::int64_t, kAllocationKindCount> count{};
+};
+
+KindTotals kindTotals(const Dump &dump)
+{
+    KindTotals t;
+    for (const Allocation &a : dump.allocations) {
+        t.bytes[static_cast<std::size_t>(a.kind)] += a.size;
+        ++t.count[static_cast<std::size_t>(a.kind)];
+    }
+    return t;
+}
+
+void writeRows(JsonWriter &w, std::string_view name, const std::vector<BreakdownRow> &rows)
+{
+    w.key(name).beginArray();
+    for (const BreakdownRow &row : rows) {
+        w.beginObject();
+        w.key("key").value(row.key);
+        w.key("bytes").value(row.bytes);
+        w.key("values").value(row.values);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+void writeStepBytes(JsonWriter &w, const Dump &dump, std::string_view name, const StepBytes &sb)
+{
+    w.key(name).beginObject();
+    w.key("step").value(sb.step);
+    w.key("instruction").value(instructionAt(dump, sb.step));
+    w.key("bytes").value(sb.bytes);
+    w.endObject();
+}
+
+} // namespace
+
+std::int64_t Report::reportStep(const MemoryTimeline &timeline, const ReportOptions &options)
+{
+    if (options.step)
+        return *options.step;
+    const SpaceTimeline *primary = timeline.primary();
+    return primary ? primary->peak.step : -1;
+}
+
+std::vector<Diagnostic> Report::warnings(const Dump &dump, const MemoryTimeline &timeline)
+{
+    std::vector<Diagnostic> all = dump.warnings;
+    all.insert(all.end(), timeline.warnings().begin(), timeline.warnings().end());
+    return all;
+}
+
+std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
+                         const ReportOptions &options)
+{
+    std::string out;
+    auto line = [&out](const std::string &text = {}) {
+        out += text;
+        out += '\n';
+    };
+    const std::int64_t step = reportStep(timeline, options);
+    const SpaceTimeline *primary = timeline.primary();
+    const std::int32_t space = primary ? primary->memorySpace : 0;
+
+    line("BufferScope report: " + dump.module);
+    line("  file          " + (options.file.empty() ? dump.files.front().path : options.file));
+    for (std::size_t i = 1; i < dump.files.size(); ++i)
+        line("                + " + dump.files[i].path);
+    line("  total         " + bytesText(dump.totalBytes()) + " in " +
+         std::to_string(dump.allocations.size()) + " allocations, " +
+         std::to_string(dump.values.size()) + " values, " + std::to_string(dump.maxStep()) +
+         " scheduled instructions");
+    line();
+    line("Allocations by kind");
+    const KindTotals kinds = kindTotals(dump);
+    for (int k = 0; k < kAllocationKindCount; ++k) {
+        const auto kind = static_cast<AllocationKind>(k);
+        const auto ki = static_cast<std::size_t>(k);
+        line("  " + pad(allocationKindName(kind), 14) + padLeft(humanBytes(kinds.bytes[ki]), 10) +
+             "  " + padLeft(std::to_string(kinds.bytes[ki]), 14) + " bytes  " +
+             percent(kinds.bytes[ki], dump.totalBytes()) + "  " + std::to_string(kinds.count[ki]) +
+             " allocations");
+    }
+    line();
+    if (!dump.hasLiveRanges()) {
+        line("No live ranges in this dump (no HloLiveRange section): memory over time is "
+             "unknown.");
+    } else {
+        line("Peak per memory space (live bytes = union of live byte ranges per allocation)");
+        for (const SpaceTimeline &s : timeline.spaces()) {
+            line("  space " + pad(std::to_string(s.memorySpace), 4) + "peak " +
+                 bytesText(s.peak.bytes) + " at step " + std::to_string(s.peak.step) + " (" +
+                 instructionAt(dump, s.peak.step) + ")");
+            line("            logical peak " + bytesText(s.logicalPeak.bytes) + " at step " +
+                 std::to_string(s.logicalPeak.step) + " (" +
+                 instructionAt(dump, s.logicalPeak.step) + ")");
+        }
+        line();
+        const PrintedPeak &printed = dump.printedPeak;
+        if (printed.present) {
+            static constexpr std::array kFormats = {"?", "V1", "V2", "V3", "V4"};
+            line("XLA's printed peak:  step " + std::to_string(printed.step) + ", " +
+                 std::to_string(printed.entries.size()) + " entries, " + bytesText(printed.bytes) +
+                 " (peak list " + kFormats[static_cast<std::size_t>(printed.format)] +
+                 "; XLA counts shape bytes, not assigned bytes)");
+        } else if (printed.undetermined) {
+            line("XLA's printed peak:  could not be determined (unbounded dynamic shape)");
+        } else {
+            line("XLA's printed peak:  none in this dump");
+        }
+        const XlaPeak &xla = timeline.xlaPeak();
+        std::string verdict;
+        if (printed.present)
+            verdict = xla.step == printed.step ? "reproduced" : "NOT reproduced (see warnings)";
+        line("XLA's peak step:     " + std::to_string(xla.step) +
+             " recomputed with XLA's algorithm" +
+             (verdict.empty() ? std::string() : ", " + verdict) +
+             (xla.exact ? std::string() : " (approximate: some instruction shapes unknown)"));
+        line();
+
+        const auto live = MemoryTimeline::valuesLiveAt(dump, step, space);
+        std::int64_t liveSum = 0;
+        for (std::uint32_t vi : live)
+            liveSum += dump.values[vi].size;
+        const SpaceTimeline *st = timeline.space(space);
+        const std::int64_t union_ =
+            st && step >= 0 && step < static_cast<std::int64_t>(st->liveBytes.size())
+                ? st->liveBytes[static_cast<std::size_t>(step)]
+                : 0;
+        line("Values live at step " + std::to_string(step) + " (" + instructionAt(dump, step) +
+             "), memory space " + std::to_string(space) + ": " + std::to_string(live.size()) +
+             " values, " + bytesText(union_) + " live");
+        const std::size_t top =
+            std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(options.top, 0)));
+        if (top > 0) {
+            line("  " + padLeft("bytes", 10) + "  " + padLeft("id", 7) + "  " + pad("value", 34) +
+                 pad("shape", 30) + pad("alloc", 6) + pad("live", 10) + "op_name / source");
+        }
+        for (std::size_t i = 0; i < top; ++i) {
+            const Value &v = dump.values[live[i]];
+            const Instruction *ins = dump.instructionOf(v);
+            std::string where;
+            if (ins && ins->opName != kNoString)
+                where = std::string(dump.str(ins->opName));
+            const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+            if (!src.empty())
+                where += (where.empty() ? "" : "  ") + src;
+            line("  " + padLeft(humanBytes(v.size), 10) + "  " + padLeft(std::to_string(v.id), 7) +
+                 "  " + pad(clip(dump.valueDisplayName(v), 33), 34) +
+                 pad(clip(dump.shapeText(v), 29), 30) +
+                 pad(v.allocation == kNone ? "-"
+                                           : std::to_string(dump.allocations[v.allocation].index),
+                     6) +
+                 pad(std::to_string(v.start) + "-" + std::to_string(v.end), 10) + clip(where, 100));
+        }
+        if (live.size() > top)
+            line("  … " + std::to_string(live.size() - top) + " more (use --top N)");
+        line();
+
+        const Breakdown b = Breakdown::compute(dump, step, space);
+        auto group = [&](std::string_view title, const std::vector<BreakdownRow> &rows) {
+            line("  by " + std::string(title));
+            const std::size_t n = std::min<std::size_t>(rows.size(), 8);
+            for (std::size_t i = 0; i < n; ++i)
+                line("    " + padLeft(humanBytes(rows[i].bytes), 10) + " " +
+                     percent(rows[i].bytes, b.bytes) + "  " +
+                     padLeft(std::to_string(rows[i].values), 5) + " values  " +
+                     clip(rows[i].key, 100));
+            if (rows.size() > n)
+                line("    … " + std::to_string(rows.size() - n) + " more groups");
+        };
+        line("Breakdown at step " + std::to_string(step) +
+             " (assigned bytes of the live values: " + bytesText(b.bytes) + ")");
+        group("op_name", b.byOpName);
+        group("source", b.bySource);
+        group("op_type", b.byOpType);
+        group("allocation kind", b.byKind);
+        line();
+    }
+
+    const auto warnings = Report::warnings(dump, timeline);
+    if (warnings.empty()) {
+        line("Warnings: none");
+    } else {
+        line("Warnings (" +
+             std::to_string(warnings.size() + static_cast<std::size_t>(dump.suppressedWarnings)) +
+             ")");
+        for (const Diagnostic &w : warnings)
+            line("  " + dump.diagnosticText(w));
+        if (dump.suppressedWarnings > 0)
+            line("  … " + std::to_string(dump.suppressedWarnings) + " more not shown");
+    }
+    return out;
+}
+
+std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
+                         const ReportOptions &options)
+{
+    JsonWriter w;
+    const std::int64_t step = reportStep(timeline, options);
+    const SpaceTimeline *primary = timeline.primary();
+    const std::int32_t space = primary ? primary->memorySpace : 0;
+    w.beginObject();
+    w.key("file").value(options.file.empty() ? dump.files.front().path : options.file);
+    w.key("module").value(dump.module);
+    w.key("total_bytes").value(dump.totalBytes());
+    w.key("allocation_count").value(static_cast<std::int64_t>(dump.allocations.size()));
+    w.key("value_count").value(static_cast<std::int64_t>(dump.values.size()));
+    w.key("instruction_count").value(dump.maxStep());
+    w.key("allocations_by_kind").beginObject();
+    const KindTotals kinds = kindTotals(dump);
+    for (int k = 0; k < kAllocationKindCount; ++k)
+        w.key(allocationKindName(static_cast<AllocationKind>(k)))
+            .value(kinds.bytes[static_cast<std::size_t>(k)]);
+    w.endObject();
+    w.key("memory_spaces").beginArray();
+    if (dump.hasLiveRanges()) {
+        for (const SpaceTimeline &s : timeline.spaces()) {
+            w.beginObject();
+            w.key("memory_space").value(static_cast<std::int64_t>(s.memorySpace));
+            writeStepBytes(w, dump, "peak", s.peak);
+            writeStepBytes(w, dump, "logical_peak", s.logicalPeak);
+            w.endObject();
+        }
+    }
+    w.endArray();
+    w.key("printed_peak");
+    if (dump.printedPeak.present) {
+        w.beginObject();
+        w.key("step").value(dump.printedPeak.step);
+        w.key("bytes").value(dump.printedPeak.bytes);
+        w.key("values").value(static_cast<std::int64_t>(dump.printedPeak.entries.size()));
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.key("xla_peak_step");
+    if (dump.hasLiveRanges())
+        w.value(timeline.xlaPeak().step);
+    else
+        w.null();
+    w.key("report_step").value(step);
+    w.key("top_values_at_peak").beginArray();
+    const auto live = dump.hasLiveRanges() ? MemoryTimeline::valuesLiveAt(dump, step, space)
+                                           : std::vector<std::uint32_t>{};
+    const std::size_t top =
+        std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(options.top, 0)));
+    for (std::size_t i = 0; i < top; ++i) {
+        const Value &v = dump.values[live[i]];
+        const Instruction *ins = dump.instructionOf(v);
+        w.beginObject();
+        w.key("id").value(v.id);
+        w.key("name").value(dump.valueDisplayName(v));
+        w.key("bytes").value(v.size);
+        w.key("shape").value(dump.shapeText(v));
+        w.key("allocation");
+        if (v.allocation == kNone)
+            w.null();
+        else
+            w.value(dump.allocations[v.allocation].index);
+        w.key("offset").value(v.offset);
+        w.key("start").value(v.start);
+        w.key("end").value(v.end);
+        w.key("op_name");
+        if (ins && ins->opName != kNoString)
+            w.value(dump.str(ins->opName));
+        else
+            w.null();
+        w.key("source");
+        const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+        if (src.empty())
+            w.null();
+        else
+            w.value(src);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("breakdown_at_peak");
+    if (dump.hasLiveRanges()) {
+        const Breakdown b = Breakdown::compute(dump, step, space);
+        w.beginObject();
+        writeRows(w, "by_op_name", b.byOpName);
+        writeRows(w, "by_source", b.bySource);
+        writeRows(w, "by_op_type", b.byOpType);
+        writeRows(w, "by_kind", b.byKind);
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.key("warnings").beginArray();
+    for (const Diagnostic &d : warnings(dump, timeline)) {
+        w.beginObject();
+        w.key("file").value(d.file < dump.files.size() ? dump.files[d.file].path : std::string());
+        w.key("line").value(d.line);
+        w.key("message").value(d.message);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("suppressed_warnings").value(dump.suppressedWarnings);
+    w.endObject();
+    std::string out = w.str();
+    out += '\n';
+    return out;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "analysis/MemoryTimeline.h"
+#include "model/Dump.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace bufferscope {
+
+struct ReportOptions
+{
+    int top = 10;                     ///< how many values to list
+    std::optional<std::int64_t> step; ///< report at this step instead of the peak
+    std::string file;                 ///< the path as the user gave it
+};
+
+/// The `bufferscope report` output, text and JSON, from one Dump and its timeline.
+class Report
+{
+public:
+    static std::string text(const Dump &dump, const MemoryTimeline &timeline,
+                            const ReportOptions &options);
+    static std::string json(const Dump &dump, const MemoryTimeline &timeline,
+                            const ReportOptions &options);
+    /// The step the report is about: the option's, else memory space 0's peak.
+    static std::int64_t reportStep(const MemoryTimeline &timeline, const ReportOptions &options);
+    /// Every warning: the parser's, then the analysis's.
+    static std::vector<Diagnostic> warnings(const Dump &dump, const MemoryTimeline &timeline);
+};
+
+} // namespace bufferscope

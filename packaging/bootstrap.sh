@@ -1,0 +1,47 @@
+# Shared set-up for run.sh and test.sh (sourced, not executed): install the Debian packages in
+# packaging/debian-packages.txt that are missing, then configure and build a CMake preset.
+
+bs_log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
+
+bs_missing_packages() {
+    local pkg missing=()
+    while read -r pkg; do
+        pkg=${pkg%%#*}
+        pkg=${pkg//[[:space:]]/}
+        [ -n "$pkg" ] || continue
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done < "$BS_ROOT/packaging/debian-packages.txt"
+    printf '%s\n' "${missing[@]}"
+}
+
+bs_install_packages() {
+    local missing
+    mapfile -t missing < <(bs_missing_packages)
+    [ "${#missing[@]}" -gt 0 ] && [ -n "${missing[0]}" ] || return 0
+    bs_log "Installing missing Debian packages: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            echo "error: these packages are missing and I am not root (and there is no sudo): ${missing[*]}" >&2
+            return 1
+        fi
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# bs_build PRESET: configure (once) and build build/PRESET.
+bs_build() {
+    local preset=$1
+    if [ ! -f "$BS_ROOT/build/$preset/build.ninja" ]; then
+        bs_log "Configuring ($preset)"
+        cmake --preset "$preset" -S "$BS_ROOT" >/dev/null
+    fi
+    bs_log "Building ($preset)"
+    cmake --build "$BS_ROOT/build/$preset" --parallel "$(nproc)"
+}

@@ -1,0 +1,100 @@
+#include "analysis/MemoryTimeline.h"
+#include "models/AllocationTreeModel.h"
+#include "models/InstructionListModel.h"
+#include "models/Roles.h"
+#include "models/Selection.h"
+#include "models/ValueTableModel.h"
+#include "parse/DumpParser.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace bufferscope;
+
+class TestModels : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void models_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *n : {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
+                              "tpu_random_normal", "tpu_dynamic_slice"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void models()
+    {
+        QFETCH(QString, name);
+        const std::string path = QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
+                                     .arg(name)
+                                     .toStdString();
+        LoadResult r = DumpParser::loadFile(path);
+        QVERIFY(r.ok());
+        auto timeline = std::make_shared<const MemoryTimeline>(*MemoryTimeline::compute(*r.dump));
+
+        ValueTableModel values;
+        QAbstractItemModelTester t1(&values,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        values.setDump(r.dump);
+        QCOMPARE(values.rowCount(), static_cast<int>(r.dump->values.size()));
+        for (int row = 0; row < values.rowCount(); ++row) {
+            QCOMPARE(values.index(row, 0).data(ValueIndexRole).toInt(), row);
+            QCOMPARE(values.index(row, ValueTableModel::SizeColumn).data(BytesRole).toLongLong(),
+                     r.dump->values[static_cast<std::size_t>(row)].size);
+        }
+
+        AllocationTreeModel allocations;
+        QAbstractItemModelTester t2(&allocations,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        allocations.setDump(r.dump, timeline->allocations());
+        QCOMPARE(allocations.rowCount(), static_cast<int>(r.dump->allocations.size()));
+        int children = 0;
+        for (int row = 0; row < allocations.rowCount(); ++row)
+            children += allocations.rowCount(allocations.index(row, 0));
+        QCOMPARE(children, static_cast<int>(r.dump->allocationValues.size()));
+        for (int v = 0; v < static_cast<int>(r.dump->values.size()); ++v) {
+            const QModelIndex idx = allocations.indexOfValue(v);
+            QVERIFY(idx.isValid());
+            QCOMPARE(idx.data(ValueIndexRole).toInt(), v);
+        }
+
+        InstructionListModel instructions;
+        QAbstractItemModelTester t3(&instructions,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        instructions.setDump(r.dump, timeline);
+        QCOMPARE(instructions.rowCount(), static_cast<int>(r.dump->maxStep() + 1));
+        const SpaceTimeline *s0 = timeline->primary();
+        const QModelIndex peak =
+            instructions.index(static_cast<int>(s0->peak.step), InstructionListModel::LiveColumn);
+        QCOMPARE(peak.data(BytesRole).toLongLong(), s0->peak.bytes);
+        instructions.setMemorySpace(s0->memorySpace);
+
+        // A reload swaps the dump inside a reset.
+        values.setDump(nullptr);
+        QCOMPARE(values.rowCount(), 0);
+        allocations.setDump(nullptr);
+        instructions.setDump(nullptr, nullptr);
+    }
+
+    void selection()
+    {
+        Selection s;
+        QSignalSpy value(&s, &Selection::currentValueChanged);
+        QSignalSpy step(&s, &Selection::currentStepChanged);
+        s.setCurrentValue(3);
+        s.setCurrentValue(3); // no second signal for the same value
+        QCOMPARE(value.count(), 1);
+        s.setCurrentStep(7);
+        QCOMPARE(step.count(), 1);
+        s.setHoveredValue(2);
+        s.clear();
+        QCOMPARE(s.currentValue(), -1);
+        QCOMPARE(s.hoveredValue(), -1);
+        QCOMPARE(s.currentStep(), qint64(7));
+        QCOMPARE(value.count(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModels)
+#include "tst_models.moc"

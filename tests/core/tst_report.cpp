@@ -1,0 +1,214 @@
+// `bufferscope report`: the JSON fields of DESIGN.md, the text form, and the exit codes, run
+// through the real executable.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(BUFFERSCOPE_BINARY), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString sample(const char *name)
+{
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
+        .arg(QLatin1String(name));
+}
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void json_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qint64>("total");
+        QTest::addColumn<qint64>("peakStep");
+        QTest::addColumn<qint64>("peakBytes");
+        QTest::addColumn<qint64>("logicalBytes");
+        QTest::addColumn<qint64>("printedStep");
+        QTest::addColumn<qint64>("printedBytes");
+        QTest::addColumn<int>("printedValues");
+        QTest::newRow("gpu_vllm_update_slice")
+            << "gpu_vllm_update_slice" << qint64(1522) << qint64(68) << qint64(1210) << qint64(1554)
+            << qint64(60) << qint64(1026) << 3;
+        QTest::newRow("gpu_decoder_layer")
+            << "gpu_decoder_layer" << qint64(932847568) << qint64(58) << qint64(931536164)
+            << qint64(931536164) << qint64(58) << qint64(931536164) << 22;
+        QTest::newRow("tpu_unstack") << "tpu_unstack" << qint64(52288) << qint64(1) << qint64(3104)
+                                     << qint64(96) << qint64(6) << qint64(96) << 6;
+        QTest::newRow("tpu_random_normal")
+            << "tpu_random_normal" << qint64(92676) << qint64(15) << qint64(17920) << qint64(8208)
+            << qint64(15) << qint64(8980) << 8;
+        QTest::newRow("tpu_dynamic_slice")
+            << "tpu_dynamic_slice" << qint64(18980) << qint64(7) << qint64(9728) << qint64(2080)
+            << qint64(7) << qint64(4132) << 7;
+    }
+    void json()
+    {
+        QFETCH(QString, name);
+        QFETCH(qint64, total);
+        QFETCH(qint64, peakStep);
+        QFETCH(qint64, peakBytes);
+        QFETCH(qint64, logicalBytes);
+        QFETCH(qint64, printedStep);
+        QFETCH(qint64, printedBytes);
+        QFETCH(int, printedValues);
+        const Run r = run({QStringLiteral("report"), sample(name.toLatin1().constData()),
+                           QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("5")});
+        QCOMPARE(r.code, 0);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(r.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        for (const char *field :
+             {"file", "module", "total_bytes", "allocation_count", "value_count",
+              "instruction_count", "allocations_by_kind", "memory_spaces", "printed_peak",
+              "xla_peak_step", "top_values_at_peak", "breakdown_at_peak", "warnings"})
+            QVERIFY2(o.contains(QLatin1String(field)), field);
+        QCOMPARE(o.value(QLatin1String("module")).toString(), name);
+        QCOMPARE(o.value(QLatin1String("total_bytes")).toInteger(), total);
+        const QJsonObject kinds = o.value(QLatin1String("allocations_by_kind")).toObject();
+        qint64 kindSum = 0;
+        for (const char *k : {"parameter", "output", "temp", "constant", "thread_local"})
+            kindSum += kinds.value(QLatin1String(k)).toInteger();
+        QCOMPARE(kindSum, total);
+        const QJsonObject space0 =
+            o.value(QLatin1String("memory_spaces")).toArray().first().toObject();
+        QCOMPARE(space0.value(QLatin1String("memory_space")).toInt(), 0);
+        QCOMPARE(
+            space0.value(QLatin1String("peak")).toObject().value(QLatin1String("step")).toInteger(),
+            peakStep);
+        QCOMPARE(space0.value(QLatin1String("peak"))
+                     .toObject()
+                     .value(QLatin1String("bytes"))
+                     .toInteger(),
+                 peakBytes);
+        QCOMPARE(space0.value(QLatin1String("logical_peak"))
+                     .toObject()
+                     .value(QLatin1String("bytes"))
+                     .toInteger(),
+                 logicalBytes);
+        const QJsonObject printed = o.value(QLatin1String("printed_peak")).toObject();
+        QCOMPARE(printed.value(QLatin1String("step")).toInteger(), printedStep);
+        QCOMPARE(printed.value(QLatin1String("bytes")).toInteger(), printedBytes);
+        QCOMPARE(printed.value(QLatin1String("values")).toInt(), printedValues);
+        QCOMPARE(o.value(QLatin1String("xla_peak_step")).toInteger(), printedStep);
+        const QJsonArray top = o.value(QLatin1String("top_values_at_peak")).toArray();
+        QVERIFY(!top.isEmpty() && top.size() <= 5);
+        qint64 previous = std::numeric_limits<qint64>::max();
+        for (const QJsonValue &v : top) {
+            const QJsonObject value = v.toObject();
+            for (const char *field : {"id", "name", "bytes", "shape", "allocation", "offset",
+                                      "start", "end", "op_name", "source"})
+                QVERIFY2(value.contains(QLatin1String(field)), field);
+            QVERIFY(value.value(QLatin1String("bytes")).toInteger() <= previous);
+            previous = value.value(QLatin1String("bytes")).toInteger();
+            QVERIFY(value.value(QLatin1String("start")).toInteger() <= peakStep);
+            QVERIFY(value.value(QLatin1String("end")).toInteger() >= peakStep);
+        }
+        const QJsonObject breakdown = o.value(QLatin1String("breakdown_at_peak")).toObject();
+        for (const char *g : {"by_op_name", "by_source", "by_op_type", "by_kind"})
+            QVERIFY2(breakdown.value(QLatin1String(g)).isArray(), g);
+    }
+
+    void text()
+    {
+        const Run r = run({QStringLiteral("report"), sample("tpu_dynamic_slice")});
+        QCOMPARE(r.code, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY(out.contains(QLatin1String("BufferScope report: tpu_dynamic_slice")));
+        QVERIFY(
+            out.contains(QLatin1String("peak 9.5KiB (9728 bytes) at step 7 (dynamic-slice.4)")));
+        QVERIFY(out.contains(QLatin1String("XLA's printed peak:  step 7, 7 entries")));
+        QVERIFY(out.contains(QLatin1String("reproduced")));
+        QVERIFY(out.contains(QLatin1String("/home/ptoulme/tpu.py:96")));
+        QVERIFY(out.contains(QLatin1String("Warnings: none")));
+    }
+
+    void stepOption()
+    {
+        const Run r =
+            run({QStringLiteral("report"), sample("tpu_dynamic_slice"), QStringLiteral("--json"),
+                 QStringLiteral("--step"), QStringLiteral("1")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QLatin1String("report_step")).toInteger(), qint64(1));
+        // At step 1 Arg_0.1, Arg_1.2, Arg_2.3 and copy-start{} are live in memory space 0.
+        QCOMPARE(o.value(QLatin1String("top_values_at_peak")).toArray().size(), 4);
+        QCOMPARE(run({QStringLiteral("report"), sample("tpu_dynamic_slice"),
+                      QStringLiteral("--step"), QStringLiteral("9")})
+                     .code,
+                 1);
+    }
+
+    void failAbove()
+    {
+        // Exactly at the peak passes; one byte below fails with 3 and a one-line reason.
+        QCOMPARE(run({QStringLiteral("report"), sample("gpu_vllm_update_slice"),
+                      QStringLiteral("--fail-above"), QStringLiteral("1210")})
+                     .code,
+                 0);
+        const Run over = run({QStringLiteral("report"), sample("gpu_vllm_update_slice"),
+                              QStringLiteral("--fail-above"), QStringLiteral("1209")});
+        QCOMPARE(over.code, 3);
+        QCOMPARE(over.err.count('\n'), 1);
+        QVERIFY(over.err.contains("exceeds the budget"));
+        QCOMPARE(run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                      QStringLiteral("--fail-above"), QStringLiteral("1GiB")})
+                     .code,
+                 0);
+        QCOMPARE(run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                      QStringLiteral("--fail-above"), QStringLiteral("888MiB")})
+                     .code,
+                 3);
+        QCOMPARE(run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                      QStringLiteral("--fail-above"), QStringLiteral("lots")})
+                     .code,
+                 1);
+    }
+
+    void exitCodes()
+    {
+        QCOMPARE(run({QStringLiteral("report")}).code, 1);
+        QCOMPARE(
+            run({QStringLiteral("report"), sample("tpu_unstack"), QStringLiteral("--bogus")}).code,
+            1);
+        QCOMPARE(run({QStringLiteral("frobnicate")}).code, 1);
+        QCOMPARE(run({QStringLiteral("--version")}).code, 0);
+        const Run missing =
+            run({QStringLiteral("report"), QStringLiteral("/nonexistent/x-buffer-assignment.txt")});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("/nonexistent/x-buffer-assignment.txt"));
+        const Run dir = run({QStringLiteral("report"), QStringLiteral(BUFFERSCOPE_TEST_DATA)});
+        QCOMPARE(dir.code, 2);
+        QVERIFY(dir.err.contains("directory"));
+        QTemporaryDir tmp;
+        const QString hlo = tmp.filePath(QStringLiteral("module.txt"));
+        QFile f(hlo);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("HloModule jit_f, entry_computation_layout={()->f32[]}\n\nENTRY %main {\n}\n");
+        f.close();
+        const Run notDump = run({QStringLiteral("report"), hlo});
+        QCOMPARE(notDump.code, 2);
+        QVERIFY(notDump.err.contains(":1: not an XLA buffer-assignment dump"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "tst_report.moc"

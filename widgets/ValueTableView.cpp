@@ -1,0 +1,103 @@
+#include "ValueTableView.h"
+
+#include "models/Roles.h"
+#include "models/Selection.h"
+#include "models/ValueTableModel.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace bufferscope {
+
+namespace {
+
+/// Filters on the model's filterText (name, op_name, source, shape) and sorts by SortRole.
+class ValueFilterProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setNeedle(const QString &needle)
+    {
+        m_needle = needle.trimmed();
+        invalidateRowsFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
+    {
+        if (m_needle.isEmpty() || parent.isValid())
+            return true;
+        auto *model = static_cast<ValueTableModel *>(sourceModel());
+        return model->filterText(row).contains(m_needle, Qt::CaseInsensitive);
+    }
+
+private:
+    QString m_needle;
+};
+
+} // namespace
+
+ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWidget *parent)
+    : QWidget(parent), m_model(model), m_selection(selection)
+{
+    auto *proxy = new ValueFilterProxy(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(SortRole);
+    m_proxy = proxy;
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by name, op_name, source or shape"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this,
+            [proxy](const QString &text) { proxy->setNeedle(text); });
+
+    m_table = new QTableView(this);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ValueTableModel::IdColumn, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_table->setAlternatingRowColors(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_table);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
+            });
+    connect(m_selection, &Selection::currentValueChanged, this, &ValueTableView::showValue);
+    connect(model, &QAbstractItemModel::modelReset, this,
+            [this] { m_table->resizeColumnsToContents(); });
+}
+
+void ValueTableView::showValue(int value)
+{
+    if (value < 0 || value >= m_model->rowCount()) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex source = m_model->index(value, 0);
+    const QModelIndex proxied = m_proxy->mapFromSource(source);
+    if (!proxied.isValid())
+        return; // filtered out: leave the filter as the user set it
+    if (m_table->currentIndex().row() != proxied.row())
+        m_table->selectionModel()->setCurrentIndex(proxied, QItemSelectionModel::ClearAndSelect |
+                                                                QItemSelectionModel::Rows);
+    m_table->scrollTo(proxied);
+}
+
+} // namespace bufferscope

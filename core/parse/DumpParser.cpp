@@ -222,6 +222,7 @@ enum class Block
     Header,
     Positions,
     Uses,
+    UsesUnknown, // " uses are not initialized yet."
     Done
 };
 
@@ -567,7 +568,7 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
                 return;
             }
             if (line == " uses are not initialized yet.") {
-                m_block = Block::Done;
+                m_block = Block::UsesUnknown;
                 if (m_blockValue != kNone)
                     d.values[m_blockValue].usesState = UsesState::NotInitialized;
                 return;
@@ -1459,6 +1460,28 @@ void Builder::finish()
                                            std::to_string(peak.step));
         }
     }
+    if (peak.present) {
+        // XLA prints every value with start <= T <= end; fewer lines means a cut-off list.
+        std::vector<std::uint8_t> listed(n, 0);
+        for (const PeakEntry &e : peak.entries)
+            for (std::uint32_t v : e.values)
+                listed[v] = 1;
+        std::size_t live = 0;
+        std::size_t unlisted = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (d.values[i].liveAt(peak.step)) {
+                ++live;
+                unlisted += !listed[i];
+            }
+        }
+        if (unlisted > 0) {
+            if (m_peakLines.empty() || m_peakLines.back() == m_line)
+                d.traits.truncated = true; // the list is where the file ends
+            warnAt(peak.line, "the printed peak lists " + std::to_string(live - unlisted) +
+                                  " of the " + std::to_string(live) + " values live at step " +
+                                  std::to_string(peak.step) + " (a cut-off or edited list)");
+        }
+    }
     m_file = saveFile;
 
     // -- allocation kinds (a parameter that is also an output counts as a parameter)
@@ -1484,6 +1507,18 @@ void Builder::finish()
         d.traits.truncated = true;
         warnAt(0, "no 'Used values:' section: the dump looks truncated after the allocations, "
                   "so values have no positions, uses or instruction text");
+    }
+    if (d.traits.hasUsedValues) {
+        std::size_t missing = 0;
+        for (std::uint32_t i = 0; i < n; ++i)
+            missing += (order[i] >= m_blockSeen.size() || !m_blockSeen[order[i]]) &&
+                       d.values[i].allocation != kNone;
+        if (missing > 0) {
+            d.traits.truncated = true;
+            warnAt(0, std::to_string(missing) +
+                          " allocated values have no 'Used values' block (the dump looks "
+                          "truncated): they have no positions, uses or instruction text");
+        }
     }
     if (d.traits.hasUsedValues && !d.traits.hasLiveRange && !d.traits.liveRangeUnavailable &&
         m_sawFromInstruction) {

@@ -1,0 +1,274 @@
+// Each XLA era of FORMAT.md Part B §9 that can be reproduced from a sample dump gives the same
+// facts as the original.
+#include "DumpText.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bufferscope;
+using namespace testutil;
+
+namespace {
+
+const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
+                                "tpu_random_normal", "tpu_dynamic_slice"};
+
+std::shared_ptr<const Dump> parse(const std::string &text,
+                                  const char *name = "variant-buffer-assignment.txt")
+{
+    LoadResult r = DumpParser::loadBuffer(text, name);
+    if (!r.ok())
+        qFatal("variant failed to parse: %s", r.error.c_str());
+    return r.dump;
+}
+
+/// 2024-01..2024-11: ` from instruction: …` without newline, the next SHORT glued on.
+std::string glue(const std::string &text)
+{
+    std::string out;
+    std::istringstream in(text);
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line))
+        lines.push_back(line);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        out += lines[i];
+        const bool from = lines[i].rfind(" from instruction:", 0) == 0;
+        if (from && i + 1 < lines.size() && !lines[i + 1].empty() && lines[i + 1][0] == '<')
+            continue; // glue the next header onto this line
+        if (from && i + 2 < lines.size() && lines[i + 1].empty() && lines[i + 2].empty()) {
+            out += "\n"; // only ONE empty line before HloLiveRange in this era
+            ++i;
+            continue;
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+class TestFormatVariants : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void variants_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("variant");
+        for (const char *s : kSamples) {
+            for (const char *v : {"crlf_bom", "glued_2024", "no_space_2021", "pointer_pre2022",
+                                  "stdout_capture", "none_uses_2026", "page_2026"})
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1/%2").arg(QLatin1String(s), QLatin1String(v))))
+                    << QString::fromLatin1(s) << QString::fromLatin1(v);
+        }
+    }
+    void variants()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, variant);
+        const std::string original = readFile(samplePath(qPrintable(sample)));
+        const auto expected = facts(*parse(original));
+        std::string text;
+        if (variant == QLatin1String("crlf_bom"))
+            text = "\xEF\xBB\xBF" + replaceAll(original, "\n", "\r\n");
+        else if (variant == QLatin1String("glued_2024"))
+            text = glue(original);
+        else if (variant == QLatin1String("no_space_2021"))
+            text = replaceAll(original, " from instruction: ", " from instruction:");
+        else if (variant == QLatin1String("pointer_pre2022"))
+            text = replaceAll(original, ": size ", ": 0x7fb2bfd3ac00, size ");
+        else if (variant == QLatin1String("stdout_capture"))
+            text = "*** Begin "
+                   "module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt ***\n" +
+                   original +
+                   "\n*** End "
+                   "module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt ***\n";
+        else if (variant == QLatin1String("none_uses_2026"))
+            text = replaceAll(original,
+                              " uses:\n from instruction:", " uses:\n  (none)\n from instruction:");
+        else if (variant == QLatin1String("page_2026"))
+            text = replaceAll(original, "preallocated-temp:\n", "page 3, preallocated-temp:\n");
+        QVERIFY(text != original);
+        const auto dump = parse(text);
+        QCOMPARE(facts(*dump), expected);
+        QVERIFY2(dump->warnings.empty(),
+                 dump->warnings.empty() ? ""
+                                        : dump->diagnosticText(dump->warnings.front()).c_str());
+        if (variant == QLatin1String("crlf_bom")) {
+            QVERIFY(dump->traits.crlf);
+            QVERIFY(dump->traits.bom);
+        } else if (variant == QLatin1String("glued_2024")) {
+            QVERIFY(dump->traits.gluedFromInstruction);
+            for (const Value &v : dump->values)
+                QVERIFY(dump->instructionOf(v)->hasText);
+        } else if (variant == QLatin1String("no_space_2021")) {
+            QVERIFY(dump->traits.fromInstructionNoSpace);
+            QVERIFY(dump->instructionText(dump->values.front().instruction).starts_with("%"));
+        } else if (variant == QLatin1String("pointer_pre2022")) {
+            QVERIFY(dump->traits.allocationPointers);
+            QCOMPARE(dump->allocations.front().pointer, std::uint64_t(0x7fb2bfd3ac00));
+        }
+    }
+
+    void splitModule_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("open");
+        for (const char *s : kSamples)
+            for (const char *suffix :
+                 {"-buffer-assignment.txt", "-buffer-assignment-values.txt", "-live-range.txt"})
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1%2").arg(QLatin1String(s), QLatin1String(suffix))))
+                    << QString::fromLatin1(s) << QString::fromLatin1(suffix);
+    }
+    void splitModule()
+    {
+        // 2026-04: three files per module; opening any one merges the others by stem.
+        QFETCH(QString, sample);
+        QFETCH(QString, open);
+        const std::string original = readFile(samplePath(qPrintable(sample)));
+        const auto expected = facts(*parse(original));
+        const auto totalAt = original.find("\nTotal bytes used:");
+        const auto rangeAt = original.find("HloLiveRange (max");
+        QVERIFY(totalAt != std::string::npos && rangeAt != std::string::npos);
+        QTemporaryDir dir;
+        const std::string stem =
+            dir.path().toStdString() + "/module_0007.jit_step.sm_9.0_gpu_after_optimizations";
+        writeFile(stem + "-buffer-assignment.txt", original.substr(0, totalAt + 1));
+        std::string values = original.substr(totalAt, rangeAt - totalAt);
+        while (values.ends_with("\n\n"))
+            values.pop_back();
+        writeFile(stem + "-buffer-assignment-values.txt", values);
+        writeFile(stem + "-live-range.txt", original.substr(rangeAt));
+        writeFile(dir.path().toStdString() +
+                      "/module_0007.jit_step.sm_9.0_gpu_after_optimizations.txt",
+                  "HloModule x\n");
+        LoadResult r = DumpParser::loadFile(stem + open.toStdString());
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.dump->files.size(), std::size_t(3));
+        QVERIFY(r.dump->traits.splitFiles);
+        QCOMPARE(r.dump->module,
+                 std::string("module_0007.jit_step.sm_9.0_gpu_after_optimizations"));
+        QCOMPARE(facts(*r.dump), expected);
+        QVERIFY(r.dump->warnings.empty());
+        // Instruction text is read back lazily from the values file.
+        const std::string text = r.dump->instructionText(r.dump->values.front().instruction);
+        QVERIFY(text.starts_with("%"));
+    }
+
+    void splitModuleWithoutMainFile()
+    {
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0001.jit_f";
+        writeFile(stem + "-live-range.txt", original.substr(original.find("HloLiveRange")));
+        LoadResult r = DumpParser::loadFile(stem + "-live-range.txt");
+        QVERIFY(!r.ok());
+        QVERIFY(r.error.find("-buffer-assignment.txt") != std::string::npos);
+    }
+
+    void peakListVersions()
+    {
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        // V3 -> V2: the same entries without cumulative sums.
+        std::string v2;
+        {
+            std::istringstream in(original);
+            std::string line;
+            while (std::getline(in, line)) {
+                const auto c = line.find(" (cumulative: ");
+                v2 += (c == std::string::npos ? line : line.substr(0, c)) + "\n";
+            }
+        }
+        const auto d2 = parse(v2);
+        QCOMPARE(d2->printedPeak.format, PeakFormat::V2);
+        QCOMPARE(facts(*d2), facts(*parse(original)));
+        // V4: V3 plus the stack-trace tree.
+        const std::string v4 =
+            original +
+            "  Stack trace breakdown for peak usage: 4 132 bytes\n"
+            "    main (100.0%, total: 4 132 bytes, current: 0 bytes, remaining: 4 132 bytes)\n"
+            "      \u251c\u2500\u2500 jit(dynamic_slice)/jit(main)/dynamic_slice (50.0%, total: 2 "
+            "066 bytes, current: 2 066 bytes, remaining: 2 066 bytes)\n"
+            "      \u2502   \u2514\u2500\u2500 args['a'] (x) (25.0%, total: 1 033 bytes, current: "
+            "1 033 bytes, remaining: 0 bytes)\n"
+            "      \u2514\u2500\u2500 copy (50.0%, total: 2 066 bytes, current: 2 066 bytes, "
+            "remaining: 0 bytes)\n";
+        const auto d4 = parse(v4);
+        QVERIFY(d4->warnings.empty());
+        QCOMPARE(d4->printedPeak.format, PeakFormat::V4);
+        QCOMPARE(d4->printedPeak.stackTraceBytes, std::int64_t(4132));
+        QCOMPARE(d4->printedPeak.stackTrace.size(), std::size_t(4));
+        QCOMPARE(d4->printedPeak.stackTrace[0].depth, 0);
+        QCOMPARE(d4->printedPeak.stackTrace[0].name, std::string("main"));
+        QCOMPARE(d4->printedPeak.stackTrace[1].depth, 1);
+        QCOMPARE(d4->printedPeak.stackTrace[1].total, std::int64_t(2066));
+        QCOMPARE(d4->printedPeak.stackTrace[2].depth, 2);
+        QCOMPARE(d4->printedPeak.stackTrace[2].name, std::string("args['a'] (x)"));
+        QCOMPARE(d4->printedPeak.stackTrace[3].depth, 1);
+        // 2026-08: no peak at all.
+        const auto cut = original.find("  Live ranges at");
+        const auto d5 =
+            parse(original.substr(0, cut) +
+                  "  Peak memory could not be determined due to unbounded dynamic shape.\n");
+        QVERIFY(d5->printedPeak.undetermined);
+        QVERIFY(!d5->printedPeak.present);
+        QVERIFY(d5->warnings.empty());
+    }
+
+    void usesNotInitialized()
+    {
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        const std::string text = replaceAll(original, " uses:\n  copy.1, operand 0\n",
+                                            " uses are not initialized yet.\n");
+        const auto d = parse(text);
+        QVERIFY(d->warnings.empty());
+        const Value &v = d->values[d->findValue("Arg_2.3")];
+        QCOMPARE(v.usesState, UsesState::NotInitialized);
+        QCOMPARE(v.useCount, 0u);
+        QVERIFY(d->instructionOf(v)->hasText);
+    }
+
+    void crossColorBlock()
+    {
+        // 2026-06: values reused by buffers of another color are listed again; not counted twice.
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        const std::string text = replaceAll(
+            original, " value: <7 copy.1 @6> (size=512,offset=512): s32[]{:T(128)S(6)}\n",
+            " value: <7 copy.1 @6> (size=512,offset=512): s32[]{:T(128)S(6)}\n"
+            " reused by buffers of a different color:\n"
+            "  value: <5 copy @6> (color=0)\n");
+        const auto d = parse(text);
+        QVERIFY(d->warnings.empty());
+        QCOMPARE(facts(*d), facts(*parse(original)));
+        QCOMPARE(d->allocations[7].crossColorCount, 1u);
+    }
+
+    void logicalBufferEra2019()
+    {
+        // 2019-04: `  name[i](#id @c) [offset,size]: shape`, no Used values, no live ranges.
+        const auto d =
+            parse("BufferAssignment:\n"
+                  "allocation 0: 0x7fb2bfd3ac00, size 2147483648, maybe-live-out:\n"
+                  "  tuple.5[](#3 @0) [0,16]: (f32[4]{0}, f32[4]{0})\n"
+                  "  add.3[](#1 @0) [16,16]: f32[4]{0}\n"
+                  "allocation 1: 0x7fb2bfd3ad00, size 16, parameter 0 at ShapeIndex {}:\n"
+                  "  p0[](#0 @0) [0,16]: f32[4]{0}\n");
+        QVERIFY2(d->warnings.empty(),
+                 d->warnings.empty() ? "" : d->diagnosticText(d->warnings.front()).c_str());
+        QVERIFY(d->traits.logicalBufferEra);
+        QCOMPARE(d->allocations.size(), std::size_t(2));
+        QCOMPARE(d->allocations[0].size, std::int64_t(2147483648));
+        QCOMPARE(d->totalBytes(), std::int64_t(2147483664));
+        QCOMPARE(d->values.size(), std::size_t(3));
+        QCOMPARE(d->values[0].id, std::int64_t(0));
+        QCOMPARE(d->valueKey(d->values[2]), std::string("tuple.5{}"));
+        QCOMPARE(d->allocations[1].kind, AllocationKind::Parameter);
+        QVERIFY(!d->hasLiveRanges());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFormatVariants)
+#include "tst_formatvariants.moc"

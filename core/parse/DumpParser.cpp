@@ -21,7 +21,7 @@ namespace {
 using sv = std::string_view;
 
 constexpr sv kBom = "\xEF\xBB\xBF";
-constexpr std::size_t kReleaseChunk = 64u << 20; // drop mapped pages behind us every 64 MiB
+constexpr std::size_t kReleaseChunk = 16u << 20; // drop mapped pages behind us every 16 MiB
 constexpr std::size_t kProgressChunk = 1u << 20;
 
 /// Parses all of `text` as a non-negative decimal; false on junk or overflow.

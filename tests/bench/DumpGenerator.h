@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace bufferscope::bench {
+
+struct GeneratorOptions
+{
+    std::int64_t values = 10000;
+    std::uint64_t seed = 1;
+};
+
+/// What the generator built into a dump, computed on its own (not with BufferScope's code):
+/// the facts a correct reader must report.
+struct GeneratedTruths
+{
+    std::int64_t totalBytes = 0;
+    std::int64_t valueCount = 0;
+    std::int64_t allocationCount = 0;
+    std::int64_t instructionCount = 0; ///< max
+    std::int64_t peakStep = -1;        ///< memory space 0, union of live byte ranges
+    std::int64_t peakBytes = 0;
+    std::int64_t logicalPeakStep = -1;
+    std::int64_t logicalPeakBytes = 0;
+    std::int64_t printedPeakStep = -1; ///< XLA's algorithm, as the dump prints it
+    std::int64_t printedPeakEntries = 0;
+    std::int64_t printedPeakBytes = 0;
+    std::int64_t inPlaceLinks = 0; ///< chained values sharing bytes at one step
+    std::int64_t fileBytes = 0;
+
+    std::string toJson() const;
+};
+
+/// Writes a large, self-consistent XLA buffer-assignment dump (E2021-2026 layout, V3 peak):
+/// parameters, constants, outputs behind a root tuple, tuple-shaped instructions, and a
+/// preallocated-temp heap packed first-fit without overlaps except in-place chains that touch
+/// at one step, long `from instruction:` lines with metadata and backend_config.
+GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out);
+
+} // namespace bufferscope::bench

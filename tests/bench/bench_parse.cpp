@@ -1,0 +1,91 @@
+// bench_parse: generates dumps of 10k, 100k and 1M values (or the sizes given) and prints the
+// time to parse + analyse each, throughput in MB/s, and the process's peak RSS.
+// Usage: bench_parse [--dir DIR] [N ...]
+#include "DumpGenerator.h"
+#include "analysis/MemoryTimeline.h"
+#include "parse/DumpParser.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+long peakRssKiB()
+{
+    struct rusage usage
+    {};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string dir = "/tmp";
+    std::vector<long long> sizes;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else
+            sizes.push_back(std::atoll(argv[i]));
+    }
+    if (sizes.empty())
+        sizes = {10000, 100000, 1000000};
+    std::printf("%10s %12s %10s %10s %10s %12s %s\n", "values", "file MB", "parse s", "analyse s",
+                "MB/s", "peak RSS MB", "check");
+    for (long long n : sizes) {
+        const std::string path = dir + "/bench_" + std::to_string(n) + "-buffer-assignment.txt";
+        // Generate in a child process so this process's peak RSS is the parser's alone.
+        const std::string truthPath = path + ".truths";
+        const pid_t child = fork();
+        if (child == 0) {
+            std::FILE *f = std::fopen(path.c_str(), "wb");
+            if (!f)
+                _exit(2);
+            const auto t = bufferscope::bench::generateDump({n, 42}, f);
+            std::fclose(f);
+            std::FILE *tf = std::fopen(truthPath.c_str(), "wb");
+            std::fwrite(&t, sizeof t, 1, tf);
+            std::fclose(tf);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        bufferscope::bench::GeneratedTruths truths;
+        std::FILE *tf = std::fopen(truthPath.c_str(), "rb");
+        if (!tf || std::fread(&truths, sizeof truths, 1, tf) != 1) {
+            std::fprintf(stderr, "generating %s failed\n", path.c_str());
+            return 2;
+        }
+        std::fclose(tf);
+        std::remove(truthPath.c_str());
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto result = bufferscope::DumpParser::loadFile(path);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!result.ok()) {
+            std::fprintf(stderr, "%s\n", result.error.c_str());
+            return 2;
+        }
+        const auto timeline = bufferscope::MemoryTimeline::compute(*result.dump);
+        const auto t2 = std::chrono::steady_clock::now();
+        const double parse = std::chrono::duration<double>(t1 - t0).count();
+        const double analyse = std::chrono::duration<double>(t2 - t1).count();
+        const double mb = static_cast<double>(truths.fileBytes) / 1e6;
+        const auto *s0 = timeline->space(0);
+        const bool ok = s0 && s0->peak.bytes == truths.peakBytes &&
+                        s0->peak.step == truths.peakStep &&
+                        timeline->xlaPeak().step == truths.printedPeakStep &&
+                        result.dump->totalBytes() == truths.totalBytes;
+        std::printf("%10lld %12.1f %10.3f %10.3f %10.0f %12.1f %s\n", n, mb, parse, analyse,
+                    mb / (parse + analyse), static_cast<double>(peakRssKiB()) / 1024.0,
+                    ok ? "truths match" : "TRUTHS DIFFER");
+        std::remove(path.c_str());
+    }
+    return 0;
+}

@@ -1,0 +1,49 @@
+// gen_dump: writes a large realistic buffer-assignment dump and, next to it, the truths it
+// built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] --out FILE
+#include "DumpGenerator.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+int main(int argc, char **argv)
+{
+    bufferscope::bench::GeneratorOptions options;
+    std::string out;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--values" && i + 1 < argc)
+            options.values = std::atoll(argv[++i]);
+        else if (a == "--seed" && i + 1 < argc)
+            options.seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--out" && i + 1 < argc)
+            out = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: gen_dump --values N [--seed S] --out FILE\n");
+            return 1;
+        }
+    }
+    if (out.empty() || options.values <= 0) {
+        std::fprintf(stderr, "usage: gen_dump --values N [--seed S] --out FILE\n");
+        return 1;
+    }
+    std::FILE *f = std::fopen(out.c_str(), "wb");
+    if (!f) {
+        std::fprintf(stderr, "gen_dump: cannot write %s: %s\n", out.c_str(), std::strerror(errno));
+        return 2;
+    }
+    const auto truths = bufferscope::bench::generateDump(options, f);
+    std::fclose(f);
+    const std::string truthPath = out + ".truths.json";
+    std::FILE *t = std::fopen(truthPath.c_str(), "wb");
+    if (!t)
+        return 2;
+    const std::string json = truths.toJson();
+    std::fwrite(json.data(), 1, json.size(), t);
+    std::fclose(t);
+    std::printf("%s: %lld values, %lld bytes; truths in %s\n", out.c_str(),
+                static_cast<long long>(truths.valueCount), static_cast<long long>(truths.fileBytes),
+                truthPath.c_str());
+    return 0;
+}

@@ -67,24 +67,31 @@ void StringPool::grow()
     m_mask = mask;
 }
 
+std::size_t StringPool::probe(std::string_view text, std::uint64_t h) const
+{
+    // Linear probing: the slot holding `text`, or the empty slot where it would go.
+    const std::uint64_t tag = h >> 32;
+    std::size_t i = h & m_mask;
+    while (m_slots[i] != 0) {
+        if ((m_slots[i] >> 32) == tag &&
+            m_strings[static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1)] == text)
+            return i;
+        i = (i + 1) & m_mask;
+    }
+    return i;
+}
+
 StringId StringPool::intern(std::string_view text)
 {
     if (text.empty())
         return kNoString;
     const std::uint64_t h = hash(text);
-    const std::uint64_t tag = h >> 32;
-    std::size_t i = h & m_mask;
-    while (m_slots[i] != 0) {
-        if ((m_slots[i] >> 32) == tag) {
-            const StringId id = static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
-            if (m_strings[id] == text)
-                return id;
-        }
-        i = (i + 1) & m_mask;
-    }
+    const std::size_t i = probe(text, h);
+    if (m_slots[i] != 0)
+        return static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
     const auto id = static_cast<StringId>(m_strings.size());
     m_strings.push_back(store(text));
-    m_slots[i] = (tag << 32) | (static_cast<std::uint64_t>(id) + 1);
+    m_slots[i] = ((h >> 32) << 32) | (static_cast<std::uint64_t>(id) + 1);
     // Keep the load factor under 1/2 so probes stay short.
     if (m_strings.size() * 2 > m_slots.size())
         grow();
@@ -95,18 +102,8 @@ StringId StringPool::find(std::string_view text) const
 {
     if (text.empty())
         return kNoString;
-    const std::uint64_t h = hash(text);
-    const std::uint64_t tag = h >> 32;
-    std::size_t i = h & m_mask;
-    while (m_slots[i] != 0) {
-        if ((m_slots[i] >> 32) == tag) {
-            const StringId id = static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
-            if (m_strings[id] == text)
-                return id;
-        }
-        i = (i + 1) & m_mask;
-    }
-    return kNoString;
+    const std::size_t i = probe(text, hash(text));
+    return m_slots[i] == 0 ? kNoString : static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
 }
 
 std::size_t StringPool::memoryBytes() const

@@ -35,6 +35,7 @@ public:
 
 private:
     std::string_view store(std::string_view text);
+    std::size_t probe(std::string_view text, std::uint64_t hash) const;
     void grow();
 
     std::vector<std::string_view> m_strings;

@@ -364,7 +364,6 @@ private:
     std::vector<std::int64_t> m_peakLines;
     std::int64_t m_liveRangeLine = 0;
     std::uint32_t m_liveRangeFile = 0;
-    std::uint32_t m_nextSyntheticId = 0;
     std::string m_error;
 };
 
@@ -1197,11 +1196,8 @@ void Builder::bufferLiveRange(sv text)
     if (value == FlatMap64::kMissing) {
         warn("live range for '" + excerpt(text.substr(0, colon)) +
              "', which is in no allocation; shown as an unallocated value");
-        ShortValue s;
-        s.id = 0;
-        s.name = name;
-        s.index = index;
-        // Unallocated values get ids after every real one, so ascending-id order still holds.
+        // Unallocated values get ids after every real one (in finish()), so ascending-id order
+        // still holds.
         Value v;
         v.id = -1;
         v.instruction = instructionFor(d.strings.intern(name));
@@ -1211,7 +1207,6 @@ void Builder::bufferLiveRange(sv text)
         v.line = m_line;
         value = static_cast<std::uint32_t>(d.values.size());
         d.values.push_back(v);
-        ++m_nextSyntheticId;
     }
     Value &v = d.values[value];
     if (v.start >= 0)

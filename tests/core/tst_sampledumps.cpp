@@ -1,7 +1,6 @@
 // The five real dumps against the truths FORMAT.md Part A and §11 state for them.
-#include "analysis/MemoryTimeline.h"
+#include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
-#include "parse/DumpParser.h"
 
 #include <QTest>
 
@@ -10,13 +9,6 @@
 using namespace bufferscope;
 
 namespace {
-std::string samplePath(const QString &name)
-{
-    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
-        .arg(name)
-        .toStdString();
-}
-
 struct Loaded
 {
     std::shared_ptr<const Dump> dump;
@@ -26,7 +18,7 @@ struct Loaded
 Loaded load(const QString &name)
 {
     Loaded l;
-    LoadResult r = DumpParser::loadFile(samplePath(name));
+    LoadResult r = DumpParser::loadFile(testutil::samplePath(qPrintable(name)));
     if (!r.ok())
         qFatal("cannot load %s: %s", qPrintable(name), r.error.c_str());
     l.dump = r.dump;

@@ -449,16 +449,9 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
             d.traits.truncated = true;
             warn("the last line has no newline: the file looks truncated");
         }
-        // The next line, for the glued `from instruction:` check (no copy, no state change).
-        sv next;
-        if (nl && end + 1 < size) {
-            const char *nn =
-                static_cast<const char *>(std::memchr(base + end + 1, '\n', size - end - 1));
-            const std::size_t nend = nn ? static_cast<std::size_t>(nn - base) : size;
-            next = sv(base + end + 1, nend - end - 1);
-            if (!next.empty() && next.back() == '\r')
-                next.remove_suffix(1);
-        }
+        // The first bytes of the next line, for the glued `from instruction:` check. Only a
+        // few bytes are needed, so the (often very long) next line is not scanned twice.
+        const sv next = nl ? sv(base + end + 1, std::min<std::size_t>(size - end - 1, 16)) : sv();
         if (first && !line.empty()) {
             first = false;
             if (!handleFirstLine(line))
@@ -1007,6 +1000,18 @@ void Builder::use(sv text)
     ++d.values[m_blockValue].useCount;
 }
 
+namespace {
+/// Whether `ahead` (the first bytes of a line) is exactly ` positions:`.
+bool isPositionsLine(sv ahead)
+{
+    constexpr sv kPositions = " positions:";
+    if (!ahead.starts_with(kPositions))
+        return false;
+    ahead.remove_prefix(kPositions.size());
+    return ahead.empty() || ahead.front() == '\n' || ahead.starts_with("\r\n") || ahead == "\r";
+}
+} // namespace
+
 void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
 {
     m_sawFromInstruction = true;
@@ -1020,7 +1025,7 @@ void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
     // 2024-01..2024-11: the next value's header is glued to the end of this line. Split it off
     // only when the following line confirms it (` positions:`), as FORMAT.md 3.6 advises.
     sv glued;
-    if (!text.empty() && text.back() == '>' && next == " positions:") {
+    if (!text.empty() && text.back() == '>' && isPositionsLine(next)) {
         const auto open = text.rfind('<');
         ShortValue s;
         sv rest;

@@ -133,6 +133,12 @@ QString CommandLine::usage()
         "sample)\n"
         "  bufferscope report FILE [--json] [--top N] [--step T] [--fail-above SIZE]\n"
         "                                              memory report on stdout\n"
+        "  bufferscope export FILE --view usage|gantt|memory-map|breakdown --out OUT.png\n"
+        "                     [--width W] [--height H] [--scale S] [--select VALUE_ID|NAME] "
+        "[--step T]\n"
+        "                                              render a chart to PNG, headless\n"
+        "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
+        "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr)\n"
         "exit status: 0 ok, 1 bad command line, 2 input error, 3 --fail-above exceeded");

@@ -1,16 +1,25 @@
 #include "MainWindow.h"
 
+#include "DumpFiles.h"
+#include "ExportDialog.h"
+#include "LiveRangeGantt.h"
+#include "MemoryMap.h"
+#include "UsageChart.h"
+#include "ValueInspector.h"
 #include "ValueTableView.h"
+#include "WarningsView.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
+#include "parse/DumpParser.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -19,16 +28,28 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTreeView>
+#include <qcustomplot.h>
+
+#include <spdlog/spdlog.h>
 
 namespace bufferscope {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_loader(new DumpLoader(this)), m_selection(new Selection(this)),
@@ -39,8 +60,12 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/bufferscope.svg")));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
-    createActions();
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks |
+                   QMainWindow::AllowTabbedDocks);
+    resize(1600, 1000);
+    createViews();
     createDocks();
+    createActions();
     connectViews();
 
     m_statusFile = new QLabel(this);
@@ -56,6 +81,8 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_statusTotals);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
+    m_statusFile->setText(tr("Drop a *-buffer-assignment.txt file or an --xla_dump_to folder "
+                             "here, or use File → Open."));
 
     connect(m_loader, &DumpLoader::started, this, [this](const QString &path) {
         m_statusFile->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
@@ -73,74 +100,196 @@ MainWindow::MainWindow(QWidget *parent)
         m_cancel->hide();
         m_statusFile->setText(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()));
     });
-    resize(1600, 1000);
+    restoreSettings();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews()
+{
+    m_usage = new UsageChart(m_selection, this);
+    m_usage->setWindowTitle(tr("Memory Usage"));
+    m_gantt = new LiveRangeGantt(m_selection, this);
+    m_gantt->setWindowTitle(tr("Live Ranges"));
+    m_map = new MemoryMap(m_selection, this);
+    m_map->setWindowTitle(tr("Memory Map"));
+    m_inspector = new ValueInspector(m_selection, this);
+    m_valueView = new ValueTableView(m_valueModel, m_selection, this);
+
+    m_allocationView = new QTreeView(this);
+    m_allocationView->setModel(m_allocationModel);
+    m_allocationView->setUniformRowHeights(true);
+    m_allocationView->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    m_instructionView = new QTableView(this);
+    m_instructionView->setModel(m_instructionModel);
+    m_instructionView->verticalHeader()->hide();
+    m_instructionView->verticalHeader()->setDefaultSectionSize(
+        m_instructionView->fontMetrics().height() + 4);
+    m_instructionView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_instructionView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_instructionView->horizontalHeader()->setStretchLastSection(true);
+
+    m_warnings = new WarningsView(m_selection, this);
+    m_modules = new QListWidget(this);
+    m_modules->setToolTip(tr("Modules found in what you opened; double-click to load one"));
+}
+
+QDockWidget *MainWindow::addDock(QWidget *widget, const QString &title, const QString &objectName)
+{
+    auto *dock = new QDockWidget(title, this);
+    // Fixed object names: saveState()/restoreState() find docks by them.
+    dock->setObjectName(objectName);
+    dock->setWidget(widget);
+    dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                      QDockWidget::DockWidgetFloatable);
+    return dock;
+}
+
+void MainWindow::createDocks()
+{
+    // Default arrangement for 1600x1000: charts on the left two thirds (usage on top, Gantt and
+    // map side by side), tables below them; inspector and the tree/sequence on the right.
+    QDockWidget *usage = addDock(m_usage, tr("Memory Usage"), QStringLiteral("UsageDock"));
+    QDockWidget *gantt = addDock(m_gantt, tr("Live Ranges"), QStringLiteral("GanttDock"));
+    QDockWidget *map = addDock(m_map, tr("Memory Map"), QStringLiteral("MemoryMapDock"));
+    QDockWidget *values = addDock(m_valueView, tr("Values"), QStringLiteral("ValuesDock"));
+    QDockWidget *inspector =
+        addDock(m_inspector, tr("Value Inspector"), QStringLiteral("InspectorDock"));
+    QDockWidget *allocations =
+        addDock(m_allocationView, tr("Allocations"), QStringLiteral("AllocationsDock"));
+    QDockWidget *instructions =
+        addDock(m_instructionView, tr("Instructions"), QStringLiteral("InstructionsDock"));
+    m_warningsDock = addDock(m_warnings, tr("Warnings"), QStringLiteral("WarningsDock"));
+    m_modulesDock = addDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
+
+    addDockWidget(Qt::LeftDockWidgetArea, usage);
+    splitDockWidget(usage, gantt, Qt::Vertical);
+    splitDockWidget(gantt, map, Qt::Horizontal);
+    splitDockWidget(gantt, values, Qt::Vertical);
+    addDockWidget(Qt::RightDockWidgetArea, inspector);
+    splitDockWidget(inspector, allocations, Qt::Vertical);
+    splitDockWidget(allocations, instructions, Qt::Horizontal);
+    tabifyDockWidget(instructions, m_warningsDock);
+    tabifyDockWidget(allocations, m_modulesDock);
+    instructions->raise();
+    allocations->raise();
+    resizeDocks({usage, gantt, values}, {250, 380, 300}, Qt::Vertical);
+    resizeDocks({gantt, map}, {560, 560}, Qt::Horizontal);
+    resizeDocks({usage, inspector}, {1120, 480}, Qt::Horizontal);
+    resizeDocks({inspector, allocations}, {520, 420}, Qt::Vertical);
+    m_modulesDock->hide();
+    m_defaultState = saveState(kLayoutVersion);
+}
 
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open buffer-assignment dump"), QString(),
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open buffer-assignment dumps"), QString(),
             tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
-        if (!path.isEmpty())
-            openPath(path);
+        if (!paths.isEmpty())
+            openPaths(paths);
     });
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Folder…"), this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open an --xla_dump_to folder"));
+        if (!dir.isEmpty())
+            openPaths({dir});
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addAction(tr("Open &Sample"), this, &MainWindow::openEmbeddedSample);
+    file->addSeparator();
+    QAction *exportAction =
+        file->addAction(tr("&Export Chart…"), this, [this] { showExportDialog(m_lastChart); });
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *go = menuBar()->addMenu(tr("&Go"));
+    QAction *prev = go->addAction(tr("&Previous Step"), this, [this] { stepBy(-1); });
+    prev->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    QAction *next = go->addAction(tr("&Next Step"), this, [this] { stepBy(1); });
+    next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+    QAction *peak = go->addAction(tr("Go to &Peak"), this, [this] {
+        if (m_current.timeline && m_current.timeline->space(m_usage->memorySpace()))
+            m_selection->setCurrentStep(
+                m_current.timeline->space(m_usage->memorySpace())->peak.step);
+    });
+    peak->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    go->addSeparator();
+    QAction *clear = go->addAction(tr("&Clear Selection"), m_selection, &Selection::clear);
+    clear->setShortcut(QKeySequence(Qt::Key_Escape));
+    go->addSeparator();
+    go->addAction(tr("In charts: ← → step, Shift ×10, Home/End"))->setEnabled(false);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *dock : docks())
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About BufferScope"), this, [this] {
+        QMessageBox::about(this, tr("About BufferScope"),
+                           tr("<b>BufferScope %1</b><br>See what fills accelerator memory in XLA "
+                              "buffer-assignment dumps (<code>XLA_FLAGS=--xla_dump_to=DIR</code>).")
+                               .arg(QStringLiteral(BUFFERSCOPE_VERSION)));
+    });
 }
 
-void MainWindow::createDocks()
+QList<ChartView *> MainWindow::chartViews() const
 {
-    m_valueView = new ValueTableView(m_valueModel, m_selection, this);
-    setCentralWidget(m_valueView);
+    return {m_usage, m_gantt, m_map};
+}
 
-    m_allocationView = new QTreeView(this);
-    m_allocationView->setModel(m_allocationModel);
-    m_allocationView->setUniformRowHeights(true);
-    auto *allocDock = new QDockWidget(tr("Allocations"), this);
-    allocDock->setObjectName(QStringLiteral("AllocationsDock"));
-    allocDock->setWidget(m_allocationView);
-    addDockWidget(Qt::LeftDockWidgetArea, allocDock);
-
-    m_instructionView = new QTableView(this);
-    m_instructionView->setModel(m_instructionModel);
-    m_instructionView->verticalHeader()->hide();
-    m_instructionView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_instructionView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_instructionView->horizontalHeader()->setStretchLastSection(true);
-    auto *insDock = new QDockWidget(tr("Instructions"), this);
-    insDock->setObjectName(QStringLiteral("InstructionsDock"));
-    insDock->setWidget(m_instructionView);
-    addDockWidget(Qt::RightDockWidgetArea, insDock);
+QList<QDockWidget *> MainWindow::docks() const
+{
+    return findChildren<QDockWidget *>(QString(), Qt::FindDirectChildrenOnly);
 }
 
 void MainWindow::connectViews()
 {
     // All cross-view wiring lives here: views write the Selection and react to it, never to
     // each other.
-    connect(m_allocationView, &QTreeView::clicked, this, [this](const QModelIndex &index) {
+    const auto selectFromTree = [this](const QModelIndex &index) {
         const int value = index.data(ValueIndexRole).toInt();
         if (value >= 0)
             m_selection->setCurrentValue(value);
-    });
-    connect(m_instructionView, &QTableView::clicked, this, [this](const QModelIndex &index) {
-        m_selection->setCurrentStep(index.data(StepRole).toLongLong());
-    });
+    };
+    connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            selectFromTree);
+    connect(m_instructionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) {
+                if (index.isValid())
+                    m_selection->setCurrentStep(index.data(StepRole).toLongLong());
+            });
+    connect(m_modules, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { openPath(item->data(Qt::UserRole).toString()); });
+    connect(m_usage, &UsageChart::memorySpaceChanged, m_instructionModel,
+            &InstructionListModel::setMemorySpace);
+    for (ChartView *view : chartViews()) {
+        connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
+        // File → Export offers the chart last worked with first.
+        connect(view->plot(), &QCustomPlot::mousePress, this, [this, view] { m_lastChart = view; });
+    }
+
     connect(m_selection, &Selection::currentValueChanged, this, [this](int value) {
         const QModelIndex index = m_allocationModel->indexOfValue(value);
         if (index.isValid()) {
-            m_allocationView->setCurrentIndex(index);
+            const QSignalBlocker blocker(m_allocationView->selectionModel());
+            m_allocationView->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             m_allocationView->scrollTo(index);
         }
         if (value >= 0 && m_current.dump) {
             const Value &v = m_current.dump->values[static_cast<std::size_t>(value)];
-            if (v.hasLiveRange())
+            // Selecting a value moves the step into its live range (unless already there).
+            if (v.hasLiveRange() && !v.liveAt(m_selection->currentStep()))
                 m_selection->setCurrentStep(v.start);
         }
     });
@@ -148,10 +297,67 @@ void MainWindow::connectViews()
         if (step < 0 || step >= m_instructionModel->rowCount())
             return;
         const QModelIndex index = m_instructionModel->index(static_cast<int>(step), 0);
+        const QSignalBlocker blocker(m_instructionView->selectionModel());
         m_instructionView->selectionModel()->setCurrentIndex(
             index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_instructionView->scrollTo(index);
     });
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (settings.contains(kGeometryKey))
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    // A layout saved by another version of the dock set is ignored (restoreState checks it).
+    if (settings.contains(kStateKey) &&
+        !restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
+        spdlog::debug("ignoring a saved window layout of another version");
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState, kLayoutVersion);
+    for (QDockWidget *dock : docks())
+        if (dock != m_modulesDock)
+            dock->show();
+}
+
+void MainWindow::stepBy(qint64 delta)
+{
+    if (!m_current.dump || m_current.dump->stepCount() == 0)
+        return;
+    const qint64 last = m_current.dump->stepCount() - 1;
+    m_selection->setCurrentStep(
+        std::clamp<qint64>(std::max<qint64>(0, m_selection->currentStep()) + delta, 0, last));
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    const DumpFiles found = DumpFiles::collect(paths);
+    if (!found.problems.isEmpty() && found.files.isEmpty()) {
+        showError(paths.front(), found.problems.join(QLatin1Char('\n')));
+        return;
+    }
+    if (!found.problems.isEmpty())
+        statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
+    m_modules->clear();
+    for (const QString &file : found.files) {
+        const QFileInfo info(file);
+        auto *item = new QListWidgetItem(
+            tr("%1 · %2").arg(
+                QString::fromStdString(DumpParser::moduleName(info.fileName().toStdString())),
+                humanBytesText(info.size())),
+            m_modules);
+        item->setData(Qt::UserRole, file);
+        item->setToolTip(file);
+    }
+    if (found.files.size() > 1) {
+        m_modulesDock->show();
+        m_modulesDock->raise();
+    }
+    if (!found.files.isEmpty())
+        openPath(found.files.front());
 }
 
 void MainWindow::openPath(const QString &path)
@@ -174,10 +380,20 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     m_valueModel->setDump(loaded.dump);
     m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
     m_instructionModel->setDump(loaded.dump, loaded.timeline);
+    for (ChartView *view : chartViews())
+        view->setDump(loaded.dump, loaded.timeline);
+    m_instructionModel->setMemorySpace(m_usage->memorySpace());
+    m_inspector->setDump(loaded.dump);
+    m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
+    const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
+    m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
+                                                    : tr("Warnings"));
     m_instructionView->resizeColumnsToContents();
     m_allocationView->resizeColumnToContents(0);
     setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
     updateStatus();
+    if (!loaded.path.startsWith(QLatin1Char(':')))
+        addRecent(loaded.path);
     if (const SpaceTimeline *primary = loaded.timeline->primary())
         m_selection->setCurrentStep(primary->peak.step);
 }
@@ -187,7 +403,12 @@ void MainWindow::showError(const QString &path, const QString &error)
     m_progress->hide();
     m_cancel->hide();
     m_statusFile->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
-    QMessageBox::critical(this, tr("Cannot open dump"), error);
+    std::fprintf(stderr, "bufferscope: %s\n", error.toUtf8().constData());
+    // Window-modal but not blocking: loading, tests and --screenshot runs carry on.
+    auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,
+                                QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::updateStatus()
@@ -211,6 +432,68 @@ void MainWindow::updateStatus()
     m_statusTotals->setToolTip(exactBytesText(d.totalBytes()));
 }
 
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString &path : recent) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                             [this, path] { openPaths({path}); });
+        a->setToolTip(path);
+        a->setEnabled(QFileInfo::exists(path));
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear List"), this, [] { QSettings().remove(kRecentKey); });
+}
+
+bool MainWindow::exportView(ChartView *view, const QString &path, int width, int height,
+                            double scale)
+{
+    if (!view->exportPng(path, width, height, scale)) {
+        QMessageBox::warning(this, tr("Export failed"),
+                             tr("Could not write %1. Is the folder writable?").arg(path));
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1 (%2 × %3 px)")
+                                 .arg(path)
+                                 .arg(qRound(width * scale))
+                                 .arg(qRound(height * scale)),
+                             8000);
+    return true;
+}
+
+void MainWindow::showExportDialog(ChartView *view)
+{
+    if (!view)
+        view = m_usage;
+    const QString dir = m_current.path.startsWith(QLatin1Char(':')) || m_current.path.isEmpty()
+                            ? QDir::homePath()
+                            : QFileInfo(m_current.path).absolutePath();
+    ExportDialog dialog(chartViews(), view, dir, this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.view() || dialog.path().isEmpty())
+        return;
+    exportView(dialog.view(), dialog.path(), dialog.exportWidth(), dialog.exportHeight(),
+               dialog.scale());
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     if (event->mimeData()->hasUrls())
@@ -219,19 +502,23 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
+    QStringList paths;
     const QList<QUrl> urls = event->mimeData()->urls();
-    for (const QUrl &url : urls) {
-        if (url.isLocalFile()) {
-            openPath(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
-    }
+    for (const QUrl &url : urls)
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openPaths(paths);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     m_loader->cancel();
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kLayoutVersion));
     QMainWindow::closeEvent(event);
 }
 

@@ -4,34 +4,66 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
+class QListWidget;
+class QMenu;
 class QProgressBar;
 class QPushButton;
-class QTreeView;
 class QTableView;
+class QTreeView;
 
 namespace bufferscope {
 
 class AllocationTreeModel;
+class ChartView;
 class InstructionListModel;
+class LiveRangeGantt;
+class MemoryMap;
 class Selection;
+class UsageChart;
+class ValueInspector;
 class ValueTableModel;
 class ValueTableView;
+class WarningsView;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
+    static constexpr int kLayoutVersion = 1;
+
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a dump file (or ":/…" resource) off the GUI thread.
+    /// Opens files and folders: folders are searched for dumps; with several modules the
+    /// Modules dock lists them and the first (largest) is loaded.
+    void openPaths(const QStringList &paths);
+    /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
     void openEmbeddedSample();
+    /// Exports `view` without asking; returns false and shows why on failure.
+    bool exportView(ChartView *view, const QString &path, int width, int height, double scale);
 
     Selection *selection() const { return m_selection; }
     const LoadedDump &current() const { return m_current; }
     DumpLoader *loader() const { return m_loader; }
+    UsageChart *usageChart() const { return m_usage; }
+    LiveRangeGantt *gantt() const { return m_gantt; }
+    MemoryMap *memoryMap() const { return m_map; }
+    ValueInspector *inspector() const { return m_inspector; }
+    ValueTableView *valueTable() const { return m_valueView; }
+    QTreeView *allocationTree() const { return m_allocationView; }
+    QTableView *instructionTable() const { return m_instructionView; }
+    WarningsView *warningsView() const { return m_warnings; }
+    QListWidget *modulesList() const { return m_modules; }
+    QList<ChartView *> chartViews() const;
+    QList<QDockWidget *> docks() const;
+    QStringList recentFiles() const;
+
+public Q_SLOTS:
+    void resetLayout();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -39,25 +71,44 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void createActions();
+    void createViews();
     void createDocks();
+    void createActions();
     void connectViews();
+    void restoreSettings();
+    QDockWidget *addDock(QWidget *widget, const QString &title, const QString &objectName);
     void showLoaded(const LoadedDump &loaded);
     void showError(const QString &path, const QString &error);
     void updateStatus();
+    void addRecent(const QString &path);
+    void fillRecentMenu();
+    void showExportDialog(ChartView *view);
+    void stepBy(qint64 delta);
 
     DumpLoader *m_loader;
     Selection *m_selection;
     ValueTableModel *m_valueModel;
     AllocationTreeModel *m_allocationModel;
     InstructionListModel *m_instructionModel;
+    UsageChart *m_usage = nullptr;
+    LiveRangeGantt *m_gantt = nullptr;
+    MemoryMap *m_map = nullptr;
+    ValueInspector *m_inspector = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;
     QTableView *m_instructionView = nullptr;
+    WarningsView *m_warnings = nullptr;
+    QListWidget *m_modules = nullptr;
+    QDockWidget *m_modulesDock = nullptr;
+    QDockWidget *m_warningsDock = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
     QLabel *m_statusFile = nullptr;
     QLabel *m_statusTotals = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
+    QByteArray m_defaultState;
+    ChartView *m_lastChart = nullptr;
     LoadedDump m_current;
 };
 

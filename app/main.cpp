@@ -1,9 +1,12 @@
 #include "CommandLine.h"
+#include "ExportCommand.h"
 #include "MainWindow.h"
+#include "models/Selection.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QTimer>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -36,18 +39,38 @@ int main(int argc, char **argv)
         QCoreApplication::setApplicationName(QStringLiteral("bufferscope"));
         return CommandLine::run(args);
     }
+    if (!args.isEmpty() && args.front() == QLatin1String("export")) {
+        // Headless: the same widgets draw into an offscreen surface; no display needed.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        QApplication::setApplicationName(QStringLiteral("bufferscope"));
+        return ExportCommand::run(args.mid(1));
+    }
     // A bare word that is no file is a mistyped command, not a file for the GUI to open.
     if (!args.isEmpty() && !QFileInfo::exists(args.front()) &&
-        !args.front().contains(QLatin1Char('.')) && !args.front().contains(QLatin1Char('/'))) {
+        !args.front().contains(QLatin1Char('.')) && !args.front().contains(QLatin1Char('/')) &&
+        !args.front().startsWith(QLatin1Char('-'))) {
         std::fprintf(stderr, "bufferscope: unknown command '%s'\n%s\n",
                      args.front().toUtf8().constData(), CommandLine::usage().toUtf8().constData());
         return 1;
     }
-    for (const QString &arg : args) {
-        if (arg.startsWith(QLatin1String("-"))) {
+    // GUI options: --screenshot OUT.png [--select VALUE] grabs the window once the dump is
+    // shown and quits (the README's screenshots are made this way).
+    QString screenshot;
+    QString select;
+    QStringList paths;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args[i];
+        if ((arg == QLatin1String("--screenshot") || arg == QLatin1String("--select")) &&
+            i + 1 < args.size()) {
+            (arg == QLatin1String("--screenshot") ? screenshot : select) = args[++i];
+        } else if (arg.startsWith(QLatin1String("-"))) {
             std::fprintf(stderr, "bufferscope: unknown option '%s'\n%s\n", arg.toUtf8().constData(),
                          CommandLine::usage().toUtf8().constData());
             return 1;
+        } else {
+            paths << arg;
         }
     }
 
@@ -56,10 +79,39 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
     MainWindow window;
+    if (!screenshot.isEmpty()) {
+        // A screenshot shows the default layout at the default size, not the user's.
+        window.resetLayout();
+        window.resize(1600, 1000);
+        QObject::connect(window.loader(), &DumpLoader::finished, &window, [&] {
+            QTimer::singleShot(300, &window, [&] {
+                const Dump &dump = *window.current().dump;
+                if (!select.isEmpty()) {
+                    const std::uint32_t value = dump.findValue(select.toStdString());
+                    if (value == kNone) {
+                        std::fprintf(stderr, "bufferscope: no value '%s'\n",
+                                     select.toUtf8().constData());
+                        QApplication::exit(1);
+                        return;
+                    }
+                    window.selection()->setCurrentValue(static_cast<int>(value));
+                }
+                QTimer::singleShot(500, &window, [&] {
+                    const bool ok = window.grab().save(screenshot);
+                    if (!ok)
+                        std::fprintf(stderr, "bufferscope: cannot write %s\n",
+                                     screenshot.toUtf8().constData());
+                    QApplication::exit(ok ? 0 : 2);
+                });
+            });
+        });
+        QObject::connect(window.loader(), &DumpLoader::failed, &window,
+                         [] { QApplication::exit(2); });
+    }
     window.show();
-    if (args.isEmpty())
+    if (paths.isEmpty())
         window.openEmbeddedSample();
     else
-        window.openPath(args.front());
+        window.openPaths(paths);
     return QApplication::exec();
 }

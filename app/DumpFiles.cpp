@@ -1,0 +1,66 @@
+#include "DumpFiles.h"
+
+#include "parse/DumpParser.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+
+#include <algorithm>
+
+namespace bufferscope {
+
+bool DumpFiles::isDumpName(const QString &fileName)
+{
+    return fileName.endsWith(QLatin1String("buffer-assignment.txt")) ||
+           fileName.endsWith(QLatin1String("buffer-assignment-values.txt")) ||
+           fileName.endsWith(QLatin1String("-live-range.txt"));
+}
+
+DumpFiles DumpFiles::collect(const QStringList &paths)
+{
+    DumpFiles out;
+    QSet<QString> modules; // one entry per module stem (the 2026 split has three files)
+    const auto add = [&](const QFileInfo &info) {
+        const QString stem =
+            info.absolutePath() + QLatin1Char('/') +
+            QString::fromStdString(DumpParser::stemOf(info.fileName().toStdString()));
+        if (modules.contains(stem))
+            return;
+        modules.insert(stem);
+        out.files << info.filePath();
+    };
+    for (const QString &path : paths) {
+        const QFileInfo info(path);
+        if (!info.isDir()) {
+            add(info);
+            continue;
+        }
+        QFileInfoList entries = QDir(path).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
+        entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                     [](const QFileInfo &e) { return !isDumpName(e.fileName()); }),
+                      entries.end());
+        // The main file of a split module first, so it is the one kept for the module.
+        std::stable_sort(
+            entries.begin(), entries.end(), [](const QFileInfo &a, const QFileInfo &b) {
+                const bool am = a.fileName().endsWith(QLatin1String("-buffer-assignment.txt"));
+                const bool bm = b.fileName().endsWith(QLatin1String("-buffer-assignment.txt"));
+                return am && !bm;
+            });
+        const qsizetype before = out.files.size();
+        for (const QFileInfo &e : entries)
+            add(e);
+        if (out.files.size() == before)
+            out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
+                                           "(expected files named *buffer-assignment.txt)")
+                                .arg(path);
+        // Largest modules first: they are the ones that run out of memory.
+        std::stable_sort(out.files.begin() + before, out.files.end(),
+                         [](const QString &a, const QString &b) {
+                             return QFileInfo(a).size() > QFileInfo(b).size();
+                         });
+    }
+    return out;
+}
+
+} // namespace bufferscope

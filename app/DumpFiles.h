@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QStringList>
+
+namespace bufferscope {
+
+/// Turns what the user opened (files and --xla_dump_to folders) into one file per module:
+/// folders are searched (not recursively) for buffer-assignment dumps, the three files of a
+/// 2026 split module count once, and folders list their largest modules first.
+struct DumpFiles
+{
+    QStringList files;
+    QStringList problems; ///< e.g. "DIR: no buffer-assignment dumps in this folder"
+
+    static DumpFiles collect(const QStringList &paths);
+    /// Whether a file name looks like one of a module's dump files.
+    static bool isDumpName(const QString &fileName);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,135 @@
+#include "ExportCommand.h"
+
+#include "DumpLoader.h"
+#include "LiveRangeGantt.h"
+#include "MemoryMap.h"
+#include "UsageChart.h"
+#include "models/Selection.h"
+
+#include <QFileInfo>
+
+#include <cstdio>
+#include <memory>
+
+namespace bufferscope {
+
+namespace {
+
+int fail(const QString &message, int code)
+{
+    std::fprintf(stderr, "bufferscope: %s\n", message.toUtf8().constData());
+    return code;
+}
+
+} // namespace
+
+int ExportCommand::run(const QStringList &args)
+{
+    QString file;
+    QString view;
+    QString out;
+    QString select;
+    int width = 1200;
+    int height = 600;
+    double scale = 2.0;
+    qint64 step = -1;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        const auto next = [&](QString &value) {
+            if (i + 1 >= args.size())
+                return false;
+            value = args[++i];
+            return true;
+        };
+        QString v;
+        bool ok = false;
+        if (a == QLatin1String("--view")) {
+            if (!next(view))
+                return fail(QStringLiteral("--view needs usage, gantt, memory-map or breakdown"),
+                            1);
+        } else if (a == QLatin1String("--out")) {
+            if (!next(out))
+                return fail(QStringLiteral("--out needs a PNG path"), 1);
+        } else if (a == QLatin1String("--width")) {
+            if (!next(v) || (width = v.toInt(&ok), !ok) || width < 16 || width > 20000)
+                return fail(QStringLiteral("--width needs a number of pixels (16..20000)"), 1);
+        } else if (a == QLatin1String("--height")) {
+            if (!next(v) || (height = v.toInt(&ok), !ok) || height < 16 || height > 20000)
+                return fail(QStringLiteral("--height needs a number of pixels (16..20000)"), 1);
+        } else if (a == QLatin1String("--scale")) {
+            if (!next(v) || (scale = v.toDouble(&ok), !ok) || scale < 0.25 || scale > 8)
+                return fail(QStringLiteral("--scale needs a factor between 0.25 and 8"), 1);
+        } else if (a == QLatin1String("--select")) {
+            if (!next(select))
+                return fail(QStringLiteral("--select needs a value id or name"), 1);
+        } else if (a == QLatin1String("--step")) {
+            if (!next(v) || (step = v.toLongLong(&ok), !ok) || step < 0)
+                return fail(QStringLiteral("--step needs a step number ≥ 0"), 1);
+        } else if (a.startsWith(QLatin1String("--"))) {
+            return fail(QStringLiteral("unknown option '%1' for export").arg(a), 1);
+        } else if (file.isEmpty()) {
+            file = a;
+        } else {
+            return fail(QStringLiteral("export takes one FILE"), 1);
+        }
+    }
+    if (file.isEmpty() || view.isEmpty() || out.isEmpty())
+        return fail(QStringLiteral("usage: bufferscope export FILE --view "
+                                   "usage|gantt|memory-map|breakdown --out OUT.png [--width W] "
+                                   "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T]"),
+                    1);
+    if (view == QLatin1String("breakdown"))
+        return fail(QStringLiteral("--view breakdown is not available yet: the breakdown view "
+                                   "comes with the peak-breakdown dock; use 'report' for the "
+                                   "breakdown at the peak"),
+                    1);
+    Selection selection;
+    std::unique_ptr<ChartView> chart;
+    if (view == QLatin1String("usage"))
+        chart = std::make_unique<UsageChart>(&selection);
+    else if (view == QLatin1String("gantt"))
+        chart = std::make_unique<LiveRangeGantt>(&selection);
+    else if (view == QLatin1String("memory-map"))
+        chart = std::make_unique<MemoryMap>(&selection);
+    else
+        return fail(QStringLiteral("unknown view '%1'; expected usage, gantt, memory-map or "
+                                   "breakdown")
+                        .arg(view),
+                    1);
+
+    LoadedDump loaded;
+    QString error;
+    if (QFileInfo(file).isDir())
+        return fail(file + QStringLiteral(": is a directory; give one dump file"), 2);
+    if (!DumpLoader::loadNow(file, loaded, error))
+        return fail(error, 2);
+    const Dump &dump = *loaded.dump;
+    if (step >= 0 && step >= dump.stepCount())
+        return fail(QStringLiteral("--step %1 is outside the program's steps 0..%2")
+                        .arg(step)
+                        .arg(std::max<qint64>(0, dump.stepCount() - 1)),
+                    1);
+    int value = -1;
+    if (!select.isEmpty()) {
+        const std::uint32_t found = dump.findValue(select.toStdString());
+        if (found == kNone)
+            return fail(QStringLiteral("%1: no value '%2' (give an id, a name or name{index})")
+                            .arg(file, select),
+                        1);
+        value = static_cast<int>(found);
+    }
+    chart->resize(width, height);
+    chart->setDump(loaded.dump, loaded.timeline);
+    selection.setCurrentValue(value);
+    if (step >= 0)
+        selection.setCurrentStep(step);
+    else if (value >= 0 && dump.values[static_cast<std::size_t>(value)].hasLiveRange())
+        selection.setCurrentStep(dump.values[static_cast<std::size_t>(value)].start);
+    else if (const SpaceTimeline *primary = loaded.timeline->primary())
+        selection.setCurrentStep(primary->peak.step);
+    if (!chart->exportPng(out, width, height, scale))
+        return fail(QStringLiteral("%1: cannot write the PNG").arg(out), 2);
+    return 0;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,192 @@
+#include "BoxChartView.h"
+
+#include "BoxPlottable.h"
+#include "ChartPalette.h"
+#include "StepTicker.h"
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QToolTip>
+
+#include <cmath>
+
+namespace bufferscope {
+
+BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(selection, parent)
+{
+    QCustomPlot *p = plot();
+    m_boxes = new BoxPlottable(p->xAxis, p->yAxis);
+    m_boxes->removeFromLegend();
+    auto ticker = QSharedPointer<StepTicker>::create();
+    m_stepTicker = ticker.data();
+    m_stepTicker->setAxis(p->xAxis);
+    p->xAxis->setTicker(ticker);
+    p->xAxis->setLabel(tr("program order (step)"));
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    p->axisRect()->setRangeZoom(Qt::Horizontal);
+
+    m_selected = new QCPItemRect(p);
+    m_selected->setLayer(highlightLayer());
+    m_selected->setVisible(false);
+    m_hovered = new QCPItemRect(p);
+    m_hovered->setLayer(highlightLayer());
+    m_hovered->setVisible(false);
+    m_currentStep = new QCPItemStraightLine(p);
+    m_currentStep->setLayer(highlightLayer());
+    m_currentStep->setVisible(false);
+
+    connect(p, &QCustomPlot::mouseWheel, this, [this](QWheelEvent *event) {
+        // Wheel zooms the program order; Ctrl+wheel zooms the rows or bytes.
+        plot()->axisRect()->setRangeZoom(
+            (event->modifiers() & Qt::ControlModifier) ? Qt::Vertical : Qt::Horizontal);
+    });
+    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        if (event->buttons() != Qt::NoButton)
+            return;
+        const int box = m_boxes->boxAt(event->position());
+        this->selection()->setHoveredValue(
+            box < 0 ? -1 : static_cast<int>(m_boxes->boxes()[static_cast<std::size_t>(box)].value));
+        const QString tip = toolTipAt(event->position());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), tip, plot());
+    });
+    connect(p, &QCustomPlot::mousePress, this,
+            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
+    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
+        if (event->button() == Qt::LeftButton &&
+            (event->position().toPoint() - m_pressPos).manhattanLength() <= 3)
+            clickAt(event->position());
+    });
+}
+
+bool BoxChartView::clickAt(const QPointF &pixel)
+{
+    if (!dump())
+        return false;
+    const int box = m_boxes->boxAt(pixel);
+    if (box >= 0) {
+        selection()->setCurrentValue(
+            static_cast<int>(m_boxes->boxes()[static_cast<std::size_t>(box)].value));
+        // The step under the click, so the tables and the usage chart follow the pointer.
+        const double x = plot()->xAxis->pixelToCoord(pixel.x());
+        const auto step = static_cast<qint64>(std::floor(x));
+        if (step >= 0 && step < dump()->stepCount())
+            selection()->setCurrentStep(step);
+        return true;
+    }
+    const auto step = static_cast<qint64>(std::floor(plot()->xAxis->pixelToCoord(pixel.x())));
+    if (step >= 0 && step < dump()->stepCount())
+        selection()->setCurrentStep(step);
+    return false;
+}
+
+QString BoxChartView::toolTipAt(const QPointF &pixel) const
+{
+    if (!dump())
+        return {};
+    const int box = m_boxes->boxAt(pixel);
+    if (box >= 0)
+        return boxToolTip(m_boxes->boxes()[static_cast<std::size_t>(box)]);
+    const auto step = static_cast<qint64>(std::floor(plot()->xAxis->pixelToCoord(pixel.x())));
+    const std::uint32_t ins = dump()->instructionAtStep(step);
+    if (ins == kNone || !plot()->axisRect()->rect().contains(pixel.toPoint()))
+        return {};
+    return tr("step %1: %2").arg(step).arg(toQString(dump()->str(dump()->instructions[ins].name)));
+}
+
+QString BoxChartView::boxToolTip(const Box &box) const
+{
+    const Dump &d = *dump();
+    const Value &v = d.values[box.value];
+    const Instruction *ins = d.instructionOf(v);
+    QString tip = QStringLiteral("<b>%1</b> (id %2)<br>")
+                      .arg(toQString(d.valueDisplayName(v)).toHtmlEscaped())
+                      .arg(v.id);
+    tip += tr("size %1 (%2 bytes) · offset %3 (0x%4)<br>")
+               .arg(humanBytesText(v.size))
+               .arg(v.size)
+               .arg(v.offset)
+               .arg(QString::number(v.offset, 16));
+    tip += tr("shape %1<br>").arg(toQString(d.shapeText(v)).toHtmlEscaped());
+    if (v.hasLiveRange()) {
+        const auto name = [&d](std::int64_t step) {
+            const std::uint32_t i = d.instructionAtStep(step);
+            return i == kNone ? QStringLiteral("end") : toQString(d.str(d.instructions[i].name));
+        };
+        tip += tr("live %1 (%2) – %3 (%4)<br>")
+                   .arg(v.start)
+                   .arg(name(v.start).toHtmlEscaped())
+                   .arg(v.end)
+                   .arg(name(v.end).toHtmlEscaped());
+    }
+    if (v.allocation != kNone) {
+        const Allocation &a = d.allocations[v.allocation];
+        tip += tr("allocation %1 (%2)<br>").arg(a.index).arg(toQString(allocationKindName(a.kind)));
+    }
+    if (ins && ins->opName != kNoString)
+        tip += tr("op_name %1").arg(toQString(d.str(ins->opName)).toHtmlEscaped());
+    return tip;
+}
+
+const Box *BoxChartView::boxOf(int value) const
+{
+    if (value < 0)
+        return nullptr;
+    const std::vector<int> found = m_boxes->boxesOfValue(static_cast<std::uint32_t>(value));
+    return found.empty() ? nullptr : &m_boxes->boxes()[static_cast<std::size_t>(found.front())];
+}
+
+QRectF BoxChartView::highlightedPixelRect() const
+{
+    const Box *box = boxOf(highlightedValue());
+    return box ? m_boxes->pixelRect(*box) : QRectF();
+}
+
+void BoxChartView::showValue(int value)
+{
+    const Box *box = boxOf(value);
+    m_selected->setVisible(box != nullptr);
+    setHighlighted(box ? value : -1);
+    if (!box)
+        return;
+    m_selected->topLeft->setCoords(box->x0, box->y0);
+    m_selected->bottomRight->setCoords(box->x1, box->y1);
+    revealValue(value);
+}
+
+void BoxChartView::showHover(int value)
+{
+    const Box *box = value == highlightedValue() ? nullptr : boxOf(value);
+    m_hovered->setVisible(box != nullptr);
+    if (!box)
+        return;
+    m_hovered->topLeft->setCoords(box->x0, box->y0);
+    m_hovered->bottomRight->setCoords(box->x1, box->y1);
+}
+
+void BoxChartView::showStep(qint64 step)
+{
+    const bool visible = dump() && step >= 0 && step < dump()->stepCount();
+    m_currentStep->setVisible(visible);
+    if (!visible)
+        return;
+    const double x = static_cast<double>(step) + 0.5;
+    m_currentStep->point1->setCoords(x, 0);
+    m_currentStep->point2->setCoords(x, 1);
+}
+
+void BoxChartView::applyPalette()
+{
+    ChartView::applyPalette();
+    const QPalette pal = palette();
+    m_selected->setBrush(QBrush(ChartPalette::highlight()));
+    m_selected->setPen(QPen(ChartPalette::foreground(pal), 1.5));
+    m_hovered->setBrush(Qt::NoBrush);
+    m_hovered->setPen(QPen(ChartPalette::hover(), 1.5));
+    m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
+}
+
+} // namespace bufferscope

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "ChartView.h"
+
+class QCPItemRect;
+class QCPItemStraightLine;
+
+namespace bufferscope {
+
+class BoxPlottable;
+struct Box;
+class StepTicker;
+
+/// What the Gantt chart and the memory map share: one BoxPlottable of values over the program
+/// order, the selected and hovered value outlined on the highlight layer, the current step as
+/// a vertical line, hover tooltips, click-to-select, wheel zoom on steps (Ctrl+wheel on the
+/// other axis) and drag pan.
+class BoxChartView : public ChartView
+{
+    Q_OBJECT
+public:
+    explicit BoxChartView(Selection *selection, QWidget *parent = nullptr);
+
+    BoxPlottable *boxes() const { return m_boxes; }
+    /// The selected value's box in widget pixels (empty when it is not drawn).
+    QRectF highlightedPixelRect() const;
+    /// What hovering `pixel` shows (empty: nothing there). Also the tooltip text.
+    QString toolTipAt(const QPointF &pixel) const;
+    /// Hit-tests `pixel` as a click would and selects what is there; true when a value was hit.
+    bool clickAt(const QPointF &pixel);
+
+protected:
+    /// Tooltip for the value of `box` (rich text allowed).
+    virtual QString boxToolTip(const Box &box) const;
+    /// Where `value` is drawn; nullptr when the current mode does not draw it.
+    const Box *boxOf(int value) const;
+    /// Called after the highlight moved to `value`, e.g. to scroll it into view.
+    virtual void revealValue(int value) { Q_UNUSED(value) }
+
+    void showValue(int value) override;
+    void showStep(qint64 step) override;
+    void showHover(int value) override;
+    void applyPalette() override;
+    StepTicker *stepTicker() const { return m_stepTicker; }
+
+private:
+    BoxPlottable *m_boxes;
+    StepTicker *m_stepTicker;
+    QCPItemRect *m_selected;
+    QCPItemRect *m_hovered;
+    QCPItemStraightLine *m_currentStep;
+    QPoint m_pressPos;
+};
+
+} // namespace bufferscope

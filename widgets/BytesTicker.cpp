@@ -1,0 +1,37 @@
+#include "BytesTicker.h"
+
+#include "models/QtText.h"
+
+#include <cmath>
+
+namespace bufferscope {
+
+double BytesTicker::getTickStep(const QCPRange &range)
+{
+    const double raw = range.size() / (mTickCount + 1e-10);
+    if (raw <= 1)
+        return 1;
+    // Power of 1024 below the raw step, then the smallest 1/2/5 x 2^k mantissa that covers it.
+    double unit = 1;
+    while (unit * 1024 <= raw)
+        unit *= 1024;
+    const double mantissa = raw / unit;
+    double nice = 1;
+    while (nice < mantissa)
+        nice *= 2;
+    return nice * unit;
+}
+
+QString BytesTicker::getTickLabel(double tick, const QLocale &locale, QChar formatChar,
+                                  int precision)
+{
+    Q_UNUSED(locale)
+    Q_UNUSED(formatChar)
+    Q_UNUSED(precision)
+    const double bytes = tick - m_origin;
+    if (bytes < 0)
+        return QStringLiteral("-") + humanBytesText(static_cast<qint64>(std::llround(-bytes)));
+    return humanBytesText(static_cast<qint64>(std::llround(bytes)));
+}
+
+} // namespace bufferscope

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <qcustomplot.h>
+
+namespace bufferscope {
+
+/// Byte axes: ticks at 1, 2 or 5 times a power of 1024 (so labels read "256 KiB", not
+/// "262144"), labelled in XLA's own units.
+class BytesTicker : public QCPAxisTicker
+{
+public:
+    /// Stacked memory maps label bands themselves and want offsets relative to a band.
+    void setOrigin(double origin) { m_origin = origin; }
+
+protected:
+    double getTickStep(const QCPRange &range) override;
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar,
+                         int precision) override;
+
+private:
+    double m_origin = 0;
+};
+
+} // namespace bufferscope

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "model/Dump.h"
+
+#include <QColor>
+#include <QPalette>
+
+namespace bufferscope {
+
+/// The one colour scheme every view shares (Okabe–Ito, safe for colour-blind readers), so the
+/// same kind or value has the same colour everywhere. Background-dependent colours are derived
+/// from the widget palette, so a dark theme stays readable.
+namespace ChartPalette {
+
+QColor kindColor(AllocationKind kind);
+/// Translucent variant for large areas (bands, fills).
+QColor kindFill(AllocationKind kind);
+/// The selected value, in every view. Distinct from every kind colour.
+QColor highlight();
+/// Hovered value outline.
+QColor hover();
+QColor liveBytes();
+QColor logicalBytes();
+QColor peakMarker();
+QColor printedPeakMarker();
+/// Text, axes and grid colours follow the palette of the widget that draws them.
+QColor foreground(const QPalette &palette);
+QColor background(const QPalette &palette);
+QColor grid(const QPalette &palette);
+QColor currentStep(const QPalette &palette);
+
+} // namespace ChartPalette
+
+} // namespace bufferscope

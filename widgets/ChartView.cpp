@@ -1,0 +1,203 @@
+#include "ChartView.h"
+
+#include "ChartPalette.h"
+#include "models/Selection.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace bufferscope {
+
+ChartView::ChartView(Selection *selection, QWidget *parent)
+    : QWidget(parent), m_selection(selection), m_plot(new QCustomPlot(this)),
+      m_toolRow(new QHBoxLayout)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    m_toolRow->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_toolRow);
+    layout->addWidget(m_plot, 1);
+
+    // Highlights live on their own buffered layer above "main": moving the selection
+    // replots that layer alone instead of every box.
+    m_plot->addLayer(QStringLiteral("highlight"), m_plot->layer(QStringLiteral("main")),
+                     QCustomPlot::limAbove);
+    m_highlightLayer = m_plot->layer(QStringLiteral("highlight"));
+    m_highlightLayer->setMode(QCPLayer::lmBuffered);
+    // The legend sits in its own row under the chart, so it never covers bars or boxes.
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    legendRow->setMargins(QMargins(0, 0, 0, 4));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(4);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setFocusPolicy(Qt::StrongFocus);
+    m_plot->installEventFilter(this);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
+
+    connect(m_selection, &Selection::currentValueChanged, this, [this](int value) {
+        showValue(value);
+        replotHighlight();
+    });
+    connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
+        showStep(step);
+        replotHighlight();
+    });
+    connect(m_selection, &Selection::hoveredValueChanged, this, [this](int value) {
+        showHover(value);
+        replotHighlight();
+    });
+}
+
+ChartView::~ChartView() = default;
+
+void ChartView::addBelowPlot(QWidget *widget)
+{
+    layout()->addWidget(widget);
+}
+
+void ChartView::setDump(std::shared_ptr<const Dump> dump,
+                        std::shared_ptr<const MemoryTimeline> timeline)
+{
+    m_dump = std::move(dump);
+    m_timeline = std::move(timeline);
+    m_highlighted = -1;
+    applyPalette();
+    rebuild();
+    showValue(m_selection->currentValue());
+    showStep(m_selection->currentStep());
+    replotAll();
+}
+
+void ChartView::applyPalette()
+{
+    const QPalette pal = palette();
+    const QColor fg = ChartPalette::foreground(pal);
+    m_plot->setBackground(ChartPalette::background(pal));
+    for (QCPAxisRect *rect : m_plot->axisRects()) {
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setBasePen(QPen(fg));
+            axis->setTickPen(QPen(fg));
+            axis->setSubTickPen(QPen(fg));
+            axis->setTickLabelColor(fg);
+            axis->setLabelColor(fg);
+            axis->grid()->setPen(QPen(ChartPalette::grid(pal), 0, Qt::DotLine));
+        }
+    }
+    m_plot->legend->setBrush(QBrush(ChartPalette::background(pal)));
+    m_plot->legend->setTextColor(fg);
+    if (m_plot->legend->borderPen().style() != Qt::NoPen)
+        m_plot->legend->setBorderPen(QPen(ChartPalette::grid(pal)));
+}
+
+void ChartView::replotHighlight()
+{
+    m_highlightLayer->replot();
+}
+
+void ChartView::replotAll()
+{
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ChartView::exportPng(const QString &path, int width, int height, double scale)
+{
+    if (width <= 0 || height <= 0 || scale <= 0)
+        return false;
+    // The title is part of the picture, not of the docked view (the dock already says it).
+    m_plot->plotLayout()->insertRow(0);
+    auto *titleElement =
+        new QCPTextElement(m_plot, title(), QFont(font().family(), 11, QFont::Bold));
+    titleElement->setTextColor(ChartPalette::foreground(palette()));
+    m_plot->plotLayout()->addElement(0, 0, titleElement);
+    const int wrap = m_plot->legend->wrap();
+    m_plot->legend->setWrap(std::max(1, width / 190));
+    const bool ok = m_plot->savePng(path, width, height, scale);
+    m_plot->legend->setWrap(wrap);
+    m_plot->plotLayout()->remove(titleElement);
+    m_plot->plotLayout()->simplify();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    return ok;
+}
+
+void ChartView::showContextMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG…"), this, [this] { Q_EMIT exportRequested(this); });
+    menu.addAction(tr("Copy Image"), this,
+                   [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
+    menu.addSeparator();
+    menu.addAction(tr("Reset Zoom"), this, [this] { resetZoom(); });
+    if (m_selection->currentValue() >= 0)
+        menu.addAction(tr("Clear Selection"), m_selection, &Selection::clear);
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+bool ChartView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::KeyPress && m_dump) {
+        // Arrow keys walk the program order; Shift moves ten steps; Esc clears the value.
+        const auto *key = static_cast<QKeyEvent *>(event);
+        const qint64 stride = (key->modifiers() & Qt::ShiftModifier) ? 10 : 1;
+        const qint64 last = std::max<qint64>(0, m_dump->stepCount() - 1);
+        const qint64 step = std::max<qint64>(0, m_selection->currentStep());
+        switch (key->key()) {
+        case Qt::Key_Left:
+            m_selection->setCurrentStep(std::max<qint64>(0, step - stride));
+            return true;
+        case Qt::Key_Right:
+            m_selection->setCurrentStep(std::min(last, step + stride));
+            return true;
+        case Qt::Key_Home:
+            m_selection->setCurrentStep(0);
+            return true;
+        case Qt::Key_End:
+            m_selection->setCurrentStep(last);
+            return true;
+        case Qt::Key_Escape:
+            m_selection->clear();
+            return true;
+        default:
+            break;
+        }
+    }
+    if (watched == m_plot && event->type() == QEvent::Show) {
+        // QCustomPlot reads the device pixel ratio once, in its constructor: re-sync it when
+        // the view appears (possibly on another screen), or it draws blurry on HiDPI.
+        m_plot->setBufferDevicePixelRatio(m_plot->devicePixelRatioF());
+    }
+    if (watched == m_plot && event->type() == QEvent::Leave)
+        m_selection->setHoveredValue(-1);
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // As many legend entries per row as fit, so narrow docks wrap instead of clipping.
+    m_plot->legend->setWrap(std::max(1, width() / 190));
+}
+
+void ChartView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        replotAll();
+    }
+}
+
+} // namespace bufferscope

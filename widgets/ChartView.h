@@ -1,0 +1,88 @@
+#pragma once
+
+#include "analysis/MemoryTimeline.h"
+#include "model/Dump.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCPLayer;
+class QCustomPlot;
+class QHBoxLayout;
+
+namespace bufferscope {
+
+class Selection;
+
+/// Base of every chart view: a row of view-specific controls above one QCustomPlot, a
+/// buffered "highlight" layer for the selection (moving a highlight replots only that layer),
+/// a context menu with export, palette-following colours and keyboard stepping. Views read the
+/// shared Selection and write to it; they never talk to each other.
+class ChartView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartView(Selection *selection, QWidget *parent = nullptr);
+    ~ChartView() override;
+
+    void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
+    QCustomPlot *plot() const { return m_plot; }
+    Selection *selection() const { return m_selection; }
+
+    /// Short name for menus and file names ("usage", "gantt", "memory-map").
+    virtual QString viewName() const = 0;
+    /// Human title for exports: what is shown, of which module.
+    virtual QString title() const = 0;
+    /// Writes a PNG of exactly width*scale x height*scale pixels, with a title, the axes, the
+    /// legend and the current selection. Works on hidden and never-shown views.
+    bool exportPng(const QString &path, int width, int height, double scale);
+    /// The value the view shows as selected (-1: none); tests and the export check it.
+    int highlightedValue() const { return m_highlighted; }
+    /// Back to the full extent of the data.
+    virtual void resetZoom() = 0;
+
+Q_SIGNALS:
+    /// The user asked to export this view (context menu); the window shows the export dialog.
+    void exportRequested(bufferscope::ChartView *view);
+
+protected:
+    QHBoxLayout *toolRow() const { return m_toolRow; }
+    /// Adds a widget under the plot (e.g. a list of values the chart cannot draw).
+    void addBelowPlot(QWidget *widget);
+    QCPLayer *highlightLayer() const { return m_highlightLayer; }
+    const Dump *dump() const { return m_dump.get(); }
+    const MemoryTimeline *timeline() const { return m_timeline.get(); }
+    std::shared_ptr<const Dump> sharedDump() const { return m_dump; }
+
+    /// The dump changed: rebuild data and items, then call showValue/showStep.
+    virtual void rebuild() = 0;
+    /// Show `value` (-1: none) as selected on the highlight layer.
+    virtual void showValue(int value) = 0;
+    virtual void showStep(qint64 step) = 0;
+    virtual void showHover(int value) { Q_UNUSED(value) }
+    /// Re-colour axes, grid and text from the current palette.
+    virtual void applyPalette();
+
+    void setHighlighted(int value) { m_highlighted = value; }
+    /// Replots the highlight layer only (cheap), through the queued replot.
+    void replotHighlight();
+    void replotAll();
+
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void showContextMenu(const QPoint &pos);
+
+    Selection *m_selection;
+    QCustomPlot *m_plot;
+    QHBoxLayout *m_toolRow;
+    QCPLayer *m_highlightLayer;
+    std::shared_ptr<const Dump> m_dump;
+    std::shared_ptr<const MemoryTimeline> m_timeline;
+    int m_highlighted = -1;
+};
+
+} // namespace bufferscope

@@ -1,0 +1,315 @@
+#include "LiveRangeGantt.h"
+
+#include "BoxPlottable.h"
+#include "ChartPalette.h"
+#include "StepTicker.h"
+#include "SwatchLegendItem.h"
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QToolButton>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace bufferscope {
+
+namespace {
+constexpr double kBarInset = 0.12;     ///< gap between neighbouring bars, in rows
+constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
+} // namespace
+
+LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
+    : BoxChartView(selection, parent), m_orderBox(new QComboBox(this)),
+      m_apartButton(new QToolButton(this)), m_apart(new QListWidget(this))
+{
+    auto *orderLabel = new QLabel(tr("&Order:"), this);
+    orderLabel->setBuddy(m_orderBox);
+    m_orderBox->addItem(tr("By start"), static_cast<int>(Order::ByStart));
+    m_orderBox->addItem(tr("By size"), static_cast<int>(Order::BySize));
+    m_orderBox->addItem(tr("By allocation and offset"), static_cast<int>(Order::ByAllocation));
+    m_apartButton->setCheckable(true);
+    m_apartButton->setToolTip(tr("Values XLA gave no live range (listed apart; not drawn)"));
+    m_apart->setVisible(false);
+    m_apart->setMaximumHeight(120);
+    m_apart->setUniformItemSizes(true);
+    toolRow()->addWidget(orderLabel);
+    toolRow()->addWidget(m_orderBox);
+    toolRow()->addStretch(1);
+    toolRow()->addWidget(m_apartButton);
+    addBelowPlot(m_apart);
+    connect(m_orderBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setOrder(static_cast<Order>(m_orderBox->itemData(index).toInt()));
+    });
+    connect(m_apartButton, &QToolButton::toggled, m_apart, &QWidget::setVisible);
+    connect(m_apart, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0)
+            this->selection()->setCurrentValue(m_apart->item(row)->data(Qt::UserRole).toInt());
+    });
+
+    QCustomPlot *p = plot();
+    p->yAxis->setRangeReversed(true);
+    p->yAxis->setLabel(tr("values"));
+    p->yAxis->grid()->setVisible(false);
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+
+    m_rowBand = new QCPItemRect(p);
+    m_rowBand->setLayer(highlightLayer());
+    m_rowBand->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_rowBand->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_rowBand->setVisible(false);
+    m_uses = p->addGraph();
+    m_positions = p->addGraph();
+    for (QCPGraph *g : {m_uses, m_positions}) {
+        g->setLayer(highlightLayer());
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setAdaptiveSampling(false);
+        g->removeFromLegend();
+    }
+    connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            [this] { updateRowLabels(); });
+    applyPalette();
+}
+
+QString LiveRangeGantt::title() const
+{
+    if (!dump())
+        return tr("Live ranges");
+    return tr("Live ranges of %1 (%2 values, %3)")
+        .arg(toQString(dump()->module))
+        .arg(m_rowValues.size())
+        .arg(m_orderBox->currentText().toLower());
+}
+
+void LiveRangeGantt::applyPalette()
+{
+    BoxChartView::applyPalette();
+    const QPalette pal = palette();
+    const QColor fg = ChartPalette::foreground(pal);
+    QColor band = ChartPalette::highlight();
+    band.setAlpha(40);
+    m_rowBand->setBrush(band);
+    m_rowBand->setPen(Qt::NoPen);
+    m_uses->setPen(QPen(fg));
+    m_uses->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, fg, fg, 9));
+    m_positions->setPen(QPen(fg));
+    m_positions->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(fg, 1.5),
+                                                 ChartPalette::background(pal), 8));
+    std::vector<QColor> colours;
+    for (int k = 0; k < kAllocationKindCount; ++k)
+        colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
+    colours.push_back(ChartPalette::grid(pal)); // values in no allocation
+    boxes()->setColours(colours);
+}
+
+void LiveRangeGantt::setOrder(Order order)
+{
+    if (m_order == order && !m_rowValues.empty())
+        return;
+    m_order = order;
+    {
+        const QSignalBlocker blocker(m_orderBox);
+        m_orderBox->setCurrentIndex(m_orderBox->findData(static_cast<int>(order)));
+    }
+    if (!dump())
+        return;
+    buildRows();
+    showValue(selection()->currentValue());
+    replotAll();
+}
+
+void LiveRangeGantt::rebuild()
+{
+    stepTicker()->setDump(dump());
+    buildRows();
+
+    m_apart->clear();
+    const Dump &d = *dump();
+    int apart = 0;
+    for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+        const Value &v = d.values[i];
+        if (v.hasLiveRange())
+            continue;
+        ++apart;
+        // The list is for finding a value, not for browsing millions: cap it.
+        if (m_apart->count() < 5000) {
+            auto *item = new QListWidgetItem(
+                tr("%1 · %2").arg(toQString(d.valueDisplayName(v)), humanBytesText(v.size)),
+                m_apart);
+            item->setData(Qt::UserRole, static_cast<int>(i));
+        }
+    }
+    m_apartButton->setText(tr("No live range: %1").arg(apart));
+    m_apartButton->setEnabled(apart > 0);
+
+    // Legend: the kinds that occur, then the marks.
+    QCPLegend *legend = plot()->legend;
+    legend->clearItems();
+    bool kinds[kAllocationKindCount] = {};
+    for (const Allocation &a : d.allocations)
+        kinds[static_cast<int>(a.kind)] = true;
+    for (int k = 0; k < kAllocationKindCount; ++k) {
+        if (kinds[k])
+            legend->addItem(new SwatchLegendItem(
+                legend, ChartPalette::kindColor(static_cast<AllocationKind>(k)),
+                toQString(allocationKindName(static_cast<AllocationKind>(k)))));
+    }
+    m_uses->setName(tr("use (selected value)"));
+    m_positions->setName(tr("position (selected value)"));
+    m_uses->addToLegend();
+    m_positions->addToLegend();
+    resetZoom();
+}
+
+void LiveRangeGantt::buildRows()
+{
+    const Dump &d = *dump();
+    m_rowValues.clear();
+    for (std::uint32_t i = 0; i < d.values.size(); ++i)
+        if (d.values[i].hasLiveRange())
+            m_rowValues.push_back(i);
+    const auto allocationOf = [&d](const Value &v) {
+        return v.allocation == kNone ? std::numeric_limits<std::int64_t>::max()
+                                     : d.allocations[v.allocation].index;
+    };
+    std::stable_sort(m_rowValues.begin(), m_rowValues.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Value &va = d.values[a];
+        const Value &vb = d.values[b];
+        switch (m_order) {
+        case Order::ByStart:
+            return std::tie(va.start, va.end) < std::tie(vb.start, vb.end);
+        case Order::BySize:
+            return va.size > vb.size;
+        case Order::ByAllocation:
+            return std::make_tuple(allocationOf(va), va.offset, va.start) <
+                   std::make_tuple(allocationOf(vb), vb.offset, vb.start);
+        }
+        return false;
+    });
+    m_rowOfValue.assign(d.values.size(), -1);
+    std::vector<Box> bars;
+    bars.reserve(m_rowValues.size());
+    for (std::size_t row = 0; row < m_rowValues.size(); ++row) {
+        const std::uint32_t value = m_rowValues[row];
+        const Value &v = d.values[value];
+        m_rowOfValue[value] = static_cast<int>(row);
+        Box b;
+        b.x0 = static_cast<double>(v.start);
+        b.x1 = static_cast<double>(v.end + 1);
+        b.y0 = static_cast<double>(row) + kBarInset;
+        b.y1 = static_cast<double>(row + 1) - kBarInset;
+        b.value = value;
+        b.colour = v.allocation == kNone
+                       ? static_cast<std::uint8_t>(kAllocationKindCount)
+                       : static_cast<std::uint8_t>(d.allocations[v.allocation].kind);
+        bars.push_back(b);
+    }
+    boxes()->setBoxes(std::move(bars));
+    updateRowLabels();
+}
+
+int LiveRangeGantt::rowOf(int value) const
+{
+    if (value < 0 || static_cast<std::size_t>(value) >= m_rowOfValue.size())
+        return -1;
+    return m_rowOfValue[static_cast<std::size_t>(value)];
+}
+
+void LiveRangeGantt::updateRowLabels()
+{
+    auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || !dump())
+        return;
+    ticker->clear();
+    const QCPRange range = plot()->yAxis->range();
+    if (range.size() <= 0 || plot()->axisRect()->height() / range.size() < kNamedRowPixels)
+        return; // too many rows for names to be legible; hover shows them
+    const int first = std::max(0, static_cast<int>(range.lower));
+    const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
+    for (int row = first; row <= last; ++row) {
+        const Value &v = dump()->values[m_rowValues[static_cast<std::size_t>(row)]];
+        ticker->addTick(row + 0.5, toQString(dump()->valueDisplayName(v)));
+    }
+}
+
+void LiveRangeGantt::resetZoom()
+{
+    if (!dump())
+        return;
+    plot()->xAxis->setRange(0, std::max<double>(1, static_cast<double>(dump()->stepCount())));
+    plot()->yAxis->setRange(0, std::max(1, rowCount()));
+    replotAll();
+}
+
+void LiveRangeGantt::showValue(int value)
+{
+    m_useSteps.clear();
+    m_positionSteps.clear();
+    m_uses->data()->clear();
+    m_positions->data()->clear();
+    m_rowBand->setVisible(false);
+    BoxChartView::showValue(value);
+    const int row = rowOf(value);
+    if (!dump() || row < 0) {
+        if (value >= 0 && dump() &&
+            !dump()->values[static_cast<std::size_t>(value)].hasLiveRange()) {
+            // Point at it in the list of values without a live range.
+            for (int i = 0; i < m_apart->count(); ++i) {
+                if (m_apart->item(i)->data(Qt::UserRole).toInt() == value) {
+                    const QSignalBlocker blocker(m_apart);
+                    m_apart->setCurrentRow(i);
+                    m_apart->scrollToItem(m_apart->item(i));
+                    break;
+                }
+            }
+        }
+        return;
+    }
+    const Dump &d = *dump();
+    const Value &v = d.values[static_cast<std::size_t>(value)];
+    m_rowBand->topLeft->setCoords(0, row);
+    m_rowBand->bottomRight->setCoords(1, row + 1);
+    m_rowBand->setVisible(true);
+    const double y = row + 0.5;
+    for (std::uint32_t i = 0; i < v.useCount; ++i) {
+        const Use &u = d.uses[v.firstUse + i];
+        if (u.instruction != kNone && d.instructions[u.instruction].step >= 0)
+            m_useSteps.push_back(d.instructions[u.instruction].step);
+    }
+    for (std::uint32_t i = 0; i < v.positionCount; ++i) {
+        const Position &pos = d.positions[v.firstPosition + i];
+        if (pos.instruction != kNone && d.instructions[pos.instruction].step >= 0)
+            m_positionSteps.push_back(d.instructions[pos.instruction].step);
+    }
+    std::sort(m_useSteps.begin(), m_useSteps.end());
+    m_useSteps.erase(std::unique(m_useSteps.begin(), m_useSteps.end()), m_useSteps.end());
+    std::sort(m_positionSteps.begin(), m_positionSteps.end());
+    m_positionSteps.erase(std::unique(m_positionSteps.begin(), m_positionSteps.end()),
+                          m_positionSteps.end());
+    for (qint64 s : m_positionSteps)
+        m_positions->addData(static_cast<double>(s) + 0.5, y);
+    // Uses sit on the bar's top edge, positions in its middle: an instruction that both uses
+    // the value and is one of its positions shows both marks.
+    for (qint64 s : m_useSteps)
+        m_uses->addData(static_cast<double>(s) + 0.5, row + kBarInset);
+}
+
+void LiveRangeGantt::revealValue(int value)
+{
+    const int row = rowOf(value);
+    if (row < 0)
+        return;
+    const QCPRange range = plot()->yAxis->range();
+    if (row >= range.lower && row + 1 <= range.upper)
+        return;
+    const double half = range.size() / 2;
+    plot()->yAxis->setRange(row + 0.5 - half, row + 0.5 + half);
+    replotAll();
+}
+
+} // namespace bufferscope

@@ -1,0 +1,315 @@
+#include "MemoryMap.h"
+
+#include "BoxPlottable.h"
+#include "BytesTicker.h"
+#include "ChartPalette.h"
+#include "StepTicker.h"
+#include "SwatchLegendItem.h"
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <qcustomplot.h>
+
+namespace bufferscope {
+
+namespace {
+constexpr double kLabelMinPixels = 14; ///< bands thinner than this on screen get no label
+} // namespace
+
+MemoryMap::MemoryMap(Selection *selection, QWidget *parent)
+    : BoxChartView(selection, parent), m_allocationBox(new QComboBox(this)),
+      m_info(new QLabel(this))
+{
+    auto *label = new QLabel(tr("&Allocation:"), this);
+    label->setBuddy(m_allocationBox);
+    m_allocationBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_allocationBox->setMaxVisibleItems(30);
+    toolRow()->addWidget(label);
+    toolRow()->addWidget(m_allocationBox);
+    toolRow()->addSpacing(12);
+    // The summary may be long: it must not widen the dock; the tooltip has it all.
+    m_info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    toolRow()->addWidget(m_info, 1);
+    connect(m_allocationBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            setAllocation(m_allocationBox->itemData(index).toInt());
+    });
+
+    QCustomPlot *p = plot();
+    m_bands = new BoxPlottable(p->xAxis, p->yAxis);
+    m_bands->setLayer(QStringLiteral("grid"));
+    m_bands->setOutlined(false);
+    m_bands->removeFromLegend();
+    p->yAxis->setRangeReversed(true);
+    connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            [this] { updateBandLabels(); });
+    applyPalette();
+}
+
+QString MemoryMap::title() const
+{
+    if (!dump())
+        return tr("Memory map");
+    if (m_allocation == kAllAllocations)
+        return tr("Memory map of %1 — all allocations").arg(toQString(dump()->module));
+    const Allocation &a = dump()->allocations[static_cast<std::size_t>(m_allocation)];
+    return tr("Memory map of %1 — allocation %2 (%3, %4)")
+        .arg(toQString(dump()->module))
+        .arg(a.index)
+        .arg(toQString(allocationKindName(a.kind)), humanBytesText(a.size));
+}
+
+void MemoryMap::applyPalette()
+{
+    BoxChartView::applyPalette();
+    std::vector<QColor> colours;
+    for (int k = 0; k < kAllocationKindCount; ++k)
+        colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
+    boxes()->setColours(colours);
+    QColor even = ChartPalette::foreground(palette());
+    even.setAlpha(14);
+    QColor odd = even;
+    odd.setAlpha(30);
+    m_bands->setColours({even, odd});
+}
+
+void MemoryMap::rebuild()
+{
+    stepTicker()->setDump(dump());
+    const Dump &d = *dump();
+    {
+        const QSignalBlocker blocker(m_allocationBox);
+        m_allocationBox->clear();
+        m_allocationBox->addItem(tr("All allocations (stacked)"), kAllAllocations);
+        for (std::size_t i = 0; i < d.allocations.size(); ++i) {
+            const Allocation &a = d.allocations[i];
+            m_allocationBox->addItem(
+                tr("#%1 · %2 · %3 · %n value(s)", nullptr, static_cast<int>(a.valueCount))
+                    .arg(a.index)
+                    .arg(toQString(allocationKindName(a.kind)))
+                    .arg(humanBytesText(a.size)),
+                static_cast<int>(i));
+        }
+        if (m_allocation >= static_cast<int>(d.allocations.size()))
+            m_allocation = kAllAllocations;
+        m_allocationBox->setCurrentIndex(m_allocationBox->findData(m_allocation));
+    }
+    QCPLegend *legend = plot()->legend;
+    legend->clearItems();
+    bool kinds[kAllocationKindCount] = {};
+    for (const Allocation &a : d.allocations)
+        kinds[static_cast<int>(a.kind)] = true;
+    for (int k = 0; k < kAllocationKindCount; ++k) {
+        if (kinds[k])
+            legend->addItem(new SwatchLegendItem(
+                legend, ChartPalette::kindColor(static_cast<AllocationKind>(k)),
+                toQString(allocationKindName(static_cast<AllocationKind>(k)))));
+    }
+    buildBoxes();
+    resetZoom();
+}
+
+void MemoryMap::setAllocation(int allocation)
+{
+    if (allocation == m_allocation && !boxes()->boxes().empty())
+        return;
+    m_allocation = allocation;
+    {
+        const QSignalBlocker blocker(m_allocationBox);
+        m_allocationBox->setCurrentIndex(std::max(0, m_allocationBox->findData(allocation)));
+    }
+    if (!dump())
+        return;
+    buildBoxes();
+    resetZoom();
+    showValue(selection()->currentValue());
+    showHover(-1);
+}
+
+void MemoryMap::buildBoxes()
+{
+    const Dump &d = *dump();
+    const bool stacked = m_allocation == kAllAllocations;
+    m_bandOf.assign(d.allocations.size(), Band{});
+    std::vector<Box> bandBoxes;
+    const double steps = std::max<double>(1, static_cast<double>(d.stepCount()));
+    std::size_t hiddenAllocations = 0;
+    if (stacked) {
+        // Bands proportional to size, but never thinner than half an even share, so an 8-byte
+        // parameter next to a 2 GiB temp is still visible and clickable.
+        // Allocations none of whose values has a live range have nothing to draw: no band.
+        std::vector<bool> shown(d.allocations.size(), false);
+        double total = 0;
+        std::size_t shownCount = 0;
+        for (std::size_t i = 0; i < d.allocations.size(); ++i) {
+            const Allocation &a = d.allocations[i];
+            for (std::uint32_t k = 0; k < a.valueCount && !shown[i]; ++k)
+                shown[i] = d.values[d.allocationValues[a.firstValue + k]].hasLiveRange();
+            if (shown[i]) {
+                total += static_cast<double>(a.size);
+                ++shownCount;
+            }
+        }
+        hiddenAllocations = d.allocations.size() - shownCount;
+        const double minimum = shownCount == 0 ? 0 : total * 0.5 / static_cast<double>(shownCount);
+        double base = 0;
+        for (std::size_t i = 0; i < d.allocations.size(); ++i) {
+            if (!shown[i])
+                continue;
+            const double height = std::max(static_cast<double>(d.allocations[i].size), minimum);
+            m_bandOf[i] = {base, std::max(height, 1.0)};
+            Box b;
+            b.x0 = 0;
+            b.x1 = steps;
+            b.y0 = base;
+            b.y1 = base + m_bandOf[i].height;
+            b.value = std::numeric_limits<std::uint32_t>::max();
+            b.colour = static_cast<std::uint8_t>(i % 2);
+            bandBoxes.push_back(b);
+            base += m_bandOf[i].height;
+        }
+        plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        plot()->yAxis->setLabel(tr("allocation (bands), offset within it"));
+        m_bytesTicker = nullptr;
+    } else {
+        auto ticker = QSharedPointer<BytesTicker>::create();
+        m_bytesTicker = ticker.data();
+        plot()->yAxis->setTicker(ticker);
+        plot()->yAxis->setLabel(tr("offset in allocation"));
+    }
+    m_bands->setBoxes(std::move(bandBoxes));
+
+    std::vector<Box> out;
+    std::size_t undrawn = 0;
+    std::size_t drawn = 0;
+    const auto addAllocation = [&](std::size_t ai) {
+        const Allocation &a = d.allocations[ai];
+        const Band band = m_bandOf[ai];
+        const double scale =
+            stacked && a.size > 0 ? band.height / static_cast<double>(a.size) : 1.0;
+        const double base = stacked ? band.base : 0.0;
+        for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+            const std::uint32_t vi = d.allocationValues[a.firstValue + k];
+            const Value &v = d.values[vi];
+            if (!v.hasLiveRange()) {
+                ++undrawn;
+                continue;
+            }
+            Box b;
+            b.x0 = static_cast<double>(v.start);
+            b.x1 = static_cast<double>(v.end + 1);
+            b.y0 = base + static_cast<double>(v.offset) * scale;
+            b.y1 = base + static_cast<double>(v.offset + std::max<std::int64_t>(v.size, 1)) * scale;
+            b.value = vi;
+            b.colour = static_cast<std::uint8_t>(a.kind);
+            out.push_back(b);
+            ++drawn;
+        }
+    };
+    if (stacked) {
+        for (std::size_t i = 0; i < d.allocations.size(); ++i)
+            if (m_bandOf[i].height > 0)
+                addAllocation(i);
+    } else {
+        addAllocation(static_cast<std::size_t>(m_allocation));
+    }
+    if (stacked) {
+        undrawn = 0; // also those of the allocations that got no band
+        for (const Value &v : d.values)
+            undrawn += v.allocation != kNone && !v.hasLiveRange() ? 1 : 0;
+    }
+    boxes()->setBoxes(std::move(out));
+    QString info = tr("%n value(s) drawn", nullptr, static_cast<int>(drawn));
+    if (undrawn > 0)
+        info += tr(" · %n without a live range (not drawn)", nullptr, static_cast<int>(undrawn));
+    if (hiddenAllocations > 0)
+        info += tr(" · %n allocation(s) with no live value not shown", nullptr,
+                   static_cast<int>(hiddenAllocations));
+    if (!d.hasLiveRanges())
+        info = tr("This dump has no live ranges: the memory map needs them");
+    m_info->setText(info);
+    m_info->setToolTip(info);
+    updateBandLabels();
+}
+
+void MemoryMap::updateBandLabels()
+{
+    auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || !dump() || m_allocation != kAllAllocations)
+        return;
+    ticker->clear();
+    const QCPRange range = plot()->yAxis->range();
+    const double pixels = plot()->axisRect()->height();
+    if (range.size() <= 0 || pixels <= 0)
+        return;
+    const double perPixel = range.size() / pixels;
+    for (std::size_t i = 0; i < m_bandOf.size(); ++i) {
+        const Band &b = m_bandOf[i];
+        if (b.height <= 0 || b.height / perPixel < kLabelMinPixels ||
+            b.base + b.height < range.lower || b.base > range.upper)
+            continue;
+        const Allocation &a = dump()->allocations[i];
+        ticker->addTick(b.base + b.height / 2, tr("#%1 %2 %3")
+                                                   .arg(a.index)
+                                                   .arg(toQString(allocationKindName(a.kind)))
+                                                   .arg(humanBytesText(a.size)));
+    }
+}
+
+void MemoryMap::resetZoom()
+{
+    if (!dump())
+        return;
+    plot()->xAxis->setRange(0, std::max<double>(1, static_cast<double>(dump()->stepCount())));
+    if (m_allocation == kAllAllocations) {
+        double top = 0;
+        for (const Band &b : m_bandOf)
+            top = std::max(top, b.base + b.height);
+        plot()->yAxis->setRange(0, std::max(1.0, top));
+    } else {
+        const Allocation &a = dump()->allocations[static_cast<std::size_t>(m_allocation)];
+        plot()->yAxis->setRange(0, std::max<double>(1, static_cast<double>(a.size)));
+    }
+    // Labels depend on the axis rect's height, known after a layout pass.
+    plot()->replot();
+    updateBandLabels();
+    replotAll();
+}
+
+void MemoryMap::showValue(int value)
+{
+    // A value of another allocation: follow it there (in single-allocation mode).
+    if (dump() && value >= 0 && m_allocation != kAllAllocations) {
+        const Value &v = dump()->values[static_cast<std::size_t>(value)];
+        if (v.allocation != kNone && static_cast<int>(v.allocation) != m_allocation)
+            return setAllocation(static_cast<int>(v.allocation));
+    }
+    BoxChartView::showValue(value);
+}
+
+void MemoryMap::revealValue(int value)
+{
+    const Box *box = boxOf(value);
+    if (!box)
+        return;
+    const QCPRange y = plot()->yAxis->range();
+    const QCPRange x = plot()->xAxis->range();
+    bool moved = false;
+    if (box->y1 < y.lower || box->y0 > y.upper) {
+        plot()->yAxis->setRange((box->y0 + box->y1) / 2 - y.size() / 2,
+                                (box->y0 + box->y1) / 2 + y.size() / 2);
+        moved = true;
+    }
+    if (box->x1 < x.lower || box->x0 > x.upper) {
+        plot()->xAxis->setRange((box->x0 + box->x1) / 2 - x.size() / 2,
+                                (box->x0 + box->x1) / 2 + x.size() / 2);
+        moved = true;
+    }
+    if (moved)
+        replotAll();
+}
+
+} // namespace bufferscope

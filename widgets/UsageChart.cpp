@@ -1,0 +1,380 @@
+#include "UsageChart.h"
+
+#include "BytesTicker.h"
+#include "ChartPalette.h"
+#include "StepTicker.h"
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace bufferscope {
+
+UsageChart::UsageChart(Selection *selection, QWidget *parent)
+    : ChartView(selection, parent), m_space(new QComboBox(this)),
+      m_logical(new QCheckBox(tr("Logical bytes"), this))
+{
+    auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
+    spaceLabel->setBuddy(m_space);
+    m_space->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_space->setToolTip(tr("Memory space (the @N colour of values and allocations)"));
+    m_logical->setChecked(true);
+    m_logical->setToolTip(tr("Also plot the bytes of the values' shapes, without padding or "
+                             "alignment (FORMAT.md: logical live bytes)"));
+    toolRow()->addWidget(spaceLabel);
+    toolRow()->addWidget(m_space);
+    toolRow()->addSpacing(12);
+    toolRow()->addWidget(m_logical);
+    toolRow()->addStretch(1);
+    connect(m_space, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            setMemorySpace(m_space->itemData(index).toInt());
+    });
+    connect(m_logical, &QCheckBox::toggled, this, [this](bool on) {
+        m_logicalGraph->setVisible(on);
+        m_logicalGraph->removeFromLegend();
+        if (on)
+            m_logicalGraph->addToLegend();
+        replotAll();
+    });
+
+    QCustomPlot *p = plot();
+    auto stepTicker = QSharedPointer<StepTicker>::create();
+    m_stepTicker = stepTicker.data();
+    m_stepTicker->setAxis(p->xAxis);
+    p->xAxis->setTicker(stepTicker);
+    p->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    p->xAxis->setLabel(tr("program order (step)"));
+    p->yAxis->setLabel(tr("live bytes"));
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->axisRect()->setRangeDrag(Qt::Horizontal);
+    p->axisRect()->setRangeZoom(Qt::Horizontal);
+
+    m_live = p->addGraph();
+    m_live->setName(tr("live bytes (assigned)"));
+    m_live->setLineStyle(QCPGraph::lsStepLeft);
+    m_logicalGraph = p->addGraph();
+    m_logicalGraph->setName(tr("logical bytes (shapes)"));
+    m_logicalGraph->setLineStyle(QCPGraph::lsStepLeft);
+
+    m_peak = new QCPItemTracer(p);
+    m_peak->setStyle(QCPItemTracer::tsCircle);
+    m_peak->setSize(9);
+    m_peakLabel = new QCPItemText(p);
+    m_peakLabel->position->setParentAnchor(m_peak->position);
+    m_peakLabel->position->setCoords(-8, -8);
+    m_peakLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
+    m_printedPeak = new QCPItemStraightLine(p);
+    m_printedPeakLabel = new QCPItemText(p);
+    m_printedPeakLabel->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    m_printedPeakLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_printedPeakLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
+
+    // Selection-dependent items live on the buffered highlight layer.
+    m_valueBand = new QCPItemRect(p);
+    m_valueBand->setLayer(highlightLayer());
+    m_valueBand->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_valueBand->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_valueLabel = new QCPItemText(p);
+    m_valueLabel->setLayer(highlightLayer());
+    m_valueLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_valueLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_currentStep = new QCPItemStraightLine(p);
+    m_currentStep->setLayer(highlightLayer());
+    m_cursor = new QCPItemStraightLine(p);
+    m_cursor->setLayer(highlightLayer());
+    m_cursorLabel = new QCPItemText(p);
+    m_cursorLabel->setLayer(highlightLayer());
+    m_cursorLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_cursorLabel->setPadding(QMargins(4, 2, 4, 2));
+    m_cursorLabel->setTextAlignment(Qt::AlignLeft);
+    for (QCPAbstractItem *item : std::initializer_list<QCPAbstractItem *>{
+             m_valueBand, m_valueLabel, m_currentStep, m_cursor, m_cursorLabel, m_peak, m_peakLabel,
+             m_printedPeak, m_printedPeakLabel})
+        item->setVisible(false);
+
+    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        moveCursorTo(event->position().x());
+        replotHighlight();
+    });
+    connect(p, &QCustomPlot::mousePress, this,
+            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
+    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
+        // A click, not the end of a drag: set the current step.
+        if (!dump() || (event->position().toPoint() - m_pressPos).manhattanLength() > 3 ||
+            event->button() != Qt::LeftButton)
+            return;
+        const double x = plot()->xAxis->pixelToCoord(event->position().x());
+        const auto step = static_cast<qint64>(std::floor(x));
+        if (step >= 0 && step < dump()->stepCount())
+            this->selection()->setCurrentStep(step);
+    });
+    connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            [this](const QCPRange &range) {
+                // Keep the view on the program: no panning into negative steps or past the end.
+                if (!dump() || dump()->stepCount() == 0)
+                    return;
+                const double total = static_cast<double>(dump()->stepCount());
+                QCPRange r = range;
+                if (r.size() > total)
+                    r = QCPRange(0, total);
+                if (r.lower < 0)
+                    r = QCPRange(0, r.size());
+                if (r.upper > total)
+                    r = QCPRange(total - r.size(), total);
+                if (r != range)
+                    plot()->xAxis->setRange(r);
+            });
+    applyPalette();
+}
+
+QString UsageChart::title() const
+{
+    if (!dump())
+        return tr("Memory usage");
+    return tr("Memory usage of %1 — memory space %2")
+        .arg(toQString(dump()->module))
+        .arg(m_memorySpace);
+}
+
+void UsageChart::applyPalette()
+{
+    ChartView::applyPalette();
+    const QPalette pal = palette();
+    const QColor fg = ChartPalette::foreground(pal);
+    QColor fill = ChartPalette::liveBytes();
+    fill.setAlpha(45);
+    m_live->setPen(QPen(ChartPalette::liveBytes(), 1.6));
+    m_live->setBrush(fill);
+    m_logicalGraph->setPen(QPen(ChartPalette::logicalBytes(), 1.4, Qt::DashLine));
+    m_peak->setPen(QPen(ChartPalette::peakMarker(), 2));
+    m_peak->setBrush(Qt::NoBrush);
+    m_peakLabel->setColor(ChartPalette::peakMarker());
+    m_peakLabel->setFont(QFont(font().family(), font().pointSize(), QFont::Bold));
+    m_printedPeak->setPen(QPen(ChartPalette::printedPeakMarker(), 1.5, Qt::DashDotLine));
+    m_printedPeakLabel->setColor(ChartPalette::printedPeakMarker());
+    QColor band = ChartPalette::highlight();
+    band.setAlpha(50);
+    m_valueBand->setBrush(band);
+    m_valueBand->setPen(QPen(ChartPalette::highlight(), 1));
+    m_valueLabel->setColor(ChartPalette::highlight());
+    m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
+    m_cursor->setPen(QPen(ChartPalette::grid(pal), 1, Qt::DashLine));
+    m_cursorLabel->setColor(fg);
+    m_cursorLabel->setBrush(ChartPalette::background(pal));
+    m_cursorLabel->setPen(QPen(ChartPalette::grid(pal)));
+}
+
+void UsageChart::rebuild()
+{
+    m_stepTicker->setDump(dump());
+    fillSpaces();
+    plotSpace();
+}
+
+void UsageChart::fillSpaces()
+{
+    const QSignalBlocker blocker(m_space);
+    m_space->clear();
+    if (!timeline())
+        return;
+    for (const SpaceTimeline &s : timeline()->spaces())
+        m_space->addItem(tr("S(%1) · peak %2").arg(s.memorySpace).arg(humanBytesText(s.peak.bytes)),
+                         s.memorySpace);
+    if (timeline()->space(m_memorySpace) == nullptr && timeline()->primary())
+        m_memorySpace = timeline()->primary()->memorySpace;
+    m_space->setCurrentIndex(std::max(0, m_space->findData(m_memorySpace)));
+    m_space->setEnabled(m_space->count() > 1);
+}
+
+void UsageChart::setMemorySpace(int memorySpace)
+{
+    if (memorySpace == m_memorySpace && m_live->dataCount() > 0)
+        return;
+    m_memorySpace = memorySpace;
+    {
+        const QSignalBlocker blocker(m_space);
+        const int index = m_space->findData(memorySpace);
+        if (index >= 0)
+            m_space->setCurrentIndex(index);
+    }
+    if (!dump())
+        return;
+    plotSpace();
+    showValue(selection()->currentValue());
+    showStep(selection()->currentStep());
+    replotAll();
+    Q_EMIT memorySpaceChanged(memorySpace);
+}
+
+void UsageChart::plotSpace()
+{
+    m_live->data()->clear();
+    m_logicalGraph->data()->clear();
+    for (QCPAbstractItem *item : std::initializer_list<QCPAbstractItem *>{
+             m_peak, m_peakLabel, m_printedPeak, m_printedPeakLabel})
+        item->setVisible(false);
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (!dump() || !space || space->liveBytes.empty()) {
+        plot()->xAxis->setRange(0, 1);
+        plot()->yAxis->setRange(0, 1);
+        return;
+    }
+    const auto n = static_cast<int>(space->liveBytes.size());
+    QVector<double> keys(n + 1);
+    QVector<double> live(n + 1);
+    QVector<double> logical(n + 1);
+    for (int t = 0; t < n; ++t) {
+        keys[t] = t;
+        live[t] = static_cast<double>(space->liveBytes[static_cast<std::size_t>(t)]);
+        logical[t] = static_cast<double>(space->logicalBytes[static_cast<std::size_t>(t)]);
+    }
+    // Step-left lines hold each value until the next key: repeat the last one so the final
+    // step is as wide as the others.
+    keys[n] = n;
+    live[n] = live[n - 1];
+    logical[n] = logical[n - 1];
+    m_live->setData(keys, live, true);
+    m_logicalGraph->setData(keys, logical, true);
+
+    double top = 0;
+    for (int t = 0; t < n; ++t)
+        top = std::max({top, live[t], m_logical->isChecked() ? logical[t] : 0.0});
+    plot()->xAxis->setRange(0, n);
+    plot()->yAxis->setRange(0, std::max(1.0, top * 1.18));
+
+    if (space->peak.step >= 0) {
+        m_peak->position->setCoords(static_cast<double>(space->peak.step) + 0.5,
+                                    static_cast<double>(space->peak.bytes));
+        const std::uint32_t ins = dump()->instructionAtStep(space->peak.step);
+        m_peakLabel->setText(
+            tr("peak %1 · step %2%3")
+                .arg(humanBytesText(space->peak.bytes))
+                .arg(space->peak.step)
+                .arg(ins == kNone ? QString()
+                                  : QStringLiteral(" · ") +
+                                        toQString(dump()->str(dump()->instructions[ins].name))));
+        // Labels open towards the middle of the chart so they stay inside it.
+        const bool rightHalf = static_cast<double>(space->peak.step) > n / 2.0;
+        m_peakLabel->position->setCoords(rightHalf ? -10 : 10, 0);
+        m_peakLabel->setPositionAlignment(Qt::AlignVCenter |
+                                          (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
+        m_peak->setVisible(true);
+        m_peakLabel->setVisible(true);
+    }
+    // XLA prints one peak for the module's default memory space.
+    const PrintedPeak &printed = dump()->printedPeak;
+    const SpaceTimeline *primary = timeline()->primary();
+    if (printed.present && printed.step >= 0 && primary && primary->memorySpace == m_memorySpace) {
+        const double x = static_cast<double>(printed.step) + 0.5;
+        m_printedPeak->point1->setCoords(x, 0);
+        m_printedPeak->point2->setCoords(x, 1);
+        m_printedPeakLabel->position->setCoords(x, 0.97);
+        m_printedPeakLabel->setText(tr(" XLA printed peak: step %1 (%2) ")
+                                        .arg(printed.step)
+                                        .arg(humanBytesText(printed.bytes)));
+        const bool rightHalf = static_cast<double>(printed.step) > n / 2.0;
+        m_printedPeakLabel->setPositionAlignment(Qt::AlignBottom |
+                                                 (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
+        m_printedPeak->setVisible(true);
+        m_printedPeakLabel->setVisible(true);
+    }
+}
+
+void UsageChart::resetZoom()
+{
+    if (dump())
+        plot()->xAxis->setRange(0, std::max<double>(1, static_cast<double>(dump()->stepCount())));
+    replotAll();
+}
+
+void UsageChart::showValue(int value)
+{
+    m_valueBand->setVisible(false);
+    m_valueLabel->setVisible(false);
+    setHighlighted(-1);
+    if (!dump() || value < 0 || static_cast<std::size_t>(value) >= dump()->values.size())
+        return;
+    const Value &v = dump()->values[static_cast<std::size_t>(value)];
+    if (!v.hasLiveRange())
+        return;
+    if (v.color != m_memorySpace && timeline()->space(v.color)) {
+        // Follow the selection into its memory space.
+        setMemorySpace(v.color);
+    }
+    m_valueBand->topLeft->setCoords(static_cast<double>(v.start), 0);
+    m_valueBand->bottomRight->setCoords(static_cast<double>(v.end + 1), 1);
+    m_valueLabel->position->setCoords(static_cast<double>(v.start), 0.01);
+    m_valueLabel->setText(QStringLiteral(" ") + toQString(dump()->valueDisplayName(v)) +
+                          QStringLiteral(" · ") + humanBytesText(v.size));
+    m_valueBand->setVisible(true);
+    m_valueLabel->setVisible(true);
+    setHighlighted(value);
+}
+
+QPair<double, double> UsageChart::highlightedRange() const
+{
+    if (!m_valueBand->visible())
+        return {0, 0};
+    return {m_valueBand->topLeft->coords().x(), m_valueBand->bottomRight->coords().x()};
+}
+
+void UsageChart::showStep(qint64 step)
+{
+    const bool visible = dump() && step >= 0 && step < dump()->stepCount();
+    m_currentStep->setVisible(visible);
+    if (!visible)
+        return;
+    const double x = static_cast<double>(step) + 0.5;
+    m_currentStep->point1->setCoords(x, 0);
+    m_currentStep->point2->setCoords(x, 1);
+}
+
+QString UsageChart::stepSummary(qint64 step) const
+{
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (!space || step < 0 || static_cast<std::size_t>(step) >= space->liveBytes.size())
+        return {};
+    const std::uint32_t ins = dump()->instructionAtStep(step);
+    const QString name = ins == kNone ? tr("(end of program)")
+                                      : toQString(dump()->str(dump()->instructions[ins].name));
+    const auto i = static_cast<std::size_t>(step);
+    return tr("step %1 · %2\nlive %3 · logical %4")
+        .arg(step)
+        .arg(name, humanBytesText(space->liveBytes[i]), humanBytesText(space->logicalBytes[i]));
+}
+
+void UsageChart::moveCursorTo(double pixelX)
+{
+    const double x = plot()->xAxis->pixelToCoord(pixelX);
+    const auto step = static_cast<qint64>(std::floor(x));
+    const QString text = dump() ? stepSummary(step) : QString();
+    const bool inside =
+        !text.isEmpty() && plot()->axisRect()->rect().contains(
+                               QPoint(static_cast<int>(pixelX), plot()->axisRect()->center().y()));
+    m_cursor->setVisible(inside);
+    m_cursorLabel->setVisible(inside);
+    if (!inside)
+        return;
+    const double at = static_cast<double>(step) + 0.5;
+    m_cursor->point1->setCoords(at, 0);
+    m_cursor->point2->setCoords(at, 1);
+    m_cursorLabel->setText(text);
+    // Keep the label on the side with room.
+    const bool left = pixelX > plot()->axisRect()->center().x();
+    m_cursorLabel->position->setCoords(at, 0.1);
+    m_cursorLabel->setPositionAlignment(Qt::AlignTop | (left ? Qt::AlignRight : Qt::AlignLeft));
+}
+
+QString UsageChart::cursorText() const
+{
+    return m_cursorLabel->visible() ? m_cursorLabel->text() : QString();
+}
+
+} // namespace bufferscope

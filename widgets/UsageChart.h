@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ChartView.h"
+
+#include <QPair>
+
+class QCheckBox;
+class QComboBox;
+class QCPGraph;
+class QCPItemRect;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemTracer;
+
+namespace bufferscope {
+
+class StepTicker;
+
+/// Live bytes and logical live bytes over the program order for one memory space, with the
+/// peak and XLA's printed peak marked, a cursor that follows the mouse, the current step and
+/// the selected value's live range. Clicking sets the current step.
+class UsageChart : public ChartView
+{
+    Q_OBJECT
+public:
+    explicit UsageChart(Selection *selection, QWidget *parent = nullptr);
+
+    QString viewName() const override { return QStringLiteral("usage"); }
+    QString title() const override;
+    void resetZoom() override;
+
+    /// Which memory space is shown (its @N colour).
+    void setMemorySpace(int memorySpace);
+    int memorySpace() const { return m_memorySpace; }
+    /// The x range [start, end + 1) the selected value's band covers; empty when none.
+    QPair<double, double> highlightedRange() const;
+    /// The text under the mouse cursor (step, instruction, bytes); empty when outside.
+    QString cursorText() const;
+    /// Moves the cursor as the mouse would (widget pixel x), for tests and keyboard use.
+    void moveCursorTo(double pixelX);
+
+Q_SIGNALS:
+    void memorySpaceChanged(int memorySpace);
+
+protected:
+    void rebuild() override;
+    void showValue(int value) override;
+    void showStep(qint64 step) override;
+    void applyPalette() override;
+
+private:
+    void fillSpaces();
+    void plotSpace();
+    QString stepSummary(qint64 step) const;
+
+    QComboBox *m_space;
+    QCheckBox *m_logical;
+    StepTicker *m_stepTicker = nullptr;
+    QCPGraph *m_live = nullptr;
+    QCPGraph *m_logicalGraph = nullptr;
+    QCPItemTracer *m_peak = nullptr;
+    QCPItemText *m_peakLabel = nullptr;
+    QCPItemStraightLine *m_printedPeak = nullptr;
+    QCPItemText *m_printedPeakLabel = nullptr;
+    QCPItemStraightLine *m_currentStep = nullptr;
+    QCPItemStraightLine *m_cursor = nullptr;
+    QCPItemText *m_cursorLabel = nullptr;
+    QCPItemRect *m_valueBand = nullptr;
+    QCPItemText *m_valueLabel = nullptr;
+    int m_memorySpace = 0;
+    QPoint m_pressPos;
+};
+
+} // namespace bufferscope

@@ -1,0 +1,222 @@
+#include "ValueInspector.h"
+
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace bufferscope {
+
+namespace {
+constexpr std::uint32_t kMaxListed = 200; ///< positions/uses listed before "and N more"
+
+QString row(const QString &key, const QString &value)
+{
+    return QStringLiteral("<tr><td style='padding-right:10px'><b>%1</b></td><td>%2</td></tr>")
+        .arg(key, value);
+}
+} // namespace
+
+ValueInspector::ValueInspector(Selection *selection, QWidget *parent)
+    : QWidget(parent), m_selection(selection), m_heading(new QLabel(this)),
+      m_details(new QTextBrowser(this)), m_text(new QPlainTextEdit(this)),
+      m_copySource(new QPushButton(tr("Copy source location"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto *top = new QHBoxLayout;
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_heading->setWordWrap(true);
+    top->addWidget(m_heading, 1);
+    top->addWidget(m_copySource);
+    layout->addLayout(top);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_details->setOpenLinks(false);
+    m_details->setOpenExternalLinks(false);
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(tr("The value's `from instruction:` text appears here."));
+    split->addWidget(m_details);
+    split->addWidget(m_text);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    m_copySource->setEnabled(false);
+    connect(m_copySource, &QPushButton::clicked, this, [this] {
+        if (!m_dump || m_value < 0)
+            return;
+        const Value &v = m_dump->values[static_cast<std::size_t>(m_value)];
+        if (const Instruction *ins = m_dump->instructionOf(v))
+            QApplication::clipboard()->setText(toQString(m_dump->sourceLocation(*ins)));
+    });
+    connect(m_details, &QTextBrowser::anchorClicked, this, &ValueInspector::activateLink);
+    connect(m_selection, &Selection::currentValueChanged, this, &ValueInspector::showValue);
+    showValue(-1);
+}
+
+void ValueInspector::setDump(std::shared_ptr<const Dump> dump)
+{
+    m_dump = std::move(dump);
+    showValue(m_selection->currentValue());
+}
+
+void ValueInspector::activateLink(const QUrl &url)
+{
+    const QString target = url.toString();
+    const auto number = [&target](QLatin1StringView prefix) {
+        return target.mid(prefix.size()).toLongLong();
+    };
+    if (target.startsWith(QLatin1StringView("value:")))
+        m_selection->setCurrentValue(static_cast<int>(number(QLatin1StringView("value:"))));
+    else if (target.startsWith(QLatin1StringView("step:")))
+        m_selection->setCurrentStep(number(QLatin1StringView("step:")));
+}
+
+QString ValueInspector::stepLink(std::int64_t step) const
+{
+    const std::uint32_t ins = m_dump->instructionAtStep(step);
+    const QString name = ins == kNone ? tr("end of program")
+                                      : toQString(m_dump->str(m_dump->instructions[ins].name));
+    return QStringLiteral("<a href='step:%1'>%1</a> (%2)").arg(step).arg(name.toHtmlEscaped());
+}
+
+QString ValueInspector::instructionLink(std::uint32_t instruction) const
+{
+    const Instruction &ins = m_dump->instructions[instruction];
+    QString name = toQString(m_dump->str(ins.name)).toHtmlEscaped();
+    // The instruction's name selects the (first) value it defines, when it defines one.
+    const auto [first, last] = m_dump->valuesOf(instruction);
+    if (first != last)
+        name = QStringLiteral("<a href='value:%1'>%2</a>").arg(*first).arg(name);
+    if (ins.step >= 0)
+        name += QStringLiteral(" · step <a href='step:%1'>%1</a>").arg(ins.step);
+    else
+        name += tr(" · not scheduled");
+    return name;
+}
+
+QString ValueInspector::html(const Value &v) const
+{
+    const Dump &d = *m_dump;
+    const Instruction *ins = d.instructionOf(v);
+    QString out = QStringLiteral("<table cellspacing='2'>");
+    out += row(tr("id"), QString::number(v.id));
+    out += row(tr("name"), toQString(d.valueDisplayName(v)).toHtmlEscaped());
+    out += row(tr("key"), toQString(d.valueKey(v)).toHtmlEscaped());
+    out += row(tr("memory space"), QStringLiteral("S(%1)").arg(v.color));
+    if (v.allocation != kNone) {
+        const Allocation &a = d.allocations[v.allocation];
+        out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")
+                                         .arg(a.index)
+                                         .arg(toQString(allocationKindName(a.kind)))
+                                         .arg(humanBytesText(a.size))
+                                         .arg(a.size));
+        out += row(tr("offset"),
+                   QStringLiteral("%1 (0x%2)").arg(v.offset).arg(QString::number(v.offset, 16)));
+    } else {
+        out += row(tr("allocation"), tr("none (not in any allocation)"));
+    }
+    const std::int64_t logical = d.logicalBytes(v);
+    out += row(tr("assigned bytes"), tr("%1 (%2 bytes)").arg(humanBytesText(v.size)).arg(v.size));
+    out +=
+        row(tr("logical bytes"), d.shapes[v.shape].bytesKnown
+                                     ? tr("%1 (%2 bytes)").arg(humanBytesText(logical)).arg(logical)
+                                     : tr("unknown (dynamic or unreadable shape)"));
+    if (d.shapes[v.shape].bytesKnown)
+        out += row(tr("padding"), tr("%1 bytes").arg(v.size - logical));
+    out += row(tr("shape"),
+               QStringLiteral("<code>%1</code>").arg(toQString(d.shapeText(v)).toHtmlEscaped()));
+    if (v.hasLiveRange())
+        out += row(tr("live range"), tr("%1 – %2 · %3 steps")
+                                         .arg(stepLink(v.start), stepLink(v.end))
+                                         .arg(v.end - v.start + 1));
+    else
+        out += row(tr("live range"), tr("none printed"));
+
+    QStringList positions;
+    for (std::uint32_t i = 0; i < v.positionCount && i < kMaxListed; ++i) {
+        const Position &p = d.positions[v.firstPosition + i];
+        QString text = p.instruction == kNone ? tr("?") : instructionLink(p.instruction);
+        if (p.index != kNoString)
+            text += QStringLiteral(" ") + toQString(d.str(p.index)).toHtmlEscaped();
+        positions << text;
+    }
+    if (v.positionCount > kMaxListed)
+        positions << tr("… and %1 more").arg(v.positionCount - kMaxListed);
+    out += row(tr("positions"),
+               positions.isEmpty() ? tr("none") : positions.join(QStringLiteral("<br>")));
+    QStringList uses;
+    for (std::uint32_t i = 0; i < v.useCount && i < kMaxListed; ++i) {
+        const Use &u = d.uses[v.firstUse + i];
+        QString text = u.instruction == kNone ? tr("?") : instructionLink(u.instruction);
+        text += tr(" · operand %1").arg(u.operand);
+        if (u.index != kNoString)
+            text += QStringLiteral(" ") + toQString(d.str(u.index)).toHtmlEscaped();
+        uses << text;
+    }
+    if (v.useCount > kMaxListed)
+        uses << tr("… and %1 more").arg(v.useCount - kMaxListed);
+    QString usesText = uses.join(QStringLiteral("<br>"));
+    if (v.usesState == UsesState::NotInitialized)
+        usesText = tr("not initialized yet (XLA printed no uses)");
+    else if (uses.isEmpty())
+        usesText = tr("none");
+    out += row(tr("uses"), usesText);
+    if (ins) {
+        out += row(tr("instruction"), instructionLink(v.instruction));
+        if (ins->opcode != kNoString)
+            out += row(tr("opcode"), toQString(d.str(ins->opcode)).toHtmlEscaped());
+        if (ins->opType != kNoString)
+            out += row(tr("op_type"), toQString(d.str(ins->opType)).toHtmlEscaped());
+        if (ins->opName != kNoString)
+            out += row(tr("op_name"), toQString(d.str(ins->opName)).toHtmlEscaped());
+        const std::string source = d.sourceLocation(*ins);
+        if (!source.empty())
+            out += row(tr("source"),
+                       QStringLiteral("<code>%1</code>").arg(toQString(source).toHtmlEscaped()));
+    }
+    out += row(
+        tr("listed at"),
+        tr("%1 line %2")
+            .arg(toQString(d.files.empty() ? std::string() : d.files[v.file].path).toHtmlEscaped())
+            .arg(v.line));
+    out += QStringLiteral("</table>");
+    return out;
+}
+
+void ValueInspector::showValue(int value)
+{
+    if (!m_dump || value < 0 || static_cast<std::size_t>(value) >= m_dump->values.size()) {
+        m_value = -1;
+        m_heading->setText(tr("<i>No value selected. Click a value in any view.</i>"));
+        m_details->clear();
+        m_text->clear();
+        m_copySource->setEnabled(false);
+        return;
+    }
+    m_value = value;
+    const Value &v = m_dump->values[static_cast<std::size_t>(value)];
+    m_heading->setText(
+        QStringLiteral("<b>%1</b> · %2")
+            .arg(toQString(m_dump->valueDisplayName(v)).toHtmlEscaped(), humanBytesText(v.size)));
+    m_details->setHtml(html(v));
+    const Instruction *ins = m_dump->instructionOf(v);
+    m_copySource->setEnabled(ins && !m_dump->sourceLocation(*ins).empty());
+    m_text->setPlainText(ins && ins->hasText
+                             ? QString::fromStdString(m_dump->instructionText(v.instruction))
+                             : tr("(the dump has no `from instruction:` line for "
+                                  "this value)"));
+}
+
+} // namespace bufferscope

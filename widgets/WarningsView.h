@@ -1,0 +1,29 @@
+#pragma once
+
+#include "model/Dump.h"
+
+#include <QTreeWidget>
+
+#include <memory>
+#include <vector>
+
+namespace bufferscope {
+
+class Selection;
+
+/// The parser's and the analyses' warnings, each with its file and line. Activating a warning
+/// about a value selects that value.
+class WarningsView : public QTreeWidget
+{
+    Q_OBJECT
+public:
+    WarningsView(Selection *selection, QWidget *parent = nullptr);
+
+    void setDiagnostics(std::shared_ptr<const Dump> dump, const std::vector<Diagnostic> &extra);
+
+private:
+    Selection *m_selection;
+    std::shared_ptr<const Dump> m_dump;
+};
+
+} // namespace bufferscope

@@ -1,0 +1,281 @@
+// Widget tests for the chart views and the inspector, on every sample dump (offscreen).
+// The expected steps of uses and positions were read off the dumps by hand: the value's
+// `positions:`/`uses:` lines, looked up in the InstructionSequence.
+#include "BoxPlottable.h"
+#include "ChartPalette.h"
+#include "DumpLoader.h"
+#include "LiveRangeGantt.h"
+#include "MemoryMap.h"
+#include "UsageChart.h"
+#include "ValueInspector.h"
+#include "models/Selection.h"
+
+#include <QPlainTextEdit>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <qcustomplot.h>
+
+using namespace bufferscope;
+
+using Steps = std::vector<qint64>;
+Q_DECLARE_METATYPE(Steps)
+
+namespace {
+
+struct Views
+{
+    Selection selection;
+    UsageChart usage{&selection};
+    LiveRangeGantt gantt{&selection};
+    MemoryMap map{&selection};
+    ValueInspector inspector{&selection};
+    LoadedDump loaded;
+
+    bool load(const QString &name)
+    {
+        QString error;
+        if (!DumpLoader::loadNow(
+                QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name), loaded,
+                error)) {
+            qWarning("%s", qPrintable(error));
+            return false;
+        }
+        for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
+                             static_cast<ChartView *>(&map)}) {
+            v->resize(1000, 520);
+            v->setDump(loaded.dump, loaded.timeline);
+            v->show();
+        }
+        inspector.setDump(loaded.dump);
+        for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
+                             static_cast<ChartView *>(&map)}) {
+            if (!QTest::qWaitForWindowExposed(v))
+                return false;
+            v->plot()->replot(); // lay out axes so pixel coordinates are final
+        }
+        return true;
+    }
+
+    void expectEverywhere(int value)
+    {
+        QCOMPARE(selection.currentValue(), value);
+        QCOMPARE(usage.highlightedValue(), value);
+        QCOMPARE(gantt.highlightedValue(), value);
+        QCOMPARE(map.highlightedValue(), value);
+        QCOMPARE(inspector.shownValue(), value);
+    }
+};
+
+/// Pixels of exactly `colour` in `image`.
+int countColour(const QImage &image, const QColor &colour)
+{
+    const QRgb want = colour.rgb();
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto *line = reinterpret_cast<const QRgb *>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            n += (line[x] & 0xffffffu) == (want & 0xffffffu) ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
+class TestViews : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void selection_data()
+    {
+        QTest::addColumn<QString>("dump");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<Steps>("positions");
+        QTest::addColumn<Steps>("uses");
+        QTest::newRow("gpu_decoder_layer fusion.40") << "gpu_decoder_layer"
+                                                     << "fusion.40" << Steps{36} << Steps{37};
+        QTest::newRow("gpu_vllm_update_slice tuple element")
+            << "gpu_vllm_update_slice"
+            << "loop_broadcast_dynamic_update_slice_fusion{0}" << Steps{61, 62, 68, 69, 70, 75}
+            << Steps{68, 75};
+        QTest::newRow("tpu_dynamic_slice Arg_0.1") << "tpu_dynamic_slice"
+                                                   << "Arg_0.1" << Steps{0, 1} << Steps{1, 6};
+        QTest::newRow("tpu_random_normal fusion.23{0}")
+            << "tpu_random_normal"
+            << "fusion.23{0}" << Steps{5, 7, 9} << Steps{9, 10, 15};
+        QTest::newRow("tpu_unstack slice_reduce_fusion{1}")
+            << "tpu_unstack"
+            << "slice_reduce_fusion{1}" << Steps{1, 4, 6} << Steps{6};
+    }
+
+    void selection()
+    {
+        QFETCH(QString, dump);
+        QFETCH(QString, value);
+        QFETCH(Steps, positions);
+        QFETCH(Steps, uses);
+        Views views;
+        QVERIFY(views.load(dump));
+        const Dump &d = *views.loaded.dump;
+        const std::uint32_t found = d.findValue(value.toStdString());
+        QVERIFY(found != kNone);
+        const int v = static_cast<int>(found);
+
+        // Programmatically: every view follows within the same call (no event loop turn).
+        views.selection.setCurrentValue(v);
+        views.expectEverywhere(v);
+        QCOMPARE(views.gantt.markedUseSteps(), uses);
+        QCOMPARE(views.gantt.markedPositionSteps(), positions);
+        QVERIFY(views.inspector.details()->toPlainText().contains(value));
+        QVERIFY(!views.inspector.instructionText()->toPlainText().isEmpty());
+        const auto range = views.usage.highlightedRange();
+        QCOMPARE(range.first, static_cast<double>(d.values[found].start));
+        QCOMPARE(range.second, static_cast<double>(d.values[found].end + 1));
+
+        // Esc in a chart clears the value everywhere.
+        views.gantt.plot()->setFocus();
+        QTest::keyClick(views.gantt.plot(), Qt::Key_Escape);
+        views.expectEverywhere(-1);
+        QVERIFY(views.gantt.markedUseSteps().empty());
+
+        // A click on the value's Gantt bar selects it.
+        views.gantt.plot()->replot();
+        QRectF bar =
+            views.gantt.boxes()->pixelRect(views.gantt.boxes()->boxes()[static_cast<std::size_t>(
+                views.gantt.boxes()->boxesOfValue(found).front())]);
+        QTest::mouseClick(views.gantt.plot(), Qt::LeftButton, {}, bar.center().toPoint());
+        views.expectEverywhere(v);
+        QCOMPARE(views.gantt.markedUseSteps(), uses);
+
+        // A click on its memory-map box selects it too (after clearing).
+        views.selection.clear();
+        views.map.plot()->replot();
+        const std::vector<int> boxes = views.map.boxes()->boxesOfValue(found);
+        QCOMPARE(boxes.size(), std::size_t(1));
+        const QRectF box = views.map.boxes()->pixelRect(
+            views.map.boxes()->boxes()[static_cast<std::size_t>(boxes.front())]);
+        QVERIFY2(box.width() >= 1 && box.height() >= 1, "the value's box is drawn");
+        QTest::mouseClick(views.map.plot(), Qt::LeftButton, {}, box.center().toPoint());
+        views.expectEverywhere(v);
+        QVERIFY(
+            views.map.toolTipAt(box.center())
+                .contains(QStringLiteral("0x%1").arg(QString::number(d.values[found].offset, 16))));
+
+        // Arrow keys walk the program order.
+        views.selection.setCurrentStep(2);
+        views.usage.plot()->setFocus();
+        QTest::keyClick(views.usage.plot(), Qt::Key_Right);
+        QCOMPARE(views.selection.currentStep(), qint64(3));
+        QTest::keyClick(views.usage.plot(), Qt::Key_Left);
+        QTest::keyClick(views.usage.plot(), Qt::Key_Left);
+        QCOMPARE(views.selection.currentStep(), qint64(1));
+    }
+
+    void usageChartClickAndCursor()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_vllm_update_slice")));
+        QCustomPlot *p = views.usage.plot();
+        const int x = qRound(p->xAxis->coordToPixel(40.5));
+        const int y = p->axisRect()->center().y();
+        QTest::mouseClick(p, Qt::LeftButton, {}, QPoint(x, y));
+        QCOMPARE(views.selection.currentStep(), qint64(40));
+        views.usage.moveCursorTo(x);
+        const QString text = views.usage.cursorText();
+        QVERIFY2(text.startsWith(QStringLiteral("step 40 · ")), qPrintable(text));
+        // The instruction at step 40, as the InstructionSequence prints it.
+        const std::uint32_t ins = views.loaded.dump->instructionAtStep(40);
+        QVERIFY(text.contains(QString::fromStdString(
+            std::string(views.loaded.dump->str(views.loaded.dump->instructions[ins].name)))));
+    }
+
+    void ganttOrders()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const Dump &d = *views.loaded.dump;
+        for (auto order : {LiveRangeGantt::Order::ByStart, LiveRangeGantt::Order::BySize,
+                           LiveRangeGantt::Order::ByAllocation}) {
+            views.gantt.setOrder(order);
+            QCOMPARE(views.gantt.rowCount(), 46); // 49 values, 3 without a live range
+            QCOMPARE(views.gantt.noLiveRangeList()->count(), 3);
+            // Rows are a permutation in the chosen order.
+            std::vector<std::uint32_t> rows(46);
+            for (std::uint32_t i = 0; i < d.values.size(); ++i)
+                if (views.gantt.rowOf(static_cast<int>(i)) >= 0)
+                    rows[static_cast<std::size_t>(views.gantt.rowOf(static_cast<int>(i)))] = i;
+            for (std::size_t r = 1; r < rows.size(); ++r) {
+                const Value &a = d.values[rows[r - 1]];
+                const Value &b = d.values[rows[r]];
+                if (order == LiveRangeGantt::Order::ByStart)
+                    QVERIFY(a.start <= b.start);
+                else if (order == LiveRangeGantt::Order::BySize)
+                    QVERIFY(a.size >= b.size);
+                else
+                    QVERIFY(d.allocations[a.allocation].index <= d.allocations[b.allocation].index);
+            }
+        }
+    }
+
+    void exportSizeAndHighlight_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::newRow("usage") << "usage";
+        QTest::newRow("gantt") << "gantt";
+        QTest::newRow("memory-map") << "memory-map";
+    }
+
+    void exportSizeAndHighlight()
+    {
+        QFETCH(QString, view);
+        Views views;
+        QVERIFY(views.load(QStringLiteral("tpu_unstack")));
+        ChartView *chart = view == QLatin1String("usage")   ? static_cast<ChartView *>(&views.usage)
+                           : view == QLatin1String("gantt") ? static_cast<ChartView *>(&views.gantt)
+                                                            : static_cast<ChartView *>(&views.map);
+        QTemporaryDir dir;
+        const QString plain = dir.filePath(QStringLiteral("plain.png"));
+        const QString selected = dir.filePath(QStringLiteral("selected.png"));
+        QVERIFY(chart->exportPng(plain, 400, 300, 2));
+        views.selection.setCurrentValue(
+            static_cast<int>(views.loaded.dump->findValue("slice_reduce_fusion{1}")));
+        QVERIFY(chart->exportPng(selected, 400, 300, 2));
+        const QImage a(plain);
+        const QImage b(selected);
+        QCOMPARE(a.size(), QSize(800, 600));
+        QCOMPARE(b.size(), QSize(800, 600));
+        QVERIFY2(a != b, "selecting a value changes the picture");
+        if (view != QLatin1String("usage")) {
+            // Box views fill the selected box with the highlight colour, used for nothing else.
+            QCOMPARE(countColour(a, ChartPalette::highlight()), 0);
+            QVERIFY(countColour(b, ChartPalette::highlight()) > 200);
+        }
+    }
+
+    void exportOfBoxHasHighlightAtItsPlace()
+    {
+        // Export at the widget's own size, so the on-screen geometry maps onto the PNG by scale.
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const int v = static_cast<int>(views.loaded.dump->findValue("fusion.40"));
+        views.map.setAllocation(
+            static_cast<int>(views.loaded.dump->values[static_cast<std::size_t>(v)].allocation));
+        views.selection.setCurrentValue(v);
+        QCustomPlot *p = views.map.plot();
+        p->replot();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("map.png"));
+        // savePng directly, without the export title row, so the layout is the on-screen one.
+        QVERIFY(p->savePng(path, p->width(), p->height(), 2));
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(p->width() * 2, p->height() * 2));
+        const QRectF box = views.map.highlightedPixelRect();
+        QVERIFY(!box.isEmpty());
+        const QPoint centre = (box.center() * 2).toPoint();
+        QCOMPARE(QColor(image.pixel(centre)).rgb() & 0xffffffu,
+                 ChartPalette::highlight().rgb() & 0xffffffu);
+    }
+};
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"

@@ -1,5 +1,6 @@
 #include "ExportCommand.h"
 
+#include "BreakdownChart.h"
 #include "DumpLoader.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
@@ -78,11 +79,6 @@ int ExportCommand::run(const QStringList &args)
                                    "usage|gantt|memory-map|breakdown --out OUT.png [--width W] "
                                    "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T]"),
                     1);
-    if (view == QLatin1String("breakdown"))
-        return fail(QStringLiteral("--view breakdown is not available yet: the breakdown view "
-                                   "comes with the peak-breakdown dock; use 'report' for the "
-                                   "breakdown at the peak"),
-                    1);
     Selection selection;
     std::unique_ptr<ChartView> chart;
     if (view == QLatin1String("usage"))
@@ -91,6 +87,8 @@ int ExportCommand::run(const QStringList &args)
         chart = std::make_unique<LiveRangeGantt>(&selection);
     else if (view == QLatin1String("memory-map"))
         chart = std::make_unique<MemoryMap>(&selection);
+    else if (view == QLatin1String("breakdown"))
+        chart = std::make_unique<BreakdownChart>(&selection);
     else
         return fail(QStringLiteral("unknown view '%1'; expected usage, gantt, memory-map or "
                                    "breakdown")

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "BreakdownChart.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
 #include "LiveRangeGantt.h"
@@ -113,6 +114,8 @@ void MainWindow::createViews()
     m_gantt->setWindowTitle(tr("Live Ranges"));
     m_map = new MemoryMap(m_selection, this);
     m_map->setWindowTitle(tr("Memory Map"));
+    m_breakdown = new BreakdownChart(m_selection, this);
+    m_breakdown->setWindowTitle(tr("Breakdown"));
     m_inspector = new ValueInspector(m_selection, this);
     m_valueView = new ValueTableView(m_valueModel, m_selection, this);
 
@@ -154,6 +157,7 @@ void MainWindow::createDocks()
     QDockWidget *gantt = addDock(m_gantt, tr("Live Ranges"), QStringLiteral("GanttDock"));
     QDockWidget *map = addDock(m_map, tr("Memory Map"), QStringLiteral("MemoryMapDock"));
     QDockWidget *values = addDock(m_valueView, tr("Values"), QStringLiteral("ValuesDock"));
+    QDockWidget *breakdown = addDock(m_breakdown, tr("Breakdown"), QStringLiteral("BreakdownDock"));
     QDockWidget *inspector =
         addDock(m_inspector, tr("Value Inspector"), QStringLiteral("InspectorDock"));
     QDockWidget *allocations =
@@ -167,6 +171,7 @@ void MainWindow::createDocks()
     splitDockWidget(usage, gantt, Qt::Vertical);
     splitDockWidget(gantt, map, Qt::Horizontal);
     splitDockWidget(gantt, values, Qt::Vertical);
+    splitDockWidget(values, breakdown, Qt::Horizontal);
     addDockWidget(Qt::RightDockWidgetArea, inspector);
     splitDockWidget(inspector, allocations, Qt::Vertical);
     splitDockWidget(allocations, instructions, Qt::Horizontal);
@@ -176,6 +181,7 @@ void MainWindow::createDocks()
     allocations->raise();
     resizeDocks({usage, gantt, values}, {250, 380, 300}, Qt::Vertical);
     resizeDocks({gantt, map}, {560, 560}, Qt::Horizontal);
+    resizeDocks({values, breakdown}, {600, 520}, Qt::Horizontal);
     resizeDocks({usage, inspector}, {1120, 480}, Qt::Horizontal);
     resizeDocks({inspector, allocations}, {520, 420}, Qt::Vertical);
     m_modulesDock->hide();
@@ -244,7 +250,7 @@ void MainWindow::createActions()
 
 QList<ChartView *> MainWindow::chartViews() const
 {
-    return {m_usage, m_gantt, m_map};
+    return {m_usage, m_gantt, m_map, m_breakdown};
 }
 
 QList<QDockWidget *> MainWindow::docks() const

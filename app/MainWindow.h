@@ -16,6 +16,7 @@ class QTreeView;
 namespace bufferscope {
 
 class AllocationTreeModel;
+class BreakdownChart;
 class ChartView;
 class InstructionListModel;
 class LiveRangeGantt;
@@ -32,7 +33,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 1;
+    static constexpr int kLayoutVersion = 2;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -52,6 +53,7 @@ public:
     UsageChart *usageChart() const { return m_usage; }
     LiveRangeGantt *gantt() const { return m_gantt; }
     MemoryMap *memoryMap() const { return m_map; }
+    BreakdownChart *breakdownChart() const { return m_breakdown; }
     ValueInspector *inspector() const { return m_inspector; }
     ValueTableView *valueTable() const { return m_valueView; }
     QTreeView *allocationTree() const { return m_allocationView; }
@@ -93,6 +95,7 @@ private:
     UsageChart *m_usage = nullptr;
     LiveRangeGantt *m_gantt = nullptr;
     MemoryMap *m_map = nullptr;
+    BreakdownChart *m_breakdown = nullptr;
     ValueInspector *m_inspector = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;

@@ -25,7 +25,9 @@ MemoryMap::MemoryMap(Selection *selection, QWidget *parent)
 {
     auto *label = new QLabel(tr("&Allocation:"), this);
     label->setBuddy(m_allocationBox);
-    m_allocationBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Long entries must not widen the dock: the popup shows them whole.
+    m_allocationBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_allocationBox->setMinimumContentsLength(16);
     m_allocationBox->setMaxVisibleItems(30);
     toolRow()->addWidget(label);
     toolRow()->addWidget(m_allocationBox);

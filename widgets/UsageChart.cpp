@@ -22,7 +22,9 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
     spaceLabel->setBuddy(m_space);
-    m_space->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Long entries must not widen the dock: the popup shows them whole.
+    m_space->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_space->setMinimumContentsLength(16);
     m_space->setToolTip(tr("Memory space (the @N colour of values and allocations)"));
     m_logical->setChecked(true);
     m_logical->setToolTip(tr("Also plot the bytes of the values' shapes, without padding or "

@@ -44,7 +44,7 @@ private Q_SLOTS:
             {QStringLiteral("tpu_random_normal"), QStringLiteral("fusion.23{0}")},
             {QStringLiteral("tpu_unstack"), QStringLiteral("slice_reduce_fusion{1}")}};
         for (const auto &[dump, select] : dumps)
-            for (const char *view : {"usage", "gantt", "memory-map"})
+            for (const char *view : {"usage", "gantt", "memory-map", "breakdown"})
                 QTest::addRow("%s %s", qPrintable(dump), view)
                     << dump << QString::fromLatin1(view) << select;
     }
@@ -103,10 +103,6 @@ private Q_SLOTS:
             << QStringList{file, QStringLiteral("--view"), QStringLiteral("pie"),
                            QStringLiteral("--out"), out}
             << 1 << QStringLiteral("unknown view 'pie'");
-        QTest::newRow("breakdown not yet")
-            << QStringList{file, QStringLiteral("--view"), QStringLiteral("breakdown"),
-                           QStringLiteral("--out"), out}
-            << 1 << QStringLiteral("breakdown is not available yet");
         QTest::newRow("unknown value") << QStringList{file,
                                                       QStringLiteral("--view"),
                                                       QStringLiteral("gantt"),

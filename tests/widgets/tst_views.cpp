@@ -2,6 +2,7 @@
 // The expected steps of uses and positions were read off the dumps by hand: the value's
 // `positions:`/`uses:` lines, looked up in the InstructionSequence.
 #include "BoxPlottable.h"
+#include "BreakdownChart.h"
 #include "ChartPalette.h"
 #include "DumpLoader.h"
 #include "LiveRangeGantt.h"
@@ -215,6 +216,49 @@ private Q_SLOTS:
                     QVERIFY(d.allocations[a.allocation].index <= d.allocations[b.allocation].index);
             }
         }
+    }
+
+    void breakdownAtPeakAndSteps()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_vllm_update_slice")));
+        BreakdownChart chart(&views.selection);
+        chart.resize(900, 500);
+        chart.setDump(views.loaded.dump, views.loaded.timeline);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot();
+        // FORMAT.md Part A: the peak of gpu_vllm_update_slice is 1210 bytes at step 68; each
+        // grouping adds up to it.
+        QCOMPARE(chart.breakdown().step, qint64(68));
+        for (auto grouping : {BreakdownChart::Grouping::OpName, BreakdownChart::Grouping::Source,
+                              BreakdownChart::Grouping::OpType, BreakdownChart::Grouping::Kind}) {
+            chart.setGrouping(grouping);
+            qint64 sum = 0;
+            for (const BreakdownRow &r : chart.shownRows())
+                sum += r.bytes;
+            QCOMPARE(sum, qint64(1210));
+        }
+        // The selected value's group is highlighted; a click on a bar selects its largest value.
+        const int v = static_cast<int>(views.loaded.dump->findValue("528"));
+        views.selection.setCurrentValue(v);
+        QCOMPARE(chart.highlightedValue(), v);
+        QVERIFY(chart.highlightedRow() >= 0);
+        views.selection.clear();
+        chart.setGrouping(BreakdownChart::Grouping::OpName);
+        chart.plot()->replot();
+        const BreakdownRow &first = chart.shownRows().front();
+        const QPoint bar(
+            qRound(chart.plot()->xAxis->coordToPixel(static_cast<double>(first.bytes) / 2)),
+            qRound(chart.plot()->yAxis->coordToPixel(0)));
+        QTest::mouseClick(chart.plot(), Qt::LeftButton, {}, bar);
+        QCOMPARE(views.selection.currentValue(), static_cast<int>(first.members.front()));
+        // Another step gives that step's breakdown.
+        views.selection.setCurrentStep(30);
+        QCOMPARE(chart.breakdown().step, qint64(30));
+        QCOMPARE(
+            chart.breakdown().valueCount,
+            static_cast<qint64>(MemoryTimeline::valuesLiveAt(*views.loaded.dump, 30, 0).size()));
     }
 
     void exportSizeAndHighlight_data()

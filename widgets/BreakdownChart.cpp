@@ -1,0 +1,209 @@
+#include "BreakdownChart.h"
+
+#include "BytesTicker.h"
+#include "ChartPalette.h"
+#include "models/QtText.h"
+#include "models/Selection.h"
+
+#include <QComboBox>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace bufferscope {
+
+namespace {
+constexpr int kLabelChars =
+    64; ///< longer group names are elided on the left (op_name prefixes repeat)
+} // namespace
+
+BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
+    : ChartView(selection, parent), m_grouping(new QComboBox(this)), m_summary(new QLabel(this))
+{
+    auto *label = new QLabel(tr("&Group by:"), this);
+    label->setBuddy(m_grouping);
+    m_grouping->addItem(tr("op_name"), static_cast<int>(Grouping::OpName));
+    m_grouping->addItem(tr("source line"), static_cast<int>(Grouping::Source));
+    m_grouping->addItem(tr("op_type"), static_cast<int>(Grouping::OpType));
+    m_grouping->addItem(tr("allocation kind"), static_cast<int>(Grouping::Kind));
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    toolRow()->addWidget(label);
+    toolRow()->addWidget(m_grouping);
+    toolRow()->addSpacing(12);
+    toolRow()->addWidget(m_summary, 1);
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setGrouping(static_cast<Grouping>(m_grouping->itemData(index).toInt()));
+    });
+
+    QCustomPlot *p = plot();
+    m_bars = new QCPBars(p->yAxis, p->xAxis);
+    m_bars->setWidth(0.7);
+    m_bars->setName(tr("assigned bytes of the live values"));
+    m_highlight = new QCPBars(p->yAxis, p->xAxis);
+    m_highlight->setWidth(0.7);
+    m_highlight->setLayer(highlightLayer());
+    m_highlight->setName(tr("group of the selected value"));
+    p->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    p->xAxis->setLabel(tr("assigned bytes live at the step"));
+    p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    p->yAxis->setRangeReversed(true);
+    p->yAxis->grid()->setVisible(false);
+    p->yAxis->setSubTicks(false);
+    p->yAxis->setTickLength(0, 2);
+    connect(p, &QCustomPlot::mousePress, this,
+            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
+    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
+        if (event->button() != Qt::LeftButton ||
+            (event->position().toPoint() - m_pressPos).manhattanLength() > 3)
+            return;
+        const int row = qRound(plot()->yAxis->pixelToCoord(event->position().y()));
+        const double x = plot()->xAxis->pixelToCoord(event->position().x());
+        if (row < 0 || row >= static_cast<int>(m_rows.size()) || x < 0 ||
+            x > static_cast<double>(m_rows[static_cast<std::size_t>(row)].bytes))
+            return;
+        const BreakdownRow &r = m_rows[static_cast<std::size_t>(row)];
+        if (!r.members.empty())
+            this->selection()->setCurrentValue(static_cast<int>(r.members.front()));
+    });
+    applyPalette();
+}
+
+QString BreakdownChart::title() const
+{
+    if (!dump())
+        return tr("Breakdown");
+    return tr("What is live at step %1 of %2, by %3")
+        .arg(m_breakdown.step)
+        .arg(toQString(dump()->module), m_grouping->currentText());
+}
+
+void BreakdownChart::applyPalette()
+{
+    ChartView::applyPalette();
+    m_bars->setPen(Qt::NoPen);
+    m_bars->setBrush(ChartPalette::liveBytes());
+    m_highlight->setPen(QPen(ChartPalette::foreground(palette()), 1.5));
+    m_highlight->setBrush(ChartPalette::highlight());
+}
+
+const std::vector<BreakdownRow> &BreakdownChart::rowsOf(const Breakdown &b) const
+{
+    switch (m_groupBy) {
+    case Grouping::Source:
+        return b.bySource;
+    case Grouping::OpType:
+        return b.byOpType;
+    case Grouping::Kind:
+        return b.byKind;
+    case Grouping::OpName:
+        break;
+    }
+    return b.byOpName;
+}
+
+void BreakdownChart::setGrouping(Grouping grouping)
+{
+    m_groupBy = grouping;
+    {
+        const QSignalBlocker blocker(m_grouping);
+        m_grouping->setCurrentIndex(m_grouping->findData(static_cast<int>(grouping)));
+    }
+    if (!dump())
+        return;
+    compute(m_breakdown.step);
+    showValue(selection()->currentValue());
+    replotAll();
+}
+
+void BreakdownChart::rebuild()
+{
+    const SpaceTimeline *primary = timeline()->primary();
+    compute(primary && dump()->hasLiveRanges() ? primary->peak.step : -1);
+}
+
+void BreakdownChart::compute(qint64 step)
+{
+    const SpaceTimeline *primary = timeline() ? timeline()->primary() : nullptr;
+    m_breakdown = Breakdown::compute(*dump(), step, primary ? primary->memorySpace : 0);
+    const std::vector<BreakdownRow> &all = rowsOf(m_breakdown);
+    m_rows.assign(all.begin(),
+                  all.begin() +
+                      std::min<std::ptrdiff_t>(kMaxBars, static_cast<std::ptrdiff_t>(all.size())));
+    if (all.size() > static_cast<std::size_t>(kMaxBars)) {
+        BreakdownRow other;
+        other.key = tr("(%1 smaller groups)").arg(all.size() - kMaxBars).toStdString();
+        for (std::size_t i = kMaxBars; i < all.size(); ++i) {
+            other.bytes += all[i].bytes;
+            other.values += all[i].values;
+        }
+        m_rows.push_back(std::move(other));
+    }
+    QVector<double> keys;
+    QVector<double> bytes;
+    auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ticker->clear();
+    const QFontMetrics metrics(font());
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        keys << static_cast<double>(i);
+        bytes << static_cast<double>(m_rows[i].bytes);
+        const QString key = toQString(m_rows[i].key);
+        const QString shown =
+            key.size() > kLabelChars ? QStringLiteral("…") + key.right(kLabelChars - 1) : key;
+        ticker->addTick(static_cast<double>(i),
+                        QStringLiteral("%1  ·  %2").arg(shown, humanBytesText(m_rows[i].bytes)));
+    }
+    m_bars->setData(keys, bytes, true);
+    const std::uint32_t ins = dump()->instructionAtStep(m_breakdown.step);
+    m_summary->setText(m_breakdown.step < 0
+                           ? tr("No live ranges in this dump")
+                           : tr("step %1 (%2): %3 in %n value(s)", nullptr,
+                                static_cast<int>(m_breakdown.valueCount))
+                                 .arg(m_breakdown.step)
+                                 .arg(ins == kNone
+                                          ? tr("end")
+                                          : toQString(dump()->str(dump()->instructions[ins].name)))
+                                 .arg(humanBytesText(m_breakdown.bytes)));
+    resetZoom();
+}
+
+void BreakdownChart::resetZoom()
+{
+    double top = 1;
+    for (const BreakdownRow &r : m_rows)
+        top = std::max(top, static_cast<double>(r.bytes));
+    plot()->xAxis->setRange(0, top * 1.05);
+    plot()->yAxis->setRange(-0.6, std::max<double>(static_cast<double>(m_rows.size()) - 0.4, 4));
+    replotAll();
+}
+
+void BreakdownChart::showValue(int value)
+{
+    m_highlight->data()->clear();
+    m_highlightRow = -1;
+    setHighlighted(-1);
+    if (value < 0)
+        return;
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const auto &members = m_rows[i].members;
+        if (std::find(members.begin(), members.end(), static_cast<std::uint32_t>(value)) !=
+            members.end()) {
+            m_highlightRow = static_cast<int>(i);
+            m_highlight->addData(static_cast<double>(i), static_cast<double>(m_rows[i].bytes));
+            setHighlighted(value);
+            return;
+        }
+    }
+}
+
+void BreakdownChart::showStep(qint64 step)
+{
+    if (!dump() || step < 0 || step >= dump()->stepCount() || step == m_breakdown.step)
+        return;
+    compute(step);
+    showValue(selection()->currentValue());
+}
+
+} // namespace bufferscope

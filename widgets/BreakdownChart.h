@@ -1,0 +1,62 @@
+#pragma once
+
+#include "ChartView.h"
+#include "analysis/PeakBreakdown.h"
+
+class QComboBox;
+class QCPBars;
+class QLabel;
+
+namespace bufferscope {
+
+/// What the live bytes at the current step (the peak until a step is chosen) are made of:
+/// horizontal bars of the largest groups by op_name, source line, op_type or allocation kind.
+/// The selected value's group is highlighted; clicking a bar selects that group's largest value.
+class BreakdownChart : public ChartView
+{
+    Q_OBJECT
+public:
+    enum class Grouping
+    {
+        OpName,
+        Source,
+        OpType,
+        Kind
+    };
+    static constexpr int kMaxBars = 20; ///< more groups are folded into one "other" bar
+
+    explicit BreakdownChart(Selection *selection, QWidget *parent = nullptr);
+
+    QString viewName() const override { return QStringLiteral("breakdown"); }
+    QString title() const override;
+    void resetZoom() override;
+
+    void setGrouping(Grouping grouping);
+    const Breakdown &breakdown() const { return m_breakdown; }
+    /// The rows drawn, largest first (the "other" row last, when there is one).
+    const std::vector<BreakdownRow> &shownRows() const { return m_rows; }
+    /// Row of the highlighted group (-1: none).
+    int highlightedRow() const { return m_highlightRow; }
+
+protected:
+    void rebuild() override;
+    void showValue(int value) override;
+    void showStep(qint64 step) override;
+    void applyPalette() override;
+
+private:
+    void compute(qint64 step);
+    const std::vector<BreakdownRow> &rowsOf(const Breakdown &b) const;
+
+    QComboBox *m_grouping;
+    QLabel *m_summary;
+    QCPBars *m_bars;
+    QCPBars *m_highlight;
+    Grouping m_groupBy = Grouping::OpName;
+    Breakdown m_breakdown;
+    std::vector<BreakdownRow> m_rows;
+    int m_highlightRow = -1;
+    QPoint m_pressPos;
+};
+
+} // namespace bufferscope

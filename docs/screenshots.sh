@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerates the README's pictures from the app itself: the main window grabbed with
+# --screenshot, and charts rendered by 'bufferscope export'. Run after ./run.sh or ./test.sh
+# has built the app. Uses the offscreen platform, so no display is needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${BUFFERSCOPE:-build/release/app/bufferscope}
+out=docs/images
+data=tests/data
+mkdir -p "$out"
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+"$bin" --screenshot "$out/main-window.png" --select 528 "$data/gpu_vllm_update_slice.buffer-assignment.txt"
+"$bin" export "$data/gpu_vllm_update_slice.buffer-assignment.txt" --view usage --select 528 \
+    --width 900 --height 340 --scale 1 --out "$out/usage.png"
+"$bin" export "$data/gpu_decoder_layer.buffer-assignment.txt" --view gantt --select fusion.40 \
+    --width 900 --height 420 --scale 1 --out "$out/gantt.png"
+"$bin" export "$data/gpu_vllm_update_slice.buffer-assignment.txt" --view memory-map --select 528 \
+    --width 900 --height 420 --scale 1 --out "$out/memory-map.png"
+"$bin" export "$data/gpu_decoder_layer.buffer-assignment.txt" --view breakdown \
+    --width 900 --height 320 --scale 1 --out "$out/breakdown.png"
+echo "wrote $(ls "$out" | wc -l) pictures to $out"

@@ -16,8 +16,7 @@
 namespace bufferscope {
 
 namespace {
-constexpr int kLabelChars =
-    64; ///< longer group names are elided on the left (op_name prefixes repeat)
+constexpr int kRowPixels = 22; ///< each bar gets at least this height; fewer bars when short
 } // namespace
 
 BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
@@ -46,7 +45,9 @@ BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
     m_highlight->setWidth(0.7);
     m_highlight->setLayer(highlightLayer());
     m_highlight->setName(tr("group of the selected value"));
-    p->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    auto bytesTicker = QSharedPointer<BytesTicker>::create();
+    bytesTicker->setTickCount(3); // byte labels are wide; the dock is often narrow
+    p->xAxis->setTicker(bytesTicker);
     p->xAxis->setLabel(tr("assigned bytes live at the step"));
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     p->yAxis->setRangeReversed(true);
@@ -129,13 +130,15 @@ void BreakdownChart::compute(qint64 step)
     const SpaceTimeline *primary = timeline() ? timeline()->primary() : nullptr;
     m_breakdown = Breakdown::compute(*dump(), step, primary ? primary->memorySpace : 0);
     const std::vector<BreakdownRow> &all = rowsOf(m_breakdown);
+    // As many bars as the height holds legibly; the rest fold into one "smaller groups" bar.
+    const auto maxBars =
+        static_cast<std::size_t>(std::clamp(height() / kRowPixels - 3, 3, kMaxBars));
     m_rows.assign(all.begin(),
-                  all.begin() +
-                      std::min<std::ptrdiff_t>(kMaxBars, static_cast<std::ptrdiff_t>(all.size())));
-    if (all.size() > static_cast<std::size_t>(kMaxBars)) {
+                  all.begin() + static_cast<std::ptrdiff_t>(std::min(maxBars, all.size())));
+    if (all.size() > maxBars) {
         BreakdownRow other;
-        other.key = tr("(%1 smaller groups)").arg(all.size() - kMaxBars).toStdString();
-        for (std::size_t i = kMaxBars; i < all.size(); ++i) {
+        other.key = tr("(%1 smaller groups)").arg(all.size() - maxBars).toStdString();
+        for (std::size_t i = maxBars; i < all.size(); ++i) {
             other.bytes += all[i].bytes;
             other.values += all[i].values;
         }
@@ -150,8 +153,8 @@ void BreakdownChart::compute(qint64 step)
         keys << static_cast<double>(i);
         bytes << static_cast<double>(m_rows[i].bytes);
         const QString key = toQString(m_rows[i].key);
-        const QString shown =
-            key.size() > kLabelChars ? QStringLiteral("…") + key.right(kLabelChars - 1) : key;
+        // Labels take at most 40 % of the width; op_name prefixes repeat, so keep the tail.
+        const QString shown = metrics.elidedText(key, Qt::ElideLeft, std::max(80, width() * 2 / 5));
         ticker->addTick(static_cast<double>(i),
                         QStringLiteral("%1  ·  %2").arg(shown, humanBytesText(m_rows[i].bytes)));
     }

@@ -169,13 +169,7 @@ void BoxChartView::showHover(int value)
 
 void BoxChartView::showStep(qint64 step)
 {
-    const bool visible = dump() && step >= 0 && step < dump()->stepCount();
-    m_currentStep->setVisible(visible);
-    if (!visible)
-        return;
-    const double x = static_cast<double>(step) + 0.5;
-    m_currentStep->point1->setCoords(x, 0);
-    m_currentStep->point2->setCoords(x, 1);
+    placeStepLine(m_currentStep, step);
 }
 
 void BoxChartView::applyPalette()

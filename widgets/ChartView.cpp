@@ -1,6 +1,8 @@
 #include "ChartView.h"
 
 #include "ChartPalette.h"
+#include "SwatchLegendItem.h"
+#include "models/QtText.h"
 #include "models/Selection.h"
 
 #include <QApplication>
@@ -101,6 +103,32 @@ void ChartView::applyPalette()
     m_plot->legend->setTextColor(fg);
     if (m_plot->legend->borderPen().style() != Qt::NoPen)
         m_plot->legend->setBorderPen(QPen(ChartPalette::grid(pal)));
+}
+
+void ChartView::setKindLegend()
+{
+    QCPLegend *legend = m_plot->legend;
+    legend->clearItems();
+    bool kinds[kAllocationKindCount] = {};
+    for (const Allocation &a : m_dump->allocations)
+        kinds[static_cast<int>(a.kind)] = true;
+    for (int k = 0; k < kAllocationKindCount; ++k) {
+        const auto kind = static_cast<AllocationKind>(k);
+        if (kinds[k])
+            legend->addItem(new SwatchLegendItem(legend, ChartPalette::kindColor(kind),
+                                                 toQString(allocationKindName(kind))));
+    }
+}
+
+void ChartView::placeStepLine(QCPItemStraightLine *line, qint64 step) const
+{
+    const bool visible = m_dump && step >= 0 && step < m_dump->stepCount();
+    line->setVisible(visible);
+    if (!visible)
+        return;
+    const double x = static_cast<double>(step) + 0.5;
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
 }
 
 void ChartView::replotHighlight()

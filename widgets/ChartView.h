@@ -7,6 +7,7 @@
 
 #include <memory>
 
+class QCPItemStraightLine;
 class QCPLayer;
 class QCustomPlot;
 class QHBoxLayout;
@@ -65,6 +66,10 @@ protected:
     virtual void applyPalette();
 
     void setHighlighted(int value) { m_highlighted = value; }
+    /// Replaces the legend with a swatch for each allocation kind the dump has.
+    void setKindLegend();
+    /// Puts a vertical step line at the centre of `step`; hides it for steps outside the program.
+    void placeStepLine(QCPItemStraightLine *line, qint64 step) const;
     /// Replots the highlight layer only (cheap), through the queued replot.
     void replotHighlight();
     void replotAll();

@@ -3,7 +3,6 @@
 #include "BoxPlottable.h"
 #include "ChartPalette.h"
 #include "StepTicker.h"
-#include "SwatchLegendItem.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -148,17 +147,7 @@ void LiveRangeGantt::rebuild()
     m_apartButton->setEnabled(apart > 0);
 
     // Legend: the kinds that occur, then the marks.
-    QCPLegend *legend = plot()->legend;
-    legend->clearItems();
-    bool kinds[kAllocationKindCount] = {};
-    for (const Allocation &a : d.allocations)
-        kinds[static_cast<int>(a.kind)] = true;
-    for (int k = 0; k < kAllocationKindCount; ++k) {
-        if (kinds[k])
-            legend->addItem(new SwatchLegendItem(
-                legend, ChartPalette::kindColor(static_cast<AllocationKind>(k)),
-                toQString(allocationKindName(static_cast<AllocationKind>(k)))));
-    }
+    setKindLegend();
     m_uses->setName(tr("use (selected value)"));
     m_positions->setName(tr("position (selected value)"));
     m_uses->addToLegend();

@@ -4,7 +4,6 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "StepTicker.h"
-#include "SwatchLegendItem.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -99,17 +98,7 @@ void MemoryMap::rebuild()
             m_allocation = kAllAllocations;
         m_allocationBox->setCurrentIndex(m_allocationBox->findData(m_allocation));
     }
-    QCPLegend *legend = plot()->legend;
-    legend->clearItems();
-    bool kinds[kAllocationKindCount] = {};
-    for (const Allocation &a : d.allocations)
-        kinds[static_cast<int>(a.kind)] = true;
-    for (int k = 0; k < kAllocationKindCount; ++k) {
-        if (kinds[k])
-            legend->addItem(new SwatchLegendItem(
-                legend, ChartPalette::kindColor(static_cast<AllocationKind>(k)),
-                toQString(allocationKindName(static_cast<AllocationKind>(k)))));
-    }
+    setKindLegend();
     buildBoxes();
     resetZoom();
 }

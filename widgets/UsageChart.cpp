@@ -329,13 +329,7 @@ QPair<double, double> UsageChart::highlightedRange() const
 
 void UsageChart::showStep(qint64 step)
 {
-    const bool visible = dump() && step >= 0 && step < dump()->stepCount();
-    m_currentStep->setVisible(visible);
-    if (!visible)
-        return;
-    const double x = static_cast<double>(step) + 0.5;
-    m_currentStep->point1->setCoords(x, 0);
-    m_currentStep->point2->setCoords(x, 1);
+    placeStepLine(m_currentStep, step);
 }
 
 QString UsageChart::stepSummary(qint64 step) const

@@ -233,11 +233,11 @@ void MainWindow::createActions()
     go->addSeparator();
     go->addAction(tr("In charts: ← → step, Shift ×10, Home/End"))->setEnabled(false);
 
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : docks())
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addSeparator();
-    m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About BufferScope"), this, [this] {

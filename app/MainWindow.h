@@ -104,7 +104,6 @@ private:
     QListWidget *m_modules = nullptr;
     QDockWidget *m_modulesDock = nullptr;
     QDockWidget *m_warningsDock = nullptr;
-    QMenu *m_viewMenu = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_statusFile = nullptr;
     QLabel *m_statusTotals = nullptr;

@@ -53,13 +53,6 @@ BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(se
         else
             QToolTip::showText(event->globalPosition().toPoint(), tip, plot());
     });
-    connect(p, &QCustomPlot::mousePress, this,
-            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
-    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
-        if (event->button() == Qt::LeftButton &&
-            (event->position().toPoint() - m_pressPos).manhattanLength() <= 3)
-            clickAt(event->position());
-    });
 }
 
 bool BoxChartView::clickAt(const QPointF &pixel)
@@ -70,17 +63,11 @@ bool BoxChartView::clickAt(const QPointF &pixel)
     if (box >= 0) {
         selection()->setCurrentValue(
             static_cast<int>(m_boxes->boxes()[static_cast<std::size_t>(box)].value));
-        // The step under the click, so the tables and the usage chart follow the pointer.
-        const double x = plot()->xAxis->pixelToCoord(pixel.x());
-        const auto step = static_cast<qint64>(std::floor(x));
-        if (step >= 0 && step < dump()->stepCount())
-            selection()->setCurrentStep(step);
-        return true;
     }
-    const auto step = static_cast<qint64>(std::floor(plot()->xAxis->pixelToCoord(pixel.x())));
-    if (step >= 0 && step < dump()->stepCount())
+    // The step under the click, so the tables and the usage chart follow the pointer.
+    if (const qint64 step = stepAtPixel(pixel.x()); step >= 0)
         selection()->setCurrentStep(step);
-    return false;
+    return box >= 0;
 }
 
 QString BoxChartView::toolTipAt(const QPointF &pixel) const
@@ -90,7 +77,7 @@ QString BoxChartView::toolTipAt(const QPointF &pixel) const
     const int box = m_boxes->boxAt(pixel);
     if (box >= 0)
         return boxToolTip(m_boxes->boxes()[static_cast<std::size_t>(box)]);
-    const auto step = static_cast<qint64>(std::floor(plot()->xAxis->pixelToCoord(pixel.x())));
+    const qint64 step = stepAtPixel(pixel.x());
     const std::uint32_t ins = dump()->instructionAtStep(step);
     if (ins == kNone || !plot()->axisRect()->rect().contains(pixel.toPoint()))
         return {};

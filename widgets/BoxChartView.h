@@ -37,6 +37,7 @@ protected:
     /// Called after the highlight moved to `value`, e.g. to scroll it into view.
     virtual void revealValue(int value) { Q_UNUSED(value) }
 
+    void plotClicked(const QPointF &pixel) override { clickAt(pixel); }
     void showValue(int value) override;
     void showStep(qint64 step) override;
     void showHover(int value) override;
@@ -49,7 +50,6 @@ private:
     QCPItemRect *m_selected;
     QCPItemRect *m_hovered;
     QCPItemStraightLine *m_currentStep;
-    QPoint m_pressPos;
 };
 
 } // namespace bufferscope

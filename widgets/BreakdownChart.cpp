@@ -54,22 +54,20 @@ BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setSubTicks(false);
     p->yAxis->setTickLength(0, 2);
-    connect(p, &QCustomPlot::mousePress, this,
-            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
-    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
-        if (event->button() != Qt::LeftButton ||
-            (event->position().toPoint() - m_pressPos).manhattanLength() > 3)
-            return;
-        const int row = qRound(plot()->yAxis->pixelToCoord(event->position().y()));
-        const double x = plot()->xAxis->pixelToCoord(event->position().x());
-        if (row < 0 || row >= static_cast<int>(m_rows.size()) || x < 0 ||
-            x > static_cast<double>(m_rows[static_cast<std::size_t>(row)].bytes))
-            return;
-        const BreakdownRow &r = m_rows[static_cast<std::size_t>(row)];
-        if (!r.members.empty())
-            this->selection()->setCurrentValue(static_cast<int>(r.members.front()));
-    });
     applyPalette();
+}
+
+void BreakdownChart::plotClicked(const QPointF &pixel)
+{
+    // A click on a bar selects the largest value of its group.
+    const int row = qRound(plot()->yAxis->pixelToCoord(pixel.y()));
+    const double x = plot()->xAxis->pixelToCoord(pixel.x());
+    if (row < 0 || row >= static_cast<int>(m_rows.size()) || x < 0 ||
+        x > static_cast<double>(m_rows[static_cast<std::size_t>(row)].bytes))
+        return;
+    const BreakdownRow &r = m_rows[static_cast<std::size_t>(row)];
+    if (!r.members.empty())
+        selection()->setCurrentValue(static_cast<int>(r.members.front()));
 }
 
 QString BreakdownChart::title() const

@@ -43,6 +43,7 @@ protected:
     void showValue(int value) override;
     void showStep(qint64 step) override;
     void applyPalette() override;
+    void plotClicked(const QPointF &pixel) override;
 
 private:
     void compute(qint64 step);
@@ -56,7 +57,6 @@ private:
     Breakdown m_breakdown;
     std::vector<BreakdownRow> m_rows;
     int m_highlightRow = -1;
-    QPoint m_pressPos;
 };
 
 } // namespace bufferscope

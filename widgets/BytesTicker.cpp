@@ -28,10 +28,9 @@ QString BytesTicker::getTickLabel(double tick, const QLocale &locale, QChar form
     Q_UNUSED(locale)
     Q_UNUSED(formatChar)
     Q_UNUSED(precision)
-    const double bytes = tick - m_origin;
-    if (bytes < 0)
-        return QStringLiteral("-") + humanBytesText(static_cast<qint64>(std::llround(-bytes)));
-    return humanBytesText(static_cast<qint64>(std::llround(bytes)));
+    if (tick < 0)
+        return QStringLiteral("-") + humanBytesText(static_cast<qint64>(std::llround(-tick)));
+    return humanBytesText(static_cast<qint64>(std::llround(tick)));
 }
 
 } // namespace bufferscope

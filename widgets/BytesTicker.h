@@ -8,17 +8,10 @@ namespace bufferscope {
 /// "262144"), labelled in XLA's own units.
 class BytesTicker : public QCPAxisTicker
 {
-public:
-    /// Stacked memory maps label bands themselves and want offsets relative to a band.
-    void setOrigin(double origin) { m_origin = origin; }
-
 protected:
     double getTickStep(const QCPRange &range) override;
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar,
                          int precision) override;
-
-private:
-    double m_origin = 0;
 };
 
 } // namespace bufferscope

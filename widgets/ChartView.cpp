@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <cmath>
+
 namespace bufferscope {
 
 ChartView::ChartView(Selection *selection, QWidget *parent)
@@ -50,6 +52,14 @@ ChartView::ChartView(Selection *selection, QWidget *parent)
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
 
+    connect(m_plot, &QCustomPlot::mousePress, this,
+            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
+        // A click, not the end of a drag (QCustomPlot pans on drag).
+        if (m_dump && event->button() == Qt::LeftButton &&
+            (event->position().toPoint() - m_pressPos).manhattanLength() <= 3)
+            plotClicked(event->position());
+    });
     connect(m_selection, &Selection::currentValueChanged, this, [this](int value) {
         showValue(value);
         replotHighlight();
@@ -118,6 +128,12 @@ void ChartView::setKindLegend()
             legend->addItem(new SwatchLegendItem(legend, ChartPalette::kindColor(kind),
                                                  toQString(allocationKindName(kind))));
     }
+}
+
+qint64 ChartView::stepAtPixel(double x) const
+{
+    const auto step = static_cast<qint64>(std::floor(m_plot->xAxis->pixelToCoord(x)));
+    return m_dump && step >= 0 && step < m_dump->stepCount() ? step : -1;
 }
 
 void ChartView::placeStepLine(QCPItemStraightLine *line, qint64 step) const

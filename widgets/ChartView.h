@@ -54,7 +54,6 @@ protected:
     QCPLayer *highlightLayer() const { return m_highlightLayer; }
     const Dump *dump() const { return m_dump.get(); }
     const MemoryTimeline *timeline() const { return m_timeline.get(); }
-    std::shared_ptr<const Dump> sharedDump() const { return m_dump; }
 
     /// The dump changed: rebuild data and items, then call showValue/showStep.
     virtual void rebuild() = 0;
@@ -66,6 +65,10 @@ protected:
     virtual void applyPalette();
 
     void setHighlighted(int value) { m_highlighted = value; }
+    /// A left click on the plot that was not the end of a drag (the dump is loaded).
+    virtual void plotClicked(const QPointF &pixel) { Q_UNUSED(pixel) }
+    /// The program step under widget pixel column `x`, or -1 outside the program.
+    qint64 stepAtPixel(double x) const;
     /// Replaces the legend with a swatch for each allocation kind the dump has.
     void setKindLegend();
     /// Puts a vertical step line at the centre of `step`; hides it for steps outside the program.
@@ -88,6 +91,7 @@ private:
     std::shared_ptr<const Dump> m_dump;
     std::shared_ptr<const MemoryTimeline> m_timeline;
     int m_highlighted = -1;
+    QPoint m_pressPos;
 };
 
 } // namespace bufferscope

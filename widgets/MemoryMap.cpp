@@ -164,11 +164,8 @@ void MemoryMap::buildBoxes()
         }
         plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
         plot()->yAxis->setLabel(tr("allocation (bands), offset within it"));
-        m_bytesTicker = nullptr;
     } else {
-        auto ticker = QSharedPointer<BytesTicker>::create();
-        m_bytesTicker = ticker.data();
-        plot()->yAxis->setTicker(ticker);
+        plot()->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
         plot()->yAxis->setLabel(tr("offset in allocation"));
     }
     m_bands->setBoxes(std::move(bandBoxes));

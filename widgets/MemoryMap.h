@@ -9,8 +9,6 @@ class QLabel;
 
 namespace bufferscope {
 
-class BytesTicker;
-
 /// Offsets over time: x = step, y = byte offset, each value a box [start, end + 1) x
 /// [offset, offset + size). One allocation at a time, or all stacked in labelled bands.
 /// Regions reused by several values over time show as boxes side by side at the same offsets.
@@ -49,7 +47,6 @@ private:
     QComboBox *m_allocationBox;
     QLabel *m_info;
     BoxPlottable *m_bands;
-    BytesTicker *m_bytesTicker = nullptr;
     int m_allocation = kAllAllocations;
     std::vector<Band> m_bandOf; ///< per allocation, in stacked mode
 };

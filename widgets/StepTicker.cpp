@@ -23,7 +23,8 @@ double StepTicker::getTickStep(const QCPRange &range)
 QVector<double> StepTicker::createTickVector(double tickStep, const QCPRange &range)
 {
     QVector<double> ticks;
-    const double offset = m_centred && m_names ? 0.5 : 0.0;
+    // Named ticks sit at step centres: every view draws step t over [t, t + 1).
+    const double offset = m_names ? 0.5 : 0.0;
     const double first = std::floor(range.lower / tickStep) * tickStep;
     for (double t = first; t <= range.upper + tickStep; t += tickStep) {
         const double at = t + offset;

@@ -14,10 +14,6 @@ public:
     void setDump(const Dump *dump) { m_dump = dump; }
     /// The axis the ticker labels: names are shown only when each step has room for one.
     void setAxis(QCPAxis *axis) { m_axis = axis; }
-    /// Ticks sit at step centres (step + 0.5) when bars span [step, step + 1).
-    void setCentred(bool centred) { m_centred = centred; }
-    /// Whether the last generated ticks were instruction names.
-    bool showsNames() const { return m_names; }
 
 protected:
     double getTickStep(const QCPRange &range) override;
@@ -28,7 +24,6 @@ protected:
 private:
     const Dump *m_dump = nullptr;
     QCPAxis *m_axis = nullptr;
-    bool m_centred = true;
     bool m_names = false;
 };
 

@@ -2,9 +2,8 @@
 
 namespace bufferscope {
 
-SwatchLegendItem::SwatchLegendItem(QCPLegend *legend, const QColor &colour, const QString &text,
-                                   Qt::PenStyle outline)
-    : QCPAbstractLegendItem(legend), m_colour(colour), m_text(text), m_outline(outline)
+SwatchLegendItem::SwatchLegendItem(QCPLegend *legend, const QColor &colour, const QString &text)
+    : QCPAbstractLegendItem(legend), m_colour(colour), m_text(text)
 {
     setSelectable(false);
 }
@@ -17,11 +16,6 @@ void SwatchLegendItem::draw(QCPPainter *painter)
                         icon.height());
     painter->setAntialiasing(false);
     painter->fillRect(swatch.adjusted(1, 2, -1, -2), m_colour);
-    if (m_outline != Qt::NoPen) {
-        painter->setPen(QPen(mParentLegend->textColor(), 1, m_outline));
-        painter->setBrush(Qt::NoBrush);
-        painter->drawRect(swatch.adjusted(1, 2, -2, -3));
-    }
     painter->setFont(mParentLegend->font());
     painter->setPen(QPen(mParentLegend->textColor()));
     painter->drawText(

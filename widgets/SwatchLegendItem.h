@@ -10,10 +10,7 @@ class SwatchLegendItem : public QCPAbstractLegendItem
 {
     Q_OBJECT
 public:
-    SwatchLegendItem(QCPLegend *legend, const QColor &colour, const QString &text,
-                     Qt::PenStyle outline = Qt::NoPen);
-
-    QString text() const { return m_text; }
+    SwatchLegendItem(QCPLegend *legend, const QColor &colour, const QString &text);
 
 protected:
     void draw(QCPPainter *painter) override;
@@ -22,7 +19,6 @@ protected:
 private:
     QColor m_colour;
     QString m_text;
-    Qt::PenStyle m_outline;
 };
 
 } // namespace bufferscope

@@ -105,18 +105,6 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
         moveCursorTo(event->position().x());
         replotHighlight();
     });
-    connect(p, &QCustomPlot::mousePress, this,
-            [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
-    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
-        // A click, not the end of a drag: set the current step.
-        if (!dump() || (event->position().toPoint() - m_pressPos).manhattanLength() > 3 ||
-            event->button() != Qt::LeftButton)
-            return;
-        const double x = plot()->xAxis->pixelToCoord(event->position().x());
-        const auto step = static_cast<qint64>(std::floor(x));
-        if (step >= 0 && step < dump()->stepCount())
-            this->selection()->setCurrentStep(step);
-    });
     connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange &range) {
                 // Keep the view on the program: no panning into negative steps or past the end.
@@ -348,9 +336,8 @@ QString UsageChart::stepSummary(qint64 step) const
 
 void UsageChart::moveCursorTo(double pixelX)
 {
-    const double x = plot()->xAxis->pixelToCoord(pixelX);
-    const auto step = static_cast<qint64>(std::floor(x));
-    const QString text = dump() ? stepSummary(step) : QString();
+    const qint64 step = stepAtPixel(pixelX);
+    const QString text = stepSummary(step);
     const bool inside =
         !text.isEmpty() && plot()->axisRect()->rect().contains(
                                QPoint(static_cast<int>(pixelX), plot()->axisRect()->center().y()));
@@ -366,6 +353,12 @@ void UsageChart::moveCursorTo(double pixelX)
     const bool left = pixelX > plot()->axisRect()->center().x();
     m_cursorLabel->position->setCoords(at, 0.1);
     m_cursorLabel->setPositionAlignment(Qt::AlignTop | (left ? Qt::AlignRight : Qt::AlignLeft));
+}
+
+void UsageChart::plotClicked(const QPointF &pixel)
+{
+    if (const qint64 step = stepAtPixel(pixel.x()); step >= 0)
+        selection()->setCurrentStep(step);
 }
 
 QString UsageChart::cursorText() const

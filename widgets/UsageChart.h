@@ -47,6 +47,7 @@ protected:
     void showValue(int value) override;
     void showStep(qint64 step) override;
     void applyPalette() override;
+    void plotClicked(const QPointF &pixel) override;
 
 private:
     void fillSpaces();
@@ -68,7 +69,6 @@ private:
     QCPItemRect *m_valueBand = nullptr;
     QCPItemText *m_valueLabel = nullptr;
     int m_memorySpace = 0;
-    QPoint m_pressPos;
 };
 
 } // namespace bufferscope

@@ -158,6 +158,7 @@ private Q_SLOTS:
         {
             MainWindow w;
             w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
             QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("GanttDock"))->isHidden());
             w.resetLayout();
             QVERIFY(!w.findChild<QDockWidget *>(QStringLiteral("GanttDock"))->isHidden());
@@ -165,8 +166,7 @@ private Q_SLOTS:
             for (const char *name : {"UsageDock", "GanttDock", "MemoryMapDock", "ValuesDock",
                                      "InspectorDock", "AllocationsDock", "InstructionsDock"}) {
                 QDockWidget *dock = w.findChild<QDockWidget *>(QString::fromLatin1(name));
-                QVERIFY2(w.tabifiedDockWidgets(dock).isEmpty() || !dock->visibleRegion().isEmpty(),
-                         name);
+                QVERIFY2(!dock->isHidden() && !dock->visibleRegion().isEmpty(), name);
             }
         }
         QSettings().clear();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <thread>
 
 namespace bufferscope {
 
@@ -54,12 +56,54 @@ private:
     std::size_t m_n = 1;
 };
 
+/// A live value of one allocation, copied out of Dump::values so the sweeps read memory in order.
+struct LiveBox
+{
+    std::int64_t offset;
+    std::int64_t size;
+    std::int64_t start;
+    std::int64_t end;
+    std::uint32_t lo = 0; ///< CoverageTree indices of offset and offset + size
+    std::uint32_t hi = 0;
+};
+
 struct Event
 {
     std::int64_t time;
-    std::uint32_t value;
+    std::uint32_t box;
     int delta;
 };
+
+/// The events of `boxes` (a start at `start`, an end at `end + 1`) in time order. Allocations with
+/// many values relative to the step count (the big temp heaps) are bucketed by time in O(n +
+/// steps); the rest are sorted.
+void sortedEvents(const std::vector<LiveBox> &boxes, std::size_t steps, std::vector<Event> &events,
+                  std::vector<std::uint32_t> &bucket)
+{
+    events.clear();
+    if (boxes.size() * 4 < steps) {
+        for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+            events.push_back({boxes[k].start, k, +1});
+            events.push_back({boxes[k].end + 1, k, -1});
+        }
+        std::sort(events.begin(), events.end(),
+                  [](const Event &x, const Event &y) { return x.time < y.time; });
+        return;
+    }
+    bucket.assign(steps + 3, 0);
+    for (const LiveBox &b : boxes) {
+        ++bucket[static_cast<std::size_t>(b.start) + 1];
+        ++bucket[static_cast<std::size_t>(b.end) + 2];
+    }
+    for (std::size_t t = 1; t < bucket.size(); ++t)
+        bucket[t] += bucket[t - 1];
+    events.resize(boxes.size() * 2);
+    for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+        const LiveBox &b = boxes[k];
+        events[bucket[static_cast<std::size_t>(b.start)]++] = {b.start, k, +1};
+        events[bucket[static_cast<std::size_t>(b.end) + 1]++] = {b.end + 1, k, -1};
+    }
+}
 
 bool cancelled(const std::atomic<bool> *cancel)
 {
@@ -82,6 +126,74 @@ StepBytes integrate(const std::vector<std::int64_t> &delta, std::vector<std::int
         }
     }
     return peak;
+}
+
+/// Logical live bytes: a plain sum of shape bytes per value, as difference arrays per space.
+void computeLogical(const Dump &dump, std::size_t steps, const std::vector<std::int32_t> &colors,
+                    std::vector<std::vector<std::int64_t>> &logicalDelta)
+{
+    if (steps == 0)
+        return;
+    for (const Value &v : dump.values) {
+        if (!v.hasLiveRange())
+            continue;
+        const auto space = static_cast<std::size_t>(
+            std::lower_bound(colors.begin(), colors.end(), v.color) - colors.begin());
+        auto &delta = logicalDelta[space];
+        const std::int64_t bytes = dump.logicalBytes(v);
+        delta[static_cast<std::size_t>(v.start)] += bytes;
+        delta[static_cast<std::size_t>(v.end) + 1] -= bytes;
+    }
+}
+
+/// XLA's peak moment and the warnings it gives.
+void computeXlaPeak(const Dump &dump, std::size_t steps, XlaPeak &peak,
+                    std::vector<Diagnostic> &warnings)
+{
+    // XLA's peak moment (FORMAT.md 8.1): instruction-shape bytes, liveness [start, end + 1],
+    // starts before ends at equal times, earliest strict maximum, all memory spaces together.
+    if (steps > 0) {
+        std::vector<std::int64_t> starts(steps + 1, 0);
+        std::vector<std::int64_t> ends(steps + 1, 0);
+        std::int64_t unknown = 0;
+        for (const Value &v : dump.values) {
+            if (!v.hasLiveRange())
+                continue;
+            const auto bytes = MemoryTimeline::instructionBytes(dump, v);
+            if (!bytes)
+                ++unknown;
+            starts[static_cast<std::size_t>(v.start)] += bytes.value_or(0);
+            ends[static_cast<std::size_t>(v.end) + 1] += bytes.value_or(0);
+        }
+        std::int64_t usage = 0;
+        std::int64_t most = 0;
+        std::int64_t peakTime = 0;
+        for (std::size_t t = 0; t <= steps; ++t) {
+            usage += starts[t];
+            if (usage > most) {
+                most = usage;
+                peakTime = static_cast<std::int64_t>(t);
+            }
+            usage -= ends[t];
+        }
+        peak.step = peakTime;
+        peak.usage = most;
+        peak.exact = unknown == 0;
+        if (unknown > 0)
+            warnings.push_back({Severity::Warning, 0, 0,
+                                std::to_string(unknown) +
+                                    " values have no known instruction shape; XLA's peak "
+                                    "step is recomputed without them and may differ",
+                                kNone});
+        const PrintedPeak &printed = dump.printedPeak;
+        if (printed.present && printed.step != peakTime)
+            warnings.push_back({Severity::Warning, printed.file, printed.line,
+                                "XLA printed its peak at step " + std::to_string(printed.step) +
+                                    " but its algorithm recomputed on this dump gives step " +
+                                    std::to_string(peakTime) +
+                                    "; the dump may be edited or from another XLA",
+                                kNone});
+    }
 }
 
 } // namespace
@@ -137,95 +249,86 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
                                                      std::vector<std::int64_t>(steps + 1, 0));
     std::vector<std::vector<std::int64_t>> logicalDelta = liveDelta;
 
-    // Logical live bytes: a plain sum per value.
-    for (const Value &v : dump.values) {
-        if (!v.hasLiveRange() || steps == 0)
-            continue;
-        auto &delta = logicalDelta[spaceIndex(v.color)];
-        const std::int64_t bytes = dump.logicalBytes(v);
-        delta[static_cast<std::size_t>(v.start)] += bytes;
-        delta[static_cast<std::size_t>(v.end) + 1] -= bytes;
-    }
+    // Logical live bytes and XLA's peak moment read only the values; they run on a second
+    // thread while this one sweeps the allocations.
+    std::vector<Diagnostic> xlaWarnings;
+    std::thread valueSweeps([&] {
+        computeLogical(dump, steps, colors, logicalDelta);
+        computeXlaPeak(dump, steps, tl.m_xlaPeak, xlaWarnings);
+    });
 
     // Live bytes: per allocation, the union of live byte ranges (in-place chains share bytes).
-    std::vector<std::uint32_t> live;
+    std::vector<LiveBox> boxes;
     std::vector<Event> events;
+    std::vector<std::uint32_t> bucket;
+    std::vector<std::int64_t> coords;
+    bool stopped = false;
     for (std::size_t ai = 0; ai < dump.allocations.size(); ++ai) {
-        if (cancelled(cancel))
-            return std::nullopt;
+        if (cancelled(cancel)) {
+            stopped = true;
+            break;
+        }
         const Allocation &a = dump.allocations[ai];
         auto &delta = liveDelta[spaceIndex(a.color)];
         AllocationUsage &usage = tl.m_allocations[ai];
-        live.clear();
-        for (std::uint32_t k = 0; k < a.valueCount; ++k) {
-            const std::uint32_t vi = dump.allocationValues[a.firstValue + k];
-            const Value &v = dump.values[vi];
-            if (v.hasLiveRange() && v.size > 0 && steps > 0)
-                live.push_back(vi);
+        boxes.clear();
+        for (std::uint32_t k = 0; k < a.valueCount && steps > 0; ++k) {
+            const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
+            if (v.hasLiveRange() && v.size > 0)
+                boxes.push_back({v.offset, v.size, v.start, v.end});
         }
-        if (live.empty()) {
+        if (boxes.empty()) {
             usage.fragmentation = a.size;
             continue;
         }
         // Disjoint byte ranges (the common case): the union is the plain sum.
-        std::sort(live.begin(), live.end(), [&](std::uint32_t x, std::uint32_t y) {
-            return dump.values[x].offset < dump.values[y].offset;
-        });
+        std::sort(boxes.begin(), boxes.end(),
+                  [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
         bool disjoint = true;
-        for (std::size_t k = 1; k < live.size() && disjoint; ++k) {
-            const Value &p = dump.values[live[k - 1]];
-            disjoint = p.offset + p.size <= dump.values[live[k]].offset;
-        }
-        events.clear();
-        for (std::uint32_t vi : live) {
-            const Value &v = dump.values[vi];
-            events.push_back({v.start, vi, +1});
-            events.push_back({v.end + 1, vi, -1});
-        }
-        std::sort(events.begin(), events.end(),
-                  [](const Event &x, const Event &y) { return x.time < y.time; });
-        std::int64_t covered = 0;
-        std::int64_t prevCovered = 0;
-        if (disjoint) {
-            for (std::size_t k = 0; k < events.size();) {
-                const std::int64_t t = events[k].time;
-                for (; k < events.size() && events[k].time == t; ++k)
-                    covered += events[k].delta * dump.values[events[k].value].size;
-                delta[static_cast<std::size_t>(t)] += covered - prevCovered;
-                prevCovered = covered;
-                if (covered > usage.largestLiveBytes && t < static_cast<std::int64_t>(steps)) {
-                    usage.largestLiveBytes = covered;
-                    usage.largestLiveStep = t;
-                }
-            }
-        } else {
-            std::vector<std::int64_t> coords;
-            coords.reserve(live.size() * 2);
-            for (std::uint32_t vi : live) {
-                coords.push_back(dump.values[vi].offset);
-                coords.push_back(dump.values[vi].offset + dump.values[vi].size);
+        for (std::size_t k = 1; k < boxes.size() && disjoint; ++k)
+            disjoint = boxes[k - 1].offset + boxes[k - 1].size <= boxes[k].offset;
+        sortedEvents(boxes, steps, events, bucket);
+        std::optional<CoverageTree> tree;
+        if (!disjoint) {
+            coords.clear();
+            for (const LiveBox &box : boxes) {
+                coords.push_back(box.offset);
+                coords.push_back(box.offset + box.size);
             }
             std::sort(coords.begin(), coords.end());
             coords.erase(std::unique(coords.begin(), coords.end()), coords.end());
-            CoverageTree tree(coords);
-            for (std::size_t k = 0; k < events.size();) {
-                const std::int64_t t = events[k].time;
-                for (; k < events.size() && events[k].time == t; ++k) {
-                    const Value &v = dump.values[events[k].value];
-                    tree.update(tree.indexOf(v.offset), tree.indexOf(v.offset + v.size),
-                                events[k].delta);
-                }
-                covered = tree.covered();
-                delta[static_cast<std::size_t>(t)] += covered - prevCovered;
-                prevCovered = covered;
-                if (covered > usage.largestLiveBytes && t < static_cast<std::int64_t>(steps)) {
-                    usage.largestLiveBytes = covered;
-                    usage.largestLiveStep = t;
-                }
+            tree.emplace(coords);
+            for (LiveBox &box : boxes) {
+                box.lo = static_cast<std::uint32_t>(tree->indexOf(box.offset));
+                box.hi = static_cast<std::uint32_t>(tree->indexOf(box.offset + box.size));
+            }
+        }
+        std::int64_t covered = 0;
+        std::int64_t prevCovered = 0;
+        for (std::size_t k = 0; k < events.size();) {
+            const std::int64_t t = events[k].time;
+            for (; k < events.size() && events[k].time == t; ++k) {
+                const LiveBox &box = boxes[events[k].box];
+                if (tree)
+                    tree->update(box.lo, box.hi, events[k].delta);
+                else
+                    covered += events[k].delta * box.size;
+            }
+            if (tree)
+                covered = tree->covered();
+            delta[static_cast<std::size_t>(t)] += covered - prevCovered;
+            prevCovered = covered;
+            if (covered > usage.largestLiveBytes && t < static_cast<std::int64_t>(steps)) {
+                usage.largestLiveBytes = covered;
+                usage.largestLiveStep = t;
             }
         }
         usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);
     }
+    valueSweeps.join();
+    if (stopped)
+        return std::nullopt;
+    tl.m_warnings = std::move(xlaWarnings);
 
     for (std::size_t s = 0; s < colors.size(); ++s) {
         SpaceTimeline space;
@@ -235,50 +338,6 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
         tl.m_spaces.push_back(std::move(space));
     }
 
-    // XLA's peak moment (FORMAT.md 8.1): instruction-shape bytes, liveness [start, end + 1],
-    // starts before ends at equal times, earliest strict maximum, all memory spaces together.
-    if (steps > 0) {
-        std::vector<std::int64_t> starts(steps + 1, 0);
-        std::vector<std::int64_t> ends(steps + 1, 0);
-        std::int64_t unknown = 0;
-        for (const Value &v : dump.values) {
-            if (!v.hasLiveRange())
-                continue;
-            const auto bytes = instructionBytes(dump, v);
-            if (!bytes)
-                ++unknown;
-            starts[static_cast<std::size_t>(v.start)] += bytes.value_or(0);
-            ends[static_cast<std::size_t>(v.end) + 1] += bytes.value_or(0);
-        }
-        std::int64_t usage = 0;
-        std::int64_t peak = 0;
-        std::int64_t peakTime = 0;
-        for (std::size_t t = 0; t <= steps; ++t) {
-            usage += starts[t];
-            if (usage > peak) {
-                peak = usage;
-                peakTime = static_cast<std::int64_t>(t);
-            }
-            usage -= ends[t];
-        }
-        tl.m_xlaPeak.step = peakTime;
-        tl.m_xlaPeak.usage = peak;
-        tl.m_xlaPeak.exact = unknown == 0;
-        if (unknown > 0)
-            tl.m_warnings.push_back({Severity::Warning, 0, 0,
-                                     std::to_string(unknown) +
-                                         " values have no known instruction shape; XLA's peak "
-                                         "step is recomputed without them and may differ",
-                                     kNone});
-        const PrintedPeak &printed = dump.printedPeak;
-        if (printed.present && printed.step != peakTime)
-            tl.m_warnings.push_back(
-                {Severity::Warning, printed.file, printed.line,
-                 "XLA printed its peak at step " + std::to_string(printed.step) +
-                     " but its algorithm recomputed on this dump gives step " +
-                     std::to_string(peakTime) + "; the dump may be edited or from another XLA",
-                 kNone});
-    }
     return tl;
 }
 

@@ -41,25 +41,64 @@ std::uint64_t StringPool::hash(std::string_view text)
     return h;
 }
 
-std::string_view StringPool::store(std::string_view text)
+namespace {
+constexpr std::size_t kHeader = 2 * sizeof(std::uint32_t); // id, length
+
+struct Entry
 {
-    if (text.size() > kChunkSize / 4) {
+    StringId id;
+    std::uint32_t length;
+    const char *bytes;
+};
+
+Entry readEntry(const char *at)
+{
+    Entry e{};
+    std::memcpy(&e.id, at, sizeof e.id);
+    std::memcpy(&e.length, at + sizeof e.id, sizeof e.length);
+    e.bytes = at + kHeader;
+    return e;
+}
+
+const char *slotEntry(std::uint64_t slot)
+{
+    return reinterpret_cast<const char *>(static_cast<std::uintptr_t>(slot >> 16));
+}
+
+// User-space addresses on Linux x86-64 and AArch64 fit in 48 bits (the kernel hands out higher
+// ones only to mmap calls that ask for them), which leaves 16 bits of the slot for a hash tag.
+static_assert(sizeof(void *) == 8, "StringPool packs entry addresses into 48 bits");
+
+std::uint64_t makeSlot(const char *entry, std::uint64_t hash)
+{
+    return (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(entry)) << 16) |
+           (hash >> 48);
+}
+} // namespace
+
+const char *StringPool::store(std::string_view text, StringId id)
+{
+    const auto length = static_cast<std::uint32_t>(text.size());
+    const std::size_t need = kHeader + text.size();
+    char *dst = nullptr;
+    if (need > kChunkSize / 4) {
         // Oversized strings get a chunk of their own so they don't waste the current one.
-        auto chunk = std::make_unique<char[]>(text.size());
-        std::memcpy(chunk.get(), text.data(), text.size());
-        std::string_view stored(chunk.get(), text.size());
+        auto chunk = std::make_unique<char[]>(need);
+        dst = chunk.get();
         m_chunks.insert(m_chunks.end() - (m_chunks.empty() ? 0 : 1), std::move(chunk));
-        return stored;
+    } else {
+        if (m_chunkUsed + need > m_chunkCapacity) {
+            m_chunks.push_back(std::make_unique<char[]>(kChunkSize));
+            m_chunkUsed = 0;
+            m_chunkCapacity = kChunkSize;
+        }
+        dst = m_chunks.back().get() + m_chunkUsed;
+        m_chunkUsed += need;
     }
-    if (m_chunkUsed + text.size() > m_chunkCapacity) {
-        m_chunks.push_back(std::make_unique<char[]>(kChunkSize));
-        m_chunkUsed = 0;
-        m_chunkCapacity = kChunkSize;
-    }
-    char *dst = m_chunks.back().get() + m_chunkUsed;
-    std::memcpy(dst, text.data(), text.size());
-    m_chunkUsed += text.size();
-    return {dst, text.size()};
+    std::memcpy(dst, &id, sizeof id);
+    std::memcpy(dst + sizeof id, &length, sizeof length);
+    std::memcpy(dst + kHeader, text.data(), text.size());
+    return dst;
 }
 
 void StringPool::grow()
@@ -69,8 +108,8 @@ void StringPool::grow()
     for (std::uint64_t slot : m_slots) {
         if (slot == 0)
             continue;
-        const StringId id = static_cast<StringId>((slot & 0xffffffffu) - 1);
-        std::size_t i = hash(m_strings[id]) & mask;
+        const Entry e = readEntry(slotEntry(slot));
+        std::size_t i = hash({e.bytes, e.length}) & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;
         slots[i] = slot;
@@ -82,28 +121,34 @@ void StringPool::grow()
 std::size_t StringPool::probe(std::string_view text, std::uint64_t h) const
 {
     // Linear probing: the slot holding `text`, or the empty slot where it would go.
-    const std::uint64_t tag = h >> 32;
+    const std::uint64_t tag = h >> 48;
     std::size_t i = h & m_mask;
     while (m_slots[i] != 0) {
-        if ((m_slots[i] >> 32) == tag &&
-            m_strings[static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1)] == text)
-            return i;
+        if ((m_slots[i] & 0xffffu) == tag) {
+            const Entry e = readEntry(slotEntry(m_slots[i]));
+            if (e.length == text.size() && std::memcmp(e.bytes, text.data(), text.size()) == 0)
+                return i;
+        }
         i = (i + 1) & m_mask;
     }
     return i;
 }
 
-StringId StringPool::intern(std::string_view text)
+StringId StringPool::intern(std::string_view text, std::uint64_t h)
 {
     if (text.empty())
         return kNoString;
-    const std::uint64_t h = hash(text);
+    if (text.size() > 0xffffffffu) {
+        text = text.substr(0, 0xffffffffu); // a 4 GiB name is no name; keep the prefix
+        h = hash(text);
+    }
     const std::size_t i = probe(text, h);
     if (m_slots[i] != 0)
-        return static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
+        return readEntry(slotEntry(m_slots[i])).id;
     const auto id = static_cast<StringId>(m_strings.size());
-    m_strings.push_back(store(text));
-    m_slots[i] = ((h >> 32) << 32) | (static_cast<std::uint64_t>(id) + 1);
+    const char *entry = store(text, id);
+    m_strings.emplace_back(entry + kHeader, text.size());
+    m_slots[i] = makeSlot(entry, h);
     // Keep the load factor under 1/2 so probes stay short.
     if (m_strings.size() * 2 > m_slots.size())
         grow();
@@ -114,8 +159,10 @@ StringId StringPool::find(std::string_view text) const
 {
     if (text.empty())
         return kNoString;
+    if (text.size() > 0xffffffffu)
+        return kNoString;
     const std::size_t i = probe(text, hash(text));
-    return m_slots[i] == 0 ? kNoString : static_cast<StringId>((m_slots[i] & 0xffffffffu) - 1);
+    return m_slots[i] == 0 ? kNoString : readEntry(slotEntry(m_slots[i])).id;
 }
 
 std::size_t StringPool::memoryBytes() const

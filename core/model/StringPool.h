@@ -24,7 +24,9 @@ public:
     StringPool(StringPool &&) noexcept = default;
     StringPool &operator=(StringPool &&) noexcept = default;
 
-    StringId intern(std::string_view text);
+    StringId intern(std::string_view text) { return intern(text, hash(text)); }
+    /// intern() for a caller that already has hash(text).
+    StringId intern(std::string_view text, std::uint64_t hash);
     /// The id of `text` if it was interned, otherwise kNoString. Never inserts.
     StringId find(std::string_view text) const;
     std::string_view view(StringId id) const { return m_strings[id]; }
@@ -34,7 +36,8 @@ public:
     static std::uint64_t hash(std::string_view text);
 
 private:
-    std::string_view store(std::string_view text);
+    /// Stores `text` in a chunk behind an entry header (id, length); returns the header.
+    const char *store(std::string_view text, StringId id);
     std::size_t probe(std::string_view text, std::uint64_t hash) const;
     void grow();
 
@@ -42,7 +45,9 @@ private:
     std::vector<std::unique_ptr<char[]>> m_chunks;
     std::size_t m_chunkUsed = 0;
     std::size_t m_chunkCapacity = 0;
-    // Open addressing: each slot is (hash high 32 bits << 32) | (id + 1); 0 marks an empty slot.
+    // Open addressing: each slot is (entry address << 16) | (hash high 16 bits); 0 marks an empty
+    // slot. A slot points straight at the entry (id, length, bytes), so a lookup that hits reads
+    // two cache lines — the slot and the entry — and never the m_strings table.
     std::vector<std::uint64_t> m_slots;
     std::size_t m_mask = 0;
 };

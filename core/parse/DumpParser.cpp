@@ -314,7 +314,20 @@ private:
         return slot;
     }
     ShapeId shapeFor(sv text);
-    StringId indexOrEmpty(sv index) { return d.strings.intern(index.empty() ? sv("{}") : index); }
+    /// intern() through a small direct-mapped cache, for the strings that repeat a lot (shapes,
+    /// shape indices, opcodes, metadata): a hit never touches the pool's big table.
+    StringId internRecent(sv text)
+    {
+        if (text.empty())
+            return kNoString;
+        const std::uint64_t h = StringPool::hash(text);
+        RecentString &slot = m_recent[h & (m_recent.size() - 1)];
+        if (slot.hash == h && slot.id != kNoString && d.str(slot.id) == text)
+            return slot.id;
+        slot = {h, d.strings.intern(text, h)};
+        return slot.id;
+    }
+    StringId indexOrEmpty(sv index) { return internRecent(index.empty() ? sv("{}") : index); }
 
     // -- line kinds
     void handleLine(sv line, std::uint64_t offset, sv next);
@@ -331,6 +344,7 @@ private:
     void liveRangeHeader(sv line);
     void sequenceLine(sv line);
     void bufferLiveRange(sv line);
+    std::uint32_t findValueByKey(sv name, sv index);
     void peakHeader(sv line);
     void peakEntry(sv line);
     void stackTraceHeader(sv line);
@@ -357,9 +371,18 @@ private:
     std::int64_t m_maxEnd = -1;
     std::vector<std::uint32_t> m_instructionByName;
     std::vector<ShapeId> m_shapeByString;
+    struct RecentString
+    {
+        std::uint64_t hash = 0;
+        StringId id = kNoString;
+    };
+    std::array<RecentString, 4096> m_recent{};
     FlatMap64 m_valueById{1024};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;
+    bool m_liveOrderBuilt = false;
+    std::vector<std::uint32_t> m_idOrder;  ///< value indices in ascending id
+    std::size_t m_liveCursor = 0;          ///< into m_idOrder: the next expected live range
     std::vector<std::uint8_t> m_blockSeen; ///< per value: its Used-values block was read
     std::vector<std::int64_t> m_peakLines;
     std::int64_t m_liveRangeLine = 0;
@@ -369,7 +392,7 @@ private:
 
 ShapeId Builder::shapeFor(sv text)
 {
-    const StringId id = d.strings.intern(text);
+    const StringId id = internRecent(text);
     if (id < m_shapeByString.size() && m_shapeByString[id] != kNone)
         return m_shapeByString[id];
     if (id >= m_shapeByString.size())
@@ -971,8 +994,14 @@ void Builder::position(sv text)
     if (!validName(name))
         return warn("malformed position '" + excerpt(text) + "'");
     Position p;
-    p.instruction = instructionFor(d.strings.intern(name));
-    p.index = index.empty() ? kNoString : d.strings.intern(index);
+    // The first position is nearly always the defining instruction, whose name valueHeader has
+    // just compared (so it is in cache): skip the pool lookup then.
+    const std::uint32_t own = d.values[m_blockValue].instruction;
+    if (own != kNone && d.str(d.instructions[own].name) == name)
+        p.instruction = own;
+    else
+        p.instruction = instructionFor(d.strings.intern(name));
+    p.index = index.empty() ? kNoString : internRecent(index);
     d.positions.push_back(p);
     ++d.values[m_blockValue].positionCount;
 }
@@ -993,7 +1022,7 @@ void Builder::use(sv text)
         if (!consume(rest, " ") || !validIndex(rest))
             return warn("malformed use '" + excerpt(text) +
                         "'; expected 'NAME, operand N [{idx}]'");
-        u.index = d.strings.intern(rest);
+        u.index = internRecent(rest);
     }
     u.instruction = instructionFor(d.strings.intern(name));
     d.uses.push_back(u);
@@ -1076,7 +1105,7 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
     consume(t, " ");
     const auto paren = t.find('(');
     if (paren != sv::npos && paren > 0 && paren < 64)
-        ins.opcode = d.strings.intern(t.substr(0, paren));
+        ins.opcode = internRecent(t.substr(0, paren));
     // metadata normally precedes the long backend_config, so the search usually stops early.
     const auto meta = t.find(", metadata={");
     if (meta == sv::npos)
@@ -1125,7 +1154,7 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
                 ins.sourceLine = lineNo;
         }
         if (target)
-            *target = escaped ? d.strings.intern(unescape(value)) : d.strings.intern(value);
+            *target = escaped ? d.strings.intern(unescape(value)) : internRecent(value);
     }
 }
 
@@ -1166,16 +1195,37 @@ void Builder::sequenceLine(sv text)
     d.sequence.push_back(ins);
 }
 
-void Builder::bufferLiveRange(sv text)
+std::uint32_t Builder::findValueByKey(sv name, sv index)
 {
     if (!m_keyMapBuilt) {
-        // Built once, when the first live range arrives: by then every value is known.
+        // Built on the first live range out of id order: by then every value is known.
         m_keyMapBuilt = true;
         m_valueByKey = FlatMap64(d.values.size() + 16);
         for (std::uint32_t i = 0; i < d.values.size(); ++i) {
             const Value &v = d.values[i];
             m_valueByKey.insert((static_cast<std::uint64_t>(v.instruction) << 32) | v.index, i);
         }
+    }
+    const StringId nameId = d.strings.find(name);
+    const StringId indexId = d.strings.find(index);
+    if (nameId == kNoString || indexId == kNoString || nameId >= m_instructionByName.size() ||
+        m_instructionByName[nameId] == kNone)
+        return FlatMap64::kMissing;
+    return m_valueByKey.find((static_cast<std::uint64_t>(m_instructionByName[nameId]) << 32) |
+                             indexId);
+}
+
+void Builder::bufferLiveRange(sv text)
+{
+    if (!m_liveOrderBuilt) {
+        // BufferLiveRange lists the values in ascending id (FORMAT.md 7.2), so the next line is
+        // nearly always the value after the previous one in id order: check that guess first.
+        m_liveOrderBuilt = true;
+        m_idOrder.resize(d.values.size());
+        std::iota(m_idOrder.begin(), m_idOrder.end(), 0u);
+        std::sort(m_idOrder.begin(), m_idOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return d.values[a].id < d.values[b].id;
+        });
     }
     const auto colon = text.rfind(':');
     const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);
@@ -1191,13 +1241,18 @@ void Builder::bufferLiveRange(sv text)
     splitIndex(text.substr(0, colon), name, index);
     if (index.empty() || !validName(name) || !validIndex(index))
         return warn("malformed BufferLiveRange key '" + excerpt(text.substr(0, colon)) + "'");
-    const StringId nameId = d.strings.find(name);
-    const StringId indexId = d.strings.find(index);
     std::uint32_t value = FlatMap64::kMissing;
-    if (nameId != kNoString && indexId != kNoString && nameId < m_instructionByName.size() &&
-        m_instructionByName[nameId] != kNone)
-        value = m_valueByKey.find((static_cast<std::uint64_t>(m_instructionByName[nameId]) << 32) |
-                                  indexId);
+    if (m_liveCursor < m_idOrder.size()) {
+        const std::uint32_t guess = m_idOrder[m_liveCursor];
+        const Value &g = d.values[guess];
+        if (g.instruction != kNone && d.str(g.index) == index &&
+            d.str(d.instructions[g.instruction].name) == name) {
+            value = guess;
+            ++m_liveCursor;
+        }
+    }
+    if (value == FlatMap64::kMissing)
+        value = findValueByKey(name, index);
     if (value == FlatMap64::kMissing) {
         warn("live range for '" + excerpt(text.substr(0, colon)) +
              "', which is in no allocation; shown as an unallocated value");

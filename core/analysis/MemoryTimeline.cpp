@@ -105,6 +105,9 @@ void sortedEvents(const std::vector<LiveBox> &boxes, std::size_t steps, std::vec
     }
 }
 
+/// Sums of byte counts beyond this (4 EiB) are damage; the analyses refuse rather than overflow.
+constexpr std::int64_t kMaxAnalysedSum = std::int64_t{1} << 62;
+
 bool cancelled(const std::atomic<bool> *cancel)
 {
     return cancel && cancel->load(std::memory_order_relaxed);
@@ -130,10 +133,24 @@ StepBytes integrate(const std::vector<std::int64_t> &delta, std::vector<std::int
 
 /// Logical live bytes: a plain sum of shape bytes per value, as difference arrays per space.
 void computeLogical(const Dump &dump, std::size_t steps, const std::vector<std::int32_t> &colors,
-                    std::vector<std::vector<std::int64_t>> &logicalDelta)
+                    std::vector<std::vector<std::int64_t>> &logicalDelta,
+                    std::vector<Diagnostic> &warnings)
 {
     if (steps == 0)
         return;
+    // The parser keeps each shape's bytes under 2^48 but not their sum over a million values:
+    // check it first, so no partial sum below can overflow.
+    std::int64_t total = 0;
+    for (const Value &v : dump.values) {
+        if (v.hasLiveRange() && (__builtin_add_overflow(total, dump.logicalBytes(v), &total) ||
+                                 total > kMaxAnalysedSum)) {
+            warnings.push_back({Severity::Warning, 0, 0,
+                                "the values' shapes add up to more than 4 EiB; logical live bytes "
+                                "are not computed for this dump",
+                                kNone});
+            return;
+        }
+    }
     for (const Value &v : dump.values) {
         if (!v.hasLiveRange())
             continue;
@@ -156,12 +173,22 @@ void computeXlaPeak(const Dump &dump, std::size_t steps, XlaPeak &peak,
         std::vector<std::int64_t> starts(steps + 1, 0);
         std::vector<std::int64_t> ends(steps + 1, 0);
         std::int64_t unknown = 0;
+        std::int64_t total = 0;
         for (const Value &v : dump.values) {
             if (!v.hasLiveRange())
                 continue;
             const auto bytes = MemoryTimeline::instructionBytes(dump, v);
             if (!bytes)
                 ++unknown;
+            if (__builtin_add_overflow(total, bytes.value_or(0), &total) ||
+                total > kMaxAnalysedSum) {
+                warnings.push_back({Severity::Warning, 0, 0,
+                                    "the instruction shapes add up to more than 4 EiB; XLA's peak "
+                                    "step cannot be recomputed for this dump",
+                                    kNone});
+                peak.exact = false;
+                return;
+            }
             starts[static_cast<std::size_t>(v.start)] += bytes.value_or(0);
             ends[static_cast<std::size_t>(v.end) + 1] += bytes.value_or(0);
         }
@@ -253,7 +280,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     // thread while this one sweeps the allocations.
     std::vector<Diagnostic> xlaWarnings;
     std::thread valueSweeps([&] {
-        computeLogical(dump, steps, colors, logicalDelta);
+        computeLogical(dump, steps, colors, logicalDelta, xlaWarnings);
         computeXlaPeak(dump, steps, tl.m_xlaPeak, xlaWarnings);
     });
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
 #include <QAbstractItemModel>
@@ -7,8 +8,6 @@
 #include <memory>
 
 namespace bufferscope {
-
-struct AllocationUsage;
 
 /// Allocations at the top level, their values as children.
 class AllocationTreeModel : public QAbstractItemModel

@@ -11,8 +11,9 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace bufferscope {
 
@@ -73,6 +74,29 @@ std::string excerpt(sv line)
     return out;
 }
 
+/// When a line failed to parse because one of its numbers overflows 64 bits, says so (" : the
+/// number 9999… does not fit in 64 bits"); otherwise empty.
+std::string overflowNote(sv line)
+{
+    for (std::size_t i = 0; i < line.size();) {
+        if (line[i] < '0' || line[i] > '9') {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < line.size() && line[j] >= '0' && line[j] <= '9')
+            ++j;
+        std::int64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(line.data() + i, line.data() + j, value);
+        (void)ptr;
+        if (ec == std::errc::result_out_of_range)
+            return "; the number " + excerpt(line.substr(i, std::min<std::size_t>(j - i, 30))) +
+                   " does not fit in 64 bits";
+        i = j;
+    }
+    return {};
+}
+
 /// Splits a trailing `{0,1}` ShapeIndex off a name; names never contain braces.
 void splitIndex(sv full, sv &name, sv &index)
 {
@@ -110,6 +134,15 @@ bool validName(sv name)
     return true;
 }
 
+/// No device has 256 TiB; a byte count or offset beyond it is damage. With every count under
+/// this bound and the sums kept under kMaxSum, no sum the analyses form can overflow 64 bits.
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 48;
+constexpr std::int64_t kMaxSum = std::int64_t{1} << 62;
+
+/// XLA numbers values densely from 0; an id beyond this is damage. The bound leaves room to
+/// number the unallocated values after the largest id without overflow.
+constexpr std::int64_t kMaxValueId = std::int64_t{1} << 62;
+
 struct ShortValue
 {
     std::int64_t id = 0;
@@ -125,6 +158,10 @@ bool parseShortInner(sv s, ShortValue &out, std::string &error)
     std::int64_t id = 0;
     if (!readInt(s, id) || id < 0) {
         error = "expected a value id after '<'";
+        return false;
+    }
+    if (id > kMaxValueId) {
+        error = "value id " + std::to_string(id) + " is out of range (XLA numbers values from 0)";
         return false;
     }
     if (!consume(s, " ")) {
@@ -223,7 +260,8 @@ enum class Block
     Positions,
     Uses,
     UsesUnknown, // " uses are not initialized yet."
-    Done
+    Done,
+    Skip // the header was malformed: its block is passed over without more warnings
 };
 
 class FileTextSource final : public TextSource
@@ -235,8 +273,17 @@ public:
         std::int64_t size = 0;
         std::string memory; ///< for in-memory buffers: the text itself
         bool inMemory = false;
+        int fd = -1; ///< kept open: the loaded version stays readable if the file is deleted
     };
     std::vector<File> files;
+
+    ~FileTextSource() override
+    {
+        for (const File &f : files) {
+            if (f.fd >= 0)
+                ::close(f.fd);
+        }
+    }
 
     std::string read(const TextRef &ref) const override
     {
@@ -248,16 +295,26 @@ public:
                 return {};
             return f.memory.substr(ref.offset, ref.length);
         }
-        std::ifstream in(f.path, std::ios::binary);
-        if (!in)
+        // The descriptor still reads the file as loaded when it was deleted or replaced by a
+        // new one; only an edit in place can change it under us, and the size tells most.
+        struct stat st
+        {};
+        if (f.fd < 0 || ::fstat(f.fd, &st) != 0)
             return "[" + f.path + " can no longer be read]";
-        in.seekg(0, std::ios::end);
-        if (static_cast<std::int64_t>(in.tellg()) != f.size)
+        if (static_cast<std::int64_t>(st.st_size) != f.size)
             return "[" + f.path + " changed on disk since it was loaded]";
-        in.seekg(static_cast<std::streamoff>(ref.offset));
+        if (ref.offset + ref.length > static_cast<std::uint64_t>(f.size))
+            return {};
         std::string out(ref.length, '\0');
-        in.read(out.data(), static_cast<std::streamsize>(ref.length));
-        out.resize(static_cast<std::size_t>(in.gcount()));
+        std::size_t done = 0;
+        while (done < out.size()) {
+            const ssize_t n = ::pread(f.fd, out.data() + done, out.size() - done,
+                                      static_cast<off_t>(ref.offset + done));
+            if (n <= 0)
+                break;
+            done += static_cast<std::size_t>(n);
+        }
+        out.resize(done);
         return out;
     }
 };
@@ -369,6 +426,9 @@ private:
     std::uint32_t m_blockValue = kNone;
     Block m_block = Block::None;
     std::int64_t m_maxEnd = -1;
+    std::int64_t m_totalLines = 0;      ///< over all files read so far
+    std::int64_t m_allocationBytes = 0; ///< sum of allocation sizes, kept under kMaxSum
+    std::int64_t m_valueBytes = 0;      ///< sum of value sizes, kept under kMaxSum
     std::vector<std::uint32_t> m_instructionByName;
     std::vector<ShapeId> m_shapeByString;
     struct RecentString
@@ -406,7 +466,9 @@ ShapeId Builder::shapeFor(sv text)
         info.elementType = shape.type;
         info.tupleArity = shape.isTuple() ? static_cast<std::int32_t>(shape.elements.size()) : -1;
         info.memorySpace = static_cast<std::int32_t>(shape.layout.memorySpace);
-        const std::int64_t bytes = shape.byteSize(8);
+        std::int64_t bytes = shape.byteSize(8);
+        if (bytes > kMaxBytes)
+            bytes = -1; // beyond any device: treated like an overflow
         info.bytesKnown = bytes >= 0;
         info.logicalBytes = bytes >= 0 ? bytes : 0;
         if (bytes < 0)
@@ -503,6 +565,7 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
             lastRelease = pos;
         }
     }
+    m_totalLines += m_line;
     bytesDone += static_cast<std::int64_t>(pos - lastProgress);
     if (m_options.progress)
         m_options.progress(bytesDone, bytesTotal);
@@ -560,6 +623,11 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
             return unrecognized(line, "' value: <ID NAME @C> (size=S,offset=O): SHAPE'");
         }
         if (m_section == Section::UsedValues) {
+            if (m_block == Block::Skip) {
+                if (line.starts_with(" from instruction:"))
+                    m_block = Block::Done;
+                return;
+            }
             if (line.starts_with(" from instruction:"))
                 return fromInstruction(line, offset, next);
             if (line == " positions:") {
@@ -726,12 +794,18 @@ void Builder::allocationHeader(sv line)
         rest = comma == sv::npos ? sv() : rest.substr(comma + 2);
     }
     if (!consume(rest, "size ") || !readInt(rest, a.size))
-        return warn("allocation header without 'size N'");
+        return warn("allocation header without 'size N'" + overflowNote(line));
     if (a.size < 0) {
         warn("allocation " + std::to_string(index) + " has a negative size " +
              std::to_string(a.size) + "; counted as 0");
         a.size = 0;
+    } else if (a.size > kMaxBytes || m_allocationBytes + a.size > kMaxSum) {
+        warn("allocation " + std::to_string(index) + " has size " + std::to_string(a.size) +
+             (a.size > kMaxBytes ? ", beyond 256 TiB" : ", which takes the total beyond 4 EiB") +
+             "; counted as 0");
+        a.size = 0;
     }
+    m_allocationBytes += a.size;
     while (!rest.empty()) {
         if (!consume(rest, ", ")) {
             warn("unexpected text '" + excerpt(rest) + "' in allocation header");
@@ -841,6 +915,17 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
         offset = std::max<std::int64_t>(offset, 0);
         size = std::max<std::int64_t>(size, 0);
     }
+    if (offset > kMaxBytes || size > kMaxBytes || m_valueBytes + size > kMaxSum) {
+        warn("value " + std::to_string(s.id) + " has " +
+                 (offset > kMaxBytes || size > kMaxBytes
+                      ? std::string(offset > kMaxBytes ? "an offset" : "a size") + " beyond 256 TiB"
+                      : std::string("a size that takes the total beyond 4 EiB")) +
+                 "; its offset and size count as 0",
+             index);
+        offset = 0;
+        size = 0;
+    }
+    m_valueBytes += size;
     v.offset = offset;
     v.size = size;
     v.shape = shape.empty() ? 0 : shapeFor(shape);
@@ -879,7 +964,8 @@ void Builder::allocationValue(sv line)
     std::int64_t offset = 0;
     if (!consume(rest, " (size=") || !readInt(rest, size) || !consume(rest, ",offset=") ||
         !readInt(rest, offset) || !consume(rest, "):"))
-        return warn("malformed value line; expected ' (size=S,offset=O): SHAPE' after the value");
+        return warn("malformed value line; expected ' (size=S,offset=O): SHAPE' after the value" +
+                    overflowNote(line));
     consume(rest, " ");
     addValue(s, m_allocation, offset, size, rest);
 }
@@ -925,7 +1011,8 @@ void Builder::logicalBufferLine(sv line)
     sv inner = rest.substr(0, close);
     rest.remove_prefix(close + 1);
     std::int64_t color = 0;
-    if (!readInt(inner, s.id) || s.id < 0 || !consume(inner, " @") || !readInt(inner, color))
+    if (!readInt(inner, s.id) || s.id < 0 || s.id > kMaxValueId || !consume(inner, " @") ||
+        !readInt(inner, color))
         return warn("malformed LogicalBuffer id; expected '(#ID @COLOR)'");
     s.color = color < 0 ? 0 : static_cast<std::int32_t>(std::min<std::int64_t>(color, 0x7fffffff));
     std::int64_t offset = 0;
@@ -949,9 +1036,13 @@ void Builder::valueHeader(sv line)
     m_blockValue = kNone;
     ShortValue s;
     sv rest;
-    if (!parseShort(line, s, rest, m_error) || !rest.empty())
+    m_error.clear();
+    if (!parseShort(line, s, rest, m_error) || !rest.empty()) {
+        m_block = Block::Skip;
         return warn("malformed value header '" + excerpt(line) +
-                    "': " + (m_error.empty() ? std::string("unexpected text after '>'") : m_error));
+                    "': " + (m_error.empty() ? std::string("unexpected text after '>'") : m_error) +
+                    "; its block is skipped");
+    }
     std::uint32_t index = m_valueById.find(static_cast<std::uint64_t>(s.id));
     if (index == FlatMap64::kMissing) {
         warn("value " + std::to_string(s.id) +
@@ -1235,7 +1326,7 @@ void Builder::bufferLiveRange(sv text)
         !parseInt(text.substr(colon + 1, dash - colon - 1), start) ||
         !parseInt(text.substr(dash + 1), end))
         return warn("malformed BufferLiveRange line '" + excerpt(text) +
-                    "'; expected 'NAME{idx}:START-END'");
+                    "'; expected 'NAME{idx}:START-END'" + overflowNote(text));
     sv name;
     sv index;
     splitIndex(text.substr(0, colon), name, index);
@@ -1313,7 +1404,10 @@ void Builder::peakEntry(sv text)
     splitIndex(text.substr(0, colon), name, index);
     sv rest = text.substr(colon + 2);
     if (!readInt(rest, e.bytes) || e.bytes < 0 || !consume(rest, " bytes"))
-        return warn("malformed peak entry; expected 'NAME: N bytes'");
+        return warn("malformed peak entry; expected 'NAME: N bytes'" + overflowNote(text));
+    if (e.bytes > kMaxBytes || d.printedPeak.bytes + e.bytes > kMaxSum)
+        return warn("peak entry of " + std::to_string(e.bytes) +
+                    " bytes is beyond any device; ignored");
     PeakFormat format = index.empty() ? PeakFormat::V1 : PeakFormat::V2;
     if (consume(rest, " (cumulative: ")) {
         if (!readInt(rest, e.cumulative) || rest != " bytes)")
@@ -1464,8 +1558,18 @@ void Builder::finish()
     if (d.traits.hasLiveRange) {
         const auto seqLen = static_cast<std::int64_t>(d.sequence.size());
         if (d.sequence.empty() && m_maxEnd > 0) {
+            // XLA prints one sequence line per step, so a real program has no more steps than
+            // the file has lines; a bigger number is damage, and must not size an allocation.
+            std::int64_t steps = m_maxEnd;
+            if (steps > m_totalLines) {
+                warnAt(m_liveRangeLine, "live ranges reach step " + std::to_string(m_maxEnd) +
+                                            " but the file has " + std::to_string(m_totalLines) +
+                                            " lines and no InstructionSequence; steps stop at " +
+                                            std::to_string(m_totalLines));
+                steps = m_totalLines;
+            }
             warnAt(m_liveRangeLine, "no InstructionSequence: steps have no instruction names");
-            d.sequence.assign(static_cast<std::size_t>(m_maxEnd), kNone);
+            d.sequence.assign(static_cast<std::size_t>(steps), kNone);
         } else if (d.printedMax != seqLen) {
             warnAt(m_liveRangeLine, "HloLiveRange says max " + std::to_string(d.printedMax) +
                                         " but the InstructionSequence has " +
@@ -1715,7 +1819,7 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
                                                                       : "buffer-assignment";
         }
         dump->files.push_back({paths[i], role, maps[i]->size()});
-        source->files.push_back({paths[i], maps[i]->size(), {}, false});
+        source->files.push_back({paths[i], maps[i]->size(), {}, false, maps[i]->takeDescriptor()});
     }
     if (paths.size() > 1 || (!stem.empty() && !path.ends_with("buffer-assignment.txt")))
         dump->traits.splitFiles = true;

@@ -13,6 +13,15 @@ MappedFile::~MappedFile()
 {
     if (m_data != nullptr && m_size > 0)
         ::munmap(const_cast<char *>(m_data), m_size);
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+int MappedFile::takeDescriptor()
+{
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
 }
 
 bool MappedFile::open(const std::string &path, std::string &error)
@@ -41,12 +50,10 @@ bool MappedFile::open(const std::string &path, std::string &error)
     }
     m_mtime = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
     m_size = static_cast<std::size_t>(st.st_size);
-    if (m_size == 0) {
-        ::close(fd);
+    m_fd = fd;
+    if (m_size == 0)
         return true;
-    }
     void *p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
     if (p == MAP_FAILED) {
         error = std::string("cannot map the file: ") + std::strerror(errno);
         m_size = 0;

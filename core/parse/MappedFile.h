@@ -25,8 +25,12 @@ public:
     std::int64_t modifiedTime() const { return m_mtime; }
     /// Tells the kernel the bytes before `offset` are no longer needed.
     void releaseBefore(std::size_t offset);
+    /// Hands over the open file descriptor (-1 if none): whoever holds it can still read the
+    /// loaded version after the file is deleted or replaced on disk.
+    int takeDescriptor();
 
 private:
+    int m_fd = -1;
     const char *m_data = nullptr;
     std::size_t m_size = 0;
     std::size_t m_released = 0;

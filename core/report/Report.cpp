@@ -147,7 +147,11 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     line("  total         " + bytesText(dump.totalBytes()) + " in " +
          std::to_string(dump.allocations.size()) + " allocations, " +
          std::to_string(dump.values.size()) + " values, " + std::to_string(dump.maxStep()) +
-         " scheduled instructions");
+         (std::count(dump.sequence.begin(), dump.sequence.end(), kNone) ==
+                      static_cast<std::ptrdiff_t>(dump.sequence.size()) &&
+                  !dump.sequence.empty()
+              ? " steps (no instruction sequence)"
+              : " scheduled instructions"));
     line();
     line("Allocations by kind");
     const KindTotals kinds = kindTotals(dump);
@@ -197,9 +201,6 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         line();
 
         const auto live = MemoryTimeline::valuesLiveAt(dump, step, space);
-        std::int64_t liveSum = 0;
-        for (std::uint32_t vi : live)
-            liveSum += dump.values[vi].size;
         const SpaceTimeline *st = timeline.space(space);
         const std::int64_t union_ =
             st && step >= 0 && step < static_cast<std::int64_t>(st->liveBytes.size())

@@ -265,6 +265,26 @@ private Q_SLOTS:
         QCOMPARE(facts(*r.dump), facts(*parseText(dynamicSlice()).dump));
     }
 
+    void sizesThatWouldOverflowASum()
+    {
+        // Each size is legal (2^48) but 16400 of them pass 2^62: the ones past it count as 0,
+        // so every sum the analyses form stays exact.
+        std::string text = "BufferAssignment:\n";
+        for (int i = 0; i < 16400; ++i)
+            text +=
+                "allocation " + std::to_string(i) + ": size 281474976710656, preallocated-temp:\n";
+        const LoadResult r = parseText(text);
+        QVERIFY(r.ok());
+        QVERIFY2(hasWarning(*r.dump,
+                            "allocation 16384 has size 281474976710656, which takes the total "
+                            "beyond 4 EiB; counted as 0",
+                            16386),
+                 allWarnings(*r.dump).c_str());
+        QCOMPARE(r.dump->totalBytes(), (std::int64_t{1} << 62));
+        const auto timeline = MemoryTimeline::compute(*r.dump);
+        QVERIFY(timeline);
+    }
+
     void warningsAreCapped()
     {
         std::string text = dynamicSlice();

@@ -1,13 +1,32 @@
 #!/usr/bin/env bash
-# Install what is missing, build BufferScope and run the whole test suite with CTest under the
-# offscreen Qt platform. The last line is CTest's summary.
+# Install what is missing, then build and test BufferScope three ways:
+#   1. the Release build's whole suite (CTest, offscreen Qt platform);
+#   2. the parser fuzzer for BS_FUZZ_SECONDS (default 60) — any finding fails;
+#   3. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The last line is CTest's summary of the sanitizer run. BS_QUICK=1 runs step 1 only.
 set -euo pipefail
 BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=packaging/bootstrap.sh
 . "$BS_ROOT/packaging/bootstrap.sh"
 
-bs_install_packages
-bs_build release
+quick=${BS_QUICK:-0}
+if [ "$quick" = 1 ]; then
+    bs_install_packages
+else
+    bs_install_packages debian-packages.txt debian-packages-test.txt
+fi
 export QT_QPA_PLATFORM=offscreen
-bs_log "Running the test suite"
+
+bs_build release
+bs_log "Running the test suite (release)"
 ctest --test-dir "$BS_ROOT/build/release" --output-on-failure --timeout 300
+[ "$quick" = 1 ] && exit 0
+
+bs_build fuzz
+bs_log "Fuzzing the parser for ${BS_FUZZ_SECONDS:-60} s"
+"$BS_ROOT/tests/fuzz/run_fuzz.sh" "${BS_FUZZ_SECONDS:-60}"
+
+bs_build asan
+bs_log "Running the test suite under ASan + UBSan"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$BS_ROOT/build/asan" --output-on-failure --timeout 600

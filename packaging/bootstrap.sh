@@ -1,24 +1,30 @@
 # Shared set-up for run.sh and test.sh (sourced, not executed): install the Debian packages in
-# packaging/debian-packages.txt that are missing, then configure and build a CMake preset.
+# packaging/debian-packages.txt (and, for test.sh, debian-packages-test.txt) that are missing,
+# then configure and build a CMake preset.
 
 bs_log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
 
+# bs_missing_packages LIST...: the packages of the lists (packaging/LIST) not installed yet.
 bs_missing_packages() {
-    local pkg missing=()
-    while read -r pkg; do
-        pkg=${pkg%%#*}
-        pkg=${pkg//[[:space:]]/}
-        [ -n "$pkg" ] || continue
-        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-            missing+=("$pkg")
-        fi
-    done < "$BS_ROOT/packaging/debian-packages.txt"
+    local pkg list missing=()
+    for list in "$@"; do
+        while read -r pkg; do
+            pkg=${pkg%%#*}
+            pkg=${pkg//[[:space:]]/}
+            [ -n "$pkg" ] || continue
+            if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+                missing+=("$pkg")
+            fi
+        done < "$BS_ROOT/packaging/$list"
+    done
     printf '%s\n' "${missing[@]}"
 }
 
+# bs_install_packages [LIST...]: installs what is missing of the lists (default: the app's).
 bs_install_packages() {
     local missing
-    mapfile -t missing < <(bs_missing_packages)
+    [ "$#" -gt 0 ] || set -- debian-packages.txt
+    mapfile -t missing < <(bs_missing_packages "$@")
     [ "${#missing[@]}" -gt 0 ] && [ -n "${missing[0]}" ] || return 0
     bs_log "Installing missing Debian packages: ${missing[*]}"
     local sudo=()

@@ -1,0 +1,45 @@
+// libFuzzer entry point: the parser, the analyses and both report forms on arbitrary bytes.
+// Built by the `fuzz` preset (clang, -fsanitize=fuzzer,address,undefined); see README.md here.
+#include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
+#include "parse/DumpParser.h"
+#include "report/Report.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+using namespace bufferscope;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char *>(data), size);
+    const LoadResult result = DumpParser::loadBuffer(text, "fuzz-buffer-assignment.txt");
+    if (!result.ok()) {
+        // An error must say where: the file and a line.
+        if (result.error.empty() || result.errorFile.empty())
+            __builtin_trap();
+        return 0;
+    }
+    const Dump &dump = *result.dump;
+    const auto timeline = MemoryTimeline::compute(dump);
+    if (!timeline)
+        __builtin_trap(); // never cancelled here
+    ReportOptions options;
+    options.top = 5;
+    (void)Report::text(dump, *timeline, options);
+    (void)Report::json(dump, *timeline, options);
+    // The breakdown must add up to the live bytes it was computed from (PeakBreakdown.h).
+    const std::int64_t step = Report::reportStep(*timeline, options);
+    const Breakdown breakdown = Breakdown::compute(dump, step, 0);
+    std::int64_t sum = 0;
+    for (const BreakdownRow &row : breakdown.byKind)
+        sum += row.bytes;
+    if (sum != breakdown.bytes)
+        __builtin_trap();
+    for (std::uint32_t i = 0; i < dump.values.size(); i += 97) {
+        (void)dump.valueDisplayName(dump.values[i]);
+        (void)dump.instructionText(dump.values[i].instruction);
+    }
+    return 0;
+}

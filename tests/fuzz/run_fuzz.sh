@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the parser fuzzer (build/fuzz, the `fuzz` preset) for SECONDS (default 60), seeded with
+# the sample dumps, the bad-input corpus and the kept reproducers. Exits non-zero on any finding
+# and says where its reproducer is.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+seconds=${1:-60}
+fuzzer="$root/build/fuzz/tests/fuzz/fuzz_parser"
+work="$root/build/fuzz/run"
+rm -rf "$work"
+mkdir -p "$work/corpus" "$work/findings"
+cp "$root"/tests/data/*.txt "$root"/tests/data/bad/*.txt "$work/corpus/"
+find "$root/tests/data/fuzz" -type f ! -name README.md -exec cp {} "$work/corpus/" \;
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+# -malloc_limit_mb: inputs are at most 64 KiB, so any allocation of 512 MiB is sized by a number
+# read from the file, not by the file: a finding. -timeout: an input may take 10 s, no more.
+"$fuzzer" -max_total_time="$seconds" -timeout=10 -malloc_limit_mb=512 -rss_limit_mb=2048 \
+    -max_len=65536 -dict="$root/tests/fuzz/dump.dict" -artifact_prefix="$work/findings/" \
+    -print_final_stats=1 "$work/corpus" >"$work/fuzz.log" 2>&1 || status=$?
+grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" "$work/fuzz.log" || true
+if [ "$status" -ne 0 ] || [ -n "$(ls -A "$work/findings")" ]; then
+    tail -n 60 "$work/fuzz.log" >&2
+    echo "error: the fuzzer found a problem (exit $status); reproducers in $work/findings:" >&2
+    ls -l "$work/findings" >&2
+    echo "Fix it, then copy the minimised reproducer into tests/data/fuzz/ (fuzz_parser -minimize_crash=1 FILE)." >&2
+    exit 1
+fi
+echo "fuzz_parser: ${seconds} s, no findings"

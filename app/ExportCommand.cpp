@@ -125,8 +125,9 @@ int ExportCommand::run(const QStringList &args)
         selection.setCurrentStep(dump.values[static_cast<std::size_t>(value)].start);
     else if (const SpaceTimeline *primary = loaded.timeline->primary())
         selection.setCurrentStep(primary->peak.step);
-    if (!chart->exportPng(out, width, height, scale))
-        return fail(QStringLiteral("%1: cannot write the PNG").arg(out), 2);
+    QString why;
+    if (!chart->exportPng(out, width, height, scale, &why))
+        return fail(QStringLiteral("%1: cannot write the PNG: %2").arg(out, why), 2);
     return 0;
 }
 

@@ -26,6 +26,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -37,7 +38,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
+#include <QToolBar>
 #include <QTreeView>
 #include <qcustomplot.h>
 
@@ -101,10 +104,82 @@ MainWindow::MainWindow(QWidget *parent)
         m_cancel->hide();
         m_statusFile->setText(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()));
     });
+    createFileNotice();
     restoreSettings();
+    m_notice->hide(); // a saved layout must not bring back an old notice
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createFileNotice()
+{
+    m_watcher = new QFileSystemWatcher(this);
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
+    m_notice = new QToolBar(tr("File Notice"), this);
+    m_notice->setObjectName(QStringLiteral("FileNotice"));
+    m_notice->setMovable(false);
+    m_notice->setFloatable(false);
+    m_notice->toggleViewAction()->setVisible(false);
+    auto *icon = new QLabel(m_notice);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxInformation).pixmap(16, 16));
+    m_notice->addWidget(icon);
+    m_noticeText = new QLabel(m_notice);
+    m_noticeText->setContentsMargins(6, 0, 12, 0);
+    m_notice->addWidget(m_noticeText);
+    m_noticeReload = m_notice->addAction(tr("Reload"), this, &MainWindow::reload);
+    m_notice->addAction(tr("Dismiss"), m_notice, &QWidget::hide);
+    addToolBar(Qt::TopToolBarArea, m_notice);
+}
+
+QString MainWindow::fileNoticeText() const
+{
+    return m_notice->isHidden() ? QString() : m_noticeText->text();
+}
+
+void MainWindow::watch(const LoadedDump &loaded)
+{
+    if (const QStringList old = m_watcher->files(); !old.isEmpty())
+        m_watcher->removePaths(old);
+    if (loaded.path.startsWith(QLatin1Char(':')))
+        return;
+    for (const SourceFile &f : loaded.dump->files)
+        m_watcher->addPath(toQString(f.path));
+}
+
+void MainWindow::fileChangedOnDisk(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    if (QFileInfo::exists(path)) {
+        // Editors and copy tools often replace a file (delete + rename): watch the new one.
+        if (!m_watcher->files().contains(path))
+            m_watcher->addPath(path);
+        m_noticeText->setText(
+            tr("%1 changed on disk. Reload it to see the new version (F5).").arg(name));
+        m_noticeReload->setVisible(true);
+    } else {
+        m_noticeText->setText(tr("%1 was deleted or moved. BufferScope keeps showing what it "
+                                 "loaded; instruction texts not yet read are no longer available.")
+                                  .arg(name));
+        m_noticeReload->setVisible(false);
+    }
+    m_notice->show();
+}
+
+void MainWindow::reload()
+{
+    if (!m_current.dump || m_current.path.startsWith(QLatin1Char(':')))
+        return;
+    ReloadState state;
+    state.path = m_current.path;
+    if (const int v = m_selection->currentValue(); v >= 0)
+        state.valueKey = toQString(m_current.dump->valueKey(m_current.dump->values[v]));
+    state.step = m_selection->currentStep();
+    for (ChartView *view : chartViews())
+        state.ranges.emplace_back(view, view->ranges());
+    m_reload = std::move(state);
+    m_notice->hide();
+    openPath(m_current.path);
+}
 
 void MainWindow::createViews()
 {
@@ -208,6 +283,8 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addAction(tr("Open &Sample"), this, &MainWindow::openEmbeddedSample);
+    m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
+    m_reloadAction->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
     QAction *exportAction =
         file->addAction(tr("&Export Chart…"), this, [this] { showExportDialog(m_lastChart); });
@@ -402,10 +479,29 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
         addRecent(loaded.path);
     if (const SpaceTimeline *primary = loaded.timeline->primary())
         m_selection->setCurrentStep(primary->peak.step);
+    watch(loaded);
+    m_notice->hide();
+    if (m_reload && m_reload->path == loaded.path) {
+        const Dump &dump = *loaded.dump;
+        if (!m_reload->valueKey.isEmpty()) {
+            const std::uint32_t v = dump.findValue(m_reload->valueKey.toStdString());
+            if (v != kNone)
+                m_selection->setCurrentValue(static_cast<int>(v));
+            else
+                statusBar()->showMessage(
+                    tr("%1 is not in the reloaded dump").arg(m_reload->valueKey), 8000);
+        }
+        if (m_reload->step >= 0 && m_reload->step < dump.stepCount())
+            m_selection->setCurrentStep(m_reload->step);
+        for (const auto &[view, ranges] : m_reload->ranges)
+            view->restoreRanges(ranges);
+    }
+    m_reload.reset();
 }
 
 void MainWindow::showError(const QString &path, const QString &error)
 {
+    m_reload.reset(); // the loaded dump stays as it was
     m_progress->hide();
     m_cancel->hide();
     m_statusFile->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
@@ -473,9 +569,10 @@ void MainWindow::fillRecentMenu()
 bool MainWindow::exportView(ChartView *view, const QString &path, int width, int height,
                             double scale)
 {
-    if (!view->exportPng(path, width, height, scale)) {
+    QString why;
+    if (!view->exportPng(path, width, height, scale, &why)) {
         QMessageBox::warning(this, tr("Export failed"),
-                             tr("Could not write %1. Is the folder writable?").arg(path));
+                             tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
         return false;
     }
     statusBar()->showMessage(tr("Exported %1 (%2 × %3 px)")

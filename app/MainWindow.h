@@ -1,11 +1,17 @@
 #pragma once
 
+#include "ChartView.h"
 #include "DumpLoader.h"
 
 #include <QMainWindow>
 
+#include <optional>
+#include <vector>
+
 class QDockWidget;
+class QFileSystemWatcher;
 class QLabel;
+class QToolBar;
 class QListWidget;
 class QMenu;
 class QProgressBar;
@@ -17,7 +23,6 @@ namespace bufferscope {
 
 class AllocationTreeModel;
 class BreakdownChart;
-class ChartView;
 class InstructionListModel;
 class LiveRangeGantt;
 class MemoryMap;
@@ -63,9 +68,16 @@ public:
     QList<ChartView *> chartViews() const;
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
+    /// The bar that says the open dump changed or vanished on disk (hidden otherwise).
+    QToolBar *fileNotice() const { return m_notice; }
+    QString fileNoticeText() const;
+    QFileSystemWatcher *fileWatcher() const { return m_watcher; }
 
 public Q_SLOTS:
     void resetLayout();
+    /// Loads the open dump again, keeping the selected value (if it still exists), the step
+    /// and each chart's zoom.
+    void reload();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -86,6 +98,9 @@ private:
     void fillRecentMenu();
     void showExportDialog(ChartView *view);
     void stepBy(qint64 delta);
+    void createFileNotice();
+    void watch(const LoadedDump &loaded);
+    void fileChangedOnDisk(const QString &path);
 
     DumpLoader *m_loader;
     Selection *m_selection;
@@ -112,6 +127,20 @@ private:
     QByteArray m_defaultState;
     ChartView *m_lastChart = nullptr;
     LoadedDump m_current;
+    QFileSystemWatcher *m_watcher = nullptr;
+    QToolBar *m_notice = nullptr;
+    QLabel *m_noticeText = nullptr;
+    QAction *m_noticeReload = nullptr;
+    QAction *m_reloadAction = nullptr;
+    /// What to put back once a reload arrives.
+    struct ReloadState
+    {
+        QString path;
+        QString valueKey; ///< "name{idx}" of the selected value
+        qint64 step = -1;
+        std::vector<std::pair<ChartView *, ChartView::Ranges>> ranges;
+    };
+    std::optional<ReloadState> m_reload;
 };
 
 } // namespace bufferscope

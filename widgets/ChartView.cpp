@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QSaveFile>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -157,10 +158,15 @@ void ChartView::replotAll()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-bool ChartView::exportPng(const QString &path, int width, int height, double scale)
+bool ChartView::exportPng(const QString &path, int width, int height, double scale, QString *error)
 {
-    if (width <= 0 || height <= 0 || scale <= 0)
+    auto fail = [&](const QString &why) {
+        if (error)
+            *error = why;
         return false;
+    };
+    if (width <= 0 || height <= 0 || scale <= 0)
+        return fail(tr("the size %1 × %2 at scale %3 is empty").arg(width).arg(height).arg(scale));
     // The title is part of the picture, not of the docked view (the dock already says it).
     m_plot->plotLayout()->insertRow(0);
     auto *titleElement =
@@ -169,12 +175,54 @@ bool ChartView::exportPng(const QString &path, int width, int height, double sca
     m_plot->plotLayout()->addElement(0, 0, titleElement);
     const int wrap = m_plot->legend->wrap();
     m_plot->legend->setWrap(std::max(1, width / 190));
-    const bool ok = m_plot->savePng(path, width, height, scale);
+    const QPixmap picture = m_plot->toPixmap(width, height, scale);
     m_plot->legend->setWrap(wrap);
     m_plot->plotLayout()->remove(titleElement);
     m_plot->plotLayout()->simplify();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    return ok;
+    if (picture.isNull())
+        return fail(tr("the picture could not be rendered (%1 × %2 px is too large?)")
+                        .arg(qRound(width * scale))
+                        .arg(qRound(height * scale)));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    if (!picture.save(&file, "PNG")) {
+        file.cancelWriting();
+        return fail(tr("the PNG could not be encoded"));
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
+}
+
+ChartView::Ranges ChartView::ranges() const
+{
+    Ranges r;
+    if (!m_dump)
+        return r;
+    r.xLower = m_plot->xAxis->range().lower;
+    r.xUpper = m_plot->xAxis->range().upper;
+    r.yLower = m_plot->yAxis->range().lower;
+    r.yUpper = m_plot->yAxis->range().upper;
+    r.valid = true;
+    return r;
+}
+
+void ChartView::restoreRanges(const Ranges &r)
+{
+    if (!r.valid || !m_dump)
+        return;
+    // Only a range that overlaps the new data's full extent is kept: after a reload that
+    // shortened the program, a zoom into steps that no longer exist would show nothing.
+    const QCPRange fullX = m_plot->xAxis->range();
+    const QCPRange fullY = m_plot->yAxis->range();
+    if (r.xUpper <= fullX.lower || r.xLower >= fullX.upper || r.yUpper <= fullY.lower ||
+        r.yLower >= fullY.upper)
+        return;
+    m_plot->xAxis->setRange(r.xLower, r.xUpper);
+    m_plot->yAxis->setRange(r.yLower, r.yUpper);
+    replotAll();
 }
 
 void ChartView::showContextMenu(const QPoint &pos)

@@ -36,8 +36,20 @@ public:
     /// Human title for exports: what is shown, of which module.
     virtual QString title() const = 0;
     /// Writes a PNG of exactly width*scale x height*scale pixels, with a title, the axes, the
-    /// legend and the current selection. Works on hidden and never-shown views.
-    bool exportPng(const QString &path, int width, int height, double scale);
+    /// legend and the current selection. Works on hidden and never-shown views. The file is
+    /// written atomically (QSaveFile): a failed export never leaves a half-written file, and an
+    /// existing one is replaced only once the new one is complete. On failure `error` says why.
+    bool exportPng(const QString &path, int width, int height, double scale,
+                   QString *error = nullptr);
+    /// The visible axis ranges, to be put back after a reload (restoreRanges ignores ranges that
+    /// no longer fit the data).
+    struct Ranges
+    {
+        double xLower = 0, xUpper = 0, yLower = 0, yUpper = 0;
+        bool valid = false;
+    };
+    Ranges ranges() const;
+    void restoreRanges(const Ranges &ranges);
     /// The value the view shows as selected (-1: none); tests and the export check it.
     int highlightedValue() const { return m_highlighted; }
     /// Back to the full extent of the data.

@@ -7,9 +7,11 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -53,10 +55,31 @@ ExportDialog::ExportDialog(const QList<ChartView *> &views, ChartView *current,
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), m_path->text(),
                                                           tr("PNG image (*.png)"));
-        if (!path.isEmpty())
+        if (!path.isEmpty()) {
             m_path->setText(path);
+            m_confirmedPath = path;
+        }
     });
+    confirmReplace = [this](const QString &path) {
+        return QMessageBox::question(
+                   this, tr("Replace File?"),
+                   tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path)),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
     suggestPath();
+}
+
+void ExportDialog::accept()
+{
+    const QString file = path();
+    if (file.isEmpty()) {
+        m_path->setFocus();
+        return;
+    }
+    if (QFileInfo::exists(file) && file != m_confirmedPath && confirmReplace &&
+        !confirmReplace(file))
+        return;
+    QDialog::accept();
 }
 
 void ExportDialog::suggestPath()

@@ -2,6 +2,8 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
@@ -25,6 +27,11 @@ public:
     int exportHeight() const;
     double scale() const;
     QString path() const;
+    /// Accepts unless the file exists and the user declines to replace it (the file dialog of
+    /// Browse… has asked already for the path it returned).
+    void accept() override;
+    /// Asks before replacing `path`; tests replace it to answer without a dialog.
+    std::function<bool(const QString &path)> confirmReplace;
 
 private:
     void suggestPath();
@@ -36,6 +43,7 @@ private:
     QSpinBox *m_height;
     QDoubleSpinBox *m_scale;
     QLineEdit *m_path;
+    QString m_confirmedPath; ///< the file dialog asked about replacing this one
 };
 
 } // namespace bufferscope

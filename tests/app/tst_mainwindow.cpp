@@ -1,4 +1,5 @@
 // The main window as a user drives it: drops, folders, tables, keyboard, layout, errors.
+#include "ExportDialog.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
 #include "MemoryMap.h"
@@ -10,6 +11,9 @@
 
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QImageReader>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
@@ -20,7 +24,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 #include <QTreeView>
+#include <qcustomplot.h>
 
 using namespace bufferscope;
 
@@ -37,6 +43,26 @@ bool waitLoaded(MainWindow &w, const QString &module)
     return QTest::qWaitFor(
         [&] { return w.current().dump && w.current().dump->module == module.toStdString(); },
         10000);
+}
+
+/// A copy of a sample in `dir` that the test may change or delete.
+QString copyOf(const QTemporaryDir &dir, const char *name)
+{
+    const QString path = dir.filePath(QFileInfo(sample(name)).fileName());
+    QFile::copy(sample(name), path);
+    return path;
+}
+
+void rewrite(const QString &path, const QByteArray &from, const QByteArray &to)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    QVERIFY(text.contains(from));
+    text.replace(from, to);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
 }
 
 void drop(QWidget *target, const QList<QUrl> &urls)
@@ -170,6 +196,110 @@ private Q_SLOTS:
             }
         }
         QSettings().clear();
+    }
+
+    void reloadKeepsSelectionStepAndZoom()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(dir, "gpu_decoder_layer");
+        MainWindow w;
+        w.show();
+        w.openPath(path);
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        const auto before = w.current().dump;
+        const auto warningsBefore = before->warnings.size();
+        const int value = static_cast<int>(before->findValue("fusion.40"));
+        w.selection()->setCurrentValue(value);
+        w.selection()->setCurrentStep(37);
+        w.gantt()->plot()->xAxis->setRange(30, 45);
+        QVERIFY(w.fileNoticeText().isEmpty());
+
+        // Another tool rewrites the dump: the window says so and offers to reload.
+        rewrite(path, "Total bytes used: ", "Total bytes used: 1");
+        QTRY_VERIFY_WITH_TIMEOUT(w.fileNoticeText().contains(QStringLiteral("changed on disk")),
+                                 5000);
+        QCOMPARE(w.current().dump, before); // nothing changes until the user asks
+        w.reload();
+        QVERIFY(QTest::qWaitFor([&] { return w.current().dump != before; }, 10000));
+        // The new version is shown (its edited total disagrees with the allocations and with its
+        // own human-readable form: two more warnings) ...
+        QCOMPARE(w.current().dump->warnings.size(), warningsBefore + 2);
+        // ... with the same value, step and zoom, and the notice gone.
+        QCOMPARE(w.selection()->currentValue(),
+                 static_cast<int>(w.current().dump->findValue("fusion.40")));
+        QCOMPARE(w.gantt()->highlightedValue(), w.selection()->currentValue());
+        QCOMPARE(w.selection()->currentStep(), qint64(37));
+        QCOMPARE(w.gantt()->plot()->xAxis->range().lower, 30.0);
+        QCOMPARE(w.gantt()->plot()->xAxis->range().upper, 45.0);
+        QVERIFY(w.fileNoticeText().isEmpty());
+        QVERIFY(w.fileWatcher()->files().contains(path)); // still watched
+    }
+
+    void deletedDumpKeepsWorking()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(dir, "gpu_decoder_layer");
+        MainWindow w;
+        w.show();
+        w.openPath(path);
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        const Dump &dump = *w.current().dump;
+        const std::uint32_t value = dump.findValue("fusion.40");
+        QVERIFY(QFile::remove(path));
+        QTRY_VERIFY_WITH_TIMEOUT(w.fileNoticeText().contains(QStringLiteral("was deleted")), 5000);
+        // What was loaded stays, including the instruction text read lazily from the file.
+        w.selection()->setCurrentValue(static_cast<int>(value));
+        QCOMPARE(w.inspector()->shownValue(), static_cast<int>(value));
+        const std::string text = dump.instructionText(dump.values[value].instruction);
+        QVERIFY2(text.starts_with("%fusion.40 = "), text.c_str());
+        QVERIFY(!w.fileNotice()->actions().isEmpty());
+    }
+
+    void exportIsAtomicAndAsksBeforeReplacing()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        w.openPath(sample("tpu_unstack"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        // A folder that does not exist: a clear reason and no file.
+        QString why;
+        const QString missing = dir.filePath(QStringLiteral("no/such/dir/usage.png"));
+        QVERIFY(!w.usageChart()->exportPng(missing, 400, 300, 1, &why));
+        QVERIFY2(!why.isEmpty(), qPrintable(why));
+        QVERIFY(!QFileInfo::exists(missing));
+        // A good export replaces the old file whole; no temporary file is left behind.
+        const QString out = dir.filePath(QStringLiteral("usage.png"));
+        QFile old(out);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("not a png");
+        old.close();
+        QVERIFY(w.usageChart()->exportPng(out, 400, 300, 2, &why));
+        QImageReader reader(out);
+        QCOMPARE(reader.format(), QByteArray("png"));
+        QCOMPARE(reader.size(), QSize(800, 600));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("usage.png")});
+
+        // The dialog asks before replacing an existing file, and keeps it when told no.
+        ExportDialog dialog(w.chartViews(), w.usageChart(), dir.path(), &w);
+        dialog.findChild<QLineEdit *>()->setText(out);
+        QStringList asked;
+        bool answer = false;
+        dialog.confirmReplace = [&](const QString &p) {
+            asked << p;
+            return answer;
+        };
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QCOMPARE(asked, QStringList{out});
+        answer = true;
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        // A new file needs no question.
+        asked.clear();
+        dialog.findChild<QLineEdit *>()->setText(dir.filePath(QStringLiteral("new.png")));
+        dialog.accept();
+        QVERIFY(asked.isEmpty());
     }
 
     void errorNamesFileAndLine()

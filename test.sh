@@ -10,11 +10,7 @@ BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$BS_ROOT/packaging/bootstrap.sh"
 
 quick=${BS_QUICK:-0}
-if [ "$quick" = 1 ]; then
-    bs_install_packages
-else
-    bs_install_packages debian-packages.txt debian-packages-test.txt
-fi
+bs_install_packages debian-packages.txt debian-packages-test.txt
 export QT_QPA_PLATFORM=offscreen
 
 bs_build release

@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
+#include "HelpDialogs.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
@@ -53,6 +54,7 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+const QString kSampleHintKey = QStringLiteral("hints/sampleDismissed");
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -127,8 +129,23 @@ void MainWindow::createFileNotice()
     m_noticeText->setContentsMargins(6, 0, 12, 0);
     m_notice->addWidget(m_noticeText);
     m_noticeReload = m_notice->addAction(tr("Reload"), this, &MainWindow::reload);
-    m_notice->addAction(tr("Dismiss"), m_notice, &QWidget::hide);
+    m_noticeHelp =
+        m_notice->addAction(tr("Getting a Dump…"), this, [this] { showGettingADump(this); });
+    m_notice->addAction(tr("Dismiss"), this, [this] {
+        // The first-run hint stays dismissed; file notices come back on the next change.
+        if (m_noticeHelp->isVisible())
+            QSettings().setValue(kSampleHintKey, true);
+        m_notice->hide();
+    });
     addToolBar(Qt::TopToolBarArea, m_notice);
+}
+
+void MainWindow::showNotice(const QString &text, bool offerReload, bool offerHelp)
+{
+    m_noticeText->setText(text);
+    m_noticeReload->setVisible(offerReload);
+    m_noticeHelp->setVisible(offerHelp);
+    m_notice->show();
 }
 
 QString MainWindow::fileNoticeText() const
@@ -153,16 +170,13 @@ void MainWindow::fileChangedOnDisk(const QString &path)
         // Editors and copy tools often replace a file (delete + rename): watch the new one.
         if (!m_watcher->files().contains(path))
             m_watcher->addPath(path);
-        m_noticeText->setText(
-            tr("%1 changed on disk. Reload it to see the new version (F5).").arg(name));
-        m_noticeReload->setVisible(true);
+        showNotice(tr("%1 changed on disk. Reload it to see the new version (F5).").arg(name), true,
+                   false);
     } else {
-        m_noticeText->setText(tr("%1 was deleted or moved. BufferScope keeps showing what it "
-                                 "loaded; instruction texts not yet read are no longer available.")
-                                  .arg(name));
-        m_noticeReload->setVisible(false);
+        showNotice(tr("%1 was deleted or moved. BufferScope keeps showing the version it loaded.")
+                       .arg(name),
+                   false, false);
     }
-    m_notice->show();
 }
 
 void MainWindow::reload()
@@ -311,18 +325,32 @@ void MainWindow::createActions()
     go->addAction(tr("In charts: ← → step, Shift ×10, Home/End"))->setEnabled(false);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *find = view->addAction(tr("&Find Value…"), this, [this] {
+        m_valueView->parentWidget()->show();
+        m_valueView->parentWidget()->raise();
+        m_valueView->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_valueView->filterEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    QAction *fit = view->addAction(tr("&Zoom to Fit"), this, [this] {
+        for (ChartView *chart : chartViews())
+            chart->resetZoom();
+    });
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
     for (QDockWidget *dock : docks())
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About BufferScope"), this, [this] {
-        QMessageBox::about(this, tr("About BufferScope"),
-                           tr("<b>BufferScope %1</b><br>See what fills accelerator memory in XLA "
-                              "buffer-assignment dumps (<code>XLA_FLAGS=--xla_dump_to=DIR</code>).")
-                               .arg(QStringLiteral(BUFFERSCOPE_VERSION)));
-    });
+    help->addAction(tr("&Getting a Dump…"), this, [this] { showGettingADump(this); });
+    QAction *keys =
+        help->addAction(tr("&Keyboard Shortcuts…"), this, [this] { showKeyboardShortcuts(this); });
+    keys->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
+    help->addAction(tr("&About BufferScope"), this, [this] { showAbout(this); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 QList<ChartView *> MainWindow::chartViews() const
@@ -481,6 +509,10 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
         m_selection->setCurrentStep(primary->peak.step);
     watch(loaded);
     m_notice->hide();
+    if (loaded.path.startsWith(QLatin1Char(':')) && !QSettings().value(kSampleHintKey).toBool())
+        showNotice(tr("This is a bundled sample (a GPU decoder layer). To see your own program, "
+                      "run it with XLA_FLAGS=--xla_dump_to=DIR and drop DIR here."),
+                   false, true);
     if (m_reload && m_reload->path == loaded.path) {
         const Dump &dump = *loaded.dump;
         if (!m_reload->valueKey.isEmpty()) {

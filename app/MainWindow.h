@@ -68,7 +68,8 @@ public:
     QList<ChartView *> chartViews() const;
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
-    /// The bar that says the open dump changed or vanished on disk (hidden otherwise).
+    /// The bar above the views: the open dump changed or vanished on disk, or the first-run
+    /// hint on the bundled sample (hidden otherwise).
     QToolBar *fileNotice() const { return m_notice; }
     QString fileNoticeText() const;
     QFileSystemWatcher *fileWatcher() const { return m_watcher; }
@@ -101,6 +102,7 @@ private:
     void createFileNotice();
     void watch(const LoadedDump &loaded);
     void fileChangedOnDisk(const QString &path);
+    void showNotice(const QString &text, bool offerReload, bool offerHelp);
 
     DumpLoader *m_loader;
     Selection *m_selection;
@@ -131,6 +133,7 @@ private:
     QToolBar *m_notice = nullptr;
     QLabel *m_noticeText = nullptr;
     QAction *m_noticeReload = nullptr;
+    QAction *m_noticeHelp = nullptr;
     QAction *m_reloadAction = nullptr;
     /// What to put back once a reload arrives.
     struct ReloadState

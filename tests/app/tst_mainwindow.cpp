@@ -9,12 +9,14 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 
+#include <QDialog>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QImageReader>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -24,6 +26,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolBar>
 #include <QTreeView>
 #include <qcustomplot.h>
@@ -300,6 +303,62 @@ private Q_SLOTS:
         dialog.findChild<QLineEdit *>()->setText(dir.filePath(QStringLiteral("new.png")));
         dialog.accept();
         QVERIFY(asked.isEmpty());
+    }
+
+    void firstRunHintAndHelp()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.show();
+            w.openEmbeddedSample();
+            QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+            QVERIFY2(w.fileNoticeText().contains(QStringLiteral("--xla_dump_to")),
+                     qPrintable(w.fileNoticeText()));
+            // Getting a Dump… opens the help; Dismiss keeps the hint away for good.
+            QAction *help = nullptr;
+            QAction *dismiss = nullptr;
+            for (QAction *a : w.fileNotice()->actions()) {
+                if (a->text() == QStringLiteral("Getting a Dump…"))
+                    help = a;
+                if (a->text() == QLatin1String("Dismiss"))
+                    dismiss = a;
+            }
+            QVERIFY(help && dismiss);
+            help->trigger();
+            QTextBrowser *browser = nullptr;
+            for (QDialog *d : w.findChildren<QDialog *>())
+                if (d->windowTitle() == QLatin1String("Getting a Dump"))
+                    browser = d->findChild<QTextBrowser *>();
+            QVERIFY(browser);
+            const QString text = browser->toPlainText();
+            for (const char *needle : {"JAX", "PyTorch/XLA", "TensorFlow",
+                                       "XLA_FLAGS=--xla_dump_to=", "-buffer-assignment.txt",
+                                       "-live-range.txt", "Open Folder"})
+                QVERIFY2(text.contains(QLatin1String(needle)), needle);
+            if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS"))
+                browser->window()->grab().save(QStringLiteral("/tmp/help-dump.png"));
+            browser->window()->close();
+            dismiss->trigger();
+            QVERIFY(w.fileNoticeText().isEmpty());
+        }
+        {
+            MainWindow w;
+            w.show();
+            w.openEmbeddedSample();
+            QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+            QVERIFY(w.fileNoticeText().isEmpty()); // dismissed for good
+            // The Help menu has the shortcuts and the about box, with the licenses.
+            QStringList helpItems;
+            for (QAction *menu : w.menuBar()->actions())
+                if (menu->text() == QLatin1String("&Help"))
+                    for (QAction *a : menu->menu()->actions())
+                        helpItems << a->text();
+            QVERIFY2(helpItems.contains(QStringLiteral("&Keyboard Shortcuts…")),
+                     qPrintable(helpItems.join(QLatin1Char(','))));
+            QVERIFY(helpItems.contains(QStringLiteral("&About BufferScope")));
+        }
+        QSettings().clear();
     }
 
     void errorNamesFileAndLine()

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "BreakdownChart.h"
+#include "ColorScheme.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
 #include "HelpDialogs.h"
@@ -19,6 +20,7 @@
 #include "parse/DumpParser.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -55,6 +57,7 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kSampleHintKey = QStringLiteral("hints/sampleDismissed");
+const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -342,6 +345,21 @@ void MainWindow::createActions()
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    QMenu *schemes = view->addMenu(tr("&Color Scheme"));
+    auto *schemeGroup = new QActionGroup(this);
+    const ColorScheme saved = colorSchemeFromName(QSettings().value(kColorSchemeKey).toString());
+    for (const auto &[scheme, label] :
+         {std::pair{ColorScheme::System, tr("Follow &System")},
+          std::pair{ColorScheme::Light, tr("&Light")}, std::pair{ColorScheme::Dark, tr("&Dark")}}) {
+        QAction *a = schemes->addAction(label, this, [scheme] {
+            applyColorScheme(scheme);
+            QSettings().setValue(kColorSchemeKey, colorSchemeName(scheme));
+        });
+        a->setCheckable(true);
+        a->setChecked(scheme == saved);
+        schemeGroup->addAction(a);
+    }
+    applyColorScheme(saved);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting a Dump…"), this, [this] { showGettingADump(this); });

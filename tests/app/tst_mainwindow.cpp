@@ -361,6 +361,36 @@ private Q_SLOTS:
         QSettings().clear();
     }
 
+    void colorSchemeFollowsLive()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        w.openPath(sample("tpu_unstack"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        auto schemeAction = [&](const QString &label) -> QAction * {
+            for (QAction *menu : w.menuBar()->actions())
+                for (QAction *a : menu->menu()->actions())
+                    if (a->menu() && a->text() == QLatin1String("&Color Scheme"))
+                        for (QAction *s : a->menu()->actions())
+                            if (s->text() == label)
+                                return s;
+            return nullptr;
+        };
+        QAction *dark = schemeAction(QStringLiteral("&Dark"));
+        QAction *system = schemeAction(QStringLiteral("Follow &System"));
+        QVERIFY(dark && system);
+        dark->trigger();
+        // Charts re-colour at once: axis text is light on the dark window.
+        QTRY_VERIFY(w.usageChart()->plot()->xAxis->labelColor().lightness() > 180);
+        QCOMPARE(QSettings().value(QStringLiteral("view/colorScheme")).toString(),
+                 QStringLiteral("dark"));
+        system->trigger();
+        QTRY_VERIFY(w.usageChart()->plot()->xAxis->labelColor() ==
+                    QApplication::palette().color(QPalette::WindowText));
+        QSettings().clear();
+    }
+
     void errorNamesFileAndLine()
     {
         QTemporaryDir dir;

@@ -1,9 +1,13 @@
 #include "CommandLine.h"
 
+#include "DumpFiles.h"
+#include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "parse/DumpParser.h"
+#include "report/JsonWriter.h"
 #include "report/Report.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <spdlog/spdlog.h>
@@ -12,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <unistd.h>
 
 namespace bufferscope {
 
@@ -123,6 +128,291 @@ int runReport(const QStringList &args)
     return 0;
 }
 
+std::string signedBytes(std::int64_t delta)
+{
+    return (delta > 0   ? "+"
+            : delta < 0 ? "-"
+                        : "±") +
+           humanBytes(delta < 0 ? -delta : delta) + " (" + (delta > 0 ? "+" : "") +
+           std::to_string(delta) + " bytes)";
+}
+
+void writeSide(JsonWriter &w, const DiffSide &side)
+{
+    w.beginObject();
+    w.key("bytes").value(side.bytes);
+    w.key("start").value(side.start);
+    w.key("end").value(side.end);
+    w.endObject();
+}
+
+void writeChanges(JsonWriter &w, const char *key, const std::vector<ValueChange> &changes,
+                  bool before, bool after)
+{
+    w.key(key).beginArray();
+    for (const ValueChange &c : changes) {
+        w.beginObject();
+        w.key("name").value(c.key);
+        if (before && after) {
+            w.key("before");
+            writeSide(w, c.before);
+            w.key("after");
+            writeSide(w, c.after);
+            w.key("bytes_delta").value(c.after.bytes - c.before.bytes);
+        } else {
+            const DiffSide &side = before ? c.before : c.after;
+            w.key("bytes").value(side.bytes);
+            w.key("start").value(side.start);
+            w.key("end").value(side.end);
+        }
+        w.endObject();
+    }
+    w.endArray();
+}
+
+void writeDeltas(JsonWriter &w, const char *key, const std::vector<KeyDelta> &deltas)
+{
+    w.key(key).beginArray();
+    for (const KeyDelta &d : deltas) {
+        w.beginObject();
+        w.key("key").value(d.key);
+        w.key("before").value(d.before);
+        w.key("after").value(d.after);
+        w.key("delta").value(d.delta());
+        w.endObject();
+    }
+    w.endArray();
+}
+
+int runDiff(const QStringList &args)
+{
+    QStringList files;
+    bool json = false;
+    int top = 20;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--top")) {
+            bool ok = false;
+            if (i + 1 >= args.size() || (top = args[++i].toInt(&ok), !ok) || top < 0)
+                return fail(QStringLiteral("--top needs a number ≥ 0"), 1);
+        } else if (a.startsWith(QLatin1String("--"))) {
+            return fail(
+                QStringLiteral("unknown option '%1' for diff\n").arg(a) + CommandLine::usage(), 1);
+        } else {
+            files << a;
+        }
+    }
+    if (files.size() != 2)
+        return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
+                        CommandLine::usage(),
+                    1);
+    Loaded a;
+    Loaded b;
+    if (!load(files[0], a) || !load(files[1], b))
+        return 2;
+    const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
+    std::string out;
+    if (json) {
+        JsonWriter w;
+        w.beginObject();
+        w.key("before").value(files[0].toStdString());
+        w.key("after").value(files[1].toStdString());
+        w.key("total_bytes_delta").value(d.totalDelta());
+        w.key("peak_bytes_delta").value(d.peakDelta());
+        w.key("total_bytes").beginObject();
+        w.key("before").value(d.totalBefore);
+        w.key("after").value(d.totalAfter);
+        w.endObject();
+        w.key("peak").beginObject();
+        w.key("before").beginObject();
+        w.key("step").value(d.peakStepBefore);
+        w.key("bytes").value(d.peakBefore);
+        w.endObject();
+        w.key("after").beginObject();
+        w.key("step").value(d.peakStepAfter);
+        w.key("bytes").value(d.peakAfter);
+        w.endObject();
+        w.endObject();
+        writeChanges(w, "values_added", d.added, false, true);
+        writeChanges(w, "values_removed", d.removed, true, false);
+        writeChanges(w, "values_changed", d.changed, true, true);
+        writeDeltas(w, "by_op_name_delta", d.byOpName);
+        writeDeltas(w, "by_source_delta", d.bySource);
+        w.endObject();
+        out = w.str() + "\n";
+    } else {
+        auto line = [&out](const std::string &text = {}) {
+            out += text;
+            out += '\n';
+        };
+        line("BufferScope diff");
+        line("  before  " + files[0].toStdString());
+        line("  after   " + files[1].toStdString());
+        line("  total   " + humanBytes(d.totalBefore) + " -> " + humanBytes(d.totalAfter) + "  " +
+             signedBytes(d.totalDelta()));
+        line("  peak    " + humanBytes(d.peakBefore) + " at step " +
+             std::to_string(d.peakStepBefore) + " -> " + humanBytes(d.peakAfter) + " at step " +
+             std::to_string(d.peakStepAfter) + "  " + signedBytes(d.peakDelta()));
+        line();
+        line("Values matched by instruction name and shape index: " +
+             std::to_string(d.added.size()) + " added, " + std::to_string(d.removed.size()) +
+             " removed, " + std::to_string(d.changed.size()) + " changed");
+        auto list = [&](const char *title, const std::vector<ValueChange> &changes, bool isAdded) {
+            if (changes.empty())
+                return;
+            line(std::string("  ") + title);
+            for (std::size_t k = 0; k < changes.size() && k < static_cast<std::size_t>(top); ++k) {
+                const ValueChange &c = changes[k];
+                const DiffSide &side = isAdded ? c.after : c.before;
+                line("    " + std::string(isAdded ? "+ " : "- ") + humanBytes(side.bytes) + "  " +
+                     c.key + "  steps " + std::to_string(side.start) + "-" +
+                     std::to_string(side.end));
+            }
+            if (changes.size() > static_cast<std::size_t>(top))
+                line("    … " + std::to_string(changes.size() - top) + " more (--top)");
+        };
+        list("added", d.added, true);
+        list("removed", d.removed, false);
+        if (!d.changed.empty()) {
+            line("  changed");
+            for (std::size_t k = 0; k < d.changed.size() && k < static_cast<std::size_t>(top);
+                 ++k) {
+                const ValueChange &c = d.changed[k];
+                line("    " + c.key + "  " + humanBytes(c.before.bytes) + " steps " +
+                     std::to_string(c.before.start) + "-" + std::to_string(c.before.end) + " -> " +
+                     humanBytes(c.after.bytes) + " steps " + std::to_string(c.after.start) + "-" +
+                     std::to_string(c.after.end));
+            }
+            if (d.changed.size() > static_cast<std::size_t>(top))
+                line("    … " + std::to_string(d.changed.size() - top) + " more (--top)");
+        }
+        auto deltas = [&](const char *title, const std::vector<KeyDelta> &rows) {
+            line();
+            line(std::string(title) + (rows.empty() ? ": no change" : ""));
+            for (std::size_t k = 0; k < rows.size() && k < static_cast<std::size_t>(top); ++k)
+                line("  " + signedBytes(rows[k].delta()) + "  " + rows[k].key + "  (" +
+                     humanBytes(rows[k].before) + " -> " + humanBytes(rows[k].after) + ")");
+        };
+        deltas("Live at each peak, by op_name", d.byOpName);
+        deltas("Live at each peak, by source", d.bySource);
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+int runList(const QStringList &args)
+{
+    QString dir;
+    bool json = false;
+    for (const QString &a : args) {
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a.startsWith(QLatin1String("--")))
+            return fail(
+                QStringLiteral("unknown option '%1' for list\n").arg(a) + CommandLine::usage(), 1);
+        else if (dir.isEmpty())
+            dir = a;
+        else
+            return fail(QStringLiteral("list takes one DIR"), 1);
+    }
+    if (dir.isEmpty())
+        return fail(QStringLiteral("list needs a DIR (an --xla_dump_to folder)\n") +
+                        CommandLine::usage(),
+                    1);
+    if (!QFileInfo(dir).isDir())
+        return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
+                                                  : QStringLiteral(": no such folder")),
+                    2);
+    const DumpFiles found = DumpFiles::collect({dir});
+    struct Entry
+    {
+        std::string module;
+        std::vector<std::string> files;
+        std::int64_t total = 0;
+        std::int64_t peakStep = -1;
+        std::int64_t peakBytes = 0;
+        std::string error;
+    };
+    std::vector<Entry> entries;
+    int status = 0;
+    for (const QString &file : found.files) {
+        Entry e;
+        e.module = DumpParser::moduleName(QFileInfo(file).fileName().toStdString());
+        for (const std::string &f : DumpParser::moduleFiles(file.toStdString()))
+            e.files.push_back(
+                QDir(QFileInfo(dir).absoluteFilePath())
+                    .relativeFilePath(QFileInfo(QString::fromStdString(f)).absoluteFilePath())
+                    .toStdString());
+        if (::isatty(fileno(stderr)))
+            std::fprintf(stderr, "\rreading %zu/%lld: %s\033[K", entries.size() + 1,
+                         static_cast<long long>(found.files.size()), e.module.c_str());
+        LoadResult r = DumpParser::loadFile(file.toStdString());
+        if (!r.ok()) {
+            e.error = r.error;
+            status = 2;
+        } else {
+            e.total = r.dump->totalBytes();
+            if (const auto tl = MemoryTimeline::compute(*r.dump); tl && tl->primary()) {
+                e.peakStep = tl->primary()->peak.step;
+                e.peakBytes = tl->primary()->peak.bytes;
+            }
+        }
+        entries.push_back(std::move(e));
+    }
+    if (::isatty(fileno(stderr)) && !entries.empty())
+        std::fprintf(stderr, "\r\033[K");
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry &x, const Entry &y) { return x.total > y.total; });
+    std::string out;
+    if (json) {
+        JsonWriter w;
+        w.beginArray();
+        for (const Entry &e : entries) {
+            w.beginObject();
+            w.key("module").value(e.module);
+            w.key("files").beginArray();
+            for (const std::string &f : e.files)
+                w.value(f);
+            w.endArray();
+            w.key("total_bytes").value(e.total);
+            w.key("peak_step").value(e.peakStep);
+            w.key("peak_bytes").value(e.peakBytes);
+            if (!e.error.empty())
+                w.key("error").value(e.error);
+            w.endObject();
+        }
+        w.endArray();
+        out = w.str() + "\n";
+    } else {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%-12s %-12s %8s  %s\n", "total", "peak", "at step",
+                      "module (files)");
+        out += buf;
+        for (const Entry &e : entries) {
+            if (!e.error.empty()) {
+                out += "(unreadable)                       " + e.module + ": " + e.error + "\n";
+                continue;
+            }
+            std::snprintf(buf, sizeof buf, "%-12s %-12s %8lld  %s", humanBytes(e.total).c_str(),
+                          humanBytes(e.peakBytes).c_str(), static_cast<long long>(e.peakStep),
+                          e.module.c_str());
+            out += buf;
+            if (e.files.size() > 1)
+                out += " (" + std::to_string(e.files.size()) + " files)";
+            out += "\n";
+        }
+        out += std::to_string(entries.size()) + " modules in " + dir.toStdString() + "\n";
+    }
+    for (const QString &p : found.problems)
+        std::fprintf(stderr, "bufferscope: %s\n", p.toUtf8().constData());
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (entries.empty())
+        return 2;
+    return status;
+}
+
 } // namespace
 
 QString CommandLine::usage()
@@ -137,6 +427,8 @@ QString CommandLine::usage()
         "                     [--width W] [--height H] [--scale S] [--select VALUE_ID|NAME] "
         "[--step T]\n"
         "                                              render a chart to PNG, headless\n"
+        "  bufferscope diff A B [--json] [--top N]      compare two dumps (before, after)\n"
+        "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
         "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"
@@ -190,7 +482,8 @@ bool CommandLine::isCommand(const QStringList &args)
     if (args.isEmpty())
         return false;
     const QString &first = args.front();
-    return first == QLatin1String("report") || first == QLatin1String("--help") ||
+    return first == QLatin1String("report") || first == QLatin1String("diff") ||
+           first == QLatin1String("list") || first == QLatin1String("--help") ||
            first == QLatin1String("-h") || first == QLatin1String("--version");
 }
 
@@ -208,6 +501,10 @@ int CommandLine::run(const QStringList &args)
     const QStringList rest = args.mid(1);
     if (command == QLatin1String("report"))
         return runReport(rest);
+    if (command == QLatin1String("diff"))
+        return runDiff(rest);
+    if (command == QLatin1String("list"))
+        return runList(rest);
     return fail(QStringLiteral("unknown command '%1'\n").arg(command) + usage(), 1);
 }
 

@@ -36,7 +36,13 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
             add(info);
             continue;
         }
+        // The folder's files, then those of its direct subfolders (some tools write one folder
+        // per module); deeper folders are not searched.
         QFileInfoList entries = QDir(path).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
+        const QFileInfoList subdirs = QDir(path).entryInfoList(
+            QDir::Dirs | QDir::NoDotAndDotDot | QDir::Readable, QDir::Name);
+        for (const QFileInfo &sub : subdirs)
+            entries += QDir(sub.filePath()).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
         entries.erase(std::remove_if(entries.begin(), entries.end(),
                                      [](const QFileInfo &e) { return !isDumpName(e.fileName()); }),
                       entries.end());

@@ -16,6 +16,20 @@ struct BreakdownRow
     std::vector<std::uint32_t> members; ///< value indices, largest first
 };
 
+/// One node of the op_name hierarchy: a path segment of `jit(train_step)/jit(main)/…/dot`, or
+/// at the leaves the values' instruction names, repeated names (`fusion.1` … `fusion.28`)
+/// collapsed into one `fusion.*` row with their count.
+struct BreakdownNode
+{
+    std::string label;
+    std::string path;          ///< the op_name prefix down to this node ("" for the root)
+    bool instructions = false; ///< a leaf row of instruction names, not an op_name segment
+    std::int64_t bytes = 0;
+    std::int64_t values = 0;
+    std::vector<std::uint32_t> members;  ///< every value below, largest first
+    std::vector<BreakdownNode> children; ///< largest first
+};
+
 /// What the values live at one step are made of, grouped four ways. Every grouping adds up to
 /// the sum of the assigned bytes of the values of `memorySpace` live at `step`.
 struct Breakdown
@@ -28,8 +42,13 @@ struct Breakdown
     std::vector<BreakdownRow> bySource;
     std::vector<BreakdownRow> byOpType;
     std::vector<BreakdownRow> byKind;
+    BreakdownNode opNameTree; ///< the by-op_name grouping as a hierarchy split on '/'
 
     static Breakdown compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace = 0);
+    /// `fusion.12` → `fusion`, `copy-start.3` → `copy-start`: the name without its number.
+    static std::string nameStem(std::string_view name);
+    /// Splits an op_name on '/' outside parentheses.
+    static std::vector<std::string_view> opNamePath(std::string_view opName);
 
     static constexpr const char *kNoOpName = "(no op_name)";
     static constexpr const char *kNoSource = "(no source)";

@@ -436,7 +436,7 @@ private:
         std::uint64_t hash = 0;
         StringId id = kNoString;
     };
-    std::array<RecentString, 4096> m_recent{};
+    std::vector<RecentString> m_recent = std::vector<RecentString>(std::size_t{1} << 16);
     FlatMap64 m_valueById{1024};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;

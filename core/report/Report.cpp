@@ -1,6 +1,7 @@
 #include "Report.h"
 
 #include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
 #include "report/JsonWriter.h"
 
 #include <algorithm>
@@ -255,6 +256,17 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         group("op_type", b.byOpType);
         group("allocation kind", b.byKind);
         line();
+        const auto findings = PeakExplainer::explain(dump, timeline, step, space);
+        if (findings.empty()) {
+            line("Findings at step " + std::to_string(step) + ": none");
+        } else {
+            line("Findings at step " + std::to_string(step));
+            for (const Finding &f : findings) {
+                line("  - " + f.title);
+                line("    " + f.detail);
+            }
+        }
+        line();
     }
 
     const auto warnings = Report::warnings(dump, timeline);
@@ -366,6 +378,22 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     } else {
         w.null();
     }
+    w.key("findings").beginArray();
+    if (dump.hasLiveRanges()) {
+        for (const Finding &f : PeakExplainer::explain(dump, timeline, step, space)) {
+            w.beginObject();
+            w.key("kind").value(findingKindName(f.kind));
+            w.key("bytes").value(f.bytes);
+            w.key("title").value(f.title);
+            w.key("detail").value(f.detail);
+            w.key("values").beginArray();
+            for (std::size_t k = 0; k < f.values.size() && k < 20; ++k)
+                w.value(dump.values[f.values[k]].id);
+            w.endArray();
+            w.endObject();
+        }
+    }
+    w.endArray();
     w.key("warnings").beginArray();
     for (const Diagnostic &d : warnings(dump, timeline)) {
         w.beginObject();

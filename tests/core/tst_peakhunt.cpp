@@ -1,0 +1,386 @@
+// Hunting the peak: the breakdown tree, the explainer's findings, comparing two dumps and
+// listing a dump folder, checked against what XLA printed (FORMAT.md Part A table) and the
+// definitions of each finding.
+#include "DumpText.h"
+#include "analysis/DumpDiff.h"
+#include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace bufferscope;
+using namespace testutil;
+
+namespace {
+
+const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
+                                "tpu_random_normal", "tpu_dynamic_slice"};
+
+struct Loaded
+{
+    std::shared_ptr<const Dump> dump;
+    std::optional<MemoryTimeline> timeline;
+};
+
+Loaded loadText(const std::string &text, const std::string &name = "x-buffer-assignment.txt")
+{
+    LoadResult r = DumpParser::loadBuffer(text, name);
+    if (!r.ok())
+        qFatal("%s", r.error.c_str());
+    Loaded l{r.dump, MemoryTimeline::compute(*r.dump)};
+    return l;
+}
+
+Loaded loadSample(const char *name)
+{
+    return loadText(readFile(samplePath(name)), std::string(name) + ".buffer-assignment.txt");
+}
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(BUFFERSCOPE_BINARY), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+/// Every node's bytes and values are the sums of its children's; returns the leaves' members.
+void checkTree(const BreakdownNode &node, std::vector<std::uint32_t> &leaves)
+{
+    if (node.children.empty()) {
+        QVERIFY2(node.instructions, node.label.c_str());
+        leaves.insert(leaves.end(), node.members.begin(), node.members.end());
+        return;
+    }
+    std::int64_t bytes = 0;
+    std::int64_t values = 0;
+    for (const BreakdownNode &c : node.children) {
+        bytes += c.bytes;
+        values += c.values;
+        checkTree(c, leaves);
+    }
+    QCOMPARE(bytes, node.bytes);
+    QCOMPARE(values, node.values);
+    QCOMPARE(static_cast<std::int64_t>(node.members.size()), node.values);
+}
+
+const Finding *findingOf(const std::vector<Finding> &findings, Finding::Kind kind)
+{
+    for (const Finding &f : findings)
+        if (f.kind == kind)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestPeakHunt : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void breakdownAddsUp_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char *s : kSamples)
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+    void breakdownAddsUp()
+    {
+        // Every grouping, and the op_name tree at every level, adds up to the assigned bytes
+        // of the values of memory space 0 live at the peak.
+        QFETCH(QString, sample);
+        const Loaded l = loadSample(qPrintable(sample));
+        const std::int64_t step = l.timeline->space(0)->peak.step;
+        std::int64_t expected = 0;
+        std::int64_t count = 0;
+        for (const Value &v : l.dump->values) {
+            if (v.color == 0 && v.liveAt(step)) {
+                expected += v.size;
+                ++count;
+            }
+        }
+        const Breakdown b = Breakdown::compute(*l.dump, step, 0);
+        QCOMPARE(b.bytes, expected);
+        for (const auto *rows : {&b.byOpName, &b.bySource, &b.byOpType, &b.byKind}) {
+            std::int64_t sum = 0;
+            std::int64_t values = 0;
+            for (const BreakdownRow &r : *rows) {
+                sum += r.bytes;
+                values += r.values;
+            }
+            QCOMPARE(sum, expected);
+            QCOMPARE(values, count);
+        }
+        QCOMPARE(b.opNameTree.bytes, expected);
+        std::vector<std::uint32_t> leaves;
+        checkTree(b.opNameTree, leaves);
+        std::sort(leaves.begin(), leaves.end());
+        QCOMPARE(static_cast<std::int64_t>(leaves.size()), count);
+        QVERIFY(std::adjacent_find(leaves.begin(), leaves.end()) == leaves.end());
+    }
+
+    void opNameTreeSplitsAndCollapses()
+    {
+        QCOMPARE(Breakdown::nameStem("fusion.28"), std::string("fusion"));
+        QCOMPARE(Breakdown::nameStem("copy-start"), std::string("copy-start"));
+        QCOMPARE(Breakdown::nameStem("p5.18.0"), std::string("p5.18"));
+        QCOMPARE(Breakdown::nameStem("a.b"), std::string("a.b"));
+        const auto path = Breakdown::opNamePath("jit(f)/jit(main)/transpose(jvp(a/b))/dot");
+        QCOMPARE(path.size(), std::size_t(4));
+        QCOMPARE(path[2], std::string_view("transpose(jvp(a/b))"));
+
+        // Over every step of every sample: a leaf is one instruction name, or a `stem.*` row
+        // whose values all share that stem, with more than one distinct name.
+        int collapsedRows = 0;
+        for (const char *sample : kSamples) {
+            const Loaded l = loadSample(sample);
+            for (std::int64_t step = 0; step < l.dump->stepCount(); ++step) {
+                const Breakdown b = Breakdown::compute(*l.dump, step, 0);
+                std::vector<const BreakdownNode *> stack{&b.opNameTree};
+                while (!stack.empty()) {
+                    const BreakdownNode *n = stack.back();
+                    stack.pop_back();
+                    for (const BreakdownNode &c : n->children)
+                        stack.push_back(&c);
+                    if (!n->instructions)
+                        continue;
+                    std::set<std::string> names;
+                    for (std::uint32_t v : n->members)
+                        names.insert(std::string(l.dump->valueName(l.dump->values[v])));
+                    if (n->label.ends_with(".*")) {
+                        ++collapsedRows;
+                        QVERIFY(names.size() > 1);
+                        for (const std::string &name : names)
+                            QCOMPARE(Breakdown::nameStem(name) + ".*", n->label);
+                    } else {
+                        QCOMPARE(names.size(), std::size_t(1));
+                        QCOMPARE(*names.begin(), n->label);
+                    }
+                }
+            }
+        }
+        QVERIFY(collapsedRows > 0);
+    }
+
+    void explainerPaddingLargeF32()
+    {
+        // tpu_dynamic_slice at its peak (step 7), memory space 0: Arg_0.1 (8192 B, f32[16,32]
+        // = 2048 B), Arg_1.2 and Arg_2.3 (512 B, s32[] = 4 B), dynamic-slice.4 (512 B,
+        // f32[1,5] = 20 B): 9728 B live, of which 6144 + 508 + 508 + 492 = 7652 B padding.
+        const Loaded l = loadSample("tpu_dynamic_slice");
+        const auto findings = PeakExplainer::explain(*l.dump, *l.timeline, 7, 0);
+        const Finding *padding = findingOf(findings, Finding::Kind::Padding);
+        QVERIFY(padding);
+        QCOMPARE(padding->bytes, std::int64_t(7652));
+        QCOMPARE(padding->values.size(), std::size_t(4));
+        QCOMPARE(l.dump->valueName(l.dump->values[padding->values.front()]), "Arg_0.1");
+        const Finding *large = findingOf(findings, Finding::Kind::LargeValue);
+        QVERIFY(large); // 8192 / 9728 = 84 %
+        QCOMPARE(large->bytes, std::int64_t(8192));
+        QVERIFY2(large->title.find("84%") != std::string::npos, large->title.c_str());
+        QVERIFY(large->detail.find("parameter") != std::string::npos);
+        const Finding *f32 = findingOf(findings, Finding::Kind::F32);
+        QVERIFY(f32); // Arg_0.1 and dynamic-slice.4: 8704 B, half saved
+        QCOMPARE(f32->values.size(), std::size_t(2));
+        QCOMPARE(f32->bytes, std::int64_t(4352));
+        QVERIFY(!findingOf(findings, Finding::Kind::Donation));
+        // Largest first.
+        for (std::size_t k = 1; k < findings.size(); ++k)
+            QVERIFY(findings[k - 1].bytes >= findings[k].bytes);
+    }
+
+    void explainerDonationAndFragmentation()
+    {
+        // Make output allocation 2 an s32[] like parameter 1 (both 512 B, not aliased).
+        std::string text = readFile(samplePath("tpu_dynamic_slice"));
+        text = replaceAll(text, "output shape is |f32[1,5]|", "output shape is |s32[]|");
+        text = replaceAll(text, "(size=512,offset=0): f32[1,5]{1,0:T(1,128)}",
+                          "(size=512,offset=0): s32[]{:T(128)}");
+        const Loaded l = loadText(text);
+        const auto findings = PeakExplainer::explain(*l.dump, *l.timeline, 7, 0);
+        const Finding *donation = findingOf(findings, Finding::Kind::Donation);
+        QVERIFY(donation);
+        QCOMPARE(donation->bytes, std::int64_t(512));
+        // Parameters 1 and 2 are both s32[] (512 B); the first in allocation order is paired.
+        QCOMPARE(l.dump->allocations[donation->allocation].parameterNumber, std::int64_t(2));
+        QVERIFY2(donation->title.find("s32[]") != std::string::npos, donation->title.c_str());
+
+        // gpu_decoder_layer's allocation 12 (fusion.40, 256 KiB) grown to 2 MiB: 1.75 MiB of it
+        // is never live.
+        std::string big = readFile(samplePath("gpu_decoder_layer"));
+        big = replaceAll(big, "allocation 12: size 262144,", "allocation 12: size 2097152,");
+        const Loaded g = loadText(big);
+        const auto more = PeakExplainer::explain(*g.dump, *g.timeline, 58, 0);
+        const Finding *frag = findingOf(more, Finding::Kind::Fragmentation);
+        QVERIFY(frag);
+        QCOMPARE(frag->allocation, 12u);
+        QCOMPARE(frag->bytes, std::int64_t(2097152 - 262144));
+    }
+
+    void diffOfADumpWithItselfIsZero()
+    {
+        for (const char *s : kSamples) {
+            const Loaded a = loadSample(s);
+            const Loaded b = loadSample(s);
+            const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
+            QCOMPARE(d.totalDelta(), std::int64_t(0));
+            QCOMPARE(d.peakDelta(), std::int64_t(0));
+            QVERIFY(d.added.empty() && d.removed.empty() && d.changed.empty());
+            QVERIFY(d.byOpName.empty() && d.bySource.empty());
+        }
+        const Run r =
+            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_unstack")),
+                 QString::fromStdString(samplePath("tpu_unstack")), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("total_bytes_delta")].toInteger(), 0);
+        QCOMPARE(o[QStringLiteral("peak_bytes_delta")].toInteger(), 0);
+        for (const char *key :
+             {"values_added", "values_removed", "values_changed", "by_op_name_delta"})
+            QVERIFY2(o[QLatin1String(key)].isArray() && o[QLatin1String(key)].toArray().isEmpty(),
+                     key);
+    }
+
+    void diffOfTwoDumpsIsTheDifferenceOfTheirReports()
+    {
+        // FORMAT.md Part A: tpu_dynamic_slice total 18980, peak 9728; tpu_random_normal total
+        // 92676, peak 17920.
+        const Run r = run(
+            {QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_dynamic_slice")),
+             QString::fromStdString(samplePath("tpu_random_normal")), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("total_bytes_delta")].toInteger(), 92676 - 18980);
+        QCOMPARE(o[QStringLiteral("peak_bytes_delta")].toInteger(), 17920 - 9728);
+        // By op_name: the deltas are the difference of the two reports' breakdown_at_peak.
+        auto breakdown = [](const std::string &file) {
+            const Run rep = run(
+                {QStringLiteral("report"), QString::fromStdString(file), QStringLiteral("--json")});
+            QMap<QString, qint64> rows;
+            const QJsonArray a = QJsonDocument::fromJson(rep.out)
+                                     .object()[QStringLiteral("breakdown_at_peak")]
+                                     .toObject()[QStringLiteral("by_op_name")]
+                                     .toArray();
+            for (const QJsonValue &v : a)
+                rows[v[QStringLiteral("key")].toString()] = v[QStringLiteral("bytes")].toInteger();
+            return rows;
+        };
+        const auto before = breakdown(samplePath("tpu_dynamic_slice"));
+        const auto after = breakdown(samplePath("tpu_random_normal"));
+        QSet<QString> keys;
+        for (auto it = before.begin(); it != before.end(); ++it)
+            keys.insert(it.key());
+        for (auto it = after.begin(); it != after.end(); ++it)
+            keys.insert(it.key());
+        QMap<QString, qint64> expected;
+        for (const QString &k : keys)
+            if (after.value(k) != before.value(k))
+                expected[k] = after.value(k) - before.value(k);
+        QMap<QString, qint64> got;
+        for (const QJsonValue &v : o[QStringLiteral("by_op_name_delta")].toArray())
+            got[v[QStringLiteral("key")].toString()] = v[QStringLiteral("delta")].toInteger();
+        QCOMPARE(got, expected);
+        // Values matched by (instruction name, shape index): Arg_0.1{} is in both and changed.
+        bool argChanged = false;
+        for (const QJsonValue &v : o[QStringLiteral("values_changed")].toArray())
+            if (v[QStringLiteral("name")].toString() == QLatin1String("Arg_0.1{}")) {
+                argChanged = true;
+                QCOMPARE(v[QStringLiteral("before")][QStringLiteral("bytes")].toInteger(), 8192);
+                QCOMPARE(v[QStringLiteral("after")][QStringLiteral("bytes")].toInteger(), 512);
+            }
+        QVERIFY(argChanged);
+        // Text form.
+        const Run text =
+            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_dynamic_slice")),
+                 QString::fromStdString(samplePath("tpu_random_normal"))});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("+72.0KiB (+73696 bytes)"));
+        QCOMPARE(
+            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_unstack"))}).code,
+            1);
+    }
+
+    void listFindsEveryModuleOnce()
+    {
+        // The samples, a three-file split module in a subfolder, and files that are not dumps.
+        QTemporaryDir dir;
+        for (const char *s : kSamples)
+            QVERIFY(QFile::copy(
+                QString::fromStdString(samplePath(s)),
+                dir.filePath(QString::fromLatin1(s) + QStringLiteral(".buffer-assignment.txt"))));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("module_0009")));
+        const std::string original = readFile(samplePath("tpu_unstack"));
+        const auto totalAt = original.find("\nTotal bytes used:");
+        const auto rangeAt = original.find("HloLiveRange (max");
+        const std::string stem = dir.filePath(QStringLiteral("module_0009/module_0009.jit_split."
+                                                             "tpu_after_optimizations"))
+                                     .toStdString();
+        writeFile(stem + "-buffer-assignment.txt", original.substr(0, totalAt + 1));
+        writeFile(stem + "-buffer-assignment-values.txt",
+                  original.substr(totalAt, rangeAt - totalAt));
+        writeFile(stem + "-live-range.txt", original.substr(rangeAt));
+        writeFile(dir.filePath(QStringLiteral("module_0009.jit_split.txt")).toStdString(),
+                  "HloModule jit_split\n");
+        writeFile(dir.filePath(QStringLiteral("notes.txt")).toStdString(), "hello\n");
+        writeFile(dir.filePath(QStringLiteral("module_0009/module_0009.jit_split.ir-no-opt.ll"))
+                      .toStdString(),
+                  "; llvm\n");
+
+        const Run r = run({QStringLiteral("list"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonArray modules = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(modules.size(), 6);
+        // FORMAT.md Part A totals and peaks; sorted by total bytes, largest first.
+        const QList<std::tuple<QString, qint64, qint64, qint64, int>> expected = {
+            {QStringLiteral("gpu_decoder_layer"), 932847568, 58, 931536164, 1},
+            {QStringLiteral("tpu_random_normal"), 92676, 15, 17920, 1},
+            {QStringLiteral("tpu_unstack"), 52288, 1, 3104, 1},
+            {QStringLiteral("module_0009.jit_split.tpu_after_optimizations"), 52288, 1, 3104, 3},
+            {QStringLiteral("tpu_dynamic_slice"), 18980, 7, 9728, 1},
+            {QStringLiteral("gpu_vllm_update_slice"), 1522, 68, 1210, 1}};
+        QSet<QString> seen;
+        qint64 previous = std::numeric_limits<qint64>::max();
+        for (const QJsonValue &m : modules) {
+            const QString module = m[QStringLiteral("module")].toString();
+            QVERIFY2(!seen.contains(module), qPrintable(module));
+            seen.insert(module);
+            bool found = false;
+            for (const auto &[name, total, step, peak, files] : expected) {
+                if (name != module)
+                    continue;
+                found = true;
+                QCOMPARE(m[QStringLiteral("total_bytes")].toInteger(), total);
+                QCOMPARE(m[QStringLiteral("peak_step")].toInteger(), step);
+                QCOMPARE(m[QStringLiteral("peak_bytes")].toInteger(), peak);
+                QCOMPARE(m[QStringLiteral("files")].toArray().size(), files);
+            }
+            QVERIFY2(found, qPrintable(module));
+            QVERIFY(m[QStringLiteral("total_bytes")].toInteger() <= previous);
+            previous = m[QStringLiteral("total_bytes")].toInteger();
+        }
+        // Text form and errors.
+        const Run text = run({QStringLiteral("list"), dir.path()});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("6 modules in"));
+        QCOMPARE(run({QStringLiteral("list"), dir.filePath(QStringLiteral("nope"))}).code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPeakHunt)
+#include "tst_peakhunt.moc"

@@ -5,8 +5,8 @@
 namespace bufferscope {
 
 /// Turns what the user opened (files and --xla_dump_to folders) into one file per module:
-/// folders and their direct subfolders are searched for buffer-assignment dumps, the three files of a
-/// 2026 split module count once, and folders list their largest modules first.
+/// folders and their direct subfolders are searched for buffer-assignment dumps, the three files of
+/// a 2026 split module count once, and folders list their largest modules first.
 struct DumpFiles
 {
     QStringList files;

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "BreakdownChart.h"
+#include "BreakdownPanel.h"
 #include "ColorScheme.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
@@ -208,6 +209,7 @@ void MainWindow::createViews()
     m_map->setWindowTitle(tr("Memory Map"));
     m_breakdown = new BreakdownChart(m_selection, this);
     m_breakdown->setWindowTitle(tr("Breakdown"));
+    m_peakPanel = new BreakdownPanel(m_selection, this);
     m_inspector = new ValueInspector(m_selection, this);
     m_valueView = new ValueTableView(m_valueModel, m_selection, this);
 
@@ -250,6 +252,8 @@ void MainWindow::createDocks()
     QDockWidget *map = addDock(m_map, tr("Memory Map"), QStringLiteral("MemoryMapDock"));
     QDockWidget *values = addDock(m_valueView, tr("Values"), QStringLiteral("ValuesDock"));
     QDockWidget *breakdown = addDock(m_breakdown, tr("Breakdown"), QStringLiteral("BreakdownDock"));
+    QDockWidget *peak =
+        addDock(m_peakPanel, tr("What Fills Memory"), QStringLiteral("WhatFillsMemoryDock"));
     QDockWidget *inspector =
         addDock(m_inspector, tr("Value Inspector"), QStringLiteral("InspectorDock"));
     QDockWidget *allocations =
@@ -267,13 +271,15 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, inspector);
     splitDockWidget(inspector, allocations, Qt::Vertical);
     splitDockWidget(allocations, instructions, Qt::Horizontal);
+    tabifyDockWidget(breakdown, peak);
+    peak->raise();
     tabifyDockWidget(instructions, m_warningsDock);
     tabifyDockWidget(allocations, m_modulesDock);
     instructions->raise();
     allocations->raise();
     resizeDocks({usage, gantt, values}, {250, 380, 300}, Qt::Vertical);
     resizeDocks({gantt, map}, {560, 560}, Qt::Horizontal);
-    resizeDocks({values, breakdown}, {600, 520}, Qt::Horizontal);
+    resizeDocks({values, breakdown}, {420, 700}, Qt::Horizontal);
     resizeDocks({usage, inspector}, {1120, 480}, Qt::Horizontal);
     resizeDocks({inspector, allocations}, {520, 420}, Qt::Vertical);
     m_modulesDock->hide();
@@ -513,6 +519,7 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
         view->setDump(loaded.dump, loaded.timeline);
     m_instructionModel->setMemorySpace(m_usage->memorySpace());
     m_inspector->setDump(loaded.dump);
+    m_peakPanel->setDump(loaded.dump, loaded.timeline);
     m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)

@@ -23,6 +23,7 @@ namespace bufferscope {
 
 class AllocationTreeModel;
 class BreakdownChart;
+class BreakdownPanel;
 class InstructionListModel;
 class LiveRangeGantt;
 class MemoryMap;
@@ -38,7 +39,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 2;
+    static constexpr int kLayoutVersion = 3;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -59,6 +60,7 @@ public:
     LiveRangeGantt *gantt() const { return m_gantt; }
     MemoryMap *memoryMap() const { return m_map; }
     BreakdownChart *breakdownChart() const { return m_breakdown; }
+    BreakdownPanel *peakPanel() const { return m_peakPanel; }
     ValueInspector *inspector() const { return m_inspector; }
     ValueTableView *valueTable() const { return m_valueView; }
     QTreeView *allocationTree() const { return m_allocationView; }
@@ -113,6 +115,7 @@ private:
     LiveRangeGantt *m_gantt = nullptr;
     MemoryMap *m_map = nullptr;
     BreakdownChart *m_breakdown = nullptr;
+    BreakdownPanel *m_peakPanel = nullptr;
     ValueInspector *m_inspector = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;

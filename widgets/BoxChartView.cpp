@@ -26,6 +26,12 @@ BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(se
     p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     p->axisRect()->setRangeZoom(Qt::Horizontal);
 
+    // The highlighted group under the selected value's outline, on the highlight layer.
+    m_group = new BoxPlottable(p->xAxis, p->yAxis);
+    m_group->removeFromLegend();
+    m_group->setLayer(highlightLayer());
+    m_group->setOutlined(false);
+    m_group->setBrushStyle(Qt::BDiagPattern);
     m_selected = new QCPItemRect(p);
     m_selected->setLayer(highlightLayer());
     m_selected->setVisible(false);
@@ -132,8 +138,26 @@ QRectF BoxChartView::highlightedPixelRect() const
     return box ? m_boxes->pixelRect(*box) : QRectF();
 }
 
+void BoxChartView::showGroup(const QVector<int> &values)
+{
+    std::vector<Box> boxes;
+    for (int value : values) {
+        if (value < 0)
+            continue;
+        for (int b : m_boxes->boxesOfValue(static_cast<std::uint32_t>(value))) {
+            Box box = m_boxes->boxes()[static_cast<std::size_t>(b)];
+            box.colour = 0;
+            boxes.push_back(box);
+        }
+    }
+    m_groupShown = static_cast<int>(boxes.size());
+    m_group->setBoxes(std::move(boxes));
+}
+
 void BoxChartView::showValue(int value)
 {
+    // The boxes may have been rebuilt (another order or allocation): redo the group's too.
+    showGroup(selection()->highlightedGroup());
     const Box *box = boxOf(value);
     m_selected->setVisible(box != nullptr);
     setHighlighted(box ? value : -1);
@@ -165,6 +189,7 @@ void BoxChartView::applyPalette()
     const QPalette pal = palette();
     m_selected->setBrush(QBrush(ChartPalette::highlight()));
     m_selected->setPen(QPen(ChartPalette::foreground(pal), 1.5));
+    m_group->setColours({ChartPalette::highlight()});
     m_hovered->setBrush(Qt::NoBrush);
     m_hovered->setPen(QPen(ChartPalette::hover(), 1.5));
     m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));

@@ -28,6 +28,8 @@ public:
     QString toolTipAt(const QPointF &pixel) const;
     /// Hit-tests `pixel` as a click would and selects what is there; true when a value was hit.
     bool clickAt(const QPointF &pixel);
+    /// Boxes drawn for the highlighted group (tests).
+    int groupBoxCount() const { return m_groupShown; }
 
 protected:
     /// Tooltip for the value of `box` (rich text allowed).
@@ -41,12 +43,15 @@ protected:
     void showValue(int value) override;
     void showStep(qint64 step) override;
     void showHover(int value) override;
+    void showGroup(const QVector<int> &values) override;
     void applyPalette() override;
     StepTicker *stepTicker() const { return m_stepTicker; }
 
 private:
     BoxPlottable *m_boxes;
     StepTicker *m_stepTicker;
+    BoxPlottable *m_group;
+    int m_groupShown = 0;
     QCPItemRect *m_selected;
     QCPItemRect *m_hovered;
     QCPItemStraightLine *m_currentStep;

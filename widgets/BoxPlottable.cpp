@@ -48,7 +48,7 @@ void BoxPlottable::setColours(const std::vector<QColor> &colours)
     m_brushes.clear();
     m_borders.clear();
     for (const QColor &c : colours) {
-        m_brushes.emplace_back(c);
+        m_brushes.emplace_back(c, m_brushStyle);
         m_borders.push_back(c.darker(160));
     }
 }

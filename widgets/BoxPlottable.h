@@ -30,7 +30,10 @@ public:
 
     void setBoxes(std::vector<Box> boxes);
     const std::vector<Box> &boxes() const { return m_boxes; }
+    /// Colours by Box::colour, filled with the brush style (call setBrushStyle first).
     void setColours(const std::vector<QColor> &colours);
+    /// Solid by default; a hatch lets the boxes underneath show through (group highlights).
+    void setBrushStyle(Qt::BrushStyle style) { m_brushStyle = style; }
     /// Thin borders between neighbouring boxes, so reused regions read as separate values.
     void setOutlined(bool outlined) { m_outlined = outlined; }
 
@@ -65,6 +68,7 @@ private:
     QCPRange m_keyRange;
     QCPRange m_valueRange;
     bool m_outlined = true;
+    Qt::BrushStyle m_brushStyle = Qt::SolidPattern;
 };
 
 } // namespace bufferscope

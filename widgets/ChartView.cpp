@@ -69,6 +69,13 @@ ChartView::ChartView(Selection *selection, QWidget *parent)
         showStep(step);
         replotHighlight();
     });
+    connect(m_selection, &Selection::highlightedGroupChanged, this,
+            [this](const QVector<int> &values) {
+                if (!m_dump)
+                    return;
+                showGroup(values);
+                replotHighlight();
+            });
     connect(m_selection, &Selection::hoveredValueChanged, this, [this](int value) {
         showHover(value);
         replotHighlight();

@@ -34,10 +34,20 @@ void Selection::setHoveredValue(int value)
     Q_EMIT hoveredValueChanged(value);
 }
 
+void Selection::setHighlightedGroup(const QVector<int> &values, const QString &label)
+{
+    if (values == m_group && label == m_groupLabel)
+        return;
+    m_group = values;
+    m_groupLabel = label;
+    Q_EMIT highlightedGroupChanged(m_group, m_groupLabel);
+}
+
 void Selection::clear()
 {
     setCurrentValue(-1);
     setHoveredValue(-1);
+    setHighlightedGroup({}, {});
 }
 
 } // namespace bufferscope

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QObject>
+#include <QString>
+#include <QVector>
 
 namespace bufferscope {
 
@@ -15,23 +17,30 @@ public:
     int currentValue() const { return m_value; }
     qint64 currentStep() const { return m_step; }
     int hoveredValue() const { return m_hovered; }
+    /// A group of values highlighted together (a breakdown group or a finding), with its name.
+    const QVector<int> &highlightedGroup() const { return m_group; }
+    const QString &highlightedGroupLabel() const { return m_groupLabel; }
 
 public Q_SLOTS:
     void setCurrentValue(int value);
     void setCurrentStep(qint64 step);
     void setHoveredValue(int value);
-    /// Clears value and hover (Esc), keeps the step.
+    void setHighlightedGroup(const QVector<int> &values, const QString &label);
+    /// Clears value, hover and group (Esc), keeps the step.
     void clear();
 
 Q_SIGNALS:
     void currentValueChanged(int value);
     void currentStepChanged(qint64 step);
     void hoveredValueChanged(int value);
+    void highlightedGroupChanged(const QVector<int> &values, const QString &label);
 
 private:
     int m_value = -1;
     qint64 m_step = -1;
     int m_hovered = -1;
+    QVector<int> m_group;
+    QString m_groupLabel;
 };
 
 } // namespace bufferscope

@@ -1,11 +1,15 @@
 // The main window as a user drives it: drops, folders, tables, keyboard, layout, errors.
+#include "BoxChartView.h"
+#include "BreakdownPanel.h"
 #include "ExportDialog.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
 #include "MemoryMap.h"
+#include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
+#include "models/BreakdownTreeModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 
@@ -28,6 +32,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <qcustomplot.h>
 
@@ -389,6 +394,74 @@ private Q_SLOTS:
         QTRY_VERIFY(w.usageChart()->plot()->xAxis->labelColor() ==
                     QApplication::palette().color(QPalette::WindowText));
         QSettings().clear();
+    }
+
+    void whatFillsMemoryHighlightsGroups()
+    {
+        MainWindow w;
+        w.show();
+        w.openPath(sample("gpu_decoder_layer"));
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        BreakdownPanel *panel = w.peakPanel();
+        const Dump &dump = *w.current().dump;
+        // At the peak (FORMAT.md Part A: step 58, 931536164 bytes in 22 values).
+        QCOMPARE(panel->step(), qint64(58));
+        QCOMPARE(panel->model()->root().bytes, std::int64_t(931536164));
+        QCOMPARE(panel->model()->root().values, std::int64_t(22));
+        QVERIFY(!panel->findings().empty());
+
+        // A click on the treemap's largest rectangle highlights its values everywhere.
+        Treemap *map = panel->treemap();
+        map->resize(400, 300);
+        QVERIFY(!map->rects().empty());
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
+        const BreakdownNode &largest = map->node()->children.front();
+        QCOMPARE(static_cast<std::size_t>(w.selection()->highlightedGroup().size()),
+                 largest.members.size());
+        QCOMPARE(QString::fromStdString(largest.label), QStringLiteral("xla__device_data"));
+        // Every member has a live range here, so each is one Gantt bar and one map box.
+        QCOMPARE(static_cast<std::size_t>(w.gantt()->groupBoxCount()), largest.members.size());
+        QVERIFY(w.memoryMap()->groupBoxCount() >= static_cast<int>(largest.members.size()));
+        const QModelIndex current = panel->tree()->currentIndex();
+        QCOMPARE(current.siblingAtColumn(0).data().toString(), QStringLiteral("xla__device_data"));
+
+        // Going into it shows its instruction names; Up comes back.
+        QTest::mouseDClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
+        QCOMPARE(map->node(), &largest);
+        QCOMPARE(map->node()->children.size(), largest.children.size());
+        auto *up = panel->findChild<QToolButton *>();
+        QVERIFY(up && up->isEnabled());
+        up->click();
+        QCOMPARE(map->node(), &panel->model()->root());
+        QVERIFY(!up->isEnabled());
+
+        // A finding's link highlights its values and selects the first.
+        panel->showFinding(0);
+        const Finding &f = panel->findings().front();
+        QCOMPARE(w.selection()->currentValue(), static_cast<int>(f.values.front()));
+        QCOMPARE(static_cast<std::size_t>(w.selection()->highlightedGroup().size()),
+                 f.values.size());
+
+        // Another step: the breakdown follows, and adds up to what is live there.
+        w.selection()->setCurrentStep(40);
+        QCOMPARE(panel->step(), qint64(40));
+        std::int64_t live = 0;
+        for (const Value &v : dump.values)
+            if (v.color == 0 && v.liveAt(40))
+                live += v.size;
+        QCOMPARE(panel->model()->root().bytes, live);
+        // Esc clears the group.
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(w.selection()->highlightedGroup().isEmpty());
+        QCOMPARE(w.gantt()->groupBoxCount(), 0);
+        if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
+            w.selection()->setCurrentStep(58);
+            QTest::mouseClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
+            QTest::qWait(300);
+            panel->resize(1000, 640);
+            panel->grab().save(QStringLiteral("/tmp/panel.png"));
+            w.grab().save(QStringLiteral("/tmp/window-group.png"));
+        }
     }
 
     void errorNamesFileAndLine()

@@ -1,0 +1,253 @@
+#include "BreakdownPanel.h"
+
+#include "Treemap.h"
+#include "models/BreakdownTreeModel.h"
+#include "models/QtText.h"
+#include "models/Roles.h"
+#include "models/Selection.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTreeView>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace bufferscope {
+
+BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
+    : QWidget(parent), m_selection(selection), m_grouping(new QComboBox(this)),
+      m_summary(new QLabel(this)), m_up(new QToolButton(this)), m_crumbs(new QLabel(this)),
+      m_model(new BreakdownTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_tree(new QTreeView(this)), m_treemap(new Treemap(this)),
+      m_findingsView(new QTextBrowser(this))
+{
+    m_grouping->addItem(tr("op_name (tree)"));
+    m_grouping->addItem(tr("source line"));
+    m_grouping->addItem(tr("op_type"));
+    m_grouping->addItem(tr("allocation kind"));
+    auto *groupLabel = new QLabel(tr("&Group by:"), this);
+    groupLabel->setBuddy(m_grouping);
+    m_up->setText(tr("Up"));
+    m_up->setToolTip(tr("Back to the enclosing group in the treemap"));
+    m_up->setEnabled(false);
+    m_crumbs->setTextFormat(Qt::PlainText);
+    m_summary->setTextFormat(Qt::PlainText);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SortRole);
+    m_tree->setModel(m_proxy);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(BreakdownTreeModel::BytesColumn, Qt::DescendingOrder);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(BreakdownTreeModel::GroupColumn, QHeaderView::Stretch);
+
+    m_findingsView->setOpenLinks(false);
+    m_findingsView->setPlaceholderText(tr("No findings at this step."));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(groupLabel);
+    top->addWidget(m_grouping);
+    top->addWidget(m_summary, 1);
+    auto *crumbRow = new QHBoxLayout;
+    crumbRow->addWidget(m_up);
+    crumbRow->addWidget(m_crumbs, 1);
+    auto *mapBox = new QWidget(this);
+    auto *mapLayout = new QVBoxLayout(mapBox);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    mapLayout->addLayout(crumbRow);
+    mapLayout->addWidget(m_treemap, 1);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_tree);
+    split->addWidget(mapBox);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(split);
+    vertical->addWidget(m_findingsView);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(vertical, 1);
+
+    connect(m_grouping, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setGrouping(static_cast<Grouping>(i)); });
+    connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
+        if (m_dump && step != m_step)
+            recompute(step);
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (!m_picking)
+                    pick(m_model->node(m_proxy->mapToSource(current.siblingAtColumn(0))));
+            });
+    connect(m_treemap, &Treemap::clicked, this, [this](const BreakdownNode *node) {
+        if (node)
+            pick(node);
+    });
+    connect(m_treemap, &Treemap::activated, this, [this](const BreakdownNode *node) {
+        m_drill.push_back(node);
+        showTreemapNode(node);
+    });
+    connect(m_up, &QToolButton::clicked, this, [this] {
+        if (m_drill.empty())
+            return;
+        m_drill.pop_back();
+        showTreemapNode(m_drill.empty() ? &m_model->root() : m_drill.back());
+    });
+    connect(m_findingsView, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() == QLatin1String("finding"))
+            showFinding(url.path().toInt());
+    });
+}
+
+void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,
+                             std::shared_ptr<const MemoryTimeline> timeline)
+{
+    m_dump = std::move(dump);
+    m_timeline = std::move(timeline);
+    m_step = -2; // force
+    recompute(m_selection->currentStep());
+}
+
+void BreakdownPanel::setGrouping(Grouping grouping)
+{
+    m_groupBy = grouping;
+    if (m_grouping->currentIndex() != static_cast<int>(grouping))
+        m_grouping->setCurrentIndex(static_cast<int>(grouping));
+    if (m_dump) {
+        const qint64 step = m_step;
+        m_step = -2;
+        recompute(step);
+    }
+}
+
+void BreakdownPanel::recompute(qint64 step)
+{
+    if (!m_dump || !m_timeline || !m_dump->hasLiveRanges()) {
+        m_model->setTree({}, 0);
+        m_treemap->setNode(nullptr, 0);
+        m_findings.clear();
+        fillFindings();
+        m_summary->setText(m_dump ? tr("no live ranges in this dump") : QString());
+        return;
+    }
+    const SpaceTimeline *primary = m_timeline->primary();
+    const std::int32_t space = primary ? primary->memorySpace : 0;
+    if (step < 0 || step >= m_dump->stepCount())
+        step = primary ? primary->peak.step : 0;
+    m_step = step;
+    // Keep the treemap where the user went, if that group still exists at the new step.
+    std::vector<std::string> drillPaths;
+    for (const BreakdownNode *n : m_drill)
+        drillPaths.push_back(n->path + "\x1f" + n->label);
+    m_breakdown = Breakdown::compute(*m_dump, step, space);
+    switch (m_groupBy) {
+    case Grouping::OpName:
+        m_model->setTree(m_breakdown.opNameTree, m_breakdown.bytes);
+        break;
+    case Grouping::Source:
+        m_model->setRows(m_breakdown.bySource, m_breakdown.bytes);
+        break;
+    case Grouping::OpType:
+        m_model->setRows(m_breakdown.byOpType, m_breakdown.bytes);
+        break;
+    case Grouping::Kind:
+        m_model->setRows(m_breakdown.byKind, m_breakdown.bytes);
+        break;
+    }
+    m_drill.clear();
+    const BreakdownNode *at = &m_model->root();
+    for (const std::string &key : drillPaths) {
+        const BreakdownNode *next = nullptr;
+        for (const BreakdownNode &c : at->children)
+            if (c.path + "\x1f" + c.label == key)
+                next = &c;
+        if (!next)
+            break;
+        m_drill.push_back(next);
+        at = next;
+    }
+    showTreemapNode(at);
+    m_tree->resizeColumnToContents(BreakdownTreeModel::BytesColumn);
+    const bool peak = primary && step == primary->peak.step;
+    m_summary->setText(tr("step %1%2: %3 in %4 value(s)")
+                           .arg(step)
+                           .arg(peak ? tr(" (peak)") : QString())
+                           .arg(toQString(humanBytes(m_breakdown.bytes)))
+                           .arg(m_breakdown.valueCount));
+    m_findings = PeakExplainer::explain(*m_dump, *m_timeline, step, space);
+    fillFindings();
+}
+
+void BreakdownPanel::showTreemapNode(const BreakdownNode *node)
+{
+    m_treemap->setNode(node, m_breakdown.bytes);
+    m_up->setEnabled(!m_drill.empty());
+    QStringList crumbs{tr("all")};
+    for (const BreakdownNode *n : m_drill)
+        crumbs << toQString(n->label);
+    m_crumbs->setText(crumbs.join(QStringLiteral(" › ")));
+}
+
+void BreakdownPanel::pick(const BreakdownNode *node)
+{
+    if (!node || node == &m_model->root())
+        return;
+    m_picking = true;
+    const QModelIndex source = m_model->indexOfNode(node);
+    const QModelIndex proxy = m_proxy->mapFromSource(source);
+    if (proxy.isValid()) {
+        m_tree->scrollTo(proxy);
+        m_tree->setCurrentIndex(proxy);
+    }
+    m_picking = false;
+    m_treemap->setHighlighted(node);
+    QVector<int> members;
+    for (std::uint32_t v : node->members)
+        members.push_back(static_cast<int>(v));
+    m_selection->setHighlightedGroup(members,
+                                     toQString(node->path.empty() ? node->label : node->path));
+}
+
+void BreakdownPanel::showFinding(int k)
+{
+    if (k < 0 || k >= static_cast<int>(m_findings.size()))
+        return;
+    const Finding &f = m_findings[static_cast<std::size_t>(k)];
+    QVector<int> members;
+    for (std::uint32_t v : f.values)
+        members.push_back(static_cast<int>(v));
+    m_selection->setHighlightedGroup(members, toQString(f.title));
+    if (!f.values.empty())
+        m_selection->setCurrentValue(static_cast<int>(f.values.front()));
+}
+
+void BreakdownPanel::fillFindings()
+{
+    QString html;
+    for (std::size_t k = 0; k < m_findings.size(); ++k) {
+        const Finding &f = m_findings[k];
+        html += QStringLiteral("<p><b>%1</b><br>%2")
+                    .arg(toQString(f.title).toHtmlEscaped(), toQString(f.detail).toHtmlEscaped());
+        if (!f.values.empty())
+            html += QStringLiteral("<br><a href=\"finding:%1\">%2</a>")
+                        .arg(k)
+                        .arg(f.values.size() == 1
+                                 ? tr("Select this value")
+                                 : tr("Highlight these %1 values").arg(f.values.size()));
+        html += QStringLiteral("</p>");
+    }
+    m_findingsView->setHtml(html);
+}
+
+} // namespace bufferscope

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
+#include "model/Dump.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTextBrowser;
+class QToolButton;
+class QTreeView;
+
+namespace bufferscope {
+
+class BreakdownTreeModel;
+class Selection;
+class Treemap;
+
+/// What fills memory at the current step (the peak until a step is chosen): the breakdown as a
+/// sortable tree (op_name as a hierarchy, or source line, op_type, allocation kind) next to a
+/// treemap of the same groups, and the explainer's findings below. Picking a group — a tree
+/// row, a treemap rectangle or a finding's link — highlights its values in every view.
+class BreakdownPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Grouping
+    {
+        OpName,
+        Source,
+        OpType,
+        Kind
+    };
+
+    explicit BreakdownPanel(Selection *selection, QWidget *parent = nullptr);
+
+    void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
+    void setGrouping(Grouping grouping);
+    qint64 step() const { return m_step; }
+    const Breakdown &breakdown() const { return m_breakdown; }
+    const std::vector<Finding> &findings() const { return m_findings; }
+    BreakdownTreeModel *model() const { return m_model; }
+    QTreeView *tree() const { return m_tree; }
+    Treemap *treemap() const { return m_treemap; }
+    QTextBrowser *findingsView() const { return m_findingsView; }
+    /// Highlights finding `k`'s values (what its link does).
+    void showFinding(int k);
+
+private:
+    void recompute(qint64 step);
+    void showTreemapNode(const BreakdownNode *node);
+    void pick(const BreakdownNode *node);
+    void fillFindings();
+
+    Selection *m_selection;
+    std::shared_ptr<const Dump> m_dump;
+    std::shared_ptr<const MemoryTimeline> m_timeline;
+    QComboBox *m_grouping;
+    QLabel *m_summary;
+    QToolButton *m_up;
+    QLabel *m_crumbs;
+    BreakdownTreeModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTreeView *m_tree;
+    Treemap *m_treemap;
+    QTextBrowser *m_findingsView;
+    Grouping m_groupBy = Grouping::OpName;
+    qint64 m_step = -1;
+    Breakdown m_breakdown;
+    std::vector<Finding> m_findings;
+    std::vector<const BreakdownNode *> m_drill; ///< treemap path below the root
+    bool m_picking = false;
+};
+
+} // namespace bufferscope

@@ -3,6 +3,7 @@
 #include "DumpFiles.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
+#include "models/ByteSize.h"
 #include "parse/DumpParser.h"
 #include "report/JsonWriter.h"
 #include "report/Report.h"
@@ -426,6 +427,7 @@ QString CommandLine::usage()
         "  bufferscope export FILE --view usage|gantt|memory-map|breakdown --out OUT.png\n"
         "                     [--width W] [--height H] [--scale S] [--select VALUE_ID|NAME] "
         "[--step T]\n"
+        "                     [--budget SIZE]\n"
         "                                              render a chart to PNG, headless\n"
         "  bufferscope diff A B [--json] [--top N]      compare two dumps (before, after)\n"
         "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
@@ -438,43 +440,7 @@ QString CommandLine::usage()
 
 qint64 CommandLine::parseSize(const QString &text)
 {
-    QString t = text.trimmed();
-    static const struct
-    {
-        const char *suffix;
-        double factor;
-    } kUnits[] = {{"TiB", 1024.0 * 1024 * 1024 * 1024},
-                  {"GiB", 1024.0 * 1024 * 1024},
-                  {"MiB", 1024.0 * 1024},
-                  {"KiB", 1024.0},
-                  {"TB", 1024.0 * 1024 * 1024 * 1024},
-                  {"GB", 1024.0 * 1024 * 1024},
-                  {"MB", 1024.0 * 1024},
-                  {"KB", 1024.0},
-                  {"T", 1024.0 * 1024 * 1024 * 1024},
-                  {"G", 1024.0 * 1024 * 1024},
-                  {"M", 1024.0 * 1024},
-                  {"K", 1024.0},
-                  {"B", 1.0}};
-    double factor = 1.0;
-    for (const auto &unit : kUnits) {
-        if (t.endsWith(QLatin1String(unit.suffix), Qt::CaseInsensitive)) {
-            factor = unit.factor;
-            t.chop(static_cast<qsizetype>(std::strlen(unit.suffix)));
-            t = t.trimmed();
-            break;
-        }
-    }
-    if (factor == 1.0) {
-        bool ok = false;
-        const qint64 bytes = t.toLongLong(&ok);
-        return ok && bytes >= 0 ? bytes : -1;
-    }
-    bool ok = false;
-    const double number = t.toDouble(&ok);
-    if (!ok || number < 0 || !std::isfinite(number) || number * factor > 9.2e18)
-        return -1;
-    return static_cast<qint64>(std::llround(number * factor));
+    return parseByteSize(text);
 }
 
 bool CommandLine::isCommand(const QStringList &args)

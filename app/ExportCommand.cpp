@@ -5,6 +5,7 @@
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
+#include "models/ByteSize.h"
 #include "models/Selection.h"
 
 #include <QFileInfo>
@@ -34,6 +35,7 @@ int ExportCommand::run(const QStringList &args)
     int height = 600;
     double scale = 2.0;
     qint64 step = -1;
+    qint64 budget = 0;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         const auto next = [&](QString &value) {
@@ -66,6 +68,9 @@ int ExportCommand::run(const QStringList &args)
         } else if (a == QLatin1String("--step")) {
             if (!next(v) || (step = v.toLongLong(&ok), !ok) || step < 0)
                 return fail(QStringLiteral("--step needs a step number ≥ 0"), 1);
+        } else if (a == QLatin1String("--budget")) {
+            if (!next(v) || (budget = parseByteSize(v)) <= 0)
+                return fail(QStringLiteral("--budget needs a size such as 16GiB"), 1);
         } else if (a.startsWith(QLatin1String("--"))) {
             return fail(QStringLiteral("unknown option '%1' for export").arg(a), 1);
         } else if (file.isEmpty()) {
@@ -77,12 +82,15 @@ int ExportCommand::run(const QStringList &args)
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
         return fail(QStringLiteral("usage: bufferscope export FILE --view "
                                    "usage|gantt|memory-map|breakdown --out OUT.png [--width W] "
-                                   "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T]"),
+                                   "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T] "
+                                   "[--budget SIZE]"),
                     1);
     Selection selection;
     std::unique_ptr<ChartView> chart;
     if (view == QLatin1String("usage"))
         chart = std::make_unique<UsageChart>(&selection);
+    else if (budget > 0)
+        return fail(QStringLiteral("--budget is drawn on the usage view only"), 1);
     else if (view == QLatin1String("gantt"))
         chart = std::make_unique<LiveRangeGantt>(&selection);
     else if (view == QLatin1String("memory-map"))
@@ -118,6 +126,8 @@ int ExportCommand::run(const QStringList &args)
     }
     chart->resize(width, height);
     chart->setDump(loaded.dump, loaded.timeline);
+    if (budget > 0)
+        static_cast<UsageChart *>(chart.get())->setBudget(budget);
     selection.setCurrentValue(value);
     if (step >= 0)
         selection.setCurrentStep(step);

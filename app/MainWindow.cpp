@@ -59,6 +59,7 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kSampleHintKey = QStringLiteral("hints/sampleDismissed");
 const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
+const QString kBudgetKey = QStringLiteral("usage/budget");
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -112,6 +113,9 @@ MainWindow::MainWindow(QWidget *parent)
     });
     createFileNotice();
     restoreSettings();
+    m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
+    connect(m_usage, &UsageChart::budgetChanged, this,
+            [](qint64 bytes) { QSettings().setValue(kBudgetKey, bytes); });
     m_notice->hide(); // a saved layout must not bring back an old notice
 }
 

@@ -3,13 +3,16 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "StepTicker.h"
+#include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -17,7 +20,7 @@
 namespace bufferscope {
 
 UsageChart::UsageChart(Selection *selection, QWidget *parent)
-    : ChartView(selection, parent), m_space(new QComboBox(this)),
+    : ChartView(selection, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
       m_logical(new QCheckBox(tr("Logical bytes"), this))
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
@@ -33,7 +36,33 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
     toolRow()->addWidget(m_space);
     toolRow()->addSpacing(12);
     toolRow()->addWidget(m_logical);
+    toolRow()->addSpacing(12);
+    auto *budgetLabel = new QLabel(tr("&Budget:"), this);
+    budgetLabel->setBuddy(m_budgetBox);
+    m_budgetBox->setToolTip(tr("The device's memory, drawn with the headroom left at the peak"));
+    m_budgetBox->addItem(tr("none"), qint64(0));
+    for (qint64 preset : budgetPresets())
+        m_budgetBox->addItem(humanBytesText(preset), preset);
+    m_budgetBox->addItem(tr("Custom…"), qint64(-1));
+    toolRow()->addWidget(budgetLabel);
+    toolRow()->addWidget(m_budgetBox);
     toolRow()->addStretch(1);
+    connect(m_budgetBox, &QComboBox::activated, this, [this](int index) {
+        qint64 bytes = m_budgetBox->itemData(index).toLongLong();
+        if (bytes < 0) {
+            bool ok = false;
+            const QString text = QInputDialog::getText(
+                this, tr("Memory Budget"),
+                tr("Device memory (e.g. 16GiB, 40 GiB, 81559MiB or a byte count):"),
+                QLineEdit::Normal, m_budget > 0 ? humanBytesText(m_budget) : QString(), &ok);
+            bytes = ok ? parseByteSize(text) : -1;
+            if (bytes <= 0) {
+                setBudget(m_budget); // back to what was shown
+                return;
+            }
+        }
+        setBudget(bytes);
+    });
     connect(m_space, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)
             setMemorySpace(m_space->itemData(index).toInt());
@@ -77,6 +106,12 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
     m_printedPeakLabel->position->setTypeX(QCPItemPosition::ptPlotCoords);
     m_printedPeakLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_printedPeakLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
+    m_budgetLine = new QCPItemStraightLine(p);
+    m_budgetLine->setVisible(false);
+    m_budgetLabel = new QCPItemText(p);
+    m_budgetLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_budgetLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
+    m_budgetLabel->setVisible(false);
 
     // Selection-dependent items live on the buffered highlight layer.
     m_valueBand = new QCPItemRect(p);
@@ -275,6 +310,69 @@ void UsageChart::plotSpace()
         m_printedPeak->setVisible(true);
         m_printedPeakLabel->setVisible(true);
     }
+    placeBudget();
+}
+
+QList<qint64> UsageChart::budgetPresets()
+{
+    constexpr qint64 GiB = qint64(1) << 30;
+    return {16 * GiB, 24 * GiB, 32 * GiB, 40 * GiB, 48 * GiB, 80 * GiB, 96 * GiB, 141 * GiB};
+}
+
+void UsageChart::setBudget(qint64 bytes)
+{
+    bytes = std::max<qint64>(0, bytes);
+    const bool changed = bytes != m_budget;
+    m_budget = bytes;
+    {
+        const QSignalBlocker blocker(m_budgetBox);
+        int index = m_budgetBox->findData(bytes);
+        if (index < 0) {
+            // A custom size gets its own entry, just before "Custom…".
+            index = m_budgetBox->count() - 1;
+            m_budgetBox->insertItem(index, humanBytesText(bytes), bytes);
+        }
+        m_budgetBox->setCurrentIndex(index);
+    }
+    placeBudget();
+    replotAll();
+    if (changed)
+        Q_EMIT budgetChanged(bytes);
+}
+
+QString UsageChart::budgetText() const
+{
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (m_budget <= 0 || !space)
+        return {};
+    const qint64 headroom = m_budget - space->peak.bytes;
+    return headroom >= 0 ? tr("budget %1 · headroom %2 at the peak")
+                               .arg(humanBytesText(m_budget), humanBytesText(headroom))
+                         : tr("budget %1 · OVER by %2 at the peak")
+                               .arg(humanBytesText(m_budget), humanBytesText(-headroom));
+}
+
+void UsageChart::placeBudget()
+{
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    const bool show = m_budget > 0 && space;
+    m_budgetLine->setVisible(show);
+    m_budgetLabel->setVisible(show);
+    if (!show)
+        return;
+    const double y = static_cast<double>(m_budget);
+    m_budgetLine->point1->setCoords(0, y);
+    m_budgetLine->point2->setCoords(1, y);
+    m_budgetLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    m_budgetLabel->position->setCoords(0.01, y);
+    m_budgetLabel->setText(budgetText());
+    const bool over = space->peak.bytes > m_budget;
+    const QColor colour = over ? ChartPalette::highlight() : ChartPalette::foreground(palette());
+    m_budgetLine->setPen(QPen(colour, 1.5, Qt::DashLine));
+    m_budgetLabel->setColor(colour);
+    // Keep both the curve and the budget in view.
+    const double top = std::max(plot()->yAxis->range().upper, y * 1.08);
+    plot()->yAxis->setRange(0, top);
 }
 
 void UsageChart::resetZoom()

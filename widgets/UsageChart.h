@@ -38,9 +38,17 @@ public:
     QString cursorText() const;
     /// Moves the cursor as the mouse would (widget pixel x), for tests and keyboard use.
     void moveCursorTo(double pixelX);
+    /// A device memory budget drawn as a line with the headroom at the peak; 0: none.
+    void setBudget(qint64 bytes);
+    qint64 budget() const { return m_budget; }
+    /// "headroom 3.2GiB at the peak" or "over budget by …"; empty without a budget.
+    QString budgetText() const;
+    /// The presets offered (bytes): 16, 24, 32, 40, 48, 80, 96 and 141 GiB.
+    static QList<qint64> budgetPresets();
 
 Q_SIGNALS:
     void memorySpaceChanged(int memorySpace);
+    void budgetChanged(qint64 bytes);
 
 protected:
     void rebuild() override;
@@ -54,7 +62,13 @@ private:
     void plotSpace();
     QString stepSummary(qint64 step) const;
 
+    void placeBudget();
+
     QComboBox *m_space;
+    QComboBox *m_budgetBox;
+    qint64 m_budget = 0;
+    QCPItemStraightLine *m_budgetLine = nullptr;
+    QCPItemText *m_budgetLabel = nullptr;
     QCheckBox *m_logical;
     StepTicker *m_stepTicker = nullptr;
     QCPGraph *m_live = nullptr;

@@ -12,6 +12,7 @@
 #include "models/Selection.h"
 
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -188,6 +189,28 @@ private Q_SLOTS:
         const std::uint32_t ins = views.loaded.dump->instructionAtStep(40);
         QVERIFY(text.contains(QString::fromStdString(
             std::string(views.loaded.dump->str(views.loaded.dump->instructions[ins].name)))));
+    }
+
+    void usageBudgetAndHeadroom()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        QSignalSpy changed(&views.usage, &UsageChart::budgetChanged);
+        QVERIFY(views.usage.budgetText().isEmpty());
+        // FORMAT.md Part A: peak 931536164 bytes; 1 GiB leaves 142205660 bytes = 135.62 MiB.
+        views.usage.setBudget(qint64(1) << 30);
+        QCOMPARE(views.usage.budgetText(),
+                 QStringLiteral("budget 1.00GiB · headroom 135.62MiB at the peak"));
+        QVERIFY(views.usage.plot()->yAxis->range().upper >= double(qint64(1) << 30));
+        // 800 MiB is 88.38 MiB short (931536164 - 838860800 = 92675364 bytes).
+        views.usage.setBudget(800LL << 20);
+        QCOMPARE(views.usage.budgetText(),
+                 QStringLiteral("budget 800.00MiB · OVER by 88.38MiB at the peak"));
+        QCOMPARE(changed.count(), 2);
+        views.usage.setBudget(0);
+        QVERIFY(views.usage.budgetText().isEmpty());
+        QCOMPARE(UsageChart::budgetPresets().size(), 8);
+        QCOMPARE(UsageChart::budgetPresets().last(), 141LL << 30);
     }
 
     void ganttOrders()

@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ColorScheme.h"
+#include "CompareView.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
 #include "HelpDialogs.h"
@@ -187,6 +188,30 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     }
 }
 
+CompareView *MainWindow::compareWith(const QString &path)
+{
+    if (!m_current.dump)
+        return nullptr;
+    LoadedDump other;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = DumpLoader::loadNow(path, other, error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        showError(path, error);
+        return nullptr;
+    }
+    auto *view = new CompareView;
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    const QString before = toQString(m_current.dump->module);
+    const QString after = toQString(other.dump->module);
+    view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(before, after));
+    view->setDumps(m_current.dump, m_current.timeline, before, other.dump, other.timeline, after);
+    view->resize(1100, 760);
+    view->show();
+    return view;
+}
+
 void MainWindow::reload()
 {
     if (!m_current.dump || m_current.path.startsWith(QLatin1Char(':')))
@@ -312,6 +337,17 @@ void MainWindow::createActions()
     file->addAction(tr("Open &Sample"), this, &MainWindow::openEmbeddedSample);
     m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
     m_reloadAction->setShortcut(QKeySequence::Refresh);
+    QAction *compare = file->addAction(tr("&Compare With…"), this, [this] {
+        if (!m_current.dump)
+            return;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare %1 with…").arg(toQString(m_current.dump->module)),
+            QFileInfo(m_current.path).absolutePath(),
+            tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     file->addSeparator();
     QAction *exportAction =
         file->addAction(tr("&Export Chart…"), this, [this] { showExportDialog(m_lastChart); });

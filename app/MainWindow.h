@@ -24,6 +24,7 @@ namespace bufferscope {
 class AllocationTreeModel;
 class BreakdownChart;
 class BreakdownPanel;
+class CompareView;
 class InstructionListModel;
 class LiveRangeGantt;
 class MemoryMap;
@@ -81,6 +82,8 @@ public Q_SLOTS:
     /// Loads the open dump again, keeping the selected value (if it still exists), the step
     /// and each chart's zoom.
     void reload();
+    /// Compares the open dump (before) with `path` (after) in a new window; nullptr on error.
+    CompareView *compareWith(const QString &path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -1,6 +1,7 @@
 // The main window as a user drives it: drops, folders, tables, keyboard, layout, errors.
 #include "BoxChartView.h"
 #include "BreakdownPanel.h"
+#include "CompareView.h"
 #include "ExportDialog.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
@@ -28,6 +29,7 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -462,6 +464,34 @@ private Q_SLOTS:
             panel->grab().save(QStringLiteral("/tmp/panel.png"));
             w.grab().save(QStringLiteral("/tmp/window-group.png"));
         }
+    }
+
+    void compareTwoDumps()
+    {
+        MainWindow w;
+        w.show();
+        w.openPath(sample("tpu_dynamic_slice"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_dynamic_slice")));
+        CompareView *view = w.compareWith(sample("tpu_random_normal"));
+        QVERIFY(view);
+        // FORMAT.md Part A: totals 18980 -> 92676, peaks 9728 -> 17920.
+        QCOMPARE(view->diff().totalDelta(), std::int64_t(92676 - 18980));
+        QCOMPARE(view->diff().peakDelta(), std::int64_t(17920 - 9728));
+        QCOMPARE(view->plot()->graphCount(), 2);
+        QCOMPARE(view->plot()->graph(1)->channelFillGraph(), view->plot()->graph(0));
+        QCOMPARE(view->opNameTable()->rowCount(), static_cast<int>(view->diff().byOpName.size()));
+        QCOMPARE(view->valuesTable()->rowCount(),
+                 static_cast<int>(view->diff().added.size() + view->diff().removed.size() +
+                                  view->diff().changed.size()));
+        QVERIFY(view->summaryText().contains(QStringLiteral("11 added, 5 removed, 4 changed")));
+        if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
+            QTest::qWait(200);
+            view->grab().save(QStringLiteral("/tmp/compare.png"));
+        }
+        view->close();
+        QVERIFY(!w.compareWith(QStringLiteral("/nonexistent-buffer-assignment.txt")));
+        if (auto *box = w.findChild<QMessageBox *>())
+            box->close();
     }
 
     void errorNamesFileAndLine()

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "analysis/DumpDiff.h"
+#include "analysis/MemoryTimeline.h"
+#include "model/Dump.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCustomPlot;
+class QLabel;
+class QTabWidget;
+class QTableWidget;
+
+namespace bufferscope {
+
+/// Two dumps compared (before → after): both live-bytes curves over the program order with the
+/// difference shaded, the totals and peaks, and tables of the deltas by op_name and source and
+/// of the values added, removed and changed. `bufferscope diff` prints the same.
+class CompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget *parent = nullptr);
+
+    void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
+                  QString beforeName, std::shared_ptr<const Dump> after,
+                  std::shared_ptr<const MemoryTimeline> ta, QString afterName);
+    const DumpDiff &diff() const { return m_diff; }
+    QCustomPlot *plot() const { return m_plot; }
+    QString summaryText() const;
+    QTableWidget *opNameTable() const { return m_byOpName; }
+    QTableWidget *valuesTable() const { return m_values; }
+
+private:
+    void fillPlot();
+    void fillTables();
+
+    std::shared_ptr<const Dump> m_before, m_after;
+    std::shared_ptr<const MemoryTimeline> m_beforeTimeline, m_afterTimeline;
+    QString m_beforeName, m_afterName;
+    DumpDiff m_diff;
+    QLabel *m_summary;
+    QCustomPlot *m_plot;
+    QTabWidget *m_tabs;
+    QTableWidget *m_byOpName;
+    QTableWidget *m_bySource;
+    QTableWidget *m_values;
+};
+
+} // namespace bufferscope

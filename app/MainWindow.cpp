@@ -9,6 +9,7 @@
 #include "HelpDialogs.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
+#include "ModuleBrowser.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
@@ -35,7 +36,6 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -257,8 +257,7 @@ void MainWindow::createViews()
     m_instructionView->horizontalHeader()->setStretchLastSection(true);
 
     m_warnings = new WarningsView(m_selection, this);
-    m_modules = new QListWidget(this);
-    m_modules->setToolTip(tr("Modules found in what you opened; double-click to load one"));
+    m_modules = new ModuleBrowser(this);
 }
 
 QDockWidget *MainWindow::addDock(QWidget *widget, const QString &title, const QString &objectName)
@@ -443,8 +442,7 @@ void MainWindow::connectViews()
                 if (index.isValid())
                     m_selection->setCurrentStep(index.data(StepRole).toLongLong());
             });
-    connect(m_modules, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { openPath(item->data(Qt::UserRole).toString()); });
+    connect(m_modules, &ModuleBrowser::moduleActivated, this, &MainWindow::openPath);
     connect(m_usage, &UsageChart::memorySpaceChanged, m_instructionModel,
             &InstructionListModel::setMemorySpace);
     for (ChartView *view : chartViews()) {
@@ -516,17 +514,7 @@ void MainWindow::openPaths(const QStringList &paths)
     }
     if (!found.problems.isEmpty())
         statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
-    m_modules->clear();
-    for (const QString &file : found.files) {
-        const QFileInfo info(file);
-        auto *item = new QListWidgetItem(
-            tr("%1 · %2").arg(
-                QString::fromStdString(DumpParser::moduleName(info.fileName().toStdString())),
-                humanBytesText(info.size())),
-            m_modules);
-        item->setData(Qt::UserRole, file);
-        item->setToolTip(file);
-    }
+    m_modules->setFiles(found.files);
     if (found.files.size() > 1) {
         m_modulesDock->show();
         m_modulesDock->raise();

@@ -12,7 +12,6 @@ class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
 class QToolBar;
-class QListWidget;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -25,6 +24,7 @@ class AllocationTreeModel;
 class BreakdownChart;
 class BreakdownPanel;
 class CompareView;
+class ModuleBrowser;
 class InstructionListModel;
 class LiveRangeGantt;
 class MemoryMap;
@@ -67,7 +67,7 @@ public:
     QTreeView *allocationTree() const { return m_allocationView; }
     QTableView *instructionTable() const { return m_instructionView; }
     WarningsView *warningsView() const { return m_warnings; }
-    QListWidget *modulesList() const { return m_modules; }
+    ModuleBrowser *modules() const { return m_modules; }
     QList<ChartView *> chartViews() const;
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
@@ -124,7 +124,7 @@ private:
     QTreeView *m_allocationView = nullptr;
     QTableView *m_instructionView = nullptr;
     WarningsView *m_warnings = nullptr;
-    QListWidget *m_modules = nullptr;
+    ModuleBrowser *m_modules = nullptr;
     QDockWidget *m_modulesDock = nullptr;
     QDockWidget *m_warningsDock = nullptr;
     QMenu *m_recentMenu = nullptr;

@@ -6,6 +6,7 @@
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
 #include "MemoryMap.h"
+#include "ModuleBrowser.h"
 #include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
@@ -20,7 +21,6 @@
 #include <QFileSystemWatcher>
 #include <QImageReader>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -36,6 +36,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <qcustomplot.h>
 
 using namespace bufferscope;
@@ -119,18 +120,26 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         drop(&w, {QUrl::fromLocalFile(QStringLiteral(BUFFERSCOPE_TEST_DATA))});
-        QCOMPARE(w.modulesList()->count(), 5);
-        // Largest file first (45826 bytes): it is the module most likely to be short of memory.
+        ModuleBrowser *modules = w.modules();
+        QCOMPARE(modules->count(), 5);
+        // The largest file (45826 bytes) opens at once, before any total is known.
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
-        QVERIFY(
-            w.modulesList()->item(0)->text().startsWith(QStringLiteral("gpu_vllm_update_slice")));
-        // Activating another module loads it.
-        QListWidgetItem *item = nullptr;
-        for (int i = 0; i < w.modulesList()->count(); ++i)
-            if (w.modulesList()->item(i)->text().startsWith(QStringLiteral("tpu_random_normal")))
-                item = w.modulesList()->item(i);
-        QVERIFY(item);
-        Q_EMIT w.modulesList()->itemActivated(item);
+        // Totals and peaks arrive in the background; then the list is by total bytes, largest
+        // first (FORMAT.md Part A totals).
+        QVERIFY(QTest::qWaitFor([&] { return !modules->isScanning(); }, 20000));
+        const QStringList order = {
+            QStringLiteral("gpu_decoder_layer"), QStringLiteral("tpu_random_normal"),
+            QStringLiteral("tpu_unstack"), QStringLiteral("tpu_dynamic_slice"),
+            QStringLiteral("gpu_vllm_update_slice")};
+        QTreeWidget *tree = modules->tree();
+        for (int r = 0; r < order.size(); ++r)
+            QCOMPARE(tree->topLevelItem(r)->text(ModuleBrowser::ModuleColumn), order[r]);
+        QTreeWidgetItem *decoder = tree->topLevelItem(0);
+        QCOMPARE(decoder->toolTip(ModuleBrowser::TotalColumn), QStringLiteral("932847568 bytes"));
+        QCOMPARE(decoder->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("931536164 bytes"));
+        QCOMPARE(decoder->text(ModuleBrowser::StepColumn), QStringLiteral("58"));
+        // Double-click (activation) opens a module.
+        Q_EMIT tree->itemActivated(tree->topLevelItem(1), 0);
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));
     }
 

@@ -58,21 +58,26 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     diff.peakBefore = peakOf(ta, diff.peakStepBefore);
     diff.peakAfter = peakOf(tb, diff.peakStepAfter);
 
-    std::unordered_map<std::string, std::uint32_t> inB;
+    // A key is unique in a well-formed dump; a damaged one may repeat it, and then the k-th
+    // value with a key in A is matched with the k-th in B (so a dump equals itself).
+    std::unordered_map<std::string, std::vector<std::uint32_t>> inB;
     inB.reserve(b.values.size());
     for (std::uint32_t i = 0; i < b.values.size(); ++i)
-        inB.emplace(b.valueKey(b.values[i]), i);
+        inB[b.valueKey(b.values[i])].push_back(i);
+    std::unordered_map<std::string, std::size_t> used;
     std::vector<bool> matched(b.values.size(), false);
     for (std::uint32_t i = 0; i < a.values.size(); ++i) {
         std::string key = a.valueKey(a.values[i]);
         const auto it = inB.find(key);
-        if (it == inB.end()) {
+        std::size_t &k = used[key];
+        if (it == inB.end() || k >= it->second.size()) {
             diff.removed.push_back({std::move(key), sideOf(a, i), {}});
             continue;
         }
-        matched[it->second] = true;
+        const std::uint32_t j = it->second[k++];
+        matched[j] = true;
         const DiffSide before = sideOf(a, i);
-        const DiffSide after = sideOf(b, it->second);
+        const DiffSide after = sideOf(b, j);
         if (before.bytes != after.bytes || before.start != after.start || before.end != after.end)
             diff.changed.push_back({std::move(key), before, after});
     }

@@ -19,9 +19,9 @@ inline constexpr std::uint32_t kNone = 0xffffffffu;
 /// Where a piece of text sits in one of the dump's files; read back lazily (see TextSource).
 struct TextRef
 {
-    std::uint32_t file = 0;
     std::uint64_t offset = 0;
-    std::uint64_t length = 0;
+    std::uint32_t length = 0; ///< a longer text is cut at 4 GiB
+    std::uint32_t file = 0;
 };
 
 /// One distinct shape string of the dump, parsed once.
@@ -74,15 +74,15 @@ struct Allocation
 
 struct Instruction
 {
-    StringId name = kNoString;
     std::int64_t step = -1; ///< index in InstructionSequence, -1 when not scheduled
-    ShapeId shape = 0;      ///< the instruction's own shape (`%name = SHAPE opcode(`)
+    std::int64_t sourceLine = -1;
+    TextRef text; ///< the whole `from instruction:` text
+    StringId name = kNoString;
+    ShapeId shape = 0; ///< the instruction's own shape (`%name = SHAPE opcode(`)
     StringId opcode = kNoString;
     StringId opType = kNoString; ///< metadata op_type
     StringId opName = kNoString; ///< metadata op_name
     StringId sourceFile = kNoString;
-    std::int64_t sourceLine = -1;
-    TextRef text; ///< the whole `from instruction:` text
     bool hasText = false;
 };
 
@@ -95,8 +95,8 @@ struct Position
 struct Use
 {
     std::uint32_t instruction = kNone;
-    std::int64_t operand = 0;
     StringId index = kNoString;
+    std::int64_t operand = 0;
 };
 
 enum class UsesState : std::uint8_t
@@ -109,25 +109,26 @@ enum class UsesState : std::uint8_t
 /// One HLO value (` value: <ID NAME @C> (size=S,offset=O): SHAPE`).
 struct Value
 {
+    // 8-byte fields first, then 4-byte, then 1-byte: 96 bytes, a million of them per big dump.
     std::int64_t id = 0;
-    std::uint32_t instruction = kNone; ///< defining instruction
-    StringId index = kNoString;        ///< ShapeIndex, always set ("{}" when not printed)
-    bool printedIndex = false;         ///< SHORT carried `{idx}` (the instruction is a tuple)
-    bool phi = false;
-    std::int32_t color = 0;
-    std::uint32_t allocation = kNone;
     std::int64_t offset = 0;
-    std::int64_t size = 0; ///< assigned bytes (`size=`)
-    ShapeId shape = 0;
+    std::int64_t size = 0;   ///< assigned bytes (`size=`)
     std::int64_t start = -1; ///< live range, inclusive; -1 when the value has none
     std::int64_t end = -1;
+    std::int64_t line = 0;             ///< the allocation's ` value:` line
+    std::uint32_t instruction = kNone; ///< defining instruction
+    StringId index = kNoString;        ///< ShapeIndex, always set ("{}" when not printed)
+    std::int32_t color = 0;
+    std::uint32_t allocation = kNone;
+    ShapeId shape = 0;
     std::uint32_t firstPosition = 0;
     std::uint32_t positionCount = 0;
     std::uint32_t firstUse = 0;
     std::uint32_t useCount = 0;
-    UsesState usesState = UsesState::Missing;
     std::uint32_t file = 0;
-    std::int64_t line = 0; ///< the allocation's ` value:` line
+    bool printedIndex = false; ///< SHORT carried `{idx}` (the instruction is a tuple)
+    bool phi = false;
+    UsesState usesState = UsesState::Missing;
 
     bool hasLiveRange() const { return start >= 0; }
     bool liveAt(std::int64_t step) const { return start >= 0 && start <= step && step <= end; }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
@@ -337,6 +338,16 @@ public:
 
 private:
     // -- diagnostics
+    /// Time spent per section, logged at debug level (--verbose) to show where parsing goes.
+    void enterSection()
+    {
+        const auto now = std::chrono::steady_clock::now();
+        m_sectionSeconds[static_cast<std::size_t>(m_timedSection)] +=
+            std::chrono::duration<double>(now - m_sectionSince).count();
+        m_sectionSince = now;
+        m_timedSection = m_section;
+    }
+
     void warn(std::string message, std::uint32_t value = kNone)
     {
         warnAt(m_line, std::move(message), value);
@@ -429,6 +440,9 @@ private:
     std::int64_t m_totalLines = 0;      ///< over all files read so far
     std::int64_t m_allocationBytes = 0; ///< sum of allocation sizes, kept under kMaxSum
     std::int64_t m_valueBytes = 0;      ///< sum of value sizes, kept under kMaxSum
+    Section m_timedSection = Section::Start;
+    std::chrono::steady_clock::time_point m_sectionSince = std::chrono::steady_clock::now();
+    std::array<double, 10> m_sectionSeconds{};
     std::vector<std::uint32_t> m_instructionByName;
     std::vector<ShapeId> m_shapeByString;
     struct RecentString
@@ -438,6 +452,7 @@ private:
     };
     std::vector<RecentString> m_recent = std::vector<RecentString>(std::size_t{1} << 16);
     FlatMap64 m_valueById{1024};
+    FlatMap64 m_allocationByIndex{64};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;
     bool m_liveOrderBuilt = false;
@@ -543,6 +558,8 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
                 return false;
         }
         handleLine(line, lineOffset, next);
+        if (m_section != m_timedSection)
+            enterSection();
         if (fatal)
             return false;
         pos = nl ? end + 1 : size;
@@ -869,13 +886,12 @@ void Builder::allocationHeader(sv line)
     if (index != static_cast<std::int64_t>(d.allocations.size()))
         warn("allocation " + std::to_string(index) + " is listed at position " +
              std::to_string(d.allocations.size()) + "; XLA numbers allocations 0..n-1 in order");
-    for (const Allocation &other : d.allocations) {
-        if (other.index == index) {
-            warn("allocation index " + std::to_string(index) + " appears twice (first at line " +
-                 std::to_string(other.line) + ")");
-            break;
-        }
-    }
+    // Indices seen so far, by hash: a linear scan here was quadratic in the allocation count.
+    if (const std::uint32_t first = m_allocationByIndex.insert(
+            static_cast<std::uint64_t>(index), static_cast<std::uint32_t>(d.allocations.size()));
+        first != d.allocations.size())
+        warn("allocation index " + std::to_string(index) + " appears twice (first at line " +
+             std::to_string(d.allocations[first].line) + ")");
     a.firstValue = static_cast<std::uint32_t>(d.allocationValues.size());
     a.firstCrossColor = static_cast<std::uint32_t>(d.crossColorValues.size());
     m_allocation = static_cast<std::uint32_t>(d.allocations.size());
@@ -1173,7 +1189,9 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
     if (ins.hasText)
         return; // the other elements of a tuple instruction repeat the same text
     ins.hasText = true;
-    ins.text = TextRef{m_file, offset, text.size()};
+    ins.text =
+        TextRef{offset, static_cast<std::uint32_t>(std::min<std::size_t>(text.size(), 0xffffffffu)),
+                m_file};
     sv t = text;
     consume(t, "%");
     const auto eq = t.find(" = ");
@@ -1513,6 +1531,32 @@ void Builder::stackTraceLine(sv line)
 
 void Builder::finish()
 {
+    enterSection();
+    const auto finishStart = std::chrono::steady_clock::now();
+    const auto &t = m_sectionSeconds;
+    spdlog::debug("parse time by section: allocations {:.3f} s, used values {:.3f} s, live "
+                  "ranges {:.3f} s (sequence {:.3f}, buffer live ranges {:.3f}, peak {:.3f})",
+                  t[static_cast<std::size_t>(Section::Allocations)] +
+                      t[static_cast<std::size_t>(Section::Total)],
+                  t[static_cast<std::size_t>(Section::UsedValues)],
+                  t[static_cast<std::size_t>(Section::LiveRangeHeader)] +
+                      t[static_cast<std::size_t>(Section::Sequence)] +
+                      t[static_cast<std::size_t>(Section::BufferLiveRange)] +
+                      t[static_cast<std::size_t>(Section::Peak)] +
+                      t[static_cast<std::size_t>(Section::StackTrace)],
+                  t[static_cast<std::size_t>(Section::Sequence)],
+                  t[static_cast<std::size_t>(Section::BufferLiveRange)],
+                  t[static_cast<std::size_t>(Section::Peak)]);
+    struct LogFinish
+    {
+        std::chrono::steady_clock::time_point start;
+        ~LogFinish()
+        {
+            spdlog::debug(
+                "parse finish (id order, indexes, printed peak) {:.3f} s",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+    } logFinish{finishStart};
     // -- order values by XLA id: the order of Used values and BufferLiveRange.
     const std::size_t n = d.values.size();
     std::vector<std::uint32_t> order(n);

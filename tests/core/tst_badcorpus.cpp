@@ -2,6 +2,8 @@
 // warnings written down for it; randomly mutated samples always end in a report or a clear
 // error; the fuzzer's reproducers (tests/data/fuzz) load without a crash.
 #include "DumpText.h"
+#include "analysis/DumpDiff.h"
+#include "analysis/PeakBreakdown.h"
 #include "report/Report.h"
 
 #include <QDir>
@@ -63,6 +65,17 @@ void exercise(const Dump &dump)
     ReportOptions options;
     QVERIFY(!Report::text(dump, *timeline, options).empty());
     QVERIFY(!Report::json(dump, *timeline, options).empty());
+    // The invariants the fuzzer checks: the breakdown adds up, a dump equals itself.
+    const Breakdown b = Breakdown::compute(dump, Report::reportStep(*timeline, options), 0);
+    std::int64_t sum = 0;
+    for (const BreakdownRow &row : b.byKind)
+        sum += row.bytes;
+    QCOMPARE(sum, b.bytes);
+    QCOMPARE(b.opNameTree.bytes, b.bytes);
+    const DumpDiff self = DumpDiff::compute(dump, *timeline, dump, *timeline);
+    QCOMPARE(self.totalDelta(), std::int64_t(0));
+    QCOMPARE(self.peakDelta(), std::int64_t(0));
+    QVERIFY(self.added.empty() && self.removed.empty() && self.changed.empty());
 }
 
 /// One random edit of the kinds damaged files show.

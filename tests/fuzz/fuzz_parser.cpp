@@ -1,7 +1,10 @@
-// libFuzzer entry point: the parser, the analyses and both report forms on arbitrary bytes.
+// libFuzzer entry point: the parser, the analyses (timeline, breakdown, explainer, diff) and
+// both report forms on arbitrary bytes.
 // Built by the `fuzz` preset (clang, -fsanitize=fuzzer,address,undefined); see README.md here.
+#include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
 #include "parse/DumpParser.h"
 #include "report/Report.h"
 
@@ -35,7 +38,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::int64_t sum = 0;
     for (const BreakdownRow &row : breakdown.byKind)
         sum += row.bytes;
-    if (sum != breakdown.bytes)
+    if (sum != breakdown.bytes || breakdown.opNameTree.bytes != breakdown.bytes)
+        __builtin_trap();
+    (void)PeakExplainer::explain(dump, *timeline, step, 0);
+    // A dump compared with itself has no difference.
+    const DumpDiff self = DumpDiff::compute(dump, *timeline, dump, *timeline);
+    if (self.totalDelta() != 0 || self.peakDelta() != 0 || !self.changed.empty() ||
+        !self.added.empty() || !self.removed.empty())
         __builtin_trap();
     for (std::uint32_t i = 0; i < dump.values.size(); i += 97) {
         (void)dump.valueDisplayName(dump.values[i]);

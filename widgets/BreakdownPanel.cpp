@@ -167,6 +167,18 @@ void BreakdownPanel::recompute(qint64 step)
     }
     m_drill.clear();
     const BreakdownNode *at = &m_model->root();
+    // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group says
+    // nothing, so the treemap starts where the groups first split.
+    if (drillPaths.empty()) {
+        while (at->children.size() == 1 && !at->children.front().children.empty() &&
+               !at->children.front().instructions) {
+            at = &at->children.front();
+            drillPaths.push_back(at->path + "\x1f" + at->label);
+            m_drill.push_back(at);
+        }
+        m_drill.clear();
+        at = &m_model->root();
+    }
     for (const std::string &key : drillPaths) {
         const BreakdownNode *next = nullptr;
         for (const BreakdownNode &c : at->children)
@@ -178,6 +190,9 @@ void BreakdownPanel::recompute(qint64 step)
         at = next;
     }
     showTreemapNode(at);
+    // The tree opens down to the same level.
+    for (const BreakdownNode *n : m_drill)
+        m_tree->expand(m_proxy->mapFromSource(m_model->indexOfNode(n)));
     m_tree->resizeColumnToContents(BreakdownTreeModel::BytesColumn);
     const bool peak = primary && step == primary->peak.step;
     m_summary->setText(tr("step %1%2: %3 in %4 value(s)")

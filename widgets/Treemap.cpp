@@ -131,9 +131,11 @@ void Treemap::paintEvent(QPaintEvent *)
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         const BreakdownNode &c = m_node->children[i];
         const QRectF r = m_rects[i];
+        // The five category colours in turn, every other round a little lighter (never so
+        // light that the rectangles fade into the background).
         QColor fill = ChartPalette::kindColor(kCycle[i % std::size(kCycle)]);
-        if (i >= std::size(kCycle))
-            fill = fill.lighter(125 + static_cast<int>(i / std::size(kCycle)) * 10);
+        if ((i / std::size(kCycle)) % 2 == 1)
+            fill = fill.lighter(125);
         p.fillRect(r, fill);
         p.setPen(QPen(ChartPalette::background(palette()), 1));
         p.drawRect(r);

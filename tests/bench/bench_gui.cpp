@@ -1,0 +1,177 @@
+// bench_gui: opens a dump in the real main window (offscreen, 1920x1080) and prints what a user
+// waits for: load time, the longest stall of the GUI thread while loading, time to first paint,
+// the Gantt's and the memory map's replot time at full view and zoomed (QCustomPlot's own
+// replotTime), click-to-everything-highlighted, sorting the value table, and peak RSS.
+// Usage: bench_gui FILE [--shots DIR [--compare FILE2]]
+//        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
+//        or with itself)
+#include "BreakdownPanel.h"
+#include "CompareView.h"
+#include "LiveRangeGantt.h"
+#include "MainWindow.h"
+#include "MemoryMap.h"
+#include "UsageChart.h"
+#include "ValueInspector.h"
+#include "ValueTableView.h"
+#include "models/Selection.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTableView>
+#include <QTimer>
+#include <qcustomplot.h>
+
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace bufferscope;
+
+namespace {
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+double replotMs(QCustomPlot *plot)
+{
+    // The best of five immediate replots, in milliseconds, as QCustomPlot measures it.
+    double best = 1e9;
+    for (int i = 0; i < 5; ++i) {
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        best = std::min(best, plot->replotTime());
+    }
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("BufferScopeBench"));
+    const QStringList args = QApplication::arguments();
+    if (args.size() < 2) {
+        std::fprintf(stderr, "usage: bench_gui FILE [--shots DIR]\n");
+        return 1;
+    }
+    const QString file = args[1];
+    const QString shots = args.indexOf(QStringLiteral("--shots")) > 0
+                              ? args.value(args.indexOf(QStringLiteral("--shots")) + 1)
+                              : QString();
+
+    MainWindow w;
+    w.resize(1920, 1080);
+    w.show();
+    QApplication::processEvents();
+
+    // The longest gap between 5 ms ticks while loading is how long the GUI thread was blocked.
+    QElapsedTimer sinceTick;
+    qint64 longestStall = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout,
+                     [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
+    bool loaded = false;
+    QObject::connect(w.loader(), &DumpLoader::finished, [&] { loaded = true; });
+    QObject::connect(w.loader(), &DumpLoader::failed, [&](const QString &, const QString &e) {
+        std::fprintf(stderr, "%s\n", qPrintable(e));
+        QApplication::exit(2);
+    });
+    QElapsedTimer total;
+    total.start();
+    sinceTick.start();
+    ticker.start();
+    w.openPath(file);
+    while (!loaded)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    const qint64 loadMs = total.elapsed();
+    // First paint: the window drawn with the dump (every pending replot done).
+    QApplication::processEvents();
+    w.repaint();
+    QApplication::processEvents();
+    const qint64 firstPaintMs = total.elapsed();
+    ticker.stop();
+    const Dump &dump = *w.current().dump;
+
+    QCustomPlot *gantt = w.gantt()->plot();
+    QCustomPlot *map = w.memoryMap()->plot();
+    const double ganttFull = replotMs(gantt);
+    const double mapFull = replotMs(map);
+    // Zoomed: a twentieth of the program around the peak.
+    const qint64 steps = std::max<qint64>(1, dump.stepCount());
+    const SpaceTimeline *primary = w.current().timeline->primary();
+    const double centre = primary ? static_cast<double>(primary->peak.step) : steps / 2.0;
+    const double half = std::max(2.0, static_cast<double>(steps) / 40.0);
+    gantt->xAxis->setRange(centre - half, centre + half);
+    map->xAxis->setRange(centre - half, centre + half);
+    const double ganttZoom = replotMs(gantt);
+    const double mapZoom = replotMs(map);
+    w.gantt()->resetZoom();
+    w.memoryMap()->resetZoom();
+
+    // Click to all views highlighted: the largest value live at the peak.
+    const auto live = MemoryTimeline::valuesLiveAt(dump, primary ? primary->peak.step : 0,
+                                                   primary ? primary->memorySpace : 0);
+    const int value = live.empty() ? 0 : static_cast<int>(live.front());
+    QElapsedTimer click;
+    click.start();
+    w.selection()->setCurrentValue(value);
+    while (!(w.gantt()->highlightedValue() == value && w.memoryMap()->highlightedValue() == value &&
+             w.usageChart()->highlightedValue() == value && w.inspector()->shownValue() == value))
+        QApplication::processEvents();
+    QApplication::processEvents(); // the queued highlight replots
+    const double clickMs = static_cast<double>(click.nsecsElapsed()) / 1e6;
+
+    // Sorting the value table by size, then back by id.
+    QTableView *table = w.valueTable()->table();
+    QElapsedTimer sort;
+    sort.start();
+    table->sortByColumn(2, Qt::DescendingOrder);
+    QApplication::processEvents();
+    const double sortMs = static_cast<double>(sort.nsecsElapsed()) / 1e6;
+
+    std::printf("%s: %zu values, %lld steps\n", qPrintable(file), dump.values.size(),
+                static_cast<long long>(steps));
+    std::printf("  load (parse + analyses, worker thread)   %8lld ms\n",
+                static_cast<long long>(loadMs));
+    std::printf("  longest GUI-thread stall while loading    %8lld ms\n",
+                static_cast<long long>(longestStall));
+    std::printf("  time to first paint                       %8lld ms\n",
+                static_cast<long long>(firstPaintMs));
+    std::printf("  Gantt replot, full view / zoomed          %8.1f / %.1f ms\n", ganttFull,
+                ganttZoom);
+    std::printf("  memory map replot, full view / zoomed     %8.1f / %.1f ms\n", mapFull, mapZoom);
+    std::printf("  click to all views highlighted            %8.1f ms\n", clickMs);
+    std::printf("  value table sort by size                  %8.1f ms\n", sortMs);
+    std::printf("  peak RSS                                  %8.1f MiB\n", peakRssMiB());
+
+    if (!shots.isEmpty()) {
+        w.grab().save(shots + QStringLiteral("/window.png"));
+        BreakdownPanel *panel = w.peakPanel();
+        panel->setParent(nullptr); // out of its dock, at a readable size
+        panel->resize(1200, 800);
+        panel->show();
+        QApplication::processEvents();
+        panel->grab().save(shots + QStringLiteral("/what-fills-memory.png"));
+        const qsizetype at = args.indexOf(QStringLiteral("--compare"));
+        LoadedDump other = w.current();
+        QString error;
+        if (at > 0 && !DumpLoader::loadNow(args.value(at + 1), other, error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 2;
+        }
+        CompareView compare;
+        compare.setDumps(w.current().dump, w.current().timeline,
+                         QString::fromStdString(w.current().dump->module), other.dump,
+                         other.timeline, QString::fromStdString(other.dump->module));
+        compare.resize(1100, 760);
+        compare.show();
+        QApplication::processEvents();
+        compare.grab().save(shots + QStringLiteral("/compare.png"));
+    }
+    return 0;
+}

@@ -301,6 +301,9 @@ void MainWindow::createDocks()
     splitDockWidget(allocations, instructions, Qt::Horizontal);
     tabifyDockWidget(breakdown, peak);
     peak->raise();
+    // The breakdown views cost O(values) per step: they follow the step only when seen.
+    connect(breakdown, &QDockWidget::visibilityChanged, m_breakdown, &BreakdownChart::setOnScreen);
+    connect(peak, &QDockWidget::visibilityChanged, m_peakPanel, &BreakdownPanel::setOnScreen);
     tabifyDockWidget(instructions, m_warningsDock);
     tabifyDockWidget(allocations, m_modulesDock);
     instructions->raise();

@@ -203,8 +203,33 @@ void BreakdownChart::showStep(qint64 step)
 {
     if (!dump() || step < 0 || step >= dump()->stepCount() || step == m_breakdown.step)
         return;
+    // A breakdown is O(values): behind another dock tab it waits until it is shown (or
+    // exported), so stepping through a million-value dump does not pay for it.
+    if (!m_onScreen) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     compute(step);
     showValue(selection()->currentValue());
+}
+
+void BreakdownChart::ensureCurrent()
+{
+    if (!m_stale)
+        return;
+    m_stale = false;
+    compute(selection()->currentStep());
+    showValue(selection()->currentValue());
+}
+
+void BreakdownChart::setOnScreen(bool onScreen)
+{
+    m_onScreen = onScreen;
+    if (onScreen && m_stale) {
+        ensureCurrent();
+        replotAll();
+    }
 }
 
 } // namespace bufferscope

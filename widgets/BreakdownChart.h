@@ -37,6 +37,9 @@ public:
     const std::vector<BreakdownRow> &shownRows() const { return m_rows; }
     /// Row of the highlighted group (-1: none).
     int highlightedRow() const { return m_highlightRow; }
+    /// Whether the chart can be seen (its dock tab is current); off screen, following the step
+    /// waits until it is shown again or exported. On by default.
+    void setOnScreen(bool onScreen);
 
 protected:
     void rebuild() override;
@@ -44,6 +47,7 @@ protected:
     void showStep(qint64 step) override;
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
+    void ensureCurrent() override;
 
 private:
     void compute(qint64 step);
@@ -57,6 +61,8 @@ private:
     Breakdown m_breakdown;
     std::vector<BreakdownRow> m_rows;
     int m_highlightRow = -1;
+    bool m_stale = false; ///< the step moved while the chart was off screen
+    bool m_onScreen = true;
 };
 
 } // namespace bufferscope

@@ -82,8 +82,14 @@ BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this](int i) { setGrouping(static_cast<Grouping>(i)); });
     connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
-        if (m_dump && step != m_step)
-            recompute(step);
+        if (!m_dump || step == m_step)
+            return;
+        // Behind another dock tab the O(values) breakdown waits until the panel is shown.
+        if (!m_onScreen) {
+            m_stale = true;
+            return;
+        }
+        recompute(step);
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -108,6 +114,15 @@ BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
         if (url.scheme() == QLatin1String("finding"))
             showFinding(url.path().toInt());
     });
+}
+
+void BreakdownPanel::setOnScreen(bool onScreen)
+{
+    m_onScreen = onScreen;
+    if (onScreen && m_stale) {
+        m_stale = false;
+        recompute(m_selection->currentStep());
+    }
 }
 
 void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,

@@ -52,6 +52,10 @@ public:
     /// Highlights finding `k`'s values (what its link does).
     void showFinding(int k);
 
+    /// Whether the panel can be seen (its dock tab is current); off screen, following the
+    /// step waits until it is shown again. On by default.
+    void setOnScreen(bool onScreen);
+
 private:
     void recompute(qint64 step);
     void showTreemapNode(const BreakdownNode *node);
@@ -76,6 +80,8 @@ private:
     std::vector<Finding> m_findings;
     std::vector<const BreakdownNode *> m_drill; ///< treemap path below the root
     bool m_picking = false;
+    bool m_stale = false; ///< the step moved while the panel was off screen
+    bool m_onScreen = true;
 };
 
 } // namespace bufferscope

@@ -174,6 +174,7 @@ bool ChartView::exportPng(const QString &path, int width, int height, double sca
     };
     if (width <= 0 || height <= 0 || scale <= 0)
         return fail(tr("the size %1 × %2 at scale %3 is empty").arg(width).arg(height).arg(scale));
+    ensureCurrent();
     // The title is part of the picture, not of the docked view (the dock already says it).
     m_plot->plotLayout()->insertRow(0);
     auto *titleElement =

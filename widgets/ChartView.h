@@ -73,6 +73,8 @@ protected:
     virtual void showValue(int value) = 0;
     virtual void showStep(qint64 step) = 0;
     virtual void showHover(int value) { Q_UNUSED(value) }
+    /// Brings deferred work up to date before the view is drawn off screen (exports).
+    virtual void ensureCurrent() {}
     /// Show a group of values (a breakdown group) highlighted together; empty: none.
     virtual void showGroup(const QVector<int> &values) { Q_UNUSED(values) }
     /// Re-colour axes, grid and text from the current palette.

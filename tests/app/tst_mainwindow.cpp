@@ -1,5 +1,6 @@
 // The main window as a user drives it: drops, folders, tables, keyboard, layout, errors.
 #include "BoxChartView.h"
+#include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "CompareView.h"
 #include "ExportDialog.h"
@@ -461,6 +462,17 @@ private Q_SLOTS:
             if (v.color == 0 && v.liveAt(40))
                 live += v.size;
         QCOMPARE(panel->model()->root().bytes, live);
+        // The Breakdown chart, behind this dock's tab, waits; an export brings it up to date.
+        QCOMPARE(w.breakdownChart()->breakdown().step, std::int64_t(58));
+        QTemporaryDir dir;
+        QVERIFY(w.breakdownChart()->exportPng(dir.filePath(QStringLiteral("b.png")), 600, 400, 1));
+        QCOMPARE(w.breakdownChart()->breakdown().step, std::int64_t(40));
+        // Bringing its tab forward does too.
+        w.selection()->setCurrentStep(45);
+        QCOMPARE(w.breakdownChart()->breakdown().step, std::int64_t(40));
+        w.findChild<QDockWidget *>(QStringLiteral("BreakdownDock"))->raise();
+        QTRY_COMPARE(w.breakdownChart()->breakdown().step, std::int64_t(45));
+        w.findChild<QDockWidget *>(QStringLiteral("WhatFillsMemoryDock"))->raise();
         // Esc clears the group.
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(w.selection()->highlightedGroup().isEmpty());

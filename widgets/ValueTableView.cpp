@@ -15,7 +15,8 @@ namespace bufferscope {
 
 namespace {
 
-/// Filters on the model's filterText (name, op_name, source, shape) and sorts by SortRole.
+/// Filters on the model's filterText (name, op_name, source, shape) and sorts with the model's
+/// typed comparison (the same order SortRole gives).
 class ValueFilterProxy : public QSortFilterProxyModel
 {
 public:
@@ -34,6 +35,12 @@ protected:
             return true;
         auto *model = static_cast<ValueTableModel *>(sourceModel());
         return model->filterText(row).contains(m_needle, Qt::CaseInsensitive);
+    }
+
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
+    {
+        return static_cast<ValueTableModel *>(sourceModel())
+            ->lessThan(left.row(), right.row(), left.column());
     }
 
 private:

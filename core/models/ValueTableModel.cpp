@@ -38,6 +38,64 @@ QString ValueTableModel::filterText(int row) const
     return text;
 }
 
+bool ValueTableModel::lessThan(int a, int b, int column) const
+{
+    const Dump &d = *m_dump;
+    const Value &x = d.values[static_cast<std::size_t>(a)];
+    const Value &y = d.values[static_cast<std::size_t>(b)];
+    const auto allocIndex = [&](const Value &v) -> std::int64_t {
+        return v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
+    };
+    const auto kind = [&](const Value &v) -> std::string_view {
+        return v.allocation == kNone ? std::string_view("unallocated")
+                                     : allocationKindName(d.allocations[v.allocation].kind);
+    };
+    const auto text = [&](const Value &v, bool opName) -> std::string_view {
+        const Instruction *ins = d.instructionOf(v);
+        if (!ins)
+            return {};
+        return d.str(opName ? ins->opName : ins->sourceFile);
+    };
+    switch (column) {
+    case IdColumn:
+        return x.id < y.id;
+    case NameColumn: {
+        const auto nx = d.valueName(x);
+        const auto ny = d.valueName(y);
+        return nx != ny ? nx < ny : d.str(x.index) < d.str(y.index);
+    }
+    case SizeColumn:
+        return x.size < y.size;
+    case LogicalColumn:
+        return d.logicalBytes(x) < d.logicalBytes(y);
+    case ShapeColumn:
+        return d.shapeText(x) < d.shapeText(y);
+    case AllocationColumn:
+        return allocIndex(x) < allocIndex(y);
+    case KindColumn:
+        return kind(x) < kind(y);
+    case OffsetColumn:
+        return x.offset < y.offset;
+    case StartColumn:
+        return x.start < y.start;
+    case EndColumn:
+        return x.end < y.end;
+    case OpNameColumn:
+        return text(x, true) < text(y, true);
+    case SourceColumn: {
+        const auto fx = text(x, false);
+        const auto fy = text(y, false);
+        if (fx != fy)
+            return fx < fy;
+        const Instruction *ix = d.instructionOf(x);
+        const Instruction *iy = d.instructionOf(y);
+        return (ix ? ix->sourceLine : -1) < (iy ? iy->sourceLine : -1);
+    }
+    default:
+        return a < b;
+    }
+}
+
 QVariant ValueTableModel::data(const QModelIndex &index, int role) const
 {
     if (!m_dump || !checkIndex(index, CheckIndexOption::IndexIsValid))

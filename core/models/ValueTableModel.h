@@ -43,6 +43,10 @@ public:
 
     /// The text the filter box matches: name, op_name, source and shape.
     QString filterText(int row) const;
+    /// Whether row `a` sorts before row `b` in `column`, compared on the dump's own numbers
+    /// and strings (what SortRole gives, without building a QVariant per comparison: sorting
+    /// a million rows makes twenty million comparisons).
+    bool lessThan(int a, int b, int column) const;
 
 private:
     std::shared_ptr<const Dump> m_dump;

@@ -38,6 +38,19 @@ private Q_SLOTS:
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
         values.setDump(r.dump);
         QCOMPARE(values.rowCount(), static_cast<int>(r.dump->values.size()));
+        // The typed comparison the table sorts with agrees with SortRole on numeric columns.
+        for (int column : {int(ValueTableModel::IdColumn), int(ValueTableModel::SizeColumn),
+                           int(ValueTableModel::LogicalColumn), int(ValueTableModel::OffsetColumn),
+                           int(ValueTableModel::StartColumn), int(ValueTableModel::EndColumn),
+                           int(ValueTableModel::AllocationColumn)}) {
+            for (int a = 0; a < values.rowCount(); a += 3) {
+                for (int b = 0; b < values.rowCount(); b += 5) {
+                    const qint64 ka = values.index(a, column).data(SortRole).toLongLong();
+                    const qint64 kb = values.index(b, column).data(SortRole).toLongLong();
+                    QCOMPARE(values.lessThan(a, b, column), ka < kb);
+                }
+            }
+        }
         for (int row = 0; row < values.rowCount(); ++row) {
             QCOMPARE(values.index(row, 0).data(ValueIndexRole).toInt(), row);
             QCOMPARE(values.index(row, ValueTableModel::SizeColumn).data(BytesRole).toLongLong(),

@@ -9,6 +9,10 @@ out=docs/images
 data=tests/data
 mkdir -p "$out"
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+# A fresh settings folder: the pictures show the defaults, not this machine's choices.
+XDG_CONFIG_HOME=$(mktemp -d)
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 "$bin" --screenshot "$out/main-window.png" --select 528 "$data/gpu_vllm_update_slice.buffer-assignment.txt"
 "$bin" export "$data/gpu_vllm_update_slice.buffer-assignment.txt" --view usage --select 528 \
     --width 900 --height 340 --scale 1 --out "$out/usage.png"
@@ -18,4 +22,13 @@ export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
     --width 900 --height 420 --scale 1 --out "$out/memory-map.png"
 "$bin" export "$data/gpu_decoder_layer.buffer-assignment.txt" --view breakdown \
     --width 900 --height 320 --scale 1 --out "$out/breakdown.png"
+# What Fills Memory and the comparison view, grabbed by the GUI benchmark's --shots.
+bench=${BUFFERSCOPE_BENCH_GUI:-build/release/tests/bench/bench_gui}
+shots=$(mktemp -d)
+"$bench" "$data/gpu_decoder_layer.buffer-assignment.txt" --shots "$shots" >/dev/null
+cp "$shots/what-fills-memory.png" "$out/what-fills-memory.png"
+"$bench" "$data/tpu_dynamic_slice.buffer-assignment.txt" --shots "$shots" \
+    --compare "$data/tpu_random_normal.buffer-assignment.txt" >/dev/null
+cp "$shots/compare.png" "$out/compare.png"
+rm -rf "$shots"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

@@ -88,21 +88,6 @@ void BreakdownChart::applyPalette()
     m_highlight->setBrush(ChartPalette::highlight());
 }
 
-const std::vector<BreakdownRow> &BreakdownChart::rowsOf(const Breakdown &b) const
-{
-    switch (m_groupBy) {
-    case Grouping::Source:
-        return b.bySource;
-    case Grouping::OpType:
-        return b.byOpType;
-    case Grouping::Kind:
-        return b.byKind;
-    case Grouping::OpName:
-        break;
-    }
-    return b.byOpName;
-}
-
 void BreakdownChart::setGrouping(Grouping grouping)
 {
     m_groupBy = grouping;
@@ -127,7 +112,7 @@ void BreakdownChart::compute(qint64 step)
 {
     const SpaceTimeline *primary = timeline() ? timeline()->primary() : nullptr;
     m_breakdown = Breakdown::compute(*dump(), step, primary ? primary->memorySpace : 0);
-    const std::vector<BreakdownRow> &all = rowsOf(m_breakdown);
+    const std::vector<BreakdownRow> &all = m_breakdown.rows(m_groupBy);
     // As many bars as the height holds legibly; the rest fold into one "smaller groups" bar.
     const auto maxBars =
         static_cast<std::size_t>(std::clamp(height() / kRowPixels - 3, 3, kMaxBars));

@@ -16,13 +16,7 @@ class BreakdownChart : public ChartView
 {
     Q_OBJECT
 public:
-    enum class Grouping
-    {
-        OpName,
-        Source,
-        OpType,
-        Kind
-    };
+    using Grouping = Breakdown::Grouping;
     static constexpr int kMaxBars = 20; ///< more groups are folded into one "other" bar
 
     explicit BreakdownChart(Selection *selection, QWidget *parent = nullptr);
@@ -51,7 +45,6 @@ protected:
 
 private:
     void compute(qint64 step);
-    const std::vector<BreakdownRow> &rowsOf(const Breakdown &b) const;
 
     QComboBox *m_grouping;
     QLabel *m_summary;

@@ -166,20 +166,10 @@ void BreakdownPanel::recompute(qint64 step)
     for (const BreakdownNode *n : m_drill)
         drillPaths.push_back(n->path + "\x1f" + n->label);
     m_breakdown = Breakdown::compute(*m_dump, step, space);
-    switch (m_groupBy) {
-    case Grouping::OpName:
+    if (m_groupBy == Grouping::OpName)
         m_model->setTree(m_breakdown.opNameTree, m_breakdown.bytes);
-        break;
-    case Grouping::Source:
-        m_model->setRows(m_breakdown.bySource, m_breakdown.bytes);
-        break;
-    case Grouping::OpType:
-        m_model->setRows(m_breakdown.byOpType, m_breakdown.bytes);
-        break;
-    case Grouping::Kind:
-        m_model->setRows(m_breakdown.byKind, m_breakdown.bytes);
-        break;
-    }
+    else
+        m_model->setRows(m_breakdown.rows(m_groupBy), m_breakdown.bytes);
     m_drill.clear();
     const BreakdownNode *at = &m_model->root();
     // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group says

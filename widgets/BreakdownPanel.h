@@ -30,13 +30,7 @@ class BreakdownPanel : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Grouping
-    {
-        OpName,
-        Source,
-        OpType,
-        Kind
-    };
+    using Grouping = Breakdown::Grouping;
 
     explicit BreakdownPanel(Selection *selection, QWidget *parent = nullptr);
 

@@ -103,6 +103,21 @@ struct TreeBuilder
 
 } // namespace
 
+const std::vector<BreakdownRow> &Breakdown::rows(Grouping grouping) const
+{
+    switch (grouping) {
+    case Grouping::Source:
+        return bySource;
+    case Grouping::OpType:
+        return byOpType;
+    case Grouping::Kind:
+        return byKind;
+    case Grouping::OpName:
+        break;
+    }
+    return byOpName;
+}
+
 std::string Breakdown::nameStem(std::string_view name)
 {
     const auto dot = name.rfind('.');

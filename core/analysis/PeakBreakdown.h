@@ -34,6 +34,15 @@ struct BreakdownNode
 /// the sum of the assigned bytes of the values of `memorySpace` live at `step`.
 struct Breakdown
 {
+    /// The four ways the values are grouped.
+    enum class Grouping
+    {
+        OpName,
+        Source,
+        OpType,
+        Kind
+    };
+
     std::int64_t step = -1;
     std::int32_t memorySpace = 0;
     std::int64_t bytes = 0;
@@ -43,6 +52,8 @@ struct Breakdown
     std::vector<BreakdownRow> byOpType;
     std::vector<BreakdownRow> byKind;
     BreakdownNode opNameTree; ///< the by-op_name grouping as a hierarchy split on '/'
+
+    const std::vector<BreakdownRow> &rows(Grouping grouping) const;
 
     static Breakdown compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace = 0);
     /// `fusion.12` → `fusion`, `copy-start.3` → `copy-start`: the name without its number.

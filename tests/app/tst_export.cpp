@@ -1,4 +1,6 @@
 // `bufferscope export`, run as a user runs it: a separate process, headless.
+#include "CliRun.h"
+
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -14,11 +16,9 @@ struct Run
 
 Run runExport(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(BUFFERSCOPE_BINARY), QStringList{QStringLiteral("export")} + args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError())};
+    const testutil::CliRun r =
+        testutil::runBufferscope(QStringList{QStringLiteral("export")} + args);
+    return {r.code, QString::fromUtf8(r.err)};
 }
 
 QString sample(const QString &name)

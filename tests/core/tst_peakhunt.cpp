@@ -1,6 +1,7 @@
 // Hunting the peak: the breakdown tree, the explainer's findings, comparing two dumps and
 // listing a dump folder, checked against what XLA printed (FORMAT.md Part A table) and the
 // definitions of each finding.
+#include "CliRun.h"
 #include "DumpText.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
@@ -44,20 +45,11 @@ Loaded loadSample(const char *name)
     return loadText(readFile(samplePath(name)), std::string(name) + ".buffer-assignment.txt");
 }
 
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = testutil::CliRun;
 
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(BUFFERSCOPE_BINARY), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return testutil::runBufferscope(args);
 }
 
 /// Every node's bytes and values are the sums of its children's; returns the leaves' members.

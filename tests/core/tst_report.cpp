@@ -1,5 +1,7 @@
 // `bufferscope report`: the JSON fields of DESIGN.md, the text form, and the exit codes, run
 // through the real executable.
+#include "CliRun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,20 +10,11 @@
 #include <QTest>
 
 namespace {
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = testutil::CliRun;
 
 Run run(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(BUFFERSCOPE_BINARY), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return testutil::runBufferscope(args);
 }
 
 QString sample(const char *name)

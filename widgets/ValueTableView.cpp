@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace bufferscope {
@@ -24,17 +25,16 @@ public:
 
     void setNeedle(const QString &needle)
     {
-        m_needle = needle.trimmed();
+        m_needle = needle.trimmed().toLower().toStdString();
         invalidateRowsFilter();
     }
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex &parent) const override
     {
-        if (m_needle.isEmpty() || parent.isValid())
+        if (m_needle.empty() || parent.isValid())
             return true;
-        auto *model = static_cast<ValueTableModel *>(sourceModel());
-        return model->filterText(row).contains(m_needle, Qt::CaseInsensitive);
+        return static_cast<ValueTableModel *>(sourceModel())->matches(row, m_needle);
     }
 
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
@@ -44,7 +44,7 @@ protected:
     }
 
 private:
-    QString m_needle;
+    std::string m_needle;
 };
 
 } // namespace
@@ -60,8 +60,24 @@ ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWi
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by name, op_name, source or shape"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, this,
-            [proxy](const QString &text) { proxy->setNeedle(text); });
+    // Typing refilters once the keys stop for a moment (a million rows take a while); Enter
+    // applies at once.
+    auto *debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(180);
+    // Filtering moves the table's current row; that must not select another value.
+    const auto applyFilter = [this, proxy] {
+        m_filtering = true;
+        proxy->setNeedle(m_filter->text());
+        m_filtering = false;
+        showValue(m_selection->currentValue());
+    };
+    connect(debounce, &QTimer::timeout, this, applyFilter);
+    connect(m_filter, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
+    connect(m_filter, &QLineEdit::returnPressed, this, [debounce, applyFilter] {
+        debounce->stop();
+        applyFilter();
+    });
 
     m_table = new QTableView(this);
     m_table->setModel(proxy);
@@ -83,7 +99,7 @@ ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWi
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                if (current.isValid())
+                if (current.isValid() && !m_filtering)
                     m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
             });
     connect(m_selection, &Selection::currentValueChanged, this, &ValueTableView::showValue);

@@ -30,6 +30,7 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLineEdit *m_filter;
+    bool m_filtering = false;
 };
 
 } // namespace bufferscope

@@ -26,16 +26,53 @@ int ValueTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString ValueTableModel::filterText(int row) const
+namespace {
+/// `needle` (lower case) occurs in `text`, ASCII case ignored.
+bool containsFolded(std::string_view text, std::string_view needle)
+{
+    if (needle.empty())
+        return true;
+    if (text.size() < needle.size())
+        return false;
+    const auto lower = [](char c) {
+        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    };
+    const char first = needle.front();
+    for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
+        if (lower(text[i]) != first)
+            continue;
+        std::size_t k = 1;
+        while (k < needle.size() && lower(text[i + k]) == needle[k])
+            ++k;
+        if (k == needle.size())
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+bool ValueTableModel::matches(int row, std::string_view needle) const
 {
     const Dump &d = *m_dump;
     const Value &v = d.values[static_cast<std::size_t>(row)];
-    QString text = toQString(d.valueDisplayName(v)) + QLatin1Char(' ') + toQString(d.shapeText(v));
-    if (const Instruction *ins = d.instructionOf(v)) {
-        text += QLatin1Char(' ') + toQString(d.str(ins->opName)) + QLatin1Char(' ') +
-                toQString(d.sourceLocation(*ins));
-    }
-    return text;
+    if (containsFolded(d.valueName(v), needle) || containsFolded(d.str(v.index), needle) ||
+        containsFolded(d.shapeText(v), needle))
+        return true;
+    const Instruction *ins = d.instructionOf(v);
+    if (!ins)
+        return false;
+    if (containsFolded(d.str(ins->opName), needle))
+        return true;
+    if (ins->sourceFile == kNoString)
+        return false;
+    // "file.py:12": the file alone, or with the line when the needle has a colon.
+    if (needle.find(':') == std::string_view::npos)
+        return containsFolded(d.str(ins->sourceFile), needle);
+    thread_local std::string location;
+    location.assign(d.str(ins->sourceFile));
+    location += ':';
+    location += std::to_string(ins->sourceLine);
+    return containsFolded(location, needle);
 }
 
 bool ValueTableModel::lessThan(int a, int b, int column) const

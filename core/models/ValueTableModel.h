@@ -41,8 +41,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    /// The text the filter box matches: name, op_name, source and shape.
-    QString filterText(int row) const;
+    /// Whether row `row`'s name, shape, op_name or source location ("file.py:12") contains
+    /// `needle`, ignoring ASCII case. `needle` must be lower case (UTF-8). Reads the dump's
+    /// strings in place: filtering a million rows builds no QString.
+    bool matches(int row, std::string_view needle) const;
     /// Whether row `a` sorts before row `b` in `column`, compared on the dump's own numbers
     /// and strings (what SortRole gives, without building a QVariant per comparison: sorting
     /// a million rows makes twenty million comparisons).

@@ -177,6 +177,22 @@ private Q_SLOTS:
         w.inspector()->activateLink(QUrl(QStringLiteral("step:37")));
         QCOMPARE(w.selection()->currentStep(), qint64(37));
         QCOMPARE(w.instructionTable()->currentIndex().row(), 37);
+        // The filter box: Enter applies it at once.
+        QLineEdit *filter = w.valueTable()->filterEdit();
+        filter->setText(QStringLiteral("WRAPPED_SLICE"));
+        QTest::keyClick(filter, Qt::Key_Return);
+        int matching = 0;
+        for (int r = 0; r < static_cast<int>(w.current().dump->values.size()); ++r) {
+            const std::string name(
+                w.current().dump->valueName(w.current().dump->values[static_cast<std::size_t>(r)]));
+            matching += name.find("wrapped_slice") != std::string::npos;
+        }
+        QVERIFY(matching > 1);
+        QCOMPARE(table->model()->rowCount(), matching);
+        QCOMPARE(w.selection()->currentValue(), value); // filtering selects nothing else
+        filter->clear();
+        QTest::keyClick(filter, Qt::Key_Return);
+        QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
         // Alt+Right steps the program order anywhere in the window; Esc clears the value.
         QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
         QCOMPARE(w.selection()->currentStep(), qint64(38));

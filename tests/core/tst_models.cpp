@@ -90,6 +90,37 @@ private Q_SLOTS:
         instructions.setDump(nullptr, nullptr);
     }
 
+    void valueFilter()
+    {
+        const std::string path =
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/gpu_decoder_layer.buffer-assignment.txt")
+                .toStdString();
+        LoadResult r = DumpParser::loadFile(path);
+        QVERIFY(r.ok());
+        ValueTableModel values;
+        values.setDump(r.dump);
+        const int fusion40 = static_cast<int>(r.dump->findValue("fusion.40"));
+        const int p5 = static_cast<int>(r.dump->findValue("p5.18.0"));
+        QVERIFY(values.matches(fusion40, "fusion.40"));
+        QVERIFY(values.matches(fusion40, "usion.4"));        // any part, case folded by the caller
+        QVERIFY(values.matches(fusion40, "bf16[128,1024]")); // its shape
+        QVERIFY(values.matches(fusion40, "xla__cast"));      // its op_name
+        QVERIFY(values.matches(fusion40, "torch/_ops.py:756")); // its source location
+        QVERIFY(!values.matches(fusion40, "torch/_ops.py:757"));
+        QVERIFY(!values.matches(fusion40, "p5.18"));
+        QVERIFY(values.matches(p5, "dynamo_bridge.py"));
+        // Exactly the rows whose name contains the needle, when nothing else can match.
+        int expected = 0;
+        int got = 0;
+        for (int row = 0; row < values.rowCount(); ++row) {
+            expected += r.dump->valueName(r.dump->values[static_cast<std::size_t>(row)])
+                            .find("wrapped_slice") != std::string_view::npos;
+            got += values.matches(row, "wrapped_slice");
+        }
+        QVERIFY(expected > 1);
+        QCOMPARE(got, expected);
+    }
+
     void selection()
     {
         Selection s;

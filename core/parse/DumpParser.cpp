@@ -450,7 +450,7 @@ private:
         std::uint64_t hash = 0;
         StringId id = kNoString;
     };
-    std::vector<RecentString> m_recent = std::vector<RecentString>(std::size_t{1} << 16);
+    std::vector<RecentString> m_recent = std::vector<RecentString>(std::size_t{1} << 12);
     FlatMap64 m_valueById{1024};
     FlatMap64 m_allocationByIndex{64};
     FlatMap64 m_valueByKey{16};

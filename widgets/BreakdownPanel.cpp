@@ -10,15 +10,25 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPointer>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QThread>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace bufferscope {
+
+BreakdownPanel::~BreakdownPanel()
+{
+    if (m_job) {
+        m_job->wait();
+        delete m_job;
+    }
+}
 
 BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
     : QWidget(parent), m_selection(selection), m_grouping(new QComboBox(this)),
@@ -130,6 +140,8 @@ void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,
 {
     m_dump = std::move(dump);
     m_timeline = std::move(timeline);
+    ++m_generation; // a breakdown still being computed is of the old dump
+    m_pendingStep = -1;
     m_step = -2; // force
     recompute(m_selection->currentStep());
 }
@@ -139,7 +151,11 @@ void BreakdownPanel::setGrouping(Grouping grouping)
     m_groupBy = grouping;
     if (m_grouping->currentIndex() != static_cast<int>(grouping))
         m_grouping->setCurrentIndex(static_cast<int>(grouping));
-    if (m_dump) {
+    if (m_dump && m_step >= 0 && m_breakdown.step == m_step) {
+        // Same step, another grouping: the breakdown already holds all four.
+        Breakdown same = m_breakdown;
+        apply(m_step, std::move(same), m_findings);
+    } else if (m_dump) {
         const qint64 step = m_step;
         m_step = -2;
         recompute(step);
@@ -161,11 +177,74 @@ void BreakdownPanel::recompute(qint64 step)
     if (step < 0 || step >= m_dump->stepCount())
         step = primary ? primary->peak.step : 0;
     m_step = step;
+    if (m_dump->values.size() < m_backgroundFrom) {
+        apply(step, Breakdown::compute(*m_dump, step, space),
+              PeakExplainer::explain(*m_dump, *m_timeline, step, space));
+        return;
+    }
+    // Big dumps: the breakdown is O(values), so it is computed off the GUI thread; the last
+    // step asked for wins when the user steps faster than it computes.
+    m_pendingStep = step;
+    m_summary->setText(tr("step %1: reading what is live…").arg(step));
+    if (!m_job)
+        startJob();
+}
+
+void BreakdownPanel::startJob()
+{
+    const qint64 step = m_pendingStep;
+    m_pendingStep = -1;
+    const SpaceTimeline *primary = m_timeline->primary();
+    const std::int32_t space = primary ? primary->memorySpace : 0;
+    struct Result
+    {
+        Breakdown breakdown;
+        std::vector<Finding> findings;
+    };
+    auto result = std::make_shared<Result>();
+    const auto dump = m_dump;
+    const auto timeline = m_timeline;
+    const quint64 generation = m_generation;
+    QPointer<BreakdownPanel> self(this);
+    m_job = QThread::create([=] {
+        result->breakdown = Breakdown::compute(*dump, step, space);
+        result->findings = PeakExplainer::explain(*dump, *timeline, step, space);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, step, result] {
+                if (self)
+                    self->jobDone(generation, step, std::move(result->breakdown),
+                                  std::move(result->findings));
+            },
+            Qt::QueuedConnection);
+    });
+    m_job->start();
+}
+
+void BreakdownPanel::jobDone(quint64 generation, qint64 step, Breakdown breakdown,
+                             std::vector<Finding> findings)
+{
+    if (m_job) {
+        m_job->wait();
+        delete m_job;
+        m_job = nullptr;
+    }
+    // A result of an older dump, or of a step the user already left, is dropped; whatever was
+    // asked for meanwhile runs next.
+    if (generation == m_generation && step == m_step)
+        apply(step, std::move(breakdown), std::move(findings));
+    if (m_pendingStep >= 0)
+        startJob();
+}
+
+void BreakdownPanel::apply(qint64 step, Breakdown breakdown, std::vector<Finding> findings)
+{
+    const SpaceTimeline *primary = m_timeline->primary();
     // Keep the treemap where the user went, if that group still exists at the new step.
     std::vector<std::string> drillPaths;
     for (const BreakdownNode *n : m_drill)
         drillPaths.push_back(n->path + "\x1f" + n->label);
-    m_breakdown = Breakdown::compute(*m_dump, step, space);
+    m_breakdown = std::move(breakdown);
     if (m_groupBy == Grouping::OpName)
         m_model->setTree(m_breakdown.opNameTree, m_breakdown.bytes);
     else
@@ -205,7 +284,7 @@ void BreakdownPanel::recompute(qint64 step)
                            .arg(peak ? tr(" (peak)") : QString())
                            .arg(toQString(humanBytes(m_breakdown.bytes)))
                            .arg(m_breakdown.valueCount));
-    m_findings = PeakExplainer::explain(*m_dump, *m_timeline, step, space);
+    m_findings = std::move(findings);
     fillFindings();
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QThread;
 class QLabel;
 class QSortFilterProxyModel;
 class QTextBrowser;
@@ -32,7 +33,14 @@ class BreakdownPanel : public QWidget
 public:
     using Grouping = Breakdown::Grouping;
 
+    /// Dumps with this many values or more have their breakdown computed off the GUI thread
+    /// (50 000 by default; tests lower it).
+    void setBackgroundFrom(std::size_t values) { m_backgroundFrom = values; }
+    /// A breakdown is being computed in the background.
+    bool isComputing() const { return m_job != nullptr; }
+
     explicit BreakdownPanel(Selection *selection, QWidget *parent = nullptr);
+    ~BreakdownPanel() override;
 
     void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
     void setGrouping(Grouping grouping);
@@ -52,6 +60,10 @@ public:
 
 private:
     void recompute(qint64 step);
+    void startJob();
+    void jobDone(quint64 generation, qint64 step, Breakdown breakdown,
+                 std::vector<Finding> findings);
+    void apply(qint64 step, Breakdown breakdown, std::vector<Finding> findings);
     void showTreemapNode(const BreakdownNode *node);
     void pick(const BreakdownNode *node);
     void fillFindings();
@@ -74,7 +86,11 @@ private:
     std::vector<Finding> m_findings;
     std::vector<const BreakdownNode *> m_drill; ///< treemap path below the root
     bool m_picking = false;
-    bool m_stale = false; ///< the step moved while the panel was off screen
+    bool m_stale = false;      ///< the step moved while the panel was off screen
+    QThread *m_job = nullptr;  ///< the breakdown being computed, for big dumps
+    qint64 m_pendingStep = -1; ///< asked for while a job ran
+    quint64 m_generation = 0;  ///< bumped per dump: results of an older one are dropped
+    std::size_t m_backgroundFrom = 50000;
     bool m_onScreen = true;
 };
 

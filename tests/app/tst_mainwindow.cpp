@@ -503,6 +503,35 @@ private Q_SLOTS:
         }
     }
 
+    void bigDumpBreakdownInTheBackground()
+    {
+        // Treat the sample as big: the breakdown then follows the step off the GUI thread.
+        MainWindow w;
+        w.peakPanel()->setBackgroundFrom(0);
+        w.show();
+        w.openPath(sample("gpu_decoder_layer"));
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        BreakdownPanel *panel = w.peakPanel();
+        QTRY_COMPARE(panel->model()->root().bytes, std::int64_t(931536164)); // the peak, step 58
+        QTRY_VERIFY(!panel->isComputing());
+        // Stepping faster than it computes: only the last step is shown, and it adds up.
+        for (qint64 step : {10, 20, 30, 40})
+            w.selection()->setCurrentStep(step);
+        QTRY_VERIFY(!panel->isComputing());
+        QCOMPARE(panel->breakdown().step, std::int64_t(40));
+        std::int64_t live = 0;
+        for (const Value &v : w.current().dump->values)
+            if (v.color == 0 && v.liveAt(40))
+                live += v.size;
+        QCOMPARE(panel->model()->root().bytes, live);
+        // Another dump while a breakdown runs: the old result never shows.
+        w.selection()->setCurrentStep(50);
+        w.openPath(sample("tpu_unstack"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        QTRY_VERIFY(!panel->isComputing());
+        QCOMPARE(panel->model()->root().bytes, std::int64_t(3104)); // its peak (step 1)
+    }
+
     void compareTwoDumps()
     {
         MainWindow w;

@@ -6,6 +6,7 @@
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
 #include "BreakdownPanel.h"
+#include "ChartView.h"
 #include "CompareView.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
@@ -112,19 +113,35 @@ int main(int argc, char **argv)
     const double mapZoom = replotMs(map);
     w.gantt()->resetZoom();
     w.memoryMap()->resetZoom();
+    QApplication::processEvents(); // the queued full replots of the reset, before the click
 
     // Click to all views highlighted: the largest value live at the peak.
     const auto live = MemoryTimeline::valuesLiveAt(dump, primary ? primary->peak.step : 0,
                                                    primary ? primary->memorySpace : 0);
     const int value = live.empty() ? 0 : static_cast<int>(live.front());
+    // Which charts replot in full during the click, and how long each takes.
+    QStringList replots;
+    for (ChartView *chart : w.chartViews())
+        QObject::connect(chart->plot(), &QCustomPlot::afterReplot, chart, [chart, &replots] {
+            replots << QStringLiteral("%1 %2 ms")
+                           .arg(chart->viewName())
+                           .arg(chart->plot()->replotTime(), 0, 'f', 1);
+        });
     QElapsedTimer click;
     click.start();
     w.selection()->setCurrentValue(value);
+    const double syncMs = static_cast<double>(click.nsecsElapsed()) / 1e6;
     while (!(w.gantt()->highlightedValue() == value && w.memoryMap()->highlightedValue() == value &&
              w.usageChart()->highlightedValue() == value && w.inspector()->shownValue() == value))
         QApplication::processEvents();
     QApplication::processEvents(); // the queued highlight replots
     const double clickMs = static_cast<double>(click.nsecsElapsed()) / 1e6;
+    // BENCH_CLICKS=N: N more clicks on other values (for profiling the click path).
+    for (int i = 0, n = qEnvironmentVariableIntValue("BENCH_CLICKS");
+         i < n && static_cast<std::size_t>(i + 1) < live.size(); ++i) {
+        w.selection()->setCurrentValue(static_cast<int>(live[static_cast<std::size_t>(i + 1)]));
+        QApplication::processEvents();
+    }
 
     // Sorting the value table by size, then back by id.
     QTableView *table = w.valueTable()->table();
@@ -145,7 +162,9 @@ int main(int argc, char **argv)
     std::printf("  Gantt replot, full view / zoomed          %8.1f / %.1f ms\n", ganttFull,
                 ganttZoom);
     std::printf("  memory map replot, full view / zoomed     %8.1f / %.1f ms\n", mapFull, mapZoom);
-    std::printf("  click to all views highlighted            %8.1f ms\n", clickMs);
+    std::printf("  click to all views highlighted            %8.1f ms (%.1f ms in the signal; "
+                "full replots: %s)\n",
+                clickMs, syncMs, qPrintable(replots.join(QStringLiteral(", "))));
     std::printf("  value table sort by size                  %8.1f ms\n", sortMs);
     std::printf("  peak RSS                                  %8.1f MiB\n", peakRssMiB());
 

@@ -16,8 +16,7 @@ namespace bufferscope {
 
 namespace {
 
-/// Filters on the model's filterText (name, op_name, source, shape) and sorts with the model's
-/// typed comparison (the same order SortRole gives).
+/// Filters with the model's matches() (name, op_name, source, shape); sorting is the model's.
 class ValueFilterProxy : public QSortFilterProxyModel
 {
 public:
@@ -37,11 +36,9 @@ protected:
         return static_cast<ValueTableModel *>(sourceModel())->matches(row, m_needle);
     }
 
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
-    {
-        return static_cast<ValueTableModel *>(sourceModel())
-            ->lessThan(left.row(), right.row(), left.column());
-    }
+public:
+    /// The source model sorts itself (on the dump's own keys, fast); the proxy keeps its order.
+    void sort(int column, Qt::SortOrder order) override { sourceModel()->sort(column, order); }
 
 private:
     std::string m_needle;
@@ -113,7 +110,7 @@ void ValueTableView::showValue(int value)
         m_table->clearSelection();
         return;
     }
-    const QModelIndex source = m_model->index(value, 0);
+    const QModelIndex source = m_model->index(m_model->rowOfValue(value), 0);
     const QModelIndex proxied = m_proxy->mapFromSource(source);
     if (!proxied.isValid())
         return; // filtered out: leave the filter as the user set it

@@ -90,6 +90,56 @@ private Q_SLOTS:
         instructions.setDump(nullptr, nullptr);
     }
 
+    void valueSort()
+    {
+        const std::string path =
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/gpu_decoder_layer.buffer-assignment.txt")
+                .toStdString();
+        LoadResult r = DumpParser::loadFile(path);
+        QVERIFY(r.ok());
+        ValueTableModel values;
+        QAbstractItemModelTester tester(&values,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        values.setDump(r.dump);
+        const int fusion40 = static_cast<int>(r.dump->findValue("fusion.40"));
+        const QPersistentModelIndex kept = values.index(values.rowOfValue(fusion40), 1);
+        for (int column : {int(ValueTableModel::SizeColumn), int(ValueTableModel::NameColumn),
+                           int(ValueTableModel::OpNameColumn), int(ValueTableModel::StartColumn)}) {
+            for (Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+                values.sort(column, order);
+                // Every row holds a different value, rows and values map both ways, the order
+                // is the column's (ties keep ascending id), and persistent indexes follow.
+                std::vector<bool> seen(r.dump->values.size(), false);
+                for (int row = 0; row < values.rowCount(); ++row) {
+                    const int v = values.valueAt(row);
+                    QVERIFY(!seen[static_cast<std::size_t>(v)]);
+                    seen[static_cast<std::size_t>(v)] = true;
+                    QCOMPARE(values.rowOfValue(v), row);
+                    QCOMPARE(values.index(row, 0).data(ValueIndexRole).toInt(), v);
+                    if (row == 0)
+                        continue;
+                    const int u = values.valueAt(row - 1);
+                    const bool before = order == Qt::AscendingOrder ? values.lessThan(v, u, column)
+                                                                    : values.lessThan(u, v, column);
+                    QVERIFY2(!before,
+                             qPrintable(QStringLiteral("column %1 row %2").arg(column).arg(row)));
+                    const bool tie =
+                        !values.lessThan(u, v, column) && !values.lessThan(v, u, column);
+                    if (tie)
+                        QVERIFY(r.dump->values[static_cast<std::size_t>(u)].id <
+                                r.dump->values[static_cast<std::size_t>(v)].id);
+                }
+                QVERIFY(kept.isValid());
+                QCOMPARE(kept.data(ValueIndexRole).toInt(), fusion40);
+                QCOMPARE(kept.column(), 1);
+            }
+        }
+        // Largest first by size: the 296.75 MiB embedding parameter p5.18.0.
+        values.sort(ValueTableModel::SizeColumn, Qt::DescendingOrder);
+        QCOMPARE(values.index(0, ValueTableModel::NameColumn).data().toString(),
+                 QStringLiteral("p5.18.0"));
+    }
+
     void valueFilter()
     {
         const std::string path =

@@ -30,6 +30,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -543,15 +544,32 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     m_selection->clear();
     m_selection->setCurrentStep(-1);
     m_current = loaded;
-    m_valueModel->setDump(loaded.dump);
-    m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
-    m_instructionModel->setDump(loaded.dump, loaded.timeline);
+    // What each view costs the GUI thread, at --verbose: the stall a big dump causes.
+    QElapsedTimer clock;
+    clock.start();
+    QStringList costs;
+    const auto timed = [&](const QString &what, const auto &work) {
+        const qint64 before = clock.nsecsElapsed();
+        work();
+        costs << QStringLiteral("%1 %2 ms")
+                     .arg(what)
+                     .arg(static_cast<double>(clock.nsecsElapsed() - before) / 1e6, 0, 'f', 1);
+    };
+    timed(QStringLiteral("values"), [&] { m_valueModel->setDump(loaded.dump); });
+    timed(QStringLiteral("allocations"),
+          [&] { m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations()); });
+    timed(QStringLiteral("instructions"),
+          [&] { m_instructionModel->setDump(loaded.dump, loaded.timeline); });
     for (ChartView *view : chartViews())
-        view->setDump(loaded.dump, loaded.timeline);
+        timed(view->viewName(), [&] { view->setDump(loaded.dump, loaded.timeline); });
     m_instructionModel->setMemorySpace(m_usage->memorySpace());
-    m_inspector->setDump(loaded.dump);
-    m_peakPanel->setDump(loaded.dump, loaded.timeline);
-    m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
+    timed(QStringLiteral("inspector"), [&] { m_inspector->setDump(loaded.dump); });
+    timed(QStringLiteral("what fills memory"),
+          [&] { m_peakPanel->setDump(loaded.dump, loaded.timeline); });
+    timed(QStringLiteral("warnings"),
+          [&] { m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings()); });
+    spdlog::debug("showing the dump on the GUI thread: {}",
+                  costs.join(QStringLiteral(", ")).toStdString());
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                     : tr("Warnings"));

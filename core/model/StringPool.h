@@ -30,6 +30,12 @@ public:
     /// The id of `text` if it was interned, otherwise kNoString. Never inserts.
     StringId find(std::string_view text) const;
     std::string_view view(StringId id) const { return m_strings[id]; }
+    /// Hints the CPU to fetch `id`'s text soon (the parser reads names a few lines ahead).
+    void prefetch(StringId id) const
+    {
+        if (id < m_strings.size())
+            __builtin_prefetch(m_strings[id].data());
+    }
     std::size_t size() const { return m_strings.size(); }
     std::size_t memoryBytes() const;
 

@@ -412,6 +412,7 @@ private:
     void liveRangeHeader(sv line);
     void sequenceLine(sv line);
     void bufferLiveRange(sv line);
+    void buildIdOrder();
     std::uint32_t findValueByKey(sv name, sv index);
     void peakHeader(sv line);
     void peakEntry(sv line);
@@ -458,6 +459,7 @@ private:
     bool m_liveOrderBuilt = false;
     std::vector<std::uint32_t> m_idOrder;  ///< value indices in ascending id
     std::size_t m_liveCursor = 0;          ///< into m_idOrder: the next expected live range
+    std::size_t m_headerCursor = 0;        ///< into m_idOrder: the next expected value block
     std::vector<std::uint8_t> m_blockSeen; ///< per value: its Used-values block was read
     std::vector<std::int64_t> m_peakLines;
     std::int64_t m_liveRangeLine = 0;
@@ -763,6 +765,10 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
         d.traits.hasUsedValues = true;
         m_block = Block::None;
         m_blockValue = kNone;
+        // The blocks come in ascending id (FORMAT.md): walk the values in that order instead of
+        // hashing every id, and fetch the next ones' records ahead of time.
+        buildIdOrder();
+        m_headerCursor = 0;
         return;
     }
     if (line.starts_with("HloLiveRange (max "))
@@ -1059,7 +1065,22 @@ void Builder::valueHeader(sv line)
                     "': " + (m_error.empty() ? std::string("unexpected text after '>'") : m_error) +
                     "; its block is skipped");
     }
-    std::uint32_t index = m_valueById.find(static_cast<std::uint64_t>(s.id));
+    std::uint32_t index = FlatMap64::kMissing;
+    if (m_headerCursor < m_idOrder.size() && d.values[m_idOrder[m_headerCursor]].id == s.id)
+        index = m_idOrder[m_headerCursor++];
+    else
+        index = m_valueById.find(static_cast<std::uint64_t>(s.id));
+    // Two blocks ahead: its value record; one block ahead: its instruction and name.
+    if (m_headerCursor + 2 < m_idOrder.size()) {
+        __builtin_prefetch(&d.values[m_idOrder[m_headerCursor + 2]]);
+        const Value &next = d.values[m_idOrder[m_headerCursor + 1]];
+        if (next.instruction != kNone) {
+            __builtin_prefetch(&d.instructions[next.instruction]);
+        }
+        const Value &now = d.values[m_idOrder[m_headerCursor]];
+        if (now.instruction != kNone)
+            d.strings.prefetch(d.instructions[now.instruction].name);
+    }
     if (index == FlatMap64::kMissing) {
         warn("value " + std::to_string(s.id) +
              " is listed under 'Used values' but in no allocation; shown as unallocated");
@@ -1324,17 +1345,21 @@ std::uint32_t Builder::findValueByKey(sv name, sv index)
                              indexId);
 }
 
+void Builder::buildIdOrder()
+{
+    m_idOrder.resize(d.values.size());
+    std::iota(m_idOrder.begin(), m_idOrder.end(), 0u);
+    std::sort(m_idOrder.begin(), m_idOrder.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return d.values[a].id < d.values[b].id; });
+}
+
 void Builder::bufferLiveRange(sv text)
 {
     if (!m_liveOrderBuilt) {
         // BufferLiveRange lists the values in ascending id (FORMAT.md 7.2), so the next line is
         // nearly always the value after the previous one in id order: check that guess first.
         m_liveOrderBuilt = true;
-        m_idOrder.resize(d.values.size());
-        std::iota(m_idOrder.begin(), m_idOrder.end(), 0u);
-        std::sort(m_idOrder.begin(), m_idOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return d.values[a].id < d.values[b].id;
-        });
+        buildIdOrder();
     }
     const auto colon = text.rfind(':');
     const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);

@@ -178,8 +178,9 @@ void BreakdownPanel::recompute(qint64 step)
         step = primary ? primary->peak.step : 0;
     m_step = step;
     if (m_dump->values.size() < m_backgroundFrom) {
-        apply(step, Breakdown::compute(*m_dump, step, space),
-              PeakExplainer::explain(*m_dump, *m_timeline, step, space));
+        Breakdown breakdown = Breakdown::compute(*m_dump, step, space);
+        auto findings = PeakExplainer::explain(*m_dump, *m_timeline, step, space, breakdown.live);
+        apply(step, std::move(breakdown), std::move(findings));
         return;
     }
     // Big dumps: the breakdown is O(values), so it is computed off the GUI thread; the last
@@ -208,7 +209,8 @@ void BreakdownPanel::startJob()
     QPointer<BreakdownPanel> self(this);
     m_job = QThread::create([=] {
         result->breakdown = Breakdown::compute(*dump, step, space);
-        result->findings = PeakExplainer::explain(*dump, *timeline, step, space);
+        result->findings =
+            PeakExplainer::explain(*dump, *timeline, step, space, result->breakdown.live);
         QMetaObject::invokeMethod(
             self.data(),
             [self, generation, step, result] {
@@ -251,17 +253,14 @@ void BreakdownPanel::apply(qint64 step, Breakdown breakdown, std::vector<Finding
         m_model->setRows(m_breakdown.rows(m_groupBy), m_breakdown.bytes);
     m_drill.clear();
     const BreakdownNode *at = &m_model->root();
-    // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group says
-    // nothing, so the treemap starts where the groups first split.
     if (drillPaths.empty()) {
+        // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group
+        // says nothing, so the treemap starts where the groups first split.
         while (at->children.size() == 1 && !at->children.front().children.empty() &&
                !at->children.front().instructions) {
             at = &at->children.front();
-            drillPaths.push_back(at->path + "\x1f" + at->label);
             m_drill.push_back(at);
         }
-        m_drill.clear();
-        at = &m_model->root();
     }
     for (const std::string &key : drillPaths) {
         const BreakdownNode *next = nullptr;

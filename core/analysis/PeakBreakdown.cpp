@@ -162,7 +162,8 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     Grouper opType;
     Grouper kind;
     TreeBuilder tree;
-    for (std::uint32_t vi : MemoryTimeline::valuesLiveAt(dump, step, memorySpace)) {
+    b.live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
+    for (std::uint32_t vi : b.live) {
         const Value &v = dump.values[vi];
         const Instruction *ins = dump.instructionOf(v);
         const std::string_view name = dump.valueName(v);

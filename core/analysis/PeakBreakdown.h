@@ -47,6 +47,9 @@ struct Breakdown
     std::int32_t memorySpace = 0;
     std::int64_t bytes = 0;
     std::int64_t valueCount = 0;
+    /// The values live at the step (MemoryTimeline::valuesLiveAt: largest first), for callers
+    /// that need them too, so the dump is scanned once.
+    std::vector<std::uint32_t> live;
     std::vector<BreakdownRow> byOpName;
     std::vector<BreakdownRow> bySource;
     std::vector<BreakdownRow> byOpType;

@@ -58,8 +58,15 @@ std::string_view findingKindName(Finding::Kind kind)
 std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeline &timeline,
                                             std::int64_t step, std::int32_t memorySpace)
 {
+    return explain(dump, timeline, step, memorySpace,
+                   MemoryTimeline::valuesLiveAt(dump, step, memorySpace));
+}
+
+std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeline &timeline,
+                                            std::int64_t step, std::int32_t memorySpace,
+                                            const std::vector<std::uint32_t> &live)
+{
     std::vector<Finding> out;
-    const std::vector<std::uint32_t> live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
     std::int64_t liveSum = 0;
     for (std::uint32_t vi : live)
         liveSum += dump.values[vi].size;

@@ -40,6 +40,10 @@ class PeakExplainer
 public:
     static std::vector<Finding> explain(const Dump &dump, const MemoryTimeline &timeline,
                                         std::int64_t step, std::int32_t memorySpace = 0);
+    /// The same, with the values live at `step` already known (a Breakdown's `live`).
+    static std::vector<Finding> explain(const Dump &dump, const MemoryTimeline &timeline,
+                                        std::int64_t step, std::int32_t memorySpace,
+                                        const std::vector<std::uint32_t> &live);
 };
 
 } // namespace bufferscope

@@ -456,7 +456,6 @@ private:
     FlatMap64 m_allocationByIndex{64};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;
-    bool m_liveOrderBuilt = false;
     std::vector<std::uint32_t> m_idOrder;  ///< value indices in ascending id
     std::size_t m_liveCursor = 0;          ///< into m_idOrder: the next expected live range
     std::size_t m_headerCursor = 0;        ///< into m_idOrder: the next expected value block
@@ -1355,12 +1354,11 @@ void Builder::buildIdOrder()
 
 void Builder::bufferLiveRange(sv text)
 {
-    if (!m_liveOrderBuilt) {
-        // BufferLiveRange lists the values in ascending id (FORMAT.md 7.2), so the next line is
-        // nearly always the value after the previous one in id order: check that guess first.
-        m_liveOrderBuilt = true;
+    // BufferLiveRange lists the values in ascending id (FORMAT.md 7.2), so the next line is
+    // nearly always the value after the previous one in id order: check that guess first. The
+    // order built for Used values serves unless values were added since.
+    if (m_idOrder.size() != d.values.size())
         buildIdOrder();
-    }
     const auto colon = text.rfind(':');
     const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);
     std::int64_t start = 0;

@@ -201,7 +201,9 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
              (xla.exact ? std::string() : " (approximate: some instruction shapes unknown)"));
         line();
 
-        const auto live = MemoryTimeline::valuesLiveAt(dump, step, space);
+        // One scan of the values serves the top list, the breakdown and the findings.
+        const Breakdown b = Breakdown::compute(dump, step, space);
+        const std::vector<std::uint32_t> &live = b.live;
         const SpaceTimeline *st = timeline.space(space);
         const std::int64_t union_ =
             st && step >= 0 && step < static_cast<std::int64_t>(st->liveBytes.size())
@@ -237,7 +239,6 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             line("  … " + std::to_string(live.size() - top) + " more (use --top N)");
         line();
 
-        const Breakdown b = Breakdown::compute(dump, step, space);
         auto group = [&](std::string_view title, const std::vector<BreakdownRow> &rows) {
             line("  by " + std::string(title));
             const std::size_t n = std::min<std::size_t>(rows.size(), 8);
@@ -256,7 +257,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         group("op_type", b.byOpType);
         group("allocation kind", b.byKind);
         line();
-        const auto findings = PeakExplainer::explain(dump, timeline, step, space);
+        const auto findings = PeakExplainer::explain(dump, timeline, step, space, live);
         if (findings.empty()) {
             line("Findings at step " + std::to_string(step) + ": none");
         } else {
@@ -332,8 +333,9 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
         w.null();
     w.key("report_step").value(step);
     w.key("top_values_at_peak").beginArray();
-    const auto live = dump.hasLiveRanges() ? MemoryTimeline::valuesLiveAt(dump, step, space)
-                                           : std::vector<std::uint32_t>{};
+    // One scan of the values serves the top list, the breakdown and the findings.
+    const Breakdown b = dump.hasLiveRanges() ? Breakdown::compute(dump, step, space) : Breakdown{};
+    const std::vector<std::uint32_t> &live = b.live;
     const std::size_t top =
         std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(options.top, 0)));
     for (std::size_t i = 0; i < top; ++i) {
@@ -368,7 +370,6 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     w.endArray();
     w.key("breakdown_at_peak");
     if (dump.hasLiveRanges()) {
-        const Breakdown b = Breakdown::compute(dump, step, space);
         w.beginObject();
         writeRows(w, "by_op_name", b.byOpName);
         writeRows(w, "by_source", b.bySource);
@@ -380,7 +381,7 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     }
     w.key("findings").beginArray();
     if (dump.hasLiveRanges()) {
-        for (const Finding &f : PeakExplainer::explain(dump, timeline, step, space)) {
+        for (const Finding &f : PeakExplainer::explain(dump, timeline, step, space, live)) {
             w.beginObject();
             w.key("kind").value(findingKindName(f.kind));
             w.key("bytes").value(f.bytes);

@@ -40,12 +40,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QThread>
 #include <QToolBar>
 #include <QTreeView>
 #include <qcustomplot.h>
@@ -121,7 +123,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_notice->hide(); // a saved layout must not bring back an old notice
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    if (m_compareJob) {
+        m_compareJob->wait();
+        delete m_compareJob;
+    }
+}
 
 void MainWindow::createFileNotice()
 {
@@ -189,28 +197,54 @@ void MainWindow::fileChangedOnDisk(const QString &path)
     }
 }
 
-CompareView *MainWindow::compareWith(const QString &path)
+void MainWindow::compareWith(const QString &path)
 {
     if (!m_current.dump)
-        return nullptr;
-    LoadedDump other;
-    QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = DumpLoader::loadNow(path, other, error);
-    QApplication::restoreOverrideCursor();
-    if (!ok) {
-        showError(path, error);
-        return nullptr;
+        return;
+    // Loading the other dump and comparing are O(values): both run off the GUI thread, like any
+    // load; the comparison window opens when they are done.
+    if (m_compareJob) {
+        m_compareJob->wait();
+        delete m_compareJob;
     }
-    auto *view = new CompareView;
-    view->setAttribute(Qt::WA_DeleteOnClose);
-    const QString before = toQString(m_current.dump->module);
-    const QString after = toQString(other.dump->module);
-    view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(before, after));
-    view->setDumps(m_current.dump, m_current.timeline, before, other.dump, other.timeline, after);
-    view->resize(1100, 760);
-    view->show();
-    return view;
+    struct Result
+    {
+        LoadedDump other;
+        QString error;
+        DumpDiff diff;
+    };
+    auto result = std::make_shared<Result>();
+    const LoadedDump current = m_current;
+    QPointer<MainWindow> self(this);
+    statusBar()->showMessage(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
+    m_compareJob = QThread::create([=] {
+        if (DumpLoader::loadNow(path, result->other, result->error))
+            result->diff = DumpDiff::compute(*current.dump, *current.timeline, *result->other.dump,
+                                             *result->other.timeline);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, path, current, result] {
+                if (!self)
+                    return;
+                self->statusBar()->clearMessage();
+                if (!result->other.dump) {
+                    self->showError(path, result->error);
+                    return;
+                }
+                auto *view = new CompareView(self, Qt::Window);
+                view->setAttribute(Qt::WA_DeleteOnClose);
+                const QString before = toQString(current.dump->module);
+                const QString after = toQString(result->other.dump->module);
+                view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(before, after));
+                view->setDumps(current.dump, current.timeline, before, result->other.dump,
+                               result->other.timeline, after, std::move(result->diff));
+                view->resize(1100, 760);
+                view->show();
+                Q_EMIT self->compareOpened(view);
+            },
+            Qt::QueuedConnection);
+    });
+    m_compareJob->start();
 }
 
 void MainWindow::reload()

@@ -11,6 +11,7 @@
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
+class QThread;
 class QToolBar;
 class QMenu;
 class QProgressBar;
@@ -82,8 +83,12 @@ public Q_SLOTS:
     /// Loads the open dump again, keeping the selected value (if it still exists), the step
     /// and each chart's zoom.
     void reload();
-    /// Compares the open dump (before) with `path` (after) in a new window; nullptr on error.
-    CompareView *compareWith(const QString &path);
+    /// Compares the open dump (before) with `path` (after): loads and compares off the GUI
+    /// thread, then opens a comparison window (compareOpened) or shows the error.
+    void compareWith(const QString &path);
+
+Q_SIGNALS:
+    void compareOpened(bufferscope::CompareView *view);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -150,6 +155,7 @@ private:
         std::vector<std::pair<ChartView *, ChartView::Ranges>> ranges;
     };
     std::optional<ReloadState> m_reload;
+    QThread *m_compareJob = nullptr;
 };
 
 } // namespace bufferscope

@@ -50,8 +50,8 @@ QTableWidget *makeTable(QWidget *parent, const QStringList &headers)
 
 } // namespace
 
-CompareView::CompareView(QWidget *parent)
-    : QWidget(parent), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)),
+CompareView::CompareView(QWidget *parent, Qt::WindowFlags flags)
+    : QWidget(parent, flags), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)),
       m_tabs(new QTabWidget(this))
 {
     m_summary->setTextFormat(Qt::RichText);
@@ -86,13 +86,24 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
                            std::shared_ptr<const Dump> after,
                            std::shared_ptr<const MemoryTimeline> ta, QString afterName)
 {
+    DumpDiff diff = DumpDiff::compute(*before, *tb, *after, *ta);
+    setDumps(std::move(before), std::move(tb), std::move(beforeName), std::move(after),
+             std::move(ta), std::move(afterName), std::move(diff));
+}
+
+void CompareView::setDumps(std::shared_ptr<const Dump> before,
+                           std::shared_ptr<const MemoryTimeline> tb, QString beforeName,
+                           std::shared_ptr<const Dump> after,
+                           std::shared_ptr<const MemoryTimeline> ta, QString afterName,
+                           DumpDiff diff)
+{
     m_before = std::move(before);
     m_beforeTimeline = std::move(tb);
     m_beforeName = std::move(beforeName);
     m_after = std::move(after);
     m_afterTimeline = std::move(ta);
     m_afterName = std::move(afterName);
-    m_diff = DumpDiff::compute(*m_before, *m_beforeTimeline, *m_after, *m_afterTimeline);
+    m_diff = std::move(diff);
     m_summary->setText(summaryText());
     fillPlot();
     fillTables();

@@ -22,11 +22,15 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(QWidget *parent = nullptr);
+    explicit CompareView(QWidget *parent = nullptr, Qt::WindowFlags flags = {});
 
     void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
                   QString beforeName, std::shared_ptr<const Dump> after,
                   std::shared_ptr<const MemoryTimeline> ta, QString afterName);
+    /// The same with the comparison already computed (off the GUI thread).
+    void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
+                  QString beforeName, std::shared_ptr<const Dump> after,
+                  std::shared_ptr<const MemoryTimeline> ta, QString afterName, DumpDiff diff);
     const DumpDiff &diff() const { return m_diff; }
     QCustomPlot *plot() const { return m_plot; }
     QString summaryText() const;

@@ -74,7 +74,7 @@ bool DumpLoader::loadNow(const QString &path, LoadedDump &out, QString &error,
     return true;
 }
 
-void DumpLoader::load(const QString &path)
+void DumpLoader::load(const QString &path, Prepare prepare)
 {
     cancel();
     auto job = std::make_shared<Job>();
@@ -83,7 +83,7 @@ void DumpLoader::load(const QString &path)
     m_loading = true;
     Q_EMIT started(path);
     QPointer<DumpLoader> self(this);
-    QThreadPool::globalInstance()->start([self, job, path]() {
+    QThreadPool::globalInstance()->start([self, job, path, prepare = std::move(prepare)]() {
         QElapsedTimer timer;
         timer.start();
         LoadedDump loaded;
@@ -107,6 +107,12 @@ void DumpLoader::load(const QString &path)
         };
         const bool ok = loadNow(path, loaded, error, &job->cancel, onProgress);
         spdlog::debug("loaded {} in {} ms", path.toStdString(), timer.elapsed());
+        if (ok && prepare && !job->cancel.load()) {
+            QElapsedTimer preparing;
+            preparing.start();
+            prepare(loaded);
+            spdlog::debug("prepared the views in {} ms", preparing.elapsed());
+        }
         // Posted to the application object: `self` may be gone, and is only checked on the GUI
         // thread, where it lives.
         QMetaObject::invokeMethod(

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LiveRangeGantt.h"
+#include "MemoryMap.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
@@ -18,6 +20,10 @@ struct LoadedDump
     std::shared_ptr<const Dump> dump;
     std::shared_ptr<const MemoryTimeline> timeline;
     QString path; ///< what was opened (":/…" for the embedded sample)
+    /// What the Gantt and the memory map would otherwise build on the GUI thread, built by the
+    /// loader's worker (null when not prepared: the views then build it themselves).
+    std::shared_ptr<const LiveRangeGantt::Rows> ganttRows;
+    std::shared_ptr<const MemoryMap::Layout> mapLayout;
 };
 
 /// Runs parse + analyses off the GUI thread as a cancellable, generation-tagged job: a newer
@@ -29,8 +35,13 @@ public:
     explicit DumpLoader(QObject *parent = nullptr);
     ~DumpLoader() override;
 
-    /// Starts loading `path` (a file, or ":/…" for an embedded resource).
-    void load(const QString &path);
+    /// Work done on the worker after the analyses, before `finished` (e.g. building the
+    /// views' boxes). Must not touch widgets.
+    using Prepare = std::function<void(LoadedDump &)>;
+
+    /// Starts loading `path` (a file, or ":/…" for an embedded resource); `prepare` runs on
+    /// the worker once the dump is loaded.
+    void load(const QString &path, Prepare prepare = {});
     void cancel();
     bool isLoading() const { return m_loading; }
 

@@ -101,12 +101,15 @@ MainWindow::MainWindow(QWidget *parent)
 
     connect(m_loader, &DumpLoader::started, this, [this](const QString &path) {
         m_statusFile->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        m_loadClock.start();
         m_progress->setValue(0);
+        m_progress->setFormat(tr("starting…"));
         m_progress->show();
         m_cancel->show();
     });
     connect(m_loader, &DumpLoader::progress, this, [this](qint64 done, qint64 total) {
         m_progress->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
+        m_progress->setFormat(progressText(done, total, m_loadClock.elapsed()));
     });
     connect(m_loader, &DumpLoader::finished, this, &MainWindow::showLoaded);
     connect(m_loader, &DumpLoader::failed, this, &MainWindow::showError);
@@ -114,6 +117,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_progress->hide();
         m_cancel->hide();
         m_statusFile->setText(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()));
+        m_modules->setKnownResult(path, 0, 0, -1, 0, ModuleBrowser::cancelledText());
     });
     createFileNotice();
     restoreSettings();
@@ -552,7 +556,8 @@ void MainWindow::openPaths(const QStringList &paths)
     }
     if (!found.problems.isEmpty())
         statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
-    m_modules->setFiles(found.files);
+    // The first file is about to be loaded here: the Modules list takes its figures from that.
+    m_modules->setFiles(found.files, found.files.value(0));
     if (found.files.size() > 1) {
         m_modulesDock->show();
         m_modulesDock->raise();
@@ -563,7 +568,34 @@ void MainWindow::openPaths(const QStringList &paths)
 
 void MainWindow::openPath(const QString &path)
 {
-    m_loader->load(path);
+    // The Gantt's rows and the memory map's boxes are built on the loader's thread, in the
+    // order and allocation the views show now.
+    const LiveRangeGantt::Order order = m_gantt->order();
+    const int allocation = m_map->allocation();
+    m_loader->load(path, [order, allocation](LoadedDump &loaded) {
+        loaded.ganttRows = LiveRangeGantt::layOut(loaded.dump, order);
+        const bool exists = allocation >= 0 &&
+                            static_cast<std::size_t>(allocation) < loaded.dump->allocations.size();
+        loaded.mapLayout =
+            MemoryMap::layOut(loaded.dump, exists ? allocation : MemoryMap::kAllAllocations);
+    });
+}
+
+QString MainWindow::progressText(qint64 done, qint64 total, qint64 elapsedMs)
+{
+    if (total <= 0)
+        return tr("reading…");
+    if (done >= total)
+        return tr("%1 read · analysing…").arg(humanBytesText(total));
+    QString text = tr("%1 of %2").arg(humanBytesText(done), humanBytesText(total));
+    // A rate needs a little history to mean anything.
+    if (elapsedMs >= 300 && done > 0) {
+        const double left = static_cast<double>(total - done) * static_cast<double>(elapsedMs) /
+                            static_cast<double>(done) / 1000.0;
+        text += left < 1.0 ? tr(" · under a second left")
+                           : tr(" · about %1 s left").arg(static_cast<qint64>(std::ceil(left)));
+    }
+    return text;
 }
 
 void MainWindow::openEmbeddedSample()
@@ -575,42 +607,89 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
 {
     m_progress->hide();
     m_cancel->hide();
+    // The selection is cleared for the views still showing the old dump, then held still while
+    // the views take the new one, a few per turn of the event loop, so the window keeps
+    // painting and answering: the summary first, the charts as they are filled.
     m_selection->clear();
     m_selection->setCurrentStep(-1);
-    m_current = loaded;
-    // What each view costs the GUI thread, at --verbose: the stall a big dump causes.
-    QElapsedTimer clock;
-    clock.start();
-    QStringList costs;
-    const auto timed = [&](const QString &what, const auto &work) {
-        const qint64 before = clock.nsecsElapsed();
-        work();
-        costs << QStringLiteral("%1 %2 ms")
-                     .arg(what)
-                     .arg(static_cast<double>(clock.nsecsElapsed() - before) / 1e6, 0, 'f', 1);
+    m_selection->blockSignals(true);
+    const quint64 generation = ++m_fillGeneration;
+    m_filling = loaded;
+    setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
+    updateStatus(loaded);
+
+    // What each view costs the GUI thread, at --verbose: the stall a big dump would cause.
+    auto costs = std::make_shared<QStringList>();
+    const auto timed = [costs](const QString &what, const std::function<void()> &work) {
+        return [costs, what, work] {
+            QElapsedTimer clock;
+            clock.start();
+            work();
+            *costs << QStringLiteral("%1 %2 ms")
+                          .arg(what)
+                          .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1);
+        };
     };
-    timed(QStringLiteral("values"), [&] { m_valueModel->setDump(loaded.dump); });
-    timed(QStringLiteral("allocations"),
-          [&] { m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations()); });
-    timed(QStringLiteral("instructions"),
-          [&] { m_instructionModel->setDump(loaded.dump, loaded.timeline); });
-    for (ChartView *view : chartViews())
-        timed(view->viewName(), [&] { view->setDump(loaded.dump, loaded.timeline); });
-    m_instructionModel->setMemorySpace(m_usage->memorySpace());
-    timed(QStringLiteral("inspector"), [&] { m_inspector->setDump(loaded.dump); });
-    timed(QStringLiteral("what fills memory"),
-          [&] { m_peakPanel->setDump(loaded.dump, loaded.timeline); });
-    timed(QStringLiteral("warnings"),
-          [&] { m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings()); });
-    spdlog::debug("showing the dump on the GUI thread: {}",
-                  costs.join(QStringLiteral(", ")).toStdString());
+    auto steps = std::make_shared<std::vector<std::function<void()>>>();
+    steps->push_back(timed(m_usage->viewName(),
+                           [this, loaded] { m_usage->setDump(loaded.dump, loaded.timeline); }));
+    steps->push_back(
+        timed(QStringLiteral("values"), [this, loaded] { m_valueModel->setDump(loaded.dump); }));
+    steps->push_back(timed(QStringLiteral("allocations, instructions"), [this, loaded] {
+        m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
+        m_instructionModel->setDump(loaded.dump, loaded.timeline);
+        m_instructionModel->setMemorySpace(m_usage->memorySpace());
+        m_instructionView->resizeColumnsToContents();
+        m_allocationView->resizeColumnToContents(0);
+    }));
+    steps->push_back(timed(m_gantt->viewName(), [this, loaded] {
+        m_gantt->setPrepared(loaded.ganttRows);
+        m_gantt->setDump(loaded.dump, loaded.timeline);
+    }));
+    steps->push_back(timed(m_map->viewName(), [this, loaded] {
+        m_map->setPrepared(loaded.mapLayout);
+        m_map->setDump(loaded.dump, loaded.timeline);
+    }));
+    steps->push_back(
+        timed(QStringLiteral("breakdown, inspector, what fills memory, warnings"), [this, loaded] {
+            for (ChartView *view : chartViews())
+                if (view != m_usage && view != m_gantt && view != m_map)
+                    view->setDump(loaded.dump, loaded.timeline);
+            m_inspector->setDump(loaded.dump);
+            m_peakPanel->setDump(loaded.dump, loaded.timeline);
+            m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
+        }));
+    steps->push_back([this, loaded, costs] {
+        spdlog::debug("showing the dump on the GUI thread, one step per event-loop turn: {}",
+                      costs->join(QStringLiteral(", ")).toStdString());
+        finishShowing(loaded);
+    });
+    runFillStep(steps, 0, generation);
+}
+
+void MainWindow::runFillStep(const std::shared_ptr<std::vector<std::function<void()>>> &steps,
+                             std::size_t next, quint64 generation)
+{
+    if (generation != m_fillGeneration)
+        return; // a newer dump took over
+    (*steps)[next]();
+    // A timer, not a posted call: posted calls may all run in one pass of the event loop,
+    // while a timer lets input, painting and the queued replots in between.
+    if (next + 1 < steps->size())
+        QTimer::singleShot(
+            1, this, [this, steps, next, generation] { runFillStep(steps, next + 1, generation); });
+}
+
+void MainWindow::finishShowing(const LoadedDump &loaded)
+{
+    m_filling = LoadedDump();
+    m_current = loaded;
+    m_selection->blockSignals(false);
+    m_selection->clear(); // anything set while the views were filling is dropped
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                     : tr("Warnings"));
-    m_instructionView->resizeColumnsToContents();
-    m_allocationView->resizeColumnToContents(0);
-    setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
-    updateStatus();
+    updateStatus(loaded);
     if (!loaded.path.startsWith(QLatin1Char(':')))
         addRecent(loaded.path);
     if (const SpaceTimeline *primary = loaded.timeline->primary())
@@ -637,10 +716,17 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
             view->restoreRanges(ranges);
     }
     m_reload.reset();
+    m_modules->setKnownResult(
+        loaded.path, loaded.dump->totalBytes(),
+        loaded.timeline->primary() ? loaded.timeline->primary()->peak.bytes : 0,
+        loaded.timeline->primary() ? loaded.timeline->primary()->peak.step : -1,
+        static_cast<int>(loaded.dump->files.size()));
+    Q_EMIT dumpShown();
 }
 
 void MainWindow::showError(const QString &path, const QString &error)
 {
+    m_modules->setKnownResult(path, 0, 0, -1, 0, error);
     m_reload.reset(); // the loaded dump stays as it was
     m_progress->hide();
     m_cancel->hide();
@@ -653,18 +739,17 @@ void MainWindow::showError(const QString &path, const QString &error)
     box->open();
 }
 
-void MainWindow::updateStatus()
+void MainWindow::updateStatus(const LoadedDump &shown)
 {
-    if (!m_current.dump)
+    if (!shown.dump)
         return;
-    const Dump &d = *m_current.dump;
-    m_statusFile->setText(tr("%1 — module %2")
-                              .arg(m_current.path.startsWith(QLatin1Char(':'))
-                                       ? tr("embedded sample")
-                                       : m_current.path,
-                                   toQString(d.module)));
+    const Dump &d = *shown.dump;
+    m_statusFile->setText(
+        tr("%1 — module %2")
+            .arg(shown.path.startsWith(QLatin1Char(':')) ? tr("embedded sample") : shown.path,
+                 toQString(d.module)));
     QString totals = tr("total %1").arg(humanBytesText(d.totalBytes()));
-    if (const SpaceTimeline *primary = m_current.timeline->primary(); primary && d.hasLiveRanges())
+    if (const SpaceTimeline *primary = shown.timeline->primary(); primary && d.hasLiveRanges())
         totals += tr(" · peak %1 at step %2")
                       .arg(humanBytesText(primary->peak.bytes))
                       .arg(primary->peak.step);

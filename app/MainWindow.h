@@ -3,8 +3,11 @@
 #include "ChartView.h"
 #include "DumpLoader.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -70,6 +73,8 @@ public:
     WarningsView *warningsView() const { return m_warnings; }
     ModuleBrowser *modules() const { return m_modules; }
     QList<ChartView *> chartViews() const;
+    /// The loading progress text: bytes read of the total and an estimate of the time left.
+    static QString progressText(qint64 done, qint64 total, qint64 elapsedMs);
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
     /// The bar above the views: the open dump changed or vanished on disk, or the first-run
@@ -89,6 +94,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void compareOpened(bufferscope::CompareView *view);
+    /// Every view shows the dump that current() now returns.
+    void dumpShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -104,7 +111,10 @@ private:
     QDockWidget *addDock(QWidget *widget, const QString &title, const QString &objectName);
     void showLoaded(const LoadedDump &loaded);
     void showError(const QString &path, const QString &error);
-    void updateStatus();
+    void updateStatus(const LoadedDump &shown);
+    void runFillStep(const std::shared_ptr<std::vector<std::function<void()>>> &steps,
+                     std::size_t next, quint64 generation);
+    void finishShowing(const LoadedDump &loaded);
     void addRecent(const QString &path);
     void fillRecentMenu();
     void showExportDialog(ChartView *view);
@@ -140,6 +150,9 @@ private:
     QByteArray m_defaultState;
     ChartView *m_lastChart = nullptr;
     LoadedDump m_current;
+    LoadedDump m_filling; ///< being handed to the views (current() until then is the old one)
+    quint64 m_fillGeneration = 0;
+    QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
     QFileSystemWatcher *m_watcher = nullptr;
     QToolBar *m_notice = nullptr;
     QLabel *m_noticeText = nullptr;

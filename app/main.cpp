@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         // A screenshot shows the default layout at the default size, not the user's.
         window.resetLayout();
         window.resize(1600, 1000);
-        QObject::connect(window.loader(), &DumpLoader::finished, &window, [&] {
+        QObject::connect(&window, &MainWindow::dumpShown, &window, [&] {
             QTimer::singleShot(300, &window, [&] {
                 const Dump &dump = *window.current().dump;
                 if (!select.isEmpty()) {

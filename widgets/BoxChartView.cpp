@@ -12,6 +12,10 @@
 
 namespace bufferscope {
 
+namespace {
+constexpr double kHighlightPixels = 5; ///< the least size of the selected and hovered box
+} // namespace
+
 BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(selection, parent)
 {
     QCustomPlot *p = plot();
@@ -32,12 +36,15 @@ BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(se
     m_group->setLayer(highlightLayer());
     m_group->setOutlined(false);
     m_group->setBrushStyle(Qt::BDiagPattern);
-    m_selected = new QCPItemRect(p);
-    m_selected->setLayer(highlightLayer());
-    m_selected->setVisible(false);
-    m_hovered = new QCPItemRect(p);
-    m_hovered->setLayer(highlightLayer());
-    m_hovered->setVisible(false);
+    // The selected and hovered value: never folded, and at least a few pixels on screen, so
+    // they stay visible at any zoom.
+    m_selected = new BoxPlottable(p->xAxis, p->yAxis);
+    m_hovered = new BoxPlottable(p->xAxis, p->yAxis);
+    for (BoxPlottable *b : {m_selected, m_hovered}) {
+        b->removeFromLegend();
+        b->setLayer(highlightLayer());
+        b->setMinimumPixelSize(kHighlightPixels);
+    }
     m_currentStep = new QCPItemStraightLine(p);
     m_currentStep->setLayer(highlightLayer());
     m_currentStep->setVisible(false);
@@ -138,17 +145,25 @@ QRectF BoxChartView::highlightedPixelRect() const
     return box ? m_boxes->pixelRect(*box) : QRectF();
 }
 
+std::vector<Box> BoxChartView::boxesFor(int value) const
+{
+    std::vector<Box> out;
+    if (value < 0)
+        return out;
+    for (int b : m_boxes->boxesOfValue(static_cast<std::uint32_t>(value))) {
+        Box box = m_boxes->boxes()[static_cast<std::size_t>(b)];
+        box.colour = 0;
+        out.push_back(box);
+    }
+    return out;
+}
+
 void BoxChartView::showGroup(const QVector<int> &values)
 {
     std::vector<Box> boxes;
     for (int value : values) {
-        if (value < 0)
-            continue;
-        for (int b : m_boxes->boxesOfValue(static_cast<std::uint32_t>(value))) {
-            Box box = m_boxes->boxes()[static_cast<std::size_t>(b)];
-            box.colour = 0;
-            boxes.push_back(box);
-        }
+        std::vector<Box> more = boxesFor(value);
+        boxes.insert(boxes.end(), more.begin(), more.end());
     }
     m_groupShown = static_cast<int>(boxes.size());
     m_group->setBoxes(std::move(boxes));
@@ -159,23 +174,16 @@ void BoxChartView::showValue(int value)
     // The boxes may have been rebuilt (another order or allocation): redo the group's too.
     showGroup(selection()->highlightedGroup());
     const Box *box = boxOf(value);
-    m_selected->setVisible(box != nullptr);
+    m_selected->setBoxes(boxesFor(value));
     setHighlighted(box ? value : -1);
     if (!box)
         return;
-    m_selected->topLeft->setCoords(box->x0, box->y0);
-    m_selected->bottomRight->setCoords(box->x1, box->y1);
     revealValue(value);
 }
 
 void BoxChartView::showHover(int value)
 {
-    const Box *box = value == highlightedValue() ? nullptr : boxOf(value);
-    m_hovered->setVisible(box != nullptr);
-    if (!box)
-        return;
-    m_hovered->topLeft->setCoords(box->x0, box->y0);
-    m_hovered->bottomRight->setCoords(box->x1, box->y1);
+    m_hovered->setBoxes(value == highlightedValue() ? std::vector<Box>() : boxesFor(value));
 }
 
 void BoxChartView::showStep(qint64 step)
@@ -187,11 +195,11 @@ void BoxChartView::applyPalette()
 {
     ChartView::applyPalette();
     const QPalette pal = palette();
-    m_selected->setBrush(QBrush(ChartPalette::highlight()));
-    m_selected->setPen(QPen(ChartPalette::foreground(pal), 1.5));
+    m_selected->setColours({ChartPalette::highlight()});
+    m_selected->setOutlinePen(QPen(ChartPalette::foreground(pal), 1.5));
     m_group->setColours({ChartPalette::highlight()});
-    m_hovered->setBrush(Qt::NoBrush);
-    m_hovered->setPen(QPen(ChartPalette::hover(), 1.5));
+    m_hovered->setColours({Qt::transparent});
+    m_hovered->setOutlinePen(QPen(ChartPalette::hover(), 1.5));
     m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
 }
 

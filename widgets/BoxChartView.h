@@ -2,7 +2,8 @@
 
 #include "ChartView.h"
 
-class QCPItemRect;
+#include <vector>
+
 class QCPItemStraightLine;
 
 namespace bufferscope {
@@ -24,6 +25,8 @@ public:
     BoxPlottable *boxes() const { return m_boxes; }
     /// The selected value's box in widget pixels (empty when it is not drawn).
     QRectF highlightedPixelRect() const;
+    /// The plottable that draws the selected value (its lastFrame() says what it drew).
+    BoxPlottable *selectedBoxes() const { return m_selected; }
     /// What hovering `pixel` shows (empty: nothing there). Also the tooltip text.
     QString toolTipAt(const QPointF &pixel) const;
     /// Hit-tests `pixel` as a click would and selects what is there; true when a value was hit.
@@ -36,6 +39,8 @@ protected:
     virtual QString boxToolTip(const Box &box) const;
     /// Where `value` is drawn; nullptr when the current mode does not draw it.
     const Box *boxOf(int value) const;
+    /// Copies of the boxes of `value`, in colour 0 (for the highlight plottables).
+    std::vector<Box> boxesFor(int value) const;
     /// Called after the highlight moved to `value`, e.g. to scroll it into view.
     virtual void revealValue(int value) { Q_UNUSED(value) }
 
@@ -52,8 +57,8 @@ private:
     StepTicker *m_stepTicker;
     BoxPlottable *m_group;
     int m_groupShown = 0;
-    QCPItemRect *m_selected;
-    QCPItemRect *m_hovered;
+    BoxPlottable *m_selected;
+    BoxPlottable *m_hovered;
     QCPItemStraightLine *m_currentStep;
 };
 

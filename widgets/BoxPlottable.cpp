@@ -2,26 +2,117 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace bufferscope {
 
-BoxPlottable::BoxPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis)
-    : QCPAbstractPlottable(keyAxis, valueAxis)
+namespace {
+
+/// Boxes thinner than this many device pixels in a direction are folded in that direction.
+constexpr double kFoldBelow = 1.5;
+/// Scratch buffers above this size are released after a frame instead of kept for the next.
+constexpr std::size_t kKeepScratchBytes = std::size_t{96} << 20;
+
+/// An axis's coordinate → device pixel mapping, as a + b·v (the axes are linear).
+struct Linear
 {
-    setAntialiased(false);
-    setAntialiasedFill(false);
-    setSelectable(QCP::stNone);
-    setPen(Qt::NoPen);
+    double a = 0;
+    double b = 0;
+    double operator()(double v) const { return a + b * v; }
+};
+
+Linear linearOf(const QCPAxis *axis, double origin, double scale)
+{
+    const QCPRange r = axis->range();
+    const double p0 = axis->coordToPixel(r.lower);
+    const double p1 = axis->coordToPixel(r.upper);
+    const double b = r.size() != 0 ? (p1 - p0) / r.size() : 0;
+    return {(p0 - b * r.lower - origin) * scale, b * scale};
 }
 
-void BoxPlottable::setBoxes(std::vector<Box> boxes)
+/// Colour weight of folded boxes at one pixel: how many cover it and the sum of their colours.
+/// Unsigned arithmetic, so the difference arrays below may wrap in between and still sum right.
+struct Weight
 {
-    std::sort(boxes.begin(), boxes.end(),
+    std::uint32_t n = 0;
+    std::uint32_t r = 0;
+    std::uint32_t g = 0;
+    std::uint32_t b = 0;
+
+    void add(QRgb c)
+    {
+        ++n;
+        r += static_cast<std::uint32_t>(qRed(c));
+        g += static_cast<std::uint32_t>(qGreen(c));
+        b += static_cast<std::uint32_t>(qBlue(c));
+    }
+    void remove(QRgb c)
+    {
+        --n;
+        r -= static_cast<std::uint32_t>(qRed(c));
+        g -= static_cast<std::uint32_t>(qGreen(c));
+        b -= static_cast<std::uint32_t>(qBlue(c));
+    }
+    void operator+=(const Weight &o)
+    {
+        n += o.n;
+        r += o.r;
+        g += o.g;
+        b += o.b;
+    }
+    /// The mix, more opaque where more values overlap (one value alone stays clearly visible).
+    QRgb colour() const
+    {
+        static constexpr int kAlpha[] = {0, 150, 185, 210, 230};
+        const int alpha = n < 5 ? kAlpha[n] : 255;
+        const float inverse = 1.0f / static_cast<float>(n);
+        return qRgba(static_cast<int>(static_cast<float>(r) * inverse),
+                     static_cast<int>(static_cast<float>(g) * inverse),
+                     static_cast<int>(static_cast<float>(b) * inverse), alpha);
+    }
+    bool operator==(const Weight &o) const = default;
+};
+
+/// Per-frame scratch shared by every BoxPlottable (they all draw on the GUI thread).
+struct Scratch
+{
+    std::vector<Weight> columns;        ///< column-major, (h + 1) per column: narrow boxes
+    std::vector<Weight> rows;           ///< row-major, (w + 1) per row: flat boxes
+    std::vector<std::uint32_t> anchors; ///< column-major: values counted at each pixel
+
+    void release()
+    {
+        for (auto *v : {&columns, &rows})
+            if (v->capacity() * sizeof(Weight) > kKeepScratchBytes)
+                std::vector<Weight>().swap(*v);
+        if (anchors.capacity() * sizeof(std::uint32_t) > kKeepScratchBytes)
+            std::vector<std::uint32_t>().swap(anchors);
+    }
+};
+
+Scratch &scratch()
+{
+    static Scratch s;
+    return s;
+}
+
+int clampInt(double v, int lo, int hi)
+{
+    if (!(v >= lo)) // also NaN
+        return lo;
+    if (v >= hi)
+        return hi;
+    return static_cast<int>(v);
+}
+
+} // namespace
+
+// --- BoxSet ------------------------------------------------------------------------------------
+
+BoxSet::BoxSet(std::vector<Box> boxes) : m_boxes(std::move(boxes))
+{
+    std::sort(m_boxes.begin(), m_boxes.end(),
               [](const Box &a, const Box &b) { return a.y0 != b.y0 ? a.y0 < b.y0 : a.x0 < b.x0; });
-    m_boxes = std::move(boxes);
-    m_maxHeight = 0;
-    m_keyRange = QCPRange();
-    m_valueRange = QCPRange();
     bool first = true;
     for (const Box &b : m_boxes) {
         m_maxHeight = std::max(m_maxHeight, b.y1 - b.y0);
@@ -36,30 +127,64 @@ void BoxPlottable::setBoxes(std::vector<Box> boxes)
     }
     m_byValue.resize(m_boxes.size());
     for (std::size_t i = 0; i < m_boxes.size(); ++i)
-        m_byValue[i] = static_cast<int>(i);
-    std::sort(m_byValue.begin(), m_byValue.end(), [this](int a, int b) {
-        return m_boxes[static_cast<std::size_t>(a)].value <
-               m_boxes[static_cast<std::size_t>(b)].value;
+        m_byValue[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(m_byValue.begin(), m_byValue.end(), [this](std::uint32_t a, std::uint32_t b) {
+        return m_boxes[a].value < m_boxes[b].value;
     });
+}
+
+std::size_t BoxSet::firstCandidate(double y) const
+{
+    // A little below y - maxHeight, so rounding in y0 + height never hides a box.
+    const double from = y - m_maxHeight - std::abs(m_maxHeight) * 1e-9 - 1e-9 * std::abs(y);
+    return static_cast<std::size_t>(
+        std::lower_bound(m_boxes.begin(), m_boxes.end(), from,
+                         [](const Box &b, double v) { return b.y0 < v; }) -
+        m_boxes.begin());
+}
+
+std::vector<int> BoxSet::boxesOfValue(std::uint32_t value) const
+{
+    auto it =
+        std::lower_bound(m_byValue.begin(), m_byValue.end(), value,
+                         [this](std::uint32_t i, std::uint32_t v) { return m_boxes[i].value < v; });
+    std::vector<int> out;
+    for (; it != m_byValue.end() && m_boxes[*it].value == value; ++it)
+        out.push_back(static_cast<int>(*it));
+    return out;
+}
+
+// --- BoxPlottable ------------------------------------------------------------------------------
+
+BoxPlottable::BoxPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis)
+    : QCPAbstractPlottable(keyAxis, valueAxis), m_set(std::make_shared<const BoxSet>())
+{
+    setAntialiased(false);
+    setAntialiasedFill(false);
+    setSelectable(QCP::stNone);
+    setPen(Qt::NoPen);
+}
+
+void BoxPlottable::setBoxes(std::vector<Box> boxes)
+{
+    setBoxSet(std::make_shared<const BoxSet>(std::move(boxes)));
+}
+
+void BoxPlottable::setBoxSet(std::shared_ptr<const BoxSet> set)
+{
+    m_set = set ? std::move(set) : std::make_shared<const BoxSet>();
 }
 
 void BoxPlottable::setColours(const std::vector<QColor> &colours)
 {
     m_brushes.clear();
     m_borders.clear();
+    m_rgb.clear();
     for (const QColor &c : colours) {
         m_brushes.emplace_back(c, m_brushStyle);
         m_borders.push_back(c.darker(160));
+        m_rgb.push_back(c.rgb());
     }
-}
-
-std::size_t BoxPlottable::firstCandidate(double y) const
-{
-    const double from = y - m_maxHeight;
-    return static_cast<std::size_t>(
-        std::lower_bound(m_boxes.begin(), m_boxes.end(), from,
-                         [](const Box &b, double v) { return b.y0 < v; }) -
-        m_boxes.begin());
 }
 
 QRectF BoxPlottable::pixelRect(const Box &box) const
@@ -69,21 +194,10 @@ QRectF BoxPlottable::pixelRect(const Box &box) const
     return QRectF(a, b).normalized();
 }
 
-std::vector<int> BoxPlottable::boxesOfValue(std::uint32_t value) const
-{
-    auto it =
-        std::lower_bound(m_byValue.begin(), m_byValue.end(), value, [this](int i, std::uint32_t v) {
-            return m_boxes[static_cast<std::size_t>(i)].value < v;
-        });
-    std::vector<int> out;
-    for (; it != m_byValue.end() && m_boxes[static_cast<std::size_t>(*it)].value == value; ++it)
-        out.push_back(*it);
-    return out;
-}
-
 int BoxPlottable::boxAt(const QPointF &pixel) const
 {
-    if (!mKeyAxis || !mValueAxis || m_boxes.empty())
+    const std::vector<Box> &boxes = m_set->boxes();
+    if (!mKeyAxis || !mValueAxis || boxes.empty())
         return -1;
     // A tolerance of two pixels in each direction, so hairline boxes can still be clicked.
     constexpr double kTolerance = 2.0;
@@ -97,8 +211,8 @@ int BoxPlottable::boxAt(const QPointF &pixel) const
     int best = -1;
     double bestArea = 0;
     bool bestExact = false;
-    for (std::size_t i = firstCandidate(vlo); i < m_boxes.size() && m_boxes[i].y0 <= vhi; ++i) {
-        const Box &b = m_boxes[i];
+    for (std::size_t i = m_set->firstCandidate(vlo); i < boxes.size() && boxes[i].y0 <= vhi; ++i) {
+        const Box &b = boxes[i];
         if (b.y1 < vlo || b.x1 < klo || b.x0 > khi)
             continue;
         const bool exact = key >= b.x0 && key < b.x1 && val >= b.y0 && val < b.y1;
@@ -128,8 +242,8 @@ double BoxPlottable::selectTest(const QPointF &pos, bool onlySelectable, QVarian
 QCPRange BoxPlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSignDomain) const
 {
     Q_UNUSED(inSignDomain)
-    foundRange = !m_boxes.empty();
-    return m_keyRange;
+    foundRange = !m_set->empty();
+    return m_set->keyRange();
 }
 
 QCPRange BoxPlottable::getValueRange(bool &foundRange, QCP::SignDomain inSignDomain,
@@ -137,79 +251,195 @@ QCPRange BoxPlottable::getValueRange(bool &foundRange, QCP::SignDomain inSignDom
 {
     Q_UNUSED(inSignDomain)
     Q_UNUSED(inKeyRange)
-    foundRange = !m_boxes.empty();
-    return m_valueRange;
+    foundRange = !m_set->empty();
+    return m_set->valueRange();
 }
 
 void BoxPlottable::draw(QCPPainter *painter)
 {
-    if (!mKeyAxis || !mValueAxis || m_boxes.empty() || m_brushes.empty())
+    m_frame.visible = m_frame.own = m_frame.folded = 0;
+    m_frame.runs.clear();
+    m_frame.ownValues.clear();
+    m_frame.foldedValues.clear();
+    const std::vector<Box> &boxes = m_set->boxes();
+    if (!mKeyAxis || !mValueAxis || boxes.empty() || m_brushes.empty())
         return;
     applyDefaultAntialiasingHint(painter);
     painter->setPen(Qt::NoPen);
+    const QRect clip = clipRect();
+    // Device pixels per widget pixel (2 when exporting at 2x).
+    const double scale = std::max(1e-6, std::abs(painter->transform().m11()));
+    const int w = std::max(1, static_cast<int>(std::ceil(clip.width() * scale)));
+    const int h = std::max(1, static_cast<int>(std::ceil(clip.height() * scale)));
     const QCPRange keys = mKeyAxis->range();
     const QCPRange vals = mValueAxis->range();
-    const QRect clip = clipRect();
-    // Sub-pixel boxes are folded: each pixel they touch is painted once, in the colour of the
-    // last box that touched it, instead of painting thousands of invisible rectangles.
-    const int w = std::max(1, clip.width());
-    const int h = std::max(1, clip.height());
-    std::vector<std::uint8_t> tiny; // colour + 1 per pixel, 0 = untouched
-    const bool outline = m_outlined;
-    for (std::size_t i = firstCandidate(vals.lower);
-         i < m_boxes.size() && m_boxes[i].y0 <= vals.upper; ++i) {
-        const Box &b = m_boxes[i];
-        if (b.y1 < vals.lower || b.x1 < keys.lower || b.x0 > keys.upper)
+    // Box coordinates → device pixels relative to the clip's corner.
+    const bool keyHorizontal = mKeyAxis->orientation() == Qt::Horizontal;
+    const Linear keyMap = linearOf(mKeyAxis, keyHorizontal ? clip.left() : clip.top(), scale);
+    const Linear valueMap = linearOf(mValueAxis, keyHorizontal ? clip.top() : clip.left(), scale);
+    const std::size_t maxColour = m_brushes.size() - 1;
+
+    Scratch &s = scratch();
+    bool haveColumns = false;
+    bool haveRows = false;
+    const auto anchor = [&](int x, int y) {
+        if (s.anchors.empty())
+            s.anchors.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
+        ++s.anchors[static_cast<std::size_t>(x) * static_cast<std::size_t>(h) +
+                    static_cast<std::size_t>(y)];
+    };
+    const auto column = [&](int x, int y) -> Weight & {
+        if (!haveColumns) {
+            s.columns.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h + 1),
+                             Weight{});
+            haveColumns = true;
+        }
+        return s.columns[static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1) +
+                         static_cast<std::size_t>(y)];
+    };
+    const auto row = [&](int x, int y) -> Weight & {
+        if (!haveRows) {
+            s.rows.assign(static_cast<std::size_t>(w + 1) * static_cast<std::size_t>(h), Weight{});
+            haveRows = true;
+        }
+        return s.rows[static_cast<std::size_t>(y) * static_cast<std::size_t>(w + 1) +
+                      static_cast<std::size_t>(x)];
+    };
+    s.anchors.clear();
+
+    const double outlineMin = 4 * scale;
+    for (std::size_t i = m_set->firstCandidate(vals.lower);
+         i < boxes.size() && boxes[i].y0 < vals.upper; ++i) {
+        const Box &b = boxes[i];
+        if (b.y1 <= vals.lower || b.x1 <= keys.lower || b.x0 >= keys.upper)
             continue;
-        const QRectF raw = pixelRect(b);
-        if (raw.right() < clip.left() - 1 || raw.left() > clip.right() + 1 ||
-            raw.bottom() < clip.top() - 1 || raw.top() > clip.bottom() + 1)
-            continue;
-        // Clip by hand: QRectF::intersected() turns a zero-width hairline into nothing.
-        QRectF r(
-            QPointF(std::max(raw.left(), clip.left() - 1.0), std::max(raw.top(), clip.top() - 1.0)),
-            QPointF(std::min(raw.right(), clip.right() + 1.0),
-                    std::min(raw.bottom(), clip.bottom() + 1.0)));
-        const std::size_t colour = std::min<std::size_t>(b.colour, m_brushes.size() - 1);
-        if (r.width() < 1.5 && r.height() < 1.5) {
-            if (tiny.empty())
-                tiny.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
-            const int px = std::clamp(static_cast<int>(r.center().x()) - clip.left(), 0, w - 1);
-            const int py = std::clamp(static_cast<int>(r.center().y()) - clip.top(), 0, h - 1);
-            tiny[static_cast<std::size_t>(py) * static_cast<std::size_t>(w) +
-                 static_cast<std::size_t>(px)] = static_cast<std::uint8_t>(colour + 1);
+        ++m_frame.visible;
+        const double k0 = keyMap(b.x0), k1 = keyMap(b.x1);
+        const double v0 = valueMap(b.y0), v1 = valueMap(b.y1);
+        const double x0 = keyHorizontal ? k0 : v0, x1 = keyHorizontal ? k1 : v1;
+        const double y0 = keyHorizontal ? v0 : k0, y1 = keyHorizontal ? v1 : k1;
+        // Clipped to the plot, one pixel of slack so outlines at the edge stay outside.
+        const double left = std::max(-1.0, std::min(x0, x1));
+        const double right = std::min(w + 1.0, std::max(x0, x1));
+        const double top = std::max(-1.0, std::min(y0, y1));
+        const double bottom = std::min(h + 1.0, std::max(y0, y1));
+        const std::size_t colour = std::min<std::size_t>(b.colour, maxColour);
+        const bool narrow = right - left < kFoldBelow;
+        const bool flat = bottom - top < kFoldBelow;
+        if (m_minimumPixels > 0 || (!narrow && !flat)) {
+            QRectF r(left, top, right - left, bottom - top);
+            const double least = std::max(1.0, m_minimumPixels * scale);
+            if (r.width() < least)
+                r = QRectF(r.center().x() - least / 2, r.top(), least, r.height());
+            if (r.height() < least)
+                r = QRectF(r.left(), r.center().y() - least / 2, r.width(), least);
+            // Back to widget coordinates: the painter scales them.
+            const QRectF logical(clip.left() + r.left() / scale, clip.top() + r.top() / scale,
+                                 r.width() / scale, r.height() / scale);
+            painter->fillRect(logical, m_brushes[colour]);
+            if (m_outlinePen.style() != Qt::NoPen) {
+                painter->setPen(m_outlinePen);
+                painter->setBrush(Qt::NoBrush);
+                painter->drawRect(logical);
+                painter->setPen(Qt::NoPen);
+            } else if (m_outlined && r.width() >= outlineMin && r.height() >= outlineMin) {
+                painter->setPen(QPen(m_borders[colour], 0));
+                painter->setBrush(Qt::NoBrush);
+                painter->drawRect(logical.adjusted(0, 0, -1 / scale, -1 / scale));
+                painter->setPen(Qt::NoPen);
+            }
+            ++m_frame.own;
+            if (m_recording)
+                m_frame.ownValues.push_back(b.value);
             continue;
         }
-        // Keep every box at least one pixel wide and tall so short live ranges stay visible.
-        if (r.width() < 1)
-            r.setWidth(1);
-        if (r.height() < 1)
-            r.setHeight(1);
-        painter->fillRect(r, m_brushes[colour]);
-        if (outline && r.width() >= 4 && r.height() >= 4) {
-            painter->setPen(QPen(m_borders[colour], 0));
-            painter->setBrush(Qt::NoBrush);
-            painter->drawRect(r.adjusted(0, 0, -1, -1));
-            painter->setPen(Qt::NoPen);
+        // Folded: into the column (narrow), the row (flat) or the one pixel (both) it covers,
+        // counted once at its first pixel.
+        const QRgb rgb = m_rgb[colour];
+        if (narrow) {
+            const int x = clampInt((left + right) / 2, 0, w - 1);
+            const int y =
+                flat ? clampInt((top + bottom) / 2, 0, h - 1) : clampInt(std::floor(top), 0, h - 1);
+            const int end = flat ? y + 1 : std::max(y + 1, clampInt(std::ceil(bottom), 0, h));
+            column(x, y).add(rgb);
+            column(x, end).remove(rgb);
+            anchor(x, y);
+        } else {
+            const int y = clampInt((top + bottom) / 2, 0, h - 1);
+            const int x = clampInt(std::floor(left), 0, w - 1);
+            const int end = std::max(x + 1, clampInt(std::ceil(right), 0, w));
+            row(x, y).add(rgb);
+            row(end, y).remove(rgb);
+            anchor(x, y);
+        }
+        ++m_frame.folded;
+        if (m_recording)
+            m_frame.foldedValues.push_back(b.value);
+    }
+    if (m_frame.folded == 0) {
+        s.release();
+        return;
+    }
+
+    // Sum the difference arrays: columns down, then rows across into the same columns.
+    if (!haveColumns)
+        column(0, 0);
+    for (int x = 0; x < w; ++x) {
+        Weight *col =
+            s.columns.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1);
+        Weight sum;
+        for (int y = 0; y < h; ++y) {
+            sum += col[y];
+            col[y] = sum;
         }
     }
-    if (!tiny.empty()) {
+    if (haveRows) {
         for (int y = 0; y < h; ++y) {
-            const std::uint8_t *row =
-                tiny.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+            const Weight *line =
+                s.rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w + 1);
+            Weight sum;
             for (int x = 0; x < w; ++x) {
-                if (row[x] == 0)
-                    continue;
-                // Runs of the same colour become one rectangle.
-                int end = x + 1;
-                while (end < w && row[end] == row[x])
-                    ++end;
-                painter->fillRect(QRectF(clip.left() + x, clip.top() + y, end - x, 1),
-                                  m_brushes[row[x] - 1u]);
-                x = end - 1;
+                sum += line[x];
+                if (sum.n != 0)
+                    s.columns[static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1) +
+                              static_cast<std::size_t>(y)] += sum;
             }
         }
     }
+
+    // Cut each column into runs of one colour and paint them through one image.
+    QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    auto *pixels = reinterpret_cast<QRgb *>(image.bits());
+    const auto stride = static_cast<std::size_t>(image.bytesPerLine() / 4);
+    for (int x = 0; x < w; ++x) {
+        const Weight *col =
+            s.columns.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1);
+        const std::uint32_t *counts =
+            s.anchors.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h);
+        for (int y = 0; y < h;) {
+            if (col[y].n == 0) {
+                ++y;
+                continue;
+            }
+            FoldedRun run;
+            run.column = x;
+            run.top = y;
+            run.colour = col[y].colour();
+            const QRgb premultiplied = qPremultiply(run.colour);
+            for (; y < h && col[y].n != 0 &&
+                   (col[y] == col[run.top] || col[y].colour() == run.colour);
+                 ++y) {
+                run.count += counts[y];
+                pixels[static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x)] =
+                    premultiplied;
+            }
+            run.bottom = y;
+            m_frame.runs.push_back(run);
+        }
+    }
+    painter->drawImage(QRectF(clip.left(), clip.top(), w / scale, h / scale), image);
+    s.release();
 }
 
 void BoxPlottable::drawLegendIcon(QCPPainter *painter, const QRectF &rect) const

@@ -3,11 +3,13 @@
 #include <qcustomplot.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace bufferscope {
 
-/// One axis-aligned box of a box view: a Gantt bar or a memory-map rectangle.
+/// One axis-aligned box of a box view: a Gantt bar or a memory-map rectangle. Boxes are
+/// half-open: [x0, x1) × [y0, y1).
 struct Box
 {
     double x0 = 0;           ///< key: first step
@@ -18,30 +20,96 @@ struct Box
     std::uint8_t colour = 0; ///< index into the plottable's colours
 };
 
-/// Draws many boxes as one plottable (never one QCPItemRect per box): boxes are sorted by top
-/// so drawing and hit-testing cull by binary search; boxes smaller than a pixel are folded into
-/// one pixel each; antialiasing is off and brushes are cached. Reads the painter's scale, so
-/// exports at 2x keep their detail.
+/// Boxes sorted and indexed for drawing and hit-testing. Immutable once built and free of
+/// widgets, so a worker thread can build it while the GUI thread keeps running.
+class BoxSet
+{
+public:
+    BoxSet() = default;
+    explicit BoxSet(std::vector<Box> boxes);
+
+    const std::vector<Box> &boxes() const { return m_boxes; }
+    bool empty() const { return m_boxes.empty(); }
+    /// First box whose top may reach `y` (every earlier box ends above it).
+    std::size_t firstCandidate(double y) const;
+    /// Indices of the boxes of `value` (in Gantt order one, in stacked maps possibly more).
+    std::vector<int> boxesOfValue(std::uint32_t value) const;
+    const QCPRange &keyRange() const { return m_keyRange; }
+    const QCPRange &valueRange() const { return m_valueRange; }
+
+private:
+    std::vector<Box> m_boxes;             ///< sorted by y0, then x0
+    std::vector<std::uint32_t> m_byValue; ///< box indices sorted by value
+    double m_maxHeight = 0;
+    QCPRange m_keyRange;
+    QCPRange m_valueRange;
+};
+
+/// Draws many boxes as one plottable (never one QCPItemRect per box), at a cost that follows
+/// the pixels on screen rather than the number of values:
+/// - only boxes that overlap the visible axis ranges are visited (binary search on the top,
+///   a linear transform instead of per-box coordinate calls);
+/// - a box at least 1.5 device pixels wide and tall is painted as its own rectangle;
+/// - every other box is folded: it adds its colour to the pixels it covers (a column for a
+///   narrow box, a row for a flat one, one pixel for a tiny one) and is counted once, at its
+///   first pixel. Each pixel column is then cut into runs of one colour, painted through one
+///   image: a run's colour is the count-weighted mix of what covers it and its opacity grows
+///   with how many values overlap there. Nothing is dropped, and the last frame's
+///   bookkeeping (lastFrame()) lets tests check that.
+/// Reads the painter's scale, so exports at 2x keep their detail.
 class BoxPlottable : public QCPAbstractPlottable
 {
     Q_OBJECT
 public:
+    /// A vertical run of folded pixels in one column, in device pixels of the last frame.
+    struct FoldedRun
+    {
+        int column = 0;
+        int top = 0;             ///< first row
+        int bottom = 0;          ///< one past the last row
+        std::uint32_t count = 0; ///< values counted in this run (each in exactly one run)
+        QRgb colour = 0;
+    };
+    /// What the last draw did with the boxes in view.
+    struct Frame
+    {
+        std::size_t visible = 0; ///< boxes overlapping the visible ranges
+        std::size_t own = 0;     ///< of those, painted as their own rectangle
+        std::size_t folded = 0;  ///< of those, folded (the sum of the runs' counts)
+        std::vector<FoldedRun> runs;
+        /// With setRecording(true): the values painted as their own box, and those folded.
+        std::vector<std::uint32_t> ownValues;
+        std::vector<std::uint32_t> foldedValues;
+    };
+
     BoxPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis);
 
     void setBoxes(std::vector<Box> boxes);
-    const std::vector<Box> &boxes() const { return m_boxes; }
+    /// Adopts boxes built elsewhere (e.g. on the loader thread).
+    void setBoxSet(std::shared_ptr<const BoxSet> set);
+    const std::vector<Box> &boxes() const { return m_set->boxes(); }
+    const std::shared_ptr<const BoxSet> &boxSet() const { return m_set; }
     /// Colours by Box::colour, filled with the brush style (call setBrushStyle first).
     void setColours(const std::vector<QColor> &colours);
     /// Solid by default; a hatch lets the boxes underneath show through (group highlights).
     void setBrushStyle(Qt::BrushStyle style) { m_brushStyle = style; }
     /// Thin borders between neighbouring boxes, so reused regions read as separate values.
     void setOutlined(bool outlined) { m_outlined = outlined; }
+    /// A pen drawn around every box (highlights). Qt::NoPen (the default) draws none.
+    void setOutlinePen(const QPen &pen) { m_outlinePen = pen; }
+    /// 0 (the default): small boxes are folded. Otherwise no box is folded and each is drawn
+    /// at least this many device pixels wide and tall, centred on where it is: for the few
+    /// boxes of a highlight, which must stay visible at any zoom.
+    void setMinimumPixelSize(double pixels) { m_minimumPixels = pixels; }
+    /// Records which values each frame drew and how (tests).
+    void setRecording(bool on) { m_recording = on; }
+    const Frame &lastFrame() const { return m_frame; }
 
     /// The box under a widget pixel (the smallest when several overlap), or -1. Boxes thinner
     /// than a few pixels are hit within a small tolerance.
     int boxAt(const QPointF &pixel) const;
     /// Indices of the boxes of `value` (in Gantt order one, in stacked maps possibly more).
-    std::vector<int> boxesOfValue(std::uint32_t value) const;
+    std::vector<int> boxesOfValue(std::uint32_t value) const { return m_set->boxesOfValue(value); }
     /// The box in widget pixels.
     QRectF pixelRect(const Box &box) const;
 
@@ -57,18 +125,16 @@ protected:
     void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override;
 
 private:
-    /// First box whose top may reach `y` (all earlier boxes end above it).
-    std::size_t firstCandidate(double y) const;
-
-    std::vector<Box> m_boxes;   ///< sorted by y0
-    std::vector<int> m_byValue; ///< box indices sorted by value, for boxesOfValue
+    std::shared_ptr<const BoxSet> m_set;
     std::vector<QBrush> m_brushes;
     std::vector<QColor> m_borders;
-    double m_maxHeight = 0;
-    QCPRange m_keyRange;
-    QCPRange m_valueRange;
+    std::vector<QRgb> m_rgb;
+    QPen m_outlinePen = Qt::NoPen;
+    double m_minimumPixels = 0;
     bool m_outlined = true;
+    bool m_recording = false;
     Qt::BrushStyle m_brushStyle = Qt::SolidPattern;
+    Frame m_frame;
 };
 
 } // namespace bufferscope

@@ -65,6 +65,7 @@ protected:
     void addBelowPlot(QWidget *widget);
     QCPLayer *highlightLayer() const { return m_highlightLayer; }
     const Dump *dump() const { return m_dump.get(); }
+    const std::shared_ptr<const Dump> &dumpPointer() const { return m_dump; }
     const MemoryTimeline *timeline() const { return m_timeline.get(); }
 
     /// The dump changed: rebuild data and items, then call showValue/showStep.

@@ -25,7 +25,8 @@ constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their na
 
 LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
     : BoxChartView(selection, parent), m_orderBox(new QComboBox(this)),
-      m_apartButton(new QToolButton(this)), m_apart(new QListWidget(this))
+      m_apartButton(new QToolButton(this)), m_apart(new QListWidget(this)),
+      m_rows(std::make_shared<const Rows>())
 {
     auto *orderLabel = new QLabel(tr("&Order:"), this);
     orderLabel->setBuddy(m_orderBox);
@@ -81,7 +82,7 @@ QString LiveRangeGantt::title() const
         return tr("Live ranges");
     return tr("Live ranges of %1 (%2 values, %3)")
         .arg(toQString(dump()->module))
-        .arg(m_rowValues.size())
+        .arg(m_rows->values.size())
         .arg(m_orderBox->currentText().toLower());
 }
 
@@ -108,7 +109,7 @@ void LiveRangeGantt::applyPalette()
 
 void LiveRangeGantt::setOrder(Order order)
 {
-    if (m_order == order && !m_rowValues.empty())
+    if (m_order == order && !m_rows->values.empty())
         return;
     m_order = order;
     {
@@ -155,21 +156,25 @@ void LiveRangeGantt::rebuild()
     resetZoom();
 }
 
-void LiveRangeGantt::buildRows()
+std::shared_ptr<const LiveRangeGantt::Rows>
+LiveRangeGantt::layOut(const std::shared_ptr<const Dump> &dump, Order order)
 {
-    const Dump &d = *dump();
-    m_rowValues.clear();
+    auto rows = std::make_shared<Rows>();
+    rows->dump = dump;
+    rows->order = order;
+    const Dump &d = *dump;
+    std::vector<std::uint32_t> &values = rows->values;
     for (std::uint32_t i = 0; i < d.values.size(); ++i)
         if (d.values[i].hasLiveRange())
-            m_rowValues.push_back(i);
+            values.push_back(i);
     const auto allocationOf = [&d](const Value &v) {
         return v.allocation == kNone ? std::numeric_limits<std::int64_t>::max()
                                      : d.allocations[v.allocation].index;
     };
-    std::stable_sort(m_rowValues.begin(), m_rowValues.end(), [&](std::uint32_t a, std::uint32_t b) {
+    std::stable_sort(values.begin(), values.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Value &va = d.values[a];
         const Value &vb = d.values[b];
-        switch (m_order) {
+        switch (order) {
         case Order::ByStart:
             return std::tie(va.start, va.end) < std::tie(vb.start, vb.end);
         case Order::BySize:
@@ -180,13 +185,13 @@ void LiveRangeGantt::buildRows()
         }
         return false;
     });
-    m_rowOfValue.assign(d.values.size(), -1);
+    rows->rowOf.assign(d.values.size(), -1);
     std::vector<Box> bars;
-    bars.reserve(m_rowValues.size());
-    for (std::size_t row = 0; row < m_rowValues.size(); ++row) {
-        const std::uint32_t value = m_rowValues[row];
+    bars.reserve(values.size());
+    for (std::size_t row = 0; row < values.size(); ++row) {
+        const std::uint32_t value = values[row];
         const Value &v = d.values[value];
-        m_rowOfValue[value] = static_cast<int>(row);
+        rows->rowOf[value] = static_cast<int>(row);
         Box b;
         b.x0 = static_cast<double>(v.start);
         b.x1 = static_cast<double>(v.end + 1);
@@ -198,15 +203,26 @@ void LiveRangeGantt::buildRows()
                        : static_cast<std::uint8_t>(d.allocations[v.allocation].kind);
         bars.push_back(b);
     }
-    boxes()->setBoxes(std::move(bars));
+    rows->bars = std::make_shared<const BoxSet>(std::move(bars));
+    return rows;
+}
+
+void LiveRangeGantt::buildRows()
+{
+    if (m_prepared && m_prepared->order == m_order && m_prepared->dump.lock() == dumpPointer())
+        m_rows = m_prepared;
+    else
+        m_rows = layOut(dumpPointer(), m_order);
+    m_prepared.reset();
+    boxes()->setBoxSet(m_rows->bars);
     updateRowLabels();
 }
 
 int LiveRangeGantt::rowOf(int value) const
 {
-    if (value < 0 || static_cast<std::size_t>(value) >= m_rowOfValue.size())
+    if (value < 0 || static_cast<std::size_t>(value) >= m_rows->rowOf.size())
         return -1;
-    return m_rowOfValue[static_cast<std::size_t>(value)];
+    return m_rows->rowOf[static_cast<std::size_t>(value)];
 }
 
 void LiveRangeGantt::updateRowLabels()
@@ -221,7 +237,7 @@ void LiveRangeGantt::updateRowLabels()
     const int first = std::max(0, static_cast<int>(range.lower));
     const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
     for (int row = first; row <= last; ++row) {
-        const Value &v = dump()->values[m_rowValues[static_cast<std::size_t>(row)]];
+        const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
         ticker->addTick(row + 0.5, toQString(dump()->valueDisplayName(v)));
     }
 }

@@ -20,7 +20,7 @@ constexpr double kLabelMinPixels = 14; ///< bands thinner than this on screen ge
 
 MemoryMap::MemoryMap(Selection *selection, QWidget *parent)
     : BoxChartView(selection, parent), m_allocationBox(new QComboBox(this)),
-      m_info(new QLabel(this))
+      m_info(new QLabel(this)), m_layout(std::make_shared<const Layout>())
 {
     auto *label = new QLabel(tr("&Allocation:"), this);
     label->setBuddy(m_allocationBox);
@@ -120,14 +120,18 @@ void MemoryMap::setAllocation(int allocation)
     showHover(-1);
 }
 
-void MemoryMap::buildBoxes()
+std::shared_ptr<const MemoryMap::Layout> MemoryMap::layOut(const std::shared_ptr<const Dump> &dump,
+                                                           int allocation)
 {
-    const Dump &d = *dump();
-    const bool stacked = m_allocation == kAllAllocations;
-    m_bandOf.assign(d.allocations.size(), Band{});
+    auto layout = std::make_shared<Layout>();
+    layout->dump = dump;
+    layout->allocation = allocation;
+    const Dump &d = *dump;
+    const bool stacked = allocation == kAllAllocations;
+    std::vector<Band> &bandOf = layout->bandOf;
+    bandOf.assign(d.allocations.size(), Band{});
     std::vector<Box> bandBoxes;
     const double steps = std::max<double>(1, static_cast<double>(d.stepCount()));
-    std::size_t hiddenAllocations = 0;
     if (stacked) {
         // Bands proportional to size, but never thinner than half an even share, so an 8-byte
         // parameter next to a 2 GiB temp is still visible and clickable.
@@ -144,38 +148,31 @@ void MemoryMap::buildBoxes()
                 ++shownCount;
             }
         }
-        hiddenAllocations = d.allocations.size() - shownCount;
+        layout->hiddenAllocations = d.allocations.size() - shownCount;
         const double minimum = shownCount == 0 ? 0 : total * 0.5 / static_cast<double>(shownCount);
         double base = 0;
         for (std::size_t i = 0; i < d.allocations.size(); ++i) {
             if (!shown[i])
                 continue;
             const double height = std::max(static_cast<double>(d.allocations[i].size), minimum);
-            m_bandOf[i] = {base, std::max(height, 1.0)};
+            bandOf[i] = {base, std::max(height, 1.0)};
             Box b;
             b.x0 = 0;
             b.x1 = steps;
             b.y0 = base;
-            b.y1 = base + m_bandOf[i].height;
+            b.y1 = base + bandOf[i].height;
             b.value = std::numeric_limits<std::uint32_t>::max();
             b.colour = static_cast<std::uint8_t>(i % 2);
             bandBoxes.push_back(b);
-            base += m_bandOf[i].height;
+            base += bandOf[i].height;
         }
-        plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        plot()->yAxis->setLabel(tr("allocation (bands), offset within it"));
-    } else {
-        plot()->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
-        plot()->yAxis->setLabel(tr("offset in allocation"));
     }
-    m_bands->setBoxes(std::move(bandBoxes));
+    layout->bands = std::make_shared<const BoxSet>(std::move(bandBoxes));
 
     std::vector<Box> out;
-    std::size_t undrawn = 0;
-    std::size_t drawn = 0;
     const auto addAllocation = [&](std::size_t ai) {
         const Allocation &a = d.allocations[ai];
-        const Band band = m_bandOf[ai];
+        const Band band = bandOf[ai];
         const double scale =
             stacked && a.size > 0 ? band.height / static_cast<double>(a.size) : 1.0;
         const double base = stacked ? band.base : 0.0;
@@ -183,7 +180,7 @@ void MemoryMap::buildBoxes()
             const std::uint32_t vi = d.allocationValues[a.firstValue + k];
             const Value &v = d.values[vi];
             if (!v.hasLiveRange()) {
-                ++undrawn;
+                ++layout->undrawn;
                 continue;
             }
             Box b;
@@ -194,28 +191,49 @@ void MemoryMap::buildBoxes()
             b.value = vi;
             b.colour = static_cast<std::uint8_t>(a.kind);
             out.push_back(b);
-            ++drawn;
+            ++layout->drawn;
         }
     };
     if (stacked) {
+        out.reserve(d.values.size());
         for (std::size_t i = 0; i < d.allocations.size(); ++i)
-            if (m_bandOf[i].height > 0)
+            if (bandOf[i].height > 0)
                 addAllocation(i);
-    } else {
-        addAllocation(static_cast<std::size_t>(m_allocation));
-    }
-    if (stacked) {
-        undrawn = 0; // also those of the allocations that got no band
+        layout->undrawn = 0; // also those of the allocations that got no band
         for (const Value &v : d.values)
-            undrawn += v.allocation != kNone && !v.hasLiveRange() ? 1 : 0;
+            layout->undrawn += v.allocation != kNone && !v.hasLiveRange() ? 1 : 0;
+    } else if (allocation >= 0 && static_cast<std::size_t>(allocation) < d.allocations.size()) {
+        addAllocation(static_cast<std::size_t>(allocation));
     }
-    boxes()->setBoxes(std::move(out));
-    QString info = tr("%n value(s) drawn", nullptr, static_cast<int>(drawn));
-    if (undrawn > 0)
-        info += tr(" · %n without a live range (not drawn)", nullptr, static_cast<int>(undrawn));
-    if (hiddenAllocations > 0)
+    layout->boxes = std::make_shared<const BoxSet>(std::move(out));
+    return layout;
+}
+
+void MemoryMap::buildBoxes()
+{
+    const Dump &d = *dump();
+    if (m_prepared && m_prepared->allocation == m_allocation &&
+        m_prepared->dump.lock() == dumpPointer())
+        m_layout = m_prepared;
+    else
+        m_layout = layOut(dumpPointer(), m_allocation);
+    m_prepared.reset();
+    if (m_allocation == kAllAllocations) {
+        plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        plot()->yAxis->setLabel(tr("allocation (bands), offset within it"));
+    } else {
+        plot()->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+        plot()->yAxis->setLabel(tr("offset in allocation"));
+    }
+    m_bands->setBoxSet(m_layout->bands);
+    boxes()->setBoxSet(m_layout->boxes);
+    QString info = tr("%n value(s) drawn", nullptr, static_cast<int>(m_layout->drawn));
+    if (m_layout->undrawn > 0)
+        info += tr(" · %n without a live range (not drawn)", nullptr,
+                   static_cast<int>(m_layout->undrawn));
+    if (m_layout->hiddenAllocations > 0)
         info += tr(" · %n allocation(s) with no live value not shown", nullptr,
-                   static_cast<int>(hiddenAllocations));
+                   static_cast<int>(m_layout->hiddenAllocations));
     if (!d.hasLiveRanges())
         info = tr("This dump has no live ranges: the memory map needs them");
     m_info->setText(info);
@@ -234,8 +252,8 @@ void MemoryMap::updateBandLabels()
     if (range.size() <= 0 || pixels <= 0)
         return;
     const double perPixel = range.size() / pixels;
-    for (std::size_t i = 0; i < m_bandOf.size(); ++i) {
-        const Band &b = m_bandOf[i];
+    for (std::size_t i = 0; i < m_layout->bandOf.size(); ++i) {
+        const Band &b = m_layout->bandOf[i];
         if (b.height <= 0 || b.height / perPixel < kLabelMinPixels ||
             b.base + b.height < range.lower || b.base > range.upper)
             continue;
@@ -254,7 +272,7 @@ void MemoryMap::resetZoom()
     plot()->xAxis->setRange(0, std::max<double>(1, static_cast<double>(dump()->stepCount())));
     if (m_allocation == kAllAllocations) {
         double top = 0;
-        for (const Band &b : m_bandOf)
+        for (const Band &b : m_layout->bandOf)
             top = std::max(top, b.base + b.height);
         plot()->yAxis->setRange(0, std::max(1.0, top));
     } else {

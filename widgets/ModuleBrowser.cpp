@@ -88,10 +88,11 @@ QString ModuleBrowser::fileAt(int row) const
     return item ? item->data(ModuleColumn, kFileRole).toString() : QString();
 }
 
-void ModuleBrowser::setFiles(const QStringList &files)
+void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElsewhere)
 {
     stopScan();
     ++m_generation;
+    m_loadedElsewhere = files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     m_tree->clear();
     for (int i = 0; i < files.size(); ++i) {
         const QFileInfo info(files[i]);
@@ -115,8 +116,11 @@ void ModuleBrowser::setFiles(const QStringList &files)
     const auto cancel = m_cancel;
     const quint64 generation = m_generation;
     QPointer<ModuleBrowser> self(this);
-    m_thread = QThread::create([files, cancel, generation, self] {
+    const QString skip = m_loadedElsewhere;
+    m_thread = QThread::create([files, cancel, generation, self, skip] {
         for (int i = 0; i < files.size() && !cancel->load(); ++i) {
+            if (files[i] == skip)
+                continue;
             ParseOptions options;
             options.cancel = cancel.get();
             options.maxWarnings = 0;
@@ -152,6 +156,25 @@ void ModuleBrowser::setFiles(const QStringList &files)
     m_thread->start(QThread::LowPriority);
 }
 
+QString ModuleBrowser::cancelledText()
+{
+    return tr("loading was cancelled");
+}
+
+void ModuleBrowser::setKnownResult(const QString &file, qint64 total, qint64 peak, qint64 step,
+                                   int files, const QString &error)
+{
+    if (file.isEmpty() || file != m_loadedElsewhere)
+        return;
+    m_loadedElsewhere.clear();
+    for (int r = 0; r < m_tree->topLevelItemCount(); ++r) {
+        const QTreeWidgetItem *item = m_tree->topLevelItem(r);
+        if (item->data(ModuleColumn, kFileRole).toString() == file)
+            applyResult(m_generation, item->data(ModuleColumn, Qt::UserRole + 2).toInt(), total,
+                        peak, step, files, error);
+    }
+}
+
 void ModuleBrowser::applyResult(quint64 generation, int index, qint64 total, qint64 peak,
                                 qint64 step, int files, const QString &error)
 {
@@ -162,7 +185,9 @@ void ModuleBrowser::applyResult(quint64 generation, int index, qint64 total, qin
         if (item->data(ModuleColumn, Qt::UserRole + 2).toInt() != index)
             continue;
         if (!error.isEmpty()) {
-            item->setText(TotalColumn, tr("unreadable"));
+            // Cancelled by the user is not the file's fault.
+            item->setText(TotalColumn,
+                          error == cancelledText() ? tr("not read") : tr("unreadable"));
             item->setToolTip(TotalColumn, error);
             item->setData(TotalColumn, kSortRole, qint64(-1) - count());
         } else {

@@ -34,7 +34,15 @@ public:
     ~ModuleBrowser() override;
 
     /// Lists `files` (one per module) and starts reading their totals; a previous scan stops.
-    void setFiles(const QStringList &files);
+    /// `loadedElsewhere` (one of the files) is not read: the window that loads it anyway hands
+    /// its figures over with setKnownResult, so a big dump is not parsed twice.
+    void setFiles(const QStringList &files, const QString &loadedElsewhere = {});
+    /// The figures of a listed file, read by someone else (ignored when it is not listed or
+    /// already has them).
+    void setKnownResult(const QString &file, qint64 total, qint64 peak, qint64 step, int files,
+                        const QString &error = {});
+    /// The error to pass to setKnownResult when the load was cancelled.
+    static QString cancelledText();
     int count() const;
     QTreeWidget *tree() const { return m_tree; }
     bool isScanning() const { return m_remaining > 0; }
@@ -56,6 +64,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_generation = 0;
     int m_remaining = 0;
+    QString m_loadedElsewhere; ///< waiting for setKnownResult
 };
 
 } // namespace bufferscope

@@ -83,6 +83,9 @@ ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWi
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
+    // Column widths from the visible rows and a sample, not from a thousand rows of a
+    // million-value dump on every load.
+    m_table->verticalHeader()->setResizeContentsPrecision(100);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);

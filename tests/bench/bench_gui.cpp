@@ -2,7 +2,7 @@
 // waits for: load time, the longest stall of the GUI thread while loading, time to first paint,
 // the Gantt's and the memory map's replot time at full view and zoomed (QCustomPlot's own
 // replotTime), click-to-everything-highlighted, sorting the value table, and peak RSS.
-// Usage: bench_gui FILE [--shots DIR [--compare FILE2]]
+// Usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
 #include "BreakdownPanel.h"
@@ -19,8 +19,11 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QTableView>
+#include <QTime>
 #include <QTimer>
 #include <qcustomplot.h>
+
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <sys/resource.h>
@@ -53,10 +56,13 @@ int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    // --verbose: the app's debug log (parse sections, what each view costs the GUI thread).
+    if (QApplication::arguments().contains(QStringLiteral("--verbose")))
+        spdlog::set_level(spdlog::level::debug);
     QApplication::setOrganizationName(QStringLiteral("BufferScopeBench"));
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_gui FILE [--shots DIR]\n");
+        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]\n");
         return 1;
     }
     const QString file = args[1];
@@ -74,23 +80,36 @@ int main(int argc, char **argv)
     qint64 longestStall = 0;
     QTimer ticker;
     ticker.setInterval(5);
-    QObject::connect(&ticker, &QTimer::timeout,
-                     [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
+    // --verbose: every stall over 20 ms, with the time it ended (to match the debug log).
+    const bool verbose = QApplication::arguments().contains(QStringLiteral("--verbose"));
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 gap = sinceTick.restart();
+        longestStall = std::max(longestStall, gap);
+        if (verbose && gap > 20)
+            std::fprintf(stderr, "[%s] stall %lld ms\n",
+                         qPrintable(QTime::currentTime().toString(QStringLiteral("HH:mm:ss.zzz"))),
+                         static_cast<long long>(gap));
+    });
     bool loaded = false;
-    QObject::connect(w.loader(), &DumpLoader::finished, [&] { loaded = true; });
+    bool shown = false;
+    qint64 loadMs = 0;
+    QElapsedTimer total;
+    QObject::connect(w.loader(), &DumpLoader::finished, [&] {
+        loaded = true;
+        loadMs = total.elapsed();
+    });
+    QObject::connect(&w, &MainWindow::dumpShown, [&] { shown = true; });
     QObject::connect(w.loader(), &DumpLoader::failed, [&](const QString &, const QString &e) {
         std::fprintf(stderr, "%s\n", qPrintable(e));
         QApplication::exit(2);
     });
-    QElapsedTimer total;
     total.start();
     sinceTick.start();
     ticker.start();
     w.openPath(file);
-    while (!loaded)
+    while (!loaded || !shown)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    const qint64 loadMs = total.elapsed();
-    // First paint: the window drawn with the dump (every pending replot done).
+    // First paint: the window drawn with the dump (every view filled, every pending replot done).
     QApplication::processEvents();
     w.repaint();
     QApplication::processEvents();
@@ -157,7 +176,7 @@ int main(int argc, char **argv)
 
     std::printf("%s: %zu values, %lld steps\n", qPrintable(file), dump.values.size(),
                 static_cast<long long>(steps));
-    std::printf("  load (parse + analyses, worker thread)   %8lld ms\n",
+    std::printf("  load (parse, analyses, boxes; worker)     %8lld ms\n",
                 static_cast<long long>(loadMs));
     std::printf("  longest GUI-thread stall while loading    %8lld ms\n",
                 static_cast<long long>(longestStall));

@@ -13,7 +13,7 @@
 namespace bufferscope {
 
 namespace {
-constexpr double kHighlightPixels = 5; ///< the least size of the selected and hovered box
+constexpr double kHighlightPixels = 7; ///< the least size of the selected and hovered box
 } // namespace
 
 BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(selection, parent)
@@ -196,7 +196,7 @@ void BoxChartView::applyPalette()
     ChartView::applyPalette();
     const QPalette pal = palette();
     m_selected->setColours({ChartPalette::highlight()});
-    m_selected->setOutlinePen(QPen(ChartPalette::foreground(pal), 1.5));
+    m_selected->setOutlinePen(QPen(ChartPalette::foreground(pal), 1));
     m_group->setColours({ChartPalette::highlight()});
     m_hovered->setColours({Qt::transparent});
     m_hovered->setOutlinePen(QPen(ChartPalette::hover(), 1.5));

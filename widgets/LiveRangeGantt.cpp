@@ -21,6 +21,9 @@ namespace bufferscope {
 namespace {
 constexpr double kBarInset = 0.12;     ///< gap between neighbouring bars, in rows
 constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
+/// Rows at least this tall show the selected value's use and position marks; on thinner rows
+/// the marks would pile up on one spot and hide the highlighted bar.
+constexpr double kMarkedRowPixels = 6;
 } // namespace
 
 LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
@@ -73,6 +76,12 @@ LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
     }
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this] { updateRowLabels(); });
+    connect(p, &QCustomPlot::beforeReplot, this, [this] {
+        const double rows = plot()->yAxis->range().size();
+        const bool marked = rows > 0 && plot()->axisRect()->height() / rows >= kMarkedRowPixels;
+        m_uses->setVisible(marked);
+        m_positions->setVisible(marked);
+    });
     applyPalette();
 }
 
@@ -98,8 +107,9 @@ void LiveRangeGantt::applyPalette()
     m_uses->setPen(QPen(fg));
     m_uses->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, fg, fg, 9));
     m_positions->setPen(QPen(fg));
-    m_positions->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(fg, 1.5),
-                                                 ChartPalette::background(pal), 8));
+    // Hollow, so the highlighted bar shows through where it is smaller than the mark.
+    m_positions->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(fg, 1.5), Qt::NoBrush, 8));
     std::vector<QColor> colours;
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));

@@ -1,0 +1,294 @@
+// The level of detail never drops a value. On a generated dump, at every zoom from the whole
+// program down to a few steps, every value whose box overlaps the visible range is drawn as its
+// own box or counted in exactly one folded run (the counts add up), and a selected value is
+// drawn highlighted at any zoom. The expected sets are computed here from the dump, not with
+// the plottable's index.
+#include "BoxPlottable.h"
+#include "ChartPalette.h"
+#include "DumpGenerator.h"
+#include "DumpLoader.h"
+#include "LiveRangeGantt.h"
+#include "MemoryMap.h"
+#include "models/Selection.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace bufferscope;
+
+namespace {
+
+constexpr double kBarInset = 0.12; // LiveRangeGantt's gap between bars, in rows
+
+/// A visible range as fractions of the full one: x (steps) and y (rows or bytes).
+struct Zoom
+{
+    double x0, x1, y0, y1;
+};
+
+} // namespace
+
+Q_DECLARE_METATYPE(Zoom)
+
+namespace {
+
+bool overlaps(double a0, double a1, const QCPRange &r)
+{
+    return a1 > r.lower && a0 < r.upper;
+}
+
+/// Checks one frame against the values expected in view; returns an empty string when right.
+QString accountFor(const BoxPlottable::Frame &frame, std::vector<std::uint32_t> expected)
+{
+    std::vector<std::uint32_t> drawn = frame.ownValues;
+    drawn.insert(drawn.end(), frame.foldedValues.begin(), frame.foldedValues.end());
+    std::sort(drawn.begin(), drawn.end());
+    std::sort(expected.begin(), expected.end());
+    if (std::adjacent_find(drawn.begin(), drawn.end()) != drawn.end())
+        return QStringLiteral("a value was drawn twice");
+    if (drawn != expected)
+        return QStringLiteral("drawn %1 values, expected %2")
+            .arg(drawn.size())
+            .arg(expected.size());
+    if (frame.visible != expected.size() || frame.own + frame.folded != frame.visible ||
+        frame.own != frame.ownValues.size() || frame.folded != frame.foldedValues.size())
+        return QStringLiteral("frame counts %1 = %2 own + %3 folded")
+            .arg(frame.visible)
+            .arg(frame.own)
+            .arg(frame.folded);
+    std::uint64_t counted = 0;
+    for (const BoxPlottable::FoldedRun &run : frame.runs) {
+        if (run.bottom <= run.top)
+            return QStringLiteral("an empty run");
+        counted += run.count;
+    }
+    if (counted != frame.folded)
+        return QStringLiteral("the runs count %1 values, %2 were folded")
+            .arg(counted)
+            .arg(frame.folded);
+    return {};
+}
+
+} // namespace
+
+class TestLod : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    LoadedDump m_loaded;
+
+    /// A small, short-lived value of the heap: a fraction of a pixel at full view.
+    std::uint32_t smallValue() const
+    {
+        const Dump &d = *m_loaded.dump;
+        std::uint32_t best = kNone;
+        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+            const Value &v = d.values[i];
+            if (!v.hasLiveRange() || v.allocation == kNone || v.end - v.start > 3 || v.size > 4096)
+                continue;
+            if (d.allocations[v.allocation].kind != AllocationKind::Temp)
+                continue;
+            best = i;
+            if (i > d.values.size() / 2)
+                break; // one from the middle of the program
+        }
+        return best;
+    }
+
+    static void setRanges(ChartView &view, const QCPRange &x, const QCPRange &y)
+    {
+        view.plot()->xAxis->setRange(x);
+        view.plot()->yAxis->setRange(y);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    }
+
+    static QCPRange part(const QCPRange &full, double from, double to)
+    {
+        return QCPRange(full.lower + full.size() * from, full.lower + full.size() * to);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("lod-buffer-assignment.txt"));
+        std::FILE *f = std::fopen(path.toLocal8Bit().constData(), "wb");
+        QVERIFY(f);
+        bench::generateDump({20000, 11}, f);
+        std::fclose(f);
+        QString error;
+        QVERIFY2(DumpLoader::loadNow(path, m_loaded, error), qPrintable(error));
+        QVERIFY(smallValue() != kNone);
+    }
+
+    void zooms_data()
+    {
+        QTest::addColumn<Zoom>("zoom");
+        QTest::newRow("everything") << Zoom{0, 1, 0, 1};
+        QTest::newRow("half") << Zoom{0.25, 0.75, 0.25, 0.75};
+        QTest::newRow("a twentieth") << Zoom{0.5, 0.55, 0.4, 0.45};
+        QTest::newRow("all steps, a sliver of rows") << Zoom{0, 1, 0.6, 0.601};
+        QTest::newRow("all rows, a sliver of steps") << Zoom{0.3, 0.3004, 0, 1};
+        QTest::newRow("a few boxes") << Zoom{0.5, 0.5002, 0.5, 0.5005};
+        QTest::newRow("off the end") << Zoom{0.9, 1.2, -0.1, 0.2};
+    }
+
+    void ganttDrawsEveryValueOnce_data() { zooms_data(); }
+    void ganttDrawsEveryValueOnce()
+    {
+        QFETCH(Zoom, zoom);
+        Selection selection;
+        LiveRangeGantt gantt(&selection);
+        gantt.resize(900, 520);
+        gantt.setDump(m_loaded.dump, m_loaded.timeline);
+        gantt.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&gantt));
+        gantt.boxes()->setRecording(true);
+        const Dump &d = *m_loaded.dump;
+        const QCPRange x = part(QCPRange(0, static_cast<double>(d.stepCount())), zoom.x0, zoom.x1);
+        const QCPRange y = part(QCPRange(0, gantt.rowCount()), zoom.y0, zoom.y1);
+        setRanges(gantt, x, y);
+
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+            const Value &v = d.values[i];
+            const int row = gantt.rowOf(static_cast<int>(i));
+            QCOMPARE(row >= 0, v.hasLiveRange());
+            if (row >= 0 &&
+                overlaps(static_cast<double>(v.start), static_cast<double>(v.end + 1), x) &&
+                overlaps(row + kBarInset, row + 1 - kBarInset, y))
+                expected.push_back(i);
+        }
+        const BoxPlottable::Frame &frame = gantt.boxes()->lastFrame();
+        const QString wrong = accountFor(frame, expected);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        QVERIFY(!expected.empty());
+        if (QByteArray(QTest::currentDataTag()) == "everything") {
+            // 20,000 rows in a few hundred pixels: most are folded, into far fewer runs.
+            QVERIFY(frame.folded > expected.size() / 2);
+            const QRect area = gantt.plot()->axisRect()->rect();
+            QVERIFY(frame.runs.size() <= static_cast<std::size_t>(area.width() * area.height()));
+        }
+        if (QByteArray(QTest::currentDataTag()) == "a few boxes")
+            QCOMPARE(frame.folded, std::size_t(0)); // close enough to see each one
+    }
+
+    void memoryMapDrawsEveryValueOnce_data() { zooms_data(); }
+    void memoryMapDrawsEveryValueOnce()
+    {
+        QFETCH(Zoom, zoom);
+        const Dump &d = *m_loaded.dump;
+        Selection selection;
+        MemoryMap map(&selection);
+        map.resize(900, 520);
+        map.setDump(m_loaded.dump, m_loaded.timeline);
+        map.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&map));
+        map.boxes()->setRecording(true);
+        const QCPRange steps(0, static_cast<double>(d.stepCount()));
+
+        // One allocation, the largest (the temp heap): boxes at their offsets, from the dump.
+        std::size_t heap = 0;
+        for (std::size_t a = 0; a < d.allocations.size(); ++a)
+            if (d.allocations[a].size > d.allocations[heap].size)
+                heap = a;
+        map.setAllocation(static_cast<int>(heap));
+        const QCPRange x = part(steps, zoom.x0, zoom.x1);
+        const QCPRange y =
+            part(QCPRange(0, static_cast<double>(d.allocations[heap].size)), zoom.y0, zoom.y1);
+        setRanges(map, x, y);
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+            const Value &v = d.values[i];
+            if (v.allocation == heap && v.hasLiveRange() &&
+                overlaps(static_cast<double>(v.start), static_cast<double>(v.end + 1), x) &&
+                overlaps(static_cast<double>(v.offset),
+                         static_cast<double>(v.offset + std::max<std::int64_t>(v.size, 1)), y))
+                expected.push_back(i);
+        }
+        QString wrong = accountFor(map.boxes()->lastFrame(), expected);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+
+        // All allocations stacked: every box, tested one by one (no index).
+        map.setAllocation(MemoryMap::kAllAllocations);
+        const QCPRange stackY = part(map.boxes()->boxSet()->valueRange(), zoom.y0, zoom.y1);
+        setRanges(map, x, stackY);
+        expected.clear();
+        for (const Box &b : map.boxes()->boxes())
+            if (overlaps(b.x0, b.x1, x) && overlaps(b.y0, b.y1, stackY))
+                expected.push_back(b.value);
+        wrong = accountFor(map.boxes()->lastFrame(), expected);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+    }
+
+    void selectedValueIsHighlightedAtAnyZoom()
+    {
+        const Dump &d = *m_loaded.dump;
+        const std::uint32_t value = smallValue();
+        const Value &v = d.values[value];
+        Selection selection;
+        LiveRangeGantt gantt(&selection);
+        MemoryMap map(&selection);
+        for (BoxChartView *view :
+             {static_cast<BoxChartView *>(&gantt), static_cast<BoxChartView *>(&map)}) {
+            view->resize(900, 520);
+            view->setDump(m_loaded.dump, m_loaded.timeline);
+            view->show();
+            QVERIFY(QTest::qWaitForWindowExposed(view));
+        }
+        selection.setCurrentValue(static_cast<int>(value));
+        const double centreX = (static_cast<double>(v.start) + static_cast<double>(v.end + 1)) / 2;
+        const double steps = static_cast<double>(d.stepCount());
+        for (BoxChartView *view :
+             {static_cast<BoxChartView *>(&gantt), static_cast<BoxChartView *>(&map)}) {
+            view->resetZoom();
+            const QCPRange fullY = view->plot()->yAxis->range();
+            const std::vector<int> boxes = view->boxes()->boxesOfValue(value);
+            QCOMPARE(boxes.size(), std::size_t(1));
+            const Box box = view->boxes()->boxes()[static_cast<std::size_t>(boxes.front())];
+            const double centreY = (box.y0 + box.y1) / 2;
+            // From the whole program (the box far below a pixel) to a few steps (far above).
+            for (double magnify : {1.0, 10.0, 100.0, 1e3, 1e4, 1e5}) {
+                const double halfX = steps / magnify / 2;
+                const double halfY = fullY.size() / magnify / 2;
+                const QCPRange x = magnify == 1.0 ? QCPRange(0, steps)
+                                                  : QCPRange(centreX - halfX, centreX + halfX);
+                const QCPRange y =
+                    magnify == 1.0 ? fullY : QCPRange(centreY - halfY, centreY + halfY);
+                setRanges(*view, x, y);
+                const QString where =
+                    QStringLiteral("%1 at %2x").arg(view->viewName()).arg(magnify);
+                const BoxPlottable::Frame &frame = view->selectedBoxes()->lastFrame();
+                QVERIFY2(frame.own == 1 && frame.folded == 0, qPrintable(where));
+                // The pixel at the middle of the box is the highlight colour.
+                QRectF r = view->highlightedPixelRect().intersected(
+                    QRectF(view->plot()->axisRect()->rect()));
+                if (r.isEmpty()) // thinner than a pixel: the middle of the hairline
+                    r = QRectF(view->highlightedPixelRect().center(), QSizeF(0, 0));
+                const QImage picture = view->plot()->toPixmap().toImage();
+                if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS"))
+                    picture.save(
+                        QStringLiteral("/tmp/lod-%1-%2.png").arg(view->viewName()).arg(magnify));
+                const QPoint middle = r.center().toPoint();
+                QVERIFY2(view->plot()->axisRect()->rect().contains(middle), qPrintable(where));
+                // Within a few levels: the Gantt's translucent row band lies over the bar.
+                const QColor seen(picture.pixel(middle));
+                const QColor want = ChartPalette::highlight();
+                const bool close = std::abs(seen.red() - want.red()) <= 8 &&
+                                   std::abs(seen.green() - want.green()) <= 8 &&
+                                   std::abs(seen.blue() - want.blue()) <= 8;
+                QVERIFY2(close, qPrintable(where + QStringLiteral(": %1 at %2,%3")
+                                                       .arg(QColor(picture.pixel(middle)).name())
+                                                       .arg(middle.x())
+                                                       .arg(middle.y())));
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestLod)
+#include "tst_lod.moc"

@@ -619,15 +619,20 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     updateStatus(loaded);
 
     // What each view costs the GUI thread, at --verbose: the stall a big dump would cause.
+    // Each step: its cost, and when it started (ms after the dump arrived).
     auto costs = std::make_shared<QStringList>();
-    const auto timed = [costs](const QString &what, const std::function<void()> &work) {
-        return [costs, what, work] {
+    auto since = std::make_shared<QElapsedTimer>();
+    since->start();
+    const auto timed = [costs, since](const QString &what, const std::function<void()> &work) {
+        return [costs, since, what, work] {
+            const qint64 start = since->elapsed();
             QElapsedTimer clock;
             clock.start();
             work();
-            *costs << QStringLiteral("%1 %2 ms")
+            *costs << QStringLiteral("%1 %2 ms (at %3)")
                           .arg(what)
-                          .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1);
+                          .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1)
+                          .arg(start);
         };
     };
     auto steps = std::make_shared<std::vector<std::function<void()>>>();

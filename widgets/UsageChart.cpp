@@ -93,6 +93,10 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
     m_logicalGraph = p->addGraph();
     m_logicalGraph->setName(tr("logical bytes (shapes)"));
     m_logicalGraph->setLineStyle(QCPGraph::lsStepLeft);
+    for (QCPGraph *g : {m_live, m_logicalGraph}) {
+        g->setAntialiased(false);
+        g->setAntialiasedFill(false);
+    }
 
     m_peak = new QCPItemTracer(p);
     m_peak->setStyle(QCPItemTracer::tsCircle);
@@ -175,9 +179,12 @@ void UsageChart::applyPalette()
     const QColor fg = ChartPalette::foreground(pal);
     QColor fill = ChartPalette::liveBytes();
     fill.setAlpha(45);
-    m_live->setPen(QPen(ChartPalette::liveBytes(), 1.6));
+    // One-pixel pens and no antialiasing (the steps are axis-aligned anyway): Qt strokes
+    // wider or fractional pens through its path stroker, which costs 40 ms more per replot on
+    // a 100k-step curve.
+    m_live->setPen(QPen(ChartPalette::liveBytes(), 1));
     m_live->setBrush(fill);
-    m_logicalGraph->setPen(QPen(ChartPalette::logicalBytes(), 1.4, Qt::DashLine));
+    m_logicalGraph->setPen(QPen(ChartPalette::logicalBytes(), 1, Qt::DashLine));
     m_peak->setPen(QPen(ChartPalette::peakMarker(), 2));
     m_peak->setBrush(Qt::NoBrush);
     m_peakLabel->setColor(ChartPalette::peakMarker());

@@ -119,6 +119,11 @@ int main(int argc, char **argv)
 
     QCustomPlot *gantt = w.gantt()->plot();
     QCustomPlot *map = w.memoryMap()->plot();
+    const double usageFull = replotMs(w.usageChart()->plot());
+    QElapsedTimer windowPaint;
+    windowPaint.start();
+    w.repaint();
+    const double windowPaintMs = static_cast<double>(windowPaint.nsecsElapsed()) / 1e6;
     const double ganttFull = replotMs(gantt);
     const double mapFull = replotMs(map);
     // Zoomed: a twentieth of the program around the peak.
@@ -182,6 +187,8 @@ int main(int argc, char **argv)
                 static_cast<long long>(longestStall));
     std::printf("  time to first paint                       %8lld ms\n",
                 static_cast<long long>(firstPaintMs));
+    std::printf("  usage chart replot, full view             %8.1f ms\n", usageFull);
+    std::printf("  repaint of the whole window               %8.1f ms\n", windowPaintMs);
     std::printf("  Gantt replot, full view / zoomed          %8.1f / %.1f ms\n", ganttFull,
                 ganttZoom);
     std::printf("  memory map replot, full view / zoomed     %8.1f / %.1f ms\n", mapFull, mapZoom);

@@ -4,97 +4,59 @@
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
 
+#include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
-#include <QSortFilterProxyModel>
+#include <QPointer>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace bufferscope {
 
-namespace {
-
-/// Filters with the model's matches() (name, op_name, source, shape); sorting is the model's.
-class ValueFilterProxy : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-
-    void setNeedle(const QString &needle)
-    {
-        m_needle = needle.trimmed().toLower().toStdString();
-        invalidateRowsFilter();
-    }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
-    {
-        if (m_needle.empty() || parent.isValid())
-            return true;
-        return static_cast<ValueTableModel *>(sourceModel())->matches(row, m_needle);
-    }
-
-public:
-    /// The source model sorts itself (on the dump's own keys, fast); the proxy keeps its order.
-    void sort(int column, Qt::SortOrder order) override { sourceModel()->sort(column, order); }
-
-private:
-    std::string m_needle;
-};
-
-} // namespace
-
 ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWidget *parent)
     : QWidget(parent), m_model(model), m_selection(selection)
 {
-    auto *proxy = new ValueFilterProxy(this);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(SortRole);
-    m_proxy = proxy;
-
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by name, op_name, source or shape"));
     m_filter->setClearButtonEnabled(true);
-    // Typing refilters once the keys stop for a moment (a million rows take a while); Enter
-    // applies at once.
+    m_count = new QLabel(this);
+    m_count->setForegroundRole(QPalette::PlaceholderText);
+    // Typing refilters once the keys stop for a moment; Enter applies at once.
     auto *debounce = new QTimer(this);
     debounce->setSingleShot(true);
     debounce->setInterval(180);
-    // Filtering moves the table's current row; that must not select another value.
-    const auto applyFilter = [this, proxy] {
-        m_filtering = true;
-        proxy->setNeedle(m_filter->text());
-        m_filtering = false;
-        showValue(m_selection->currentValue());
-    };
-    connect(debounce, &QTimer::timeout, this, applyFilter);
+    connect(debounce, &QTimer::timeout, this, &ValueTableView::applyFilter);
     connect(m_filter, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
-    connect(m_filter, &QLineEdit::returnPressed, this, [debounce, applyFilter] {
+    connect(m_filter, &QLineEdit::returnPressed, this, [this, debounce] {
         debounce->stop();
         applyFilter();
     });
 
     m_table = new QTableView(this);
-    m_table->setModel(proxy);
+    m_table->setModel(model);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(ValueTableModel::IdColumn, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    // Column widths from the visible rows and a sample, not from a thousand rows of a
-    // million-value dump on every load.
-    m_table->verticalHeader()->setResizeContentsPrecision(100);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
 
+    auto *filterRow = new QHBoxLayout;
+    filterRow->setContentsMargins(0, 0, 0, 0);
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_count);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_filter);
+    layout->addLayout(filterRow);
     layout->addWidget(m_table);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -103,24 +65,102 @@ ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWi
                     m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
             });
     connect(m_selection, &Selection::currentValueChanged, this, &ValueTableView::showValue);
-    connect(model, &QAbstractItemModel::modelReset, this,
-            [this] { m_table->resizeColumnsToContents(); });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        if (m_filtering)
+            return; // the filter's own reset
+        // Another dump: columns to its contents, and the filter typed so far applies to it.
+        m_table->resizeColumnsToContents();
+        if (!m_filter->text().trimmed().isEmpty())
+            applyFilter();
+        else
+            m_count->clear();
+    });
+}
+
+ValueTableView::~ValueTableView()
+{
+    if (m_pending)
+        m_pending->store(true);
+}
+
+QString ValueTableView::countText() const
+{
+    return m_count->text();
+}
+
+void ValueTableView::applyFilter()
+{
+    if (m_pending)
+        m_pending->store(true); // the newest filter wins
+    m_pending.reset();
+    const std::string needle = m_filter->text().trimmed().toLower().toStdString();
+    const Dump *dump = m_model->dump();
+    if (needle.empty() || !dump) {
+        adoptFilter({});
+        return;
+    }
+    if (dump->values.size() < static_cast<std::size_t>(std::max(0, m_backgroundFrom))) {
+        adoptFilter(ValueTableModel::matching(*dump, needle));
+        return;
+    }
+    // Big dumps match on a worker; the result is dropped when a newer filter or another dump
+    // came meanwhile.
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_pending = cancel;
+    m_count->setText(tr("filtering…"));
+    std::shared_ptr<const Dump> shared = m_model->sharedDump();
+    QPointer<ValueTableView> self(this);
+    QThreadPool::globalInstance()->start([self, cancel, shared, needle] {
+        std::vector<std::uint8_t> keep = ValueTableModel::matching(*shared, needle, cancel.get());
+        if (cancel->load())
+            return;
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, cancel, shared, keep = std::move(keep)]() mutable {
+                if (!self || cancel->load() || self->m_pending != cancel ||
+                    self->m_model->dump() != shared.get())
+                    return;
+                self->m_pending.reset();
+                self->adoptFilter(std::move(keep));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ValueTableView::adoptFilter(std::vector<std::uint8_t> keep)
+{
+    // Filtering resets the rows; that must not select another value.
+    m_filtering = true;
+    m_model->setFilter(std::move(keep));
+    m_filtering = false;
+    const Dump *dump = m_model->dump();
+    if (m_model->isFiltered() && dump)
+        m_count->setText(tr("%L1 of %L2").arg(m_model->rowCount()).arg(dump->values.size()));
+    else
+        m_count->clear();
+    showValue(m_selection->currentValue());
+    Q_EMIT filterApplied();
 }
 
 void ValueTableView::showValue(int value)
 {
-    if (value < 0 || value >= m_model->rowCount()) {
+    if (value < 0) {
         m_table->clearSelection();
         return;
     }
-    const QModelIndex source = m_model->index(m_model->rowOfValue(value), 0);
-    const QModelIndex proxied = m_proxy->mapFromSource(source);
-    if (!proxied.isValid())
+    const int row = m_model->rowOfValue(value);
+    if (row < 0)
         return; // filtered out: leave the filter as the user set it
-    if (m_table->currentIndex().row() != proxied.row())
-        m_table->selectionModel()->setCurrentIndex(proxied, QItemSelectionModel::ClearAndSelect |
-                                                                QItemSelectionModel::Rows);
-    m_table->scrollTo(proxied);
+    const QModelIndex index = m_model->index(row, 0);
+    if (m_table->currentIndex().row() != row) {
+        // Moving the current row to where the value already is selects nothing new.
+        const bool wasFiltering = m_filtering;
+        m_filtering = true;
+        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
+        m_filtering = wasFiltering;
+    }
+    m_table->scrollTo(index);
 }
 
 } // namespace bufferscope

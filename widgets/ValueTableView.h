@@ -2,9 +2,12 @@
 
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
+
+class QLabel;
 class QLineEdit;
 class QTableView;
-class QSortFilterProxyModel;
 
 namespace bufferscope {
 
@@ -12,25 +15,43 @@ class Selection;
 class ValueTableModel;
 
 /// The values table with a filter box (name, op_name, source, shape). Selecting a row sets the
-/// shared Selection; a selection made elsewhere scrolls the table to its row.
+/// shared Selection; a selection made elsewhere scrolls the table to its row. The model sorts
+/// and filters itself; on big dumps the matching runs off the GUI thread, the newest filter
+/// wins and the table keeps answering meanwhile.
 class ValueTableView : public QWidget
 {
     Q_OBJECT
 public:
+    /// Dumps with at least this many values (50,000 unless set) are filtered off the GUI thread.
+    void setBackgroundFrom(int values) { m_backgroundFrom = values; }
+
     ValueTableView(ValueTableModel *model, Selection *selection, QWidget *parent = nullptr);
+    ~ValueTableView() override;
 
     QTableView *table() const { return m_table; }
     QLineEdit *filterEdit() const { return m_filter; }
+    /// A filter is being matched in the background.
+    bool isFiltering() const { return m_pending != nullptr; }
+    /// "12 of 340 values" under a filter, empty without one.
+    QString countText() const;
+
+Q_SIGNALS:
+    /// The rows now shown are those of the filter text (also when it was cleared).
+    void filterApplied();
 
 private:
+    void applyFilter();
+    void adoptFilter(std::vector<std::uint8_t> keep);
     void showValue(int value);
 
     ValueTableModel *m_model;
     Selection *m_selection;
-    QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QLineEdit *m_filter;
-    bool m_filtering = false;
+    QLabel *m_count;
+    std::shared_ptr<std::atomic<bool>> m_pending; ///< cancel flag of the running match
+    bool m_filtering = false; ///< the table's current row moves because of the filter
+    int m_backgroundFrom = 50000;
 };
 
 } // namespace bufferscope

@@ -16,22 +16,61 @@ void ValueTableModel::setDump(std::shared_ptr<const Dump> dump)
     m_order.resize(n);
     for (std::size_t i = 0; i < n; ++i)
         m_order[i] = static_cast<std::uint32_t>(i);
-    m_rowOf = m_order;
+    m_keep.clear();
+    updateRows();
     endResetModel();
+}
+
+void ValueTableModel::updateRows()
+{
+    m_rowOf.assign(m_order.size(), kNoRow);
+    if (m_keep.empty()) {
+        m_rows = m_order;
+    } else {
+        m_rows.clear();
+        for (std::uint32_t v : m_order)
+            if (m_keep[v])
+                m_rows.push_back(v);
+    }
+    for (std::size_t row = 0; row < m_rows.size(); ++row)
+        m_rowOf[m_rows[row]] = static_cast<std::uint32_t>(row);
+}
+
+void ValueTableModel::setFilter(std::vector<std::uint8_t> keep)
+{
+    if (!m_dump || (!keep.empty() && keep.size() != m_dump->values.size()))
+        keep.clear();
+    beginResetModel();
+    m_keep = std::move(keep);
+    updateRows();
+    endResetModel();
+}
+
+std::vector<std::uint8_t> ValueTableModel::matching(const Dump &dump, std::string_view needle,
+                                                    const std::atomic<bool> *cancel)
+{
+    std::vector<std::uint8_t> keep(dump.values.size(), 0);
+    for (std::uint32_t v = 0; v < keep.size(); ++v) {
+        if (cancel && (v & 0xfff) == 0 && cancel->load(std::memory_order_relaxed))
+            return {};
+        keep[v] = matches(dump, v, needle) ? 1 : 0;
+    }
+    return keep;
 }
 
 int ValueTableModel::valueAt(int row) const
 {
-    return row >= 0 && static_cast<std::size_t>(row) < m_order.size()
-               ? static_cast<int>(m_order[static_cast<std::size_t>(row)])
+    return row >= 0 && static_cast<std::size_t>(row) < m_rows.size()
+               ? static_cast<int>(m_rows[static_cast<std::size_t>(row)])
                : -1;
 }
 
 int ValueTableModel::rowOfValue(int value) const
 {
-    return value >= 0 && static_cast<std::size_t>(value) < m_rowOf.size()
-               ? static_cast<int>(m_rowOf[static_cast<std::size_t>(value)])
-               : -1;
+    if (value < 0 || static_cast<std::size_t>(value) >= m_rowOf.size())
+        return -1;
+    const std::uint32_t row = m_rowOf[static_cast<std::size_t>(value)];
+    return row == kNoRow ? -1 : static_cast<int>(row);
 }
 
 void ValueTableModel::sort(int column, Qt::SortOrder order)
@@ -40,7 +79,7 @@ void ValueTableModel::sort(int column, Qt::SortOrder order)
         return;
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
-    std::vector<std::uint32_t> previous = m_order;
+    const std::vector<std::uint32_t> previous = m_rows;
     std::vector<std::uint32_t> next(m_order.size());
     for (std::size_t i = 0; i < next.size(); ++i)
         next[i] = static_cast<std::uint32_t>(i); // value order, so ties stay in id order
@@ -88,8 +127,7 @@ void ValueTableModel::sort(int column, Qt::SortOrder order)
         });
     }
     m_order = std::move(next);
-    for (std::size_t row = 0; row < m_order.size(); ++row)
-        m_rowOf[m_order[row]] = static_cast<std::uint32_t>(row);
+    updateRows();
     QModelIndexList after;
     after.reserve(before.size());
     for (const QModelIndex &i : before)
@@ -103,7 +141,7 @@ int ValueTableModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid() || !m_dump)
         return 0;
-    return static_cast<int>(m_dump->values.size());
+    return static_cast<int>(m_rows.size());
 }
 
 int ValueTableModel::columnCount(const QModelIndex &parent) const
@@ -138,8 +176,13 @@ bool containsFolded(std::string_view text, std::string_view needle)
 
 bool ValueTableModel::matches(int row, std::string_view needle) const
 {
-    const Dump &d = *m_dump;
-    const Value &v = d.values[m_order[static_cast<std::size_t>(row)]];
+    return row >= 0 && static_cast<std::size_t>(row) < m_rows.size() &&
+           matches(*m_dump, m_rows[static_cast<std::size_t>(row)], needle);
+}
+
+bool ValueTableModel::matches(const Dump &d, std::uint32_t value, std::string_view needle)
+{
+    const Value &v = d.values[value];
     if (containsFolded(d.valueName(v), needle) || containsFolded(d.str(v.index), needle) ||
         containsFolded(d.shapeText(v), needle))
         return true;
@@ -223,7 +266,7 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
     if (!m_dump || !checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Dump &d = *m_dump;
-    const std::uint32_t value = m_order[static_cast<std::size_t>(index.row())];
+    const std::uint32_t value = m_rows[static_cast<std::size_t>(index.row())];
     const Value &v = d.values[value];
     const Instruction *ins = d.instructionOf(v);
     const Allocation *alloc = v.allocation == kNone ? nullptr : &d.allocations[v.allocation];

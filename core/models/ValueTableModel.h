@@ -4,11 +4,16 @@
 
 #include <QAbstractTableModel>
 
+#include <atomic>
 #include <memory>
+#include <vector>
 
 namespace bufferscope {
 
-/// Every value of the dump, one row each, in ascending id. Thin: reads the shared Dump.
+/// Every value of the dump (or those a filter keeps), one row each, in ascending id until
+/// sorted. Thin: reads the shared Dump. Sorting and filtering are done here, on the dump's own
+/// numbers and strings, not by a QSortFilterProxyModel (which takes minutes to filter a
+/// million rows).
 class ValueTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -34,6 +39,7 @@ public:
 
     void setDump(std::shared_ptr<const Dump> dump);
     const Dump *dump() const { return m_dump.get(); }
+    const std::shared_ptr<const Dump> &sharedDump() const { return m_dump; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -44,23 +50,39 @@ public:
     /// Sorts the rows by `column` (stable), keeping persistent indexes on their values. The
     /// keys are the dump's own numbers and strings: a million rows sort in well under a second.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
-    /// The value shown in `row`, and the row showing `value` (-1 when out of range).
+    /// The value shown in `row`, and the row showing `value` (-1 when out of range or
+    /// filtered out).
     int valueAt(int row) const;
     int rowOfValue(int value) const;
 
-    /// Whether row `row`'s name, shape, op_name or source location ("file.py:12") contains
-    /// `needle`, ignoring ASCII case. `needle` must be lower case (UTF-8). Reads the dump's
-    /// strings in place: filtering a million rows builds no QString.
+    /// Whether value `value`'s name, shape, op_name or source location ("file.py:12")
+    /// contains `needle`, ignoring ASCII case. `needle` must be lower case (UTF-8). Reads the
+    /// dump's strings in place: filtering a million rows builds no QString.
+    static bool matches(const Dump &dump, std::uint32_t value, std::string_view needle);
     bool matches(int row, std::string_view needle) const;
+    /// Which values match `needle` (one flag per value), for setFilter. Any thread; returns
+    /// an empty vector when cancelled.
+    static std::vector<std::uint8_t> matching(const Dump &dump, std::string_view needle,
+                                              const std::atomic<bool> *cancel = nullptr);
+    /// Shows only the values flagged in `keep` (from matching() on this dump), in the current
+    /// order; an empty `keep` shows every value again. Resets the model.
+    void setFilter(std::vector<std::uint8_t> keep);
+    bool isFiltered() const { return !m_keep.empty(); }
     /// Whether value `a` sorts before value `b` in `column`, compared on the dump's own numbers
     /// and strings (what SortRole gives, without building a QVariant per comparison: sorting
     /// a million rows makes twenty million comparisons).
     bool lessThan(int a, int b, int column) const;
 
 private:
+    /// The rows shown: every value in m_order, or those m_keep flags.
+    void updateRows();
+
     std::shared_ptr<const Dump> m_dump;
-    std::vector<std::uint32_t> m_order; ///< row -> value index
-    std::vector<std::uint32_t> m_rowOf; ///< value index -> row
+    std::vector<std::uint32_t> m_order; ///< every value, in the sort order
+    std::vector<std::uint8_t> m_keep;   ///< per value: shown under the filter (empty: no filter)
+    std::vector<std::uint32_t> m_rows;  ///< row -> value index (those shown)
+    std::vector<std::uint32_t> m_rowOf; ///< value index -> row, kNoRow when filtered out
+    static constexpr std::uint32_t kNoRow = 0xffffffffu;
 };
 
 } // namespace bufferscope

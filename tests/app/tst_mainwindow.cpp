@@ -15,6 +15,7 @@
 #include "models/BreakdownTreeModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
+#include "models/ValueTableModel.h"
 
 #include <QDialog>
 #include <QDockWidget>
@@ -580,6 +581,56 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
         QTRY_VERIFY(!panel->isComputing());
         QCOMPARE(panel->model()->root().bytes, std::int64_t(3104)); // its peak (step 1)
+    }
+
+    void bigDumpFiltersInTheBackground()
+    {
+        // Treat the sample as big: the value filter matches off the GUI thread.
+        MainWindow w;
+        w.valueTable()->setBackgroundFrom(0);
+        w.show();
+        w.openPath(sample("gpu_decoder_layer"));
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        const auto rowsMatching = [&](const char *needle) {
+            int n = 0;
+            const Dump &d = *w.current().dump;
+            for (std::uint32_t v = 0; v < d.values.size(); ++v)
+                n += ValueTableModel::matches(d, v, needle) ? 1 : 0;
+            return n;
+        };
+        QTableView *table = w.valueTable()->table();
+        QLineEdit *filter = w.valueTable()->filterEdit();
+        QSignalSpy applied(w.valueTable(), &ValueTableView::filterApplied);
+        // Two filters in a row: only the newer one is ever shown.
+        filter->setText(QStringLiteral("fusion"));
+        QTest::keyClick(filter, Qt::Key_Return);
+        QVERIFY(w.valueTable()->isFiltering());
+        filter->setText(QStringLiteral("Wrapped_Slice"));
+        QTest::keyClick(filter, Qt::Key_Return);
+        QTRY_VERIFY(!w.valueTable()->isFiltering());
+        QCOMPARE(applied.count(), 1);
+        const int wrapped = rowsMatching("wrapped_slice");
+        QVERIFY(wrapped > 1);
+        QCOMPARE(table->model()->rowCount(), wrapped);
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            QVERIFY(table->model()->index(r, 1).data().toString().contains(
+                QStringLiteral("wrapped_slice")));
+        QCOMPARE(w.valueTable()->countText(),
+                 QStringLiteral("%1 of %2").arg(wrapped).arg(w.current().dump->values.size()));
+        // Sorting keeps the filter.
+        table->sortByColumn(ValueTableModel::SizeColumn, Qt::DescendingOrder);
+        QCOMPARE(table->model()->rowCount(), wrapped);
+        // Another dump: the filter typed applies to it.
+        w.openPath(sample("gpu_vllm_update_slice"));
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
+        QTRY_VERIFY(!w.valueTable()->isFiltering());
+        QCOMPARE(table->model()->rowCount(), rowsMatching("wrapped_slice"));
+        // Cleared: every value again.
+        filter->clear();
+        QTest::keyClick(filter, Qt::Key_Return);
+        QTRY_VERIFY(!w.valueTable()->isFiltering());
+        QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
+        QVERIFY(w.valueTable()->countText().isEmpty());
     }
 
     void compareTwoDumps()

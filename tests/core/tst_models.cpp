@@ -169,6 +169,35 @@ private Q_SLOTS:
         }
         QVERIFY(expected > 1);
         QCOMPARE(got, expected);
+
+        // The model filters itself: exactly those rows, in the current order, both ways mapped;
+        // sorting keeps the filter; an empty filter shows everything again.
+        QAbstractItemModelTester tester(&values,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        values.setFilter(ValueTableModel::matching(*r.dump, "wrapped_slice"));
+        QVERIFY(values.isFiltered());
+        QCOMPARE(values.rowCount(), expected);
+        for (Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+            values.sort(ValueTableModel::SizeColumn, order);
+            QCOMPARE(values.rowCount(), expected);
+            for (int row = 0; row < values.rowCount(); ++row) {
+                const int v = values.valueAt(row);
+                QVERIFY(r.dump->valueName(r.dump->values[static_cast<std::size_t>(v)])
+                            .find("wrapped_slice") != std::string_view::npos);
+                QCOMPARE(values.rowOfValue(v), row);
+                if (row > 0)
+                    QVERIFY(!(order == Qt::DescendingOrder
+                                  ? values.lessThan(values.valueAt(row - 1), v,
+                                                    ValueTableModel::SizeColumn)
+                                  : values.lessThan(v, values.valueAt(row - 1),
+                                                    ValueTableModel::SizeColumn)));
+            }
+        }
+        QCOMPARE(values.rowOfValue(p5), -1); // filtered out
+        values.setFilter({});
+        QVERIFY(!values.isFiltered());
+        QCOMPARE(values.rowCount(), static_cast<int>(r.dump->values.size()));
+        QVERIFY(values.rowOfValue(p5) >= 0);
     }
 
     void selection()

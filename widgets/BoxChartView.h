@@ -2,6 +2,8 @@
 
 #include "ChartView.h"
 
+#include <functional>
+#include <memory>
 #include <vector>
 
 class QCPItemStraightLine;
@@ -33,6 +35,15 @@ public:
     bool clickAt(const QPointF &pixel);
     /// Boxes drawn for the highlighted group (tests).
     int groupBoxCount() const { return m_groupShown; }
+    /// Dumps with at least this many values (50,000 unless set) rebuild their boxes (another
+    /// order or allocation) off the GUI thread.
+    void setBackgroundFrom(std::size_t values) { m_backgroundFrom = values; }
+    /// Boxes are being rebuilt in the background; the chart shows the previous ones meanwhile.
+    bool isBuilding() const { return m_building; }
+
+Q_SIGNALS:
+    /// Boxes rebuilt in the background are now shown.
+    void built();
 
 protected:
     /// Tooltip for the value of `box` (rich text allowed).
@@ -51,6 +62,11 @@ protected:
     void showGroup(const QVector<int> &values) override;
     void applyPalette() override;
     StepTicker *stepTicker() const { return m_stepTicker; }
+    bool buildsInBackground() const;
+    /// Runs `work` (no widgets!) on a worker; `done` gets its result on the GUI thread, unless
+    /// another build started or the dump changed meanwhile.
+    void buildInBackground(std::function<std::shared_ptr<const void>()> work,
+                           std::function<void(std::shared_ptr<const void>)> done);
 
 private:
     BoxPlottable *m_boxes;
@@ -60,6 +76,9 @@ private:
     BoxPlottable *m_selected;
     BoxPlottable *m_hovered;
     QCPItemStraightLine *m_currentStep;
+    std::size_t m_backgroundFrom = 50000;
+    quint64 m_buildGeneration = 0;
+    bool m_building = false;
 };
 
 } // namespace bufferscope

@@ -128,6 +128,18 @@ void LiveRangeGantt::setOrder(Order order)
     }
     if (!dump())
         return;
+    if (buildsInBackground()) {
+        // A million rows take a few hundred ms to sort: the old order stays on screen until
+        // the new one is ready.
+        buildInBackground([dump = dumpPointer(), order] { return layOut(dump, order); },
+                          [this](std::shared_ptr<const void> rows) {
+                              m_prepared = std::static_pointer_cast<const Rows>(rows);
+                              buildRows();
+                              showValue(selection()->currentValue());
+                              replotAll();
+                          });
+        return;
+    }
     buildRows();
     showValue(selection()->currentValue());
     replotAll();

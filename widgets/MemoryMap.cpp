@@ -114,10 +114,22 @@ void MemoryMap::setAllocation(int allocation)
     }
     if (!dump())
         return;
-    buildBoxes();
-    resetZoom();
-    showValue(selection()->currentValue());
-    showHover(-1);
+    const auto show = [this] {
+        buildBoxes();
+        resetZoom();
+        showValue(selection()->currentValue());
+        showHover(-1);
+    };
+    if (buildsInBackground()) {
+        // The old map stays on screen until the new one is ready.
+        buildInBackground([dump = dumpPointer(), allocation] { return layOut(dump, allocation); },
+                          [this, show](std::shared_ptr<const void> layout) {
+                              m_prepared = std::static_pointer_cast<const Layout>(layout);
+                              show();
+                          });
+        return;
+    }
+    show();
 }
 
 std::shared_ptr<const MemoryMap::Layout> MemoryMap::layOut(const std::shared_ptr<const Dump> &dump,

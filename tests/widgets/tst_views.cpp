@@ -241,6 +241,62 @@ private Q_SLOTS:
         }
     }
 
+    void bigDumpRebuildsInTheBackground()
+    {
+        // Treat the sample as big: another order or allocation is built off the GUI thread.
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const Dump &d = *views.loaded.dump;
+        views.gantt.setBackgroundFrom(0);
+        views.map.setBackgroundFrom(0);
+        const int fusion40 = static_cast<int>(d.findValue("fusion.40"));
+        const int startRow = views.gantt.rowOf(fusion40);
+        QSignalSpy built(&views.gantt, &BoxChartView::built);
+        // Two orders asked for in a row: the old rows stay until the last one is ready.
+        views.gantt.setOrder(LiveRangeGantt::Order::ByAllocation);
+        views.gantt.setOrder(LiveRangeGantt::Order::BySize);
+        QVERIFY(views.gantt.isBuilding());
+        QCOMPARE(views.gantt.rowOf(fusion40), startRow);
+        QTRY_VERIFY(!views.gantt.isBuilding());
+        QCOMPARE(built.count(), 1);
+        QCOMPARE(views.gantt.rowCount(), 46);
+        for (int row = 1; row < views.gantt.rowCount(); ++row) {
+            const auto valueAt = [&](int r) {
+                for (std::uint32_t i = 0; i < d.values.size(); ++i)
+                    if (views.gantt.rowOf(static_cast<int>(i)) == r)
+                        return d.values[i].size;
+                return std::int64_t(-1);
+            };
+            QVERIFY(valueAt(row - 1) >= valueAt(row));
+        }
+        // The memory map on one allocation; a dump swapped in meanwhile drops the result.
+        const Value &v = d.values[static_cast<std::size_t>(fusion40)];
+        views.map.setAllocation(static_cast<int>(v.allocation));
+        QVERIFY(views.map.isBuilding());
+        QTRY_VERIFY(!views.map.isBuilding());
+        QCOMPARE(views.map.boxes()->boxes().size(),
+                 static_cast<std::size_t>(d.allocations[v.allocation].valueCount));
+        views.map.setAllocation(MemoryMap::kAllAllocations);
+        QVERIFY(views.map.isBuilding());
+        LoadedDump other;
+        QString error;
+        QVERIFY(DumpLoader::loadNow(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"), other,
+            error));
+        views.map.setDump(other.dump, other.timeline);
+        const auto drawnOf = [](const Dump &dump) {
+            std::size_t n = 0;
+            for (const Value &value : dump.values)
+                n += value.allocation != kNone && value.hasLiveRange() ? 1 : 0;
+            return n;
+        };
+        QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
+        QTRY_VERIFY(!views.map.isBuilding());
+        QTest::qWait(50); // a late result of the old dump would have arrived by now
+        QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
+        QVERIFY(drawnOf(*other.dump) != drawnOf(d));
+    }
+
     void breakdownAtPeakAndSteps()
     {
         Views views;

@@ -117,6 +117,7 @@ int main(int argc, char **argv)
     QApplication::processEvents();
     const qint64 firstPaintMs = total.elapsed();
     ticker.stop();
+    const double loadRssMiB = peakRssMiB();
     const Dump &dump = *w.current().dump;
 
     QCustomPlot *gantt = w.gantt()->plot();
@@ -266,7 +267,8 @@ int main(int argc, char **argv)
                 "expanded: %.1f / %.1f / %.1f ms (longest GUI stall %lld ms)\n",
                 dump.allocations[largest].valueCount, reorderMs, allocationMs, expandMs,
                 static_cast<long long>(rebuildStall));
-    std::printf("  peak RSS                                  %8.1f MiB\n", peakRssMiB());
+    std::printf("  peak RSS up to first paint / overall      %8.1f / %.1f MiB\n", loadRssMiB,
+                peakRssMiB());
 
     if (!shots.isEmpty()) {
         w.grab().save(shots + QStringLiteral("/window.png"));

@@ -5,6 +5,7 @@
 // Usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
+#include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartView.h"
 #include "CompareView.h"
@@ -17,6 +18,7 @@
 #include "models/Selection.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QTableView>
@@ -241,6 +243,37 @@ int main(int argc, char **argv)
     });
     ticker.stop();
     const qint64 rebuildStall = longestStall;
+    // Stepping through the program (the arrow keys): ten steps, each processed in full.
+    sinceTick.restart();
+    longestStall = 0;
+    ticker.start();
+    QElapsedTimer stepping;
+    stepping.start();
+    for (int i = 1; i <= 10; ++i) {
+        w.selection()->setCurrentStep(std::max<qint64>(0, static_cast<qint64>(centre) - i * 1000));
+        QApplication::processEvents();
+    }
+    while (w.peakPanel()->isComputing())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    const double stepMs = static_cast<double>(stepping.nsecsElapsed()) / 1e6 / 10;
+    ticker.stop();
+    const qint64 stepStall = longestStall;
+    // The same with the Breakdown chart on screen instead of What Fills Memory.
+    for (QDockWidget *dock : w.docks())
+        if (dock->widget() && dock->widget()->isAncestorOf(w.breakdownChart()))
+            dock->raise();
+    QApplication::processEvents();
+    sinceTick.restart();
+    longestStall = 0;
+    ticker.start();
+    stepping.restart();
+    for (int i = 1; i <= 10; ++i) {
+        w.selection()->setCurrentStep(std::max<qint64>(0, static_cast<qint64>(centre) + i * 1000));
+        QApplication::processEvents();
+    }
+    const double breakdownStepMs = static_cast<double>(stepping.nsecsElapsed()) / 1e6 / 10;
+    ticker.stop();
+    const qint64 breakdownStepStall = longestStall;
 
     std::printf("%s: %zu values, %lld steps\n", qPrintable(file), dump.values.size(),
                 static_cast<long long>(steps));
@@ -267,6 +300,10 @@ int main(int argc, char **argv)
                 "expanded: %.1f / %.1f / %.1f ms (longest GUI stall %lld ms)\n",
                 dump.allocations[largest].valueCount, reorderMs, allocationMs, expandMs,
                 static_cast<long long>(rebuildStall));
+    std::printf("  step change (10 in a row), mean / longest GUI stall %.1f / %lld ms; with the "
+                "Breakdown chart shown %.1f / %lld ms\n",
+                stepMs, static_cast<long long>(stepStall), breakdownStepMs,
+                static_cast<long long>(breakdownStepStall));
     std::printf("  peak RSS up to first paint / overall      %8.1f / %.1f MiB\n", loadRssMiB,
                 peakRssMiB());
 

@@ -100,16 +100,20 @@ MainWindow::MainWindow(QWidget *parent)
                              "here, or use File → Open."));
 
     connect(m_loader, &DumpLoader::started, this, [this](const QString &path) {
-        m_statusFile->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        m_loadingName = QFileInfo(path).fileName();
+        m_statusFile->setText(tr("Loading %1…").arg(m_loadingName));
         m_loadClock.start();
         m_progress->setValue(0);
-        m_progress->setFormat(tr("starting…"));
+        m_progress->setFormat(QStringLiteral("%p%"));
         m_progress->show();
         m_cancel->show();
     });
     connect(m_loader, &DumpLoader::progress, this, [this](qint64 done, qint64 total) {
         m_progress->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
-        m_progress->setFormat(progressText(done, total, m_loadClock.elapsed()));
+        // The bar shows the percentage; the status line the bytes and the time left.
+        m_statusFile->setText(
+            tr("Loading %1: %2")
+                .arg(m_loadingName, progressText(done, total, m_loadClock.elapsed())));
     });
     connect(m_loader, &DumpLoader::finished, this, &MainWindow::showLoaded);
     connect(m_loader, &DumpLoader::failed, this, &MainWindow::showError);

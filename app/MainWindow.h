@@ -153,6 +153,7 @@ private:
     LoadedDump m_filling; ///< being handed to the views (current() until then is the old one)
     quint64 m_fillGeneration = 0;
     QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
+    QString m_loadingName;     ///< file name of the dump being loaded
     QFileSystemWatcher *m_watcher = nullptr;
     QToolBar *m_notice = nullptr;
     QLabel *m_noticeText = nullptr;

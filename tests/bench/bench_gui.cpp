@@ -6,6 +6,7 @@
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
 #include "BreakdownChart.h"
+#include "BoxPlottable.h"
 #include "BreakdownPanel.h"
 #include "ChartView.h"
 #include "CompareView.h"
@@ -143,6 +144,23 @@ int main(int argc, char **argv)
     w.gantt()->resetZoom();
     w.memoryMap()->resetZoom();
     QApplication::processEvents(); // the queued full replots of the reset, before the click
+
+    // Hovering: hit-testing a grid of points over each box chart at full view (the worst case
+    // for the memory map, whose tallest box widens the search).
+    const auto hoverMs = [](BoxChartView *view) {
+        const QRect area = view->plot()->axisRect()->rect();
+        QElapsedTimer clock;
+        clock.start();
+        int hits = 0;
+        for (int i = 1; i <= 10; ++i)
+            for (int j = 1; j <= 10; ++j)
+                hits += view->boxes()->boxAt(QPointF(area.left() + area.width() * i / 11.0,
+                                                     area.top() + area.height() * j / 11.0)) >= 0;
+        Q_UNUSED(hits)
+        return static_cast<double>(clock.nsecsElapsed()) / 1e6 / 100;
+    };
+    const double ganttHover = hoverMs(w.gantt());
+    const double mapHover = hoverMs(w.memoryMap());
 
     // Click to all views highlighted: the largest value live at the peak.
     const auto live = MemoryTimeline::valuesLiveAt(dump, primary ? primary->peak.step : 0,
@@ -288,6 +306,7 @@ int main(int argc, char **argv)
     std::printf("  Gantt replot, full view / zoomed          %8.1f / %.1f ms\n", ganttFull,
                 ganttZoom);
     std::printf("  memory map replot, full view / zoomed     %8.1f / %.1f ms\n", mapFull, mapZoom);
+    std::printf("  hover hit-test, Gantt / memory map        %8.2f / %.2f ms\n", ganttHover, mapHover);
     std::printf("  click to all views highlighted            %8.1f ms (%.1f ms in the signal; "
                 "full replots: %s)\n",
                 clickMs, syncMs, qPrintable(replots.join(QStringLiteral(", "))));

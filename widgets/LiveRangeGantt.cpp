@@ -23,7 +23,23 @@ constexpr double kBarInset = 0.12;     ///< gap between neighbouring bars, in ro
 constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
 /// Rows at least this tall show the selected value's use and position marks; on thinner rows
 /// the marks would pile up on one spot and hide the highlighted bar.
-constexpr double kMarkedRowPixels = 6;
+constexpr double kMarkedRowPixels = 3;
+
+/// The selected value's use or position marks, drawn only on rows tall enough for them. Decided
+/// while drawing, so exports (laid out at their own size) decide for themselves.
+class RowMarks : public QCPGraph
+{
+public:
+    using QCPGraph::QCPGraph;
+
+protected:
+    void draw(QCPPainter *painter) override
+    {
+        const double rows = valueAxis()->range().size();
+        if (rows > 0 && valueAxis()->axisRect()->height() / rows >= kMarkedRowPixels)
+            QCPGraph::draw(painter);
+    }
+};
 } // namespace
 
 LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
@@ -66,8 +82,8 @@ LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
     m_rowBand->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_rowBand->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_rowBand->setVisible(false);
-    m_uses = p->addGraph();
-    m_positions = p->addGraph();
+    m_uses = new RowMarks(p->xAxis, p->yAxis);
+    m_positions = new RowMarks(p->xAxis, p->yAxis);
     for (QCPGraph *g : {m_uses, m_positions}) {
         g->setLayer(highlightLayer());
         g->setLineStyle(QCPGraph::lsNone);
@@ -76,12 +92,6 @@ LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
     }
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this] { updateRowLabels(); });
-    connect(p, &QCustomPlot::beforeReplot, this, [this] {
-        const double rows = plot()->yAxis->range().size();
-        const bool marked = rows > 0 && plot()->axisRect()->height() / rows >= kMarkedRowPixels;
-        m_uses->setVisible(marked);
-        m_positions->setVisible(marked);
-    });
     applyPalette();
 }
 

@@ -101,6 +101,12 @@ const char *StringPool::store(std::string_view text, StringId id)
     return dst;
 }
 
+void StringPool::reserve(std::size_t n)
+{
+    while (n * 2 > m_slots.size())
+        grow();
+}
+
 void StringPool::grow()
 {
     std::vector<std::uint64_t> slots(m_slots.size() * 2, 0);
@@ -153,6 +159,13 @@ StringId StringPool::intern(std::string_view text, std::uint64_t h)
     if (m_strings.size() * 2 > m_slots.size())
         grow();
     return id;
+}
+
+void StringPool::prefetchEntry(std::uint64_t hash) const
+{
+    const std::uint64_t slot = m_slots[hash & m_mask];
+    if (slot != 0 && (slot & 0xffffu) == (hash >> 48))
+        __builtin_prefetch(slotEntry(slot));
 }
 
 StringId StringPool::find(std::string_view text) const

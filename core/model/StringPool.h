@@ -36,7 +36,13 @@ public:
         if (id < m_strings.size())
             __builtin_prefetch(m_strings[id].data());
     }
+    /// For a lookup coming soon: fetch the table slot of `hash` ...
+    void prefetchSlot(std::uint64_t hash) const { __builtin_prefetch(&m_slots[hash & m_mask]); }
+    /// ... and, a little later (the slot in cache by then), the entry it points to.
+    void prefetchEntry(std::uint64_t hash) const;
     std::size_t size() const { return m_strings.size(); }
+    /// Room for `n` strings without growing the table (growing rehashes every entry).
+    void reserve(std::size_t n);
     std::size_t memoryBytes() const;
 
     static std::uint64_t hash(std::string_view text);

@@ -397,6 +397,36 @@ private:
     }
     StringId indexOrEmpty(sv index) { return internRecent(index.empty() ? sv("{}") : index); }
 
+    // -- lookahead: the parse waits mostly on cache misses in the string pool and the id map,
+    // so the names of the next lines are hashed and their slots fetched while this one is
+    // handled (parseText keeps kAhead lines queued).
+    static constexpr std::size_t kAhead = 16;
+    struct Hint
+    {
+        const char *name = nullptr;
+        std::size_t length = 0;
+        std::uint64_t hash = 0;
+    };
+    std::array<Hint, kAhead> m_hints{};
+    /// Hashes the name that `line` (line number `lineNo`, still ahead) will intern, if any,
+    /// and prefetches what interning it will touch.
+    void hintAhead(sv line, std::int64_t lineNo);
+    /// Stage two for line `lineNo`: its slot should be in cache now; fetch the entry.
+    void hintEntry(std::int64_t lineNo) const
+    {
+        const Hint &h = m_hints[static_cast<std::size_t>(lineNo) % kAhead];
+        if (h.name)
+            d.strings.prefetchEntry(h.hash);
+    }
+    /// intern() of a name on the current line, with the hash hintAhead computed for it.
+    StringId internHinted(sv name)
+    {
+        const Hint &h = m_hints[static_cast<std::size_t>(m_line) % kAhead];
+        if (h.name == name.data() && h.length == name.size())
+            return d.strings.intern(name, h.hash);
+        return d.strings.intern(name);
+    }
+
     // -- line kinds
     void handleLine(sv line, std::uint64_t offset, sv next);
     bool handleFirstLine(sv line);
@@ -504,12 +534,54 @@ void Builder::unrecognized(sv line, sv expected)
     warn("unrecognized line '" + excerpt(line) + "'; expected " + std::string(expected));
 }
 
+void Builder::hintAhead(sv line, std::int64_t lineNo)
+{
+    Hint &hint = m_hints[static_cast<std::size_t>(lineNo) % kAhead];
+    hint = Hint{};
+    if (line.size() < 3 || line[0] != ' ')
+        return;
+    sv name;
+    if (line.starts_with(" value: <")) {
+        // ` value: <ID NAME[{IDX}][ (phi)] @C> ...`: the id for the id map, the name for the pool.
+        sv rest = line.substr(9);
+        std::int64_t id = 0;
+        if (!readInt(rest, id) || id < 0 || !consume(rest, " "))
+            return;
+        m_valueById.prefetch(static_cast<std::uint64_t>(id));
+        consume(rest, "PHI ");
+        name = rest.substr(0, rest.find_first_of(" {>"));
+    } else if (line[1] == ' ' && line[2] != ' ') {
+        // Used values: `  NAME[ {IDX}]` (a position) or `  NAME, operand N` (a use).
+        name = line.substr(2);
+        name = name.substr(0, name.find_first_of(" ,\r"));
+    } else if (line.starts_with("    ") && line.size() > 4 && line[4] >= '0' && line[4] <= '9') {
+        // InstructionSequence: `    STEP:NAME`.
+        const auto colon = line.find(':');
+        if (colon == sv::npos)
+            return;
+        name = line.substr(colon + 1);
+        if (name.ends_with('\r'))
+            name.remove_suffix(1);
+    }
+    if (name.empty())
+        return;
+    hint = {name.data(), name.size(), StringPool::hash(name)};
+    d.strings.prefetchSlot(hint.hash);
+}
+
 bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
                         std::int64_t bytesTotal)
 {
     m_file = file;
     m_line = 0;
     m_section = Section::Start;
+    if (file == 0 && bytesTotal > 0) {
+        // Generated and real dumps hold one distinct name per 600 bytes or more: sized for half
+        // that, the tables rarely have to grow (and rehash everything) while parsing.
+        const auto expected = static_cast<std::size_t>(bytesTotal) / 1024;
+        d.strings.reserve(expected);
+        m_valueById.reserve(expected);
+    }
     m_stopFile = false;
     m_sawHeader = false;
     const char *const base = text.data();
@@ -536,23 +608,52 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
     std::size_t lastRelease = 0;
     std::uint64_t linesSinceCheck = 0;
     const std::size_t size = text.size();
-    while (pos < size && !m_stopFile) {
-        const char *nl = static_cast<const char *>(std::memchr(base + pos, '\n', size - pos));
-        const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
+    // Lines are found kAhead lines before they are handled, so hintAhead can prefetch.
+    struct Upcoming
+    {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+        bool newline = false;
+    };
+    std::array<Upcoming, kAhead> upcoming{};
+    std::size_t head = 0;
+    std::size_t queued = 0;
+    std::size_t scan = pos;
+    std::int64_t scanLine = m_line;
+    m_hints.fill(Hint{});
+    while (!m_stopFile) {
+        while (queued < kAhead && scan < size) {
+            const char *nl = static_cast<const char *>(std::memchr(base + scan, '\n', size - scan));
+            const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
+            upcoming[(head + queued) % kAhead] = {scan, end, nl != nullptr};
+            ++queued;
+            hintAhead(sv(base + scan, end - scan), ++scanLine);
+            scan = nl ? end + 1 : size;
+        }
+        if (queued == 0)
+            break;
+        const Upcoming current = upcoming[head];
+        head = (head + 1) % kAhead;
+        --queued;
+        pos = current.begin;
+        const bool hasNewline = current.newline;
+        const std::size_t end = current.end;
         sv line(base + pos, end - pos);
         const std::uint64_t lineOffset = pos;
         ++m_line;
+        hintEntry(m_line + static_cast<std::int64_t>(kAhead / 2));
         if (!line.empty() && line.back() == '\r') {
             line.remove_suffix(1);
             d.traits.crlf = true;
         }
-        if (!nl) {
+        if (!hasNewline) {
             d.traits.truncated = true;
             warn("the last line has no newline: the file looks truncated");
         }
         // The first bytes of the next line, for the glued `from instruction:` check. Only a
         // few bytes are needed, so the (often very long) next line is not scanned twice.
-        const sv next = nl ? sv(base + end + 1, std::min<std::size_t>(size - end - 1, 16)) : sv();
+        const sv next =
+            hasNewline ? sv(base + end + 1, std::min<std::size_t>(size - end - 1, 16)) : sv();
         if (first && !line.empty()) {
             first = false;
             if (!handleFirstLine(line))
@@ -563,7 +664,7 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
             enterSection();
         if (fatal)
             return false;
-        pos = nl ? end + 1 : size;
+        pos = hasNewline ? end + 1 : size;
 
         if (++linesSinceCheck >= 4096) {
             linesSinceCheck = 0;
@@ -921,7 +1022,7 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
     }
     Value v;
     v.id = s.id;
-    v.instruction = instructionFor(d.strings.intern(s.name));
+    v.instruction = instructionFor(internHinted(s.name));
     v.index = indexOrEmpty(s.index);
     v.printedIndex = !s.index.empty();
     v.phi = s.phi;
@@ -1127,7 +1228,7 @@ void Builder::position(sv text)
     if (own != kNone && d.str(d.instructions[own].name) == name)
         p.instruction = own;
     else
-        p.instruction = instructionFor(d.strings.intern(name));
+        p.instruction = instructionFor(internHinted(name));
     p.index = index.empty() ? kNoString : internRecent(index);
     d.positions.push_back(p);
     ++d.values[m_blockValue].positionCount;
@@ -1151,7 +1252,7 @@ void Builder::use(sv text)
                         "'; expected 'NAME, operand N [{idx}]'");
         u.index = internRecent(rest);
     }
-    u.instruction = instructionFor(d.strings.intern(name));
+    u.instruction = instructionFor(internHinted(name));
     d.uses.push_back(u);
     ++d.values[m_blockValue].useCount;
 }
@@ -1314,7 +1415,7 @@ void Builder::sequenceLine(sv text)
     if (step != static_cast<std::int64_t>(d.sequence.size()))
         warn("InstructionSequence step " + std::to_string(step) + " where " +
              std::to_string(d.sequence.size()) + " was expected; steps are taken in file order");
-    const std::uint32_t ins = instructionFor(d.strings.intern(name));
+    const std::uint32_t ins = instructionFor(internHinted(name));
     if (d.instructions[ins].step >= 0)
         warn("instruction '" + std::string(name) + "' is scheduled twice (steps " +
              std::to_string(d.instructions[ins].step) + " and " +

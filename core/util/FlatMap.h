@@ -44,6 +44,19 @@ public:
     }
 
     std::size_t size() const { return m_size; }
+    /// Room for `n` keys without growing.
+    void reserve(std::size_t n)
+    {
+        if (capacityFor(n) > m_keys.size())
+            rehash(capacityFor(n));
+    }
+    /// For an insert or find of `key` coming soon.
+    void prefetch(std::uint64_t key) const
+    {
+        const std::size_t i = slot(key);
+        __builtin_prefetch(&m_keys[i]);
+        __builtin_prefetch(&m_values[i]);
+    }
 
 private:
     static constexpr std::uint64_t kEmpty = ~0ull;

@@ -1,6 +1,7 @@
 #include "DumpLoader.h"
 
 #include "parse/DumpParser.h"
+#include "util/BackgroundThread.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -84,6 +85,7 @@ void DumpLoader::load(const QString &path, Prepare prepare)
     Q_EMIT started(path);
     QPointer<DumpLoader> self(this);
     QThreadPool::globalInstance()->start([self, job, path, prepare = std::move(prepare)]() {
+        markBackgroundThread();
         QElapsedTimer timer;
         timer.start();
         LoadedDump loaded;

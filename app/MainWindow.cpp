@@ -21,6 +21,8 @@
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
 #include "parse/DumpParser.h"
+#include "util/BackgroundThread.h"
+#include "util/ReleaseInBackground.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -226,6 +228,7 @@ void MainWindow::compareWith(const QString &path)
     QPointer<MainWindow> self(this);
     statusBar()->showMessage(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
     m_compareJob = QThread::create([=] {
+        markBackgroundThread();
         if (DumpLoader::loadNow(path, result->other, result->error))
             result->diff = DumpDiff::compute(*current.dump, *current.timeline, *result->other.dump,
                                              *result->other.timeline);
@@ -239,6 +242,7 @@ void MainWindow::compareWith(const QString &path)
                     self->showError(path, result->error);
                     return;
                 }
+                spdlog::debug("comparison ready; opening its window");
                 auto *view = new CompareView(self, Qt::Window);
                 view->setAttribute(Qt::WA_DeleteOnClose);
                 const QString before = toQString(current.dump->module);
@@ -248,6 +252,7 @@ void MainWindow::compareWith(const QString &path)
                                result->other.timeline, after, std::move(result->diff));
                 view->resize(1100, 760);
                 view->show();
+                spdlog::debug("comparison window shown");
                 Q_EMIT self->compareOpened(view);
             },
             Qt::QueuedConnection);
@@ -692,7 +697,10 @@ void MainWindow::runFillStep(const std::shared_ptr<std::vector<std::function<voi
 void MainWindow::finishShowing(const LoadedDump &loaded)
 {
     m_filling = LoadedDump();
-    m_current = loaded;
+    // The views hold the new dump now: the old one is freed off the GUI thread.
+    LoadedDump old = std::exchange(m_current, loaded);
+    releaseInBackground(std::move(old.dump), std::move(old.timeline), std::move(old.ganttRows),
+                        std::move(old.mapLayout));
     m_selection->blockSignals(false);
     m_selection->clear(); // anything set while the views were filling is dropped
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();

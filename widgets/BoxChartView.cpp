@@ -5,6 +5,7 @@
 #include "StepTicker.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "util/BackgroundThread.h"
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -85,6 +86,7 @@ void BoxChartView::buildInBackground(std::function<std::shared_ptr<const void>()
     const std::shared_ptr<const Dump> forDump = dumpPointer();
     QThreadPool::globalInstance()->start(
         [self, generation, forDump, work = std::move(work), done = std::move(done)] {
+            markBackgroundThread();
             std::shared_ptr<const void> result = work();
             QMetaObject::invokeMethod(
                 QCoreApplication::instance(),

@@ -5,6 +5,7 @@
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
+#include "util/BackgroundThread.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -208,6 +209,7 @@ void BreakdownPanel::startJob()
     const quint64 generation = m_generation;
     QPointer<BreakdownPanel> self(this);
     m_job = QThread::create([=] {
+        markBackgroundThread();
         result->breakdown = Breakdown::compute(*dump, step, space);
         result->findings =
             PeakExplainer::explain(*dump, *timeline, step, space, result->breakdown.live);

@@ -3,13 +3,19 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "models/QtText.h"
+#include "models/ValueChangeModel.h"
+#include "util/ReleaseInBackground.h"
 
 #include <QHeaderView>
 #include <QLabel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <spdlog/spdlog.h>
 
 namespace bufferscope {
 
@@ -59,8 +65,19 @@ CompareView::CompareView(QWidget *parent, Qt::WindowFlags flags)
     m_summary->setWordWrap(true);
     m_byOpName = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("op_name")});
     m_bySource = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("source")});
-    m_values = makeTable(
-        this, {tr("change"), tr("Δ bytes"), tr("before"), tr("after"), tr("value (name{index})")});
+    // A model over the diff, not an item per cell: two million-value dumps can differ in
+    // every value.
+    m_valueChanges = new ValueChangeModel(this);
+    m_values = new QTableView(this);
+    m_values->setModel(m_valueChanges);
+    m_values->verticalHeader()->hide();
+    m_values->verticalHeader()->setDefaultSectionSize(m_values->fontMetrics().height() + 6);
+    m_values->setAlternatingRowColors(true);
+    m_values->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_values->horizontalHeader()->setStretchLastSection(true);
+    m_values->setWordWrap(false);
+    m_values->setSortingEnabled(true);
+    m_values->verticalHeader()->setResizeContentsPrecision(100);
     m_tabs->addTab(m_byOpName, tr("By op_name at the peaks"));
     m_tabs->addTab(m_bySource, tr("By source at the peaks"));
     m_tabs->addTab(m_values, tr("Values"));
@@ -79,6 +96,14 @@ CompareView::CompareView(QWidget *parent, Qt::WindowFlags flags)
     layout->addWidget(m_summary);
     layout->addWidget(m_plot, 3);
     layout->addWidget(m_tabs, 2);
+}
+
+CompareView::~CompareView()
+{
+    // The other dump and a comparison of two big ones take long to free: not here.
+    m_valueChanges->setDiff(nullptr);
+    releaseInBackground(std::move(m_diff), std::move(m_before), std::move(m_after),
+                        std::move(m_beforeTimeline), std::move(m_afterTimeline));
 }
 
 void CompareView::setDumps(std::shared_ptr<const Dump> before,
@@ -103,10 +128,17 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_after = std::move(after);
     m_afterTimeline = std::move(ta);
     m_afterName = std::move(afterName);
-    m_diff = std::move(diff);
+    m_diff = std::make_shared<const DumpDiff>(std::move(diff));
     m_summary->setText(summaryText());
     fillPlot();
-    fillTables();
+    // The tables in a later turn of the event loop (a timer, not a posted call, so input and
+    // painting come in between): the window shows first.
+    QTimer::singleShot(1, this, [this, diff = m_diff] {
+        if (diff == m_diff) {
+            fillTables();
+            spdlog::debug("comparison tables filled");
+        }
+    });
 }
 
 QString CompareView::summaryText() const
@@ -121,14 +153,14 @@ QString CompareView::summaryText() const
     };
     return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=6>%3%4</table>%5")
         .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
-             row(tr("total"), m_diff.totalBefore, m_diff.totalAfter),
-             row(tr("peak"), m_diff.peakBefore, m_diff.peakAfter,
-                 tr("steps %1 → %2").arg(m_diff.peakStepBefore).arg(m_diff.peakStepAfter)),
+             row(tr("total"), m_diff->totalBefore, m_diff->totalAfter),
+             row(tr("peak"), m_diff->peakBefore, m_diff->peakAfter,
+                 tr("steps %1 → %2").arg(m_diff->peakStepBefore).arg(m_diff->peakStepAfter)),
              tr("Values matched by instruction name and shape index: %1 added, %2 removed, %3 "
                 "changed.")
-                 .arg(m_diff.added.size())
-                 .arg(m_diff.removed.size())
-                 .arg(m_diff.changed.size()));
+                 .arg(m_diff->added.size())
+                 .arg(m_diff->removed.size())
+                 .arg(m_diff->changed.size()));
 }
 
 void CompareView::fillPlot()
@@ -162,12 +194,17 @@ void CompareView::fillPlot()
     before->setName(tr("before: %1").arg(m_beforeName));
     before->setLineStyle(QCPGraph::lsStepLeft);
     before->setData(ka, va, true);
-    before->setPen(QPen(ChartPalette::kindColor(AllocationKind::Parameter), 1.6));
+    // 1 px pens without antialiasing: wider ones go through Qt's path stroker, slow on long
+    // programs (the steps are axis-aligned anyway).
+    before->setPen(QPen(ChartPalette::kindColor(AllocationKind::Parameter), 1));
+    before->setAntialiased(false);
     QCPGraph *after = m_plot->addGraph();
     after->setName(tr("after: %1").arg(m_afterName));
     after->setLineStyle(QCPGraph::lsStepLeft);
     after->setData(kb, vb, true);
-    after->setPen(QPen(ChartPalette::kindColor(AllocationKind::ThreadLocal), 1.6));
+    after->setPen(QPen(ChartPalette::kindColor(AllocationKind::ThreadLocal), 1));
+    after->setAntialiased(false);
+    after->setAntialiasedFill(false);
     // The difference, shaded between the two curves.
     QColor shade = ChartPalette::highlight();
     shade.setAlpha(60);
@@ -180,7 +217,7 @@ void CompareView::fillPlot()
         top = std::max(top, v);
     m_plot->xAxis->setRange(0, std::max<double>(1, static_cast<double>(n)));
     m_plot->yAxis->setRange(0, top * 1.12);
-    m_plot->replot();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CompareView::fillTables()
@@ -197,32 +234,12 @@ void CompareView::fillTables()
         }
         t->resizeColumnsToContents();
     };
-    fillDeltas(m_byOpName, m_diff.byOpName);
-    fillDeltas(m_bySource, m_diff.bySource);
-    m_values->setRowCount(0);
-    const auto add = [this](const QString &change, const ValueChange &c) {
-        const int r = m_values->rowCount();
-        m_values->insertRow(r);
-        const qint64 delta = c.after.bytes - c.before.bytes;
-        const auto side = [](const DiffSide &s) {
-            return s.value == kNone ? QStringLiteral("—")
-                                    : QStringLiteral("%1, steps %2–%3")
-                                          .arg(humanBytesText(s.bytes))
-                                          .arg(s.start)
-                                          .arg(s.end);
-        };
-        m_values->setItem(r, 0, cell(change, 0, false));
-        m_values->setItem(r, 1, cell(signedBytes(delta), delta, true));
-        m_values->setItem(r, 2, cell(side(c.before), c.before.bytes, false));
-        m_values->setItem(r, 3, cell(side(c.after), c.after.bytes, false));
-        m_values->setItem(r, 4, cell(toQString(c.key), 0, false));
-    };
-    for (const ValueChange &c : m_diff.added)
-        add(tr("added"), c);
-    for (const ValueChange &c : m_diff.removed)
-        add(tr("removed"), c);
-    for (const ValueChange &c : m_diff.changed)
-        add(tr("changed"), c);
+    fillDeltas(m_byOpName, m_diff->byOpName);
+    fillDeltas(m_bySource, m_diff->bySource);
+    m_valueChanges->setDiff(m_diff);
+    // As XLA listed them (added, removed, changed, largest first in each) until a header is
+    // clicked.
+    m_values->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_values->resizeColumnsToContents();
 }
 

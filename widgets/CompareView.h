@@ -11,9 +11,12 @@
 class QCustomPlot;
 class QLabel;
 class QTabWidget;
+class QTableView;
 class QTableWidget;
 
 namespace bufferscope {
+
+class ValueChangeModel;
 
 /// Two dumps compared (before → after): both live-bytes curves over the program order with the
 /// difference shaded, the totals and peaks, and tables of the deltas by op_name and source and
@@ -23,6 +26,7 @@ class CompareView : public QWidget
     Q_OBJECT
 public:
     explicit CompareView(QWidget *parent = nullptr, Qt::WindowFlags flags = {});
+    ~CompareView() override;
 
     void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
                   QString beforeName, std::shared_ptr<const Dump> after,
@@ -31,11 +35,11 @@ public:
     void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
                   QString beforeName, std::shared_ptr<const Dump> after,
                   std::shared_ptr<const MemoryTimeline> ta, QString afterName, DumpDiff diff);
-    const DumpDiff &diff() const { return m_diff; }
+    const DumpDiff &diff() const { return *m_diff; }
     QCustomPlot *plot() const { return m_plot; }
     QString summaryText() const;
     QTableWidget *opNameTable() const { return m_byOpName; }
-    QTableWidget *valuesTable() const { return m_values; }
+    QTableView *valuesTable() const { return m_values; }
 
 private:
     void fillPlot();
@@ -44,13 +48,14 @@ private:
     std::shared_ptr<const Dump> m_before, m_after;
     std::shared_ptr<const MemoryTimeline> m_beforeTimeline, m_afterTimeline;
     QString m_beforeName, m_afterName;
-    DumpDiff m_diff;
+    std::shared_ptr<const DumpDiff> m_diff;
     QLabel *m_summary;
     QCustomPlot *m_plot;
     QTabWidget *m_tabs;
     QTableWidget *m_byOpName;
     QTableWidget *m_bySource;
-    QTableWidget *m_values;
+    QTableView *m_values;
+    ValueChangeModel *m_valueChanges;
 };
 
 } // namespace bufferscope

@@ -3,6 +3,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "models/QtText.h"
 #include "parse/DumpParser.h"
+#include "util/BackgroundThread.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
@@ -118,6 +119,7 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
     QPointer<ModuleBrowser> self(this);
     const QString skip = m_loadedElsewhere;
     m_thread = QThread::create([files, cancel, generation, self, skip] {
+        markBackgroundThread();
         for (int i = 0; i < files.size() && !cancel->load(); ++i) {
             if (files[i] == skip)
                 continue;

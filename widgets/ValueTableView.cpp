@@ -3,6 +3,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
+#include "util/BackgroundThread.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -111,6 +112,7 @@ void ValueTableView::applyFilter()
     std::shared_ptr<const Dump> shared = m_model->sharedDump();
     QPointer<ValueTableView> self(this);
     QThreadPool::globalInstance()->start([self, cancel, shared, needle] {
+        markBackgroundThread();
         std::vector<std::uint8_t> keep = ValueTableModel::matching(*shared, needle, cancel.get());
         if (cancel->load())
             return;

@@ -656,9 +656,19 @@ private Q_SLOTS:
         QCOMPARE(view->plot()->graphCount(), 2);
         QCOMPARE(view->plot()->graph(1)->channelFillGraph(), view->plot()->graph(0));
         QCOMPARE(view->opNameTable()->rowCount(), static_cast<int>(view->diff().byOpName.size()));
-        QCOMPARE(view->valuesTable()->rowCount(),
+        QAbstractItemModel *changes = view->valuesTable()->model();
+        QCOMPARE(changes->rowCount(),
                  static_cast<int>(view->diff().added.size() + view->diff().removed.size() +
                                   view->diff().changed.size()));
+        // Rows as the diff lists them (added first); sorting by Δ bytes puts the largest growth
+        // on top.
+        QCOMPARE(changes->index(0, 0).data().toString(), QStringLiteral("added"));
+        QCOMPARE(changes->index(0, 4).data().toString(),
+                 QString::fromStdString(view->diff().added.front().key));
+        view->valuesTable()->sortByColumn(1, Qt::DescendingOrder);
+        for (int r = 1; r < changes->rowCount(); ++r)
+            QVERIFY(changes->index(r - 1, 1).data(BytesRole).toLongLong() >=
+                    changes->index(r, 1).data(BytesRole).toLongLong());
         QVERIFY(view->summaryText().contains(QStringLiteral("11 added, 5 removed, 4 changed")));
         if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
             QTest::qWait(200);

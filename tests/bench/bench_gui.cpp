@@ -5,8 +5,8 @@
 // Usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
-#include "BreakdownChart.h"
 #include "BoxPlottable.h"
+#include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartView.h"
 #include "CompareView.h"
@@ -306,7 +306,8 @@ int main(int argc, char **argv)
     std::printf("  Gantt replot, full view / zoomed          %8.1f / %.1f ms\n", ganttFull,
                 ganttZoom);
     std::printf("  memory map replot, full view / zoomed     %8.1f / %.1f ms\n", mapFull, mapZoom);
-    std::printf("  hover hit-test, Gantt / memory map        %8.2f / %.2f ms\n", ganttHover, mapHover);
+    std::printf("  hover hit-test, Gantt / memory map        %8.2f / %.2f ms\n", ganttHover,
+                mapHover);
     std::printf("  click to all views highlighted            %8.1f ms (%.1f ms in the signal; "
                 "full replots: %s)\n",
                 clickMs, syncMs, qPrintable(replots.join(QStringLiteral(", "))));
@@ -325,6 +326,41 @@ int main(int argc, char **argv)
                 static_cast<long long>(breakdownStepStall));
     std::printf("  peak RSS up to first paint / overall      %8.1f / %.1f MiB\n", loadRssMiB,
                 peakRssMiB());
+
+    // --compare-with FILE2: File → Compare With through the window (load and diff on a worker),
+    // timed until the comparison window is open, with the longest GUI stall meanwhile.
+    if (const qsizetype at = args.indexOf(QStringLiteral("--compare-with")); at > 0) {
+        CompareView *opened = nullptr;
+        QObject::connect(&w, &MainWindow::compareOpened,
+                         [&opened](CompareView *view) { opened = view; });
+        sinceTick.restart();
+        longestStall = 0;
+        ticker.start();
+        QElapsedTimer comparing;
+        comparing.start();
+        w.compareWith(args.value(at + 1));
+        while (!opened)
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        QApplication::processEvents();
+        const qint64 openMs = comparing.elapsed();
+        const qint64 openStall = longestStall;
+        const double compareReplot = replotMs(opened->plot());
+        // Closing it frees the other dump and the comparison.
+        longestStall = 0;
+        sinceTick.restart();
+        QElapsedTimer closing;
+        closing.start();
+        opened->close();
+        QApplication::processEvents();
+        QApplication::processEvents();
+        const qint64 closeMs = closing.elapsed();
+        ticker.stop();
+        std::printf("  compare with %s: open %lld ms (longest GUI stall %lld ms), replot %.1f ms, "
+                    "close %lld ms (stall %lld ms)\n",
+                    qPrintable(args.value(at + 1)), static_cast<long long>(openMs),
+                    static_cast<long long>(openStall), compareReplot,
+                    static_cast<long long>(closeMs), static_cast<long long>(longestStall));
+    }
 
     if (!shots.isEmpty()) {
         w.grab().save(shots + QStringLiteral("/window.png"));

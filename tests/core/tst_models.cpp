@@ -1,8 +1,10 @@
+#include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
+#include "models/ValueChangeModel.h"
 #include "models/ValueTableModel.h"
 #include "parse/DumpParser.h"
 
@@ -198,6 +200,64 @@ private Q_SLOTS:
         QVERIFY(!values.isFiltered());
         QCOMPARE(values.rowCount(), static_cast<int>(r.dump->values.size()));
         QVERIFY(values.rowOfValue(p5) >= 0);
+    }
+
+    void valueChanges()
+    {
+        const auto load = [](const char *name) {
+            LoadResult r = DumpParser::loadFile(
+                QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
+                    .arg(QLatin1String(name))
+                    .toStdString());
+            return r.dump;
+        };
+        const auto a = load("tpu_dynamic_slice");
+        const auto b = load("tpu_random_normal");
+        QVERIFY(a && b);
+        const auto ta = MemoryTimeline::compute(*a);
+        const auto tb = MemoryTimeline::compute(*b);
+        auto diff = std::make_shared<const DumpDiff>(DumpDiff::compute(*a, *ta, *b, *tb));
+        ValueChangeModel changes;
+        QAbstractItemModelTester tester(&changes,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        changes.setDiff(diff);
+        // 11 added, 5 removed, 4 changed (the same comparison tst_mainwindow opens).
+        QCOMPARE(changes.rowCount(), 20);
+        QCOMPARE(changes.kindAt(0), ValueChangeModel::Change::Added);
+        QCOMPARE(changes.kindAt(11), ValueChangeModel::Change::Removed);
+        QCOMPARE(changes.kindAt(19), ValueChangeModel::Change::Changed);
+        const QPersistentModelIndex first = changes.index(0, ValueChangeModel::KeyColumn);
+        const QString firstKey = first.data().toString();
+        for (int column = 0; column < ValueChangeModel::ColumnCount; ++column) {
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                changes.sort(column, order);
+                QCOMPARE(changes.rowCount(), 20);
+                QCOMPARE(first.data().toString(), firstKey); // persistent indexes follow
+                for (int r = 1; r < changes.rowCount(); ++r) {
+                    const auto value = [&](int row) -> QVariant {
+                        if (column == ValueChangeModel::KeyColumn)
+                            return changes.index(row, column).data();
+                        if (column == ValueChangeModel::ChangeColumn)
+                            return static_cast<int>(changes.kindAt(row));
+                        return changes.index(row, column).data(BytesRole);
+                    };
+                    const QVariant u = value(r - 1);
+                    const QVariant v = value(r);
+                    const bool inOrder =
+                        column == ValueChangeModel::KeyColumn
+                            ? (order == Qt::AscendingOrder ? u.toString() <= v.toString()
+                                                           : u.toString() >= v.toString())
+                            : (order == Qt::AscendingOrder ? u.toLongLong() <= v.toLongLong()
+                                                           : u.toLongLong() >= v.toLongLong());
+                    QVERIFY2(inOrder,
+                             qPrintable(QStringLiteral("column %1 row %2").arg(column).arg(r)));
+                }
+            }
+        }
+        // Δ bytes of a row is after minus before.
+        const ValueChange &c = changes.changeAt(0);
+        QCOMPARE(changes.index(0, ValueChangeModel::DeltaColumn).data(BytesRole).toLongLong(),
+                 c.after.bytes - c.before.bytes);
     }
 
     void selection()

@@ -383,7 +383,10 @@ int main(int argc, char **argv)
                          other.timeline, QString::fromStdString(other.dump->module));
         compare.resize(1100, 760);
         compare.show();
-        QApplication::processEvents();
+        QElapsedTimer settle; // the tables fill a moment after the window shows
+        settle.start();
+        while (settle.elapsed() < 200)
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
         compare.grab().save(shots + QStringLiteral("/compare.png"));
     }
     return 0;

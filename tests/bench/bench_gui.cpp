@@ -2,7 +2,8 @@
 // waits for: load time, the longest stall of the GUI thread while loading, time to first paint,
 // the Gantt's and the memory map's replot time at full view and zoomed (QCustomPlot's own
 // replotTime), click-to-everything-highlighted, sorting the value table, and peak RSS.
-// Usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]
+// Usage: bench_gui FILE [--verbose] [--compare-with FILE2] [--shots DIR [--compare FILE2]]
+//        (--compare-with: File → Compare With FILE2 through the window, timed)
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
 #include "BoxPlottable.h"
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScopeBench"));
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--shots DIR [--compare FILE2]]\n");
+        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--compare-with FILE2] [--shots DIR [--compare FILE2]]\n");
         return 1;
     }
     const QString file = args[1];

@@ -21,14 +21,6 @@ namespace bufferscope {
 
 namespace {
 
-QString signedBytes(qint64 delta)
-{
-    const QString magnitude = humanBytesText(delta < 0 ? -delta : delta);
-    return delta > 0   ? QStringLiteral("+") + magnitude
-           : delta < 0 ? QStringLiteral("−") + magnitude
-                       : QStringLiteral("±0B");
-}
-
 /// A table cell that sorts by `sortKey` (bytes) and shows `text`.
 QTableWidgetItem *cell(const QString &text, qint64 sortKey, bool number)
 {
@@ -149,7 +141,7 @@ QString CompareView::summaryText() const
         return QStringLiteral(
                    "<tr><td>%1</td><td align=right>%2</td><td>→</td>"
                    "<td align=right>%3</td><td align=right><b>%4</b></td><td>%5</td></tr>")
-            .arg(what, humanBytesText(a), humanBytesText(b), signedBytes(b - a), extra);
+            .arg(what, humanBytesText(a), humanBytesText(b), signedBytesText(b - a), extra);
     };
     return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=6>%3%4</table>%5")
         .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
@@ -227,7 +219,7 @@ void CompareView::fillTables()
         t->setRowCount(static_cast<int>(rows.size()));
         for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
             const KeyDelta &d = rows[static_cast<std::size_t>(r)];
-            t->setItem(r, 0, cell(signedBytes(d.delta()), d.delta(), true));
+            t->setItem(r, 0, cell(signedBytesText(d.delta()), d.delta(), true));
             t->setItem(r, 1, cell(humanBytesText(d.before), d.before, true));
             t->setItem(r, 2, cell(humanBytesText(d.after), d.after, true));
             t->setItem(r, 3, cell(toQString(d.key), 0, false));

@@ -17,4 +17,12 @@ QString exactBytesText(qint64 bytes)
     return locale.toString(bytes) + QStringLiteral(" bytes");
 }
 
+QString signedBytesText(qint64 delta)
+{
+    const QString magnitude = humanBytesText(delta < 0 ? -delta : delta);
+    return delta > 0   ? QStringLiteral("+") + magnitude
+           : delta < 0 ? QStringLiteral("−") + magnitude
+                       : QStringLiteral("±0B");
+}
+
 } // namespace bufferscope

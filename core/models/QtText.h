@@ -16,5 +16,7 @@ inline QString toQString(std::string_view text)
 QString humanBytesText(qint64 bytes);
 /// "1,234,567 bytes" with grouping, for tooltips.
 QString exactBytesText(qint64 bytes);
+/// A change in bytes: "+1.5KiB", "−512B" (a real minus sign) or "±0B".
+QString signedBytesText(qint64 delta);
 
 } // namespace bufferscope

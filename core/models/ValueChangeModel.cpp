@@ -9,14 +9,6 @@ namespace bufferscope {
 
 namespace {
 
-QString signedBytesText(qint64 delta)
-{
-    const QString magnitude = humanBytesText(delta < 0 ? -delta : delta);
-    return delta > 0   ? QStringLiteral("+") + magnitude
-           : delta < 0 ? QStringLiteral("−") + magnitude
-                       : QStringLiteral("±0B");
-}
-
 QString sideText(const DiffSide &s)
 {
     return s.value == kNone ? QStringLiteral("—")

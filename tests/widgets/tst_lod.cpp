@@ -100,6 +100,16 @@ class TestLod : public QObject
         return best;
     }
 
+    /// The generated dump in `view`, on screen, recording what it draws.
+    bool showDump(BoxChartView &view) const
+    {
+        view.resize(900, 520);
+        view.setDump(m_loaded.dump, m_loaded.timeline);
+        view.show();
+        view.boxes()->setRecording(true);
+        return QTest::qWaitForWindowExposed(&view);
+    }
+
     static void setRanges(ChartView &view, const QCPRange &x, const QCPRange &y)
     {
         view.plot()->xAxis->setRange(x);
@@ -143,11 +153,7 @@ private Q_SLOTS:
         QFETCH(Zoom, zoom);
         Selection selection;
         LiveRangeGantt gantt(&selection);
-        gantt.resize(900, 520);
-        gantt.setDump(m_loaded.dump, m_loaded.timeline);
-        gantt.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&gantt));
-        gantt.boxes()->setRecording(true);
+        QVERIFY(showDump(gantt));
         const Dump &d = *m_loaded.dump;
         const QCPRange x = part(QCPRange(0, static_cast<double>(d.stepCount())), zoom.x0, zoom.x1);
         const QCPRange y = part(QCPRange(0, gantt.rowCount()), zoom.y0, zoom.y1);
@@ -184,11 +190,7 @@ private Q_SLOTS:
         const Dump &d = *m_loaded.dump;
         Selection selection;
         MemoryMap map(&selection);
-        map.resize(900, 520);
-        map.setDump(m_loaded.dump, m_loaded.timeline);
-        map.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&map));
-        map.boxes()->setRecording(true);
+        QVERIFY(showDump(map));
         const QCPRange steps(0, static_cast<double>(d.stepCount()));
 
         // One allocation, the largest (the temp heap): boxes at their offsets, from the dump.

@@ -146,6 +146,34 @@ private Q_SLOTS:
                                                 [](const Value &v) { return v.hasLiveRange(); })));
     }
 
+    void newestLoadWinsAndCancelKeepsTheDump()
+    {
+        MainWindow w;
+        w.show();
+        w.openPath(sample("tpu_unstack"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        QSignalSpy finished(w.loader(), &DumpLoader::finished);
+        QSignalSpy cancelled(w.loader(), &DumpLoader::cancelled);
+        QSignalSpy shown(&w, &MainWindow::dumpShown);
+        // A second file opened while the first loads: only the second is ever delivered.
+        w.openPath(sample("gpu_decoder_layer"));
+        w.openPath(sample("tpu_random_normal"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));
+        QTest::qWait(100); // a late delivery of the first would have come by now
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(cancelled.count(), 0);
+        QCOMPARE(w.current().dump->module, std::string("tpu_random_normal"));
+        // Cancel: the dump shown stays, the status says so.
+        w.openPath(sample("gpu_decoder_layer"));
+        QVERIFY(w.loader()->isLoading());
+        w.loader()->cancel();
+        QTRY_COMPARE(cancelled.count(), 1);
+        QVERIFY(!w.loader()->isLoading());
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(w.current().dump->module, std::string("tpu_random_normal"));
+    }
+
     void progressSaysBytesAndTimeLeft()
     {
         QCOMPARE(MainWindow::progressText(0, 0, 0), QStringLiteral("reading…"));

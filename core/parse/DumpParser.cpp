@@ -581,6 +581,18 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         const auto expected = static_cast<std::size_t>(bytesTotal) / 1024;
         d.strings.reserve(expected);
         m_valueById.reserve(expected);
+        // The big arrays too, generously: capacity that is never written costs address space,
+        // not memory, while growing by doubling copies everything and touches twice the pages.
+        // Generated dumps have one value per 600 bytes, real ones fewer; capped so a huge file
+        // does not ask for more address space than a strict overcommit policy grants.
+        const auto records =
+            std::min<std::size_t>(static_cast<std::size_t>(bytesTotal) / 512, std::size_t{1} << 25);
+        d.values.reserve(records);
+        d.allocationValues.reserve(records);
+        d.positions.reserve(records);
+        d.uses.reserve(records);
+        d.instructions.reserve(records);
+        d.sequence.reserve(records);
     }
     m_stopFile = false;
     m_sawHeader = false;

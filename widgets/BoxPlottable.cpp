@@ -38,6 +38,7 @@ struct Weight
     std::uint32_t r = 0;
     std::uint32_t g = 0;
     std::uint32_t b = 0;
+    std::uint32_t a = 0; ///< the colours' own opacity (faint bands stay faint when folded)
 
     void add(QRgb c)
     {
@@ -45,6 +46,7 @@ struct Weight
         r += static_cast<std::uint32_t>(qRed(c));
         g += static_cast<std::uint32_t>(qGreen(c));
         b += static_cast<std::uint32_t>(qBlue(c));
+        a += static_cast<std::uint32_t>(qAlpha(c));
     }
     void remove(QRgb c)
     {
@@ -52,6 +54,7 @@ struct Weight
         r -= static_cast<std::uint32_t>(qRed(c));
         g -= static_cast<std::uint32_t>(qGreen(c));
         b -= static_cast<std::uint32_t>(qBlue(c));
+        a -= static_cast<std::uint32_t>(qAlpha(c));
     }
     void operator+=(const Weight &o)
     {
@@ -59,16 +62,20 @@ struct Weight
         r += o.r;
         g += o.g;
         b += o.b;
+        a += o.a;
     }
-    /// The mix, more opaque where more values overlap (one value alone stays clearly visible).
+    /// The mix, more opaque where more values overlap (one value alone stays clearly visible),
+    /// times the colours' own opacity.
     QRgb colour() const
     {
-        static constexpr int kAlpha[] = {0, 150, 185, 210, 230};
-        const int alpha = n < 5 ? kAlpha[n] : 255;
+        static constexpr float kDensity[] = {0, 150, 185, 210, 230};
+        const float density = n < 5 ? kDensity[n] : 255.0f;
         const float inverse = 1.0f / static_cast<float>(n);
+        const float opacity = static_cast<float>(a) * inverse / 255.0f;
         return qRgba(static_cast<int>(static_cast<float>(r) * inverse),
                      static_cast<int>(static_cast<float>(g) * inverse),
-                     static_cast<int>(static_cast<float>(b) * inverse), alpha);
+                     static_cast<int>(static_cast<float>(b) * inverse),
+                     static_cast<int>(density * opacity + 0.5f));
     }
     bool operator==(const Weight &o) const = default;
 };
@@ -183,7 +190,7 @@ void BoxPlottable::setColours(const std::vector<QColor> &colours)
     for (const QColor &c : colours) {
         m_brushes.emplace_back(c, m_brushStyle);
         m_borders.push_back(c.darker(160));
-        m_rgb.push_back(c.rgb());
+        m_rgb.push_back(c.rgba());
     }
 }
 

@@ -47,6 +47,12 @@ MemoryMap::MemoryMap(Selection *selection, QWidget *parent)
     p->yAxis->setRangeReversed(true);
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this] { updateBandLabels(); });
+    // After a replot the axis rect has its final height: labels that no longer fit (or now
+    // do) are corrected with one more queued replot.
+    connect(p, &QCustomPlot::afterReplot, this, [this] {
+        if (updateBandLabels())
+            replotAll();
+    });
     applyPalette();
 }
 
@@ -253,28 +259,32 @@ void MemoryMap::buildBoxes()
     updateBandLabels();
 }
 
-void MemoryMap::updateBandLabels()
+bool MemoryMap::updateBandLabels()
 {
     auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker || !dump() || m_allocation != kAllAllocations)
-        return;
-    ticker->clear();
+        return false;
+    QMap<double, QString> ticks;
     const QCPRange range = plot()->yAxis->range();
     const double pixels = plot()->axisRect()->height();
-    if (range.size() <= 0 || pixels <= 0)
-        return;
-    const double perPixel = range.size() / pixels;
-    for (std::size_t i = 0; i < m_layout->bandOf.size(); ++i) {
-        const Band &b = m_layout->bandOf[i];
-        if (b.height <= 0 || b.height / perPixel < kLabelMinPixels ||
-            b.base + b.height < range.lower || b.base > range.upper)
-            continue;
-        const Allocation &a = dump()->allocations[i];
-        ticker->addTick(b.base + b.height / 2, tr("#%1 %2 %3")
-                                                   .arg(a.index)
-                                                   .arg(toQString(allocationKindName(a.kind)))
-                                                   .arg(humanBytesText(a.size)));
+    if (range.size() > 0 && pixels > 0) {
+        const double perPixel = range.size() / pixels;
+        for (std::size_t i = 0; i < m_layout->bandOf.size(); ++i) {
+            const Band &b = m_layout->bandOf[i];
+            if (b.height <= 0 || b.height / perPixel < kLabelMinPixels ||
+                b.base + b.height < range.lower || b.base > range.upper)
+                continue;
+            const Allocation &a = dump()->allocations[i];
+            ticks.insert(b.base + b.height / 2, tr("#%1 %2 %3")
+                                                    .arg(a.index)
+                                                    .arg(toQString(allocationKindName(a.kind)))
+                                                    .arg(humanBytesText(a.size)));
+        }
     }
+    if (ticks == ticker->ticks())
+        return false;
+    ticker->setTicks(ticks);
+    return true;
 }
 
 void MemoryMap::resetZoom()
@@ -291,8 +301,8 @@ void MemoryMap::resetZoom()
         const Allocation &a = dump()->allocations[static_cast<std::size_t>(m_allocation)];
         plot()->yAxis->setRange(0, std::max<double>(1, static_cast<double>(a.size)));
     }
-    // Labels depend on the axis rect's height, known after a layout pass.
-    plot()->replot();
+    // Labels depend on the axis rect's height, known after a layout pass: the replot after
+    // this one corrects them if they change (see the afterReplot connection).
     updateBandLabels();
     replotAll();
 }

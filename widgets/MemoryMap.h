@@ -66,7 +66,8 @@ protected:
 
 private:
     void buildBoxes();
-    void updateBandLabels();
+    /// The stacked map's band labels for the current range and height; true when they changed.
+    bool updateBandLabels();
 
     QComboBox *m_allocationBox;
     QLabel *m_info;

@@ -241,6 +241,28 @@ private Q_SLOTS:
         }
     }
 
+    void memoryMapLabelsBandsThatFit()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_vllm_update_slice")));
+        const auto labels = [&] {
+            auto ticker = views.map.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            return ticker ? ticker->ticks().values() : QList<QString>();
+        };
+        // Stacked: every band tall enough on screen is labelled "#index kind size"; at 520 px
+        // all nine are.
+        QTRY_COMPARE(labels().size(), 9);
+        QVERIFY(labels().contains(QStringLiteral("#0 output 512B")));
+        QVERIFY(labels().contains(QStringLiteral("#8 temp 296B")));
+        // Shorter, only the taller bands keep a label (updated after the replot that lays the
+        // new height out).
+        views.map.resize(1000, 200);
+        views.map.plot()->replot();
+        QTRY_VERIFY(labels().size() < 9);
+        QVERIFY(labels().contains(QStringLiteral("#0 output 512B")));
+        QVERIFY(!labels().contains(QStringLiteral("#5 parameter 2B")));
+    }
+
     void bigDumpRebuildsInTheBackground()
     {
         // Treat the sample as big: another order or allocation is built off the GUI thread.

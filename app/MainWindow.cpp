@@ -623,7 +623,6 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     m_selection->setCurrentStep(-1);
     m_selection->blockSignals(true);
     const quint64 generation = ++m_fillGeneration;
-    m_filling = loaded;
     setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
     updateStatus(loaded);
 
@@ -696,7 +695,6 @@ void MainWindow::runFillStep(const std::shared_ptr<std::vector<std::function<voi
 
 void MainWindow::finishShowing(const LoadedDump &loaded)
 {
-    m_filling = LoadedDump();
     // The views hold the new dump now: the old one is freed off the GUI thread.
     LoadedDump old = std::exchange(m_current, loaded);
     releaseInBackground(std::move(old.dump), std::move(old.timeline), std::move(old.ganttRows),

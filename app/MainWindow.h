@@ -150,7 +150,6 @@ private:
     QByteArray m_defaultState;
     ChartView *m_lastChart = nullptr;
     LoadedDump m_current;
-    LoadedDump m_filling; ///< being handed to the views (current() until then is the old one)
     quint64 m_fillGeneration = 0;
     QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
     QString m_loadingName;     ///< file name of the dump being loaded

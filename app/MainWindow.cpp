@@ -704,7 +704,6 @@ void MainWindow::finishShowing(const LoadedDump &loaded)
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                     : tr("Warnings"));
-    updateStatus(loaded);
     if (!loaded.path.startsWith(QLatin1Char(':')))
         addRecent(loaded.path);
     if (const SpaceTimeline *primary = loaded.timeline->primary())

@@ -14,6 +14,17 @@
 
 using namespace bufferscope;
 
+namespace {
+
+/// A sample dump from tests/data, parsed.
+LoadResult loadSample(const QString &name)
+{
+    return DumpParser::loadFile(
+        QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name).toStdString());
+}
+
+} // namespace
+
 class TestModels : public QObject
 {
     Q_OBJECT
@@ -28,10 +39,7 @@ private Q_SLOTS:
     void models()
     {
         QFETCH(QString, name);
-        const std::string path = QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
-                                     .arg(name)
-                                     .toStdString();
-        LoadResult r = DumpParser::loadFile(path);
+        const LoadResult r = loadSample(name);
         QVERIFY(r.ok());
         auto timeline = std::make_shared<const MemoryTimeline>(*MemoryTimeline::compute(*r.dump));
 
@@ -94,10 +102,7 @@ private Q_SLOTS:
 
     void valueSort()
     {
-        const std::string path =
-            QStringLiteral(BUFFERSCOPE_TEST_DATA "/gpu_decoder_layer.buffer-assignment.txt")
-                .toStdString();
-        LoadResult r = DumpParser::loadFile(path);
+        const LoadResult r = loadSample(QStringLiteral("gpu_decoder_layer"));
         QVERIFY(r.ok());
         ValueTableModel values;
         QAbstractItemModelTester tester(&values,
@@ -144,10 +149,7 @@ private Q_SLOTS:
 
     void valueFilter()
     {
-        const std::string path =
-            QStringLiteral(BUFFERSCOPE_TEST_DATA "/gpu_decoder_layer.buffer-assignment.txt")
-                .toStdString();
-        LoadResult r = DumpParser::loadFile(path);
+        const LoadResult r = loadSample(QStringLiteral("gpu_decoder_layer"));
         QVERIFY(r.ok());
         ValueTableModel values;
         values.setDump(r.dump);
@@ -204,15 +206,8 @@ private Q_SLOTS:
 
     void valueChanges()
     {
-        const auto load = [](const char *name) {
-            LoadResult r = DumpParser::loadFile(
-                QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
-                    .arg(QLatin1String(name))
-                    .toStdString());
-            return r.dump;
-        };
-        const auto a = load("tpu_dynamic_slice");
-        const auto b = load("tpu_random_normal");
+        const auto a = loadSample(QStringLiteral("tpu_dynamic_slice")).dump;
+        const auto b = loadSample(QStringLiteral("tpu_random_normal")).dump;
         QVERIFY(a && b);
         const auto ta = MemoryTimeline::compute(*a);
         const auto tb = MemoryTimeline::compute(*b);

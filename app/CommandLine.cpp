@@ -13,6 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -50,7 +51,10 @@ bool load(const QString &file, Loaded &out)
         return false;
     }
     out.dump = result.dump;
+    const auto since = std::chrono::steady_clock::now();
     out.timeline = MemoryTimeline::compute(*out.dump);
+    spdlog::debug("memory timeline {:.3f} s",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
     return true;
 }
 
@@ -108,10 +112,13 @@ int runReport(const QStringList &args)
                         .arg(*options.step)
                         .arg(dump.maxStep()),
                     1);
+    const auto since = std::chrono::steady_clock::now();
     const std::string text = json ? Report::json(dump, *loaded.timeline, options)
                                   : Report::text(dump, *loaded.timeline, options);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
+    spdlog::debug("report written in {:.3f} s",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
     if (failAbove >= 0) {
         const SpaceTimeline *primary = loaded.timeline->primary();
         const qint64 peak = primary ? primary->peak.bytes : 0;

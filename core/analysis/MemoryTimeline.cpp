@@ -1,6 +1,11 @@
 #include "MemoryTimeline.h"
 
+#include "CoverageSweep.h"
+
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <thread>
@@ -8,102 +13,6 @@
 namespace bufferscope {
 
 namespace {
-
-/// Length of the union of intervals under insertions and removals: a segment tree over the
-/// allocation's distinct byte boundaries (the classic "area of union" sweep).
-class CoverageTree
-{
-public:
-    explicit CoverageTree(std::vector<std::int64_t> coords) : m_coords(std::move(coords))
-    {
-        const std::size_t n = m_coords.size() > 1 ? m_coords.size() - 1 : 1;
-        m_count.assign(4 * n, 0);
-        m_length.assign(4 * n, 0);
-        m_n = n;
-    }
-    std::size_t indexOf(std::int64_t coord) const
-    {
-        return static_cast<std::size_t>(std::lower_bound(m_coords.begin(), m_coords.end(), coord) -
-                                        m_coords.begin());
-    }
-    void update(std::size_t lo, std::size_t hi, int delta) { update(1, 0, m_n, lo, hi, delta); }
-    std::int64_t covered() const { return m_length[1]; }
-
-private:
-    void update(std::size_t node, std::size_t l, std::size_t r, std::size_t lo, std::size_t hi,
-                int delta)
-    {
-        if (hi <= l || r <= lo)
-            return;
-        if (lo <= l && r <= hi) {
-            m_count[node] += delta;
-        } else {
-            const std::size_t mid = (l + r) / 2;
-            update(2 * node, l, mid, lo, hi, delta);
-            update(2 * node + 1, mid, r, lo, hi, delta);
-        }
-        if (m_count[node] > 0)
-            m_length[node] = m_coords[r] - m_coords[l];
-        else if (r - l == 1)
-            m_length[node] = 0;
-        else
-            m_length[node] = m_length[2 * node] + m_length[2 * node + 1];
-    }
-
-    std::vector<std::int64_t> m_coords;
-    std::vector<int> m_count;
-    std::vector<std::int64_t> m_length;
-    std::size_t m_n = 1;
-};
-
-/// A live value of one allocation, copied out of Dump::values so the sweeps read memory in order.
-struct LiveBox
-{
-    std::int64_t offset;
-    std::int64_t size;
-    std::int64_t start;
-    std::int64_t end;
-    std::uint32_t lo = 0; ///< CoverageTree indices of offset and offset + size
-    std::uint32_t hi = 0;
-};
-
-struct Event
-{
-    std::int64_t time;
-    std::uint32_t box;
-    int delta;
-};
-
-/// The events of `boxes` (a start at `start`, an end at `end + 1`) in time order. Allocations with
-/// many values relative to the step count (the big temp heaps) are bucketed by time in O(n +
-/// steps); the rest are sorted.
-void sortedEvents(const std::vector<LiveBox> &boxes, std::size_t steps, std::vector<Event> &events,
-                  std::vector<std::uint32_t> &bucket)
-{
-    events.clear();
-    if (boxes.size() * 4 < steps) {
-        for (std::uint32_t k = 0; k < boxes.size(); ++k) {
-            events.push_back({boxes[k].start, k, +1});
-            events.push_back({boxes[k].end + 1, k, -1});
-        }
-        std::sort(events.begin(), events.end(),
-                  [](const Event &x, const Event &y) { return x.time < y.time; });
-        return;
-    }
-    bucket.assign(steps + 3, 0);
-    for (const LiveBox &b : boxes) {
-        ++bucket[static_cast<std::size_t>(b.start) + 1];
-        ++bucket[static_cast<std::size_t>(b.end) + 2];
-    }
-    for (std::size_t t = 1; t < bucket.size(); ++t)
-        bucket[t] += bucket[t - 1];
-    events.resize(boxes.size() * 2);
-    for (std::uint32_t k = 0; k < boxes.size(); ++k) {
-        const LiveBox &b = boxes[k];
-        events[bucket[static_cast<std::size_t>(b.start)]++] = {b.start, k, +1};
-        events[bucket[static_cast<std::size_t>(b.end) + 1]++] = {b.end + 1, k, -1};
-    }
-}
 
 /// Sums of byte counts beyond this (4 EiB) are damage; the analyses refuse rather than overflow.
 constexpr std::int64_t kMaxAnalysedSum = std::int64_t{1} << 62;
@@ -259,15 +168,22 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     tl.m_allocations.resize(dump.allocations.size());
 
     // Memory spaces: every allocation color and value color, ascending.
+    // Dumps have a handful of them: keep a sorted set, skipping repeats of the last one seen.
     std::vector<std::int32_t> colors;
+    auto addColor = [&colors, last = std::optional<std::int32_t>()](std::int32_t color) mutable {
+        if (last == color)
+            return;
+        last = color;
+        const auto at = std::lower_bound(colors.begin(), colors.end(), color);
+        if (at == colors.end() || *at != color)
+            colors.insert(at, color);
+    };
     for (const Allocation &a : dump.allocations)
-        colors.push_back(a.color);
+        addColor(a.color);
     for (const Value &v : dump.values)
-        colors.push_back(v.color);
+        addColor(v.color);
     if (colors.empty())
         colors.push_back(0);
-    std::sort(colors.begin(), colors.end());
-    colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
     auto spaceIndex = [&](std::int32_t color) {
         return static_cast<std::size_t>(std::lower_bound(colors.begin(), colors.end(), color) -
                                         colors.begin());
@@ -279,16 +195,19 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     // Logical live bytes and XLA's peak moment read only the values; they run on a second
     // thread while this one sweeps the allocations.
     std::vector<Diagnostic> xlaWarnings;
+    double valueSeconds = 0;
     std::thread valueSweeps([&] {
+        const auto since = std::chrono::steady_clock::now();
         computeLogical(dump, steps, colors, logicalDelta, xlaWarnings);
         computeXlaPeak(dump, steps, tl.m_xlaPeak, xlaWarnings);
+        valueSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
     });
+    const auto sweepSince = std::chrono::steady_clock::now();
 
     // Live bytes: per allocation, the union of live byte ranges (in-place chains share bytes).
     std::vector<LiveBox> boxes;
-    std::vector<Event> events;
-    std::vector<std::uint32_t> bucket;
-    std::vector<std::int64_t> coords;
+    CoverageSweep::Scratch scratch;
     bool stopped = false;
     for (std::size_t ai = 0; ai < dump.allocations.size(); ++ai) {
         if (cancelled(cancel)) {
@@ -296,7 +215,6 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
             break;
         }
         const Allocation &a = dump.allocations[ai];
-        auto &delta = liveDelta[spaceIndex(a.color)];
         AllocationUsage &usage = tl.m_allocations[ai];
         boxes.clear();
         for (std::uint32_t k = 0; k < a.valueCount && steps > 0; ++k) {
@@ -304,55 +222,17 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
             if (v.hasLiveRange() && v.size > 0)
                 boxes.push_back({v.offset, v.size, v.start, v.end});
         }
-        if (boxes.empty()) {
-            usage.fragmentation = a.size;
-            continue;
-        }
-        // Disjoint byte ranges (the common case): the union is the plain sum.
-        std::sort(boxes.begin(), boxes.end(),
-                  [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
-        bool disjoint = true;
-        for (std::size_t k = 1; k < boxes.size() && disjoint; ++k)
-            disjoint = boxes[k - 1].offset + boxes[k - 1].size <= boxes[k].offset;
-        sortedEvents(boxes, steps, events, bucket);
-        std::optional<CoverageTree> tree;
-        if (!disjoint) {
-            coords.clear();
-            for (const LiveBox &box : boxes) {
-                coords.push_back(box.offset);
-                coords.push_back(box.offset + box.size);
-            }
-            std::sort(coords.begin(), coords.end());
-            coords.erase(std::unique(coords.begin(), coords.end()), coords.end());
-            tree.emplace(coords);
-            for (LiveBox &box : boxes) {
-                box.lo = static_cast<std::uint32_t>(tree->indexOf(box.offset));
-                box.hi = static_cast<std::uint32_t>(tree->indexOf(box.offset + box.size));
-            }
-        }
-        std::int64_t covered = 0;
-        std::int64_t prevCovered = 0;
-        for (std::size_t k = 0; k < events.size();) {
-            const std::int64_t t = events[k].time;
-            for (; k < events.size() && events[k].time == t; ++k) {
-                const LiveBox &box = boxes[events[k].box];
-                if (tree)
-                    tree->update(box.lo, box.hi, events[k].delta);
-                else
-                    covered += events[k].delta * box.size;
-            }
-            if (tree)
-                covered = tree->covered();
-            delta[static_cast<std::size_t>(t)] += covered - prevCovered;
-            prevCovered = covered;
-            if (covered > usage.largestLiveBytes && t < static_cast<std::int64_t>(steps)) {
-                usage.largestLiveBytes = covered;
-                usage.largestLiveStep = t;
-            }
-        }
+        const CoverageSweep::Largest largest =
+            CoverageSweep::run(boxes, steps, liveDelta[spaceIndex(a.color)], scratch);
+        usage.largestLiveBytes = largest.bytes;
+        usage.largestLiveStep = largest.step;
         usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);
     }
+    const double sweepSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - sweepSince).count();
     valueSweeps.join();
+    spdlog::debug("memory timeline: allocation sweep {:.3f} s, value sweeps {:.3f} s", sweepSeconds,
+                  valueSeconds);
     if (stopped)
         return std::nullopt;
     tl.m_warnings = std::move(xlaWarnings);

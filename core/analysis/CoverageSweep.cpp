@@ -1,0 +1,244 @@
+#include "CoverageSweep.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <system_error>
+#include <thread>
+
+namespace bufferscope {
+
+namespace {
+
+using Scratch = CoverageSweep::Scratch;
+using Largest = CoverageSweep::Largest;
+
+/// The events of `boxes` (a start at `start`, an end at `end + 1`) in time order. Box sets with
+/// many boxes relative to the step count (the big temp heaps) are bucketed by time in O(n +
+/// steps); the rest are sorted.
+void sortedEvents(const std::vector<LiveBox> &boxes, std::size_t steps, Scratch &s)
+{
+    auto &events = s.events;
+    events.clear();
+    if (boxes.size() * 4 < steps) {
+        for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+            events.push_back({boxes[k].start, k, +1});
+            events.push_back({boxes[k].end + 1, k, -1});
+        }
+        std::sort(events.begin(), events.end(),
+                  [](const Scratch::Event &x, const Scratch::Event &y) { return x.time < y.time; });
+        return;
+    }
+    auto &bucket = s.bucket;
+    bucket.assign(steps + 3, 0);
+    for (const LiveBox &b : boxes) {
+        ++bucket[static_cast<std::size_t>(b.start) + 1];
+        ++bucket[static_cast<std::size_t>(b.end) + 2];
+    }
+    for (std::size_t t = 1; t < bucket.size(); ++t)
+        bucket[t] += bucket[t - 1];
+    events.resize(boxes.size() * 2);
+    for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+        const LiveBox &b = boxes[k];
+        events[bucket[static_cast<std::size_t>(b.start)]++] = {b.start, k, +1};
+        events[bucket[static_cast<std::size_t>(b.end) + 1]++] = {b.end + 1, k, -1};
+    }
+}
+
+/// The distinct byte boundaries of `boxes` (sorted by offset) into s.coords, and each box's
+/// first and end boundary index into s.lo / s.hi. One sort of the ends, then a merge.
+void compressCoordinates(const std::vector<LiveBox> &boxes, Scratch &s)
+{
+    const std::size_t n = boxes.size();
+    s.ends.resize(n);
+    for (std::uint32_t k = 0; k < n; ++k)
+        s.ends[k] = {boxes[k].offset + boxes[k].size, k};
+    std::sort(s.ends.begin(), s.ends.end(),
+              [](const auto &x, const auto &y) { return x.first < y.first; });
+    s.lo.resize(n);
+    s.hi.resize(n);
+    s.coords.clear();
+    constexpr std::int64_t kPast = std::numeric_limits<std::int64_t>::max();
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < n || j < n) {
+        const std::int64_t c =
+            std::min(i < n ? boxes[i].offset : kPast, j < n ? s.ends[j].first : kPast);
+        const auto index = static_cast<std::uint32_t>(s.coords.size());
+        s.coords.push_back(c);
+        for (; i < n && boxes[i].offset == c; ++i)
+            s.lo[i] = index;
+        for (; j < n && s.ends[j].first == c; ++j)
+            s.hi[s.ends[j].second] = index;
+    }
+}
+
+/// Length of the union of segment ranges under insertions and removals: a bottom-up segment
+/// tree over the elementary segments between coordinates, a power of two leaves wide (the
+/// padding leaves have no width). A node's length is its width when a range covers it whole,
+/// else its children's sum; widths are computed, not stored.
+class UnionTree
+{
+public:
+    UnionTree(const std::vector<std::int64_t> &coords, std::vector<int> &count,
+              std::vector<std::int64_t> &length)
+        : m_coords(coords), m_count(count), m_length(length), m_segments(coords.size() - 1)
+    {
+        while ((std::size_t{1} << m_levels) < m_segments)
+            ++m_levels;
+        m_size = std::size_t{1} << m_levels;
+        m_count.assign(2 * m_size, 0);
+        m_length.assign(2 * m_size, 0);
+    }
+
+    std::int64_t covered() const { return m_length[1]; }
+
+    /// Adds `delta` to the cover count of segments [lo, hi), lo < hi.
+    void update(std::size_t lo, std::size_t hi, int delta)
+    {
+        std::size_t l = lo + m_size;
+        std::size_t r = hi + m_size;
+        std::size_t left = l >> 1;
+        std::size_t right = (r - 1) >> 1;
+        for (; l < r; l >>= 1, r >>= 1) {
+            if (l & 1) {
+                m_count[l] += delta;
+                pull(l++);
+            }
+            if (r & 1) {
+                m_count[--r] += delta;
+                pull(r);
+            }
+        }
+        // The ancestors of both ends, bottom-up (all leaves sit at one depth, so the two paths
+        // climb in step and meet).
+        for (; left != right; left >>= 1, right >>= 1) {
+            pull(left);
+            pull(right);
+        }
+        for (; left > 0; left >>= 1)
+            pull(left);
+    }
+
+private:
+    std::int64_t width(std::size_t node) const
+    {
+        const int depth = 63 - __builtin_clzll(node);
+        const int height = m_levels - depth;
+        const std::size_t first = (node << height) - m_size;
+        const std::size_t last = first + (std::size_t{1} << height);
+        return m_coords[std::min(last, m_segments)] - m_coords[std::min(first, m_segments)];
+    }
+    void pull(std::size_t node)
+    {
+        if (m_count[node] > 0)
+            m_length[node] = width(node);
+        else if (node >= m_size)
+            m_length[node] = 0;
+        else
+            m_length[node] = m_length[2 * node] + m_length[2 * node + 1];
+    }
+
+    const std::vector<std::int64_t> &m_coords;
+    std::vector<int> &m_count;
+    std::vector<std::int64_t> &m_length;
+    std::size_t m_segments;
+    int m_levels = 0;
+    std::size_t m_size = 1;
+};
+
+/// One byte range's sweep over time; `boxes` sorted by offset.
+Largest sweep(const std::vector<LiveBox> &boxes, std::size_t steps,
+              std::vector<std::int64_t> &delta, Scratch &s)
+{
+    Largest largest;
+    if (boxes.empty())
+        return largest;
+    // Disjoint byte ranges (the common case): the union is the plain sum.
+    bool disjoint = true;
+    for (std::size_t k = 1; k < boxes.size() && disjoint; ++k)
+        disjoint = boxes[k - 1].offset + boxes[k - 1].size <= boxes[k].offset;
+    sortedEvents(boxes, steps, s);
+    std::optional<UnionTree> tree;
+    if (!disjoint) {
+        compressCoordinates(boxes, s);
+        tree.emplace(s.coords, s.count, s.length);
+    }
+    const auto &events = s.events;
+    std::int64_t covered = 0;
+    std::int64_t prevCovered = 0;
+    for (std::size_t k = 0; k < events.size();) {
+        const std::int64_t t = events[k].time;
+        for (; k < events.size() && events[k].time == t; ++k) {
+            const std::uint32_t box = events[k].box;
+            if (tree)
+                tree->update(s.lo[box], s.hi[box], events[k].delta);
+            else
+                covered += events[k].delta * boxes[box].size;
+        }
+        if (tree)
+            covered = tree->covered();
+        delta[static_cast<std::size_t>(t)] += covered - prevCovered;
+        prevCovered = covered;
+        if (covered > largest.bytes && t < static_cast<std::int64_t>(steps))
+            largest = {covered, t};
+    }
+    return largest;
+}
+
+} // namespace
+
+Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
+                           std::vector<std::int64_t> &delta, Scratch &scratch,
+                           std::size_t splitFrom)
+{
+    if (boxes.empty())
+        return {};
+    std::sort(boxes.begin(), boxes.end(),
+              [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
+    const std::int64_t mid = boxes[boxes.size() / 2].offset;
+    if (boxes.size() < splitFrom || mid == boxes.front().offset)
+        return sweep(boxes, steps, delta, scratch);
+
+    // Two slabs, [.., mid) and [mid, ..): each box is clipped to the slabs it reaches, and the
+    // union over the allocation is the sum of the slabs' unions.
+    std::vector<LiveBox> low;
+    std::vector<LiveBox> high;
+    low.reserve(boxes.size() / 2 + 1);
+    high.reserve(boxes.size() / 2 + 1);
+    for (const LiveBox &b : boxes) {
+        const std::int64_t end = b.offset + b.size;
+        if (b.offset < mid)
+            low.push_back({b.offset, std::min(end, mid) - b.offset, b.start, b.end});
+        if (end > mid) {
+            const std::int64_t from = std::max(b.offset, mid);
+            high.push_back({from, end - from, b.start, b.end});
+        }
+    }
+    std::vector<std::int64_t> lowDelta(steps + 1, 0);
+    std::vector<std::int64_t> highDelta(steps + 1, 0);
+    Scratch highScratch;
+    auto sweepHigh = [&] { sweep(high, steps, highDelta, highScratch); };
+    std::thread worker;
+    try {
+        worker = std::thread(sweepHigh);
+    } catch (const std::system_error &) {
+        sweepHigh(); // no thread to be had: the same work, in turn
+    }
+    sweep(low, steps, lowDelta, scratch);
+    if (worker.joinable())
+        worker.join();
+
+    Largest largest;
+    std::int64_t covered = 0;
+    for (std::size_t t = 0; t <= steps; ++t) {
+        const std::int64_t d = lowDelta[t] + highDelta[t];
+        delta[t] += d;
+        covered += d;
+        if (covered > largest.bytes && t < steps)
+            largest = {covered, static_cast<std::int64_t>(t)};
+    }
+    return largest;
+}
+
+} // namespace bufferscope

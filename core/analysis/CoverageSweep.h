@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace bufferscope {
+
+/// A value's bytes and live range, copied out of Dump::values so the sweep reads memory in order.
+struct LiveBox
+{
+    std::int64_t offset = 0;
+    std::int64_t size = 0;
+    std::int64_t start = 0; ///< first live step
+    std::int64_t end = 0;   ///< last live step (inclusive)
+};
+
+/// The live bytes of one allocation over time: at each step, the length of the union of the
+/// byte ranges of its boxes live at that step (FORMAT.md Part A).
+///
+/// Adds covered(t) - covered(t - 1) to `delta[t]` (delta has steps + 1 entries) and returns the
+/// most bytes covered at a step before `steps` with the earliest such step ({-1, 0} when nothing
+/// is ever covered). Every box must satisfy 0 <= start <= end < steps and size > 0.
+///
+/// Boxes whose byte ranges are disjoint are summed. Otherwise the byte axis goes through a
+/// segment tree; an allocation with at least `splitFrom` boxes is cut into two byte slabs at its
+/// median offset, each swept on its own thread (the union is additive over disjoint slabs).
+struct CoverageSweep
+{
+    struct Largest
+    {
+        std::int64_t bytes = 0;
+        std::int64_t step = -1;
+    };
+    static constexpr std::size_t kDefaultSplitFrom = 65536;
+
+    /// Working memory, kept by the caller across allocations.
+    struct Scratch
+    {
+        struct Event
+        {
+            std::int64_t time;
+            std::uint32_t box;
+            int delta;
+        };
+        std::vector<Event> events;
+        std::vector<std::uint32_t> bucket;
+        std::vector<std::int64_t> coords;
+        std::vector<std::uint32_t> lo; ///< per box: index of its first byte in coords
+        std::vector<std::uint32_t> hi; ///< per box: index of its end in coords
+        std::vector<std::pair<std::int64_t, std::uint32_t>> ends;
+        std::vector<int> count;
+        std::vector<std::int64_t> length;
+    };
+
+    /// Reorders `boxes`.
+    static Largest run(std::vector<LiveBox> &boxes, std::size_t steps,
+                       std::vector<std::int64_t> &delta, Scratch &scratch,
+                       std::size_t splitFrom = kDefaultSplitFrom);
+};
+
+} // namespace bufferscope

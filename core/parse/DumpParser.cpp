@@ -1459,10 +1459,39 @@ std::uint32_t Builder::findValueByKey(sv name, sv index)
 
 void Builder::buildIdOrder()
 {
-    m_idOrder.resize(d.values.size());
+    // Ids are unique (addValue drops a repeat); only live-range-only values have none (-1), and
+    // they go last in the order they were added.
+    const std::size_t n = d.values.size();
+    m_idOrder.resize(n);
+    std::int64_t maxId = -1;
+    for (const Value &v : d.values)
+        maxId = std::max(maxId, v.id);
+    if (maxId >= 0 && static_cast<std::uint64_t>(maxId) < 4 * static_cast<std::uint64_t>(n)) {
+        // XLA numbers values densely from 0: place each value at its id, in O(n).
+        std::vector<std::uint32_t> at(static_cast<std::size_t>(maxId) + 1, kNone);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (d.values[i].id >= 0)
+                at[static_cast<std::size_t>(d.values[i].id)] = i;
+        }
+        std::size_t k = 0;
+        for (const std::uint32_t i : at) {
+            if (i != kNone)
+                m_idOrder[k++] = i;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (d.values[i].id < 0)
+                m_idOrder[k++] = i;
+        }
+        return;
+    }
     std::iota(m_idOrder.begin(), m_idOrder.end(), 0u);
-    std::sort(m_idOrder.begin(), m_idOrder.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return d.values[a].id < d.values[b].id; });
+    std::stable_sort(m_idOrder.begin(), m_idOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const std::int64_t ia = d.values[a].id;
+        const std::int64_t ib = d.values[b].id;
+        if ((ia < 0) != (ib < 0))
+            return ib < 0;
+        return ia < ib;
+    });
 }
 
 void Builder::bufferLiveRange(sv text)
@@ -1512,6 +1541,9 @@ void Builder::bufferLiveRange(sv text)
         v.line = m_line;
         value = static_cast<std::uint32_t>(d.values.size());
         d.values.push_back(v);
+        // Id-less values go last in id order, in the order they come: keep the order in step
+        // rather than rebuild it for the next line.
+        m_idOrder.push_back(value);
     }
     Value &v = d.values[value];
     if (v.start >= 0)
@@ -1694,17 +1726,13 @@ void Builder::finish()
         }
     } logFinish{finishStart};
     // -- order values by XLA id: the order of Used values and BufferLiveRange.
+    // Unallocated live-range-only values (id -1) go last. The order Used values and
+    // BufferLiveRange used serves unless values were added since.
     const std::size_t n = d.values.size();
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const std::int64_t ia = d.values[a].id;
-        const std::int64_t ib = d.values[b].id;
-        // Unallocated live-range-only values (id -1) go last.
-        if ((ia < 0) != (ib < 0))
-            return ib < 0;
-        return ia < ib;
-    });
+    if (m_idOrder.size() != n)
+        buildIdOrder();
+    const std::vector<std::uint32_t> order = std::move(m_idOrder);
+    m_idOrder.clear();
     std::vector<std::uint32_t> newIndex(n);
     for (std::uint32_t i = 0; i < n; ++i)
         newIndex[order[i]] = i;

@@ -3,6 +3,7 @@
 #include "DumpText.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -296,6 +297,52 @@ private Q_SLOTS:
         QVERIFY(r.ok());
         QCOMPARE(r.dump->warnings.size(), std::size_t(1000));
         QVERIFY(r.dump->suppressedWarnings >= 4000);
+    }
+
+    void idOrderSurvivesSparseIdsAndIdlessValues()
+    {
+        // Values are kept in ascending XLA id, found in O(n) when ids are dense. Sparse ids take
+        // the sorting path; live ranges of values in no allocation get ids after the largest.
+        const LoadResult base = parseText(dynamicSlice());
+        QVERIFY(base.ok());
+        const QRegularExpression id(QStringLiteral("<(\\d+) "));
+        QString sparse = QString::fromStdString(dynamicSlice());
+        QString out;
+        qsizetype last = 0;
+        for (auto it = id.globalMatch(sparse); it.hasNext();) {
+            const auto m = it.next();
+            out += sparse.mid(last, m.capturedStart() - last);
+            out += QStringLiteral("<%1 ").arg(m.captured(1).toLongLong() * 100000 + 7);
+            last = m.capturedEnd();
+        }
+        out += sparse.mid(last);
+        std::string text = out.toStdString();
+        const std::string ghosts = "    ghost.2{}:1-2\n    ghost.1{}:3-4\n";
+        const auto bufferLiveRange = text.find("  BufferLiveRange:\n");
+        QVERIFY(bufferLiveRange != std::string::npos);
+        text.insert(bufferLiveRange + 19, ghosts);
+        const LoadResult r = parseText(text);
+        QVERIFY(r.ok());
+        const Dump &d = *r.dump;
+        QCOMPARE(d.values.size(), base.dump->values.size() + 2);
+        for (std::size_t i = 0; i < base.dump->values.size(); ++i) {
+            const Value &v = d.values[i];
+            const Value &b = base.dump->values[i];
+            QCOMPARE(v.id, b.id * 100000 + 7);
+            QCOMPARE(d.valueKey(v), base.dump->valueKey(b));
+            QCOMPARE(v.start, b.start);
+            QCOMPARE(v.end, b.end);
+            QCOMPARE(v.positionCount, b.positionCount);
+            QCOMPARE(v.useCount, b.useCount);
+        }
+        const Value &g2 = d.values[d.values.size() - 2];
+        const Value &g1 = d.values.back();
+        QCOMPARE(d.valueKey(g2), std::string("ghost.2{}"));
+        QCOMPARE(d.valueKey(g1), std::string("ghost.1{}"));
+        QCOMPARE(g2.id, d.values[d.values.size() - 3].id + 1);
+        QCOMPARE(g1.id, g2.id + 1);
+        QCOMPARE(g2.start, 1);
+        QCOMPARE(g1.end, 4);
     }
 
     void secondModuleIsNotMerged()

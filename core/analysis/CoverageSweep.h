@@ -20,8 +20,8 @@ struct LiveBox
 /// byte ranges of its boxes live at that step (FORMAT.md Part A).
 ///
 /// Adds covered(t) - covered(t - 1) to `delta[t]` (delta has steps + 1 entries) and returns the
-/// most bytes covered at a step before `steps` with the earliest such step ({-1, 0} when nothing
-/// is ever covered). Every box must satisfy 0 <= start <= end < steps and size > 0.
+/// most bytes covered at a step before `steps` with the earliest such step (0 bytes at step -1
+/// when nothing is ever covered). Every box must satisfy 0 <= start <= end < steps and size > 0.
 ///
 /// Boxes whose byte ranges are disjoint are summed. Otherwise the byte axis goes through a
 /// segment tree; an allocation with at least `splitFrom` boxes is cut into two byte slabs at its

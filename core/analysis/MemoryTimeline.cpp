@@ -167,16 +167,13 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     const auto steps = static_cast<std::size_t>(dump.stepCount());
     tl.m_allocations.resize(dump.allocations.size());
 
-    // Memory spaces: every allocation color and value color, ascending.
-    // Dumps have a handful of them: keep a sorted set, skipping repeats of the last one seen.
+    // Memory spaces: every allocation color and value color, ascending. Neighbours mostly share
+    // one, so repeats of the last color are skipped before the sort (a damaged file with a
+    // color per value still sorts in O(n log n)).
     std::vector<std::int32_t> colors;
-    auto addColor = [&colors, last = std::optional<std::int32_t>()](std::int32_t color) mutable {
-        if (last == color)
-            return;
-        last = color;
-        const auto at = std::lower_bound(colors.begin(), colors.end(), color);
-        if (at == colors.end() || *at != color)
-            colors.insert(at, color);
+    auto addColor = [&colors](std::int32_t color) {
+        if (colors.empty() || colors.back() != color)
+            colors.push_back(color);
     };
     for (const Allocation &a : dump.allocations)
         addColor(a.color);
@@ -184,6 +181,8 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
         addColor(v.color);
     if (colors.empty())
         colors.push_back(0);
+    std::sort(colors.begin(), colors.end());
+    colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
     auto spaceIndex = [&](std::int32_t color) {
         return static_cast<std::size_t>(std::lower_bound(colors.begin(), colors.end(), color) -
                                         colors.begin());

@@ -406,6 +406,9 @@ private:
         const char *name = nullptr;
         std::size_t length = 0;
         std::uint64_t hash = 0;
+        const char *shape = nullptr; ///< the shape the line will look up, if any
+        std::size_t shapeLength = 0;
+        std::uint64_t shapeHash = 0;
     };
     std::array<Hint, kAhead> m_hints{};
     /// Hashes the name that `line` (line number `lineNo`, still ahead) will intern, if any,
@@ -417,6 +420,11 @@ private:
         const Hint &h = m_hints[static_cast<std::size_t>(lineNo) % kAhead];
         if (h.name)
             d.strings.prefetchEntry(h.hash);
+        if (h.shape) {
+            const ShapeSlot &slot = m_shapeSlots[h.shapeHash & (m_shapeSlots.size() - 1)];
+            if (slot.shape != 0)
+                __builtin_prefetch(m_shapeTexts.data() + slot.begin);
+        }
     }
     /// intern() of a name on the current line, with the hash hintAhead computed for it.
     StringId internHinted(sv name)
@@ -475,7 +483,32 @@ private:
     std::chrono::steady_clock::time_point m_sectionSince = std::chrono::steady_clock::now();
     std::array<double, 10> m_sectionSeconds{};
     std::vector<std::uint32_t> m_instructionByName;
-    std::vector<ShapeId> m_shapeByString;
+    // Shape text -> ShapeId. A dump has 10^4..10^5 distinct shapes but two lookups per value
+    // (its line and its instruction's text); this table and the texts it compares against stay
+    // in cache, where the string pool's table (a million names) and a StringId-indexed map did
+    // not: that path was a fifth of a 1M-value report.
+    struct ShapeSlot
+    {
+        std::uint64_t begin = 0; ///< the text in m_shapeTexts
+        std::uint32_t length = 0;
+        std::uint32_t tag = 0; ///< high half of the text's hash
+        ShapeId shape = 0;     ///< 0: empty slot
+    };
+    std::vector<ShapeSlot> m_shapeSlots = std::vector<ShapeSlot>(1024);
+    std::string m_shapeTexts; ///< every distinct shape's text, back to back
+    sv shapeTextOf(const ShapeSlot &slot) const
+    {
+        return sv(m_shapeTexts).substr(slot.begin, slot.length);
+    }
+    /// shapeFor() with the text's hash known (hintAhead computed it).
+    ShapeId shapeFor(sv text, std::uint64_t hash);
+    ShapeId shapeHinted(sv text)
+    {
+        const Hint &h = m_hints[static_cast<std::size_t>(m_line) % kAhead];
+        if (h.shape == text.data() && h.shapeLength == text.size())
+            return shapeFor(text, h.shapeHash);
+        return shapeFor(text);
+    }
     struct RecentString
     {
         std::uint64_t hash = 0;
@@ -498,13 +531,21 @@ private:
 
 ShapeId Builder::shapeFor(sv text)
 {
-    const StringId id = internRecent(text);
-    if (id < m_shapeByString.size() && m_shapeByString[id] != kNone)
-        return m_shapeByString[id];
-    if (id >= m_shapeByString.size())
-        m_shapeByString.resize(std::max<std::size_t>(d.strings.size(), id + 1) * 2, kNone);
+    return shapeFor(text, StringPool::hash(text));
+}
+
+ShapeId Builder::shapeFor(sv text, std::uint64_t h)
+{
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    std::size_t mask = m_shapeSlots.size() - 1;
+    std::size_t i = h & mask;
+    while (m_shapeSlots[i].shape != 0) {
+        if (m_shapeSlots[i].tag == tag && shapeTextOf(m_shapeSlots[i]) == text)
+            return m_shapeSlots[i].shape;
+        i = (i + 1) & mask;
+    }
     ShapeInfo info;
-    info.text = id;
+    info.text = d.strings.intern(text, h);
     const ShapeParseResult parsed = ShapeParser::parse(text);
     if (parsed.ok) {
         info.valid = true;
@@ -525,7 +566,23 @@ ShapeId Builder::shapeFor(sv text)
     }
     const auto shapeId = static_cast<ShapeId>(d.shapes.size());
     d.shapes.push_back(info);
-    m_shapeByString[id] = shapeId;
+    const std::size_t length = std::min<std::size_t>(text.size(), 0xffffffffu);
+    m_shapeSlots[i] = {m_shapeTexts.size(), static_cast<std::uint32_t>(length), tag, shapeId};
+    m_shapeTexts.append(text.substr(0, length));
+    if (d.shapes.size() * 2 > m_shapeSlots.size()) {
+        // Keep the load under 1/2.
+        std::vector<ShapeSlot> slots(m_shapeSlots.size() * 2);
+        mask = slots.size() - 1;
+        for (const ShapeSlot &slot : m_shapeSlots) {
+            if (slot.shape == 0)
+                continue;
+            std::size_t j = StringPool::hash(shapeTextOf(slot)) & mask;
+            while (slots[j].shape != 0)
+                j = (j + 1) & mask;
+            slots[j] = slot;
+        }
+        m_shapeSlots.swap(slots);
+    }
     return shapeId;
 }
 
@@ -541,6 +598,7 @@ void Builder::hintAhead(sv line, std::int64_t lineNo)
     if (line.size() < 3 || line[0] != ' ')
         return;
     sv name;
+    sv shape;
     if (line.starts_with(" value: <")) {
         // ` value: <ID NAME[{IDX}][ (phi)] @C> ...`: the id for the id map, the name for the pool.
         sv rest = line.substr(9);
@@ -550,6 +608,17 @@ void Builder::hintAhead(sv line, std::int64_t lineNo)
         m_valueById.prefetch(static_cast<std::uint64_t>(id));
         consume(rest, "PHI ");
         name = rest.substr(0, rest.find_first_of(" {>"));
+        // `... (size=S,offset=O): SHAPE`
+        if (const auto colon = rest.find("): "); colon != sv::npos)
+            shape = rest.substr(colon + 3);
+    } else if (line.starts_with(" from instruction:")) {
+        // ` from instruction:[ ]%NAME = SHAPE opcode(...`: the instruction's shape.
+        sv rest = line.substr(18);
+        consume(rest, " ");
+        if (const auto eq = rest.find(" = "); eq != sv::npos && eq < 1024) {
+            rest.remove_prefix(eq + 3);
+            shape = rest.substr(0, ShapeParser::shapeTokenLength(rest));
+        }
     } else if (line[1] == ' ' && line[2] != ' ') {
         // Used values: `  NAME[ {IDX}]` (a position) or `  NAME, operand N` (a use).
         name = line.substr(2);
@@ -563,9 +632,19 @@ void Builder::hintAhead(sv line, std::int64_t lineNo)
         if (name.ends_with('\r'))
             name.remove_suffix(1);
     }
+    if (shape.ends_with('\r'))
+        shape.remove_suffix(1);
+    if (!shape.empty()) {
+        hint.shape = shape.data();
+        hint.shapeLength = shape.size();
+        hint.shapeHash = StringPool::hash(shape);
+        __builtin_prefetch(&m_shapeSlots[hint.shapeHash & (m_shapeSlots.size() - 1)]);
+    }
     if (name.empty())
         return;
-    hint = {name.data(), name.size(), StringPool::hash(name)};
+    hint.name = name.data();
+    hint.length = name.size();
+    hint.hash = StringPool::hash(name);
     d.strings.prefetchSlot(hint.hash);
 }
 
@@ -1062,7 +1141,7 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
     m_valueBytes += size;
     v.offset = offset;
     v.size = size;
-    v.shape = shape.empty() ? 0 : shapeFor(shape);
+    v.shape = shape.empty() ? 0 : shapeHinted(shape);
     if (allocation != kNone) {
         const Allocation &a = d.allocations[allocation];
         std::int64_t endByte = 0;
@@ -1342,7 +1421,7 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
         warn("cannot find the shape in the instruction text");
         return;
     }
-    ins.shape = shapeFor(t.substr(0, shapeLen));
+    ins.shape = shapeHinted(t.substr(0, shapeLen));
     t.remove_prefix(shapeLen);
     consume(t, " ");
     const auto paren = t.find('(');

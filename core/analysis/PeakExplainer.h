@@ -22,10 +22,12 @@ struct Finding
         Fragmentation, ///< an allocation never filled: size vs its largest live bytes
     };
     Kind kind = Kind::Padding;
-    std::string title;                 ///< one sentence
-    std::string detail;                ///< what to try
-    std::int64_t bytes = 0;            ///< the bytes concerned (or that a change could save)
-    std::vector<std::uint32_t> values; ///< related values, most important first
+    std::string title;      ///< one sentence
+    std::string detail;     ///< what to try
+    std::int64_t bytes = 0; ///< the bytes concerned (or that a change could save)
+    /// Related values, most important first. A fragmentation finding lists every value of its
+    /// allocation: the 100 largest by size (ties by index), then the rest in allocation order.
+    std::vector<std::uint32_t> values;
     std::uint32_t allocation = kNone;
 };
 

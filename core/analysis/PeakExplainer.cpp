@@ -248,18 +248,23 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
             if (a.color != memorySpace || a.size < kMiB || unused * 10 < a.size)
                 continue;
             Finding f{Finding::Kind::Fragmentation, {}, {}, unused, {}, ai};
-            for (std::uint32_t k = 0; k < a.valueCount; ++k)
-                f.values.push_back(dump.allocationValues[a.firstValue + k]);
             // The largest first, which is all the report prints and the panel selects; a heap
             // reused by a million values would take a full sort ~70 ms for nothing.
+            const auto first = dump.allocationValues.begin() + a.firstValue;
+            const auto last = first + a.valueCount;
             const auto largestFirst = [&](std::uint32_t x, std::uint32_t y) {
                 const std::int64_t sx = dump.values[x].size;
                 const std::int64_t sy = dump.values[y].size;
                 return sx != sy ? sx > sy : x < y;
             };
-            const std::size_t ranked = std::min<std::size_t>(f.values.size(), kRankedValues);
-            std::partial_sort(f.values.begin(), f.values.begin() + static_cast<long>(ranked),
-                              f.values.end(), largestFirst);
+            f.values.resize(std::min<std::size_t>(a.valueCount, kRankedValues));
+            std::partial_sort_copy(first, last, f.values.begin(), f.values.end(), largestFirst);
+            std::vector<std::uint32_t> ranked = f.values;
+            std::sort(ranked.begin(), ranked.end());
+            for (auto it = first; it != last; ++it) {
+                if (!std::binary_search(ranked.begin(), ranked.end(), *it))
+                    f.values.push_back(*it);
+            }
             f.title = "Allocation " + std::to_string(a.index) + " (" +
                       std::string(allocationKindName(a.kind)) + ", " + humanBytes(a.size) +
                       ") is never more than " + percent(usage[ai].largestLiveBytes, a.size) +

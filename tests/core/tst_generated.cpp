@@ -2,10 +2,13 @@
 // on its own, not with BufferScope's code).
 #include "DumpGenerator.h"
 #include "analysis/MemoryTimeline.h"
+#include "analysis/PeakExplainer.h"
 #include "parse/DumpParser.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace bufferscope;
 
@@ -55,6 +58,52 @@ private Q_SLOTS:
         QCOMPARE(d.printedPeak.bytes, truths.printedPeakBytes);
         QCOMPARE(tl->xlaPeak().step, truths.printedPeakStep);
         QVERIFY(tl->warnings().empty());
+    }
+
+    void fragmentationRanksTheLargestValues()
+    {
+        // The generated heap is reused by thousands of values of many sizes and is never full:
+        // its finding lists every value, the 100 largest first (ties by index).
+        QTemporaryDir dir;
+        const std::string path =
+            dir.filePath(QStringLiteral("gen-buffer-assignment.txt")).toStdString();
+        std::FILE *f = std::fopen(path.c_str(), "wb");
+        QVERIFY(f);
+        bench::generateDump({20000, 5}, f);
+        std::fclose(f);
+        const LoadResult r = DumpParser::loadFile(path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Dump &d = *r.dump;
+        const auto tl = MemoryTimeline::compute(d);
+        const auto findings = PeakExplainer::explain(d, *tl, tl->space(0)->peak.step, 0);
+        const auto frag = std::find_if(findings.begin(), findings.end(), [](const Finding &x) {
+            return x.kind == Finding::Kind::Fragmentation;
+        });
+        QVERIFY(frag != findings.end());
+        const Allocation &a = d.allocations[frag->allocation];
+        QVERIFY(a.valueCount > 1000);
+
+        std::vector<std::uint32_t> listed = frag->values;
+        std::vector<std::uint32_t> all(d.allocationValues.begin() + a.firstValue,
+                                       d.allocationValues.begin() + a.firstValue + a.valueCount);
+        std::sort(listed.begin(), listed.end());
+        std::sort(all.begin(), all.end());
+        QVERIFY(listed == all);
+
+        std::vector<std::uint32_t> bySize = all;
+        std::sort(bySize.begin(), bySize.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return d.values[x].size != d.values[y].size ? d.values[x].size > d.values[y].size
+                                                        : x < y;
+        });
+        QVERIFY(std::equal(bySize.begin(), bySize.begin() + 100, frag->values.begin()));
+        // The rest keep the allocation's order.
+        std::vector<std::uint32_t> rest(d.allocationValues.begin() + a.firstValue,
+                                        d.allocationValues.begin() + a.firstValue + a.valueCount);
+        std::erase_if(rest, [&](std::uint32_t v) {
+            return std::find(bySize.begin(), bySize.begin() + 100, v) != bySize.begin() + 100;
+        });
+        QVERIFY(
+            std::equal(rest.begin(), rest.end(), frag->values.begin() + 100, frag->values.end()));
     }
 };
 

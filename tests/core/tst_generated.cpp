@@ -5,6 +5,7 @@
 #include "analysis/PeakExplainer.h"
 #include "parse/DumpParser.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -58,6 +59,53 @@ private Q_SLOTS:
         QCOMPARE(d.printedPeak.bytes, truths.printedPeakBytes);
         QCOMPARE(tl->xlaPeak().step, truths.printedPeakStep);
         QVERIFY(tl->warnings().empty());
+    }
+
+    void shapesAreDistinctAndMatchTheirLines()
+    {
+        // 20k values with thousands of distinct shapes: the parser's shape table grows several
+        // times. Each value must get the shape printed on its own line, and each distinct text
+        // one ShapeInfo.
+        QTemporaryDir dir;
+        const std::string path =
+            dir.filePath(QStringLiteral("gen-buffer-assignment.txt")).toStdString();
+        std::FILE *f = std::fopen(path.c_str(), "wb");
+        QVERIFY(f);
+        bench::generateDump({20000, 9}, f);
+        std::fclose(f);
+        const LoadResult r = DumpParser::loadFile(path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Dump &d = *r.dump;
+
+        std::vector<std::string_view> texts;
+        for (std::size_t i = 1; i < d.shapes.size(); ++i)
+            texts.push_back(d.str(d.shapes[i].text));
+        QVERIFY(texts.size() > 2000);
+        std::sort(texts.begin(), texts.end());
+        QVERIFY(std::adjacent_find(texts.begin(), texts.end()) == texts.end());
+
+        QFile file(QString::fromStdString(path));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        std::int64_t lineNo = 0;
+        std::size_t checked = 0;
+        std::vector<std::string> shapeOnLine;
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine().chopped(1);
+            ++lineNo;
+            if (!line.startsWith(" value: <"))
+                continue;
+            const auto colon = line.indexOf("): ");
+            QVERIFY(colon > 0);
+            shapeOnLine.resize(static_cast<std::size_t>(lineNo) + 1);
+            shapeOnLine[static_cast<std::size_t>(lineNo)] = line.mid(colon + 3).toStdString();
+        }
+        for (const Value &v : d.values) {
+            QVERIFY(v.line > 0 && static_cast<std::size_t>(v.line) < shapeOnLine.size());
+            QCOMPARE(d.shapeText(v),
+                     std::string_view(shapeOnLine[static_cast<std::size_t>(v.line)]));
+            ++checked;
+        }
+        QCOMPARE(checked, d.values.size());
     }
 
     void fragmentationRanksTheLargestValues()

@@ -174,12 +174,6 @@ bool containsFolded(std::string_view text, std::string_view needle)
 }
 } // namespace
 
-bool ValueTableModel::matches(int row, std::string_view needle) const
-{
-    return row >= 0 && static_cast<std::size_t>(row) < m_rows.size() &&
-           matches(*m_dump, m_rows[static_cast<std::size_t>(row)], needle);
-}
-
 bool ValueTableModel::matches(const Dump &d, std::uint32_t value, std::string_view needle)
 {
     const Value &v = d.values[value];

@@ -59,7 +59,6 @@ public:
     /// contains `needle`, ignoring ASCII case. `needle` must be lower case (UTF-8). Reads the
     /// dump's strings in place: filtering a million rows builds no QString.
     static bool matches(const Dump &dump, std::uint32_t value, std::string_view needle);
-    bool matches(int row, std::string_view needle) const;
     /// Which values match `needle` (one flag per value), for setFilter. Any thread; returns
     /// an empty vector when cancelled.
     static std::vector<std::uint8_t> matching(const Dump &dump, std::string_view needle,

@@ -108,7 +108,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&values,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         values.setDump(r.dump);
-        const int fusion40 = static_cast<int>(r.dump->findValue("fusion.40"));
+        const std::uint32_t fusion40 = r.dump->findValue("fusion.40");
         const QPersistentModelIndex kept = values.index(values.rowOfValue(fusion40), 1);
         for (int column : {int(ValueTableModel::SizeColumn), int(ValueTableModel::NameColumn),
                            int(ValueTableModel::OpNameColumn), int(ValueTableModel::StartColumn)}) {
@@ -153,23 +153,25 @@ private Q_SLOTS:
         QVERIFY(r.ok());
         ValueTableModel values;
         values.setDump(r.dump);
-        const int fusion40 = static_cast<int>(r.dump->findValue("fusion.40"));
-        const int p5 = static_cast<int>(r.dump->findValue("p5.18.0"));
-        QVERIFY(values.matches(fusion40, "fusion.40"));
-        QVERIFY(values.matches(fusion40, "usion.4"));        // any part, case folded by the caller
-        QVERIFY(values.matches(fusion40, "bf16[128,1024]")); // its shape
-        QVERIFY(values.matches(fusion40, "xla__cast"));      // its op_name
-        QVERIFY(values.matches(fusion40, "torch/_ops.py:756")); // its source location
-        QVERIFY(!values.matches(fusion40, "torch/_ops.py:757"));
-        QVERIFY(!values.matches(fusion40, "p5.18"));
-        QVERIFY(values.matches(p5, "dynamo_bridge.py"));
+        const std::uint32_t fusion40 = r.dump->findValue("fusion.40");
+        const std::uint32_t p5 = r.dump->findValue("p5.18.0");
+        QVERIFY(ValueTableModel::matches(*r.dump, fusion40, "fusion.40"));
+        QVERIFY(ValueTableModel::matches(*r.dump, fusion40,
+                                         "usion.4")); // any part, case folded by the caller
+        QVERIFY(ValueTableModel::matches(*r.dump, fusion40, "bf16[128,1024]")); // its shape
+        QVERIFY(ValueTableModel::matches(*r.dump, fusion40, "xla__cast"));      // its op_name
+        QVERIFY(ValueTableModel::matches(*r.dump, fusion40,
+                                         "torch/_ops.py:756")); // its source location
+        QVERIFY(!ValueTableModel::matches(*r.dump, fusion40, "torch/_ops.py:757"));
+        QVERIFY(!ValueTableModel::matches(*r.dump, fusion40, "p5.18"));
+        QVERIFY(ValueTableModel::matches(*r.dump, p5, "dynamo_bridge.py"));
         // Exactly the rows whose name contains the needle, when nothing else can match.
         int expected = 0;
         int got = 0;
-        for (int row = 0; row < values.rowCount(); ++row) {
-            expected += r.dump->valueName(r.dump->values[static_cast<std::size_t>(row)])
-                            .find("wrapped_slice") != std::string_view::npos;
-            got += values.matches(row, "wrapped_slice");
+        for (std::uint32_t v = 0; v < r.dump->values.size(); ++v) {
+            expected += r.dump->valueName(r.dump->values[v]).find("wrapped_slice") !=
+                        std::string_view::npos;
+            got += ValueTableModel::matches(*r.dump, v, "wrapped_slice");
         }
         QVERIFY(expected > 1);
         QCOMPARE(got, expected);

@@ -7,13 +7,13 @@
 #include "parse/DumpParser.h"
 #include "report/JsonWriter.h"
 #include "report/Report.h"
+#include "util/Stopwatch.h"
 
 #include <QDir>
 #include <QFileInfo>
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -51,10 +51,9 @@ bool load(const QString &file, Loaded &out)
         return false;
     }
     out.dump = result.dump;
-    const auto since = std::chrono::steady_clock::now();
+    const Stopwatch timing;
     out.timeline = MemoryTimeline::compute(*out.dump);
-    spdlog::debug("memory timeline {:.3f} s",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
+    spdlog::debug("memory timeline {:.3f} s", timing.seconds());
     return true;
 }
 
@@ -112,13 +111,12 @@ int runReport(const QStringList &args)
                         .arg(*options.step)
                         .arg(dump.maxStep()),
                     1);
-    const auto since = std::chrono::steady_clock::now();
+    const Stopwatch timing;
     const std::string text = json ? Report::json(dump, *loaded.timeline, options)
                                   : Report::text(dump, *loaded.timeline, options);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
-    spdlog::debug("report written in {:.3f} s",
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
+    spdlog::debug("report written in {:.3f} s", timing.seconds());
     if (failAbove >= 0) {
         const SpaceTimeline *primary = loaded.timeline->primary();
         const qint64 peak = primary ? primary->peak.bytes : 0;

@@ -1,11 +1,11 @@
 #include "MemoryTimeline.h"
 
 #include "CoverageSweep.h"
+#include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <optional>
 #include <thread>
@@ -196,13 +196,12 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     std::vector<Diagnostic> xlaWarnings;
     double valueSeconds = 0;
     std::thread valueSweeps([&] {
-        const auto since = std::chrono::steady_clock::now();
+        const Stopwatch timing;
         computeLogical(dump, steps, colors, logicalDelta, xlaWarnings);
         computeXlaPeak(dump, steps, tl.m_xlaPeak, xlaWarnings);
-        valueSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+        valueSeconds = timing.seconds();
     });
-    const auto sweepSince = std::chrono::steady_clock::now();
+    const Stopwatch sweepTiming;
 
     // Live bytes: per allocation, the union of live byte ranges (in-place chains share bytes).
     std::vector<LiveBox> boxes;
@@ -227,8 +226,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
         usage.largestLiveStep = largest.step;
         usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);
     }
-    const double sweepSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - sweepSince).count();
+    const double sweepSeconds = sweepTiming.seconds();
     valueSweeps.join();
     spdlog::debug("memory timeline: allocation sweep {:.3f} s, value sweeps {:.3f} s", sweepSeconds,
                   valueSeconds);

@@ -3,6 +3,7 @@
 #include "parse/MappedFile.h"
 #include "parse/ShapeParser.h"
 #include "util/FlatMap.h"
+#include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
 
@@ -1780,7 +1781,6 @@ void Builder::stackTraceLine(sv line)
 void Builder::finish()
 {
     enterSection();
-    const auto finishStart = std::chrono::steady_clock::now();
     const auto &t = m_sectionSeconds;
     spdlog::debug("parse time by section: allocations {:.3f} s, used values {:.3f} s, live "
                   "ranges {:.3f} s (sequence {:.3f}, buffer live ranges {:.3f}, peak {:.3f})",
@@ -1795,16 +1795,15 @@ void Builder::finish()
                   t[static_cast<std::size_t>(Section::Sequence)],
                   t[static_cast<std::size_t>(Section::BufferLiveRange)],
                   t[static_cast<std::size_t>(Section::Peak)]);
-    struct LogFinish
+    struct LogFinish // on every way out of finish()
     {
-        std::chrono::steady_clock::time_point start;
+        Stopwatch timing;
         ~LogFinish()
         {
-            spdlog::debug(
-                "parse finish (id order, indexes, printed peak) {:.3f} s",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            spdlog::debug("parse finish (id order, indexes, printed peak) {:.3f} s",
+                          timing.seconds());
         }
-    } logFinish{finishStart};
+    } logFinish;
     // -- order values by XLA id: the order of Used values and BufferLiveRange.
     // Unallocated live-range-only values (id -1) go last. The order Used values and
     // BufferLiveRange used serves unless values were added since.

@@ -1,10 +1,12 @@
 #include "CommandLine.h"
 
 #include "DumpFiles.h"
+#include "LoadedDump.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
+#include "parse/ModuleFiles.h"
 #include "report/JsonWriter.h"
 #include "report/Report.h"
 #include "util/Stopwatch.h"
@@ -30,14 +32,8 @@ int fail(const QString &message, int code)
     return code;
 }
 
-struct Loaded
-{
-    std::shared_ptr<const Dump> dump;
-    std::optional<MemoryTimeline> timeline;
-};
-
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
-bool load(const QString &file, Loaded &out)
+bool load(const QString &file, LoadedDump &out)
 {
     if (QFileInfo(file).isDir()) {
         fail(file +
@@ -45,15 +41,11 @@ bool load(const QString &file, Loaded &out)
              2);
         return false;
     }
-    LoadResult result = DumpParser::loadFile(file.toStdString());
-    if (!result.ok()) {
-        fail(QString::fromStdString(result.error), 2);
+    QString error;
+    if (!loadDump(file, out, error)) {
+        fail(error, 2);
         return false;
     }
-    out.dump = result.dump;
-    const Stopwatch timing;
-    out.timeline = MemoryTimeline::compute(*out.dump);
-    spdlog::debug("memory timeline {:.3f} s", timing.seconds());
     return true;
 }
 
@@ -101,7 +93,7 @@ int runReport(const QStringList &args)
     }
     if (file.isEmpty())
         return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usage(), 1);
-    Loaded loaded;
+    LoadedDump loaded;
     if (!load(file, loaded))
         return 2;
     const Dump &dump = *loaded.dump;
@@ -214,8 +206,8 @@ int runDiff(const QStringList &args)
         return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
                         CommandLine::usage(),
                     1);
-    Loaded a;
-    Loaded b;
+    LoadedDump a;
+    LoadedDump b;
     if (!load(files[0], a) || !load(files[1], b))
         return 2;
     const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
@@ -345,8 +337,8 @@ int runList(const QStringList &args)
     int status = 0;
     for (const QString &file : found.files) {
         Entry e;
-        e.module = DumpParser::moduleName(QFileInfo(file).fileName().toStdString());
-        for (const std::string &f : DumpParser::moduleFiles(file.toStdString()))
+        e.module = ModuleFiles::moduleName(file.toStdString());
+        for (const std::string &f : ModuleFiles::siblings(file.toStdString()))
             e.files.push_back(
                 QDir(QFileInfo(dir).absoluteFilePath())
                     .relativeFilePath(QFileInfo(QString::fromStdString(f)).absoluteFilePath())
@@ -354,16 +346,16 @@ int runList(const QStringList &args)
         if (::isatty(fileno(stderr)))
             std::fprintf(stderr, "\rreading %zu/%lld: %s\033[K", entries.size() + 1,
                          static_cast<long long>(found.files.size()), e.module.c_str());
-        LoadResult r = DumpParser::loadFile(file.toStdString());
-        if (!r.ok()) {
-            e.error = r.error;
+        LoadedDump loaded;
+        QString error;
+        if (!loadDump(file, loaded, error)) {
+            e.error = error.toStdString();
             status = 2;
         } else {
-            e.total = r.dump->totalBytes();
-            if (const auto tl = MemoryTimeline::compute(*r.dump); tl && tl->primary()) {
-                e.peakStep = tl->primary()->peak.step;
-                e.peakBytes = tl->primary()->peak.bytes;
-            }
+            const ModuleFigures figures = ModuleFigures::of(loaded);
+            e.total = figures.total;
+            e.peakStep = figures.step;
+            e.peakBytes = figures.peak;
         }
         entries.push_back(std::move(e));
     }

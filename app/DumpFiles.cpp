@@ -1,6 +1,6 @@
 #include "DumpFiles.h"
 
-#include "parse/DumpParser.h"
+#include "parse/ModuleFiles.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -10,24 +10,16 @@
 
 namespace bufferscope {
 
-bool DumpFiles::isDumpName(const QString &fileName)
-{
-    return fileName.endsWith(QLatin1String("buffer-assignment.txt")) ||
-           fileName.endsWith(QLatin1String("buffer-assignment-values.txt")) ||
-           fileName.endsWith(QLatin1String("-live-range.txt"));
-}
-
 DumpFiles DumpFiles::collect(const QStringList &paths)
 {
     DumpFiles out;
-    QSet<QString> modules; // one entry per module stem (the 2026 split has three files)
+    QSet<QString> modules; // one entry per module (the 2026 split has three files)
     const auto add = [&](const QFileInfo &info) {
-        const QString stem =
-            info.absolutePath() + QLatin1Char('/') +
-            QString::fromStdString(DumpParser::stemOf(info.fileName().toStdString()));
-        if (modules.contains(stem))
+        const QString key =
+            QString::fromStdString(ModuleFiles::moduleKey(info.absoluteFilePath().toStdString()));
+        if (modules.contains(key))
             return;
-        modules.insert(stem);
+        modules.insert(key);
         out.files << info.filePath();
     };
     for (const QString &path : paths) {
@@ -44,7 +36,10 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         for (const QFileInfo &sub : subdirs)
             entries += QDir(sub.filePath()).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
         entries.erase(std::remove_if(entries.begin(), entries.end(),
-                                     [](const QFileInfo &e) { return !isDumpName(e.fileName()); }),
+                                     [](const QFileInfo &e) {
+                                         return !ModuleFiles::isDumpName(
+                                             e.fileName().toStdString());
+                                     }),
                       entries.end());
         // The main file of a split module first, so it is the one kept for the module.
         std::stable_sort(

@@ -13,8 +13,6 @@ struct DumpFiles
     QStringList problems; ///< e.g. "DIR: no buffer-assignment dumps in this folder"
 
     static DumpFiles collect(const QStringList &paths);
-    /// Whether a file name looks like one of a module's dump files.
-    static bool isDumpName(const QString &fileName);
 };
 
 } // namespace bufferscope

@@ -1,16 +1,17 @@
 #include "ExportCommand.h"
 
 #include "BreakdownChart.h"
-#include "DumpLoader.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
+#include "Workspace.h"
 #include "models/ByteSize.h"
 #include "models/Selection.h"
 
 #include <QFileInfo>
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 namespace bufferscope {
@@ -85,18 +86,21 @@ int ExportCommand::run(const QStringList &args)
                                    "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T] "
                                    "[--budget SIZE]"),
                     1);
-    Selection selection;
+    // The same workspace and views as the app, with everything built at once (nothing here
+    // can wait for a job).
+    Workspace workspace;
+    workspace.setBackgroundFrom(std::numeric_limits<std::size_t>::max());
     std::unique_ptr<ChartView> chart;
     if (view == QLatin1String("usage"))
-        chart = std::make_unique<UsageChart>(&selection);
+        chart = std::make_unique<UsageChart>(&workspace);
     else if (budget > 0)
         return fail(QStringLiteral("--budget is drawn on the usage view only"), 1);
     else if (view == QLatin1String("gantt"))
-        chart = std::make_unique<LiveRangeGantt>(&selection);
+        chart = std::make_unique<LiveRangeGantt>(&workspace);
     else if (view == QLatin1String("memory-map"))
-        chart = std::make_unique<MemoryMap>(&selection);
+        chart = std::make_unique<MemoryMap>(&workspace);
     else if (view == QLatin1String("breakdown"))
-        chart = std::make_unique<BreakdownChart>(&selection);
+        chart = std::make_unique<BreakdownChart>(&workspace);
     else
         return fail(QStringLiteral("unknown view '%1'; expected usage, gantt, memory-map or "
                                    "breakdown")
@@ -107,7 +111,7 @@ int ExportCommand::run(const QStringList &args)
     QString error;
     if (QFileInfo(file).isDir())
         return fail(file + QStringLiteral(": is a directory; give one dump file"), 2);
-    if (!DumpLoader::loadNow(file, loaded, error))
+    if (!loadDump(file, loaded, error))
         return fail(error, 2);
     const Dump &dump = *loaded.dump;
     if (step >= 0 && step >= dump.stepCount())
@@ -125,16 +129,18 @@ int ExportCommand::run(const QStringList &args)
         value = static_cast<int>(found);
     }
     chart->resize(width, height);
+    workspace.show(loaded);
     chart->setDump(loaded.dump, loaded.timeline);
+    workspace.showFinished(); // at the peak
     if (budget > 0)
         static_cast<UsageChart *>(chart.get())->setBudget(budget);
-    selection.setCurrentValue(value);
+    // The step: --step, else the selected value's first step (its whole range in view), else
+    // the peak.
+    if (value >= 0 && step < 0 && dump.values[static_cast<std::size_t>(value)].hasLiveRange())
+        step = dump.values[static_cast<std::size_t>(value)].start;
     if (step >= 0)
-        selection.setCurrentStep(step);
-    else if (value >= 0 && dump.values[static_cast<std::size_t>(value)].hasLiveRange())
-        selection.setCurrentStep(dump.values[static_cast<std::size_t>(value)].start);
-    else if (const SpaceTimeline *primary = loaded.timeline->primary())
-        selection.setCurrentStep(primary->peak.step);
+        workspace.setStep(step);
+    workspace.selection()->setCurrentValue(value);
     QString why;
     if (!chart->exportPng(out, width, height, scale, &why))
         return fail(QStringLiteral("%1: cannot write the PNG: %2").arg(out, why), 2);

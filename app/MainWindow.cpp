@@ -14,15 +14,13 @@
 #include "ValueInspector.h"
 #include "ValueTableView.h"
 #include "WarningsView.h"
+#include "Workspace.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
-#include "parse/DumpParser.h"
-#include "util/BackgroundThread.h"
-#include "util/ReleaseInBackground.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -45,11 +43,11 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
-#include <QThread>
 #include <QToolBar>
 #include <QTreeView>
 #include <qcustomplot.h>
@@ -69,7 +67,7 @@ const QString kBudgetKey = QStringLiteral("usage/budget");
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_loader(new DumpLoader(this)), m_selection(new Selection(this)),
+    : QMainWindow(parent), m_workspace(new Workspace(this)),
       m_valueModel(new ValueTableModel(this)), m_allocationModel(new AllocationTreeModel(this)),
       m_instructionModel(new InstructionListModel(this))
 {
@@ -79,7 +77,7 @@ MainWindow::MainWindow(QWidget *parent)
     setDockNestingEnabled(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks |
                    QMainWindow::AllowTabbedDocks);
-    resize(1600, 1000);
+    sizeToScreen();
     createViews();
     createDocks();
     createActions();
@@ -93,7 +91,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_progress->hide();
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->hide();
-    connect(m_cancel, &QPushButton::clicked, m_loader, &DumpLoader::cancel);
+    connect(m_cancel, &QPushButton::clicked, m_workspace, &Workspace::cancelLoad);
     statusBar()->addWidget(m_statusFile, 1);
     statusBar()->addPermanentWidget(m_statusTotals);
     statusBar()->addPermanentWidget(m_progress);
@@ -101,7 +99,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusFile->setText(tr("Drop a *-buffer-assignment.txt file or an --xla_dump_to folder "
                              "here, or use File → Open."));
 
-    connect(m_loader, &DumpLoader::started, this, [this](const QString &path) {
+    connect(m_workspace, &Workspace::loadStarted, this, [this](const QString &path) {
         m_loadingName = QFileInfo(path).fileName();
         m_statusFile->setText(tr("Loading %1…").arg(m_loadingName));
         m_loadClock.start();
@@ -110,21 +108,30 @@ MainWindow::MainWindow(QWidget *parent)
         m_progress->show();
         m_cancel->show();
     });
-    connect(m_loader, &DumpLoader::progress, this, [this](qint64 done, qint64 total) {
+    connect(m_workspace, &Workspace::loadProgress, this, [this](qint64 done, qint64 total) {
         m_progress->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
         // The bar shows the percentage; the status line the bytes and the time left.
         m_statusFile->setText(
             tr("Loading %1: %2")
                 .arg(m_loadingName, progressText(done, total, m_loadClock.elapsed())));
     });
-    connect(m_loader, &DumpLoader::finished, this, &MainWindow::showLoaded);
-    connect(m_loader, &DumpLoader::failed, this, &MainWindow::showError);
-    connect(m_loader, &DumpLoader::cancelled, this, [this](const QString &path) {
+    connect(m_workspace, &Workspace::loaded, this, &MainWindow::showLoaded);
+    connect(m_workspace, &Workspace::loadFailed, this, &MainWindow::showError);
+    connect(m_workspace, &Workspace::loadCancelled, this, [this](const QString &path) {
         m_progress->hide();
         m_cancel->hide();
         m_statusFile->setText(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()));
-        m_modules->setKnownResult(path, 0, 0, -1, 0, ModuleBrowser::cancelledText());
+        ModuleFigures notRead;
+        notRead.status = ModuleFigures::Status::NotRead;
+        notRead.error = tr("loading was cancelled");
+        m_modules->setKnownResult(path, notRead);
     });
+    connect(m_workspace, &Workspace::compareReady, this, &MainWindow::openComparison);
+    connect(m_workspace, &Workspace::compareFailed, this,
+            [this](const QString &path, const QString &error) {
+                statusBar()->clearMessage();
+                showError(path, error);
+            });
     createFileNotice();
     restoreSettings();
     m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
@@ -133,12 +140,30 @@ MainWindow::MainWindow(QWidget *parent)
     m_notice->hide(); // a saved layout must not bring back an old notice
 }
 
-MainWindow::~MainWindow()
+MainWindow::~MainWindow() = default;
+
+Selection *MainWindow::selection() const
 {
-    if (m_compareJob) {
-        m_compareJob->wait();
-        delete m_compareJob;
-    }
+    return m_workspace->selection();
+}
+
+const LoadedDump &MainWindow::current() const
+{
+    return m_workspace->current();
+}
+
+void MainWindow::sizeToScreen()
+{
+    // 1600 × 1000 where there is room; on a laptop (1366 × 768) the whole available area,
+    // so the status bar and the right-hand docks are on screen.
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000);
+    const QSize frame(16, 40); // title bar and borders the window manager adds
+    const QSize size(std::min(1600, available.width() - frame.width()),
+                     std::min(1000, available.height() - frame.height()));
+    resize(size);
+    move(available.topLeft() + QPoint((available.width() - size.width()) / 2,
+                                      (available.height() - size.height() - frame.height()) / 2));
 }
 
 void MainWindow::createFileNotice()
@@ -209,86 +234,60 @@ void MainWindow::fileChangedOnDisk(const QString &path)
 
 void MainWindow::compareWith(const QString &path)
 {
-    if (!m_current.dump)
+    if (!current().dump)
         return;
-    // Loading the other dump and comparing are O(values): both run off the GUI thread, like any
-    // load; the comparison window opens when they are done.
-    if (m_compareJob) {
-        m_compareJob->wait();
-        delete m_compareJob;
-    }
-    struct Result
-    {
-        LoadedDump other;
-        QString error;
-        DumpDiff diff;
-    };
-    auto result = std::make_shared<Result>();
-    const LoadedDump current = m_current;
-    QPointer<MainWindow> self(this);
     statusBar()->showMessage(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
-    m_compareJob = QThread::create([=] {
-        markBackgroundThread();
-        if (DumpLoader::loadNow(path, result->other, result->error))
-            result->diff = DumpDiff::compute(*current.dump, *current.timeline, *result->other.dump,
-                                             *result->other.timeline);
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, path, current, result] {
-                if (!self)
-                    return;
-                self->statusBar()->clearMessage();
-                if (!result->other.dump) {
-                    self->showError(path, result->error);
-                    return;
-                }
-                spdlog::debug("comparison ready; opening its window");
-                auto *view = new CompareView(self, Qt::Window);
-                view->setAttribute(Qt::WA_DeleteOnClose);
-                const QString before = toQString(current.dump->module);
-                const QString after = toQString(result->other.dump->module);
-                view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(before, after));
-                view->setDumps(current.dump, current.timeline, before, result->other.dump,
-                               result->other.timeline, after, std::move(result->diff));
-                view->resize(1100, 760);
-                view->show();
-                spdlog::debug("comparison window shown");
-                Q_EMIT self->compareOpened(view);
-            },
-            Qt::QueuedConnection);
-    });
-    m_compareJob->start();
+    m_workspace->compareWith(path);
+}
+
+void MainWindow::openComparison(const LoadedDump &before, const LoadedDump &after,
+                                std::shared_ptr<const DumpDiff> diff)
+{
+    statusBar()->clearMessage();
+    auto *view = new CompareView(m_workspace->jobs(), this, Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    const QString beforeName = toQString(before.dump->module);
+    const QString afterName = toQString(after.dump->module);
+    view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(beforeName, afterName));
+    view->setDumps(before.dump, before.timeline, beforeName, after.dump, after.timeline, afterName,
+                   std::move(diff));
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1100, 760);
+    view->resize(std::min(1100, available.width() - 16), std::min(760, available.height() - 40));
+    view->show();
+    spdlog::debug("comparison window shown");
+    Q_EMIT compareOpened(view);
 }
 
 void MainWindow::reload()
 {
-    if (!m_current.dump || m_current.path.startsWith(QLatin1Char(':')))
+    const LoadedDump &shown = current();
+    if (!shown.dump || shown.isEmbedded())
         return;
     ReloadState state;
-    state.path = m_current.path;
-    if (const int v = m_selection->currentValue(); v >= 0)
-        state.valueKey = toQString(m_current.dump->valueKey(m_current.dump->values[v]));
-    state.step = m_selection->currentStep();
+    state.path = shown.path;
+    if (const int v = selection()->currentValue(); v >= 0)
+        state.valueKey = toQString(shown.dump->valueKey(shown.dump->values[v]));
+    state.step = selection()->currentStep();
     for (ChartView *view : chartViews())
         state.ranges.emplace_back(view, view->ranges());
     m_reload = std::move(state);
     m_notice->hide();
-    openPath(m_current.path);
+    openPath(m_reload->path);
 }
 
 void MainWindow::createViews()
 {
-    m_usage = new UsageChart(m_selection, this);
+    m_usage = new UsageChart(m_workspace, this);
     m_usage->setWindowTitle(tr("Memory Usage"));
-    m_gantt = new LiveRangeGantt(m_selection, this);
+    m_gantt = new LiveRangeGantt(m_workspace, this);
     m_gantt->setWindowTitle(tr("Live Ranges"));
-    m_map = new MemoryMap(m_selection, this);
+    m_map = new MemoryMap(m_workspace, this);
     m_map->setWindowTitle(tr("Memory Map"));
-    m_breakdown = new BreakdownChart(m_selection, this);
+    m_breakdown = new BreakdownChart(m_workspace, this);
     m_breakdown->setWindowTitle(tr("Breakdown"));
-    m_peakPanel = new BreakdownPanel(m_selection, this);
-    m_inspector = new ValueInspector(m_selection, this);
-    m_valueView = new ValueTableView(m_valueModel, m_selection, this);
+    m_peakPanel = new BreakdownPanel(m_workspace, this);
+    m_inspector = new ValueInspector(selection(), this);
+    m_valueView = new ValueTableView(m_valueModel, m_workspace, this);
 
     m_allocationView = new QTreeView(this);
     m_allocationView->setModel(m_allocationModel);
@@ -304,8 +303,8 @@ void MainWindow::createViews()
     m_instructionView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_instructionView->horizontalHeader()->setStretchLastSection(true);
 
-    m_warnings = new WarningsView(m_selection, this);
-    m_modules = new ModuleBrowser(this);
+    m_warnings = new WarningsView(selection(), this);
+    m_modules = new ModuleBrowser(m_workspace, this);
 }
 
 QDockWidget *MainWindow::addDock(QWidget *widget, const QString &title, const QString &objectName)
@@ -388,11 +387,11 @@ void MainWindow::createActions()
     m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
     m_reloadAction->setShortcut(QKeySequence::Refresh);
     QAction *compare = file->addAction(tr("&Compare With…"), this, [this] {
-        if (!m_current.dump)
+        if (!current().dump)
             return;
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Compare %1 with…").arg(toQString(m_current.dump->module)),
-            QFileInfo(m_current.path).absolutePath(),
+            this, tr("Compare %1 with…").arg(toQString(current().dump->module)),
+            QFileInfo(current().path).absolutePath(),
             tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
         if (!path.isEmpty())
             compareWith(path);
@@ -406,20 +405,13 @@ void MainWindow::createActions()
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    // The selection rules and their actions are the workspace's.
     QMenu *go = menuBar()->addMenu(tr("&Go"));
-    QAction *prev = go->addAction(tr("&Previous Step"), this, [this] { stepBy(-1); });
-    prev->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
-    QAction *next = go->addAction(tr("&Next Step"), this, [this] { stepBy(1); });
-    next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
-    QAction *peak = go->addAction(tr("Go to &Peak"), this, [this] {
-        if (m_current.timeline && m_current.timeline->space(m_usage->memorySpace()))
-            m_selection->setCurrentStep(
-                m_current.timeline->space(m_usage->memorySpace())->peak.step);
-    });
-    peak->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    go->addAction(m_workspace->action(Workspace::Action::PreviousStep));
+    go->addAction(m_workspace->action(Workspace::Action::NextStep));
+    go->addAction(m_workspace->action(Workspace::Action::GoToPeak));
     go->addSeparator();
-    QAction *clear = go->addAction(tr("&Clear Selection"), m_selection, &Selection::clear);
-    clear->setShortcut(QKeySequence(Qt::Key_Escape));
+    go->addAction(m_workspace->action(Workspace::Action::ClearSelection));
     go->addSeparator();
     go->addAction(tr("In charts: ← → step, Shift ×10, Home/End"))->setEnabled(false);
 
@@ -484,17 +476,17 @@ void MainWindow::connectViews()
     const auto selectFromTree = [this](const QModelIndex &index) {
         const int value = index.data(ValueIndexRole).toInt();
         if (value >= 0)
-            m_selection->setCurrentValue(value);
+            selection()->setCurrentValue(value);
     };
     connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentChanged, this,
             selectFromTree);
     connect(m_instructionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &index) {
                 if (index.isValid())
-                    m_selection->setCurrentStep(index.data(StepRole).toLongLong());
+                    selection()->setCurrentStep(index.data(StepRole).toLongLong());
             });
     connect(m_modules, &ModuleBrowser::moduleActivated, this, &MainWindow::openPath);
-    connect(m_usage, &UsageChart::memorySpaceChanged, m_instructionModel,
+    connect(m_workspace, &Workspace::memorySpaceChanged, m_instructionModel,
             &InstructionListModel::setMemorySpace);
     for (ChartView *view : chartViews()) {
         connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
@@ -502,7 +494,7 @@ void MainWindow::connectViews()
         connect(view->plot(), &QCustomPlot::mousePress, this, [this, view] { m_lastChart = view; });
     }
 
-    connect(m_selection, &Selection::currentValueChanged, this, [this](int value) {
+    connect(selection(), &Selection::currentValueChanged, this, [this](int value) {
         const QModelIndex index = m_allocationModel->indexOfValue(value);
         if (index.isValid()) {
             const QSignalBlocker blocker(m_allocationView->selectionModel());
@@ -510,14 +502,16 @@ void MainWindow::connectViews()
                 index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             m_allocationView->scrollTo(index);
         }
-        if (value >= 0 && m_current.dump) {
-            const Value &v = m_current.dump->values[static_cast<std::size_t>(value)];
-            // Selecting a value moves the step into its live range (unless already there).
-            if (v.hasLiveRange() && !v.liveAt(m_selection->currentStep()))
-                m_selection->setCurrentStep(v.start);
-        }
     });
-    connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
+    connect(selection(), &Selection::highlightedGroupChanged, this,
+            [this](const QVector<int> &values, const QString &label) {
+                if (values.isEmpty())
+                    statusBar()->clearMessage();
+                else
+                    statusBar()->showMessage(
+                        tr("Highlighted: %1 (%n value(s))", nullptr, values.size()).arg(label));
+            });
+    connect(selection(), &Selection::currentStepChanged, this, [this](qint64 step) {
         if (step < 0 || step >= m_instructionModel->rowCount())
             return;
         const QModelIndex index = m_instructionModel->index(static_cast<int>(step), 0);
@@ -531,8 +525,13 @@ void MainWindow::connectViews()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    if (settings.contains(kGeometryKey))
-        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    // A saved geometry only where it still fits the screen (it may come from a larger monitor).
+    if (settings.contains(kGeometryKey) &&
+        restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        const QScreen *screen = QGuiApplication::screenAt(frameGeometry().center());
+        if (!screen || !screen->availableGeometry().contains(frameGeometry()))
+            sizeToScreen();
+    }
     // A layout saved by another version of the dock set is ignored (restoreState checks it).
     if (settings.contains(kStateKey) &&
         !restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
@@ -545,15 +544,6 @@ void MainWindow::resetLayout()
     for (QDockWidget *dock : docks())
         if (dock != m_modulesDock)
             dock->show();
-}
-
-void MainWindow::stepBy(qint64 delta)
-{
-    if (!m_current.dump || m_current.dump->stepCount() == 0)
-        return;
-    const qint64 last = m_current.dump->stepCount() - 1;
-    m_selection->setCurrentStep(
-        std::clamp<qint64>(std::max<qint64>(0, m_selection->currentStep()) + delta, 0, last));
 }
 
 void MainWindow::openPaths(const QStringList &paths)
@@ -577,17 +567,9 @@ void MainWindow::openPaths(const QStringList &paths)
 
 void MainWindow::openPath(const QString &path)
 {
-    // The Gantt's rows and the memory map's boxes are built on the loader's thread, in the
-    // order and allocation the views show now.
-    const LiveRangeGantt::Order order = m_gantt->order();
-    const int allocation = m_map->allocation();
-    m_loader->load(path, [order, allocation](LoadedDump &loaded) {
-        loaded.ganttRows = LiveRangeGantt::layOut(loaded.dump, order);
-        const bool exists = allocation >= 0 &&
-                            static_cast<std::size_t>(allocation) < loaded.dump->allocations.size();
-        loaded.mapLayout =
-            MemoryMap::layOut(loaded.dump, exists ? allocation : MemoryMap::kAllAllocations);
-    });
+    // The Gantt's rows and the memory map's boxes are built on the load job, in the order and
+    // allocation the views asked the workspace for last.
+    m_workspace->load(path);
 }
 
 QString MainWindow::progressText(qint64 done, qint64 total, qint64 elapsedMs)
@@ -616,12 +598,10 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
 {
     m_progress->hide();
     m_cancel->hide();
-    // The selection is cleared for the views still showing the old dump, then held still while
-    // the views take the new one, a few per turn of the event loop, so the window keeps
-    // painting and answering: the summary first, the charts as they are filled.
-    m_selection->clear();
-    m_selection->setCurrentStep(-1);
-    m_selection->blockSignals(true);
+    // The workspace takes the dump and freezes the selection while the views take it, a few per
+    // turn of the event loop, so the window keeps painting and answering: the summary first,
+    // the charts as they are filled.
+    m_workspace->show(loaded);
     const quint64 generation = ++m_fillGeneration;
     setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
     updateStatus(loaded);
@@ -651,18 +631,14 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     steps->push_back(timed(QStringLiteral("allocations, instructions"), [this, loaded] {
         m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
         m_instructionModel->setDump(loaded.dump, loaded.timeline);
-        m_instructionModel->setMemorySpace(m_usage->memorySpace());
+        m_instructionModel->setMemorySpace(m_workspace->memorySpace());
         m_instructionView->resizeColumnsToContents();
         m_allocationView->resizeColumnToContents(0);
     }));
-    steps->push_back(timed(m_gantt->viewName(), [this, loaded] {
-        m_gantt->setPrepared(loaded.ganttRows);
-        m_gantt->setDump(loaded.dump, loaded.timeline);
-    }));
-    steps->push_back(timed(m_map->viewName(), [this, loaded] {
-        m_map->setPrepared(loaded.mapLayout);
-        m_map->setDump(loaded.dump, loaded.timeline);
-    }));
+    steps->push_back(timed(m_gantt->viewName(),
+                           [this, loaded] { m_gantt->setDump(loaded.dump, loaded.timeline); }));
+    steps->push_back(
+        timed(m_map->viewName(), [this, loaded] { m_map->setDump(loaded.dump, loaded.timeline); }));
     steps->push_back(
         timed(QStringLiteral("breakdown, inspector, what fills memory, warnings"), [this, loaded] {
             for (ChartView *view : chartViews())
@@ -675,7 +651,7 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     steps->push_back([this, loaded, costs] {
         spdlog::debug("showing the dump on the GUI thread, one step per event-loop turn: {}",
                       costs->join(QStringLiteral(", ")).toStdString());
-        finishShowing(loaded);
+        finishShowing();
     });
     runFillStep(steps, 0, generation);
 }
@@ -693,21 +669,16 @@ void MainWindow::runFillStep(const std::shared_ptr<std::vector<std::function<voi
             1, this, [this, steps, next, generation] { runFillStep(steps, next + 1, generation); });
 }
 
-void MainWindow::finishShowing(const LoadedDump &loaded)
+void MainWindow::finishShowing()
 {
-    // The views hold the new dump now: the old one is freed off the GUI thread.
-    LoadedDump old = std::exchange(m_current, loaded);
-    releaseInBackground(std::move(old.dump), std::move(old.timeline), std::move(old.ganttRows),
-                        std::move(old.mapLayout));
-    m_selection->blockSignals(false);
-    m_selection->clear(); // anything set while the views were filling is dropped
+    // Every view holds the new dump now: the selection thaws and the step goes to the peak.
+    m_workspace->showFinished();
+    const LoadedDump &loaded = current();
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                     : tr("Warnings"));
-    if (!loaded.path.startsWith(QLatin1Char(':')))
+    if (!loaded.isEmbedded())
         addRecent(loaded.path);
-    if (const SpaceTimeline *primary = loaded.timeline->primary())
-        m_selection->setCurrentStep(primary->peak.step);
     watch(loaded);
     m_notice->hide();
     if (loaded.path.startsWith(QLatin1Char(':')) && !QSettings().value(kSampleHintKey).toBool())
@@ -719,28 +690,27 @@ void MainWindow::finishShowing(const LoadedDump &loaded)
         if (!m_reload->valueKey.isEmpty()) {
             const std::uint32_t v = dump.findValue(m_reload->valueKey.toStdString());
             if (v != kNone)
-                m_selection->setCurrentValue(static_cast<int>(v));
+                selection()->setCurrentValue(static_cast<int>(v));
             else
                 statusBar()->showMessage(
                     tr("%1 is not in the reloaded dump").arg(m_reload->valueKey), 8000);
         }
         if (m_reload->step >= 0 && m_reload->step < dump.stepCount())
-            m_selection->setCurrentStep(m_reload->step);
+            selection()->setCurrentStep(m_reload->step);
         for (const auto &[view, ranges] : m_reload->ranges)
             view->restoreRanges(ranges);
     }
     m_reload.reset();
-    m_modules->setKnownResult(
-        loaded.path, loaded.dump->totalBytes(),
-        loaded.timeline->primary() ? loaded.timeline->primary()->peak.bytes : 0,
-        loaded.timeline->primary() ? loaded.timeline->primary()->peak.step : -1,
-        static_cast<int>(loaded.dump->files.size()));
+    m_modules->setKnownResult(loaded.path, ModuleFigures::of(loaded));
     Q_EMIT dumpShown();
 }
 
 void MainWindow::showError(const QString &path, const QString &error)
 {
-    m_modules->setKnownResult(path, 0, 0, -1, 0, error);
+    ModuleFigures unreadable;
+    unreadable.status = ModuleFigures::Status::Unreadable;
+    unreadable.error = error;
+    m_modules->setKnownResult(path, unreadable);
     m_reload.reset(); // the loaded dump stays as it was
     m_progress->hide();
     m_cancel->hide();
@@ -826,9 +796,9 @@ void MainWindow::showExportDialog(ChartView *view)
 {
     if (!view)
         view = m_usage;
-    const QString dir = m_current.path.startsWith(QLatin1Char(':')) || m_current.path.isEmpty()
+    const QString dir = current().isEmbedded() || current().path.isEmpty()
                             ? QDir::homePath()
-                            : QFileInfo(m_current.path).absolutePath();
+                            : QFileInfo(current().path).absolutePath();
     ExportDialog dialog(chartViews(), view, dir, this);
     if (dialog.exec() != QDialog::Accepted || !dialog.view() || dialog.path().isEmpty())
         return;
@@ -857,7 +827,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    m_loader->cancel();
+    m_workspace->cancelLoad();
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kLayoutVersion));

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ChartView.h"
-#include "DumpLoader.h"
+#include "LoadedDump.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -14,7 +14,6 @@
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
-class QThread;
 class QToolBar;
 class QMenu;
 class QProgressBar;
@@ -38,13 +37,15 @@ class ValueInspector;
 class ValueTableModel;
 class ValueTableView;
 class WarningsView;
+class Workspace;
+struct DumpDiff;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 3;
+    static constexpr int kLayoutVersion = 4;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -58,9 +59,9 @@ public:
     /// Exports `view` without asking; returns false and shows why on failure.
     bool exportView(ChartView *view, const QString &path, int width, int height, double scale);
 
-    Selection *selection() const { return m_selection; }
-    const LoadedDump &current() const { return m_current; }
-    DumpLoader *loader() const { return m_loader; }
+    Workspace *workspace() const { return m_workspace; }
+    Selection *selection() const;
+    const LoadedDump &current() const;
     UsageChart *usageChart() const { return m_usage; }
     LiveRangeGantt *gantt() const { return m_gantt; }
     MemoryMap *memoryMap() const { return m_map; }
@@ -83,13 +84,17 @@ public:
     QString fileNoticeText() const;
     QFileSystemWatcher *fileWatcher() const { return m_watcher; }
 
+    /// The first window's size: 1600 × 1000 where there is room, else the screen's available
+    /// area (a 1366 × 768 laptop), centred.
+    void sizeToScreen();
+
 public Q_SLOTS:
     void resetLayout();
     /// Loads the open dump again, keeping the selected value (if it still exists), the step
     /// and each chart's zoom.
     void reload();
-    /// Compares the open dump (before) with `path` (after): loads and compares off the GUI
-    /// thread, then opens a comparison window (compareOpened) or shows the error.
+    /// Compares the open dump (before) with `path` (after): the workspace loads and compares
+    /// on a job, then a comparison window opens (compareOpened) or the error shows.
     void compareWith(const QString &path);
 
 Q_SIGNALS:
@@ -114,18 +119,18 @@ private:
     void updateStatus(const LoadedDump &shown);
     void runFillStep(const std::shared_ptr<std::vector<std::function<void()>>> &steps,
                      std::size_t next, quint64 generation);
-    void finishShowing(const LoadedDump &loaded);
+    void finishShowing();
+    void openComparison(const LoadedDump &before, const LoadedDump &after,
+                        std::shared_ptr<const DumpDiff> diff);
     void addRecent(const QString &path);
     void fillRecentMenu();
     void showExportDialog(ChartView *view);
-    void stepBy(qint64 delta);
     void createFileNotice();
     void watch(const LoadedDump &loaded);
     void fileChangedOnDisk(const QString &path);
     void showNotice(const QString &text, bool offerReload, bool offerHelp);
 
-    DumpLoader *m_loader;
-    Selection *m_selection;
+    Workspace *m_workspace;
     ValueTableModel *m_valueModel;
     AllocationTreeModel *m_allocationModel;
     InstructionListModel *m_instructionModel;
@@ -149,7 +154,6 @@ private:
     QPushButton *m_cancel = nullptr;
     QByteArray m_defaultState;
     ChartView *m_lastChart = nullptr;
-    LoadedDump m_current;
     quint64 m_fillGeneration = 0;
     QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
     QString m_loadingName;     ///< file name of the dump being loaded
@@ -168,7 +172,6 @@ private:
         std::vector<std::pair<ChartView *, ChartView::Ranges>> ranges;
     };
     std::optional<ReloadState> m_reload;
-    QThread *m_compareJob = nullptr;
 };
 
 } // namespace bufferscope

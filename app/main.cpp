@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "ExportCommand.h"
 #include "MainWindow.h"
+#include "Workspace.h"
 #include "models/Selection.h"
 
 #include <QApplication>
@@ -80,9 +81,10 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
     MainWindow window;
     if (!screenshot.isEmpty()) {
-        // A screenshot shows the default layout at the default size, not the user's.
+        // A screenshot shows the default layout at the default size for the screen, not the
+        // user's.
         window.resetLayout();
-        window.resize(1600, 1000);
+        window.sizeToScreen();
         QObject::connect(&window, &MainWindow::dumpShown, &window, [&] {
             QTimer::singleShot(300, &window, [&] {
                 const Dump &dump = *window.current().dump;
@@ -105,7 +107,7 @@ int main(int argc, char **argv)
                 });
             });
         });
-        QObject::connect(window.loader(), &DumpLoader::failed, &window,
+        QObject::connect(window.workspace(), &Workspace::loadFailed, &window,
                          [] { QApplication::exit(2); });
     }
     window.show();

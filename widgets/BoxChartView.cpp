@@ -5,11 +5,7 @@
 #include "StepTicker.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
-#include "util/BackgroundThread.h"
 
-#include <QCoreApplication>
-#include <QPointer>
-#include <QThreadPool>
 #include <QToolTip>
 
 #include <cmath>
@@ -20,7 +16,7 @@ namespace {
 constexpr double kHighlightPixels = 7; ///< the least size of the selected and hovered box
 } // namespace
 
-BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(selection, parent)
+BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(workspace, parent)
 {
     QCustomPlot *p = plot();
     m_boxes = new BoxPlottable(p->xAxis, p->yAxis);
@@ -70,37 +66,6 @@ BoxChartView::BoxChartView(Selection *selection, QWidget *parent) : ChartView(se
         else
             QToolTip::showText(event->globalPosition().toPoint(), tip, plot());
     });
-}
-
-bool BoxChartView::buildsInBackground() const
-{
-    return dump() && dump()->values.size() >= m_backgroundFrom;
-}
-
-void BoxChartView::buildInBackground(std::function<std::shared_ptr<const void>()> work,
-                                     std::function<void(std::shared_ptr<const void>)> done)
-{
-    const quint64 generation = ++m_buildGeneration;
-    m_building = true;
-    QPointer<BoxChartView> self(this);
-    const std::shared_ptr<const Dump> forDump = dumpPointer();
-    QThreadPool::globalInstance()->start(
-        [self, generation, forDump, work = std::move(work), done = std::move(done)] {
-            markBackgroundThread();
-            std::shared_ptr<const void> result = work();
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [self, generation, forDump, result, done] {
-                    if (!self || generation != self->m_buildGeneration)
-                        return; // a newer build replaced this one
-                    self->m_building = false;
-                    if (self->dumpPointer() != forDump)
-                        return; // another dump is shown now
-                    done(result);
-                    Q_EMIT self->built();
-                },
-                Qt::QueuedConnection);
-        });
 }
 
 bool BoxChartView::clickAt(const QPointF &pixel)

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "ChartView.h"
+#include "layout/BoxSet.h"
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -11,7 +11,6 @@ class QCPItemStraightLine;
 namespace bufferscope {
 
 class BoxPlottable;
-struct Box;
 class StepTicker;
 
 /// What the Gantt chart and the memory map share: one BoxPlottable of values over the program
@@ -22,7 +21,7 @@ class BoxChartView : public ChartView
 {
     Q_OBJECT
 public:
-    explicit BoxChartView(Selection *selection, QWidget *parent = nullptr);
+    explicit BoxChartView(Workspace *workspace, QWidget *parent = nullptr);
 
     BoxPlottable *boxes() const { return m_boxes; }
     /// The selected value's box in widget pixels (empty when it is not drawn).
@@ -35,14 +34,12 @@ public:
     bool clickAt(const QPointF &pixel);
     /// Boxes drawn for the highlighted group (tests).
     int groupBoxCount() const { return m_groupShown; }
-    /// Dumps with at least this many values (50,000 unless set) rebuild their boxes (another
-    /// order or allocation) off the GUI thread.
-    void setBackgroundFrom(std::size_t values) { m_backgroundFrom = values; }
-    /// Boxes are being rebuilt in the background; the chart shows the previous ones meanwhile.
+    /// The workspace builds the boxes (another order or allocation) in the background; the
+    /// chart shows the previous ones meanwhile.
     bool isBuilding() const { return m_building; }
 
 Q_SIGNALS:
-    /// Boxes rebuilt in the background are now shown.
+    /// Boxes built in the background are now shown.
     void built();
 
 protected:
@@ -62,11 +59,8 @@ protected:
     void showGroup(const QVector<int> &values) override;
     void applyPalette() override;
     StepTicker *stepTicker() const { return m_stepTicker; }
-    bool buildsInBackground() const;
-    /// Runs `work` (no widgets!) on a worker; `done` gets its result on the GUI thread, unless
-    /// another build started or the dump changed meanwhile.
-    void buildInBackground(std::function<std::shared_ptr<const void>()> work,
-                           std::function<void(std::shared_ptr<const void>)> done);
+    /// The boxes shown are not those asked for yet: the workspace builds them.
+    void setBuilding(bool building) { m_building = building; }
 
 private:
     BoxPlottable *m_boxes;
@@ -76,8 +70,6 @@ private:
     BoxPlottable *m_selected;
     BoxPlottable *m_hovered;
     QCPItemStraightLine *m_currentStep;
-    std::size_t m_backgroundFrom = 50000;
-    quint64 m_buildGeneration = 0;
     bool m_building = false;
 };
 

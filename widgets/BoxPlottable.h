@@ -1,5 +1,7 @@
 #pragma once
 
+#include "layout/BoxSet.h"
+
 #include <qcustomplot.h>
 
 #include <cstdint>
@@ -7,43 +9,6 @@
 #include <vector>
 
 namespace bufferscope {
-
-/// One axis-aligned box of a box view: a Gantt bar or a memory-map rectangle. Boxes are
-/// half-open: [x0, x1) × [y0, y1).
-struct Box
-{
-    double x0 = 0;           ///< key: first step
-    double x1 = 0;           ///< key: one past the last step
-    double y0 = 0;           ///< value: top (row or byte offset)
-    double y1 = 0;           ///< value: bottom (exclusive)
-    std::uint32_t value = 0; ///< value index in the Dump
-    std::uint8_t colour = 0; ///< index into the plottable's colours
-};
-
-/// Boxes sorted and indexed for drawing and hit-testing. Immutable once built and free of
-/// widgets, so a worker thread can build it while the GUI thread keeps running.
-class BoxSet
-{
-public:
-    BoxSet() = default;
-    explicit BoxSet(std::vector<Box> boxes);
-
-    const std::vector<Box> &boxes() const { return m_boxes; }
-    bool empty() const { return m_boxes.empty(); }
-    /// First box whose top may reach `y` (every earlier box ends above it).
-    std::size_t firstCandidate(double y) const;
-    /// Indices of the boxes of `value` (in Gantt order one, in stacked maps possibly more).
-    std::vector<int> boxesOfValue(std::uint32_t value) const;
-    const QCPRange &keyRange() const { return m_keyRange; }
-    const QCPRange &valueRange() const { return m_valueRange; }
-
-private:
-    std::vector<Box> m_boxes;             ///< sorted by y0, then x0
-    std::vector<std::uint32_t> m_byValue; ///< box indices sorted by value
-    double m_maxHeight = 0;
-    QCPRange m_keyRange;
-    QCPRange m_valueRange;
-};
 
 /// Draws many boxes as one plottable (never one QCPItemRect per box), at a cost that follows
 /// the pixels on screen rather than the number of values:

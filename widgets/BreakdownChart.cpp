@@ -2,6 +2,7 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -19,8 +20,8 @@ namespace {
 constexpr int kRowPixels = 22; ///< each bar gets at least this height; fewer bars when short
 } // namespace
 
-BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
-    : ChartView(selection, parent), m_grouping(new QComboBox(this)), m_summary(new QLabel(this))
+BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
+    : ChartView(workspace, parent), m_grouping(new QComboBox(this)), m_summary(new QLabel(this))
 {
     auto *label = new QLabel(tr("&Group by:"), this);
     label->setBuddy(m_grouping);
@@ -54,7 +55,17 @@ BreakdownChart::BreakdownChart(Selection *selection, QWidget *parent)
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setSubTicks(false);
     p->yAxis->setTickLength(0, 2);
+    connect(workspace, &Workspace::breakdownReady, this, [this] {
+        if (m_wanted != -2 && m_onScreen)
+            follow(m_wanted);
+    });
     applyPalette();
+}
+
+const Breakdown &BreakdownChart::breakdown() const
+{
+    static const Breakdown none;
+    return m_shown ? m_shown->breakdown : none;
 }
 
 void BreakdownChart::plotClicked(const QPointF &pixel)
@@ -75,7 +86,7 @@ QString BreakdownChart::title() const
     if (!dump())
         return tr("Breakdown");
     return tr("What is live at step %1 of %2, by %3")
-        .arg(m_breakdown.step)
+        .arg(breakdown().step)
         .arg(toQString(dump()->module), m_grouping->currentText());
 }
 
@@ -95,24 +106,46 @@ void BreakdownChart::setGrouping(Grouping grouping)
         const QSignalBlocker blocker(m_grouping);
         m_grouping->setCurrentIndex(m_grouping->findData(static_cast<int>(grouping)));
     }
-    if (!dump())
+    if (!m_shown)
         return;
-    compute(m_breakdown.step);
+    fillBars();
     showValue(selection()->currentValue());
     replotAll();
 }
 
 void BreakdownChart::rebuild()
 {
-    const SpaceTimeline *primary = timeline()->primary();
-    compute(primary && dump()->hasLiveRanges() ? primary->peak.step : -1);
+    m_shown.reset();
+    m_wanted = -2;
+    follow(selection()->currentStep());
 }
 
-void BreakdownChart::compute(qint64 step)
+void BreakdownChart::follow(qint64 step, bool now)
 {
-    const SpaceTimeline *primary = timeline() ? timeline()->primary() : nullptr;
-    m_breakdown = Breakdown::compute(*dump(), step, primary ? primary->memorySpace : 0);
-    const std::vector<BreakdownRow> &all = m_breakdown.rows(m_groupBy);
+    std::shared_ptr<const StepBreakdown> b =
+        workspace()->breakdown(dumpPointer(), timelinePointer(), step, now);
+    if (!b) {
+        // Computed on a job (big dumps): the old bars stay until it is ready.
+        m_wanted = step;
+        m_summary->setText(tr("step %1: reading what is live…").arg(step));
+        return;
+    }
+    m_wanted = -2;
+    apply(std::move(b));
+}
+
+void BreakdownChart::apply(std::shared_ptr<const StepBreakdown> shown)
+{
+    m_shown = std::move(shown);
+    fillBars();
+    showValue(selection()->currentValue());
+    replotAll();
+}
+
+void BreakdownChart::fillBars()
+{
+    const Breakdown &b = m_shown->breakdown;
+    const std::vector<BreakdownRow> &all = b.rows(m_groupBy);
     // As many bars as the height holds legibly; the rest fold into one "smaller groups" bar.
     const auto maxBars =
         static_cast<std::size_t>(std::clamp(height() / kRowPixels - 3, 3, kMaxBars));
@@ -142,16 +175,14 @@ void BreakdownChart::compute(qint64 step)
                         QStringLiteral("%1  ·  %2").arg(shown, humanBytesText(m_rows[i].bytes)));
     }
     m_bars->setData(keys, bytes, true);
-    const std::uint32_t ins = dump()->instructionAtStep(m_breakdown.step);
-    m_summary->setText(m_breakdown.step < 0
-                           ? tr("No live ranges in this dump")
-                           : tr("step %1 (%2): %3 in %n value(s)", nullptr,
-                                static_cast<int>(m_breakdown.valueCount))
-                                 .arg(m_breakdown.step)
-                                 .arg(ins == kNone
-                                          ? tr("end")
-                                          : toQString(dump()->str(dump()->instructions[ins].name)))
-                                 .arg(humanBytesText(m_breakdown.bytes)));
+    const std::uint32_t ins = dump()->instructionAtStep(b.step);
+    m_summary->setText(
+        b.step < 0 ? tr("No live ranges in this dump")
+                   : tr("step %1 (%2): %3 in %n value(s)", nullptr, static_cast<int>(b.valueCount))
+                         .arg(b.step)
+                         .arg(ins == kNone ? tr("end")
+                                           : toQString(dump()->str(dump()->instructions[ins].name)))
+                         .arg(humanBytesText(b.bytes)));
     resetZoom();
 }
 
@@ -186,7 +217,7 @@ void BreakdownChart::showValue(int value)
 
 void BreakdownChart::showStep(qint64 step)
 {
-    if (!dump() || step < 0 || step >= dump()->stepCount() || step == m_breakdown.step)
+    if (!dump() || step < 0 || step >= dump()->stepCount() || step == breakdown().step)
         return;
     // A breakdown is O(values): behind another dock tab it waits until it is shown (or
     // exported), so stepping through a million-value dump does not pay for it.
@@ -195,17 +226,16 @@ void BreakdownChart::showStep(qint64 step)
         return;
     }
     m_stale = false;
-    compute(step);
-    showValue(selection()->currentValue());
+    follow(step);
 }
 
 void BreakdownChart::ensureCurrent()
 {
-    if (!m_stale)
+    // An export draws what is live at the current step, computed now if need be.
+    if (!dump() || (!m_stale && m_wanted == -2))
         return;
     m_stale = false;
-    compute(selection()->currentStep());
-    showValue(selection()->currentValue());
+    follow(selection()->currentStep(), true);
 }
 
 void BreakdownChart::setOnScreen(bool onScreen)

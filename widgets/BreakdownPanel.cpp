@@ -1,21 +1,19 @@
 #include "BreakdownPanel.h"
 
 #include "Treemap.h"
+#include "Workspace.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
-#include "util/BackgroundThread.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPointer>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTextBrowser>
-#include <QThread>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
@@ -23,20 +21,12 @@
 
 namespace bufferscope {
 
-BreakdownPanel::~BreakdownPanel()
-{
-    if (m_job) {
-        m_job->wait();
-        delete m_job;
-    }
-}
-
-BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
-    : QWidget(parent), m_selection(selection), m_grouping(new QComboBox(this)),
-      m_summary(new QLabel(this)), m_up(new QToolButton(this)), m_crumbs(new QLabel(this)),
-      m_model(new BreakdownTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_tree(new QTreeView(this)), m_treemap(new Treemap(this)),
-      m_findingsView(new QTextBrowser(this))
+BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_selection(workspace->selection()),
+      m_grouping(new QComboBox(this)), m_summary(new QLabel(this)), m_up(new QToolButton(this)),
+      m_crumbs(new QLabel(this)), m_model(new BreakdownTreeModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_tree(new QTreeView(this)),
+      m_treemap(new Treemap(this)), m_findingsView(new QTextBrowser(this))
 {
     m_grouping->addItem(tr("op_name (tree)"));
     m_grouping->addItem(tr("source line"));
@@ -93,14 +83,18 @@ BreakdownPanel::BreakdownPanel(Selection *selection, QWidget *parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this](int i) { setGrouping(static_cast<Grouping>(i)); });
     connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
-        if (!m_dump || step == m_step)
+        if (!m_dump || step == this->step())
             return;
         // Behind another dock tab the O(values) breakdown waits until the panel is shown.
         if (!m_onScreen) {
             m_stale = true;
             return;
         }
-        recompute(step);
+        follow(step);
+    });
+    connect(m_workspace, &Workspace::breakdownReady, this, [this] {
+        if (m_wanted != -2 && m_onScreen)
+            follow(m_wanted);
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -132,8 +126,25 @@ void BreakdownPanel::setOnScreen(bool onScreen)
     m_onScreen = onScreen;
     if (onScreen && m_stale) {
         m_stale = false;
-        recompute(m_selection->currentStep());
+        follow(m_selection->currentStep());
     }
+}
+
+qint64 BreakdownPanel::step() const
+{
+    return m_shown ? m_shown->step : -1;
+}
+
+const Breakdown &BreakdownPanel::breakdown() const
+{
+    static const Breakdown none;
+    return m_shown ? m_shown->breakdown : none;
+}
+
+const std::vector<Finding> &BreakdownPanel::findings() const
+{
+    static const std::vector<Finding> none;
+    return m_shown ? m_shown->findings : none;
 }
 
 void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,
@@ -141,10 +152,9 @@ void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,
 {
     m_dump = std::move(dump);
     m_timeline = std::move(timeline);
-    ++m_generation; // a breakdown still being computed is of the old dump
-    m_pendingStep = -1;
-    m_step = -2; // force
-    recompute(m_selection->currentStep());
+    m_shown.reset();
+    m_wanted = -2;
+    follow(m_selection->currentStep());
 }
 
 void BreakdownPanel::setGrouping(Grouping grouping)
@@ -152,108 +162,48 @@ void BreakdownPanel::setGrouping(Grouping grouping)
     m_groupBy = grouping;
     if (m_grouping->currentIndex() != static_cast<int>(grouping))
         m_grouping->setCurrentIndex(static_cast<int>(grouping));
-    if (m_dump && m_step >= 0 && m_breakdown.step == m_step) {
-        // Same step, another grouping: the breakdown already holds all four.
-        Breakdown same = m_breakdown;
-        apply(m_step, std::move(same), m_findings);
-    } else if (m_dump) {
-        const qint64 step = m_step;
-        m_step = -2;
-        recompute(step);
-    }
+    if (m_shown)
+        apply(m_shown); // the breakdown holds all four groupings
 }
 
-void BreakdownPanel::recompute(qint64 step)
+void BreakdownPanel::follow(qint64 step)
 {
     if (!m_dump || !m_timeline || !m_dump->hasLiveRanges()) {
+        m_shown.reset();
+        m_wanted = -2;
+        m_drill.clear();
         m_model->setTree({}, 0);
         m_treemap->setNode(nullptr, 0);
-        m_findings.clear();
         fillFindings();
         m_summary->setText(m_dump ? tr("no live ranges in this dump") : QString());
         return;
     }
-    const SpaceTimeline *primary = m_timeline->primary();
-    const std::int32_t space = primary ? primary->memorySpace : 0;
-    if (step < 0 || step >= m_dump->stepCount())
-        step = primary ? primary->peak.step : 0;
-    m_step = step;
-    if (m_dump->values.size() < m_backgroundFrom) {
-        Breakdown breakdown = Breakdown::compute(*m_dump, step, space);
-        auto findings = PeakExplainer::explain(*m_dump, *m_timeline, step, space, breakdown.live);
-        apply(step, std::move(breakdown), std::move(findings));
+    std::shared_ptr<const StepBreakdown> b = m_workspace->breakdown(m_dump, m_timeline, step);
+    if (!b) {
+        // Big dumps: computed on a job; the last step asked for wins.
+        m_wanted = step;
+        m_summary->setText(tr("step %1: reading what is live…").arg(step));
         return;
     }
-    // Big dumps: the breakdown is O(values), so it is computed off the GUI thread; the last
-    // step asked for wins when the user steps faster than it computes.
-    m_pendingStep = step;
-    m_summary->setText(tr("step %1: reading what is live…").arg(step));
-    if (!m_job)
-        startJob();
+    m_wanted = -2;
+    apply(std::move(b));
 }
 
-void BreakdownPanel::startJob()
+void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
 {
-    const qint64 step = m_pendingStep;
-    m_pendingStep = -1;
-    const SpaceTimeline *primary = m_timeline->primary();
-    const std::int32_t space = primary ? primary->memorySpace : 0;
-    struct Result
-    {
-        Breakdown breakdown;
-        std::vector<Finding> findings;
-    };
-    auto result = std::make_shared<Result>();
-    const auto dump = m_dump;
-    const auto timeline = m_timeline;
-    const quint64 generation = m_generation;
-    QPointer<BreakdownPanel> self(this);
-    m_job = QThread::create([=] {
-        markBackgroundThread();
-        result->breakdown = Breakdown::compute(*dump, step, space);
-        result->findings =
-            PeakExplainer::explain(*dump, *timeline, step, space, result->breakdown.live);
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, step, result] {
-                if (self)
-                    self->jobDone(generation, step, std::move(result->breakdown),
-                                  std::move(result->findings));
-            },
-            Qt::QueuedConnection);
-    });
-    m_job->start();
-}
-
-void BreakdownPanel::jobDone(quint64 generation, qint64 step, Breakdown breakdown,
-                             std::vector<Finding> findings)
-{
-    if (m_job) {
-        m_job->wait();
-        delete m_job;
-        m_job = nullptr;
-    }
-    // A result of an older dump, or of a step the user already left, is dropped; whatever was
-    // asked for meanwhile runs next.
-    if (generation == m_generation && step == m_step)
-        apply(step, std::move(breakdown), std::move(findings));
-    if (m_pendingStep >= 0)
-        startJob();
-}
-
-void BreakdownPanel::apply(qint64 step, Breakdown breakdown, std::vector<Finding> findings)
-{
-    const SpaceTimeline *primary = m_timeline->primary();
+    const SpaceTimeline *space = m_timeline->space(shown->memorySpace);
     // Keep the treemap where the user went, if that group still exists at the new step.
     std::vector<std::string> drillPaths;
     for (const BreakdownNode *n : m_drill)
         drillPaths.push_back(n->path + "\x1f" + n->label);
-    m_breakdown = std::move(breakdown);
-    if (m_groupBy == Grouping::OpName)
-        m_model->setTree(m_breakdown.opNameTree, m_breakdown.bytes);
-    else
-        m_model->setRows(m_breakdown.rows(m_groupBy), m_breakdown.bytes);
     m_drill.clear();
+    // The model's nodes point into the breakdown: it is replaced before the old one goes.
+    const std::shared_ptr<const StepBreakdown> old = std::exchange(m_shown, std::move(shown));
+    const Breakdown &b = m_shown->breakdown;
+    if (m_groupBy == Grouping::OpName)
+        m_model->setTree(b.opNameTree, b.bytes);
+    else
+        m_model->setRows(b.rows(m_groupBy), b.bytes);
     const BreakdownNode *at = &m_model->root();
     if (drillPaths.empty()) {
         // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group
@@ -279,19 +229,18 @@ void BreakdownPanel::apply(qint64 step, Breakdown breakdown, std::vector<Finding
     for (const BreakdownNode *n : m_drill)
         m_tree->expand(m_proxy->mapFromSource(m_model->indexOfNode(n)));
     m_tree->resizeColumnToContents(BreakdownTreeModel::BytesColumn);
-    const bool peak = primary && step == primary->peak.step;
+    const bool peak = space && m_shown->step == space->peak.step;
     m_summary->setText(tr("step %1%2: %3 in %4 value(s)")
-                           .arg(step)
+                           .arg(m_shown->step)
                            .arg(peak ? tr(" (peak)") : QString())
-                           .arg(toQString(humanBytes(m_breakdown.bytes)))
-                           .arg(m_breakdown.valueCount));
-    m_findings = std::move(findings);
+                           .arg(toQString(humanBytes(b.bytes)))
+                           .arg(b.valueCount));
     fillFindings();
 }
 
 void BreakdownPanel::showTreemapNode(const BreakdownNode *node)
 {
-    m_treemap->setNode(node, m_breakdown.bytes);
+    m_treemap->setNode(node, breakdown().bytes);
     m_up->setEnabled(!m_drill.empty());
     QStringList crumbs{tr("all")};
     for (const BreakdownNode *n : m_drill)
@@ -321,9 +270,9 @@ void BreakdownPanel::pick(const BreakdownNode *node)
 
 void BreakdownPanel::showFinding(int k)
 {
-    if (k < 0 || k >= static_cast<int>(m_findings.size()))
+    if (k < 0 || k >= static_cast<int>(findings().size()))
         return;
-    const Finding &f = m_findings[static_cast<std::size_t>(k)];
+    const Finding &f = findings()[static_cast<std::size_t>(k)];
     QVector<int> members;
     for (std::uint32_t v : f.values)
         members.push_back(static_cast<int>(v));
@@ -335,8 +284,8 @@ void BreakdownPanel::showFinding(int k)
 void BreakdownPanel::fillFindings()
 {
     QString html;
-    for (std::size_t k = 0; k < m_findings.size(); ++k) {
-        const Finding &f = m_findings[k];
+    for (std::size_t k = 0; k < findings().size(); ++k) {
+        const Finding &f = findings()[k];
         html += QStringLiteral("<p><b>%1</b><br>%2")
                     .arg(toQString(f.title).toHtmlEscaped(), toQString(f.detail).toHtmlEscaped());
         if (!f.values.empty())

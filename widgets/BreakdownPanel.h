@@ -10,7 +10,6 @@
 #include <memory>
 
 class QComboBox;
-class QThread;
 class QLabel;
 class QSortFilterProxyModel;
 class QTextBrowser;
@@ -22,6 +21,8 @@ namespace bufferscope {
 class BreakdownTreeModel;
 class Selection;
 class Treemap;
+class Workspace;
+struct StepBreakdown;
 
 /// What fills memory at the current step (the peak until a step is chosen): the breakdown as a
 /// sortable tree (op_name as a hierarchy, or source line, op_type, allocation kind) next to a
@@ -33,24 +34,21 @@ class BreakdownPanel : public QWidget
 public:
     using Grouping = Breakdown::Grouping;
 
-    /// Dumps with this many values or more have their breakdown computed off the GUI thread
-    /// (50 000 by default; tests lower it).
-    void setBackgroundFrom(std::size_t values) { m_backgroundFrom = values; }
-    /// A breakdown is being computed in the background.
-    bool isComputing() const { return m_job != nullptr; }
+    /// The workspace computes the breakdown the panel waits for (in the background on big
+    /// dumps).
+    bool isComputing() const { return m_wanted != -2; }
 
-    explicit BreakdownPanel(Selection *selection, QWidget *parent = nullptr);
-    ~BreakdownPanel() override;
+    explicit BreakdownPanel(Workspace *workspace, QWidget *parent = nullptr);
 
     void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
     void setGrouping(Grouping grouping);
-    qint64 step() const { return m_step; }
-    const Breakdown &breakdown() const { return m_breakdown; }
-    const std::vector<Finding> &findings() const { return m_findings; }
+    /// The step shown (-1 before there is one).
+    qint64 step() const;
+    const Breakdown &breakdown() const;
+    const std::vector<Finding> &findings() const;
     BreakdownTreeModel *model() const { return m_model; }
     QTreeView *tree() const { return m_tree; }
     Treemap *treemap() const { return m_treemap; }
-    QTextBrowser *findingsView() const { return m_findingsView; }
     /// Highlights finding `k`'s values (what its link does).
     void showFinding(int k);
 
@@ -59,15 +57,14 @@ public:
     void setOnScreen(bool onScreen);
 
 private:
-    void recompute(qint64 step);
-    void startJob();
-    void jobDone(quint64 generation, qint64 step, Breakdown breakdown,
-                 std::vector<Finding> findings);
-    void apply(qint64 step, Breakdown breakdown, std::vector<Finding> findings);
+    /// Shows what is live at `step`: the workspace's breakdown, or a note while it computes it.
+    void follow(qint64 step);
+    void apply(std::shared_ptr<const StepBreakdown> shown);
     void showTreemapNode(const BreakdownNode *node);
     void pick(const BreakdownNode *node);
     void fillFindings();
 
+    Workspace *m_workspace;
     Selection *m_selection;
     std::shared_ptr<const Dump> m_dump;
     std::shared_ptr<const MemoryTimeline> m_timeline;
@@ -81,16 +78,11 @@ private:
     Treemap *m_treemap;
     QTextBrowser *m_findingsView;
     Grouping m_groupBy = Grouping::OpName;
-    qint64 m_step = -1;
-    Breakdown m_breakdown;
-    std::vector<Finding> m_findings;
+    std::shared_ptr<const StepBreakdown> m_shown;
+    qint64 m_wanted = -2; ///< the step asked of the workspace, while it computes
     std::vector<const BreakdownNode *> m_drill; ///< treemap path below the root
     bool m_picking = false;
-    bool m_stale = false;      ///< the step moved while the panel was off screen
-    QThread *m_job = nullptr;  ///< the breakdown being computed, for big dumps
-    qint64 m_pendingStep = -1; ///< asked for while a job ran
-    quint64 m_generation = 0;  ///< bumped per dump: results of an older one are dropped
-    std::size_t m_backgroundFrom = 50000;
+    bool m_stale = false; ///< the step moved while the panel was off screen
     bool m_onScreen = true;
 };
 

@@ -2,6 +2,7 @@
 
 #include "ChartPalette.h"
 #include "SwatchLegendItem.h"
+#include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -18,9 +19,9 @@
 
 namespace bufferscope {
 
-ChartView::ChartView(Selection *selection, QWidget *parent)
-    : QWidget(parent), m_selection(selection), m_plot(new QCustomPlot(this)),
-      m_toolRow(new QHBoxLayout)
+ChartView::ChartView(Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_selection(workspace->selection()),
+      m_plot(new QCustomPlot(this)), m_toolRow(new QHBoxLayout)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -250,22 +251,21 @@ bool ChartView::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_plot && event->type() == QEvent::KeyPress && m_dump) {
         // Arrow keys walk the program order; Shift moves ten steps; Esc clears the value.
+        // (The workspace clamps; with no step yet, stepping starts from step 0.)
         const auto *key = static_cast<QKeyEvent *>(event);
         const qint64 stride = (key->modifiers() & Qt::ShiftModifier) ? 10 : 1;
-        const qint64 last = std::max<qint64>(0, m_dump->stepCount() - 1);
-        const qint64 step = std::max<qint64>(0, m_selection->currentStep());
         switch (key->key()) {
         case Qt::Key_Left:
-            m_selection->setCurrentStep(std::max<qint64>(0, step - stride));
+            m_workspace->stepBy(-stride);
             return true;
         case Qt::Key_Right:
-            m_selection->setCurrentStep(std::min(last, step + stride));
+            m_workspace->stepBy(stride);
             return true;
         case Qt::Key_Home:
-            m_selection->setCurrentStep(0);
+            m_workspace->setStep(0);
             return true;
         case Qt::Key_End:
-            m_selection->setCurrentStep(last);
+            m_workspace->setStep(m_dump->stepCount() - 1);
             return true;
         case Qt::Key_Escape:
             m_selection->clear();

@@ -15,21 +15,24 @@ class QHBoxLayout;
 namespace bufferscope {
 
 class Selection;
+class Workspace;
 
 /// Base of every chart view: a row of view-specific controls above one QCustomPlot, a
 /// buffered "highlight" layer for the selection (moving a highlight replots only that layer),
 /// a context menu with export, palette-following colours and keyboard stepping. Views read the
-/// shared Selection and write to it; they never talk to each other.
+/// shared Selection and write to it, and ask the Workspace for what they draw; they never talk
+/// to each other.
 class ChartView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ChartView(Selection *selection, QWidget *parent = nullptr);
+    explicit ChartView(Workspace *workspace, QWidget *parent = nullptr);
     ~ChartView() override;
 
     void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
     QCustomPlot *plot() const { return m_plot; }
     Selection *selection() const { return m_selection; }
+    Workspace *workspace() const { return m_workspace; }
 
     /// Short name for menus and file names ("usage", "gantt", "memory-map").
     virtual QString viewName() const = 0;
@@ -67,6 +70,7 @@ protected:
     const Dump *dump() const { return m_dump.get(); }
     const std::shared_ptr<const Dump> &dumpPointer() const { return m_dump; }
     const MemoryTimeline *timeline() const { return m_timeline.get(); }
+    const std::shared_ptr<const MemoryTimeline> &timelinePointer() const { return m_timeline; }
 
     /// The dump changed: rebuild data and items, then call showValue/showStep.
     virtual void rebuild() = 0;
@@ -101,6 +105,7 @@ protected:
 private:
     void showContextMenu(const QPoint &pos);
 
+    Workspace *m_workspace;
     Selection *m_selection;
     QCustomPlot *m_plot;
     QHBoxLayout *m_toolRow;

@@ -2,9 +2,9 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "JobRunner.h"
 #include "models/QtText.h"
 #include "models/ValueChangeModel.h"
-#include "util/ReleaseInBackground.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -48,9 +48,9 @@ QTableWidget *makeTable(QWidget *parent, const QStringList &headers)
 
 } // namespace
 
-CompareView::CompareView(QWidget *parent, Qt::WindowFlags flags)
-    : QWidget(parent, flags), m_summary(new QLabel(this)), m_plot(new QCustomPlot(this)),
-      m_tabs(new QTabWidget(this))
+CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags)
+    : QWidget(parent, flags), m_jobs(jobs), m_summary(new QLabel(this)),
+      m_plot(new QCustomPlot(this)), m_tabs(new QTabWidget(this))
 {
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -94,25 +94,15 @@ CompareView::~CompareView()
 {
     // The other dump and a comparison of two big ones take long to free: not here.
     m_valueChanges->setDiff(nullptr);
-    releaseInBackground(std::move(m_diff), std::move(m_before), std::move(m_after),
-                        std::move(m_beforeTimeline), std::move(m_afterTimeline));
-}
-
-void CompareView::setDumps(std::shared_ptr<const Dump> before,
-                           std::shared_ptr<const MemoryTimeline> tb, QString beforeName,
-                           std::shared_ptr<const Dump> after,
-                           std::shared_ptr<const MemoryTimeline> ta, QString afterName)
-{
-    DumpDiff diff = DumpDiff::compute(*before, *tb, *after, *ta);
-    setDumps(std::move(before), std::move(tb), std::move(beforeName), std::move(after),
-             std::move(ta), std::move(afterName), std::move(diff));
+    m_jobs->release(std::move(m_diff), std::move(m_before), std::move(m_after),
+                    std::move(m_beforeTimeline), std::move(m_afterTimeline));
 }
 
 void CompareView::setDumps(std::shared_ptr<const Dump> before,
                            std::shared_ptr<const MemoryTimeline> tb, QString beforeName,
                            std::shared_ptr<const Dump> after,
                            std::shared_ptr<const MemoryTimeline> ta, QString afterName,
-                           DumpDiff diff)
+                           std::shared_ptr<const DumpDiff> diff)
 {
     m_before = std::move(before);
     m_beforeTimeline = std::move(tb);
@@ -120,7 +110,7 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_after = std::move(after);
     m_afterTimeline = std::move(ta);
     m_afterName = std::move(afterName);
-    m_diff = std::make_shared<const DumpDiff>(std::move(diff));
+    m_diff = std::move(diff);
     m_summary->setText(summaryText());
     fillPlot();
     // The tables in a later turn of the event loop (a timer, not a posted call, so input and

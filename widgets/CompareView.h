@@ -16,6 +16,7 @@ class QTableWidget;
 
 namespace bufferscope {
 
+class JobRunner;
 class ValueChangeModel;
 
 /// Two dumps compared (before → after): both live-bytes curves over the program order with the
@@ -25,16 +26,15 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(QWidget *parent = nullptr, Qt::WindowFlags flags = {});
+    /// `jobs` frees the dumps and the comparison off the GUI thread when the window closes.
+    explicit CompareView(JobRunner *jobs, QWidget *parent = nullptr, Qt::WindowFlags flags = {});
     ~CompareView() override;
 
+    /// Shows the comparison of `before` with `after`, computed elsewhere (the workspace's job).
     void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
                   QString beforeName, std::shared_ptr<const Dump> after,
-                  std::shared_ptr<const MemoryTimeline> ta, QString afterName);
-    /// The same with the comparison already computed (off the GUI thread).
-    void setDumps(std::shared_ptr<const Dump> before, std::shared_ptr<const MemoryTimeline> tb,
-                  QString beforeName, std::shared_ptr<const Dump> after,
-                  std::shared_ptr<const MemoryTimeline> ta, QString afterName, DumpDiff diff);
+                  std::shared_ptr<const MemoryTimeline> ta, QString afterName,
+                  std::shared_ptr<const DumpDiff> diff);
     const DumpDiff &diff() const { return *m_diff; }
     QCustomPlot *plot() const { return m_plot; }
     QString summaryText() const;
@@ -44,6 +44,8 @@ public:
 private:
     void fillPlot();
     void fillTables();
+
+    JobRunner *m_jobs;
 
     std::shared_ptr<const Dump> m_before, m_after;
     std::shared_ptr<const MemoryTimeline> m_beforeTimeline, m_afterTimeline;

@@ -3,6 +3,7 @@
 #include "BoxPlottable.h"
 #include "ChartPalette.h"
 #include "StepTicker.h"
+#include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -19,7 +20,6 @@
 namespace bufferscope {
 
 namespace {
-constexpr double kBarInset = 0.12;     ///< gap between neighbouring bars, in rows
 constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
 /// Rows at least this tall show the selected value's use and position marks; on thinner rows
 /// the marks would pile up on one spot and hide the highlighted bar.
@@ -42,10 +42,10 @@ protected:
 };
 } // namespace
 
-LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
-    : BoxChartView(selection, parent), m_orderBox(new QComboBox(this)),
+LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
+    : BoxChartView(workspace, parent), m_orderBox(new QComboBox(this)),
       m_apartButton(new QToolButton(this)), m_apart(new QListWidget(this)),
-      m_rows(std::make_shared<const Rows>())
+      m_rows(std::make_shared<const GanttRows>())
 {
     auto *orderLabel = new QLabel(tr("&Order:"), this);
     orderLabel->setBuddy(m_orderBox);
@@ -92,6 +92,10 @@ LiveRangeGantt::LiveRangeGantt(Selection *selection, QWidget *parent)
     }
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this] { updateRowLabels(); });
+    connect(workspace, &Workspace::ganttRowsReady, this, [this] {
+        if (isBuilding())
+            takeRows();
+    });
     applyPalette();
 }
 
@@ -136,29 +140,35 @@ void LiveRangeGantt::setOrder(Order order)
         const QSignalBlocker blocker(m_orderBox);
         m_orderBox->setCurrentIndex(m_orderBox->findData(static_cast<int>(order)));
     }
-    if (!dump())
-        return;
-    if (buildsInBackground()) {
-        // A million rows take a few hundred ms to sort: the old order stays on screen until
-        // the new one is ready.
-        buildInBackground([dump = dumpPointer(), order] { return layOut(dump, order); },
-                          [this](std::shared_ptr<const void> rows) {
-                              m_prepared = std::static_pointer_cast<const Rows>(rows);
-                              buildRows();
-                              showValue(selection()->currentValue());
-                              replotAll();
-                          });
-        return;
-    }
-    buildRows();
+    if (dump())
+        takeRows();
+}
+
+void LiveRangeGantt::takeRows(bool rebuilding)
+{
+    std::shared_ptr<const GanttRows> rows = workspace()->ganttRows(dumpPointer(), m_order);
+    setBuilding(!rows);
+    if (!rows)
+        return; // a million rows take a few hundred ms to sort: the old order stays meanwhile
+    const bool hadNone = m_rows->values.empty(); // the first rows of a dump: fit them
+    m_rows = std::move(rows);
+    boxes()->setBoxSet(m_rows->bars);
+    updateRowLabels();
+    if (rebuilding)
+        return; // rebuild() goes on with the new dump
+    if (hadNone)
+        resetZoom();
     showValue(selection()->currentValue());
     replotAll();
+    Q_EMIT built();
 }
 
 void LiveRangeGantt::rebuild()
 {
     stepTicker()->setDump(dump());
-    buildRows();
+    m_rows = std::make_shared<const GanttRows>();
+    boxes()->setBoxSet(m_rows->bars);
+    takeRows(true);
 
     m_apart->clear();
     const Dump &d = *dump();
@@ -186,68 +196,6 @@ void LiveRangeGantt::rebuild()
     m_uses->addToLegend();
     m_positions->addToLegend();
     resetZoom();
-}
-
-std::shared_ptr<const LiveRangeGantt::Rows>
-LiveRangeGantt::layOut(const std::shared_ptr<const Dump> &dump, Order order)
-{
-    auto rows = std::make_shared<Rows>();
-    rows->dump = dump;
-    rows->order = order;
-    const Dump &d = *dump;
-    std::vector<std::uint32_t> &values = rows->values;
-    for (std::uint32_t i = 0; i < d.values.size(); ++i)
-        if (d.values[i].hasLiveRange())
-            values.push_back(i);
-    const auto allocationOf = [&d](const Value &v) {
-        return v.allocation == kNone ? std::numeric_limits<std::int64_t>::max()
-                                     : d.allocations[v.allocation].index;
-    };
-    std::stable_sort(values.begin(), values.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const Value &va = d.values[a];
-        const Value &vb = d.values[b];
-        switch (order) {
-        case Order::ByStart:
-            return std::tie(va.start, va.end) < std::tie(vb.start, vb.end);
-        case Order::BySize:
-            return va.size > vb.size;
-        case Order::ByAllocation:
-            return std::make_tuple(allocationOf(va), va.offset, va.start) <
-                   std::make_tuple(allocationOf(vb), vb.offset, vb.start);
-        }
-        return false;
-    });
-    rows->rowOf.assign(d.values.size(), -1);
-    std::vector<Box> bars;
-    bars.reserve(values.size());
-    for (std::size_t row = 0; row < values.size(); ++row) {
-        const std::uint32_t value = values[row];
-        const Value &v = d.values[value];
-        rows->rowOf[value] = static_cast<int>(row);
-        Box b;
-        b.x0 = static_cast<double>(v.start);
-        b.x1 = static_cast<double>(v.end + 1);
-        b.y0 = static_cast<double>(row) + kBarInset;
-        b.y1 = static_cast<double>(row + 1) - kBarInset;
-        b.value = value;
-        b.colour = v.allocation == kNone
-                       ? static_cast<std::uint8_t>(kAllocationKindCount)
-                       : static_cast<std::uint8_t>(d.allocations[v.allocation].kind);
-        bars.push_back(b);
-    }
-    rows->bars = std::make_shared<const BoxSet>(std::move(bars));
-    return rows;
-}
-
-void LiveRangeGantt::buildRows()
-{
-    if (m_prepared && m_prepared->order == m_order && m_prepared->dump.lock() == dumpPointer())
-        m_rows = m_prepared;
-    else
-        m_rows = layOut(dumpPointer(), m_order);
-    m_prepared.reset();
-    boxes()->setBoxSet(m_rows->bars);
-    updateRowLabels();
 }
 
 int LiveRangeGantt::rowOf(int value) const
@@ -333,7 +281,7 @@ void LiveRangeGantt::showValue(int value)
     // Uses sit on the bar's top edge, positions in its middle: an instruction that both uses
     // the value and is one of its positions shows both marks.
     for (qint64 s : m_useSteps)
-        m_uses->addData(static_cast<double>(s) + 0.5, row + kBarInset);
+        m_uses->addData(static_cast<double>(s) + 0.5, row + GanttRows::kBarInset);
 }
 
 void LiveRangeGantt::revealValue(int value)

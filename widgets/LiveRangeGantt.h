@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BoxChartView.h"
+#include "layout/GanttRows.h"
 
 #include <memory>
 #include <vector>
@@ -13,39 +14,17 @@ class QToolButton;
 
 namespace bufferscope {
 
-class BoxSet;
-struct Dump;
-
 /// Live ranges over the program order: one row per value, bars coloured by allocation kind.
 /// For the selected value its bar is highlighted and its uses (triangles) and positions
-/// (circles) are marked at their steps. Values without a live range are listed apart.
+/// (circles) are marked at their steps. Values without a live range are listed apart. The rows
+/// come from the workspace (GanttRows); the chart only draws them.
 class LiveRangeGantt : public BoxChartView
 {
     Q_OBJECT
 public:
-    enum class Order
-    {
-        ByStart,
-        BySize,
-        ByAllocation
-    };
+    using Order = GanttOrder;
 
-    /// The rows and bars of one order: built on any thread (the loader builds the default
-    /// order's while the GUI runs), adopted by the view that shows that dump in that order.
-    struct Rows
-    {
-        std::weak_ptr<const Dump> dump;
-        Order order = Order::ByStart;
-        std::vector<std::uint32_t> values; ///< row → value index
-        std::vector<int> rowOf;            ///< value index → row, -1 without a live range
-        std::shared_ptr<const BoxSet> bars;
-    };
-    static std::shared_ptr<const Rows> layOut(const std::shared_ptr<const Dump> &dump, Order order);
-
-    explicit LiveRangeGantt(Selection *selection, QWidget *parent = nullptr);
-
-    /// Rows built in advance: used instead of building them when their dump and order are shown.
-    void setPrepared(std::shared_ptr<const Rows> rows) { m_prepared = std::move(rows); }
+    explicit LiveRangeGantt(Workspace *workspace, QWidget *parent = nullptr);
 
     QString viewName() const override { return QStringLiteral("gantt"); }
     QString title() const override;
@@ -69,7 +48,8 @@ protected:
     void applyPalette() override;
 
 private:
-    void buildRows();
+    /// Shows the workspace's rows in the current order, or keeps the old ones while it builds.
+    void takeRows(bool rebuilding = false);
     void updateRowLabels();
 
     QComboBox *m_orderBox;
@@ -79,8 +59,7 @@ private:
     QCPGraph *m_positions;
     QCPItemRect *m_rowBand;
     Order m_order = Order::ByStart;
-    std::shared_ptr<const Rows> m_rows;
-    std::shared_ptr<const Rows> m_prepared;
+    std::shared_ptr<const GanttRows> m_rows;
     std::vector<qint64> m_useSteps;
     std::vector<qint64> m_positionSteps;
 };

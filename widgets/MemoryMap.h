@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BoxChartView.h"
+#include "layout/MemoryMapLayout.h"
 
 #include <memory>
 #include <vector>
@@ -10,45 +11,18 @@ class QLabel;
 
 namespace bufferscope {
 
-class BoxSet;
-struct Dump;
-
 /// Offsets over time: x = step, y = byte offset, each value a box [start, end + 1) x
 /// [offset, offset + size). One allocation at a time, or all stacked in labelled bands.
 /// Regions reused by several values over time show as boxes side by side at the same offsets.
+/// The boxes come from the workspace (MemoryMapLayout); the map only draws them.
 class MemoryMap : public BoxChartView
 {
     Q_OBJECT
 public:
-    static constexpr int kAllAllocations = -1;
+    static constexpr int kAllAllocations = MemoryMapLayout::kAllAllocations;
+    using Band = MemoryMapLayout::Band;
 
-    /// Band of allocation a in stacked mode: [base, base + height) on the value axis.
-    struct Band
-    {
-        double base = 0;
-        double height = 0;
-    };
-    /// The boxes of one allocation (or all stacked): built on any thread (the loader builds the
-    /// stacked map while the GUI runs), adopted by the view that shows that dump and allocation.
-    struct Layout
-    {
-        std::weak_ptr<const Dump> dump;
-        int allocation = kAllAllocations;
-        std::vector<Band> bandOf; ///< per allocation, in stacked mode
-        std::shared_ptr<const BoxSet> bands;
-        std::shared_ptr<const BoxSet> boxes;
-        std::size_t drawn = 0;
-        std::size_t undrawn = 0;           ///< values without a live range
-        std::size_t hiddenAllocations = 0; ///< stacked: allocations with no live value
-    };
-    static std::shared_ptr<const Layout> layOut(const std::shared_ptr<const Dump> &dump,
-                                                int allocation);
-
-    explicit MemoryMap(Selection *selection, QWidget *parent = nullptr);
-
-    /// A layout built in advance: used instead of building one when its dump and allocation
-    /// are shown.
-    void setPrepared(std::shared_ptr<const Layout> layout) { m_prepared = std::move(layout); }
+    explicit MemoryMap(Workspace *workspace, QWidget *parent = nullptr);
 
     QString viewName() const override { return QStringLiteral("memory-map"); }
     QString title() const override;
@@ -65,7 +39,9 @@ protected:
     void applyPalette() override;
 
 private:
-    void buildBoxes();
+    /// Shows the workspace's layout of the current allocation, or keeps the old one while it
+    /// builds.
+    void takeLayout(bool rebuilding = false);
     /// The stacked map's band labels for the current range and height; true when they changed.
     bool updateBandLabels();
 
@@ -73,8 +49,7 @@ private:
     QLabel *m_info;
     BoxPlottable *m_bands;
     int m_allocation = kAllAllocations;
-    std::shared_ptr<const Layout> m_layout;
-    std::shared_ptr<const Layout> m_prepared;
+    std::shared_ptr<const MemoryMapLayout> m_layout;
 };
 
 } // namespace bufferscope

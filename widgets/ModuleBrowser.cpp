@@ -1,15 +1,12 @@
 #include "ModuleBrowser.h"
 
-#include "analysis/MemoryTimeline.h"
+#include "Workspace.h"
 #include "models/QtText.h"
-#include "parse/DumpParser.h"
-#include "util/BackgroundThread.h"
+#include "parse/ModuleFiles.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPointer>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -17,8 +14,10 @@ namespace bufferscope {
 
 namespace {
 
+// Item data roles of this widget's own tree (not models: Roles.h is for those).
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
+constexpr int kKnownRole = Qt::UserRole + 2; ///< the row has its figures
 
 /// Sorts numeric columns by their exact value, not their text.
 class Item : public QTreeWidgetItem
@@ -38,8 +37,9 @@ public:
 
 } // namespace
 
-ModuleBrowser::ModuleBrowser(QWidget *parent)
-    : QWidget(parent), m_status(new QLabel(this)), m_tree(new QTreeWidget(this))
+ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_status(new QLabel(this)),
+      m_tree(new QTreeWidget(this))
 {
     m_tree->setColumnCount(ColumnCount);
     m_tree->setHeaderLabels({tr("Module"), tr("Total"), tr("Peak"), tr("At step"), tr("Files")});
@@ -59,23 +59,7 @@ ModuleBrowser::ModuleBrowser(QWidget *parent)
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         Q_EMIT moduleActivated(item->data(ModuleColumn, kFileRole).toString());
     });
-}
-
-ModuleBrowser::~ModuleBrowser()
-{
-    stopScan();
-}
-
-void ModuleBrowser::stopScan()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
-    }
-    m_remaining = 0;
+    connect(workspace, &Workspace::moduleScanned, this, &ModuleBrowser::applyResult);
 }
 
 int ModuleBrowser::count() const
@@ -91,17 +75,14 @@ QString ModuleBrowser::fileAt(int row) const
 
 void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElsewhere)
 {
-    stopScan();
-    ++m_generation;
     m_loadedElsewhere = files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     m_tree->clear();
     for (int i = 0; i < files.size(); ++i) {
         const QFileInfo info(files[i]);
         auto *item = new Item(m_tree);
         item->setText(ModuleColumn,
-                      toQString(DumpParser::moduleName(info.fileName().toStdString())));
+                      toQString(ModuleFiles::moduleName(info.fileName().toStdString())));
         item->setData(ModuleColumn, kFileRole, files[i]);
-        item->setData(ModuleColumn, Qt::UserRole + 2, i);
         item->setToolTip(ModuleColumn, files[i]);
         item->setText(TotalColumn, tr("reading…"));
         // Until its total is known a module keeps the order it came in (largest file first).
@@ -111,115 +92,58 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
     }
     m_remaining = static_cast<int>(files.size());
     m_status->setText(files.isEmpty() ? QString() : tr("Reading %1 module(s)…").arg(files.size()));
-    if (files.isEmpty())
-        return;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const auto cancel = m_cancel;
-    const quint64 generation = m_generation;
-    QPointer<ModuleBrowser> self(this);
-    const QString skip = m_loadedElsewhere;
-    m_thread = QThread::create([files, cancel, generation, self, skip] {
-        markBackgroundThread();
-        for (int i = 0; i < files.size() && !cancel->load(); ++i) {
-            if (files[i] == skip)
-                continue;
-            ParseOptions options;
-            options.cancel = cancel.get();
-            options.maxWarnings = 0;
-            LoadResult r = DumpParser::loadFile(files[i].toStdString(), options);
-            if (cancel->load())
-                return;
-            qint64 total = 0;
-            qint64 peak = 0;
-            qint64 step = -1;
-            int fileCount = 1;
-            QString error;
-            if (r.ok()) {
-                total = r.dump->totalBytes();
-                fileCount = static_cast<int>(r.dump->files.size());
-                if (const auto tl = MemoryTimeline::compute(*r.dump, cancel.get());
-                    tl && tl->primary()) {
-                    peak = tl->primary()->peak.bytes;
-                    step = tl->primary()->peak.step;
-                }
-            } else {
-                error = QString::fromStdString(r.error);
-            }
-            // Delivered on the GUI thread; dropped if the browser is gone.
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, generation, i, total, peak, step, fileCount, error] {
-                    if (self)
-                        self->applyResult(generation, i, total, peak, step, fileCount, error);
-                },
-                Qt::QueuedConnection);
-        }
-    });
-    m_thread->start(QThread::LowPriority);
+    // A newer scan replaces the one running (the workspace's newest request wins).
+    m_workspace->scanModules(files, m_loadedElsewhere);
 }
 
-QString ModuleBrowser::cancelledText()
-{
-    return tr("loading was cancelled");
-}
-
-void ModuleBrowser::setKnownResult(const QString &file, qint64 total, qint64 peak, qint64 step,
-                                   int files, const QString &error)
+void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &figures)
 {
     if (file.isEmpty() || file != m_loadedElsewhere)
         return;
     m_loadedElsewhere.clear();
-    for (int r = 0; r < m_tree->topLevelItemCount(); ++r) {
-        const QTreeWidgetItem *item = m_tree->topLevelItem(r);
-        if (item->data(ModuleColumn, kFileRole).toString() == file)
-            applyResult(m_generation, item->data(ModuleColumn, Qt::UserRole + 2).toInt(), total,
-                        peak, step, files, error);
-    }
+    applyResult(file, figures);
 }
 
-void ModuleBrowser::applyResult(quint64 generation, int index, qint64 total, qint64 peak,
-                                qint64 step, int files, const QString &error)
+void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figures)
 {
-    if (generation != m_generation)
-        return;
-    for (int r = 0; r < m_tree->topLevelItemCount(); ++r) {
-        QTreeWidgetItem *item = m_tree->topLevelItem(r);
-        if (item->data(ModuleColumn, Qt::UserRole + 2).toInt() != index)
-            continue;
-        if (!error.isEmpty()) {
-            // Cancelled by the user is not the file's fault.
-            item->setText(TotalColumn,
-                          error == cancelledText() ? tr("not read") : tr("unreadable"));
-            item->setToolTip(TotalColumn, error);
-            item->setData(TotalColumn, kSortRole, qint64(-1) - count());
-        } else {
-            item->setText(TotalColumn, humanBytesText(total));
-            item->setToolTip(TotalColumn, tr("%1 bytes").arg(total));
-            item->setData(TotalColumn, kSortRole, total);
-            item->setText(PeakColumn, step >= 0 ? humanBytesText(peak) : QStringLiteral("—"));
-            item->setToolTip(PeakColumn, tr("%1 bytes").arg(peak));
-            item->setData(PeakColumn, kSortRole, peak);
-            item->setText(StepColumn, step >= 0 ? QString::number(step) : QStringLiteral("—"));
-            item->setData(StepColumn, kSortRole, step);
-            item->setText(FilesColumn, QString::number(files));
-            item->setData(FilesColumn, kSortRole, files);
-        }
+    QTreeWidgetItem *item = nullptr;
+    for (int r = 0; r < m_tree->topLevelItemCount() && !item; ++r)
+        if (m_tree->topLevelItem(r)->data(ModuleColumn, kFileRole).toString() == file)
+            item = m_tree->topLevelItem(r);
+    if (!item || item->data(ModuleColumn, kKnownRole).toBool())
+        return; // not listed (an older scan's), or already has its figures
+    item->setData(ModuleColumn, kKnownRole, true);
+    switch (figures.status) {
+    case ModuleFigures::Status::NotRead: // cancelled by the user is not the file's fault
+    case ModuleFigures::Status::Unreadable:
+        item->setText(TotalColumn, figures.status == ModuleFigures::Status::NotRead
+                                       ? tr("not read")
+                                       : tr("unreadable"));
+        item->setToolTip(TotalColumn, figures.error);
+        item->setData(TotalColumn, kSortRole, qint64(-1) - count());
+        break;
+    case ModuleFigures::Status::Read:
+        item->setText(TotalColumn, humanBytesText(figures.total));
+        item->setToolTip(TotalColumn, tr("%1 bytes").arg(figures.total));
+        item->setData(TotalColumn, kSortRole, figures.total);
+        item->setText(PeakColumn,
+                      figures.step >= 0 ? humanBytesText(figures.peak) : QStringLiteral("—"));
+        item->setToolTip(PeakColumn, tr("%1 bytes").arg(figures.peak));
+        item->setData(PeakColumn, kSortRole, figures.peak);
+        item->setText(StepColumn,
+                      figures.step >= 0 ? QString::number(figures.step) : QStringLiteral("—"));
+        item->setData(StepColumn, kSortRole, figures.step);
+        item->setText(FilesColumn, QString::number(figures.files));
+        item->setData(FilesColumn, kSortRole, figures.files);
         break;
     }
     m_tree->sortItems(m_tree->sortColumn(), m_tree->header()->sortIndicatorOrder());
     --m_remaining;
-    if (m_remaining > 0) {
+    if (m_remaining > 0)
         m_status->setText(
             tr("Reading modules: %1 of %2 done…").arg(count() - m_remaining).arg(count()));
-    } else {
+    else
         m_status->setText(tr("%1 module(s), largest total first").arg(count()));
-        if (m_thread) {
-            m_thread->wait();
-            delete m_thread;
-            m_thread = nullptr;
-        }
-        Q_EMIT scanFinished();
-    }
 }
 
 } // namespace bufferscope

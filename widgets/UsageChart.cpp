@@ -3,6 +3,7 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "StepTicker.h"
+#include "Workspace.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
@@ -19,8 +20,8 @@
 
 namespace bufferscope {
 
-UsageChart::UsageChart(Selection *selection, QWidget *parent)
-    : ChartView(selection, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
+UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
+    : ChartView(workspace, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
       m_logical(new QCheckBox(tr("Logical bytes"), this))
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
@@ -67,6 +68,7 @@ UsageChart::UsageChart(Selection *selection, QWidget *parent)
         if (index >= 0)
             setMemorySpace(m_space->itemData(index).toInt());
     });
+    connect(workspace, &Workspace::memorySpaceChanged, this, &UsageChart::followSpace);
     connect(m_logical, &QCheckBox::toggled, this, [this](bool on) {
         m_logicalGraph->setVisible(on);
         m_logicalGraph->removeFromLegend();
@@ -219,14 +221,22 @@ void UsageChart::fillSpaces()
     for (const SpaceTimeline &s : timeline()->spaces())
         m_space->addItem(tr("S(%1) · peak %2").arg(s.memorySpace).arg(humanBytesText(s.peak.bytes)),
                          s.memorySpace);
-    if (timeline()->space(m_memorySpace) == nullptr && timeline()->primary())
-        m_memorySpace = timeline()->primary()->memorySpace;
+    m_memorySpace = workspace()->memorySpaceIn(*timeline());
     m_space->setCurrentIndex(std::max(0, m_space->findData(m_memorySpace)));
     m_space->setEnabled(m_space->count() > 1);
 }
 
 void UsageChart::setMemorySpace(int memorySpace)
 {
+    workspace()->setMemorySpace(memorySpace); // memorySpaceChanged: followSpace
+    followSpace();
+}
+
+void UsageChart::followSpace()
+{
+    if (!dump() || !timeline())
+        return;
+    const int memorySpace = workspace()->memorySpaceIn(*timeline());
     if (memorySpace == m_memorySpace && m_live->dataCount() > 0)
         return;
     m_memorySpace = memorySpace;
@@ -236,13 +246,10 @@ void UsageChart::setMemorySpace(int memorySpace)
         if (index >= 0)
             m_space->setCurrentIndex(index);
     }
-    if (!dump())
-        return;
     plotSpace();
     showValue(selection()->currentValue());
     showStep(selection()->currentStep());
     replotAll();
-    Q_EMIT memorySpaceChanged(memorySpace);
 }
 
 void UsageChart::plotSpace()
@@ -399,10 +406,8 @@ void UsageChart::showValue(int value)
     const Value &v = dump()->values[static_cast<std::size_t>(value)];
     if (!v.hasLiveRange())
         return;
-    if (v.color != m_memorySpace && timeline()->space(v.color)) {
-        // Follow the selection into its memory space.
-        setMemorySpace(v.color);
-    }
+    if (v.color != m_memorySpace && timeline()->space(v.color))
+        return setMemorySpace(v.color); // follow the selection into its memory space
     m_valueBand->topLeft->setCoords(static_cast<double>(v.start), 0);
     m_valueBand->bottomRight->setCoords(static_cast<double>(v.end + 1), 1);
     m_valueLabel->position->setCoords(static_cast<double>(v.start), 0.01);

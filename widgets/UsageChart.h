@@ -23,13 +23,14 @@ class UsageChart : public ChartView
 {
     Q_OBJECT
 public:
-    explicit UsageChart(Selection *selection, QWidget *parent = nullptr);
+    explicit UsageChart(Workspace *workspace, QWidget *parent = nullptr);
 
     QString viewName() const override { return QStringLiteral("usage"); }
     QString title() const override;
     void resetZoom() override;
 
-    /// Which memory space is shown (its @N colour).
+    /// Which memory space is shown (its @N colour): the workspace's memory space, which this
+    /// sets for every view.
     void setMemorySpace(int memorySpace);
     int memorySpace() const { return m_memorySpace; }
     /// The x range [start, end + 1) the selected value's band covers; empty when none.
@@ -47,7 +48,6 @@ public:
     static QList<qint64> budgetPresets();
 
 Q_SIGNALS:
-    void memorySpaceChanged(int memorySpace);
     void budgetChanged(qint64 bytes);
 
 protected:
@@ -59,6 +59,8 @@ protected:
 
 private:
     void fillSpaces();
+    /// Plots the workspace's memory space if it is not the one shown.
+    void followSpace();
     void plotSpace();
     QString stepSummary(qint64 step) const;
 
@@ -82,7 +84,7 @@ private:
     QCPItemText *m_cursorLabel = nullptr;
     QCPItemRect *m_valueBand = nullptr;
     QCPItemText *m_valueLabel = nullptr;
-    int m_memorySpace = 0;
+    int m_memorySpace = 0; ///< the one plotted
 };
 
 } // namespace bufferscope

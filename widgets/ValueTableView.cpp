@@ -1,26 +1,24 @@
 #include "ValueTableView.h"
 
+#include "Workspace.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
-#include "util/BackgroundThread.h"
 
-#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QTableView>
-#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace bufferscope {
 
-ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWidget *parent)
-    : QWidget(parent), m_model(model), m_selection(selection)
+ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_model(model), m_workspace(workspace), m_selection(workspace->selection()),
+      m_filterLane(workspace->jobs()->newLane("value filter", JobRunner::Scope::Dump))
 {
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by name, op_name, source or shape"));
@@ -78,10 +76,9 @@ ValueTableView::ValueTableView(ValueTableModel *model, Selection *selection, QWi
     });
 }
 
-ValueTableView::~ValueTableView()
+bool ValueTableView::isFiltering() const
 {
-    if (m_pending)
-        m_pending->store(true);
+    return m_workspace->jobs()->isBusy(m_filterLane);
 }
 
 QString ValueTableView::countText() const
@@ -91,9 +88,7 @@ QString ValueTableView::countText() const
 
 void ValueTableView::applyFilter()
 {
-    if (m_pending)
-        m_pending->store(true); // the newest filter wins
-    m_pending.reset();
+    m_workspace->jobs()->cancel(m_filterLane); // the newest filter wins
     const std::string needle = m_filter->text().trimmed().toLower().toStdString();
     const Dump *dump = m_model->dump();
     if (needle.empty() || !dump) {
@@ -104,29 +99,19 @@ void ValueTableView::applyFilter()
         adoptFilter(ValueTableModel::matching(*dump, needle));
         return;
     }
-    // Big dumps match on a worker; the result is dropped when a newer filter or another dump
-    // came meanwhile.
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_pending = cancel;
+    // Big dumps match on a job; its result is dropped when a newer filter or another dump came
+    // meanwhile.
     m_count->setText(tr("filtering…"));
     std::shared_ptr<const Dump> shared = m_model->sharedDump();
-    QPointer<ValueTableView> self(this);
-    QThreadPool::globalInstance()->start([self, cancel, shared, needle] {
-        markBackgroundThread();
-        std::vector<std::uint8_t> keep = ValueTableModel::matching(*shared, needle, cancel.get());
-        if (cancel->load())
-            return;
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, cancel, shared, keep = std::move(keep)]() mutable {
-                if (!self || cancel->load() || self->m_pending != cancel ||
-                    self->m_model->dump() != shared.get())
-                    return;
-                self->m_pending.reset();
-                self->adoptFilter(std::move(keep));
-            },
-            Qt::QueuedConnection);
-    });
+    m_workspace->jobs()->run(
+        m_filterLane, this,
+        [shared, needle](const JobControl &control) {
+            return ValueTableModel::matching(*shared, needle, control.flag());
+        },
+        [this, shared](std::vector<std::uint8_t> keep) {
+            if (m_model->dump() == shared.get())
+                adoptFilter(std::move(keep));
+        });
 }
 
 void ValueTableView::adoptFilter(std::vector<std::uint8_t> keep)

@@ -2,8 +2,8 @@
 
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
+#include <cstdint>
+#include <vector>
 
 class QLabel;
 class QLineEdit;
@@ -13,11 +13,12 @@ namespace bufferscope {
 
 class Selection;
 class ValueTableModel;
+class Workspace;
 
 /// The values table with a filter box (name, op_name, source, shape). Selecting a row sets the
 /// shared Selection; a selection made elsewhere scrolls the table to its row. The model sorts
-/// and filters itself; on big dumps the matching runs off the GUI thread, the newest filter
-/// wins and the table keeps answering meanwhile.
+/// and filters itself; on big dumps the matching runs on the workspace's job runner, the newest
+/// filter wins and the table keeps answering meanwhile.
 class ValueTableView : public QWidget
 {
     Q_OBJECT
@@ -25,13 +26,12 @@ public:
     /// Dumps with at least this many values (50,000 unless set) are filtered off the GUI thread.
     void setBackgroundFrom(int values) { m_backgroundFrom = values; }
 
-    ValueTableView(ValueTableModel *model, Selection *selection, QWidget *parent = nullptr);
-    ~ValueTableView() override;
+    ValueTableView(ValueTableModel *model, Workspace *workspace, QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
     QLineEdit *filterEdit() const { return m_filter; }
     /// A filter is being matched in the background.
-    bool isFiltering() const { return m_pending != nullptr; }
+    bool isFiltering() const;
     /// "12 of 340 values" under a filter, empty without one.
     QString countText() const;
 
@@ -45,11 +45,12 @@ private:
     void showValue(int value);
 
     ValueTableModel *m_model;
+    Workspace *m_workspace;
     Selection *m_selection;
+    int m_filterLane;
     QTableView *m_table;
     QLineEdit *m_filter;
     QLabel *m_count;
-    std::shared_ptr<std::atomic<bool>> m_pending; ///< cancel flag of the running match
     bool m_filtering = false; ///< the table's current row moves because of the filter
     int m_backgroundFrom = 50000;
 };

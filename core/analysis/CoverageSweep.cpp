@@ -1,5 +1,7 @@
 #include "CoverageSweep.h"
 
+#include "util/Parallel.h"
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -218,16 +220,8 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
     std::vector<std::int64_t> lowDelta(steps + 1, 0);
     std::vector<std::int64_t> highDelta(steps + 1, 0);
     Scratch highScratch;
-    auto sweepHigh = [&] { sweep(high, steps, highDelta, highScratch); };
-    std::thread worker;
-    try {
-        worker = std::thread(sweepHigh);
-    } catch (const std::system_error &) {
-        sweepHigh(); // no thread to be had: the same work, in turn
-    }
-    sweep(low, steps, lowDelta, scratch);
-    if (worker.joinable())
-        worker.join();
+    runBoth([&] { sweep(low, steps, lowDelta, scratch); },
+            [&] { sweep(high, steps, highDelta, highScratch); });
 
     Largest largest;
     std::int64_t covered = 0;

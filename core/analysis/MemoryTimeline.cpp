@@ -1,6 +1,7 @@
 #include "MemoryTimeline.h"
 
 #include "CoverageSweep.h"
+#include "util/Parallel.h"
 #include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <thread>
 
 namespace bufferscope {
 
@@ -195,39 +195,42 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     // thread while this one sweeps the allocations.
     std::vector<Diagnostic> xlaWarnings;
     double valueSeconds = 0;
-    std::thread valueSweeps([&] {
+    const auto valueSweeps = [&] {
         const Stopwatch timing;
         computeLogical(dump, steps, colors, logicalDelta, xlaWarnings);
         computeXlaPeak(dump, steps, tl.m_xlaPeak, xlaWarnings);
         valueSeconds = timing.seconds();
-    });
-    const Stopwatch sweepTiming;
+    };
 
     // Live bytes: per allocation, the union of live byte ranges (in-place chains share bytes).
-    std::vector<LiveBox> boxes;
-    CoverageSweep::Scratch scratch;
     bool stopped = false;
-    for (std::size_t ai = 0; ai < dump.allocations.size(); ++ai) {
-        if (cancelled(cancel)) {
-            stopped = true;
-            break;
+    double sweepSeconds = 0;
+    const auto allocationSweep = [&] {
+        const Stopwatch sweepTiming;
+        std::vector<LiveBox> boxes;
+        CoverageSweep::Scratch scratch;
+        for (std::size_t ai = 0; ai < dump.allocations.size(); ++ai) {
+            if (cancelled(cancel)) {
+                stopped = true;
+                break;
+            }
+            const Allocation &a = dump.allocations[ai];
+            AllocationUsage &usage = tl.m_allocations[ai];
+            boxes.clear();
+            for (std::uint32_t k = 0; k < a.valueCount && steps > 0; ++k) {
+                const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
+                if (v.hasLiveRange() && v.size > 0)
+                    boxes.push_back({v.offset, v.size, v.start, v.end});
+            }
+            const CoverageSweep::Largest largest =
+                CoverageSweep::run(boxes, steps, liveDelta[spaceIndex(a.color)], scratch);
+            usage.largestLiveBytes = largest.bytes;
+            usage.largestLiveStep = largest.step;
+            usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);
         }
-        const Allocation &a = dump.allocations[ai];
-        AllocationUsage &usage = tl.m_allocations[ai];
-        boxes.clear();
-        for (std::uint32_t k = 0; k < a.valueCount && steps > 0; ++k) {
-            const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
-            if (v.hasLiveRange() && v.size > 0)
-                boxes.push_back({v.offset, v.size, v.start, v.end});
-        }
-        const CoverageSweep::Largest largest =
-            CoverageSweep::run(boxes, steps, liveDelta[spaceIndex(a.color)], scratch);
-        usage.largestLiveBytes = largest.bytes;
-        usage.largestLiveStep = largest.step;
-        usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);
-    }
-    const double sweepSeconds = sweepTiming.seconds();
-    valueSweeps.join();
+        sweepSeconds = sweepTiming.seconds();
+    };
+    runBoth(allocationSweep, valueSweeps);
     spdlog::debug("memory timeline: allocation sweep {:.3f} s, value sweeps {:.3f} s", sweepSeconds,
                   valueSeconds);
     if (stopped)

@@ -2,6 +2,7 @@
 
 #include "model/Shape.h"
 #include "model/StringPool.h"
+#include "parse/ModuleFiles.h"
 
 #include <cstdint>
 #include <memory>
@@ -196,7 +197,7 @@ struct Diagnostic
 struct SourceFile
 {
     std::string path;
-    std::string role; ///< "buffer-assignment", "values", "live-range" or "combined"
+    ModuleFiles::Role role = ModuleFiles::Role::Combined;
     std::int64_t size = 0;
 };
 

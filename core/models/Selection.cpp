@@ -6,6 +6,8 @@ Selection::Selection(QObject *parent) : QObject(parent) {}
 
 void Selection::setCurrentValue(int value)
 {
+    if (m_frozen)
+        return;
     if (value < -1)
         value = -1;
     if (value == m_value)
@@ -16,6 +18,8 @@ void Selection::setCurrentValue(int value)
 
 void Selection::setCurrentStep(qint64 step)
 {
+    if (m_frozen)
+        return;
     if (step < -1)
         step = -1;
     if (step == m_step)
@@ -26,6 +30,8 @@ void Selection::setCurrentStep(qint64 step)
 
 void Selection::setHoveredValue(int value)
 {
+    if (m_frozen)
+        return;
     if (value < -1)
         value = -1;
     if (value == m_hovered)
@@ -36,6 +42,8 @@ void Selection::setHoveredValue(int value)
 
 void Selection::setHighlightedGroup(const QVector<int> &values, const QString &label)
 {
+    if (m_frozen)
+        return;
     if (values == m_group && label == m_groupLabel)
         return;
     m_group = values;

@@ -17,14 +17,19 @@ public:
     int currentValue() const { return m_value; }
     qint64 currentStep() const { return m_step; }
     int hoveredValue() const { return m_hovered; }
-    /// A group of values highlighted together (a breakdown group or a finding), with its name.
+    /// A group of values highlighted together (a breakdown group or a finding).
     const QVector<int> &highlightedGroup() const { return m_group; }
-    const QString &highlightedGroupLabel() const { return m_groupLabel; }
+    /// While frozen every setter is ignored: the workspace freezes the selection while it hands
+    /// a new dump to the views one per event-loop turn, so no view hears of a value of a dump
+    /// it does not have yet.
+    void setFrozen(bool frozen) { m_frozen = frozen; }
+    bool isFrozen() const { return m_frozen; }
 
 public Q_SLOTS:
     void setCurrentValue(int value);
     void setCurrentStep(qint64 step);
     void setHoveredValue(int value);
+    /// `label` names the group (the breakdown path or the finding's title) for the signal.
     void setHighlightedGroup(const QVector<int> &values, const QString &label);
     /// Clears value, hover and group (Esc), keeps the step.
     void clear();
@@ -41,6 +46,7 @@ private:
     int m_hovered = -1;
     QVector<int> m_group;
     QString m_groupLabel;
+    bool m_frozen = false;
 };
 
 } // namespace bufferscope

@@ -1981,60 +1981,7 @@ void Builder::finish()
         fail(m_line, "no allocations, values or live ranges were found");
 }
 
-std::string baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-constexpr std::array<std::string_view, 6> kSuffixes = {"-buffer-assignment-values.txt",
-                                                       ".buffer-assignment-values.txt",
-                                                       "-buffer-assignment.txt",
-                                                       ".buffer-assignment.txt",
-                                                       "-live-range.txt",
-                                                       ".live-range.txt"};
-
 } // namespace
-
-std::string DumpParser::stemOf(std::string_view fileName)
-{
-    for (std::string_view suffix : kSuffixes) {
-        if (fileName.size() > suffix.size() && fileName.ends_with(suffix))
-            return std::string(fileName.substr(0, fileName.size() - suffix.size()));
-    }
-    return {};
-}
-
-std::string DumpParser::moduleName(std::string_view fileName)
-{
-    const std::string name = baseName(fileName);
-    std::string stem = stemOf(name);
-    if (!stem.empty())
-        return stem;
-    const auto dot = name.rfind('.');
-    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
-std::vector<std::string> DumpParser::moduleFiles(const std::string &path)
-{
-    namespace fs = std::filesystem;
-    const std::string name = baseName(path);
-    const std::string stem = stemOf(name);
-    if (stem.empty())
-        return {path};
-    const std::string dir = path.substr(0, path.size() - name.size());
-    // The separator the opened file used ('-' from XLA; '.' in renamed copies).
-    const char sep = name[stem.size()];
-    std::vector<std::string> files;
-    for (std::string_view suffix :
-         {"buffer-assignment.txt", "buffer-assignment-values.txt", "live-range.txt"}) {
-        const std::string candidate = dir + stem + sep + std::string(suffix);
-        std::error_code ec;
-        if (candidate == path || fs::is_regular_file(candidate, ec))
-            files.push_back(candidate);
-    }
-    return files;
-}
 
 namespace {
 
@@ -2066,8 +2013,9 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
                                   const ParseOptions &options)
 {
     auto dump = std::make_unique<Dump>();
-    dump->module = moduleName(name);
-    dump->files.push_back({name, "combined", static_cast<std::int64_t>(text.size())});
+    dump->module = ModuleFiles::moduleName(name);
+    dump->files.push_back(
+        {name, ModuleFiles::Role::Combined, static_cast<std::int64_t>(text.size())});
     auto source = std::make_shared<FileTextSource>();
     source->files.push_back(
         {name, static_cast<std::int64_t>(text.size()), std::string(text), true});
@@ -2080,8 +2028,8 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
 {
     auto dump = std::make_unique<Dump>();
-    dump->module = moduleName(path);
-    const std::vector<std::string> paths = moduleFiles(path);
+    dump->module = ModuleFiles::moduleName(path);
+    const std::vector<std::string> paths = ModuleFiles::siblings(path);
     std::vector<std::unique_ptr<MappedFile>> maps;
     std::int64_t total = 0;
     for (const std::string &p : paths) {
@@ -2096,23 +2044,17 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
         total += map->size();
         maps.push_back(std::move(map));
     }
-    const std::string stem = stemOf(baseName(path));
+    const std::string stem = ModuleFiles::stemOf(path.substr(path.rfind('/') + 1));
     auto source = std::make_shared<FileTextSource>();
     for (std::size_t i = 0; i < paths.size(); ++i) {
-        std::string role = "combined";
-        if (paths.size() > 1 || !paths[i].ends_with("buffer-assignment.txt")) {
-            role = paths[i].ends_with("buffer-assignment-values.txt") ? "values"
-                   : paths[i].ends_with("live-range.txt")             ? "live-range"
-                                                                      : "buffer-assignment";
-        }
-        dump->files.push_back({paths[i], role, maps[i]->size()});
+        dump->files.push_back(
+            {paths[i], ModuleFiles::roleOf(paths[i], paths.size()), maps[i]->size()});
         source->files.push_back({paths[i], maps[i]->size(), {}, false, maps[i]->takeDescriptor()});
     }
     if (paths.size() > 1 || (!stem.empty() && !path.ends_with("buffer-assignment.txt")))
         dump->traits.splitFiles = true;
-    if (!stem.empty() && dump->files.front().role != "combined" &&
-        !paths.front().ends_with("-buffer-assignment.txt") &&
-        !paths.front().ends_with(".buffer-assignment.txt")) {
+    if (dump->files.front().role != ModuleFiles::Role::Combined &&
+        dump->files.front().role != ModuleFiles::Role::BufferAssignment) {
         LoadResult result;
         result.errorFile = path;
         result.error = path + ": this is part of a split module, but its '" + stem +

@@ -38,18 +38,12 @@ struct LoadResult
 class DumpParser
 {
 public:
-    /// Loads a module from any of its files; a 2026 split module's siblings are found by stem.
+    /// Loads a module from any of its files; a 2026 split module's siblings are found by stem
+    /// (ModuleFiles).
     static LoadResult loadFile(const std::string &path, const ParseOptions &options = {});
     /// Parses text held in memory (tests, the embedded sample). `name` stands for its path.
     static LoadResult loadBuffer(std::string_view text, const std::string &name,
                                  const ParseOptions &options = {});
-
-    /// The module's files in reading order (main, values, live-range) for a path to any one.
-    static std::vector<std::string> moduleFiles(const std::string &path);
-    /// The module name of a dump file name: the name without its buffer-assignment suffix.
-    static std::string moduleName(std::string_view fileName);
-    /// The stem shared by a module's files, or empty if `fileName` is not a dump file name.
-    static std::string stemOf(std::string_view fileName);
 };
 
 } // namespace bufferscope

@@ -12,6 +12,7 @@
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
+#include "Workspace.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -54,7 +55,11 @@ QString sample(const char *name)
 bool waitLoaded(MainWindow &w, const QString &module)
 {
     return QTest::qWaitFor(
-        [&] { return w.current().dump && w.current().dump->module == module.toStdString(); },
+        [&] {
+            // Shown: current and every view has it (the selection is live again).
+            return w.current().dump && w.current().dump->module == module.toStdString() &&
+                   !w.selection()->isFrozen();
+        },
         10000);
 }
 
@@ -124,12 +129,14 @@ private Q_SLOTS:
         w.openPath(sample("tpu_unstack"));
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
         const auto before = w.current().dump;
-        // When the loader delivers, the views are handed the new dump over several turns of the
-        // event loop; until all have it, current() is the old dump and clicks are not taken.
+        // When the load job delivers, the views are handed the new dump over several turns of
+        // the event loop; until all have it the selection is frozen and clicks are not taken.
         bool checked = false;
-        connect(w.loader(), &DumpLoader::finished, this, [&] {
-            QCOMPARE(w.current().dump, before);
+        connect(w.workspace(), &Workspace::dumpChanged, this, [&] {
+            QVERIFY(w.current().dump != before);
+            QVERIFY(w.selection()->isFrozen());
             w.selection()->setCurrentValue(1);
+            QCOMPARE(w.selection()->currentValue(), -1);
             checked = true;
         });
         QSignalSpy shown(&w, &MainWindow::dumpShown);
@@ -152,8 +159,8 @@ private Q_SLOTS:
         w.show();
         w.openPath(sample("tpu_unstack"));
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
-        QSignalSpy finished(w.loader(), &DumpLoader::finished);
-        QSignalSpy cancelled(w.loader(), &DumpLoader::cancelled);
+        QSignalSpy finished(w.workspace(), &Workspace::loaded);
+        QSignalSpy cancelled(w.workspace(), &Workspace::loadCancelled);
         QSignalSpy shown(&w, &MainWindow::dumpShown);
         // A second file opened while the first loads: only the second is ever delivered.
         w.openPath(sample("gpu_decoder_layer"));
@@ -166,10 +173,10 @@ private Q_SLOTS:
         QCOMPARE(w.current().dump->module, std::string("tpu_random_normal"));
         // Cancel: the dump shown stays, the status says so.
         w.openPath(sample("gpu_decoder_layer"));
-        QVERIFY(w.loader()->isLoading());
-        w.loader()->cancel();
+        QVERIFY(w.workspace()->isLoading());
+        w.workspace()->cancelLoad();
         QTRY_COMPARE(cancelled.count(), 1);
-        QVERIFY(!w.loader()->isLoading());
+        QVERIFY(!w.workspace()->isLoading());
         QCOMPARE(finished.count(), 1);
         QCOMPARE(w.current().dump->module, std::string("tpu_random_normal"));
     }
@@ -335,7 +342,8 @@ private Q_SLOTS:
                                  5000);
         QCOMPARE(w.current().dump, before); // nothing changes until the user asks
         w.reload();
-        QVERIFY(QTest::qWaitFor([&] { return w.current().dump != before; }, 10000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return w.current().dump != before && !w.selection()->isFrozen(); }, 10000));
         // The new version is shown (its edited total disagrees with the allocations and with its
         // own human-readable form: two more warnings) ...
         QCOMPARE(w.current().dump->warnings.size(), warningsBefore + 2);
@@ -586,7 +594,7 @@ private Q_SLOTS:
     {
         // Treat the sample as big: the breakdown then follows the step off the GUI thread.
         MainWindow w;
-        w.peakPanel()->setBackgroundFrom(0);
+        w.workspace()->setBackgroundFrom(0);
         w.show();
         w.openPath(sample("gpu_decoder_layer"));
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));

@@ -17,6 +17,7 @@
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
+#include "Workspace.h"
 #include "models/Selection.h"
 
 #include <QApplication>
@@ -68,7 +69,8 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScopeBench"));
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--compare-with FILE2] [--shots DIR [--compare FILE2]]\n");
+        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--compare-with FILE2] [--shots "
+                             "DIR [--compare FILE2]]\n");
         return 1;
     }
     const QString file = args[1];
@@ -100,12 +102,12 @@ int main(int argc, char **argv)
     bool shown = false;
     qint64 loadMs = 0;
     QElapsedTimer total;
-    QObject::connect(w.loader(), &DumpLoader::finished, [&] {
+    QObject::connect(w.workspace(), &Workspace::loaded, [&] {
         loaded = true;
         loadMs = total.elapsed();
     });
     QObject::connect(&w, &MainWindow::dumpShown, [&] { shown = true; });
-    QObject::connect(w.loader(), &DumpLoader::failed, [&](const QString &, const QString &e) {
+    QObject::connect(w.workspace(), &Workspace::loadFailed, [&](const QString &, const QString &e) {
         std::fprintf(stderr, "%s\n", qPrintable(e));
         QApplication::exit(2);
     });
@@ -374,14 +376,17 @@ int main(int argc, char **argv)
         const qsizetype at = args.indexOf(QStringLiteral("--compare"));
         LoadedDump other = w.current();
         QString error;
-        if (at > 0 && !DumpLoader::loadNow(args.value(at + 1), other, error)) {
+        if (at > 0 && !loadDump(args.value(at + 1), other, error)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 2;
         }
-        CompareView compare;
-        compare.setDumps(w.current().dump, w.current().timeline,
-                         QString::fromStdString(w.current().dump->module), other.dump,
-                         other.timeline, QString::fromStdString(other.dump->module));
+        CompareView compare(w.workspace()->jobs());
+        compare.setDumps(
+            w.current().dump, w.current().timeline,
+            QString::fromStdString(w.current().dump->module), other.dump, other.timeline,
+            QString::fromStdString(other.dump->module),
+            std::make_shared<const DumpDiff>(DumpDiff::compute(
+                *w.current().dump, *w.current().timeline, *other.dump, *other.timeline)));
         compare.resize(1100, 760);
         compare.show();
         QElapsedTimer settle; // the tables fill a moment after the window shows

@@ -6,9 +6,9 @@
 #include "BoxPlottable.h"
 #include "ChartPalette.h"
 #include "DumpGenerator.h"
-#include "DumpLoader.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
+#include "Workspace.h"
 #include "models/Selection.h"
 
 #include <QTemporaryDir>
@@ -131,7 +131,7 @@ private Q_SLOTS:
         bench::generateDump({20000, 11}, f);
         std::fclose(f);
         QString error;
-        QVERIFY2(DumpLoader::loadNow(path, m_loaded, error), qPrintable(error));
+        QVERIFY2(loadDump(path, m_loaded, error), qPrintable(error));
         QVERIFY(smallValue() != kNone);
     }
 
@@ -151,8 +151,8 @@ private Q_SLOTS:
     void ganttDrawsEveryValueOnce()
     {
         QFETCH(Zoom, zoom);
-        Selection selection;
-        LiveRangeGantt gantt(&selection);
+        Workspace workspace;
+        LiveRangeGantt gantt(&workspace);
         QVERIFY(showDump(gantt));
         const Dump &d = *m_loaded.dump;
         const QCPRange x = part(QCPRange(0, static_cast<double>(d.stepCount())), zoom.x0, zoom.x1);
@@ -188,8 +188,8 @@ private Q_SLOTS:
     {
         QFETCH(Zoom, zoom);
         const Dump &d = *m_loaded.dump;
-        Selection selection;
-        MemoryMap map(&selection);
+        Workspace workspace;
+        MemoryMap map(&workspace);
         QVERIFY(showDump(map));
         const QCPRange steps(0, static_cast<double>(d.stepCount()));
 
@@ -217,7 +217,9 @@ private Q_SLOTS:
 
         // All allocations stacked: every box, tested one by one (no index).
         map.setAllocation(MemoryMap::kAllAllocations);
-        const QCPRange stackY = part(map.boxes()->boxSet()->valueRange(), zoom.y0, zoom.y1);
+        const QCPRange stackY = part(QCPRange(map.boxes()->boxSet()->valueSpan().lower,
+                                              map.boxes()->boxSet()->valueSpan().upper),
+                                     zoom.y0, zoom.y1);
         setRanges(map, x, stackY);
         expected.clear();
         for (const Box &b : map.boxes()->boxes())
@@ -232,9 +234,10 @@ private Q_SLOTS:
         const Dump &d = *m_loaded.dump;
         const std::uint32_t value = smallValue();
         const Value &v = d.values[value];
-        Selection selection;
-        LiveRangeGantt gantt(&selection);
-        MemoryMap map(&selection);
+        Workspace workspace;
+        Selection &selection = *workspace.selection();
+        LiveRangeGantt gantt(&workspace);
+        MemoryMap map(&workspace);
         for (BoxChartView *view :
              {static_cast<BoxChartView *>(&gantt), static_cast<BoxChartView *>(&map)}) {
             view->resize(900, 520);

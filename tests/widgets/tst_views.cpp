@@ -4,11 +4,11 @@
 #include "BoxPlottable.h"
 #include "BreakdownChart.h"
 #include "ChartPalette.h"
-#include "DumpLoader.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
+#include "Workspace.h"
 #include "models/Selection.h"
 
 #include <QPlainTextEdit>
@@ -27,22 +27,24 @@ namespace {
 
 struct Views
 {
-    Selection selection;
-    UsageChart usage{&selection};
-    LiveRangeGantt gantt{&selection};
-    MemoryMap map{&selection};
+    Workspace workspace;
+    Selection &selection = *workspace.selection();
+    UsageChart usage{&workspace};
+    LiveRangeGantt gantt{&workspace};
+    MemoryMap map{&workspace};
     ValueInspector inspector{&selection};
     LoadedDump loaded;
 
     bool load(const QString &name)
     {
         QString error;
-        if (!DumpLoader::loadNow(
-                QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name), loaded,
-                error)) {
+        if (!loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name),
+                      loaded, error)) {
             qWarning("%s", qPrintable(error));
             return false;
         }
+        // As the app shows a dump: the workspace holds it while the views take it.
+        workspace.show(loaded);
         for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
                              static_cast<ChartView *>(&map)}) {
             v->resize(1000, 520);
@@ -50,6 +52,7 @@ struct Views
             v->show();
         }
         inspector.setDump(loaded.dump);
+        workspace.showFinished();
         for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
                              static_cast<ChartView *>(&map)}) {
             if (!QTest::qWaitForWindowExposed(v))
@@ -269,8 +272,8 @@ private Q_SLOTS:
         Views views;
         QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
         const Dump &d = *views.loaded.dump;
-        views.gantt.setBackgroundFrom(0);
-        views.map.setBackgroundFrom(0);
+        // Its layouts are built on the workspace's jobs from now on.
+        views.workspace.setBackgroundFrom(0);
         const int fusion40 = static_cast<int>(d.findValue("fusion.40"));
         const int startRow = views.gantt.rowOf(fusion40);
         QSignalSpy built(&views.gantt, &BoxChartView::built);
@@ -302,18 +305,19 @@ private Q_SLOTS:
         QVERIFY(views.map.isBuilding());
         LoadedDump other;
         QString error;
-        QVERIFY(DumpLoader::loadNow(
-            QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"), other,
-            error));
+        QVERIFY(loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                         other, error));
+        views.workspace.show(other);
         views.map.setDump(other.dump, other.timeline);
+        views.workspace.showFinished();
         const auto drawnOf = [](const Dump &dump) {
             std::size_t n = 0;
             for (const Value &value : dump.values)
                 n += value.allocation != kNone && value.hasLiveRange() ? 1 : 0;
             return n;
         };
-        QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
         QTRY_VERIFY(!views.map.isBuilding());
+        QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
         QTest::qWait(50); // a late result of the old dump would have arrived by now
         QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
         QVERIFY(drawnOf(*other.dump) != drawnOf(d));
@@ -323,7 +327,7 @@ private Q_SLOTS:
     {
         Views views;
         QVERIFY(views.load(QStringLiteral("gpu_vllm_update_slice")));
-        BreakdownChart chart(&views.selection);
+        BreakdownChart chart(&views.workspace);
         chart.resize(900, 500);
         chart.setDump(views.loaded.dump, views.loaded.timeline);
         chart.show();

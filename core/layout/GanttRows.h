@@ -1,0 +1,39 @@
+#pragma once
+
+#include "layout/BoxSet.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace bufferscope {
+
+struct Dump;
+
+/// The orders the live-range chart can show its rows in.
+enum class GanttOrder
+{
+    ByStart,
+    BySize,
+    ByAllocation
+};
+
+/// The rows and bars of the live-range chart in one order: one row per value with a live
+/// range. Built on any thread (the workspace builds them on its jobs), drawn by the view.
+struct GanttRows
+{
+    static constexpr double kBarInset = 0.12; ///< gap between neighbouring bars, in rows
+
+    std::weak_ptr<const Dump> dump; ///< the dump they were built for
+    GanttOrder order = GanttOrder::ByStart;
+    std::vector<std::uint32_t> values; ///< row → value index
+    std::vector<int> rowOf;            ///< value index → row, -1 without a live range
+    std::shared_ptr<const BoxSet> bars = std::make_shared<const BoxSet>();
+
+    /// Sorts the values with a live range into `order` and makes a bar for each, coloured by
+    /// allocation kind (kAllocationKindCount: in no allocation). O(n log n).
+    static std::shared_ptr<const GanttRows> layOut(const std::shared_ptr<const Dump> &dump,
+                                                   GanttOrder order);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,96 @@
+#include "ModuleFiles.h"
+
+#include <array>
+#include <filesystem>
+
+namespace bufferscope {
+
+namespace {
+
+std::string_view baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+/// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
+constexpr std::array<std::string_view, 3> kSuffixes = {"buffer-assignment-values.txt",
+                                                       "buffer-assignment.txt", "live-range.txt"};
+
+} // namespace
+
+std::string ModuleFiles::stemOf(std::string_view fileName)
+{
+    for (std::string_view suffix : kSuffixes) {
+        if (fileName.size() <= suffix.size() + 1 || !fileName.ends_with(suffix))
+            continue;
+        const char sep = fileName[fileName.size() - suffix.size() - 1];
+        if (sep == '-' || sep == '.')
+            return std::string(fileName.substr(0, fileName.size() - suffix.size() - 1));
+    }
+    return {};
+}
+
+std::string ModuleFiles::moduleName(std::string_view path)
+{
+    const std::string_view name = baseName(path);
+    std::string stem = stemOf(name);
+    if (!stem.empty())
+        return stem;
+    const auto dot = name.rfind('.');
+    return std::string(dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot));
+}
+
+std::string ModuleFiles::moduleKey(std::string_view path)
+{
+    const std::string_view name = baseName(path);
+    const std::string stem = stemOf(name);
+    if (stem.empty())
+        return std::string(path);
+    return std::string(path.substr(0, path.size() - name.size())) + stem;
+}
+
+std::vector<std::string> ModuleFiles::siblings(const std::string &path)
+{
+    namespace fs = std::filesystem;
+    const std::string_view name = baseName(path);
+    const std::string stem = stemOf(name);
+    if (stem.empty())
+        return {path};
+    const std::string dir = path.substr(0, path.size() - name.size());
+    const char sep = name[stem.size()]; // the separator the opened file used
+    std::vector<std::string> files;
+    for (std::string_view suffix :
+         {"buffer-assignment.txt", "buffer-assignment-values.txt", "live-range.txt"}) {
+        const std::string candidate = dir + stem + sep + std::string(suffix);
+        std::error_code ec;
+        if (candidate == path || fs::is_regular_file(candidate, ec))
+            files.push_back(candidate);
+    }
+    return files;
+}
+
+ModuleFiles::Role ModuleFiles::roleOf(std::string_view path, std::size_t count)
+{
+    const std::string_view name = baseName(path);
+    if (count <= 1 && (name.ends_with("buffer-assignment.txt") || stemOf(name).empty()))
+        return Role::Combined;
+    if (name.ends_with("buffer-assignment-values.txt"))
+        return Role::Values;
+    if (name.ends_with("live-range.txt"))
+        return Role::LiveRange;
+    return Role::BufferAssignment;
+}
+
+std::string ModuleFiles::optimizedHlo(const std::string &path)
+{
+    const std::string_view name = baseName(path);
+    const std::string stem = stemOf(name);
+    if (stem.empty())
+        return {};
+    const std::string candidate = path.substr(0, path.size() - name.size()) + stem + ".txt";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(candidate, ec) ? candidate : std::string();
+}
+
+} // namespace bufferscope

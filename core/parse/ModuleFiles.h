@@ -1,0 +1,44 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+/// The names of one XLA module's dump files, in one place for the parser, the folder scan of
+/// the app and `bufferscope list` (docs/FORMAT.md, "File names"):
+/// - up to 2026 one file, `<stem>-buffer-assignment.txt`;
+/// - since April 2026 three: `<stem>-buffer-assignment.txt` (allocations),
+///   `<stem>-buffer-assignment-values.txt` (values) and `<stem>-live-range.txt`;
+/// - `<stem>.txt` beside them is the module's optimized HLO text.
+/// `.` instead of `-` before a suffix is accepted too (renamed copies, our samples).
+struct ModuleFiles
+{
+    enum class Role
+    {
+        Combined,         ///< one file with everything (up to 2026, or any other name)
+        BufferAssignment, ///< the allocations of a split module
+        Values,
+        LiveRange
+    };
+
+    /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
+    static std::string stemOf(std::string_view fileName);
+    /// Whether `fileName` (a name, not a path) is one of a module's dump files.
+    static bool isDumpName(std::string_view fileName) { return !stemOf(fileName).empty(); }
+    /// The module name of a file: its stem, else the file name without its extension.
+    static std::string moduleName(std::string_view path);
+    /// What one module is known by: folder and stem for dump names (the three files of a split
+    /// module share it), the path itself for any other name (two such files are two modules).
+    static std::string moduleKey(std::string_view path);
+    /// The module's files that exist, in reading order (allocations, values, live ranges), for
+    /// a path to any one of them; just `path` when it has no dump suffix.
+    static std::vector<std::string> siblings(const std::string &path);
+    /// The role of a file that is one of `count` files of a module.
+    static Role roleOf(std::string_view path, std::size_t count);
+    /// The module's optimized HLO text (`<stem>.txt` in the same folder) when it exists, else "".
+    static std::string optimizedHlo(const std::string &path);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,70 @@
+#include "LoadedDump.h"
+
+#include "parse/DumpParser.h"
+#include "util/Stopwatch.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <spdlog/spdlog.h>
+
+namespace bufferscope {
+
+bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::atomic<bool> *cancel,
+              const std::function<void(qint64, qint64)> &progress)
+{
+    ParseOptions options;
+    options.cancel = cancel;
+    if (progress)
+        options.progress = [&progress](std::int64_t done, std::int64_t total) {
+            progress(done, total);
+        };
+    LoadResult result;
+    if (path.startsWith(QLatin1Char(':'))) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            error = path + QStringLiteral(": cannot open the embedded resource");
+            return false;
+        }
+        const QByteArray data = file.readAll();
+        result = DumpParser::loadBuffer(
+            std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
+            QFileInfo(path).fileName().toStdString(), options);
+    } else {
+        if (QFileInfo(path).isDir()) {
+            error = path + QStringLiteral(": is a directory; open one dump file from it");
+            return false;
+        }
+        result = DumpParser::loadFile(path.toStdString(), options);
+    }
+    if (result.cancelled)
+        return false;
+    if (!result.ok()) {
+        error = QString::fromStdString(result.error);
+        return false;
+    }
+    const Stopwatch timing;
+    auto timeline = MemoryTimeline::compute(*result.dump, cancel);
+    spdlog::debug("memory timeline {:.3f} s", timing.seconds());
+    if (!timeline)
+        return false;
+    out.dump = result.dump;
+    out.timeline = std::make_shared<const MemoryTimeline>(std::move(*timeline));
+    out.path = path;
+    return true;
+}
+
+ModuleFigures ModuleFigures::of(const LoadedDump &loaded)
+{
+    ModuleFigures figures;
+    figures.total = loaded.dump->totalBytes();
+    figures.files = static_cast<int>(loaded.dump->files.size());
+    if (const SpaceTimeline *primary = loaded.timeline->primary();
+        primary && loaded.dump->hasLiveRanges()) {
+        figures.peak = primary->peak.bytes;
+        figures.step = primary->peak.step;
+    }
+    return figures;
+}
+
+} // namespace bufferscope

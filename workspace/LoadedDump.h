@@ -1,0 +1,62 @@
+#pragma once
+
+#include "analysis/MemoryTimeline.h"
+#include "layout/GanttRows.h"
+#include "layout/MemoryMapLayout.h"
+#include "model/Dump.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace bufferscope {
+
+/// A loaded module: the immutable dump and its analyses, shared by every model and view.
+struct LoadedDump
+{
+    std::shared_ptr<const Dump> dump;
+    std::shared_ptr<const MemoryTimeline> timeline;
+    QString path; ///< what was opened (":/…" for the embedded sample)
+    /// Built by the load job alongside the analyses, in the order and allocation the views
+    /// asked for last (null when not built: the workspace builds them on request).
+    std::shared_ptr<const GanttRows> ganttRows;
+    std::shared_ptr<const MemoryMapLayout> mapLayout;
+
+    bool isEmbedded() const { return path.startsWith(QLatin1Char(':')); }
+};
+
+/// What the Modules list shows of one module file.
+struct ModuleFigures
+{
+    enum class Status
+    {
+        Read,
+        Unreadable,
+        NotRead ///< the scan was stopped before this file (or its load was cancelled)
+    };
+    Status status = Status::Read;
+    qint64 total = 0;
+    qint64 peak = 0;
+    qint64 step = -1; ///< of the peak; -1 without live ranges
+    int files = 0;
+    QString error; ///< why it is unreadable
+
+    /// The figures of a loaded module: total bytes, its primary memory space's peak.
+    static ModuleFigures of(const LoadedDump &loaded);
+};
+
+/// Parses `path` (a file, or ":/…" for an embedded resource) and computes its timeline, on the
+/// calling thread: for the command line, tests and the workspace's load job. On failure
+/// returns false and fills `error` ("FILE:LINE: message"); a cancelled load returns false
+/// with `error` empty.
+bool loadDump(const QString &path, LoadedDump &out, QString &error,
+              const std::atomic<bool> *cancel = nullptr,
+              const std::function<void(qint64, qint64)> &progress = {});
+
+} // namespace bufferscope
+
+Q_DECLARE_METATYPE(bufferscope::LoadedDump)
+Q_DECLARE_METATYPE(bufferscope::ModuleFigures)

@@ -1,0 +1,398 @@
+#include "Workspace.h"
+
+#include "models/Selection.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QKeySequence>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace bufferscope {
+
+Workspace::Workspace(QObject *parent)
+    : QObject(parent), m_selection(new Selection(this)), m_jobs(new JobRunner(this)),
+      m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
+      m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
+      m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
+      m_ganttLane(m_jobs->newLane("gantt rows", JobRunner::Scope::Dump)),
+      m_mapLane(m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump)),
+      m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump))
+{
+    qRegisterMetaType<LoadedDump>();
+    qRegisterMetaType<ModuleFigures>();
+    connect(m_selection, &Selection::currentValueChanged, this, &Workspace::valueChosen);
+
+    const auto add = [this](Action which, const QString &text, const QKeySequence &keys,
+                            auto slot) {
+        auto *a = new QAction(text, this);
+        a->setShortcut(keys);
+        connect(a, &QAction::triggered, this, slot);
+        m_actions[which] = a;
+    };
+    add(Action::PreviousStep, tr("&Previous Step"), QKeySequence(Qt::ALT | Qt::Key_Left),
+        [this] { stepBy(-1); });
+    add(Action::NextStep, tr("&Next Step"), QKeySequence(Qt::ALT | Qt::Key_Right),
+        [this] { stepBy(1); });
+    add(Action::GoToPeak, tr("Go to &Peak"), QKeySequence(Qt::CTRL | Qt::Key_P),
+        [this] { goToPeak(); });
+    add(Action::ClearSelection, tr("&Clear Selection"), QKeySequence(Qt::Key_Escape),
+        [this] { m_selection->clear(); });
+}
+
+Workspace::~Workspace()
+{
+    // The dump and what was derived from it are freed off the GUI thread, like any old dump.
+    m_jobs->release(std::move(m_current), std::move(m_rows), std::move(m_layout),
+                    std::move(m_breakdown), std::move(m_retiring));
+}
+
+QAction *Workspace::action(Action which) const
+{
+    return m_actions.at(which);
+}
+
+// --- The dump on screen ---------------------------------------------------------------------
+
+void Workspace::show(LoadedDump loaded)
+{
+    m_jobs->dumpChanged();
+    LoadedDump old = std::exchange(m_current, std::move(loaded));
+    std::shared_ptr<const GanttRows> rows = std::exchange(m_rows, m_current.ganttRows);
+    std::shared_ptr<const MemoryMapLayout> layout = std::exchange(m_layout, m_current.mapLayout);
+    // The load job built them; the workspace keeps them from now on.
+    m_current.ganttRows.reset();
+    m_current.mapLayout.reset();
+    // The views still hold the old dump until they take the new one: it is kept here and freed
+    // off the GUI thread once they all have (a view must not hold the last reference).
+    m_retiring.push_back(std::make_shared<Retiring>(
+        Retiring{std::move(old), std::move(rows), std::move(layout), std::move(m_breakdown)}));
+    m_breakdown.reset();
+    m_breakdownPending = {-1, -1};
+    m_selection->setFrozen(false);
+    m_selection->clear();
+    m_selection->setCurrentStep(-1);
+    m_selection->setFrozen(true);
+    Q_EMIT dumpChanged();
+}
+
+void Workspace::showFinished()
+{
+    for (std::shared_ptr<Retiring> &old : m_retiring)
+        m_jobs->release(std::move(old));
+    m_retiring.clear();
+    m_selection->setFrozen(false);
+    m_selection->clear(); // nothing was set meanwhile, but the hover may have been
+    goToPeak();
+    Q_EMIT dumpShown();
+}
+
+bool Workspace::isCurrent(const std::shared_ptr<const Dump> &dump) const
+{
+    return dump && dump == m_current.dump;
+}
+
+// --- Loading --------------------------------------------------------------------------------
+
+void Workspace::load(const QString &path)
+{
+    m_loadingPath = path;
+    Q_EMIT loadStarted(path);
+    const GanttOrder order = m_ganttOrder;
+    const int allocation = m_mapAllocation;
+    struct Result
+    {
+        bool ok = false;
+        LoadedDump loaded;
+        QString error;
+    };
+    m_jobs->run(
+        m_loadLane, this,
+        [path, order, allocation](const JobControl &control) {
+            Result r;
+            r.ok =
+                loadDump(path, r.loaded, r.error, control.flag(),
+                         [&control](qint64 done, qint64 total) { control.progress(done, total); });
+            if (r.ok && !control.cancelled()) {
+                // Built here, next to the analyses, so showing the dump costs the GUI thread
+                // only the views' own work.
+                r.loaded.ganttRows = GanttRows::layOut(r.loaded.dump, order);
+                const bool exists = allocation >= 0 && static_cast<std::size_t>(allocation) <
+                                                           r.loaded.dump->allocations.size();
+                r.loaded.mapLayout = MemoryMapLayout::layOut(
+                    r.loaded.dump, exists ? allocation : MemoryMapLayout::kAllAllocations);
+            }
+            return r;
+        },
+        [this, path](Result r) {
+            m_loadingPath.clear();
+            if (r.ok)
+                Q_EMIT loaded(r.loaded);
+            else if (r.error.isEmpty())
+                Q_EMIT loadCancelled(path);
+            else
+                Q_EMIT loadFailed(path, r.error);
+        },
+        [this](qint64 done, qint64 total) { Q_EMIT loadProgress(done, total); });
+}
+
+void Workspace::cancelLoad()
+{
+    if (!m_jobs->isBusy(m_loadLane))
+        return;
+    m_jobs->cancel(m_loadLane);
+    const QString path = std::exchange(m_loadingPath, QString());
+    Q_EMIT loadCancelled(path);
+}
+
+bool Workspace::isLoading() const
+{
+    return m_jobs->isBusy(m_loadLane);
+}
+
+void Workspace::scanModules(const QStringList &files, const QString &skip)
+{
+    m_jobs->cancel(m_scanLane);
+    scanNext(std::make_shared<const QStringList>(files), 0, skip);
+}
+
+void Workspace::scanNext(std::shared_ptr<const QStringList> files, int next, QString skip)
+{
+    while (next < files->size() && files->at(next) == skip)
+        ++next;
+    if (next >= files->size())
+        return;
+    // One job per module: the lane is free between two, and a newer scan replaces this one.
+    const QString file = files->at(next);
+    m_jobs->run(
+        m_scanLane, this,
+        [file](const JobControl &control) {
+            LoadedDump loaded;
+            QString error;
+            if (loadDump(file, loaded, error, control.flag()))
+                return ModuleFigures::of(loaded);
+            ModuleFigures figures;
+            figures.status = error.isEmpty() ? ModuleFigures::Status::NotRead
+                                             : ModuleFigures::Status::Unreadable;
+            figures.error = error;
+            return figures;
+        },
+        [this, files, next, skip, file](ModuleFigures figures) {
+            Q_EMIT moduleScanned(file, figures);
+            scanNext(files, next + 1, skip);
+        });
+}
+
+bool Workspace::isScanning() const
+{
+    return m_jobs->isBusy(m_scanLane);
+}
+
+void Workspace::compareWith(const QString &path)
+{
+    if (!m_current.dump)
+        return;
+    struct Result
+    {
+        LoadedDump other;
+        QString error;
+        std::shared_ptr<const DumpDiff> diff;
+    };
+    const LoadedDump before = m_current;
+    m_jobs->run(
+        m_compareLane, this,
+        [path, before](const JobControl &control) {
+            Result r;
+            if (loadDump(path, r.other, r.error, control.flag()) && !control.cancelled())
+                r.diff = std::make_shared<const DumpDiff>(DumpDiff::compute(
+                    *before.dump, *before.timeline, *r.other.dump, *r.other.timeline));
+            return r;
+        },
+        [this, path, before](Result r) {
+            if (r.diff)
+                Q_EMIT compareReady(before, r.other, r.diff);
+            else
+                Q_EMIT compareFailed(
+                    path, r.error.isEmpty() ? tr("%1: comparison stopped").arg(path) : r.error);
+        });
+}
+
+bool Workspace::isComparing() const
+{
+    return m_jobs->isBusy(m_compareLane);
+}
+
+// --- Derived data ---------------------------------------------------------------------------
+
+bool Workspace::buildsInBackground(const Dump &dump) const
+{
+    return dump.values.size() >= m_backgroundFrom;
+}
+
+std::shared_ptr<const GanttRows> Workspace::ganttRows(const std::shared_ptr<const Dump> &dump,
+                                                      GanttOrder order)
+{
+    if (!dump)
+        return nullptr;
+    if (!isCurrent(dump))
+        return GanttRows::layOut(dump, order); // a dump not on show (export, tests): at once
+    m_ganttOrder = order;
+    if (m_rows && m_rows->order == order)
+        return m_rows;
+    if (!buildsInBackground(*dump)) {
+        m_jobs->cancel(m_ganttLane);
+        m_rows = GanttRows::layOut(dump, order);
+        return m_rows;
+    }
+    // A million rows take a few hundred ms to sort: the view keeps the old ones meanwhile.
+    if (!m_jobs->isBusy(m_ganttLane) || m_rowsPending != order) {
+        m_rowsPending = order;
+        m_jobs->run(
+            m_ganttLane, this,
+            [dump, order](const JobControl &) { return GanttRows::layOut(dump, order); },
+            [this](std::shared_ptr<const GanttRows> rows) {
+                m_rows = std::move(rows);
+                Q_EMIT ganttRowsReady();
+            });
+    }
+    return nullptr;
+}
+
+std::shared_ptr<const MemoryMapLayout> Workspace::mapLayout(const std::shared_ptr<const Dump> &dump,
+                                                            int allocation)
+{
+    if (!dump)
+        return nullptr;
+    if (!isCurrent(dump))
+        return MemoryMapLayout::layOut(dump, allocation);
+    m_mapAllocation = allocation;
+    if (m_layout && m_layout->allocation == allocation)
+        return m_layout;
+    if (!buildsInBackground(*dump)) {
+        m_jobs->cancel(m_mapLane);
+        m_layout = MemoryMapLayout::layOut(dump, allocation);
+        return m_layout;
+    }
+    if (!m_jobs->isBusy(m_mapLane) || m_layoutPending != allocation) {
+        m_layoutPending = allocation;
+        m_jobs->run(
+            m_mapLane, this,
+            [dump, allocation](const JobControl &) {
+                return MemoryMapLayout::layOut(dump, allocation);
+            },
+            [this](std::shared_ptr<const MemoryMapLayout> layout) {
+                m_layout = std::move(layout);
+                Q_EMIT mapLayoutReady();
+            });
+    }
+    return nullptr;
+}
+
+std::shared_ptr<const StepBreakdown>
+Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
+                     const std::shared_ptr<const MemoryTimeline> &timeline, qint64 step, bool now)
+{
+    if (!dump || !timeline)
+        return nullptr;
+    const std::int32_t space = memorySpaceIn(*timeline);
+    if (step < 0 || step >= dump->stepCount()) {
+        const SpaceTimeline *s = timeline->space(space);
+        step = s && dump->hasLiveRanges() ? s->peak.step : -1;
+    }
+    const auto compute = [dump, timeline, step, space](const JobControl *control) {
+        auto b = std::make_shared<StepBreakdown>();
+        b->dump = dump;
+        b->step = step;
+        b->memorySpace = space;
+        b->breakdown = Breakdown::compute(*dump, step, space);
+        if (step >= 0 && !(control && control->cancelled()))
+            b->findings = PeakExplainer::explain(*dump, *timeline, step, space, b->breakdown.live);
+        return std::shared_ptr<const StepBreakdown>(std::move(b));
+    };
+    if (!isCurrent(dump))
+        return compute(nullptr);
+    if (m_breakdown && m_breakdown->step == step && m_breakdown->memorySpace == space)
+        return m_breakdown;
+    if (now || !buildsInBackground(*dump)) {
+        m_jobs->cancel(m_breakdownLane);
+        m_breakdown = compute(nullptr);
+        return m_breakdown;
+    }
+    // O(values): off the GUI thread; stepping faster than it computes, the newest step wins.
+    if (!m_jobs->isBusy(m_breakdownLane) ||
+        m_breakdownPending != std::pair<qint64, int>{step, space}) {
+        m_breakdownPending = {step, space};
+        m_jobs->run(
+            m_breakdownLane, this,
+            [compute](const JobControl &control) { return compute(&control); },
+            [this](std::shared_ptr<const StepBreakdown> b) {
+                m_breakdownPending = {-1, -1};
+                m_breakdown = std::move(b);
+                Q_EMIT breakdownReady();
+            });
+    }
+    return nullptr;
+}
+
+bool Workspace::isComputingBreakdown() const
+{
+    return m_jobs->isBusy(m_breakdownLane);
+}
+
+// --- Selection rules ------------------------------------------------------------------------
+
+int Workspace::memorySpaceIn(const MemoryTimeline &timeline) const
+{
+    if (m_memorySpace >= 0 && timeline.space(m_memorySpace))
+        return m_memorySpace;
+    const SpaceTimeline *primary = timeline.primary();
+    return primary ? primary->memorySpace : 0;
+}
+
+int Workspace::memorySpace() const
+{
+    return m_current.timeline ? memorySpaceIn(*m_current.timeline) : std::max(0, m_memorySpace);
+}
+
+void Workspace::setMemorySpace(int space)
+{
+    const int before = memorySpace();
+    m_memorySpace = space;
+    if (memorySpace() != before)
+        Q_EMIT memorySpaceChanged(memorySpace());
+}
+
+void Workspace::setStep(qint64 step)
+{
+    if (!m_current.dump || m_current.dump->stepCount() == 0)
+        return;
+    m_selection->setCurrentStep(std::clamp<qint64>(step, 0, m_current.dump->stepCount() - 1));
+}
+
+void Workspace::stepBy(qint64 delta)
+{
+    setStep(std::max<qint64>(0, m_selection->currentStep()) + delta);
+}
+
+void Workspace::goToPeak()
+{
+    if (!m_current.timeline || !m_current.dump->hasLiveRanges())
+        return;
+    if (const SpaceTimeline *space = m_current.timeline->space(memorySpace()))
+        m_selection->setCurrentStep(space->peak.step);
+}
+
+void Workspace::valueChosen(int value)
+{
+    // Choosing a value moves the step into its live range (unless it is there already).
+    if (value < 0 || !m_current.dump ||
+        static_cast<std::size_t>(value) >= m_current.dump->values.size())
+        return;
+    const Value &v = m_current.dump->values[static_cast<std::size_t>(value)];
+    if (v.hasLiveRange() && !v.liveAt(m_selection->currentStep()))
+        m_selection->setCurrentStep(v.start);
+}
+
+} // namespace bufferscope

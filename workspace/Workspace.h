@@ -1,0 +1,190 @@
+#pragma once
+
+#include "JobRunner.h"
+#include "LoadedDump.h"
+#include "analysis/DumpDiff.h"
+#include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+class QAction;
+
+namespace bufferscope {
+
+class Selection;
+
+/// What is live at one step of one memory space, grouped, with the explainer's findings:
+/// computed once and shared by every view that shows it.
+struct StepBreakdown
+{
+    std::weak_ptr<const Dump> dump;
+    std::int64_t step = -1;
+    std::int32_t memorySpace = 0;
+    Breakdown breakdown;
+    std::vector<Finding> findings;
+};
+
+/// The one object between the loader and the views, after heaptrack's staged results and
+/// hotspot's FilterAndZoomStack:
+/// - it owns the dump on screen and what is derived from it per dump — the Gantt rows in each
+///   order asked for, the memory-map layout, the breakdown at the current step;
+/// - it holds the selection rules (a value moves the step into its live range, steps are
+///   clamped, Go to Peak uses the memory space on show, which is state here) and the actions
+///   that apply them;
+/// - every background task goes through its JobRunner: load, layouts, breakdown, compare,
+///   module scan, release.
+/// Views ask it for derived data and only draw; MainWindow only arranges docks and menus.
+class Workspace : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Action
+    {
+        PreviousStep,
+        NextStep,
+        GoToPeak,
+        ClearSelection
+    };
+
+    explicit Workspace(QObject *parent = nullptr);
+    ~Workspace() override;
+
+    Selection *selection() const { return m_selection; }
+    JobRunner *jobs() const { return m_jobs; }
+    /// The shared action (with its shortcut) that applies a selection rule.
+    QAction *action(Action which) const;
+
+    // --- The dump on screen ---------------------------------------------------------------
+
+    const LoadedDump &current() const { return m_current; }
+    /// Makes `loaded` the dump on screen: jobs about the old one are dropped and the old one is
+    /// freed off the GUI thread; the selection is cleared and frozen until showFinished(), so
+    /// views that have not taken the new dump yet never hear of its values. Emits dumpChanged.
+    void show(LoadedDump loaded);
+    /// Every view holds the dump: the selection thaws and the step goes to the peak.
+    void showFinished();
+
+    // --- Loading ----------------------------------------------------------------------------
+
+    /// Loads `path` on a job (a newer load replaces an older one); loadStarted, loadProgress,
+    /// then loaded, loadFailed or loadCancelled. The Gantt rows and the memory-map layout are
+    /// built on the job too, in the order and allocation last asked for.
+    void load(const QString &path);
+    void cancelLoad();
+    bool isLoading() const;
+
+    /// Reads every file's figures, one module after another, on jobs; moduleScanned for each.
+    /// A newer scan replaces an older one. `skip` is not read (it is being loaded anyway).
+    void scanModules(const QStringList &files, const QString &skip = {});
+    bool isScanning() const;
+
+    /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
+    /// compareReady or compareFailed.
+    void compareWith(const QString &path);
+    bool isComparing() const;
+
+    // --- Derived data -----------------------------------------------------------------------
+
+    /// Dumps with at least this many values (50,000 unless set) build layouts and breakdowns
+    /// on jobs; smaller ones at once.
+    void setBackgroundFrom(std::size_t values) { m_backgroundFrom = values; }
+    bool buildsInBackground(const Dump &dump) const;
+
+    /// The Gantt rows of `dump` in `order`: at once when known or small; else null while a job
+    /// builds them (ganttRowsReady follows). Remembered as the order to prepare next load.
+    std::shared_ptr<const GanttRows> ganttRows(const std::shared_ptr<const Dump> &dump,
+                                               GanttOrder order);
+    /// The memory-map layout of `dump` for `allocation` (or kAllAllocations), likewise.
+    std::shared_ptr<const MemoryMapLayout> mapLayout(const std::shared_ptr<const Dump> &dump,
+                                                     int allocation);
+    /// What is live at `step` (the memory space's peak when outside the program) in the
+    /// memory space on show: at once when known or small, else null while a job computes it
+    /// (breakdownReady follows; the newest step asked for wins). `now`: computed on the calling
+    /// thread whatever the size (an export the user asked for).
+    std::shared_ptr<const StepBreakdown>
+    breakdown(const std::shared_ptr<const Dump> &dump,
+              const std::shared_ptr<const MemoryTimeline> &timeline, qint64 step, bool now = false);
+    bool isComputingBreakdown() const;
+
+    // --- Selection rules --------------------------------------------------------------------
+
+    /// The memory space on show (its @N colour): the one chosen when `timeline` has it, else
+    /// its primary space.
+    int memorySpaceIn(const MemoryTimeline &timeline) const;
+    int memorySpace() const;
+    void setMemorySpace(int memorySpace);
+    /// Moves the step by `delta`, clamped to the program (from step 0 when there is none).
+    void stepBy(qint64 delta);
+    /// The step, clamped to the program.
+    void setStep(qint64 step);
+    /// The peak step of the memory space on show.
+    void goToPeak();
+
+Q_SIGNALS:
+    void loadStarted(const QString &path);
+    void loadProgress(qint64 done, qint64 total);
+    void loaded(const bufferscope::LoadedDump &loaded);
+    void loadFailed(const QString &path, const QString &error);
+    void loadCancelled(const QString &path);
+    /// current() is another dump; views take it (the selection is frozen until showFinished).
+    void dumpChanged();
+    /// Every view shows current(); the selection is live again.
+    void dumpShown();
+    void moduleScanned(const QString &file, const bufferscope::ModuleFigures &figures);
+    void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
+                      std::shared_ptr<const bufferscope::DumpDiff> diff);
+    void compareFailed(const QString &path, const QString &error);
+    void ganttRowsReady();
+    void mapLayoutReady();
+    void breakdownReady();
+    void memorySpaceChanged(int memorySpace);
+
+private:
+    void valueChosen(int value);
+    void scanNext(std::shared_ptr<const QStringList> files, int next, QString skip);
+    bool isCurrent(const std::shared_ptr<const Dump> &dump) const;
+
+    Selection *m_selection;
+    JobRunner *m_jobs;
+    std::map<Action, QAction *> m_actions;
+    JobRunner::Lane m_loadLane;
+    JobRunner::Lane m_scanLane;
+    JobRunner::Lane m_compareLane;
+    JobRunner::Lane m_ganttLane;
+    JobRunner::Lane m_mapLane;
+    JobRunner::Lane m_breakdownLane;
+    LoadedDump m_current;
+    /// Dumps replaced by show() that views may still hold, until showFinished().
+    struct Retiring
+    {
+        LoadedDump loaded;
+        std::shared_ptr<const GanttRows> rows;
+        std::shared_ptr<const MemoryMapLayout> layout;
+        std::shared_ptr<const StepBreakdown> breakdown;
+    };
+    std::vector<std::shared_ptr<Retiring>> m_retiring;
+    QString m_loadingPath;
+    int m_memorySpace = -1; ///< chosen by the user; -1: the primary space
+    std::size_t m_backgroundFrom = 50000;
+    GanttOrder m_ganttOrder = GanttOrder::ByStart; ///< prepared by the next load
+    int m_mapAllocation = MemoryMapLayout::kAllAllocations;
+    /// Derived data of the dump on screen, the last of each asked for (one Gantt order of a
+    /// million values is some 50 MB: older ones are not kept).
+    std::shared_ptr<const GanttRows> m_rows;
+    std::shared_ptr<const MemoryMapLayout> m_layout;
+    std::shared_ptr<const StepBreakdown> m_breakdown;
+    /// What the running jobs build, so asking again does not start them again.
+    GanttOrder m_rowsPending = GanttOrder::ByStart;
+    int m_layoutPending = MemoryMapLayout::kAllAllocations;
+    std::pair<qint64, int> m_breakdownPending{-1, -1}; ///< step, memory space
+};
+
+} // namespace bufferscope

@@ -302,6 +302,8 @@ void MainWindow::createViews()
     m_instructionView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_instructionView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_instructionView->horizontalHeader()->setStretchLastSection(true);
+    // Column widths from the first rows only (a thousand cost tens of ms on big dumps).
+    m_instructionView->horizontalHeader()->setResizeContentsPrecision(100);
 
     m_warnings = new WarningsView(selection(), this);
     m_modules = new ModuleBrowser(m_workspace, this);

@@ -22,7 +22,8 @@ namespace bufferscope {
 
 UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     : ChartView(workspace, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
-      m_logical(new QCheckBox(tr("Logical bytes"), this))
+      m_logical(new QCheckBox(tr("Logical bytes"), this)),
+      m_curveLane(workspace->jobs()->newLane("usage curves", JobRunner::Scope::Dump))
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
     spaceLabel->setBuddy(m_space);
@@ -252,6 +253,43 @@ void UsageChart::followSpace()
     replotAll();
 }
 
+UsageChart::Curves UsageChart::curvesOf(const SpaceTimeline &space)
+{
+    Curves out;
+    const std::size_t n = space.liveBytes.size();
+    QVector<QCPGraphData> live(static_cast<qsizetype>(n + 1));
+    QVector<QCPGraphData> logical(static_cast<qsizetype>(n + 1));
+    for (std::size_t t = 0; t < n; ++t) {
+        const auto key = static_cast<double>(t);
+        live[static_cast<qsizetype>(t)] = {key, static_cast<double>(space.liveBytes[t])};
+        logical[static_cast<qsizetype>(t)] = {key, static_cast<double>(space.logicalBytes[t])};
+    }
+    // Step-left lines hold each value until the next key: repeat the last one so the final
+    // step is as wide as the others.
+    if (n > 0) {
+        live[static_cast<qsizetype>(n)] = {static_cast<double>(n),
+                                           live[static_cast<qsizetype>(n - 1)].value};
+        logical[static_cast<qsizetype>(n)] = {static_cast<double>(n),
+                                              logical[static_cast<qsizetype>(n - 1)].value};
+    }
+    out.live = QSharedPointer<QCPGraphDataContainer>::create();
+    out.live->set(live, true);
+    out.logical = QSharedPointer<QCPGraphDataContainer>::create();
+    out.logical->set(logical, true);
+    return out;
+}
+
+void UsageChart::fitBytes()
+{
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (!space)
+        return;
+    // The peaks are the curves' tops.
+    const auto top = static_cast<double>(
+        std::max(space->peak.bytes, m_logical->isChecked() ? space->logicalPeak.bytes : 0));
+    plot()->yAxis->setRange(0, std::max(1.0, top * 1.18));
+}
+
 void UsageChart::plotSpace()
 {
     m_live->data()->clear();
@@ -265,28 +303,30 @@ void UsageChart::plotSpace()
         plot()->yAxis->setRange(0, 1);
         return;
     }
-    const auto n = static_cast<int>(space->liveBytes.size());
-    QVector<double> keys(n + 1);
-    QVector<double> live(n + 1);
-    QVector<double> logical(n + 1);
-    for (int t = 0; t < n; ++t) {
-        keys[t] = t;
-        live[t] = static_cast<double>(space->liveBytes[static_cast<std::size_t>(t)]);
-        logical[t] = static_cast<double>(space->logicalBytes[static_cast<std::size_t>(t)]);
-    }
-    // Step-left lines hold each value until the next key: repeat the last one so the final
-    // step is as wide as the others.
-    keys[n] = n;
-    live[n] = live[n - 1];
-    logical[n] = logical[n - 1];
-    m_live->setData(keys, live, true);
-    m_logicalGraph->setData(keys, logical, true);
-
-    double top = 0;
-    for (int t = 0; t < n; ++t)
-        top = std::max({top, live[t], m_logical->isChecked() ? logical[t] : 0.0});
+    const auto n = static_cast<double>(space->liveBytes.size());
     plot()->xAxis->setRange(0, n);
-    plot()->yAxis->setRange(0, std::max(1.0, top * 1.18));
+    // A million steps take a hundred ms to copy into the graphs: on a job for big dumps, the
+    // axes and the peak shown meanwhile.
+    fitBytes();
+    const auto adopt = [this](const Curves &curves) {
+        m_live->setData(curves.live);
+        m_logicalGraph->setData(curves.logical);
+    };
+    if (workspace()->buildsInBackground(*dump())) {
+        m_live->data()->clear(); // not the old dump's curve under the new axes
+        m_logicalGraph->data()->clear();
+        const std::shared_ptr<const MemoryTimeline> keep = timelinePointer();
+        workspace()->jobs()->run(
+            m_curveLane, this, [keep, space](const JobControl &) { return curvesOf(*space); },
+            [this, adopt, keep](const Curves &curves) {
+                if (timelinePointer() != keep)
+                    return; // another dump or memory space meanwhile
+                adopt(curves);
+                replotAll();
+            });
+    } else {
+        adopt(curvesOf(*space));
+    }
 
     if (space->peak.step >= 0) {
         m_peak->position->setCoords(static_cast<double>(space->peak.step) + 0.5,

@@ -3,6 +3,7 @@
 #include "ChartView.h"
 
 #include <QPair>
+#include <qcustomplot.h>
 
 class QCheckBox;
 class QComboBox;
@@ -58,6 +59,15 @@ protected:
     void plotClicked(const QPointF &pixel) override;
 
 private:
+    /// The graphs' data of one memory space, built on any thread.
+    struct Curves
+    {
+        QSharedPointer<QCPGraphDataContainer> live;
+        QSharedPointer<QCPGraphDataContainer> logical;
+    };
+    static Curves curvesOf(const SpaceTimeline &space);
+    /// The bytes axis to the top of the curves shown (the peaks).
+    void fitBytes();
     void fillSpaces();
     /// Plots the workspace's memory space if it is not the one shown.
     void followSpace();
@@ -85,6 +95,7 @@ private:
     QCPItemRect *m_valueBand = nullptr;
     QCPItemText *m_valueLabel = nullptr;
     int m_memorySpace = 0; ///< the one plotted
+    int m_curveLane;
 };
 
 } // namespace bufferscope

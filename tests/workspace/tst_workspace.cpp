@@ -1,0 +1,325 @@
+// The workspace layer: the job runner's rules (newest request wins, results of a dump no longer
+// shown and of a receiver gone are dropped, progress arrives on the GUI thread), the selection
+// rules, the module scan, and the module-file names. Expected figures come from the sample
+// dumps as XLA printed them (line numbers in the comments), not from the code under test.
+#include "DumpFiles.h"
+#include "JobRunner.h"
+#include "Workspace.h"
+#include "models/Selection.h"
+#include "parse/ModuleFiles.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace bufferscope;
+
+namespace {
+
+QString sample(const char *name)
+{
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
+        .arg(QLatin1String(name));
+}
+
+/// Blocks the worker until `release` is set (or 5 s passed), then returns `value`.
+int waitThen(const std::atomic<bool> &release, const JobControl &control, int value)
+{
+    for (int i = 0; i < 500 && !release.load() && !control.cancelled(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return value;
+}
+
+void writeFile(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+} // namespace
+
+class TestWorkspace : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void newestRequestWins()
+    {
+        JobRunner runner;
+        const auto lane = runner.newLane("test", JobRunner::Scope::Session);
+        std::atomic<bool> release{false};
+        std::atomic<bool> firstSawCancel{false};
+        QList<int> delivered;
+        runner.run(
+            lane, this,
+            [&](const JobControl &c) {
+                const int v = waitThen(release, c, 1);
+                firstSawCancel = c.cancelled();
+                return v;
+            },
+            [&](int v) { delivered << v; });
+        QVERIFY(runner.isBusy(lane));
+        runner.run(
+            lane, this, [](const JobControl &) { return 2; }, [&](int v) { delivered << v; });
+        QSignalSpy idle(&runner, &JobRunner::idle);
+        QTRY_VERIFY(!runner.isBusy(lane));
+        QTRY_VERIFY(firstSawCancel.load()); // the older job was told to stop
+        QTest::qWait(50);                   // a late delivery of the first would have come
+        QCOMPARE(delivered, QList<int>{2});
+        QVERIFY(idle.count() >= 1);
+    }
+
+    void dumpChangeDropsDumpScopedResults()
+    {
+        JobRunner runner;
+        const auto dumpLane = runner.newLane("about the dump", JobRunner::Scope::Dump);
+        const auto sessionLane = runner.newLane("session", JobRunner::Scope::Session);
+        std::atomic<bool> release{false};
+        QList<int> delivered;
+        runner.run(
+            dumpLane, this, [&](const JobControl &c) { return waitThen(release, c, 1); },
+            [&](int v) { delivered << v; });
+        runner.run(
+            sessionLane, this,
+            [&](const JobControl &) {
+                while (!release.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                return 2;
+            },
+            [&](int v) { delivered << v; });
+        runner.dumpChanged();
+        QVERIFY(!runner.isBusy(dumpLane)); // cancelled at once
+        release = true;
+        QTRY_VERIFY(!runner.isBusy(sessionLane));
+        QTest::qWait(50);
+        QCOMPARE(delivered, QList<int>{2});
+    }
+
+    void goneReceiverGetsNothing()
+    {
+        JobRunner runner;
+        const auto lane = runner.newLane("test", JobRunner::Scope::Session);
+        std::atomic<bool> release{false};
+        bool delivered = false;
+        auto *receiver = new QObject;
+        runner.run(
+            lane, receiver, [&](const JobControl &c) { return waitThen(release, c, 1); },
+            [&](int) { delivered = true; });
+        delete receiver;
+        release = true;
+        QTRY_VERIFY(!runner.isBusy(lane));
+        QVERIFY(!delivered);
+    }
+
+    void progressArrivesOnTheGuiThread()
+    {
+        JobRunner runner;
+        const auto lane = runner.newLane("test", JobRunner::Scope::Session);
+        QList<qint64> done;
+        bool onGui = true;
+        runner.run(
+            lane, this,
+            [](const JobControl &c) {
+                for (qint64 i = 0; i <= 10; ++i)
+                    c.progress(i * 100, 1000); // throttled: at least the last one arrives
+                return 0;
+            },
+            [](int) {},
+            [&](qint64 d, qint64 total) {
+                onGui = onGui && QThread::currentThread() == thread();
+                QCOMPARE(total, qint64(1000));
+                done << d;
+            });
+        QTRY_VERIFY(!runner.isBusy(lane));
+        QVERIFY(!done.isEmpty());
+        QCOMPARE(done.last(), qint64(1000));
+        QVERIFY(onGui);
+    }
+
+    void selectionRules()
+    {
+        Workspace ws;
+        Selection *sel = ws.selection();
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(sample("gpu_decoder_layer"), loaded, error), qPrintable(error));
+        ws.show(loaded);
+        // While the views take the dump the selection holds still.
+        QVERIFY(sel->isFrozen());
+        sel->setCurrentValue(3);
+        sel->setCurrentStep(10);
+        QCOMPARE(sel->currentValue(), -1);
+        QCOMPARE(sel->currentStep(), qint64(-1));
+        ws.showFinished();
+        QVERIFY(!sel->isFrozen());
+        // Shown at the peak: "Live ranges at 58 (peak)" (line 561).
+        QCOMPARE(sel->currentStep(), qint64(58));
+        // Choosing fusion.40 ("fusion.40{}:36-37", line 520) moves the step into its range...
+        const auto fusion40 = static_cast<int>(loaded.dump->findValue("fusion.40"));
+        sel->setCurrentValue(fusion40);
+        QCOMPARE(sel->currentStep(), qint64(36));
+        // ... but not when the step is in it already.
+        sel->setCurrentValue(-1);
+        sel->setCurrentStep(37);
+        sel->setCurrentValue(fusion40);
+        QCOMPARE(sel->currentStep(), qint64(37));
+        // Stepping is clamped to the program, steps 0..66 ("HloLiveRange (max 66)", line 452).
+        ws.stepBy(100);
+        QCOMPARE(sel->currentStep(), qint64(66));
+        ws.action(Workspace::Action::NextStep)->trigger();
+        QCOMPARE(sel->currentStep(), qint64(66));
+        ws.setStep(-5);
+        QCOMPARE(sel->currentStep(), qint64(0));
+        ws.action(Workspace::Action::PreviousStep)->trigger();
+        QCOMPARE(sel->currentStep(), qint64(0));
+        ws.action(Workspace::Action::GoToPeak)->trigger();
+        QCOMPARE(sel->currentStep(), qint64(58));
+        ws.action(Workspace::Action::ClearSelection)->trigger();
+        QCOMPARE(sel->currentValue(), -1);
+        QCOMPARE(sel->currentStep(), qint64(58)); // Esc keeps the step
+        // A memory space the dump does not have: the primary one stays on show.
+        QSignalSpy spaceChanged(&ws, &Workspace::memorySpaceChanged);
+        ws.setMemorySpace(7);
+        QCOMPARE(ws.memorySpace(), 0);
+        QCOMPARE(spaceChanged.count(), 0);
+    }
+
+    void breakdownIsComputedOnceAndShared()
+    {
+        Workspace ws;
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(sample("gpu_decoder_layer"), loaded, error), qPrintable(error));
+        ws.show(loaded);
+        ws.showFinished();
+        ws.setBackgroundFrom(0); // as for a big dump: on a job
+        QVERIFY(!ws.breakdown(loaded.dump, loaded.timeline, 40));
+        QSignalSpy ready(&ws, &Workspace::breakdownReady);
+        QVERIFY(ready.wait(5000));
+        const auto first = ws.breakdown(loaded.dump, loaded.timeline, 40);
+        QVERIFY(first);
+        QCOMPARE(first->step, std::int64_t(40));
+        // Asked again (by the other view): the same object, nothing computed.
+        QCOMPARE(ws.breakdown(loaded.dump, loaded.timeline, 40), first);
+        QVERIFY(!ws.isComputingBreakdown());
+        // Outside the program: the peak, "Live ranges at 58 (peak)", whose 22 values add up to
+        // 931536164 bytes (the sizes listed at lines 562-583).
+        QVERIFY(!ws.breakdown(loaded.dump, loaded.timeline, -1));
+        QVERIFY(ready.wait(5000));
+        const auto peak = ws.breakdown(loaded.dump, loaded.timeline, -1);
+        QCOMPARE(peak->step, std::int64_t(58));
+        QCOMPARE(peak->breakdown.bytes, std::int64_t(931536164));
+        QCOMPARE(peak->breakdown.valueCount, std::int64_t(22));
+    }
+
+    void moduleScanReadsEveryModule()
+    {
+        Workspace ws;
+        QStringList files;
+        for (const char *name : {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_dynamic_slice",
+                                 "tpu_random_normal", "tpu_unstack"})
+            files << sample(name);
+        QMap<QString, ModuleFigures> got;
+        connect(&ws, &Workspace::moduleScanned, this,
+                [&](const QString &file, const ModuleFigures &f) { got.insert(file, f); });
+        // The one being loaded anyway is skipped.
+        ws.scanModules(files, files.front());
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 10000);
+        QVERIFY(!got.contains(files.front()));
+        // "Total bytes used:" of each (lines 80, 20, 25 and 42).
+        QCOMPARE(got[files[1]].total, qint64(1522));
+        QCOMPARE(got[files[2]].total, qint64(18980));
+        QCOMPARE(got[files[3]].total, qint64(92676));
+        QCOMPARE(got[files[4]].total, qint64(52288));
+        for (const ModuleFigures &f : got)
+            QCOMPARE(f.status, ModuleFigures::Status::Read);
+        // A newer scan replaces the running one: only its files are reported.
+        got.clear();
+        ws.scanModules(files.mid(1, 2));
+        ws.scanModules({QStringLiteral("/nonexistent-buffer-assignment.txt")});
+        QTRY_COMPARE(got.size(), 1);
+        QTest::qWait(100);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got.first().status, ModuleFigures::Status::Unreadable);
+        QVERIFY(got.first().error.contains(QStringLiteral("/nonexistent-buffer-assignment.txt")));
+    }
+
+    void moduleFileNames()
+    {
+        // XLA's names, and '.' copies of them (our samples).
+        QCOMPARE(ModuleFiles::stemOf("module_0001.jit_f.sm_8.0_gpu_after_optimizations-"
+                                     "buffer-assignment.txt"),
+                 std::string("module_0001.jit_f.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(ModuleFiles::stemOf("m-buffer-assignment-values.txt"), std::string("m"));
+        QCOMPARE(ModuleFiles::stemOf("m-live-range.txt"), std::string("m"));
+        QCOMPARE(ModuleFiles::stemOf("m.live-range.txt"), std::string("m"));
+        QCOMPARE(ModuleFiles::stemOf("m.buffer-assignment.txt"), std::string("m"));
+        QVERIFY(ModuleFiles::isDumpName("m.live-range.txt"));
+        QVERIFY(!ModuleFiles::isDumpName("-live-range.txt"));
+        QVERIFY(!ModuleFiles::isDumpName("mlive-range.txt"));
+        QVERIFY(!ModuleFiles::isDumpName("before.txt"));
+        QCOMPARE(ModuleFiles::moduleName("/d/before.txt"), std::string("before"));
+        QCOMPARE(ModuleFiles::moduleKey("/d/m-buffer-assignment.txt"),
+                 ModuleFiles::moduleKey("/d/m-live-range.txt"));
+        QVERIFY(ModuleFiles::moduleKey("/d/before.txt") != ModuleFiles::moduleKey("/d/after.txt"));
+    }
+
+    void siblingsAndOptimizedHlo()
+    {
+        QTemporaryDir dir;
+        const QString stem = dir.filePath(QStringLiteral("module_0001.jit_f"));
+        for (const char *suffix :
+             {"-buffer-assignment.txt", "-buffer-assignment-values.txt", "-live-range.txt", ".txt"})
+            writeFile(stem + QLatin1String(suffix), "x");
+        const std::vector<std::string> files =
+            ModuleFiles::siblings(QString(stem + QStringLiteral("-live-range.txt")).toStdString());
+        QCOMPARE(files.size(), std::size_t(3));
+        QVERIFY(files[0].ends_with("-buffer-assignment.txt"));
+        QVERIFY(files[1].ends_with("-buffer-assignment-values.txt"));
+        QVERIFY(files[2].ends_with("-live-range.txt"));
+        QCOMPARE(ModuleFiles::roleOf(files[0], 3), ModuleFiles::Role::BufferAssignment);
+        QCOMPARE(ModuleFiles::roleOf(files[2], 3), ModuleFiles::Role::LiveRange);
+        QCOMPARE(ModuleFiles::roleOf(files[0], 1), ModuleFiles::Role::Combined);
+        QCOMPARE(ModuleFiles::optimizedHlo(files[1]),
+                 QString(stem + QStringLiteral(".txt")).toStdString());
+        QCOMPARE(ModuleFiles::optimizedHlo(
+                     dir.filePath(QStringLiteral("other-live-range.txt")).toStdString()),
+                 std::string());
+    }
+
+    void folderScanKeepsModulesApart()
+    {
+        QTemporaryDir dir;
+        // Two dumps without a dump suffix, opened together: two modules, not one.
+        for (const char *name : {"before.txt", "after.txt"})
+            QVERIFY(QFile::copy(sample("tpu_unstack"), dir.filePath(QLatin1String(name))));
+        DumpFiles found = DumpFiles::collect({dir.filePath(QStringLiteral("before.txt")),
+                                              dir.filePath(QStringLiteral("after.txt"))});
+        QCOMPARE(found.files.size(), 2);
+        // A folder with a split module (three files) and a '.live-range.txt' copy of another.
+        const QString split = dir.filePath(QStringLiteral("m"));
+        for (const char *suffix :
+             {"-buffer-assignment.txt", "-buffer-assignment-values.txt", "-live-range.txt"})
+            writeFile(split + QLatin1String(suffix), "x");
+        writeFile(dir.filePath(QStringLiteral("n.live-range.txt")), "x");
+        found = DumpFiles::collect({dir.path()});
+        QStringList names;
+        for (const QString &f : found.files)
+            names << QFileInfo(f).fileName();
+        names.sort();
+        QCOMPARE(names, (QStringList{QStringLiteral("m-buffer-assignment.txt"),
+                                     QStringLiteral("n.live-range.txt")}));
+    }
+};
+
+QTEST_MAIN(TestWorkspace)
+#include "tst_workspace.moc"

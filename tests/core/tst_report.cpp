@@ -1,6 +1,7 @@
 // `bufferscope report`: the JSON fields of DESIGN.md, the text form, and the exit codes, run
 // through the real executable.
 #include "CliRun.h"
+#include "report/JsonWriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -174,6 +175,74 @@ private Q_SLOTS:
                       QStringLiteral("--fail-above"), QStringLiteral("lots")})
                      .code,
                  1);
+    }
+
+    void jsonEscapesToUtf8_data()
+    {
+        // Byte strings a damaged or hostile dump can hold, and the JSON string text each must
+        // become (worked out from RFC 3629 and Unicode Table 3-7; U+FFFD is EF BF BD, one per
+        // maximal ill-formed subpart).
+        QTest::addColumn<QByteArray>("in");
+        QTest::addColumn<QByteArray>("out");
+        QTest::newRow("ascii") << QByteArray("fusion.40") << QByteArray("\"fusion.40\"");
+        QTest::newRow("quote and control")
+            << QByteArray("a\"b\x01") << QByteArray("\"a\\\"b\\u0001\"");
+        QTest::newRow("valid 2, 3 and 4 bytes")
+            << QByteArray("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80")
+            << QByteArray("\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\"");
+        QTest::newRow("one flipped byte")
+            << QByteArray("fus\xE9on") << QByteArray("\"fus\xEF\xBF\xBDon\"");
+        QTest::newRow("lone continuation")
+            << QByteArray("a\x80z") << QByteArray("\"a\xEF\xBF\xBDz\"");
+        QTest::newRow("overlong slash")
+            << QByteArray("\xC0\xAF") << QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
+        QTest::newRow("surrogate")
+            << QByteArray("\xED\xA0\x80") << QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
+        QTest::newRow("past U+10FFFF")
+            << QByteArray("\xF4\x90\x80\x80")
+            << QByteArray("\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
+        QTest::newRow("truncated at the end")
+            << QByteArray("x\xE2\x82") << QByteArray("\"x\xEF\xBF\xBD\"");
+        QTest::newRow("0xFF") << QByteArray("\xFF") << QByteArray("\"\xEF\xBF\xBD\"");
+    }
+    void jsonEscapesToUtf8()
+    {
+        QFETCH(QByteArray, in);
+        QFETCH(QByteArray, out);
+        const std::string escaped =
+            bufferscope::JsonWriter::escape(std::string_view(in.constData(), in.size()));
+        QCOMPARE(QByteArray::fromStdString(escaped), out);
+    }
+
+    void reportJsonOfADamagedNameIsValid()
+    {
+        // A dump in which one byte of a name live at the peak was flipped ('_' 0x5F -> 0xDF, a
+        // UTF-8 lead byte that 's' cannot follow), as a new user found it: the report still
+        // parses with a strict parser, the byte shown as U+FFFD.
+        QFile original(sample("gpu_decoder_layer"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray text = original.readAll();
+        const QByteArray good("loop_slice_fusion");
+        QByteArray bad = good;
+        bad[4] = static_cast<char>(0xDF);
+        QVERIFY(text.count(good) > 0);
+        text.replace(good, bad);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("flipped-buffer-assignment.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        const Run r = run({QStringLiteral("report"), path, QStringLiteral("--json"),
+                           QStringLiteral("--top"), QStringLiteral("100")});
+        QCOMPARE(r.code, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QVERIFY(r.out.contains("loop\xEF\xBF\xBDslice_fusion"));
+        QVERIFY(!r.out.contains(bad));
+        // Strict: every byte sequence of the output decodes.
+        QVERIFY(QString::fromUtf8(r.out).toUtf8() == r.out);
     }
 
     void exitCodes()

@@ -178,10 +178,4 @@ StringId StringPool::find(std::string_view text) const
     return m_slots[i] == 0 ? kNoString : readEntry(slotEntry(m_slots[i])).id;
 }
 
-std::size_t StringPool::memoryBytes() const
-{
-    return m_chunks.size() * kChunkSize + m_strings.capacity() * sizeof(std::string_view) +
-           m_slots.capacity() * sizeof(std::uint64_t);
-}
-
 } // namespace bufferscope

@@ -43,7 +43,6 @@ public:
     std::size_t size() const { return m_strings.size(); }
     /// Room for `n` strings without growing the table (growing rehashes every entry).
     void reserve(std::size_t n);
-    std::size_t memoryBytes() const;
 
     static std::uint64_t hash(std::string_view text);
 

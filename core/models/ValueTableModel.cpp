@@ -88,35 +88,13 @@ void ValueTableModel::sort(int column, Qt::SortOrder order)
     // Numeric columns sort on a key array read once in value order (the comparisons then touch
     // 8 bytes per value instead of a whole Value); text columns compare the dump's strings.
     std::vector<std::int64_t> keys;
-    const auto keyOf = [&](const Value &v) -> std::int64_t {
-        switch (column) {
-        case IdColumn:
-            return v.id;
-        case SizeColumn:
-            return v.size;
-        case LogicalColumn:
-            return d.logicalBytes(v);
-        case AllocationColumn:
-            return v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
-        case OffsetColumn:
-            return v.offset;
-        case StartColumn:
-            return v.start;
-        case EndColumn:
-            return v.end;
-        default:
-            return 0;
-        }
-    };
-    const bool numeric = column == IdColumn || column == SizeColumn || column == LogicalColumn ||
-                         column == AllocationColumn || column == OffsetColumn ||
-                         column == StartColumn || column == EndColumn;
+    const bool numeric = isNumeric(column);
     if (column == IdColumn && !descending) {
         // Already in id order.
     } else if (numeric) {
         keys.resize(d.values.size());
         for (std::size_t i = 0; i < keys.size(); ++i)
-            keys[i] = keyOf(d.values[i]);
+            keys[i] = numericKey(d.values[i], column);
         std::stable_sort(next.begin(), next.end(), [&](std::uint32_t a, std::uint32_t b) {
             return descending ? keys[b] < keys[a] : keys[a] < keys[b];
         });
@@ -197,14 +175,44 @@ bool ValueTableModel::matches(const Dump &d, std::uint32_t value, std::string_vi
     return containsFolded(location, needle);
 }
 
+bool ValueTableModel::isNumeric(int column)
+{
+    return column == IdColumn || column == SizeColumn || column == LogicalColumn ||
+           column == AllocationColumn || column == OffsetColumn || column == StartColumn ||
+           column == EndColumn;
+}
+
+std::int64_t ValueTableModel::numericKey(const Value &v, int column) const
+{
+    // The one place a numeric column says what it sorts on (sort(), lessThan, SortRole).
+    const Dump &d = *m_dump;
+    switch (column) {
+    case IdColumn:
+        return v.id;
+    case SizeColumn:
+        return v.size;
+    case LogicalColumn:
+        return d.logicalBytes(v);
+    case AllocationColumn:
+        return v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
+    case OffsetColumn:
+        return v.offset;
+    case StartColumn:
+        return v.start;
+    case EndColumn:
+        return v.end;
+    default:
+        return 0;
+    }
+}
+
 bool ValueTableModel::lessThan(int a, int b, int column) const
 {
     const Dump &d = *m_dump;
     const Value &x = d.values[static_cast<std::size_t>(a)];
     const Value &y = d.values[static_cast<std::size_t>(b)];
-    const auto allocIndex = [&](const Value &v) -> std::int64_t {
-        return v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
-    };
+    if (isNumeric(column))
+        return numericKey(x, column) < numericKey(y, column);
     const auto kind = [&](const Value &v) -> std::string_view {
         return v.allocation == kNone ? std::string_view("unallocated")
                                      : allocationKindName(d.allocations[v.allocation].kind);
@@ -216,29 +224,15 @@ bool ValueTableModel::lessThan(int a, int b, int column) const
         return d.str(opName ? ins->opName : ins->sourceFile);
     };
     switch (column) {
-    case IdColumn:
-        return x.id < y.id;
     case NameColumn: {
         const auto nx = d.valueName(x);
         const auto ny = d.valueName(y);
         return nx != ny ? nx < ny : d.str(x.index) < d.str(y.index);
     }
-    case SizeColumn:
-        return x.size < y.size;
-    case LogicalColumn:
-        return d.logicalBytes(x) < d.logicalBytes(y);
     case ShapeColumn:
         return d.shapeText(x) < d.shapeText(y);
-    case AllocationColumn:
-        return allocIndex(x) < allocIndex(y);
     case KindColumn:
         return kind(x) < kind(y);
-    case OffsetColumn:
-        return x.offset < y.offset;
-    case StartColumn:
-        return x.start < y.start;
-    case EndColumn:
-        return x.end < y.end;
     case OpNameColumn:
         return text(x, true) < text(y, true);
     case SourceColumn: {
@@ -308,24 +302,9 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
             return {};
         }
     case SortRole:
-        switch (index.column()) {
-        case IdColumn:
-            return static_cast<qint64>(v.id);
-        case SizeColumn:
-            return static_cast<qint64>(v.size);
-        case LogicalColumn:
-            return static_cast<qint64>(d.logicalBytes(v));
-        case AllocationColumn:
-            return alloc ? static_cast<qint64>(alloc->index) : qint64(-1);
-        case OffsetColumn:
-            return static_cast<qint64>(v.offset);
-        case StartColumn:
-            return static_cast<qint64>(v.start);
-        case EndColumn:
-            return static_cast<qint64>(v.end);
-        default:
-            return data(index, Qt::DisplayRole);
-        }
+        if (isNumeric(index.column()))
+            return static_cast<qint64>(numericKey(v, index.column()));
+        return data(index, Qt::DisplayRole);
     case Qt::DisplayRole:
         switch (index.column()) {
         case IdColumn:

@@ -71,6 +71,9 @@ public:
     /// and strings (what SortRole gives, without building a QVariant per comparison: sorting
     /// a million rows makes twenty million comparisons).
     bool lessThan(int a, int b, int column) const;
+    /// Whether `column` sorts on a number, and that number for `v`.
+    static bool isNumeric(int column);
+    std::int64_t numericKey(const Value &v, int column) const;
 
 private:
     /// The rows shown: every value in m_order, or those m_keep flags.

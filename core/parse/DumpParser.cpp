@@ -469,7 +469,6 @@ private:
     Section m_section = Section::Start;
     bool m_sawHeader = false;
     bool m_sawAllocations = false;
-    bool m_sawTotal = false;
     bool m_sawFromInstruction = false;
     bool m_stopFile = false;
     std::uint32_t m_allocation = kNone;
@@ -949,7 +948,6 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
                 warn("'Total bytes used' prints " + std::string(rest.substr(0, rest.size() - 1)) +
                      " but " + std::to_string(total) + " bytes are " + humanBytes(total));
         }
-        m_sawTotal = true;
         m_section = Section::Total;
         return;
     }
@@ -1741,13 +1739,11 @@ void Builder::stackTraceLine(sv line)
     const auto rem = stats.find(" bytes, remaining: ");
     if (pct == sv::npos || cur == sv::npos || rem == sv::npos || !stats.ends_with(" bytes"))
         return warn("malformed stack-trace line");
-    {
-        const sv p = stats.substr(0, pct);
-        const std::string pctText(p);
-        char *endp = nullptr;
-        node.percent = std::strtod(pctText.c_str(), &endp);
-    }
-    if (!parseSpaced(stats.substr(pct + 10, cur - pct - 10), node.total) ||
+    // from_chars, not strtod: the process locale may want a decimal comma.
+    const sv percent = stats.substr(0, pct);
+    if (std::from_chars(percent.data(), percent.data() + percent.size(), node.percent).ec !=
+            std::errc() ||
+        !parseSpaced(stats.substr(pct + 10, cur - pct - 10), node.total) ||
         !parseSpaced(stats.substr(cur + 17, rem - cur - 17), node.current) ||
         !parseSpaced(stats.substr(rem + 19, stats.size() - rem - 19 - 6), node.remaining))
         return warn("malformed numbers in stack-trace line");

@@ -186,6 +186,18 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
                  std::to_string(printed.entries.size()) + " entries, " + bytesText(printed.bytes) +
                  " (peak list " + kFormats[static_cast<std::size_t>(printed.format)] +
                  "; XLA counts shape bytes, not assigned bytes)");
+            if (!printed.stackTrace.empty()) {
+                // XLA's own attribution of its printed peak to call paths (V4 peak lists).
+                line("XLA's stack trace breakdown of that peak (" +
+                     bytesText(printed.stackTraceBytes) + "):");
+                for (const StackTraceNode &n : printed.stackTrace) {
+                    char pct[32];
+                    std::snprintf(pct, sizeof pct, "%.1f", n.percent);
+                    line("  " + std::string(static_cast<std::size_t>(2 * n.depth), ' ') + n.name +
+                         "  " + pct + "%, total " + bytesText(n.total) + ", current " +
+                         bytesText(n.current));
+                }
+            }
         } else if (printed.undetermined) {
             line("XLA's printed peak:  could not be determined (unbounded dynamic shape)");
         } else {
@@ -322,6 +334,21 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
         w.key("step").value(dump.printedPeak.step);
         w.key("bytes").value(dump.printedPeak.bytes);
         w.key("values").value(static_cast<std::int64_t>(dump.printedPeak.entries.size()));
+        if (!dump.printedPeak.stackTrace.empty()) {
+            // XLA's stack trace breakdown (V4 peak lists), in its order, depth 0 at the roots.
+            w.key("stack_trace").beginArray();
+            for (const StackTraceNode &n : dump.printedPeak.stackTrace) {
+                w.beginObject();
+                w.key("depth").value(static_cast<std::int64_t>(n.depth));
+                w.key("name").value(n.name);
+                w.key("percent").value(n.percent);
+                w.key("total").value(n.total);
+                w.key("current").value(n.current);
+                w.key("remaining").value(n.remaining);
+                w.endObject();
+            }
+            w.endArray();
+        }
         w.endObject();
     } else {
         w.null();

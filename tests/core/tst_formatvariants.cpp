@@ -1,7 +1,12 @@
 // Each XLA era of FORMAT.md Part B §9 that can be reproduced from a sample dump gives the same
 // facts as the original.
 #include "DumpText.h"
+#include "analysis/MemoryTimeline.h"
+#include "report/Report.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -232,6 +237,25 @@ private Q_SLOTS:
         QCOMPARE(d4->printedPeak.stackTrace[2].depth, 2);
         QCOMPARE(d4->printedPeak.stackTrace[2].name, std::string("args['a'] (x)"));
         QCOMPARE(d4->printedPeak.stackTrace[3].depth, 1);
+        QCOMPARE(d4->printedPeak.stackTrace[0].percent, 100.0);
+        QCOMPARE(d4->printedPeak.stackTrace[2].percent, 25.0);
+        // The report shows XLA's breakdown: in JSON under printed_peak, in text as a tree.
+        const auto timeline = MemoryTimeline::compute(*d4);
+        QVERIFY(timeline);
+        const QJsonObject printed =
+            QJsonDocument::fromJson(QByteArray::fromStdString(Report::json(*d4, *timeline, {})))
+                .object()
+                .value(QStringLiteral("printed_peak"))
+                .toObject();
+        const QJsonArray trace = printed.value(QStringLiteral("stack_trace")).toArray();
+        QCOMPARE(trace.size(), 4);
+        QCOMPARE(trace[2].toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("args['a'] (x)"));
+        QCOMPARE(trace[2].toObject().value(QStringLiteral("depth")).toInt(), 2);
+        QCOMPARE(trace[2].toObject().value(QStringLiteral("percent")).toDouble(), 25.0);
+        QCOMPARE(trace[1].toObject().value(QStringLiteral("total")).toInteger(), 2066);
+        const std::string text = Report::text(*d4, *timeline, {});
+        QVERIFY(text.find("      args['a'] (x)  25.0%") != std::string::npos);
         // 2026-08: no peak at all.
         const auto cut = original.find("  Live ranges at");
         const auto d5 =

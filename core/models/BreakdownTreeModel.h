@@ -8,7 +8,8 @@ namespace bufferscope {
 
 /// A breakdown as a tree: the op_name hierarchy, or one level of rows for the other groupings.
 /// Columns: group, bytes, share of the step's live bytes, values. Typed roles: BytesRole and
-/// SortRole on every column; MembersRole gives the group's value indices.
+/// SortRole on every column; MembersRole gives the group's value indices, PathRole its op_name
+/// prefix (Roles.h).
 class BreakdownTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -21,8 +22,6 @@ public:
         ValuesColumn,
         ColumnCount
     };
-    static constexpr int MembersRole = Qt::UserRole + 50; ///< QVector<int> of value indices
-    static constexpr int PathRole = Qt::UserRole + 51;    ///< the op_name prefix (QString)
 
     explicit BreakdownTreeModel(QObject *parent = nullptr);
 

@@ -4,7 +4,9 @@
 
 namespace bufferscope {
 
-/// Typed data the views ask the models for; views never cast a model to its class.
+/// Typed data the views ask the models for; views never cast a model to its class. Every
+/// model's roles are here, so no two can collide. (Widgets with item classes of their own, like
+/// the Modules list, keep their item roles to themselves.)
 enum Roles : int
 {
     ValueIndexRole = Qt::UserRole + 1, ///< dense value index (int), -1 on non-value rows
@@ -13,6 +15,8 @@ enum Roles : int
     StepRole,                          ///< program step (qint64)
     SortRole,                          ///< a number or string that sorts the column right
     BytesRole,                         ///< exact byte count (qint64) of a size column
+    MembersRole,                       ///< value indices of a group (QVector<int>)
+    PathRole,                          ///< op_name prefix of a breakdown group (QString)
 };
 
 } // namespace bufferscope

@@ -1,6 +1,8 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
 #include "models/AllocationTreeModel.h"
+#include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -15,6 +17,43 @@
 using namespace bufferscope;
 
 namespace {
+
+/// What a value sorts by in `column`, read from the dump directly: the order the model must
+/// produce, worked out without the model's own comparison.
+std::pair<std::int64_t, std::string> keyOf(const Dump &d, int v, int column)
+{
+    const Value &x = d.values[static_cast<std::size_t>(v)];
+    const Instruction *ins = d.instructionOf(x);
+    switch (column) {
+    case ValueTableModel::SizeColumn:
+        return {x.size, {}};
+    case ValueTableModel::StartColumn:
+        return {x.start, {}};
+    case ValueTableModel::NameColumn:
+        return {0, std::string(d.valueName(x)) + '\x01' + std::string(d.str(x.index))};
+    case ValueTableModel::OpNameColumn:
+        return {0, ins ? std::string(d.str(ins->opName)) : std::string()};
+    default:
+        return {0, {}};
+    }
+}
+
+/// The model as text, one row a line, children indented: `columns` joined by " | ", at most
+/// `rows` rows per level (after hotspot's printTree).
+QString render(const QAbstractItemModel &model, const QList<int> &columns, int rows,
+               const QModelIndex &parent = {}, int depth = 0)
+{
+    QString out;
+    for (int r = 0; r < model.rowCount(parent) && r < rows; ++r) {
+        QStringList cells;
+        for (int c : columns)
+            cells << model.index(r, c, parent).data().toString();
+        out += QString(depth * 2, QLatin1Char(' ')) + cells.join(QStringLiteral(" | ")) +
+               QLatin1Char('\n');
+        out += render(model, columns, rows, model.index(r, 0, parent), depth + 1);
+    }
+    return out;
+}
 
 /// A sample dump from tests/data, parsed.
 LoadResult loadSample(const QString &name)
@@ -100,6 +139,77 @@ private Q_SLOTS:
         instructions.setDump(nullptr, nullptr);
     }
 
+    void modelsAsText()
+    {
+        // Expected text read off tpu_unstack by hand: the allocations (lines 2-19), their value
+        // lines, and the live ranges (lines 177-183); ties keep ascending XLA id.
+        const LoadResult r = loadSample(QStringLiteral("tpu_unstack"));
+        QVERIFY(r.ok());
+        ValueTableModel values;
+        values.setDump(r.dump);
+        values.sort(ValueTableModel::SizeColumn, Qt::AscendingOrder);
+        const QList<int> valueColumns = {
+            ValueTableModel::IdColumn, ValueTableModel::NameColumn, ValueTableModel::SizeColumn,
+            ValueTableModel::AllocationColumn, ValueTableModel::KindColumn};
+        QCOMPARE(render(values, valueColumns, 8),
+                 QStringLiteral("24 | slice_reduce_fusion{} | 32B | 18 | temp\n"
+                                "29 | tuple.10{} | 32B | 6 | output\n"
+                                "25 | slice_reduce_fusion{0} | 512B | 2 | output\n"
+                                "26 | slice_reduce_fusion{1} | 512B | 3 | output\n"
+                                "27 | slice_reduce_fusion{2} | 512B | 4 | output\n"
+                                "28 | slice_reduce_fusion{3} | 512B | 5 | output\n"
+                                "23 | Arg_0.1 | 1.0KiB | 1 | parameter\n"
+                                "0 | lhs | 4.0KiB | 8 | thread_local\n"));
+
+        const auto timeline = MemoryTimeline::compute(*r.dump);
+        AllocationTreeModel allocations;
+        allocations.setDump(r.dump, timeline->allocations());
+        QCOMPARE(
+            render(allocations, {0, 1, 2, 3, 4}, 3),
+            QStringLiteral("allocation 0 | 4.0KiB | thread_local | 1 value(s) | max 0B live\n"
+                           "  add.3 | 4.0KiB | u32[] | 0 | never live\n"
+                           "allocation 1 | 1.0KiB | parameter #0 | 1 value(s) | max 1.0KiB live\n"
+                           "  Arg_0.1 | 1.0KiB | u32[4,2]{0,1:T(2,128)} | 0 | 0–7\n"
+                           "allocation 2 | 512B | output | 1 value(s) | max 512B live\n"
+                           "  slice_reduce_fusion{0} | 512B | u32[2]{0:T(128)} | 0 | 1–7\n"));
+
+        // What is live at step 68 of gpu_vllm_update_slice, read off its live ranges (lines
+        // 710-717) and allocations: 528 and 529 (512 B each, allocations 1 and 0), 531 and 532
+        // (64 B, allocations 2 and 3), loop_broadcast_fusion (16 B, allocation 6): 1168 B of
+        // output; tuple.2 (40 B, the preallocated temp); p0.37.0 (2 B, parameter 0). 1210 B.
+        const LoadResult vllm = loadSample(QStringLiteral("gpu_vllm_update_slice"));
+        QVERIFY(vllm.ok());
+        const Breakdown b = Breakdown::compute(*vllm.dump, 68, 0);
+        BreakdownTreeModel tree;
+        QAbstractItemModelTester tester(&tree,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        tree.setRows(b.rows(Breakdown::Grouping::Kind), b.bytes);
+        QCOMPARE(render(tree, {0, 1, 2, 3}, 10), QStringLiteral("output | 1.1KiB | 96.5% | 5\n"
+                                                                "temp | 40B | 3.3% | 1\n"
+                                                                "parameter | 2B | 0.2% | 1\n"));
+        // By op_name, from each value's `from instruction:` metadata (lines 458-557).
+        tree.setTree(b.opNameTree, b.bytes);
+        QCOMPARE(render(tree, {0, 1, 3}, 10),
+                 QStringLiteral("(no op_name) | 1.0KiB | 3\n"
+                                "  loop_broadcast_dynamic_update_slice_fusion | 1.0KiB | 2\n"
+                                "  tuple.2 | 40B | 1\n"
+                                "xla__unselect | 128B | 2\n"
+                                "  loop_broadcast_select_fusion | 128B | 2\n"
+                                "aten__expand | 16B | 1\n"
+                                "  loop_broadcast_fusion | 16B | 1\n"
+                                "xla__device_data | 2B | 1\n"
+                                "  p0.37.0 | 2B | 1\n"));
+        // Members and paths through the shared roles.
+        const QModelIndex unselect = tree.index(1, 0);
+        QCOMPARE(unselect.data(MembersRole).value<QVector<int>>().size(), 2);
+        QCOMPARE(tree.index(0, 0, unselect).data(PathRole).toString(),
+                 QStringLiteral("xla__unselect"));
+        // Another step replaces the tree under the tester (node pointers in the indexes).
+        tree.setTree(Breakdown::compute(*vllm.dump, 30, 0).opNameTree, b.bytes);
+        tree.setRows({}, 0);
+        QCOMPARE(tree.rowCount(), 0);
+    }
+
     void valueSort()
     {
         const LoadResult r = loadSample(QStringLiteral("gpu_decoder_layer"));
@@ -125,13 +235,15 @@ private Q_SLOTS:
                     QCOMPARE(values.index(row, 0).data(ValueIndexRole).toInt(), v);
                     if (row == 0)
                         continue;
+                    // The order checked against the dump's own fields, not the model's
+                    // comparison.
                     const int u = values.valueAt(row - 1);
-                    const bool before = order == Qt::AscendingOrder ? values.lessThan(v, u, column)
-                                                                    : values.lessThan(u, v, column);
+                    const auto ku = keyOf(*r.dump, u, column);
+                    const auto kv = keyOf(*r.dump, v, column);
+                    const bool before = order == Qt::AscendingOrder ? kv < ku : ku < kv;
                     QVERIFY2(!before,
                              qPrintable(QStringLiteral("column %1 row %2").arg(column).arg(row)));
-                    const bool tie =
-                        !values.lessThan(u, v, column) && !values.lessThan(v, u, column);
+                    const bool tie = ku == kv;
                     if (tie)
                         QVERIFY(r.dump->values[static_cast<std::size_t>(u)].id <
                                 r.dump->values[static_cast<std::size_t>(v)].id);
@@ -191,12 +303,12 @@ private Q_SLOTS:
                 QVERIFY(r.dump->valueName(r.dump->values[static_cast<std::size_t>(v)])
                             .find("wrapped_slice") != std::string_view::npos);
                 QCOMPARE(values.rowOfValue(v), row);
-                if (row > 0)
-                    QVERIFY(!(order == Qt::DescendingOrder
-                                  ? values.lessThan(values.valueAt(row - 1), v,
-                                                    ValueTableModel::SizeColumn)
-                                  : values.lessThan(v, values.valueAt(row - 1),
-                                                    ValueTableModel::SizeColumn)));
+                if (row > 0) {
+                    const auto before =
+                        r.dump->values[static_cast<std::size_t>(values.valueAt(row - 1))].size;
+                    const auto here = r.dump->values[static_cast<std::size_t>(v)].size;
+                    QVERIFY(order == Qt::DescendingOrder ? before >= here : before <= here);
+                }
             }
         }
         QCOMPARE(values.rowOfValue(p5), -1); // filtered out

@@ -340,6 +340,10 @@ void MainWindow::createDocks()
     m_warningsDock = addDock(m_warnings, tr("Warnings"), QStringLiteral("WarningsDock"));
     m_modulesDock = addDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
 
+    // On a laptop screen (1366 x 768) the rows under the usage chart would leave each view a
+    // few dozen pixels: there they are one tab group (Live Ranges first), and the right-hand
+    // tables another.
+    const bool compact = height() < 900 || width() < 1500;
     addDockWidget(Qt::LeftDockWidgetArea, usage);
     splitDockWidget(usage, gantt, Qt::Vertical);
     splitDockWidget(gantt, map, Qt::Horizontal);
@@ -349,19 +353,46 @@ void MainWindow::createDocks()
     splitDockWidget(inspector, allocations, Qt::Vertical);
     splitDockWidget(allocations, instructions, Qt::Horizontal);
     tabifyDockWidget(breakdown, peak);
-    peak->raise();
     // The breakdown views cost O(values) per step: they follow the step only when seen.
     connect(breakdown, &QDockWidget::visibilityChanged, m_breakdown, &BreakdownChart::setOnScreen);
     connect(peak, &QDockWidget::visibilityChanged, m_peakPanel, &BreakdownPanel::setOnScreen);
     tabifyDockWidget(instructions, m_warningsDock);
     tabifyDockWidget(allocations, m_modulesDock);
+    if (compact) {
+        for (QDockWidget *dock : {map, peak, breakdown, values})
+            tabifyDockWidget(gantt, dock);
+        tabifyDockWidget(m_warningsDock, allocations);
+    }
+    peak->raise();
+    if (compact)
+        gantt->raise();
     instructions->raise();
-    allocations->raise();
-    resizeDocks({usage, gantt, values}, {250, 380, 300}, Qt::Vertical);
-    resizeDocks({gantt, map}, {560, 560}, Qt::Horizontal);
-    resizeDocks({values, breakdown}, {420, 700}, Qt::Horizontal);
-    resizeDocks({usage, inspector}, {1120, 480}, Qt::Horizontal);
-    resizeDocks({inspector, allocations}, {520, 420}, Qt::Vertical);
+    if (!compact)
+        allocations->raise();
+    const double w = width() / 1600.0;
+    const double h = height() / 1000.0;
+    const auto scaled = [](double factor, std::initializer_list<int> sizes) {
+        QList<int> out;
+        for (int size : sizes)
+            out << static_cast<int>(size * factor);
+        return out;
+    };
+    if (compact)
+        resizeDocks({usage, gantt}, scaled(h, {330, 670}), Qt::Vertical);
+    else
+        resizeDocks({usage, gantt, values}, scaled(h, {250, 380, 300}), Qt::Vertical);
+    if (!compact)
+        resizeDocks({gantt, map}, scaled(w, {560, 560}), Qt::Horizontal);
+    if (!compact)
+        resizeDocks({values, peak}, scaled(w, {420, 700}), Qt::Horizontal);
+    resizeDocks({usage, inspector},
+                scaled(w, compact ? std::initializer_list<int>{1180, 420}
+                                  : std::initializer_list<int>{1120, 480}),
+                Qt::Horizontal);
+    if (!compact)
+        resizeDocks({inspector, allocations}, scaled(h, {520, 420}), Qt::Vertical);
+    else
+        resizeDocks({inspector, instructions}, scaled(h, {520, 420}), Qt::Vertical);
     m_modulesDock->hide();
     m_defaultState = saveState(kLayoutVersion);
 }

@@ -45,7 +45,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 4;
+    static constexpr int kLayoutVersion = 3;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;

@@ -39,6 +39,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_up->setEnabled(false);
     m_crumbs->setTextFormat(Qt::PlainText);
     m_summary->setTextFormat(Qt::PlainText);
+    // Long texts must not widen the dock (and squeeze its neighbours): they are cut instead.
+    m_crumbs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);

@@ -183,7 +183,7 @@ bool ChartView::exportPng(const QString &path, int width, int height, double sca
     titleElement->setTextColor(ChartPalette::foreground(palette()));
     m_plot->plotLayout()->addElement(0, 0, titleElement);
     const int wrap = m_plot->legend->wrap();
-    m_plot->legend->setWrap(std::max(1, width / 190));
+    m_plot->legend->setWrap(std::max(1, width / 160));
     const QPixmap picture = m_plot->toPixmap(width, height, scale);
     m_plot->legend->setWrap(wrap);
     m_plot->plotLayout()->remove(titleElement);
@@ -288,7 +288,7 @@ void ChartView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     // As many legend entries per row as fit, so narrow docks wrap instead of clipping.
-    m_plot->legend->setWrap(std::max(1, width() / 190));
+    m_plot->legend->setWrap(std::max(1, width() / 160));
 }
 
 void ChartView::changeEvent(QEvent *event)

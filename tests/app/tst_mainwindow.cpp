@@ -27,10 +27,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -285,6 +287,50 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QCOMPARE(w.selection()->currentValue(), -1);
         QCOMPARE(w.gantt()->highlightedValue(), -1);
+    }
+
+    void layoutFitsTheScreen()
+    {
+        // Run on a 1920x1080 screen with the rest, and alone on a 1366x768 one
+        // (tst_mainwindow_laptop): the first window fits, the status bar shows, and every view
+        // is on screen or one tab away, at a size it can be read at.
+        QSettings().clear();
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY2(screen.contains(w.frameGeometry()),
+                     qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                    .arg(w.frameGeometry().width())
+                                    .arg(w.frameGeometry().height())
+                                    .arg(screen.width())
+                                    .arg(screen.height())));
+            QVERIFY(!w.statusBar()->visibleRegion().isEmpty());
+            for (const char *name :
+                 {"UsageDock", "GanttDock", "MemoryMapDock", "ValuesDock", "BreakdownDock",
+                  "WhatFillsMemoryDock", "InspectorDock", "AllocationsDock", "InstructionsDock"}) {
+                QDockWidget *dock = w.findChild<QDockWidget *>(QString::fromLatin1(name));
+                QVERIFY2(!dock->isHidden(), name);
+                dock->raise();
+                QTRY_VERIFY2(!dock->visibleRegion().isEmpty(), name);
+                // (The tables are the narrowest at 1920x1080, some 235-270 px: name and size.)
+                QVERIFY2(dock->widget()->width() >= 220 && dock->widget()->height() >= 180,
+                         qPrintable(QStringLiteral("%1 is %2x%3")
+                                        .arg(QLatin1String(name))
+                                        .arg(dock->widget()->width())
+                                        .arg(dock->widget()->height())));
+            }
+            // A window made bigger than the screen (on another monitor) is saved so...
+            w.resize(screen.width() + 800, screen.height() + 600);
+            w.close();
+        }
+        // ... and not restored where it does not fit.
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(screen.contains(again.frameGeometry()));
+        QSettings().clear();
     }
 
     void layoutIsSavedAndReset()

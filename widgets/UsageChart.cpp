@@ -32,8 +32,8 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_space->setMinimumContentsLength(16);
     m_space->setToolTip(tr("Memory space (the @N colour of values and allocations)"));
     m_logical->setChecked(true);
-    m_logical->setToolTip(tr("Also plot the bytes of the values' shapes, without padding or "
-                             "alignment (FORMAT.md: logical live bytes)"));
+    m_logical->setToolTip(tr("Also plot the logical bytes: the sum of the live values' shape "
+                             "sizes, without the padding and alignment of their buffers"));
     toolRow()->addWidget(spaceLabel);
     toolRow()->addWidget(m_space);
     toolRow()->addSpacing(12);

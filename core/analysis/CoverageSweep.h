@@ -17,7 +17,7 @@ struct LiveBox
 };
 
 /// The live bytes of one allocation over time: at each step, the length of the union of the
-/// byte ranges of its boxes live at that step (FORMAT.md Part A).
+/// byte ranges of its boxes live at that step (docs/FORMAT.md Part A).
 ///
 /// Adds covered(t) - covered(t - 1) to `delta[t]` (delta has steps + 1 entries) and returns the
 /// most bytes covered at a step before `steps` with the earliest such step (0 bytes at step -1

@@ -76,7 +76,7 @@ void computeLogical(const Dump &dump, std::size_t steps, const std::vector<std::
 void computeXlaPeak(const Dump &dump, std::size_t steps, XlaPeak &peak,
                     std::vector<Diagnostic> &warnings)
 {
-    // XLA's peak moment (FORMAT.md 8.1): instruction-shape bytes, liveness [start, end + 1],
+    // XLA's peak moment (docs/FORMAT.md 8.1): instruction-shape bytes, liveness [start, end + 1],
     // starts before ends at equal times, earliest strict maximum, all memory spaces together.
     if (steps > 0) {
         std::vector<std::int64_t> starts(steps + 1, 0);

@@ -15,7 +15,7 @@ struct StepBytes
     std::int64_t bytes = 0;
 };
 
-/// Memory over the program order for one memory space (FORMAT.md Part A).
+/// Memory over the program order for one memory space (docs/FORMAT.md Part A).
 struct SpaceTimeline
 {
     std::int32_t memorySpace = 0;

@@ -956,8 +956,8 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
         d.traits.hasUsedValues = true;
         m_block = Block::None;
         m_blockValue = kNone;
-        // The blocks come in ascending id (FORMAT.md): walk the values in that order instead of
-        // hashing every id, and fetch the next ones' records ahead of time.
+        // The blocks come in ascending id (docs/FORMAT.md): walk the values in that order instead
+        // of hashing every id, and fetch the next ones' records ahead of time.
         buildIdOrder();
         m_headerCursor = 0;
         return;
@@ -1371,7 +1371,7 @@ void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
         d.traits.fromInstructionNoSpace = true; // 2021-09 .. 2024-01
     }
     // 2024-01..2024-11: the next value's header is glued to the end of this line. Split it off
-    // only when the following line confirms it (` positions:`), as FORMAT.md 3.6 advises.
+    // only when the following line confirms it (` positions:`), as docs/FORMAT.md 3.6 advises.
     sv glued;
     if (!text.empty() && text.back() == '>' && isPositionsLine(next)) {
         const auto open = text.rfind('<');
@@ -1575,7 +1575,7 @@ void Builder::buildIdOrder()
 
 void Builder::bufferLiveRange(sv text)
 {
-    // BufferLiveRange lists the values in ascending id (FORMAT.md 7.2), so the next line is
+    // BufferLiveRange lists the values in ascending id (docs/FORMAT.md 7.2), so the next line is
     // nearly always the value after the previous one in id order: check that guess first. The
     // order built for Used values serves unless values were added since.
     if (m_idOrder.size() != d.values.size())

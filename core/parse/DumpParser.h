@@ -33,7 +33,7 @@ struct LoadResult
     bool ok() const { return dump != nullptr; }
 };
 
-/// Reads XLA buffer-assignment dumps of every era (FORMAT.md Part B) into an immutable Dump.
+/// Reads XLA buffer-assignment dumps of every era (docs/FORMAT.md Part B) into an immutable Dump.
 /// One pass over a memory-mapped file, no regular expressions; all strings are interned.
 class DumpParser
 {

@@ -119,7 +119,7 @@ private Q_SLOTS:
         drop(&w, {QUrl::fromLocalFile(sample("tpu_unstack"))});
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("tpu_unstack")));
-        // The current step starts at the peak (FORMAT.md Part A table: step 1).
+        // The current step starts at the peak (docs/FORMAT.md Part A table: step 1).
         QCOMPARE(w.selection()->currentStep(), qint64(1));
         QCOMPARE(w.recentFiles().value(0), QFileInfo(sample("tpu_unstack")).absoluteFilePath());
     }
@@ -148,7 +148,7 @@ private Q_SLOTS:
         QCOMPARE(w.current().dump->module, std::string("gpu_decoder_layer"));
         QCOMPARE(w.selection()->currentValue(), -1);
         QCOMPARE(w.gantt()->highlightedValue(), -1);
-        QCOMPARE(w.selection()->currentStep(), qint64(58)); // the peak (FORMAT.md Part A)
+        QCOMPARE(w.selection()->currentStep(), qint64(58)); // the peak (docs/FORMAT.md Part A)
         QCOMPARE(w.gantt()->rowCount(),
                  static_cast<int>(std::count_if(w.current().dump->values.begin(),
                                                 w.current().dump->values.end(),
@@ -208,7 +208,7 @@ private Q_SLOTS:
         // The largest file (45826 bytes) opens at once, before any total is known.
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
         // Totals and peaks arrive in the background; then the list is by total bytes, largest
-        // first (FORMAT.md Part A totals).
+        // first (docs/FORMAT.md Part A totals).
         QVERIFY(QTest::qWaitFor([&] { return !modules->isScanning(); }, 20000));
         const QStringList order = {
             QStringLiteral("gpu_decoder_layer"), QStringLiteral("tpu_random_normal"),
@@ -222,7 +222,7 @@ private Q_SLOTS:
         QCOMPARE(decoder->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("931536164 bytes"));
         QCOMPARE(decoder->text(ModuleBrowser::StepColumn), QStringLiteral("58"));
         // The module the window loaded is not parsed a second time in the background: its
-        // figures come from the window (FORMAT.md Part A: total 1522, peak 1210 at step 68).
+        // figures come from the window (docs/FORMAT.md Part A: total 1522, peak 1210 at step 68).
         QTreeWidgetItem *vllm = tree->topLevelItem(4);
         QCOMPARE(vllm->toolTip(ModuleBrowser::TotalColumn), QStringLiteral("1522 bytes"));
         QCOMPARE(vllm->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("1210 bytes"));
@@ -565,7 +565,7 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
         BreakdownPanel *panel = w.peakPanel();
         const Dump &dump = *w.current().dump;
-        // At the peak (FORMAT.md Part A: step 58, 931536164 bytes in 22 values).
+        // At the peak (docs/FORMAT.md Part A: step 58, 931536164 bytes in 22 values).
         QCOMPARE(panel->step(), qint64(58));
         QCOMPARE(panel->model()->root().bytes, std::int64_t(931536164));
         QCOMPARE(panel->model()->root().values, std::int64_t(22));
@@ -732,7 +732,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return view != nullptr; }, 10000));
         QCOMPARE(view->parentWidget(), &w);
         QVERIFY(view->isWindow());
-        // FORMAT.md Part A: totals 18980 -> 92676, peaks 9728 -> 17920.
+        // docs/FORMAT.md Part A: totals 18980 -> 92676, peaks 9728 -> 17920.
         QCOMPARE(view->diff().totalDelta(), std::int64_t(92676 - 18980));
         QCOMPARE(view->diff().peakDelta(), std::int64_t(17920 - 9728));
         QCOMPARE(view->plot()->graphCount(), 2);

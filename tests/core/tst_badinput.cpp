@@ -1,4 +1,4 @@
-// Bad input of every kind in FORMAT.md §10: an error that names the line, or a report with
+// Bad input of every kind in docs/FORMAT.md §10: an error that names the line, or a report with
 // warnings that name it. Never a crash, a hang or a silent wrong number.
 #include "DumpText.h"
 

@@ -1,4 +1,4 @@
-// The live-bytes sweep (FORMAT.md Part A: per allocation, the union of the live values' byte
+// The live-bytes sweep (docs/FORMAT.md Part A: per allocation, the union of the live values' byte
 // ranges) against a brute force written here: at every step, sort the live ranges and measure
 // their union. Random box sets of every shape, swept whole and cut into slabs.
 #include "analysis/CoverageSweep.h"

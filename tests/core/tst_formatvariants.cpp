@@ -1,4 +1,4 @@
-// Each XLA era of FORMAT.md Part B §9 that can be reproduced from a sample dump gives the same
+// Each XLA era of docs/FORMAT.md Part B §9 that can be reproduced from a sample dump gives the same
 // facts as the original.
 #include "DumpText.h"
 #include "analysis/MemoryTimeline.h"

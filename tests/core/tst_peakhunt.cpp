@@ -1,5 +1,5 @@
 // Hunting the peak: the breakdown tree, the explainer's findings, comparing two dumps and
-// listing a dump folder, checked against what XLA printed (FORMAT.md Part A table) and the
+// listing a dump folder, checked against what XLA printed (docs/FORMAT.md Part A table) and the
 // definitions of each finding.
 #include "CliRun.h"
 #include "DumpText.h"
@@ -251,7 +251,7 @@ private Q_SLOTS:
 
     void diffOfTwoDumpsIsTheDifferenceOfTheirReports()
     {
-        // FORMAT.md Part A: tpu_dynamic_slice total 18980, peak 9728; tpu_random_normal total
+        // docs/FORMAT.md Part A: tpu_dynamic_slice total 18980, peak 9728; tpu_random_normal total
         // 92676, peak 17920.
         const Run r = run(
             {QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_dynamic_slice")),
@@ -338,7 +338,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         const QJsonArray modules = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(modules.size(), 6);
-        // FORMAT.md Part A totals and peaks; sorted by total bytes, largest first.
+        // docs/FORMAT.md Part A totals and peaks; sorted by total bytes, largest first.
         const QList<std::tuple<QString, qint64, qint64, qint64, int>> expected = {
             {QStringLiteral("gpu_decoder_layer"), 932847568, 58, 931536164, 1},
             {QStringLiteral("tpu_random_normal"), 92676, 15, 17920, 1},

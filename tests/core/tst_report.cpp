@@ -1,4 +1,4 @@
-// `bufferscope report`: the JSON fields of DESIGN.md, the text form, and the exit codes, run
+// `bufferscope report`: the JSON fields of ARCHITECTURE.md, the text form, and the exit codes, run
 // through the real executable.
 #include "CliRun.h"
 #include "report/JsonWriter.h"

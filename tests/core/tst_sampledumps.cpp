@@ -1,4 +1,4 @@
-// The five real dumps against the truths FORMAT.md Part A and §11 state for them.
+// The five real dumps against the truths docs/FORMAT.md Part A and §11 state for them.
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
 
@@ -43,7 +43,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("printedEntries");
         QTest::addColumn<qint64>("printedBytes");
         QTest::addColumn<qint64>("xlaStep");
-        // FORMAT.md Part A, the table of truths.
+        // docs/FORMAT.md Part A, the table of truths.
         QTest::newRow("gpu_vllm_update_slice")
             << "gpu_vllm_update_slice" << qint64(1522) << qint64(68) << qint64(1210) << qint64(61)
             << qint64(1554) << qint64(60) << 3 << qint64(1026) << qint64(60);
@@ -138,7 +138,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("values");
         QTest::addColumn<int>("steps");
         QTest::addColumn<int>("withoutLiveRange");
-        // FORMAT.md §11: T1 (n), T6 (values), T12 (sequence), T14 (values without range).
+        // docs/FORMAT.md §11: T1 (n), T6 (values), T12 (sequence), T14 (values without range).
         QTest::newRow("gpu_vllm_update_slice") << "gpu_vllm_update_slice" << 9 << 68 << 76 << 0;
         QTest::newRow("gpu_decoder_layer") << "gpu_decoder_layer" << 26 << 49 << 66 << 3;
         QTest::newRow("tpu_unstack") << "tpu_unstack" << 20 << 19 << 7 << 12;

@@ -14,7 +14,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("bytes");
         QTest::addColumn<int>("arity");
         QTest::addColumn<qint64>("memorySpace");
-        // Sizes from FORMAT.md Part A (ByteSizeOf with pointer size 8) and the sample dumps.
+        // Sizes from docs/FORMAT.md Part A (ByteSizeOf with pointer size 8) and the sample dumps.
         QTest::newRow("bf16_matrix_gpu") << "bf16[16,16]{1,0}" << qint64(512) << -1 << qint64(0);
         QTest::newRow("f32_tpu_tiled_vmem")
             << "f32[16,32]{1,0:T(8,128)S(1)}" << qint64(2048) << -1 << qint64(1);

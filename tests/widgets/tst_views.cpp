@@ -200,7 +200,7 @@ private Q_SLOTS:
         QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
         QSignalSpy changed(&views.usage, &UsageChart::budgetChanged);
         QVERIFY(views.usage.budgetText().isEmpty());
-        // FORMAT.md Part A: peak 931536164 bytes; 1 GiB leaves 142205660 bytes = 135.62 MiB.
+        // docs/FORMAT.md Part A: peak 931536164 bytes; 1 GiB leaves 142205660 bytes = 135.62 MiB.
         views.usage.setBudget(qint64(1) << 30);
         QCOMPARE(views.usage.budgetText(),
                  QStringLiteral("budget 1.00GiB · headroom 135.62MiB at the peak"));
@@ -333,7 +333,7 @@ private Q_SLOTS:
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         chart.plot()->replot();
-        // FORMAT.md Part A: the peak of gpu_vllm_update_slice is 1210 bytes at step 68; each
+        // docs/FORMAT.md Part A: the peak of gpu_vllm_update_slice is 1210 bytes at step 68; each
         // grouping adds up to it.
         QCOMPARE(chart.breakdown().step, qint64(68));
         for (auto grouping : {BreakdownChart::Grouping::OpName, BreakdownChart::Grouping::Source,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the bad-input corpus next to this script from the tpu_dynamic_slice sample.
 
-Each file is one kind of damage from FORMAT.md section 10 or issue 6; EXPECTED lists what each
+Each file is one kind of damage from docs/FORMAT.md section 10; EXPECTED lists what each
 must produce. Run it again after changing a case; the files are committed, this script only
 documents how they were made. (The 20 MB single line is made by the test itself.)
 """

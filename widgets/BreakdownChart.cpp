@@ -59,6 +59,16 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
         if (m_wanted != -2 && m_onScreen)
             follow(m_wanted);
     });
+    // Another memory space on show: what is live in it at the same step.
+    connect(workspace, &Workspace::memorySpaceChanged, this, [this] {
+        if (!dump())
+            return;
+        if (!m_onScreen) {
+            m_stale = true;
+            return;
+        }
+        follow(selection()->currentStep());
+    });
     applyPalette();
 }
 

@@ -99,6 +99,16 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         if (m_wanted != -2 && m_onScreen)
             follow(m_wanted);
     });
+    // Another memory space on show: what is live in it at the same step.
+    connect(m_workspace, &Workspace::memorySpaceChanged, this, [this] {
+        if (!m_dump)
+            return;
+        if (!m_onScreen) {
+            m_stale = true;
+            return;
+        }
+        follow(m_selection->currentStep());
+    });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (!m_picking)

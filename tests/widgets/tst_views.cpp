@@ -366,6 +366,31 @@ private Q_SLOTS:
             static_cast<qint64>(MemoryTimeline::valuesLiveAt(*views.loaded.dump, 30, 0).size()));
     }
 
+    void breakdownFollowsTheMemorySpaceOnShow()
+    {
+        // tpu_random_normal's memory space 1 peaks at step 12 with 1536 bytes (docs/FORMAT.md
+        // Part A); the breakdown views show the space the usage chart shows, not always S(0).
+        Views views;
+        QVERIFY(views.load(QStringLiteral("tpu_random_normal")));
+        BreakdownChart chart(&views.workspace);
+        chart.resize(900, 500);
+        chart.setDump(views.loaded.dump, views.loaded.timeline);
+        views.selection.setCurrentStep(12);
+        QCOMPARE(chart.breakdown().memorySpace, 0);
+        views.usage.setMemorySpace(1);
+        QCOMPARE(views.workspace.memorySpace(), 1);
+        QCOMPARE(chart.breakdown().memorySpace, 1);
+        QCOMPARE(chart.breakdown().step, std::int64_t(12));
+        QCOMPARE(chart.breakdown().bytes, std::int64_t(1536));
+        // Go to Peak goes to the peak of the space on show.
+        views.workspace.goToPeak();
+        QCOMPARE(views.selection.currentStep(), qint64(12));
+        views.usage.setMemorySpace(0);
+        views.workspace.goToPeak();
+        QCOMPARE(views.selection.currentStep(), qint64(15));
+        QCOMPARE(chart.breakdown().memorySpace, 0);
+    }
+
     void exportSizeAndHighlight_data()
     {
         QTest::addColumn<QString>("view");

@@ -251,6 +251,11 @@ void BreakdownChart::ensureCurrent()
 void BreakdownChart::setOnScreen(bool onScreen)
 {
     m_onScreen = onScreen;
+    if (!onScreen && m_wanted != -2) {
+        // It stops waiting for the job; the step is read again when the chart is shown.
+        m_wanted = -2;
+        m_stale = true;
+    }
     if (onScreen && m_stale) {
         ensureCurrent();
         replotAll();

@@ -137,6 +137,11 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
 void BreakdownPanel::setOnScreen(bool onScreen)
 {
     m_onScreen = onScreen;
+    if (!onScreen && m_wanted != -2) {
+        // It stops waiting for the job; the step is read again when the panel is shown.
+        m_wanted = -2;
+        m_stale = true;
+    }
     if (onScreen && m_stale) {
         m_stale = false;
         follow(m_selection->currentStep());

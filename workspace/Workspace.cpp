@@ -70,7 +70,6 @@ void Workspace::show(LoadedDump loaded)
     m_retiring.push_back(std::make_shared<Retiring>(
         Retiring{std::move(old), std::move(rows), std::move(layout), std::move(m_breakdown)}));
     m_breakdown.reset();
-    m_breakdownPending = {-1, -1};
     m_selection->setFrozen(false);
     m_selection->clear();
     m_selection->setCurrentStep(-1);
@@ -316,23 +315,25 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
     if (m_breakdown && m_breakdown->step == step && m_breakdown->memorySpace == space)
         return m_breakdown;
     if (now || !buildsInBackground(*dump)) {
+        const bool superseded = m_jobs->isBusy(m_breakdownLane);
         m_jobs->cancel(m_breakdownLane);
         m_breakdown = compute(nullptr);
+        // Views waiting for the cancelled job ask again (after this caller has its answer).
+        if (superseded)
+            QMetaObject::invokeMethod(this, &Workspace::breakdownReady, Qt::QueuedConnection);
         return m_breakdown;
     }
-    // O(values): off the GUI thread; stepping faster than it computes, the newest step wins.
-    if (!m_jobs->isBusy(m_breakdownLane) ||
-        m_breakdownPending != std::pair<qint64, int>{step, space}) {
-        m_breakdownPending = {step, space};
+    // O(values): off the GUI thread, one at a time. Stepping faster than it computes, the views
+    // ask again for their newest step when the running one is ready (breakdownReady), so the
+    // steps in between are never computed and two breakdowns never share the cores.
+    if (!m_jobs->isBusy(m_breakdownLane))
         m_jobs->run(
             m_breakdownLane, this,
             [compute](const JobControl &control) { return compute(&control); },
             [this](std::shared_ptr<const StepBreakdown> b) {
-                m_breakdownPending = {-1, -1};
                 m_breakdown = std::move(b);
                 Q_EMIT breakdownReady();
             });
-    }
     return nullptr;
 }
 

@@ -107,7 +107,8 @@ public:
                                                      int allocation);
     /// What is live at `step` (the memory space's peak when outside the program) in the
     /// memory space on show: at once when known or small, else null while a job computes it
-    /// (breakdownReady follows; the newest step asked for wins). `now`: computed on the calling
+    /// (breakdownReady follows). One job runs at a time: asked for another step meanwhile, it
+    /// returns null and the caller asks again on breakdownReady. `now`: computed on the calling
     /// thread whatever the size (an export the user asked for).
     std::shared_ptr<const StepBreakdown>
     breakdown(const std::shared_ptr<const Dump> &dump,
@@ -184,7 +185,6 @@ private:
     /// What the running jobs build, so asking again does not start them again.
     GanttOrder m_rowsPending = GanttOrder::ByStart;
     int m_layoutPending = MemoryMapLayout::kAllAllocations;
-    std::pair<qint64, int> m_breakdownPending{-1, -1}; ///< step, memory space
 };
 
 } // namespace bufferscope

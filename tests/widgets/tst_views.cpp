@@ -3,6 +3,7 @@
 // `positions:`/`uses:` lines, looked up in the InstructionSequence.
 #include "BoxPlottable.h"
 #include "BreakdownChart.h"
+#include "BreakdownPanel.h"
 #include "ChartPalette.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
@@ -389,6 +390,44 @@ private Q_SLOTS:
         views.workspace.goToPeak();
         QCOMPARE(views.selection.currentStep(), qint64(15));
         QCOMPARE(chart.breakdown().memorySpace, 0);
+    }
+
+    void breakdownHiddenWhileComputingIsReadWhenShown()
+    {
+        // On a big dump the breakdown is computed on a job. A view taken off screen (another dock
+        // tab raised) while it runs stops waiting for it, and reads the step once shown again.
+        // tpu_random_normal's S(0) peak: step 15, 17920 bytes (docs/FORMAT.md Part A).
+        Views views;
+        QVERIFY(views.load(QStringLiteral("tpu_random_normal")));
+        views.workspace.setBackgroundFrom(0);
+        BreakdownPanel panel(&views.workspace);
+        BreakdownChart chart(&views.workspace);
+        chart.resize(900, 500);
+        panel.setDump(views.loaded.dump, views.loaded.timeline);
+        chart.setDump(views.loaded.dump, views.loaded.timeline);
+        QTRY_VERIFY(!panel.isComputing() && !views.workspace.isComputingBreakdown());
+        views.selection.setCurrentStep(12);
+        QVERIFY(panel.isComputing());
+        panel.setOnScreen(false);
+        chart.setOnScreen(false);
+        QVERIFY(!panel.isComputing()); // nothing on screen waits for the job
+        QTRY_VERIFY(!views.workspace.isComputingBreakdown());
+        panel.setOnScreen(true);
+        chart.setOnScreen(true);
+        QTRY_VERIFY(!panel.isComputing());
+        QCOMPARE(panel.step(), qint64(12));
+        QTRY_COMPARE(chart.breakdown().step, std::int64_t(12));
+        // Stepped while hidden: the new step once shown.
+        panel.setOnScreen(false);
+        chart.setOnScreen(false);
+        views.selection.setCurrentStep(15);
+        QVERIFY(!panel.isComputing());
+        panel.setOnScreen(true);
+        chart.setOnScreen(true);
+        QTRY_COMPARE(panel.step(), qint64(15));
+        QCOMPARE(panel.breakdown().bytes, std::int64_t(17920));
+        QTRY_COMPARE(chart.breakdown().step, std::int64_t(15));
+        QCOMPARE(chart.breakdown().bytes, std::int64_t(17920));
     }
 
     void exportSizeAndHighlight_data()

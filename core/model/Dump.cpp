@@ -128,6 +128,24 @@ void Dump::buildIndexes()
         if (values[i].instruction != kNone)
             instructionValues[fill[values[i].instruction]++] = i;
     }
+    // The same for the instructions each value's uses name (the producers of a value).
+    instructionUserStart.assign(instructions.size() + 1, 0);
+    for (const Use &u : uses) {
+        if (u.instruction != kNone)
+            ++instructionUserStart[u.instruction + 1];
+    }
+    for (std::size_t i = 1; i < instructionUserStart.size(); ++i)
+        instructionUserStart[i] += instructionUserStart[i - 1];
+    instructionUsers.assign(instructionUserStart.back(), kNone);
+    fill.assign(instructionUserStart.begin(), instructionUserStart.end() - 1);
+    for (std::uint32_t i = 0; i < values.size(); ++i) {
+        const Value &v = values[i];
+        for (std::uint32_t k = 0; k < v.useCount; ++k) {
+            const std::uint32_t ins = uses[v.firstUse + k].instruction;
+            if (ins != kNone)
+                instructionUsers[fill[ins]++] = i;
+        }
+    }
 }
 
 std::int64_t Dump::allocationSizeSum() const

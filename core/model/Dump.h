@@ -294,6 +294,17 @@ struct Dump
         return {base + instructionValueStart[instruction],
                 base + instructionValueStart[instruction + 1]};
     }
+    /// The values each instruction reads, by the values' `uses:` lists: instructionUsers[
+    /// instructionUserStart[i] .. instructionUserStart[i + 1]) in ascending index (a value read
+    /// as two operands is there twice).
+    std::vector<std::uint32_t> instructionUserStart;
+    std::vector<std::uint32_t> instructionUsers;
+    std::pair<const std::uint32_t *, const std::uint32_t *> usersOf(std::uint32_t instruction) const
+    {
+        const std::uint32_t *base = instructionUsers.data();
+        return {base + instructionUserStart[instruction],
+                base + instructionUserStart[instruction + 1]};
+    }
     /// Builds the lookups above; the parser calls it once.
     void buildIndexes();
 };

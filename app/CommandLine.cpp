@@ -55,6 +55,7 @@ int runReport(const QStringList &args)
     bool json = false;
     ReportOptions options;
     qint64 failAbove = -1;
+    QString valueName;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         auto next = [&](QString &value) {
@@ -76,6 +77,10 @@ int runReport(const QStringList &args)
             if (!next(v) || (step = v.toLongLong(&ok), !ok) || step < 0)
                 return fail(QStringLiteral("--step needs a step number ≥ 0"), 1);
             options.step = step;
+        } else if (a == QLatin1String("--value")) {
+            if (!next(v) || v.isEmpty())
+                return fail(QStringLiteral("--value needs a value id, NAME or NAME{INDEX}"), 1);
+            valueName = v;
         } else if (a == QLatin1String("--fail-above")) {
             if (!next(v) || (failAbove = CommandLine::parseSize(v)) < 0)
                 return fail(QStringLiteral("--fail-above needs a size such as 16GiB, 512MiB or "
@@ -103,6 +108,19 @@ int runReport(const QStringList &args)
                         .arg(*options.step)
                         .arg(dump.maxStep()),
                     1);
+    if (!valueName.isEmpty()) {
+        const std::uint32_t value = dump.findValue(valueName.toStdString());
+        if (value == kNone)
+            return fail(QStringLiteral("%1: no value '%2' (give an id, a name or NAME{INDEX} "
+                                       "as the Values table shows them)")
+                            .arg(file, valueName),
+                        2);
+        const std::string card = json ? Report::valueJson(dump, value, options)
+                                      : Report::valueText(dump, value, options);
+        std::fwrite(card.data(), 1, card.size(), stdout);
+        std::fflush(stdout);
+        return 0;
+    }
     const Stopwatch timing;
     const std::string text = json ? Report::json(dump, *loaded.timeline, options)
                                   : Report::text(dump, *loaded.timeline, options);
@@ -421,6 +439,9 @@ QString CommandLine::usage()
         "sample)\n"
         "  bufferscope report FILE [--json] [--top N] [--step T] [--fail-above SIZE]\n"
         "                                              memory report on stdout\n"
+        "  bufferscope report FILE --value VALUE [--json]\n"
+        "                                              one value (id, NAME or NAME{INDEX}): its\n"
+        "                                              uses, positions, producers, consumers\n"
         "  bufferscope export FILE --view usage|gantt|memory-map|breakdown --out OUT.png\n"
         "                     [--width W] [--height H] [--scale S] [--select VALUE_ID|NAME] "
         "[--step T]\n"

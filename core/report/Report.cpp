@@ -2,6 +2,7 @@
 
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/ValueFlow.h"
 #include "report/JsonWriter.h"
 
 #include <algorithm>
@@ -110,6 +111,34 @@ void writeStepBytes(JsonWriter &w, const Dump &dump, std::string_view name, cons
     w.key("instruction").value(instructionAt(dump, sb.step));
     w.key("bytes").value(sb.bytes);
     w.endObject();
+}
+
+void writeValueFields(JsonWriter &w, const Dump &dump, const Value &v)
+{
+    const Instruction *ins = dump.instructionOf(v);
+    w.key("id").value(v.id);
+    w.key("name").value(dump.valueDisplayName(v));
+    w.key("bytes").value(v.size);
+    w.key("shape").value(dump.shapeText(v));
+    w.key("allocation");
+    if (v.allocation == kNone)
+        w.null();
+    else
+        w.value(dump.allocations[v.allocation].index);
+    w.key("offset").value(v.offset);
+    w.key("start").value(v.start);
+    w.key("end").value(v.end);
+    w.key("op_name");
+    if (ins && ins->opName != kNoString)
+        w.value(dump.str(ins->opName));
+    else
+        w.null();
+    w.key("source");
+    const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+    if (src.empty())
+        w.null();
+    else
+        w.value(src);
 }
 
 } // namespace
@@ -366,32 +395,8 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     const std::size_t top =
         std::min<std::size_t>(live.size(), static_cast<std::size_t>(std::max(options.top, 0)));
     for (std::size_t i = 0; i < top; ++i) {
-        const Value &v = dump.values[live[i]];
-        const Instruction *ins = dump.instructionOf(v);
         w.beginObject();
-        w.key("id").value(v.id);
-        w.key("name").value(dump.valueDisplayName(v));
-        w.key("bytes").value(v.size);
-        w.key("shape").value(dump.shapeText(v));
-        w.key("allocation");
-        if (v.allocation == kNone)
-            w.null();
-        else
-            w.value(dump.allocations[v.allocation].index);
-        w.key("offset").value(v.offset);
-        w.key("start").value(v.start);
-        w.key("end").value(v.end);
-        w.key("op_name");
-        if (ins && ins->opName != kNoString)
-            w.value(dump.str(ins->opName));
-        else
-            w.null();
-        w.key("source");
-        const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
-        if (src.empty())
-            w.null();
-        else
-            w.value(src);
+        writeValueFields(w, dump, dump.values[live[i]]);
         w.endObject();
     }
     w.endArray();
@@ -432,6 +437,136 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     }
     w.endArray();
     w.key("suppressed_warnings").value(dump.suppressedWarnings);
+    w.endObject();
+    std::string out = w.str();
+    out += '\n';
+    return out;
+}
+
+namespace {
+
+std::string markInstruction(const Dump &dump, const ValueMark &m)
+{
+    return m.instruction == kNone ? std::string("?")
+                                  : std::string(dump.str(dump.instructions[m.instruction].name));
+}
+
+std::string valueList(const Dump &dump, const std::vector<std::uint32_t> &values)
+{
+    std::string out;
+    for (std::uint32_t v : values) {
+        if (!out.empty())
+            out += ", ";
+        out +=
+            dump.valueDisplayName(dump.values[v]) + " (" + std::to_string(dump.values[v].id) + ")";
+    }
+    return out.empty() ? "none" : out;
+}
+
+} // namespace
+
+std::string Report::valueText(const Dump &dump, std::uint32_t value, const ReportOptions &options)
+{
+    std::string out;
+    const auto line = [&out](const std::string &text = {}) {
+        out += text;
+        out += '\n';
+    };
+    const Value &v = dump.values[value];
+    const Instruction *ins = dump.instructionOf(v);
+    const ValueFlow flow = ValueFlow::of(dump, value);
+    line("BufferScope value: " + dump.valueDisplayName(v) + " (id " + std::to_string(v.id) +
+         ") in " + dump.module);
+    line("  file          " + (options.file.empty() ? dump.files.front().path : options.file));
+    line("  bytes         " + bytesText(v.size));
+    line("  shape         " + std::string(dump.shapeText(v)));
+    line("  memory space  " + std::to_string(v.color));
+    if (v.allocation != kNone) {
+        const Allocation &a = dump.allocations[v.allocation];
+        line("  allocation    " + std::to_string(a.index) + " (" +
+             std::string(allocationKindName(a.kind)) + "), offset " + std::to_string(v.offset));
+    } else {
+        line("  allocation    none");
+    }
+    if (v.hasLiveRange())
+        line("  live          " + std::to_string(v.start) + " (" + instructionAt(dump, v.start) +
+             ") – " + std::to_string(v.end) + " (" + instructionAt(dump, v.end) + ")");
+    else
+        line("  live          no live range");
+    if (ins && ins->opName != kNoString)
+        line("  op_name       " + std::string(dump.str(ins->opName)));
+    if (ins && !dump.sourceLocation(*ins).empty())
+        line("  source        " + dump.sourceLocation(*ins));
+    const auto stepText = [](std::int64_t step) {
+        return step < 0 ? std::string("     -") : padLeft(std::to_string(step), 6);
+    };
+    line();
+    line("Positions (step, instruction, index)");
+    for (const ValueMark &m : flow.positions)
+        line("  " + stepText(m.step) + "  " + markInstruction(dump, m) +
+             (m.index == kNoString ? std::string() : " " + std::string(dump.str(m.index))));
+    line("Uses (step, instruction, operand)");
+    if (!flow.usesKnown)
+        line("  not in this dump");
+    else if (flow.uses.empty())
+        line("  none");
+    for (const ValueMark &m : flow.uses)
+        line("  " + stepText(m.step) + "  " + markInstruction(dump, m) + ", operand " +
+             std::to_string(m.operand) +
+             (m.index == kNoString ? std::string() : " " + std::string(dump.str(m.index))));
+    if (std::any_of(flow.positions.begin(), flow.positions.end(),
+                    [](const ValueMark &m) { return m.step < 0; }) ||
+        std::any_of(flow.uses.begin(), flow.uses.end(),
+                    [](const ValueMark &m) { return m.step < 0; }))
+        line("  (- : the instruction is not in the scheduled sequence)");
+    line();
+    line("Producers (what its instruction reads): " + valueList(dump, flow.producers));
+    line("Consumers (what its readers define):    " + valueList(dump, flow.consumers));
+    return out;
+}
+
+std::string Report::valueJson(const Dump &dump, std::uint32_t value, const ReportOptions &options)
+{
+    const Value &v = dump.values[value];
+    const ValueFlow flow = ValueFlow::of(dump, value);
+    JsonWriter w;
+    w.beginObject();
+    w.key("file").value(options.file.empty() ? dump.files.front().path : options.file);
+    w.key("module").value(dump.module);
+    writeValueFields(w, dump, v);
+    w.key("memory_space").value(static_cast<std::int64_t>(v.color));
+    const auto marks = [&](std::string_view name, const std::vector<ValueMark> &list, bool uses) {
+        w.key(name).beginArray();
+        for (const ValueMark &m : list) {
+            w.beginObject();
+            w.key("instruction").value(markInstruction(dump, m));
+            if (uses)
+                w.key("operand").value(m.operand);
+            w.key("index");
+            if (m.index == kNoString)
+                w.null();
+            else
+                w.value(dump.str(m.index));
+            w.key("step");
+            if (m.step < 0)
+                w.null();
+            else
+                w.value(m.step);
+            w.endObject();
+        }
+        w.endArray();
+    };
+    marks("uses", flow.uses, true);
+    w.key("uses_known").value(flow.usesKnown);
+    marks("positions", flow.positions, false);
+    const auto ids = [&](std::string_view name, const std::vector<std::uint32_t> &values) {
+        w.key(name).beginArray();
+        for (std::uint32_t x : values)
+            w.value(dump.values[x].id);
+        w.endArray();
+    };
+    ids("producers", flow.producers);
+    ids("consumers", flow.consumers);
     w.endObject();
     std::string out = w.str();
     out += '\n';

@@ -24,6 +24,12 @@ public:
                             const ReportOptions &options);
     static std::string json(const Dump &dump, const MemoryTimeline &timeline,
                             const ReportOptions &options);
+    /// `report --value`: one value's card (what the top list says of a value) with its uses,
+    /// positions, producers and consumers (analysis/ValueFlow).
+    static std::string valueText(const Dump &dump, std::uint32_t value,
+                                 const ReportOptions &options);
+    static std::string valueJson(const Dump &dump, std::uint32_t value,
+                                 const ReportOptions &options);
     /// The step the report is about: the option's, else memory space 0's peak.
     static std::int64_t reportStep(const MemoryTimeline &timeline, const ReportOptions &options);
     /// Every warning: the parser's, then the analysis's.

@@ -1,6 +1,7 @@
 // `bufferscope report`: the JSON fields of ARCHITECTURE.md, the text form, and the exit codes, run
 // through the real executable.
 #include "CliRun.h"
+#include "FlowFacts.h"
 #include "report/JsonWriter.h"
 
 #include <QJsonArray>
@@ -243,6 +244,96 @@ private Q_SLOTS:
         QVERIFY(!r.out.contains(bad));
         // Strict: every byte sequence of the output decodes.
         QVERIFY(QString::fromUtf8(r.out).toUtf8() == r.out);
+    }
+
+    void valueCard_data()
+    {
+        QTest::addColumn<int>("fact");
+        for (std::size_t i = 0; i < testutil::flowFacts().size(); ++i) {
+            const testutil::FlowFact &f = testutil::flowFacts()[i];
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2").arg(QLatin1String(f.sample), QLatin1String(f.value))))
+                << static_cast<int>(i);
+        }
+    }
+
+    void valueCard()
+    {
+        // `report --value` against the facts worked out by hand (tests/FlowFacts.h), looked up
+        // by name and by id.
+        QFETCH(int, fact);
+        const testutil::FlowFact &f = testutil::flowFacts()[static_cast<std::size_t>(fact)];
+        for (const QString &key : {QString::fromUtf8(f.value), QString::number(f.id)}) {
+            const Run r = run({QStringLiteral("report"), sample(f.sample),
+                               QStringLiteral("--value"), key, QStringLiteral("--json")});
+            QCOMPARE(r.code, 0);
+            QJsonParseError error;
+            const QJsonObject card = QJsonDocument::fromJson(r.out, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            QCOMPARE(card.value(QStringLiteral("id")).toInteger(), f.id);
+            for (const char *field : {"name", "bytes", "shape", "allocation", "offset", "start",
+                                      "end", "op_name", "source", "producers", "consumers"})
+                QVERIFY2(card.contains(QLatin1String(field)), field);
+            bool named = true; // every mark names its instruction
+            const auto steps = [&](const char *list) {
+                std::vector<std::int64_t> out;
+                for (const QJsonValue &m : card.value(QLatin1String(list)).toArray()) {
+                    named = named &&
+                            !m.toObject().value(QStringLiteral("instruction")).toString().isEmpty();
+                    if (!m.toObject().value(QStringLiteral("step")).isNull())
+                        out.push_back(m.toObject().value(QStringLiteral("step")).toInteger());
+                }
+                std::sort(out.begin(), out.end());
+                out.erase(std::unique(out.begin(), out.end()), out.end());
+                return out;
+            };
+            const auto ids = [&](const char *list) {
+                std::vector<std::int64_t> out;
+                for (const QJsonValue &id : card.value(QLatin1String(list)).toArray())
+                    out.push_back(id.toInteger());
+                return out;
+            };
+            QCOMPARE(steps("positions"), f.positionSteps);
+            QCOMPARE(steps("uses"), f.useSteps);
+            QCOMPARE(ids("producers"), f.producers);
+            QCOMPARE(ids("consumers"), f.consumers);
+            QVERIFY(named);
+        }
+    }
+
+    void valueCardDetails()
+    {
+        // tpu_unstack's `lhs` is read by `add` (operand 0) in the reduction's computation, which
+        // is not in the sequence: its step is null.
+        const Run r =
+            run({QStringLiteral("report"), sample("tpu_unstack"), QStringLiteral("--value"),
+                 QStringLiteral("lhs"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject use = QJsonDocument::fromJson(r.out)
+                                    .object()
+                                    .value(QStringLiteral("uses"))
+                                    .toArray()
+                                    .at(0)
+                                    .toObject();
+        QCOMPARE(use.value(QStringLiteral("instruction")).toString(), QStringLiteral("add"));
+        QCOMPARE(use.value(QStringLiteral("operand")).toInteger(), 0);
+        QVERIFY(use.value(QStringLiteral("step")).isNull());
+        // The text form lists the uses with their operand numbers.
+        const Run text = run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                              QStringLiteral("--value"), QStringLiteral("loop_gather_fusion")});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("      42  fusion.38, operand 1\n"));
+        QVERIFY(text.out.contains("p5.18.0 (203), p4.16.0 (204)"));
+        // An unknown value: exit 2, naming it.
+        const Run unknown = run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                                 QStringLiteral("--value"), QStringLiteral("fusion.999")});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY(unknown.err.contains("fusion.999"));
+        QVERIFY(unknown.out.isEmpty());
+        QCOMPARE(
+            run({QStringLiteral("report"), sample("gpu_decoder_layer"), QStringLiteral("--value")})
+                .code,
+            1);
     }
 
     void exitCodes()

@@ -2,7 +2,10 @@
 
 #include "BoxPlottable.h"
 #include "ChartPalette.h"
+#include "StepMarks.h"
 #include "StepTicker.h"
+#include "SwatchLegendItem.h"
+#include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -36,6 +39,14 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
     m_group->setLayer(highlightLayer());
     m_group->setOutlined(false);
     m_group->setBrushStyle(Qt::BDiagPattern);
+    // The selected value's producers and consumers, under it: at least a few pixels, too.
+    m_producers = new BoxPlottable(p->xAxis, p->yAxis);
+    m_consumers = new BoxPlottable(p->xAxis, p->yAxis);
+    for (BoxPlottable *b : {m_producers, m_consumers}) {
+        b->removeFromLegend();
+        b->setLayer(highlightLayer());
+        b->setMinimumPixelSize(kHighlightPixels);
+    }
     // The selected and hovered value: never folded, and at least a few pixels on screen, so
     // they stay visible at any zoom.
     m_selected = new BoxPlottable(p->xAxis, p->yAxis);
@@ -48,6 +59,7 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
     m_currentStep = new QCPItemStraightLine(p);
     m_currentStep->setLayer(highlightLayer());
     m_currentStep->setVisible(false);
+    m_marks = std::make_unique<StepMarks>(p->xAxis, p->yAxis, highlightLayer());
 
     connect(p, &QCustomPlot::mouseWheel, this, [this](QWheelEvent *event) {
         // Wheel zooms the program order; Ctrl+wheel zooms the rows or bytes.
@@ -66,6 +78,26 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
         else
             QToolTip::showText(event->globalPosition().toPoint(), tip, plot());
     });
+}
+
+BoxChartView::~BoxChartView() = default;
+
+std::vector<qint64> BoxChartView::markedUseSteps() const
+{
+    return m_marks->useSteps();
+}
+
+std::vector<qint64> BoxChartView::markedPositionSteps() const
+{
+    return m_marks->positionSteps();
+}
+
+void BoxChartView::addFlowLegend()
+{
+    m_marks->addToLegend();
+    QCPLegend *legend = plot()->legend;
+    legend->addItem(new SwatchLegendItem(legend, ChartPalette::producer(), tr("producer")));
+    legend->addItem(new SwatchLegendItem(legend, ChartPalette::consumer(), tr("consumer")));
 }
 
 bool BoxChartView::clickAt(const QPointF &pixel)
@@ -87,9 +119,14 @@ QString BoxChartView::toolTipAt(const QPointF &pixel) const
 {
     if (!dump())
         return {};
+    QString marks = m_marks->toolTipAt(pixel).toHtmlEscaped();
+    if (!marks.isEmpty())
+        marks = marks.replace(QLatin1Char('\n'), QStringLiteral("<br>")) + QStringLiteral("<hr>");
     const int box = m_boxes->boxAt(pixel);
     if (box >= 0)
-        return boxToolTip(m_boxes->boxes()[static_cast<std::size_t>(box)]);
+        return marks + boxToolTip(m_boxes->boxes()[static_cast<std::size_t>(box)]);
+    if (!marks.isEmpty())
+        return marks;
     const qint64 step = stepAtPixel(pixel.x());
     const std::uint32_t ins = dump()->instructionAtStep(step);
     if (ins == kNone || !plot()->axisRect()->rect().contains(pixel.toPoint()))
@@ -176,6 +213,33 @@ void BoxChartView::showValue(int value)
     const Box *box = boxOf(value);
     m_selected->setBoxes(boxesFor(value));
     setHighlighted(box ? value : -1);
+    m_marks->clear();
+    m_producerValues.clear();
+    m_consumerValues.clear();
+    std::vector<Box> producers;
+    std::vector<Box> consumers;
+    if (box) {
+        // Positions in the box's middle, uses pointing down at it from above: an instruction that
+        // both uses the value and is one of its positions shows both marks.
+        const std::shared_ptr<const ValueFlow> flow = workspace()->flow(dumpPointer(), value);
+        const double middle = (box->y0 + box->y1) / 2;
+        m_marks->show(
+            *dump(), *flow, [middle](qint64) { return middle; }, (box->y1 - box->y0) / 2);
+        const auto tint = [this](const std::vector<std::uint32_t> &values,
+                                 std::vector<std::uint32_t> &shown, std::vector<Box> &boxes) {
+            for (std::uint32_t v : values) {
+                std::vector<Box> more = boxesFor(static_cast<int>(v));
+                if (more.empty())
+                    continue;
+                shown.push_back(v);
+                boxes.insert(boxes.end(), more.begin(), more.end());
+            }
+        };
+        tint(flow->producers, m_producerValues, producers);
+        tint(flow->consumers, m_consumerValues, consumers);
+    }
+    m_producers->setBoxes(std::move(producers));
+    m_consumers->setBoxes(std::move(consumers));
     if (!box)
         return;
     revealValue(value);
@@ -199,6 +263,11 @@ void BoxChartView::applyPalette()
     m_selected->setOutlinePen(QPen(ChartPalette::foreground(pal), 1));
     m_group->setColours({ChartPalette::highlight()});
     m_hovered->setColours({Qt::transparent});
+    m_producers->setColours({ChartPalette::producer()});
+    m_consumers->setColours({ChartPalette::consumer()});
+    for (BoxPlottable *b : {m_producers, m_consumers})
+        b->setOutlinePen(QPen(ChartPalette::foreground(pal), 1));
+    m_marks->applyPalette(pal);
     m_hovered->setOutlinePen(QPen(ChartPalette::hover(), 1.5));
     m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
 }

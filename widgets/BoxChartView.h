@@ -11,6 +11,7 @@ class QCPItemStraightLine;
 namespace bufferscope {
 
 class BoxPlottable;
+class StepMarks;
 class StepTicker;
 
 /// What the Gantt chart and the memory map share: one BoxPlottable of values over the program
@@ -22,6 +23,7 @@ class BoxChartView : public ChartView
     Q_OBJECT
 public:
     explicit BoxChartView(Workspace *workspace, QWidget *parent = nullptr);
+    ~BoxChartView() override;
 
     BoxPlottable *boxes() const { return m_boxes; }
     /// The selected value's box in widget pixels (empty when it is not drawn).
@@ -34,6 +36,13 @@ public:
     bool clickAt(const QPointF &pixel);
     /// Boxes drawn for the highlighted group (tests).
     int groupBoxCount() const { return m_groupShown; }
+    /// Steps marked for the selected value's uses and positions (sorted), on its box.
+    std::vector<qint64> markedUseSteps() const;
+    std::vector<qint64> markedPositionSteps() const;
+    /// The selected value's producers and consumers this view tints (value indices, ascending;
+    /// those it draws).
+    const std::vector<std::uint32_t> &tintedProducers() const { return m_producerValues; }
+    const std::vector<std::uint32_t> &tintedConsumers() const { return m_consumerValues; }
     /// The workspace builds the boxes (another order or allocation) in the background; the
     /// chart shows the previous ones meanwhile.
     bool isBuilding() const { return m_building; }
@@ -59,6 +68,8 @@ protected:
     void showGroup(const QVector<int> &values) override;
     void applyPalette() override;
     StepTicker *stepTicker() const { return m_stepTicker; }
+    /// Adds the marks' and the data flow's legend entries after the kinds.
+    void addFlowLegend();
     /// The boxes shown are not those asked for yet: the workspace builds them.
     void setBuilding(bool building) { m_building = building; }
 
@@ -69,6 +80,11 @@ private:
     int m_groupShown = 0;
     BoxPlottable *m_selected;
     BoxPlottable *m_hovered;
+    BoxPlottable *m_producers;
+    BoxPlottable *m_consumers;
+    std::vector<std::uint32_t> m_producerValues;
+    std::vector<std::uint32_t> m_consumerValues;
+    std::unique_ptr<StepMarks> m_marks;
     QCPItemStraightLine *m_currentStep;
     bool m_building = false;
 };

@@ -31,6 +31,16 @@ QColor highlight()
     return QColor(0xd5, 0x5e, 0x00); // vermillion
 }
 
+QColor producer()
+{
+    return QColor(0xf0, 0xe4, 0x42); // yellow
+}
+
+QColor consumer()
+{
+    return QColor(0x88, 0x22, 0x55); // wine
+}
+
 QColor hover()
 {
     return QColor(0x20, 0x20, 0x20);

@@ -17,6 +17,10 @@ QColor kindColor(AllocationKind kind);
 QColor kindFill(AllocationKind kind);
 /// The selected value, in every view. Distinct from every kind colour.
 QColor highlight();
+/// The values the selected value is made from (its instruction's operands), and the values
+/// made from it (defined by its readers).
+QColor producer();
+QColor consumer();
 /// Hovered value outline.
 QColor hover();
 QColor liveBytes();

@@ -21,25 +21,6 @@ namespace bufferscope {
 
 namespace {
 constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
-/// Rows at least this tall show the selected value's use and position marks; on thinner rows
-/// the marks would pile up on one spot and hide the highlighted bar.
-constexpr double kMarkedRowPixels = 3;
-
-/// The selected value's use or position marks, drawn only on rows tall enough for them. Decided
-/// while drawing, so exports (laid out at their own size) decide for themselves.
-class RowMarks : public QCPGraph
-{
-public:
-    using QCPGraph::QCPGraph;
-
-protected:
-    void draw(QCPPainter *painter) override
-    {
-        const double rows = valueAxis()->range().size();
-        if (rows > 0 && valueAxis()->axisRect()->height() / rows >= kMarkedRowPixels)
-            QCPGraph::draw(painter);
-    }
-};
 } // namespace
 
 LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
@@ -82,14 +63,6 @@ LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
     m_rowBand->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_rowBand->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_rowBand->setVisible(false);
-    m_uses = new RowMarks(p->xAxis, p->yAxis);
-    m_positions = new RowMarks(p->xAxis, p->yAxis);
-    for (QCPGraph *g : {m_uses, m_positions}) {
-        g->setLayer(highlightLayer());
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setAdaptiveSampling(false);
-        g->removeFromLegend();
-    }
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this] { updateRowLabels(); });
     connect(workspace, &Workspace::ganttRowsReady, this, [this] {
@@ -113,17 +86,10 @@ void LiveRangeGantt::applyPalette()
 {
     BoxChartView::applyPalette();
     const QPalette pal = palette();
-    const QColor fg = ChartPalette::foreground(pal);
     QColor band = ChartPalette::highlight();
     band.setAlpha(40);
     m_rowBand->setBrush(band);
     m_rowBand->setPen(Qt::NoPen);
-    m_uses->setPen(QPen(fg));
-    m_uses->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, fg, fg, 9));
-    m_positions->setPen(QPen(fg));
-    // Hollow, so the highlighted bar shows through where it is smaller than the mark.
-    m_positions->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(fg, 1.5), Qt::NoBrush, 8));
     std::vector<QColor> colours;
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
@@ -191,10 +157,7 @@ void LiveRangeGantt::rebuild()
 
     // Legend: the kinds that occur, then the marks.
     setKindLegend();
-    m_uses->setName(tr("use (selected value)"));
-    m_positions->setName(tr("position (selected value)"));
-    m_uses->addToLegend();
-    m_positions->addToLegend();
+    addFlowLegend();
     resetZoom();
 }
 
@@ -233,10 +196,6 @@ void LiveRangeGantt::resetZoom()
 
 void LiveRangeGantt::showValue(int value)
 {
-    m_useSteps.clear();
-    m_positionSteps.clear();
-    m_uses->data()->clear();
-    m_positions->data()->clear();
     m_rowBand->setVisible(false);
     BoxChartView::showValue(value);
     const int row = rowOf(value);
@@ -255,33 +214,9 @@ void LiveRangeGantt::showValue(int value)
         }
         return;
     }
-    const Dump &d = *dump();
-    const Value &v = d.values[static_cast<std::size_t>(value)];
     m_rowBand->topLeft->setCoords(0, row);
     m_rowBand->bottomRight->setCoords(1, row + 1);
     m_rowBand->setVisible(true);
-    const double y = row + 0.5;
-    for (std::uint32_t i = 0; i < v.useCount; ++i) {
-        const Use &u = d.uses[v.firstUse + i];
-        if (u.instruction != kNone && d.instructions[u.instruction].step >= 0)
-            m_useSteps.push_back(d.instructions[u.instruction].step);
-    }
-    for (std::uint32_t i = 0; i < v.positionCount; ++i) {
-        const Position &pos = d.positions[v.firstPosition + i];
-        if (pos.instruction != kNone && d.instructions[pos.instruction].step >= 0)
-            m_positionSteps.push_back(d.instructions[pos.instruction].step);
-    }
-    std::sort(m_useSteps.begin(), m_useSteps.end());
-    m_useSteps.erase(std::unique(m_useSteps.begin(), m_useSteps.end()), m_useSteps.end());
-    std::sort(m_positionSteps.begin(), m_positionSteps.end());
-    m_positionSteps.erase(std::unique(m_positionSteps.begin(), m_positionSteps.end()),
-                          m_positionSteps.end());
-    for (qint64 s : m_positionSteps)
-        m_positions->addData(static_cast<double>(s) + 0.5, y);
-    // Uses sit on the bar's top edge, positions in its middle: an instruction that both uses
-    // the value and is one of its positions shows both marks.
-    for (qint64 s : m_useSteps)
-        m_uses->addData(static_cast<double>(s) + 0.5, row + GanttRows::kBarInset);
 }
 
 void LiveRangeGantt::revealValue(int value)

@@ -35,9 +35,6 @@ public:
     /// Row of `value` in the current order, -1 when it has no live range.
     int rowOf(int value) const;
     int rowCount() const { return static_cast<int>(m_rows->values.size()); }
-    /// Steps marked for the selected value's uses and positions (sorted).
-    std::vector<qint64> markedUseSteps() const { return m_useSteps; }
-    std::vector<qint64> markedPositionSteps() const { return m_positionSteps; }
     /// Values listed apart because they have no live range.
     QListWidget *noLiveRangeList() const { return m_apart; }
 
@@ -55,13 +52,9 @@ private:
     QComboBox *m_orderBox;
     QToolButton *m_apartButton;
     QListWidget *m_apart;
-    QCPGraph *m_uses;
-    QCPGraph *m_positions;
     QCPItemRect *m_rowBand;
     Order m_order = Order::ByStart;
     std::shared_ptr<const GanttRows> m_rows;
-    std::vector<qint64> m_useSteps;
-    std::vector<qint64> m_positionSteps;
 };
 
 } // namespace bufferscope

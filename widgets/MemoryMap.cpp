@@ -110,6 +110,7 @@ void MemoryMap::rebuild()
         m_allocationBox->setCurrentIndex(m_allocationBox->findData(m_allocation));
     }
     setKindLegend();
+    addFlowLegend();
     // Nothing of the old dump's layout may stay: its bands index the old allocations.
     m_layout = std::make_shared<const MemoryMapLayout>();
     m_bands->setBoxSet(m_layout->bands);

@@ -2,6 +2,7 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "StepMarks.h"
 #include "StepTicker.h"
 #include "Workspace.h"
 #include "models/ByteSize.h"
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bufferscope {
@@ -143,8 +145,11 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
              m_printedPeak, m_printedPeakLabel})
         item->setVisible(false);
 
+    m_marks = std::make_unique<StepMarks>(p->xAxis, p->yAxis, highlightLayer());
+    m_marks->addToLegend();
+
     connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
-        moveCursorTo(event->position().x());
+        moveCursorTo(event->position().x(), event->position().y());
         replotHighlight();
     });
     connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
@@ -165,6 +170,8 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
             });
     applyPalette();
 }
+
+UsageChart::~UsageChart() = default;
 
 QString UsageChart::title() const
 {
@@ -199,6 +206,7 @@ void UsageChart::applyPalette()
     m_valueBand->setBrush(band);
     m_valueBand->setPen(QPen(ChartPalette::highlight(), 1));
     m_valueLabel->setColor(ChartPalette::highlight());
+    m_marks->applyPalette(palette());
     m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
     m_cursor->setPen(QPen(ChartPalette::grid(pal), 1, Qt::DashLine));
     m_cursorLabel->setColor(fg);
@@ -440,6 +448,7 @@ void UsageChart::showValue(int value)
 {
     m_valueBand->setVisible(false);
     m_valueLabel->setVisible(false);
+    m_marks->clear();
     setHighlighted(-1);
     if (!dump() || value < 0 || static_cast<std::size_t>(value) >= dump()->values.size())
         return;
@@ -455,7 +464,38 @@ void UsageChart::showValue(int value)
                           QStringLiteral(" · ") + humanBytesText(v.size));
     m_valueBand->setVisible(true);
     m_valueLabel->setVisible(true);
+    // Its uses and positions on the live-bytes curve.
+    const SpaceTimeline *space = timeline()->space(m_memorySpace);
+    m_marks->show(*dump(), *workspace()->flow(dumpPointer(), value), [space](qint64 step) {
+        const auto s = static_cast<std::size_t>(step);
+        return space && s < space->liveBytes.size() ? static_cast<double>(space->liveBytes[s])
+                                                    : 0.0;
+    });
     setHighlighted(value);
+}
+
+std::vector<qint64> UsageChart::markedUseSteps() const
+{
+    return m_marks->useSteps();
+}
+
+std::vector<qint64> UsageChart::markedPositionSteps() const
+{
+    return m_marks->positionSteps();
+}
+
+QPointF UsageChart::markPixel(qint64 step) const
+{
+    const std::vector<qint64> uses = m_marks->useSteps();
+    const std::vector<qint64> positions = m_marks->positionSteps();
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (!space || step < 0 || static_cast<std::size_t>(step) >= space->liveBytes.size() ||
+        (!std::binary_search(uses.begin(), uses.end(), step) &&
+         !std::binary_search(positions.begin(), positions.end(), step)))
+        return {};
+    return {plot()->xAxis->coordToPixel(static_cast<double>(step) + 0.5),
+            plot()->yAxis->coordToPixel(
+                static_cast<double>(space->liveBytes[static_cast<std::size_t>(step)]))};
 }
 
 QPair<double, double> UsageChart::highlightedRange() const
@@ -484,10 +524,13 @@ QString UsageChart::stepSummary(qint64 step) const
         .arg(name, humanBytesText(space->liveBytes[i]), humanBytesText(space->logicalBytes[i]));
 }
 
-void UsageChart::moveCursorTo(double pixelX)
+void UsageChart::moveCursorTo(double pixelX, double pixelY)
 {
     const qint64 step = stepAtPixel(pixelX);
-    const QString text = stepSummary(step);
+    QString text = stepSummary(step);
+    if (const QString marks = m_marks->toolTipAt(QPointF(pixelX, pixelY));
+        !text.isEmpty() && !marks.isEmpty())
+        text += QLatin1Char('\n') + marks;
     const bool inside =
         !text.isEmpty() && plot()->axisRect()->rect().contains(
                                QPoint(static_cast<int>(pixelX), plot()->axisRect()->center().y()));

@@ -5,6 +5,8 @@
 #include <QPair>
 #include <qcustomplot.h>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QCPGraph;
@@ -15,6 +17,7 @@ class QCPItemTracer;
 
 namespace bufferscope {
 
+class StepMarks;
 class StepTicker;
 
 /// Live bytes and logical live bytes over the program order for one memory space, with the
@@ -25,6 +28,7 @@ class UsageChart : public ChartView
     Q_OBJECT
 public:
     explicit UsageChart(Workspace *workspace, QWidget *parent = nullptr);
+    ~UsageChart() override;
 
     QString viewName() const override { return QStringLiteral("usage"); }
     QString title() const override;
@@ -38,8 +42,14 @@ public:
     QPair<double, double> highlightedRange() const;
     /// The text under the mouse cursor (step, instruction, bytes); empty when outside.
     QString cursorText() const;
-    /// Moves the cursor as the mouse would (widget pixel x), for tests and keyboard use.
-    void moveCursorTo(double pixelX);
+    /// Moves the cursor as the mouse would (widget pixels), for tests and keyboard use; over a
+    /// use or position mark of the selected value the text names it too.
+    void moveCursorTo(double pixelX, double pixelY = -1);
+    /// Steps marked for the selected value's uses and positions (sorted), on the curve.
+    std::vector<qint64> markedUseSteps() const;
+    std::vector<qint64> markedPositionSteps() const;
+    /// Where the mark of `step` is drawn (widget pixels); null when it is not marked.
+    QPointF markPixel(qint64 step) const;
     /// A device memory budget drawn as a line with the headroom at the peak; 0: none.
     void setBudget(qint64 bytes);
     qint64 budget() const { return m_budget; }
@@ -93,6 +103,7 @@ private:
     QCPItemStraightLine *m_cursor = nullptr;
     QCPItemText *m_cursorLabel = nullptr;
     QCPItemRect *m_valueBand = nullptr;
+    std::unique_ptr<StepMarks> m_marks;
     QCPItemText *m_valueLabel = nullptr;
     int m_memorySpace = 0; ///< the one plotted
     int m_curveLane;

@@ -40,6 +40,14 @@ Workspace::Workspace(QObject *parent)
         [this] { goToPeak(); });
     add(Action::ClearSelection, tr("&Clear Selection"), QKeySequence(Qt::Key_Escape),
         [this] { m_selection->clear(); });
+    add(Action::GoToProducer, tr("Go to P&roducer"), QKeySequence(Qt::ALT | Qt::Key_Up),
+        [this] { goToProducer(); });
+    add(Action::GoToConsumer, tr("Go to C&onsumer"), QKeySequence(Qt::ALT | Qt::Key_Down),
+        [this] { goToConsumer(); });
+    m_actions[Action::GoToProducer]->setToolTip(
+        tr("Select the largest value the selected value's instruction reads"));
+    m_actions[Action::GoToConsumer]->setToolTip(
+        tr("Select the largest value made by an instruction that reads the selected value"));
 }
 
 Workspace::~Workspace()
@@ -394,6 +402,50 @@ void Workspace::valueChosen(int value)
     const Value &v = m_current.dump->values[static_cast<std::size_t>(value)];
     if (v.hasLiveRange() && !v.liveAt(m_selection->currentStep()))
         m_selection->setCurrentStep(v.start);
+}
+
+std::shared_ptr<const ValueFlow> Workspace::flow(const std::shared_ptr<const Dump> &dump, int value)
+{
+    if (!dump || value < 0 || static_cast<std::size_t>(value) >= dump->values.size())
+        return std::make_shared<const ValueFlow>();
+    if (m_flow && m_flowValue == value && m_flowDump.lock() == dump)
+        return m_flow;
+    m_flowDump = dump;
+    m_flowValue = value;
+    m_flow =
+        std::make_shared<const ValueFlow>(ValueFlow::of(*dump, static_cast<std::uint32_t>(value)));
+    return m_flow;
+}
+
+namespace {
+int largestOf(const Dump &dump, const std::vector<std::uint32_t> &values)
+{
+    int best = -1;
+    for (std::uint32_t v : values)
+        if (best < 0 || dump.values[v].size > dump.values[static_cast<std::size_t>(best)].size)
+            best = static_cast<int>(v);
+    return best;
+}
+} // namespace
+
+void Workspace::goToProducer()
+{
+    const int value = m_selection->currentValue();
+    if (!m_current.dump || value < 0)
+        return;
+    const int next = largestOf(*m_current.dump, flow(m_current.dump, value)->producers);
+    if (next >= 0)
+        m_selection->setCurrentValue(next);
+}
+
+void Workspace::goToConsumer()
+{
+    const int value = m_selection->currentValue();
+    if (!m_current.dump || value < 0)
+        return;
+    const int next = largestOf(*m_current.dump, flow(m_current.dump, value)->consumers);
+    if (next >= 0)
+        m_selection->setCurrentValue(next);
 }
 
 } // namespace bufferscope

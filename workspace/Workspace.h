@@ -5,6 +5,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/ValueFlow.h"
 
 #include <QObject>
 #include <QString>
@@ -51,7 +52,9 @@ public:
         PreviousStep,
         NextStep,
         GoToPeak,
-        ClearSelection
+        ClearSelection,
+        GoToProducer,
+        GoToConsumer
     };
 
     explicit Workspace(QObject *parent = nullptr);
@@ -114,6 +117,9 @@ public:
     breakdown(const std::shared_ptr<const Dump> &dump,
               const std::shared_ptr<const MemoryTimeline> &timeline, qint64 step, bool now = false);
     bool isComputingBreakdown() const;
+    /// The uses, positions, producers and consumers of `value` (kept for the last value asked
+    /// for, which every view asks for in turn after a click).
+    std::shared_ptr<const ValueFlow> flow(const std::shared_ptr<const Dump> &dump, int value);
 
     // --- Selection rules --------------------------------------------------------------------
 
@@ -128,6 +134,11 @@ public:
     void setStep(qint64 step);
     /// The peak step of the memory space on show.
     void goToPeak();
+    /// Walks the data flow from the selected value: to the largest value its instruction reads
+    /// (producer) or the largest value defined by one of its readers (consumer). Ties: the
+    /// lowest id. Nothing happens when there is none.
+    void goToProducer();
+    void goToConsumer();
 
 Q_SIGNALS:
     void loadStarted(const QString &path);
@@ -182,6 +193,9 @@ private:
     std::shared_ptr<const GanttRows> m_rows;
     std::shared_ptr<const MemoryMapLayout> m_layout;
     std::shared_ptr<const StepBreakdown> m_breakdown;
+    std::weak_ptr<const Dump> m_flowDump;
+    int m_flowValue = -1;
+    std::shared_ptr<const ValueFlow> m_flow;
     /// What the running jobs build, so asking again does not start them again.
     GanttOrder m_rowsPending = GanttOrder::ByStart;
     int m_layoutPending = MemoryMapLayout::kAllAllocations;

@@ -5,6 +5,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartPalette.h"
+#include "FlowFacts.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
@@ -175,6 +176,95 @@ private Q_SLOTS:
         QTest::keyClick(views.usage.plot(), Qt::Key_Left);
         QTest::keyClick(views.usage.plot(), Qt::Key_Left);
         QCOMPARE(views.selection.currentStep(), qint64(1));
+    }
+
+    void flowMarkedInEveryView_data()
+    {
+        QTest::addColumn<int>("fact");
+        for (std::size_t i = 0; i < testutil::flowFacts().size(); ++i) {
+            const testutil::FlowFact &f = testutil::flowFacts()[i];
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2").arg(QLatin1String(f.sample), QLatin1String(f.value))))
+                << static_cast<int>(i);
+        }
+    }
+
+    void flowMarkedInEveryView()
+    {
+        // Every step-axis view marks the uses and positions worked out by hand (FlowFacts.h),
+        // and the Gantt and the memory map tint the producers and consumers they draw.
+        QFETCH(int, fact);
+        const testutil::FlowFact &f = testutil::flowFacts()[static_cast<std::size_t>(fact)];
+        Views views;
+        QVERIFY(views.load(QString::fromLatin1(f.sample)));
+        const Dump &d = *views.loaded.dump;
+        const std::uint32_t found = d.findValue(f.value);
+        QVERIFY(found != kNone);
+        const bool drawn = d.values[found].hasLiveRange();
+        // Values without a live range (thread-local) are drawn nowhere, so nothing is marked.
+        const std::vector<qint64> uses =
+            drawn ? std::vector<qint64>(f.useSteps.begin(), f.useSteps.end())
+                  : std::vector<qint64>();
+        const std::vector<qint64> positions =
+            drawn ? std::vector<qint64>(f.positionSteps.begin(), f.positionSteps.end())
+                  : std::vector<qint64>();
+        const auto drawnIds = [&d](const std::vector<std::int64_t> &ids) {
+            std::vector<std::int64_t> out;
+            for (std::int64_t id : ids)
+                if (d.values[d.findValueById(id)].hasLiveRange())
+                    out.push_back(id);
+            return out;
+        };
+        const auto ids = [&d](const std::vector<std::uint32_t> &values) {
+            std::vector<std::int64_t> out;
+            for (std::uint32_t v : values)
+                out.push_back(d.values[v].id);
+            return out;
+        };
+        const auto expectMarks = [&] {
+            for (ChartView *view :
+                 {static_cast<ChartView *>(&views.usage), static_cast<ChartView *>(&views.gantt),
+                  static_cast<ChartView *>(&views.map)}) {
+                const QString where = view->viewName();
+                const auto *box = qobject_cast<BoxChartView *>(view);
+                const std::vector<qint64> u =
+                    box ? box->markedUseSteps() : views.usage.markedUseSteps();
+                const std::vector<qint64> p =
+                    box ? box->markedPositionSteps() : views.usage.markedPositionSteps();
+                QVERIFY2(u == uses, qPrintable(where));
+                QVERIFY2(p == positions, qPrintable(where));
+                if (!box)
+                    continue;
+                QVERIFY2(ids(box->tintedProducers()) == drawnIds(f.producers), qPrintable(where));
+                QVERIFY2(ids(box->tintedConsumers()) == drawnIds(f.consumers), qPrintable(where));
+            }
+        };
+        views.selection.setCurrentValue(static_cast<int>(found));
+        expectMarks();
+        if (!drawn)
+            return;
+        // By a click on its Gantt bar, after clearing.
+        views.selection.clear();
+        QVERIFY(views.gantt.markedUseSteps().empty() && views.usage.markedUseSteps().empty());
+        views.gantt.plot()->replot();
+        const QRectF bar =
+            views.gantt.boxes()->pixelRect(views.gantt.boxes()->boxes()[static_cast<std::size_t>(
+                views.gantt.boxes()->boxesOfValue(found).front())]);
+        QTest::mouseClick(views.gantt.plot(), Qt::LeftButton, {}, bar.center().toPoint());
+        QCOMPARE(views.selection.currentValue(), static_cast<int>(found));
+        expectMarks();
+        // Hovering a use mark on the usage curve names the reader and the operand.
+        if (!uses.empty()) {
+            views.usage.plot()->replot();
+            const QPointF at = views.usage.markPixel(uses.front());
+            QVERIFY(!at.isNull());
+            views.usage.moveCursorTo(at.x(), at.y() - 5); // the triangle sits above the curve
+            const std::uint32_t reader = d.instructionAtStep(uses.front());
+            const QString text = views.usage.cursorText();
+            QVERIFY2(text.contains(QStringLiteral("use: %1, operand ")
+                                       .arg(QString::fromUtf8(d.str(d.instructions[reader].name)))),
+                     qPrintable(text));
+        }
     }
 
     void usageChartClickAndCursor()

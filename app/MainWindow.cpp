@@ -7,6 +7,7 @@
 #include "DumpFiles.h"
 #include "ExportDialog.h"
 #include "HelpDialogs.h"
+#include "InstructionsView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "ModuleBrowser.h"
@@ -294,16 +295,7 @@ void MainWindow::createViews()
     m_allocationView->setUniformRowHeights(true);
     m_allocationView->setSelectionBehavior(QAbstractItemView::SelectRows);
 
-    m_instructionView = new QTableView(this);
-    m_instructionView->setModel(m_instructionModel);
-    m_instructionView->verticalHeader()->hide();
-    m_instructionView->verticalHeader()->setDefaultSectionSize(
-        m_instructionView->fontMetrics().height() + 4);
-    m_instructionView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_instructionView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_instructionView->horizontalHeader()->setStretchLastSection(true);
-    // Column widths from the first rows only (a thousand cost tens of ms on big dumps).
-    m_instructionView->horizontalHeader()->setResizeContentsPrecision(100);
+    m_instructionView = new InstructionsView(m_instructionModel, m_workspace, this);
 
     m_warnings = new WarningsView(selection(), this);
     m_modules = new ModuleBrowser(m_workspace, this);
@@ -492,6 +484,11 @@ void MainWindow::createActions()
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
+QTableView *MainWindow::instructionTable() const
+{
+    return m_instructionView->table();
+}
+
 QList<ChartView *> MainWindow::chartViews() const
 {
     return {m_usage, m_gantt, m_map, m_breakdown};
@@ -513,14 +510,7 @@ void MainWindow::connectViews()
     };
     connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentChanged, this,
             selectFromTree);
-    connect(m_instructionView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &index) {
-                if (index.isValid())
-                    selection()->setCurrentStep(index.data(StepRole).toLongLong());
-            });
     connect(m_modules, &ModuleBrowser::moduleActivated, this, &MainWindow::openPath);
-    connect(m_workspace, &Workspace::memorySpaceChanged, m_instructionModel,
-            &InstructionListModel::setMemorySpace);
     for (ChartView *view : chartViews()) {
         connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
         // File → Export offers the chart last worked with first.
@@ -544,15 +534,6 @@ void MainWindow::connectViews()
                     statusBar()->showMessage(
                         tr("Highlighted: %1 (%n value(s))", nullptr, values.size()).arg(label));
             });
-    connect(selection(), &Selection::currentStepChanged, this, [this](qint64 step) {
-        if (step < 0 || step >= m_instructionModel->rowCount())
-            return;
-        const QModelIndex index = m_instructionModel->index(static_cast<int>(step), 0);
-        const QSignalBlocker blocker(m_instructionView->selectionModel());
-        m_instructionView->selectionModel()->setCurrentIndex(
-            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_instructionView->scrollTo(index);
-    });
 }
 
 void MainWindow::restoreSettings()
@@ -663,9 +644,7 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
         timed(QStringLiteral("values"), [this, loaded] { m_valueModel->setDump(loaded.dump); }));
     steps->push_back(timed(QStringLiteral("allocations, instructions"), [this, loaded] {
         m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
-        m_instructionModel->setDump(loaded.dump, loaded.timeline);
-        m_instructionModel->setMemorySpace(m_workspace->memorySpace());
-        m_instructionView->resizeColumnsToContents();
+        m_instructionView->setDump(loaded.dump, loaded.timeline);
         m_allocationView->resizeColumnToContents(0);
     }));
     steps->push_back(timed(m_gantt->viewName(),

@@ -29,6 +29,7 @@ class BreakdownPanel;
 class CompareView;
 class ModuleBrowser;
 class InstructionListModel;
+class InstructionsView;
 class LiveRangeGantt;
 class MemoryMap;
 class Selection;
@@ -70,7 +71,8 @@ public:
     ValueInspector *inspector() const { return m_inspector; }
     ValueTableView *valueTable() const { return m_valueView; }
     QTreeView *allocationTree() const { return m_allocationView; }
-    QTableView *instructionTable() const { return m_instructionView; }
+    QTableView *instructionTable() const;
+    InstructionsView *instructionsView() const { return m_instructionView; }
     WarningsView *warningsView() const { return m_warnings; }
     ModuleBrowser *modules() const { return m_modules; }
     QList<ChartView *> chartViews() const;
@@ -142,7 +144,7 @@ private:
     ValueInspector *m_inspector = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;
-    QTableView *m_instructionView = nullptr;
+    InstructionsView *m_instructionView = nullptr;
     WarningsView *m_warnings = nullptr;
     ModuleBrowser *m_modules = nullptr;
     QDockWidget *m_modulesDock = nullptr;

@@ -17,6 +17,7 @@ enum Roles : int
     BytesRole,                         ///< exact byte count (qint64) of a size column
     MembersRole,                       ///< value indices of a group (QVector<int>)
     PathRole,                          ///< op_name prefix of a breakdown group (QString)
+    MarkedRole,                        ///< the row is a use or position of the selected value
 };
 
 } // namespace bufferscope

@@ -6,15 +6,21 @@
 #include "BreakdownPanel.h"
 #include "ChartPalette.h"
 #include "FlowFacts.h"
+#include "InstructionsView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
+#include "models/InstructionListModel.h"
+#include "models/Roles.h"
 #include "models/Selection.h"
 
+#include <QCheckBox>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -265,6 +271,100 @@ private Q_SLOTS:
                                        .arg(QString::fromUtf8(d.str(d.instructions[reader].name)))),
                      qPrintable(text));
         }
+    }
+
+    void instructionsTableMarks_data() { flowMarkedInEveryView_data(); }
+
+    void instructionsTableMarks()
+    {
+        // The Instructions table marks and tints exactly the hand-worked use and position steps
+        // (FlowFacts.h), and shows only those when asked.
+        QFETCH(int, fact);
+        const testutil::FlowFact &f = testutil::flowFacts()[static_cast<std::size_t>(fact)];
+        Views views;
+        QVERIFY(views.load(QString::fromLatin1(f.sample)));
+        InstructionListModel model;
+        InstructionsView table(&model, &views.workspace);
+        table.setDump(views.loaded.dump, views.loaded.timeline);
+        std::vector<qint64> expected(f.useSteps.begin(), f.useSteps.end());
+        expected.insert(expected.end(), f.positionSteps.begin(), f.positionSteps.end());
+        std::sort(expected.begin(), expected.end());
+        expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+        views.selection.setCurrentValue(static_cast<int>(views.loaded.dump->findValue(f.value)));
+        bool explained = true; // marked rows say why, unmarked ones say nothing
+        const auto markedRows = [&model, &explained] {
+            std::vector<qint64> steps;
+            for (int row = 0; row < model.rowCount(); ++row) {
+                const QModelIndex i = model.index(row, InstructionListModel::MarksColumn);
+                const bool marked = i.data(MarkedRole).toBool();
+                if (marked)
+                    steps.push_back(i.data(StepRole).toLongLong());
+                explained = explained && marked == !i.data().toString().isEmpty();
+            }
+            return steps;
+        };
+        QCOMPARE(markedRows(), expected);
+        table.onlyMarkedBox()->setChecked(true);
+        QCOMPARE(model.rowCount(), static_cast<int>(expected.size()));
+        QCOMPARE(markedRows(), expected);
+        QVERIFY(explained);
+        // Clearing the selection leaves nothing to show.
+        views.selection.clear();
+        QCOMPARE(model.rowCount(), 0);
+        table.onlyMarkedBox()->setChecked(false);
+        QCOMPARE(model.rowCount(), static_cast<int>(views.loaded.dump->stepCount()));
+    }
+
+    void instructionsTableSelectsByClick()
+    {
+        // gpu_decoder_layer: step 36 is fusion.40 (value 177), step 37 custom-call.5.0, a tuple
+        // defining 178, 179 and 180, step 38 get-tuple-element.5, which defines none.
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const Dump &d = *views.loaded.dump;
+        InstructionListModel model;
+        InstructionsView table(&model, &views.workspace);
+        table.resize(500, 600);
+        table.setDump(views.loaded.dump, views.loaded.timeline);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QTableView *view = table.table();
+        const auto clickStep = [&](int step) {
+            view->scrollTo(model.index(step, 0));
+            const QRect cell =
+                view->visualRect(model.index(step, InstructionListModel::InstructionColumn));
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        };
+        clickStep(36);
+        QCOMPARE(views.selection.currentStep(), qint64(36));
+        QCOMPARE(d.values[static_cast<std::size_t>(views.selection.currentValue())].id,
+                 std::int64_t(177));
+        // fusion.40 is read by custom-call.5.0 at step 37 as operand 0.
+        QCOMPARE(model.index(37, InstructionListModel::MarksColumn).data().toString(),
+                 QStringLiteral("▼ operand 0"));
+        QCOMPARE(model.index(36, InstructionListModel::MarksColumn).data().toString(),
+                 QStringLiteral("○"));
+        clickStep(38); // no value defined: the step moves, the value stays
+        QCOMPARE(views.selection.currentStep(), qint64(38));
+        QCOMPARE(d.values[static_cast<std::size_t>(views.selection.currentValue())].id,
+                 std::int64_t(177));
+        clickStep(37); // a tuple: the chooser lists its three values
+        QTRY_VERIFY(table.chooser() && table.chooser()->isVisible());
+        QStringList entries;
+        QAction *second = nullptr;
+        for (QAction *a : table.chooser()->actions()) {
+            if (a->isSeparator())
+                continue;
+            entries << a->text().section(QStringLiteral(" · "), 0, 0);
+            if (entries.size() == 2)
+                second = a;
+        }
+        QCOMPARE(entries, (QStringList{QStringLiteral("custom-call.5.0{}"),
+                                       QStringLiteral("custom-call.5.0{0}"),
+                                       QStringLiteral("custom-call.5.0{1}")}));
+        second->trigger();
+        QCOMPARE(d.values[static_cast<std::size_t>(views.selection.currentValue())].id,
+                 std::int64_t(179));
     }
 
     void usageChartClickAndCursor()

@@ -436,6 +436,9 @@ void MainWindow::createActions()
     go->addAction(m_workspace->action(Workspace::Action::NextStep));
     go->addAction(m_workspace->action(Workspace::Action::GoToPeak));
     go->addSeparator();
+    go->addAction(m_workspace->action(Workspace::Action::GoToProducer));
+    go->addAction(m_workspace->action(Workspace::Action::GoToConsumer));
+    go->addSeparator();
     go->addAction(m_workspace->action(Workspace::Action::ClearSelection));
     go->addSeparator();
     go->addAction(tr("In charts: ← → step, Shift ×10, Home/End"))->setEnabled(false);

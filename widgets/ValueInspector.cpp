@@ -1,5 +1,6 @@
 #include "ValueInspector.h"
 
+#include "analysis/ValueFlow.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -173,6 +174,27 @@ QString ValueInspector::html(const Value &v) const
     else if (uses.isEmpty())
         usesText = tr("none");
     out += row(tr("uses"), usesText);
+    // The data flow around it: what its instruction reads, what its readers make.
+    const ValueFlow flow = ValueFlow::of(d, static_cast<std::uint32_t>(&v - d.values.data()));
+    const auto links = [&](const std::vector<std::uint32_t> &values,
+                           const QString &key) -> QString {
+        QStringList items;
+        for (std::size_t i = 0; i < values.size() && i < kMaxListed; ++i) {
+            const Value &x = d.values[values[i]];
+            items << QStringLiteral("<a href='value:%1'>%2</a> · %3")
+                         .arg(values[i])
+                         .arg(toQString(d.valueDisplayName(x)).toHtmlEscaped(),
+                              humanBytesText(x.size));
+        }
+        if (values.size() > kMaxListed)
+            items << tr("… and %1 more").arg(values.size() - kMaxListed);
+        if (items.isEmpty())
+            return flow.usesKnown || !values.empty() ? tr("none") : tr("unknown (no uses printed)");
+        return items.join(QStringLiteral("<br>")) +
+               QStringLiteral(" <span style='color:gray'>(%1: the largest)</span>").arg(key);
+    };
+    out += row(tr("producers"), links(flow.producers, tr("Alt+↑")));
+    out += row(tr("consumers"), links(flow.consumers, tr("Alt+↓")));
     if (ins) {
         out += row(tr("instruction"), instructionLink(v.instruction));
         if (ins->opcode != kNoString)

@@ -16,6 +16,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -365,6 +366,40 @@ private Q_SLOTS:
         second->trigger();
         QCOMPARE(d.values[static_cast<std::size_t>(views.selection.currentValue())].id,
                  std::int64_t(179));
+    }
+
+    void dataFlowWalk()
+    {
+        // gpu_decoder_layer's loop_gather_fusion (175) reads p5.18.0 (203, bf16[151936,1024])
+        // and p4.16.0 (204, s32[128]); fusion.40, fusion.38 and fusion.36 (177, 185, 193, all
+        // bf16[128,1024]) read it. The inspector links all five; Alt+Up goes to the largest
+        // producer, Alt+Down to the largest consumer (ties: the lowest id).
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const Dump &d = *views.loaded.dump;
+        const auto idOfSelected = [&] {
+            return d.values[static_cast<std::size_t>(views.selection.currentValue())].id;
+        };
+        views.selection.setCurrentValue(static_cast<int>(d.findValue("loop_gather_fusion")));
+        const QString html = views.inspector.details()->toHtml();
+        for (std::int64_t id : {203, 204, 177, 185, 193})
+            QVERIFY2(html.contains(QStringLiteral("value:%1").arg(d.findValueById(id))),
+                     qPrintable(QString::number(id)));
+        views.workspace.action(Workspace::Action::GoToProducer)->trigger();
+        QCOMPARE(idOfSelected(), std::int64_t(203));
+        views.workspace.action(Workspace::Action::GoToConsumer)->trigger(); // back down the chain
+        QCOMPARE(idOfSelected(), std::int64_t(175));
+        views.workspace.action(Workspace::Action::GoToConsumer)->trigger();
+        QCOMPARE(idOfSelected(), std::int64_t(177));
+        // A parameter reads nothing: Go to Producer stays.
+        views.selection.setCurrentValue(static_cast<int>(d.findValueById(203)));
+        views.workspace.action(Workspace::Action::GoToProducer)->trigger();
+        QCOMPARE(idOfSelected(), std::int64_t(203));
+        // A producer's link in the inspector selects it.
+        views.selection.setCurrentValue(static_cast<int>(d.findValue("loop_gather_fusion")));
+        Q_EMIT views.inspector.details()->anchorClicked(
+            QUrl(QStringLiteral("value:%1").arg(d.findValueById(204))));
+        QCOMPARE(idOfSelected(), std::int64_t(204));
     }
 
     void usageChartClickAndCursor()

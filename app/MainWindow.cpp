@@ -252,6 +252,22 @@ void MainWindow::openComparison(const LoadedDump &before, const LoadedDump &afte
     view->setWindowTitle(tr("Compare %1 → %2 — BufferScope").arg(beforeName, afterName));
     view->setDumps(before.dump, before.timeline, beforeName, after.dump, after.timeline, afterName,
                    std::move(diff));
+    // A row picked there selects its value here, when the dump on screen has it.
+    connect(view, &CompareView::valuePicked, this,
+            [this, shown = std::weak_ptr<const Dump>(before.dump)](const QString &key) {
+                const std::shared_ptr<const Dump> d = current().dump;
+                const std::uint32_t value =
+                    d && d == shown.lock() ? d->findValue(key.toStdString()) : kNone;
+                if (value == kNone) {
+                    statusBar()->showMessage(
+                        tr("%1 is not in the dump on screen (added in the other one, or another "
+                           "dump is open)")
+                            .arg(key),
+                        5000);
+                    return;
+                }
+                selection()->setCurrentValue(static_cast<int>(value));
+            });
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1100, 760);
     view->resize(std::min(1100, available.width() - 16), std::min(760, available.height() - 40));
     view->show();

@@ -284,6 +284,10 @@ void BreakdownPanel::pick(const BreakdownNode *node)
         members.push_back(static_cast<int>(v));
     m_selection->setHighlightedGroup(members,
                                      toQString(node->path.empty() ? node->label : node->path));
+    // A leaf (instruction names) also selects its largest value, so its card, live range and
+    // uses show everywhere.
+    if (node->children.empty() && !node->members.empty())
+        m_selection->setCurrentValue(static_cast<int>(node->members.front()));
 }
 
 void BreakdownPanel::showFinding(int k)

@@ -70,6 +70,11 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_values->setWordWrap(false);
     m_values->setSortingEnabled(true);
     m_values->verticalHeader()->setResizeContentsPrecision(100);
+    m_values->setToolTip(tr("Click a row to select the value in the main window"));
+    connect(m_values, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
+        if (m_diff && index.isValid())
+            Q_EMIT valuePicked(toQString(m_valueChanges->changeAt(index.row()).key));
+    });
     m_tabs->addTab(m_byOpName, tr("By op_name at the peaks"));
     m_tabs->addTab(m_bySource, tr("By source at the peaks"));
     m_tabs->addTab(m_values, tr("Values"));

@@ -41,6 +41,10 @@ public:
     QTableWidget *opNameTable() const { return m_byOpName; }
     QTableView *valuesTable() const { return m_values; }
 
+Q_SIGNALS:
+    /// A row of the Values tab was clicked: the value's key (`name{index}`) in both dumps.
+    void valuePicked(const QString &key);
+
 private:
     void fillPlot();
     void fillTables();

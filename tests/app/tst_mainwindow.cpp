@@ -590,6 +590,14 @@ private Q_SLOTS:
         QTest::mouseDClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
         QCOMPARE(map->node(), &largest);
         QCOMPARE(map->node()->children.size(), largest.children.size());
+        // A leaf (instruction names) also selects its largest value: p5.18.0,
+        // bf16[151936,1024], the embedding table and the largest parameter.
+        QVERIFY(map->node()->children.front().children.empty());
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
+        QVERIFY(w.selection()->currentValue() >= 0);
+        QCOMPARE(dump.valueDisplayName(
+                     dump.values[static_cast<std::size_t>(w.selection()->currentValue())]),
+                 std::string("p5.18.0"));
         auto *up = panel->findChild<QToolButton *>();
         QVERIFY(up && up->isEnabled());
         up->click();
@@ -754,6 +762,31 @@ private Q_SLOTS:
             QVERIFY(changes->index(r - 1, 1).data(BytesRole).toLongLong() >=
                     changes->index(r, 1).data(BytesRole).toLongLong());
         QVERIFY(view->summaryText().contains(QStringLiteral("11 added, 5 removed, 4 changed")));
+        // Clicking a removed value's row selects it in the main window (it is in the dump on
+        // screen); an added one is only in the other dump.
+        const auto clickRow = [&](const QString &kind) {
+            for (int r = 0; r < changes->rowCount(); ++r) {
+                if (changes->index(r, 0).data().toString() != kind)
+                    continue;
+                view->valuesTable()->scrollTo(changes->index(r, 4));
+                QTest::mouseClick(view->valuesTable()->viewport(), Qt::LeftButton, {},
+                                  view->valuesTable()->visualRect(changes->index(r, 4)).center());
+                return changes->index(r, 4).data().toString();
+            }
+            return QString();
+        };
+        w.selection()->clear();
+        const QString removed = clickRow(QStringLiteral("removed"));
+        QVERIFY(!removed.isEmpty());
+        QVERIFY(w.selection()->currentValue() >= 0);
+        QCOMPARE(
+            QString::fromStdString(w.current().dump->valueKey(
+                w.current().dump->values[static_cast<std::size_t>(w.selection()->currentValue())])),
+            removed);
+        const int kept = w.selection()->currentValue();
+        const QString added = clickRow(QStringLiteral("added"));
+        QCOMPARE(w.selection()->currentValue(), kept);
+        QVERIFY(w.statusBar()->currentMessage().contains(added));
         if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
             QTest::qWait(200);
             view->grab().save(QStringLiteral("/tmp/compare.png"));

@@ -8,6 +8,7 @@
 #include "models/Selection.h"
 
 #include <QCheckBox>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QMenu>
 #include <QPainter>
@@ -93,6 +94,16 @@ void InstructionsView::setDump(std::shared_ptr<const Dump> dump,
     m_model->setDump(std::move(dump), std::move(timeline));
     m_model->setMemorySpace(m_workspace->memorySpace());
     m_table->resizeColumnsToContents();
+    // Widths from the first rows would cut the later, longer step numbers and marks.
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const int padding = 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12;
+    if (m_dump)
+        m_table->setColumnWidth(
+            InstructionListModel::StepColumn,
+            std::max(m_table->columnWidth(InstructionListModel::StepColumn),
+                     metrics.horizontalAdvance(QString::number(m_dump->maxStep())) + padding));
+    m_table->setColumnWidth(InstructionListModel::MarksColumn,
+                            metrics.horizontalAdvance(tr("▼ operand 10")) + padding);
 }
 
 void InstructionsView::showStep(qint64 step)

@@ -196,13 +196,15 @@ QVariant InstructionListModel::data(const QModelIndex &index, int role) const
 
 QVariant InstructionListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == MarksColumn)
+        return tr("The selected value at this step: ▼ read as operand N, ○ held (a position)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
     case StepColumn:
         return tr("Step");
     case MarksColumn:
-        return tr("Selected value");
+        return tr("▼ ○");
     case InstructionColumn:
         return tr("Instruction");
     case LiveColumn:

@@ -67,6 +67,7 @@ QString keyboardShortcutsHtml()
 <tr><td><b>Ctrl+F</b></td><td>Find a value (the filter of the Values table)</td></tr>
 <tr><td><b>Ctrl+P</b></td><td>Go to the peak</td></tr>
 <tr><td><b>Alt+← / Alt+→</b></td><td>Previous / next step, anywhere in the window</td></tr>
+<tr><td><b>Alt+↑ / Alt+↓</b></td><td>Select the largest producer (a value the selected value's instruction reads) / consumer (a value made by one of its readers)</td></tr>
 <tr><td><b>← / →</b></td><td>Previous / next step in a chart; with Shift, ten steps</td></tr>
 <tr><td><b>Home / End</b></td><td>First / last step in a chart</td></tr>
 <tr><td><b>Ctrl+0</b></td><td>Zoom every chart to fit</td></tr>

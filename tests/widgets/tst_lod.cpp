@@ -256,6 +256,7 @@ private Q_SLOTS:
             QCOMPARE(boxes.size(), std::size_t(1));
             const Box box = view->boxes()->boxes()[static_cast<std::size_t>(boxes.front())];
             const double centreY = (box.y0 + box.y1) / 2;
+            int marksSeen = 0;
             // From the whole program (the box far below a pixel) to a few steps (far above).
             for (double magnify : {1.0, 10.0, 100.0, 1e3, 1e4, 1e5}) {
                 const double halfX = steps / magnify / 2;
@@ -290,7 +291,27 @@ private Q_SLOTS:
                                                        .arg(QColor(picture.pixel(middle)).name())
                                                        .arg(middle.x())
                                                        .arg(middle.y())));
+                // The marks never fold: a use in view has its filled triangle just above the
+                // box as drawn (at least 7 px tall), at every zoom.
+                QVERIFY2(!view->markedUseSteps().empty(), qPrintable(where));
+                for (qint64 use : view->markedUseSteps()) {
+                    const double ux =
+                        view->plot()->xAxis->coordToPixel(static_cast<double>(use) + 0.5);
+                    const QRectF drawn = view->highlightedPixelRect();
+                    const double half = std::max(drawn.height() / 2, 3.5);
+                    const QPoint tip(qRound(ux), qRound(drawn.center().y() - half - 4.5));
+                    if (!view->plot()->axisRect()->rect().adjusted(0, 6, 0, 0).contains(tip))
+                        continue;
+                    const QColor mark(picture.pixel(tip));
+                    QVERIFY2(
+                        mark.lightness() < 80,
+                        qPrintable(
+                            where +
+                            QStringLiteral(": use at step %1 drawn %2").arg(use).arg(mark.name())));
+                    ++marksSeen;
+                }
             }
+            QVERIFY2(marksSeen > 0, qPrintable(view->viewName()));
         }
     }
 };

@@ -148,6 +148,8 @@ QString BoxChartView::boxToolTip(const Box &box) const
                .arg(v.offset)
                .arg(QString::number(v.offset, 16));
     tip += tr("shape %1<br>").arg(toQString(d.shapeText(v)).toHtmlEscaped());
+    if (const std::int32_t printed = d.printedColorOf(box.value); printed >= 0)
+        tip += tr("an S(%1) value in an S(%2) allocation<br>").arg(printed).arg(v.color);
     if (v.hasLiveRange()) {
         const auto name = [&d](std::int64_t step) {
             const std::uint32_t i = d.instructionAtStep(step);

@@ -115,7 +115,12 @@ QString ValueInspector::html(const Value &v) const
     out += row(tr("id"), QString::number(v.id));
     out += row(tr("name"), toQString(d.valueDisplayName(v)).toHtmlEscaped());
     out += row(tr("key"), toQString(d.valueKey(v)).toHtmlEscaped());
-    out += row(tr("memory space"), QStringLiteral("S(%1)").arg(v.color));
+    const std::uint32_t index = static_cast<std::uint32_t>(&v - d.values.data());
+    if (const std::int32_t printed = d.printedColorOf(index); printed >= 0)
+        out += row(tr("memory space"),
+                   tr("S(%1): an S(%2) value in an S(%1) allocation").arg(v.color).arg(printed));
+    else
+        out += row(tr("memory space"), QStringLiteral("S(%1)").arg(v.color));
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];
         out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")
@@ -175,7 +180,7 @@ QString ValueInspector::html(const Value &v) const
         usesText = tr("none");
     out += row(tr("uses"), usesText);
     // The data flow around it: what its instruction reads, what its readers make.
-    const ValueFlow flow = ValueFlow::of(d, static_cast<std::uint32_t>(&v - d.values.data()));
+    const ValueFlow flow = ValueFlow::of(d, index);
     const auto links = [&](const std::vector<std::uint32_t> &values,
                            const QString &key) -> QString {
         QStringList items;

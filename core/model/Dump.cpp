@@ -148,6 +148,17 @@ void Dump::buildIndexes()
     }
 }
 
+std::int32_t Dump::printedColorOf(std::uint32_t value) const
+{
+    if (value >= values.size() || values[value].allocation == kNone)
+        return -1;
+    const Allocation &a = allocations[values[value].allocation];
+    for (std::uint32_t i = 0; i < a.crossColorCount; ++i)
+        if (crossColorValues[a.firstCrossColor + i] == value)
+            return crossColorPrinted[a.firstCrossColor + i];
+    return -1;
+}
+
 std::int64_t Dump::allocationSizeSum() const
 {
     std::int64_t sum = 0;

@@ -237,6 +237,12 @@ struct Dump
     std::vector<Allocation> allocations;
     std::vector<std::uint32_t> allocationValues; ///< value indices, grouped per allocation
     std::vector<std::uint32_t> crossColorValues;
+    /// The colour each cross-colour value's own line printed (`@C`), parallel to
+    /// crossColorValues; the value itself counts in its allocation's colour.
+    std::vector<std::int32_t> crossColorPrinted;
+    /// The colour `value` printed when an allocation of another colour holds it (the 2026
+    /// cross-colour block), else -1.
+    std::int32_t printedColorOf(std::uint32_t value) const;
     std::vector<Value> values; ///< ascending XLA id
     std::vector<Position> positions;
     std::vector<Use> uses;

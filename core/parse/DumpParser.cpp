@@ -473,6 +473,17 @@ private:
     bool m_stopFile = false;
     std::uint32_t m_allocation = kNone;
     bool m_inCrossColor = false;
+    /// Values whose colour is not their allocation's: a warning unless the allocation's
+    /// cross-colour block (which follows its values) lists them.
+    struct ColorCheck
+    {
+        std::uint32_t value;
+        std::uint32_t allocation;
+        std::uint32_t file;
+        std::int64_t line;
+    };
+    std::vector<ColorCheck> m_colorChecks;
+    void flushColorChecks();
     std::uint32_t m_blockValue = kNone;
     Block m_block = Block::None;
     std::int64_t m_maxEnd = -1;
@@ -812,6 +823,7 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
         if (m_section == Section::Allocations) {
             m_inCrossColor = false;
             m_allocation = kNone;
+            flushColorChecks();
         }
         return;
     }
@@ -984,6 +996,7 @@ void Builder::allocationHeader(sv line)
 {
     m_inCrossColor = false;
     m_allocation = kNone;
+    flushColorChecks();
     sv rest = line.substr(11);
     std::int64_t index = 0;
     if (!readInt(rest, index) || index < 0 || !consume(rest, ": "))
@@ -1151,10 +1164,7 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
                      std::to_string(a.index) + " (size " + std::to_string(a.size) + ")",
                  index);
         if (v.color != a.color)
-            warn("value " + std::to_string(s.id) + " has memory space @" + std::to_string(v.color) +
-                     " but allocation " + std::to_string(a.index) + " has color " +
-                     std::to_string(a.color),
-                 index);
+            m_colorChecks.push_back({index, allocation, m_file, m_line});
         d.allocationValues.push_back(index);
         ++d.allocations[allocation].valueCount;
     }
@@ -1196,7 +1206,36 @@ void Builder::crossColorValue(sv line)
     if (m_allocation == kNone)
         return;
     d.crossColorValues.push_back(index);
+    d.crossColorPrinted.push_back(s.color);
     ++d.allocations[m_allocation].crossColorCount;
+}
+
+void Builder::flushColorChecks()
+{
+    for (const ColorCheck &c : m_colorChecks) {
+        const Allocation &a = d.allocations[c.allocation];
+        Value &v = d.values[c.value];
+        bool listed = false;
+        for (std::uint32_t i = 0; i < a.crossColorCount && !listed; ++i)
+            listed = d.crossColorValues[a.firstCrossColor + i] == c.value;
+        if (listed) {
+            // Placed in an allocation of another colour on purpose (XLA PR #44279): it takes up
+            // that memory space, so it counts there (docs/FORMAT.md Part B §3.2).
+            v.color = a.color;
+            continue;
+        }
+        if (d.warnings.size() >= m_options.maxWarnings) {
+            ++d.suppressedWarnings;
+            continue;
+        }
+        d.warnings.push_back({Severity::Warning, c.file, c.line,
+                              "value " + std::to_string(v.id) + " has memory space @" +
+                                  std::to_string(v.color) + " but allocation " +
+                                  std::to_string(a.index) + " has color " +
+                                  std::to_string(a.color),
+                              c.value});
+    }
+    m_colorChecks.clear();
 }
 
 void Builder::logicalBufferLine(sv line)
@@ -1776,6 +1815,7 @@ void Builder::stackTraceLine(sv line)
 
 void Builder::finish()
 {
+    flushColorChecks();
     enterSection();
     const auto &t = m_sectionSeconds;
     spdlog::debug("parse time by section: allocations {:.3f} s, used values {:.3f} s, live "

@@ -2,6 +2,7 @@
 // facts as the original.
 #include "DumpText.h"
 #include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
 #include "report/Report.h"
 
 #include <QJsonArray>
@@ -292,6 +293,58 @@ private Q_SLOTS:
         QVERIFY(d->warnings.empty());
         QCOMPARE(facts(*d), facts(*parse(original)));
         QCOMPARE(d->allocations[7].crossColorCount, 1u);
+    }
+
+    void crossColorValueCountsInItsAllocationsSpace()
+    {
+        // Made from tpu_random_normal by hand: fusion.23{1} (id 329, @0, 512 bytes, live 5-15)
+        // moves from allocation 4 (color 0) to allocation 3 (color 1, offset 1024 is free there)
+        // and is listed in that allocation's cross-colour block, as XLA prints an S(0) value
+        // placed in an S(1) allocation since b93001da59.
+        const std::string original = readFile(samplePath("tpu_random_normal"));
+        std::string text = replaceAll(
+            original, " value: <329 fusion.23{1} @0> (size=512,offset=65536): u32[1]{0:T(128)}\n",
+            "");
+        text = replaceAll(
+            text, " value: <325 copy-start{0} @1> (size=512,offset=0): u32[2]{0:T(128)S(1)}\n",
+            " value: <325 copy-start{0} @1> (size=512,offset=0): u32[2]{0:T(128)S(1)}\n"
+            " value: <329 fusion.23{1} @0> (size=512,offset=1024): u32[1]{0:T(128)}\n"
+            " reused by buffers of a different color:\n"
+            "  value: <329 fusion.23{1} @0> (color=0)\n");
+        QVERIFY(text != original);
+        const auto d = parse(text);
+        QVERIFY2(d->warnings.empty(),
+                 d->warnings.empty() ? "" : d->diagnosticText(d->warnings.front()).c_str());
+        const std::uint32_t moved = d->findValueById(329);
+        QCOMPARE(d->values[moved].color, 1);   // it takes up S(1) memory
+        QCOMPARE(d->printedColorOf(moved), 0); // though its own line says @0
+        QCOMPARE(d->printedColorOf(d->findValueById(325)), -1);
+        // S(0) at step 15 was 16384 + 3 x 512 = 17920 (docs/FORMAT.md Part A); without the moved
+        // value 17408, still the S(0) peak (step 16 holds 16384 + 512). S(1) had 1536 at steps
+        // 12-15 (broadcast_add_fusion, fusion.21{0}, fusion.21{1}); with it, 2048.
+        const MemoryTimeline t = *MemoryTimeline::compute(*d);
+        QCOMPARE(t.space(0)->peak.bytes, std::int64_t(17408));
+        QCOMPARE(t.space(0)->peak.step, std::int64_t(15));
+        QCOMPARE(t.space(1)->peak.bytes, std::int64_t(2048));
+        // The breakdowns add up to the live bytes, each value in one space.
+        const Breakdown s0 = Breakdown::compute(*d, 15, 0);
+        QCOMPARE(s0.bytes, std::int64_t(17408));
+        QVERIFY(std::find(s0.live.begin(), s0.live.end(), moved) == s0.live.end());
+        const Breakdown s1 = Breakdown::compute(*d, 15, 1);
+        QCOMPARE(s1.bytes, std::int64_t(2048));
+        QVERIFY(std::find(s1.live.begin(), s1.live.end(), moved) != s1.live.end());
+        // An unlisted mismatch still warns, naming its line.
+        const std::string unlisted = replaceAll(text,
+                                                "  value: <329 fusion.23{1} @0> (color=0)\n"
+                                                "",
+                                                "");
+        const std::string noBlock =
+            replaceAll(unlisted, " reused by buffers of a different color:\n", "");
+        const auto bad = parse(noBlock);
+        QCOMPARE(bad->warnings.size(), std::size_t(1));
+        QVERIFY(bad->warnings.front().message.find("has memory space @0 but allocation 3 has "
+                                                   "color 1") != std::string::npos);
+        QCOMPARE(bad->warnings.front().line, std::int64_t(13));
     }
 
     void logicalBufferEra2019()

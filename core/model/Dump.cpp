@@ -148,6 +148,17 @@ void Dump::buildIndexes()
     }
 }
 
+std::vector<const StackFrame *> Dump::stackOf(const Instruction &instruction) const
+{
+    std::vector<const StackFrame *> out;
+    // Bounded by the frame count even though the reader removed cycles.
+    for (std::uint32_t id = instruction.stackFrame;
+         id != 0 && id <= stackFrames.size() && out.size() <= stackFrames.size();
+         id = stackFrames[id - 1].parent)
+        out.push_back(&stackFrames[id - 1]);
+    return out;
+}
+
 std::int32_t Dump::printedColorOf(std::uint32_t value) const
 {
     if (value >= values.size() || values[value].allocation == kNone)

@@ -84,7 +84,19 @@ struct Instruction
     StringId opType = kNoString; ///< metadata op_type
     StringId opName = kNoString; ///< metadata op_name
     StringId sourceFile = kNoString;
+    std::uint32_t stackFrame = 0; ///< metadata stack_frame_id (1-based; 0: none)
     bool hasText = false;
+};
+
+/// One frame of a call stack, from the stack-frame tables of the module's optimized HLO text
+/// (`<stem>.txt`, 2026; docs/FORMAT.md Part B §13): a place in the source and its caller.
+struct StackFrame
+{
+    StringId file = kNoString;
+    StringId function = kNoString;
+    std::int32_t line = 0;
+    std::int32_t column = 0;
+    std::uint32_t parent = 0; ///< the calling frame's id (1-based); 0 for the outermost
 };
 
 struct Position
@@ -311,6 +323,11 @@ struct Dump
         return {base + instructionUserStart[instruction],
                 base + instructionUserStart[instruction + 1]};
     }
+    /// Call-stack frames; frame id k is stackFrames[k - 1]. Parents always point to a frame
+    /// and never round a cycle (the reader cuts bad links and says so).
+    std::vector<StackFrame> stackFrames;
+    /// The frames of `instruction`'s call stack, innermost first (empty when it has none).
+    std::vector<const StackFrame *> stackOf(const Instruction &instruction) const;
     /// Builds the lookups above; the parser calls it once.
     void buildIndexes();
 };

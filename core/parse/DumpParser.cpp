@@ -2,6 +2,7 @@
 
 #include "parse/MappedFile.h"
 #include "parse/ShapeParser.h"
+#include "parse/StackFrames.h"
 #include "util/FlatMap.h"
 #include "util/Stopwatch.h"
 
@@ -13,6 +14,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <numeric>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1231,8 +1234,7 @@ void Builder::flushColorChecks()
         d.warnings.push_back({Severity::Warning, c.file, c.line,
                               "value " + std::to_string(v.id) + " has memory space @" +
                                   std::to_string(v.color) + " but allocation " +
-                                  std::to_string(a.index) + " has color " +
-                                  std::to_string(a.color),
+                                  std::to_string(a.index) + " has color " + std::to_string(a.color),
                               c.value});
     }
     m_colorChecks.clear();
@@ -1512,6 +1514,10 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
             std::int64_t lineNo = 0;
             if (parseInt(value, lineNo))
                 ins.sourceLine = lineNo;
+        } else if (key == "stack_frame_id") {
+            std::int64_t id = 0;
+            if (parseInt(value, id) && id > 0 && id <= std::numeric_limits<std::uint32_t>::max())
+                ins.stackFrame = static_cast<std::uint32_t>(id);
         }
         if (target)
             *target = escaped ? d.strings.intern(unescape(value)) : internRecent(value);
@@ -2022,7 +2028,8 @@ void Builder::finish()
 namespace {
 
 LoadResult finishLoad(std::unique_ptr<Dump> dump, Builder &builder,
-                      std::shared_ptr<FileTextSource> source)
+                      std::shared_ptr<FileTextSource> source,
+                      const std::function<void(Dump &)> &more = {})
 {
     LoadResult result;
     if (builder.cancelled) {
@@ -2038,6 +2045,8 @@ LoadResult finishLoad(std::unique_ptr<Dump> dump, Builder &builder,
         result.error = dump->diagnosticText(f);
         return result;
     }
+    if (more)
+        more(*dump);
     dump->textSource = std::move(source);
     result.dump = std::move(dump);
     return result;
@@ -2105,7 +2114,28 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
                                total))
             break;
     }
-    return finishLoad(std::move(dump), builder, std::move(source));
+    // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
+    const std::string hlo = ModuleFiles::optimizedHlo(path);
+    return finishLoad(std::move(dump), builder, std::move(source), [&hlo, &options](Dump &d) {
+        if (hlo.empty())
+            return;
+        MappedFile map;
+        std::string error;
+        if (!map.open(hlo, error)) {
+            d.warnings.push_back(
+                {Severity::Warning, 0, 0, hlo + ": " + error + " (call stacks not read)", kNone});
+            return;
+        }
+        d.files.push_back({hlo, ModuleFiles::Role::OptimizedHlo, map.size()});
+        const std::size_t warningsBefore = d.warnings.size() + d.suppressedWarnings;
+        const Stopwatch clock;
+        const std::size_t frames = readStackFrames(
+            map.data(), static_cast<std::uint32_t>(d.files.size() - 1), d, options.maxWarnings);
+        spdlog::debug("{} stack frames read from {} in {:.3f} s", frames, hlo, clock.seconds());
+        // A module's files are those that gave it something.
+        if (frames == 0 && d.warnings.size() + d.suppressedWarnings == warningsBefore)
+            d.files.pop_back();
+    });
 }
 
 } // namespace bufferscope

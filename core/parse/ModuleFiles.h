@@ -20,7 +20,8 @@ struct ModuleFiles
         Combined,         ///< one file with everything (up to 2026, or any other name)
         BufferAssignment, ///< the allocations of a split module
         Values,
-        LiveRange
+        LiveRange,
+        OptimizedHlo ///< `<stem>.txt`, read for its call-stack tables only
     };
 
     /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.

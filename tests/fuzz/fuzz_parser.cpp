@@ -6,6 +6,7 @@
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
 #include "parse/DumpParser.h"
+#include "parse/StackFrames.h"
 #include "report/Report.h"
 
 #include <cstddef>
@@ -17,6 +18,23 @@ using namespace bufferscope;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
+    // The same bytes as a module's optimized HLO text: its call-stack tables. Every stack walk
+    // must end, whatever the links.
+    {
+        Dump tables;
+        for (std::uint32_t frame : {1u, 2u, 3u, 1000000u}) {
+            Instruction ins;
+            ins.stackFrame = frame;
+            tables.instructions.push_back(ins);
+        }
+        (void)readStackFrames(text, 0, tables, 100);
+        for (const Instruction &ins : tables.instructions)
+            if (tables.stackOf(ins).size() > tables.stackFrames.size())
+                __builtin_trap();
+        for (const StackFrame &f : tables.stackFrames)
+            if (f.parent > tables.stackFrames.size())
+                __builtin_trap();
+    }
     const LoadResult result = DumpParser::loadBuffer(text, "fuzz-buffer-assignment.txt");
     if (!result.ok()) {
         // An error must say where: the file and a line.

@@ -1,0 +1,311 @@
+// Call stacks of 2026 dumps (issue 16): the stack-frame tables of the module's optimized HLO
+// text `<stem>.txt`, read beside the buffer assignment (docs/FORMAT.md Part B §13).
+//
+// The fixtures are made here from the real samples, following XLA's printing code
+// (`HloModule::PrintStackFrameIndex`): every `source_file="F" source_line=L` in an instruction's
+// metadata becomes `stack_frame_id=K`, where frame K is `op_fn` at F:L (column 7), called from
+// `train_step` at /workspace/train.py:20 (column 5), called from `main` at
+// /workspace/train.py:10 (column 1). The tables go into `<stem>.txt` after an `HloModule` line,
+// followed by a computation, as XLA writes them; the dump is written in the single-file layout
+// and in the 2026 three-file split.
+#include "CliRun.h"
+#include "DumpText.h"
+#include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <regex>
+
+using namespace bufferscope;
+using namespace testutil;
+
+namespace {
+
+const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
+                                "tpu_random_normal", "tpu_dynamic_slice"};
+
+struct Converted
+{
+    std::string dump; ///< the buffer assignment, frames instead of inline sources
+    std::string hlo;  ///< the sibling `<stem>.txt`
+    std::map<std::pair<std::string, std::int64_t>, int> frameOf; ///< (file, line) -> frame id
+};
+
+Converted convert(const std::string &original, const std::string &module)
+{
+    Converted c;
+    const std::regex inlineSource("source_file=\"([^\"]*)\" source_line=([0-9]+)");
+    std::vector<std::pair<std::string, std::int64_t>> places;
+    std::string out;
+    std::size_t last = 0;
+    for (auto it = std::sregex_iterator(original.begin(), original.end(), inlineSource);
+         it != std::sregex_iterator(); ++it) {
+        const std::pair<std::string, std::int64_t> place{(*it)[1].str(),
+                                                         std::stoll((*it)[2].str())};
+        auto [at, added] = c.frameOf.try_emplace(place, 3 + static_cast<int>(places.size()));
+        if (added)
+            places.push_back(place);
+        out += original.substr(last, static_cast<std::size_t>(it->position()) - last);
+        out += "stack_frame_id=" + std::to_string(at->second);
+        last = static_cast<std::size_t>(it->position() + it->length());
+    }
+    out += original.substr(last);
+    c.dump = out;
+    // The tables, 1-based, as PrintStackFrameIndex prints them.
+    std::vector<std::string> files = {"/workspace/train.py"};
+    for (const auto &p : places)
+        if (std::find(files.begin(), files.end(), p.first) == files.end())
+            files.push_back(p.first);
+    const auto fileId = [&files](const std::string &f) {
+        return std::find(files.begin(), files.end(), f) - files.begin() + 1;
+    };
+    std::string h = "HloModule " + module + ", is_scheduled=true\n\nFileNames\n";
+    for (std::size_t i = 0; i < files.size(); ++i)
+        h += std::to_string(i + 1) + " \"" + files[i] + "\"\n";
+    h += "\nFunctionNames\n1 \"main\"\n2 \"train_step\"\n3 \"op_fn\"\n";
+    h += "\nFileLocations\n";
+    h += "1 {file_name_id=1 function_name_id=1 line=10 end_line=10 column=1 end_column=9}\n";
+    h += "2 {file_name_id=1 function_name_id=2 line=20 end_line=20 column=5 end_column=30}\n";
+    for (std::size_t i = 0; i < places.size(); ++i)
+        h += std::to_string(i + 3) + " {file_name_id=" + std::to_string(fileId(places[i].first)) +
+             " function_name_id=3 line=" + std::to_string(places[i].second) +
+             " end_line=" + std::to_string(places[i].second) + " column=7 end_column=40}\n";
+    // The printed parent is the caller's id plus one: 1 for none.
+    h += "\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n"
+         "2 {file_location_id=2 parent_frame_id=2}\n";
+    for (std::size_t i = 0; i < places.size(); ++i)
+        h += std::to_string(i + 3) + " {file_location_id=" + std::to_string(i + 3) +
+             " parent_frame_id=3}\n";
+    h += "\n\nENTRY %main.1 (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0), "
+         "metadata={op_name=\"x\" stack_frame_id=3}\n}\n\n";
+    c.hlo = h;
+    return c;
+}
+
+std::vector<std::pair<std::string, std::int64_t>> bySourceAtPeak(const Dump &d)
+{
+    const auto t = MemoryTimeline::compute(d);
+    const Breakdown b = Breakdown::compute(d, t->primary()->peak.step, t->primary()->memorySpace);
+    std::vector<std::pair<std::string, std::int64_t>> rows;
+    for (const BreakdownRow &r : b.bySource)
+        rows.emplace_back(r.key, r.bytes);
+    return rows;
+}
+
+} // namespace
+
+class TestCallStacks : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void convertedSamples_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<bool>("split");
+        for (const char *s : kSamples) {
+            QTest::newRow(qPrintable(QStringLiteral("%1 single").arg(QLatin1String(s))))
+                << QString::fromLatin1(s) << false;
+            QTest::newRow(qPrintable(QStringLiteral("%1 split").arg(QLatin1String(s))))
+                << QString::fromLatin1(s) << true;
+        }
+    }
+
+    void convertedSamples()
+    {
+        QFETCH(QString, sample);
+        QFETCH(bool, split);
+        const std::string original = readFile(samplePath(qPrintable(sample)));
+        LoadResult before = DumpParser::loadFile(samplePath(qPrintable(sample)));
+        QVERIFY(before.ok());
+        const std::string module = "module_0042.jit_train_step";
+        const Converted c = convert(original, module);
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/" + module;
+        if (split) {
+            const auto totalAt = c.dump.find("\nTotal bytes used:");
+            const auto rangeAt = c.dump.find("HloLiveRange (max");
+            writeFile(stem + "-buffer-assignment.txt", c.dump.substr(0, totalAt + 1));
+            std::string values = c.dump.substr(totalAt, rangeAt - totalAt);
+            while (values.ends_with("\n\n"))
+                values.pop_back();
+            writeFile(stem + "-buffer-assignment-values.txt", values);
+            writeFile(stem + "-live-range.txt", c.dump.substr(rangeAt));
+        } else {
+            writeFile(stem + "-buffer-assignment.txt", c.dump);
+        }
+        writeFile(stem + ".txt", c.hlo);
+        LoadResult after = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        QVERIFY2(after.ok(), after.error.c_str());
+        const Dump &d = *after.dump;
+        QVERIFY2(d.warnings.empty(),
+                 d.warnings.empty() ? "" : d.diagnosticText(d.warnings[0]).c_str());
+        QCOMPARE(d.stackFrames.size(), c.frameOf.size() + 2);
+        // The by-source breakdown at the peak is the original's.
+        QCOMPARE(bySourceAtPeak(d), bySourceAtPeak(*before.dump));
+        // Every value whose instruction had an inline source carries the stack built for it.
+        int checked = 0;
+        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+            const Instruction *was = before.dump->instructionOf(before.dump->values[i]);
+            const Instruction *now = d.instructionOf(d.values[i]);
+            if (!was || was->sourceFile == kNoString)
+                continue;
+            QVERIFY(now);
+            const std::vector<const StackFrame *> stack = d.stackOf(*now);
+            QCOMPARE(stack.size(), std::size_t(3));
+            QCOMPARE(d.str(stack[0]->file), before.dump->str(was->sourceFile));
+            QCOMPARE(static_cast<std::int64_t>(stack[0]->line), was->sourceLine);
+            QCOMPARE(stack[0]->column, 7);
+            QCOMPARE(d.str(stack[0]->function), std::string_view("op_fn"));
+            QCOMPARE(d.str(stack[1]->function), std::string_view("train_step"));
+            QCOMPARE(stack[1]->line, 20);
+            QCOMPARE(d.str(stack[2]->function), std::string_view("main"));
+            QCOMPARE(d.str(stack[2]->file), std::string_view("/workspace/train.py"));
+            QCOMPARE(stack[2]->line, 10);
+            QCOMPARE(d.sourceLocation(*now), before.dump->sourceLocation(*was));
+            ++checked;
+        }
+        QVERIFY(checked > 0 || c.frameOf.empty());
+    }
+
+    void reportCarriesStacks()
+    {
+        // gpu_decoder_layer converted: its largest value at the peak, p5.18.0, was made at
+        // dynamo_bridge.py:355 (gpu_decoder_layer line 309's `from instruction:`).
+        const std::string original = readFile(samplePath("gpu_decoder_layer"));
+        const Converted c = convert(original, "module_0001.jit_decoder");
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0001.jit_decoder";
+        writeFile(stem + "-buffer-assignment.txt", c.dump);
+        writeFile(stem + ".txt", c.hlo);
+        const CliRun r = runBufferscope(
+            {QStringLiteral("report"), QString::fromStdString(stem + "-buffer-assignment.txt"),
+             QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("1")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject top = QJsonDocument::fromJson(r.out)
+                                    .object()
+                                    .value(QStringLiteral("top_values_at_peak"))
+                                    .toArray()
+                                    .at(0)
+                                    .toObject();
+        QCOMPARE(top.value(QStringLiteral("name")).toString(), QStringLiteral("p5.18.0"));
+        const QJsonArray stack = top.value(QStringLiteral("stack")).toArray();
+        QCOMPARE(stack.size(), 3);
+        const QJsonObject inner = stack.at(0).toObject();
+        QCOMPARE(inner.value(QStringLiteral("file")).toString(),
+                 QStringLiteral(
+                     "/usr/local/lib/python3.10/site-packages/torch_xla/_dynamo/dynamo_bridge.py"));
+        QCOMPARE(inner.value(QStringLiteral("line")).toInt(), 355);
+        QCOMPARE(inner.value(QStringLiteral("function")).toString(), QStringLiteral("op_fn"));
+        QCOMPARE(inner.value(QStringLiteral("column")).toInt(), 7);
+        QCOMPARE(stack.at(2).toObject().value(QStringLiteral("function")).toString(),
+                 QStringLiteral("main"));
+        QCOMPARE(top.value(QStringLiteral("source")).toString(),
+                 QStringLiteral("/usr/local/lib/python3.10/site-packages/torch_xla/_dynamo/"
+                                "dynamo_bridge.py:355"));
+    }
+
+    void badTables_data()
+    {
+        QTest::addColumn<QString>("tables");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        // Lines: 1 HloModule, 3 FileNames, 6 FunctionNames, 9 FileLocations, 12 StackFrames,
+        // 13 and 14 its entries.
+        const QString names = QStringLiteral(
+            "HloModule m\n\nFileNames\n1 \"a.py\"\n\nFunctionNames\n1 \"f\"\n\nFileLocations\n"
+            "1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=1 end_column=2}\n");
+        QTest::newRow("cycle") << names +
+                                      QStringLiteral("\nStackFrames\n"
+                                                     "1 {file_location_id=1 parent_frame_id=3}\n"
+                                                     "2 {file_location_id=1 parent_frame_id=2}\n")
+                               << 14 << "closes a cycle";
+        QTest::newRow("dangling parent")
+            << names + QStringLiteral("\nStackFrames\n1 {file_location_id=1 parent_frame_id=99}\n")
+            << 13 << "parent frame 98";
+        QTest::newRow("dangling location")
+            << names + QStringLiteral("\nStackFrames\n1 {file_location_id=7 parent_frame_id=1}\n")
+            << 13 << "file location 7";
+        QTest::newRow("huge id") << names + QStringLiteral("\nStackFrames\n"
+                                                           "99999999999 {file_location_id=1 "
+                                                           "parent_frame_id=1}\n")
+                                 << 13 << "out of order";
+        QTest::newRow("malformed")
+            << names + QStringLiteral("\nStackFrames\n1 file_location_id=1\n") << 13 << "malformed";
+    }
+
+    void badTables()
+    {
+        // Damage in the tables is a warning with the HLO file's line; the buffer assignment
+        // is whole, and walking any stack ends.
+        QFETCH(QString, tables);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        const LoadResult plain = DumpParser::loadFile(samplePath("tpu_dynamic_slice"));
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0003.jit_f";
+        writeFile(stem + "-buffer-assignment.txt", original);
+        writeFile(stem + ".txt", tables.toStdString() + "\n\nENTRY %e {\n}\n");
+        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        QVERIFY(r.ok());
+        QVERIFY(!r.dump->warnings.empty());
+        const Diagnostic &w = r.dump->warnings.front();
+        QVERIFY2(r.dump->diagnosticText(w).find(".txt:" + std::to_string(line) + ":") !=
+                     std::string::npos,
+                 r.dump->diagnosticText(w).c_str());
+        QVERIFY2(w.message.find(message.toStdString()) != std::string::npos, w.message.c_str());
+        QCOMPARE(r.dump->values.size(), plain.dump->values.size());
+        QCOMPARE(r.dump->totalBytes(), plain.dump->totalBytes());
+        for (std::uint32_t id = 1; id <= r.dump->stackFrames.size(); ++id) {
+            Instruction probe;
+            probe.stackFrame = id;
+            QVERIFY(r.dump->stackOf(probe).size() <= r.dump->stackFrames.size());
+        }
+    }
+
+    void siblingIsNotHlo()
+    {
+        // A `<stem>.txt` that is something else entirely: ignored, nothing lost.
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0004.jit_g";
+        writeFile(stem + "-buffer-assignment.txt", original);
+        writeFile(stem + ".txt", std::string("\x89PNG\r\n\x1a\n binary \xff\xfe", 20));
+        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        QVERIFY(r.ok());
+        QVERIFY(r.dump->warnings.empty());
+        QVERIFY(r.dump->stackFrames.empty());
+        QCOMPARE(r.dump->files.size(), std::size_t(1));
+    }
+
+    void namesAreUnescaped()
+    {
+        // absl::CEscape writes bytes outside printable ASCII as octal: `\303\251` is "é".
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0005.jit_h";
+        const std::string converted =
+            std::regex_replace(original, std::regex("op_name=\"args\\[0\\]\""),
+                               "op_name=\"args[0]\" stack_frame_id=1");
+        writeFile(stem + "-buffer-assignment.txt", converted);
+        writeFile(stem + ".txt", "HloModule m\n\nFileNames\n1 \"caf\\303\\251 \\\"q\\\".py\"\n\n"
+                                 "FunctionNames\n1 \"f\"\n\nFileLocations\n"
+                                 "1 {file_name_id=1 function_name_id=1 line=4 end_line=4 "
+                                 "column=2 end_column=3}\n\nStackFrames\n"
+                                 "1 {file_location_id=1 parent_frame_id=1}\n\n\nENTRY %e {\n}\n");
+        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        QVERIFY(r.ok());
+        QCOMPARE(r.dump->stackFrames.size(), std::size_t(1));
+        QCOMPARE(r.dump->str(r.dump->stackFrames[0].file),
+                 std::string_view("caf\xc3\xa9 \"q\".py"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCallStacks)
+#include "tst_callstacks.moc"

@@ -212,6 +212,21 @@ QString ValueInspector::html(const Value &v) const
         if (!source.empty())
             out += row(tr("source"),
                        QStringLiteral("<code>%1</code>").arg(toQString(source).toHtmlEscaped()));
+        // The call stack from the optimized HLO's tables (2026 dumps), innermost first.
+        QStringList frames;
+        for (const StackFrame *f : d.stackOf(*ins)) {
+            QString place = f->file == kNoString ? tr("?") : toQString(d.str(f->file));
+            place += QStringLiteral(":%1").arg(f->line);
+            if (f->column > 0)
+                place += QStringLiteral(":%1").arg(f->column);
+            frames << QStringLiteral("%1 <code>%2</code>")
+                          .arg(f->function == kNoString
+                                   ? QString()
+                                   : toQString(d.str(f->function)).toHtmlEscaped(),
+                               place.toHtmlEscaped());
+        }
+        if (!frames.isEmpty())
+            out += row(tr("call stack"), frames.join(QStringLiteral("<br>")));
     }
     out += row(
         tr("listed at"),

@@ -8,6 +8,7 @@
 #include "FlowFacts.h"
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
+#include "LoadedDump.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
@@ -400,6 +401,44 @@ private Q_SLOTS:
         Q_EMIT views.inspector.details()->anchorClicked(
             QUrl(QStringLiteral("value:%1").arg(d.findValueById(204))));
         QCOMPARE(idOfSelected(), std::int64_t(204));
+    }
+
+    void inspectorShowsTheCallStack()
+    {
+        // A 2026-style module made by hand from tpu_dynamic_slice: Arg_0.1's metadata names
+        // frame 2 (train_step at model.py:20, column 5), called from frame 1 (main at
+        // train.py:10); the tables are in the module's <stem>.txt (docs/FORMAT.md Part B §13).
+        QFile in(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_dynamic_slice.buffer-assignment.txt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        text.replace("op_name=\"args[0]\"", "op_name=\"args[0]\" stack_frame_id=2");
+        QTemporaryDir dir;
+        const QString stem = dir.filePath(QStringLiteral("module_0009.jit_f"));
+        QFile out(stem + QStringLiteral("-buffer-assignment.txt"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
+        out.close();
+        QFile hlo(stem + QStringLiteral(".txt"));
+        QVERIFY(hlo.open(QIODevice::WriteOnly));
+        hlo.write(
+            "HloModule jit_f\n\nFileNames\n1 \"train.py\"\n2 \"model.py\"\n\n"
+            "FunctionNames\n1 \"main\"\n2 \"train_step\"\n\nFileLocations\n"
+            "1 {file_name_id=1 function_name_id=1 line=10 end_line=10 column=1 end_column=2}\n"
+            "2 {file_name_id=2 function_name_id=2 line=20 end_line=20 column=5 end_column=9}\n"
+            "\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n"
+            "2 {file_location_id=2 parent_frame_id=2}\n\n\nENTRY %e {\n}\n");
+        hlo.close();
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(stem + QStringLiteral("-buffer-assignment.txt"), loaded, error),
+                 qPrintable(error));
+        Selection selection;
+        ValueInspector inspector(&selection);
+        inspector.setDump(loaded.dump);
+        selection.setCurrentValue(static_cast<int>(loaded.dump->findValue("Arg_0.1")));
+        const QString details = inspector.details()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("train_step model.py:20:5\nmain train.py:10:1")),
+                 qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("model.py:20"))); // the source: innermost frame
     }
 
     void usageChartClickAndCursor()

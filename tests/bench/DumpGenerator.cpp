@@ -570,9 +570,12 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
             w << "op_type=\"" << kOps[static_cast<std::size_t>(ins.line) % kOps.size()] << "\" ";
         w << "op_name=\"jit(train_step)/jit(main)/transformer/layer_"
           << static_cast<std::int64_t>(ins.layer) << (ins.line % 2 ? "/attention/" : "/mlp/")
-          << kOps[static_cast<std::size_t>(ins.line) % kOps.size()]
-          << "\" source_file=\"/workspace/model/transformer.py\" source_line="
-          << static_cast<std::int64_t>(ins.line) << "}";
+          << kOps[static_cast<std::size_t>(ins.line) % kOps.size()] << "\"";
+        if (options.stacks)
+            w << " stack_frame_id=" << static_cast<std::int64_t>(ins.line - 96) << "}";
+        else
+            w << " source_file=\"/workspace/model/transformer.py\" source_line="
+              << static_cast<std::int64_t>(ins.line) << "}";
         if (ins.opcode == "fusion" || ins.opcode == "custom-call")
             w << ", backend_config=" << backendConfig;
         w << "\n";
@@ -608,6 +611,30 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
     w.flush();
     truths.fileBytes = w.written();
     return truths;
+}
+
+void writeStackTables(const std::string &module, std::FILE *out)
+{
+    std::string t = "HloModule " + module + ", is_scheduled=true\n\nFileNames\n";
+    t += "1 \"/workspace/train.py\"\n2 \"/workspace/model/transformer.py\"\n";
+    t += "\nFunctionNames\n1 \"main\"\n2 \"train_step\"\n3 \"forward\"\n4 \"layer_fn\"\n";
+    t += "\nFileLocations\n";
+    t += "1 {file_name_id=1 function_name_id=1 line=12 end_line=12 column=3 end_column=20}\n";
+    t += "2 {file_name_id=1 function_name_id=2 line=57 end_line=57 column=9 end_column=40}\n";
+    t += "3 {file_name_id=2 function_name_id=3 line=30 end_line=30 column=13 end_column=35}\n";
+    // Source lines 100..899 are locations and frames 4..803.
+    for (int line = 100; line < 900; ++line)
+        t += std::to_string(line - 96) +
+             " {file_name_id=2 function_name_id=4 line=" + std::to_string(line) +
+             " end_line=" + std::to_string(line) + " column=11 end_column=60}\n";
+    // The printed parent is the caller's id plus one (1: no caller).
+    t += "\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n"
+         "2 {file_location_id=2 parent_frame_id=2}\n3 {file_location_id=3 parent_frame_id=3}\n";
+    for (int line = 100; line < 900; ++line)
+        t += std::to_string(line - 96) + " {file_location_id=" + std::to_string(line - 96) +
+             " parent_frame_id=4}\n";
+    t += "\n\nENTRY %main.1 (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0)\n}\n\n";
+    std::fwrite(t.data(), 1, t.size(), out);
 }
 
 } // namespace bufferscope::bench

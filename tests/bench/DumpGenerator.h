@@ -10,6 +10,9 @@ struct GeneratorOptions
 {
     std::int64_t values = 10000;
     std::uint64_t seed = 1;
+    /// 2026 style: metadata names `stack_frame_id=N` instead of an inline source; the frames are
+    /// in the module's `<stem>.txt` (writeStackTables).
+    bool stacks = false;
 };
 
 /// What the generator built into a dump, computed on its own (not with BufferScope's code):
@@ -38,5 +41,12 @@ struct GeneratedTruths
 /// preallocated-temp heap packed first-fit without overlaps except in-place chains that touch
 /// at one step, long `from instruction:` lines with metadata and backend_config.
 GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out);
+
+/// The optimized HLO text of a dump generated with `stacks`: an `HloModule` line, the four
+/// stack-frame tables as XLA prints them (`HloModule::PrintStackFrameIndex`) and one small
+/// computation. Every source line L of the dump is frame L - 96 (`layer_fn` at
+/// /workspace/model/transformer.py:L), called from `forward` (transformer.py:30), `train_step`
+/// (/workspace/train.py:57) and `main` (train.py:12), frames 3, 2 and 1.
+void writeStackTables(const std::string &module, std::FILE *out);
 
 } // namespace bufferscope::bench

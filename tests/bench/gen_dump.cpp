@@ -1,5 +1,7 @@
 // gen_dump: writes a large realistic buffer-assignment dump and, next to it, the truths it
-// built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] --out FILE
+// built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] [--stacks] --out FILE
+// --stacks: 2026 style, stack_frame_id in the metadata and the frames in the module's
+// `<stem>.txt` beside FILE (FILE must end in -buffer-assignment.txt).
 #include "DumpGenerator.h"
 
 #include <cstdio>
@@ -17,15 +19,23 @@ int main(int argc, char **argv)
             options.values = std::atoll(argv[++i]);
         else if (a == "--seed" && i + 1 < argc)
             options.seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--stacks")
+            options.stacks = true;
         else if (a == "--out" && i + 1 < argc)
             out = argv[++i];
         else {
-            std::fprintf(stderr, "usage: gen_dump --values N [--seed S] --out FILE\n");
+            std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");
             return 1;
         }
     }
     if (out.empty() || options.values <= 0) {
-        std::fprintf(stderr, "usage: gen_dump --values N [--seed S] --out FILE\n");
+        std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");
+        return 1;
+    }
+    const std::string suffix = "-buffer-assignment.txt";
+    if (options.stacks && !out.ends_with(suffix)) {
+        std::fprintf(stderr, "gen_dump: --stacks needs an --out FILE ending in %s\n",
+                     suffix.c_str());
         return 1;
     }
     std::FILE *f = std::fopen(out.c_str(), "wb");
@@ -35,6 +45,14 @@ int main(int argc, char **argv)
     }
     const auto truths = bufferscope::bench::generateDump(options, f);
     std::fclose(f);
+    if (options.stacks) {
+        const std::string stem = out.substr(0, out.size() - suffix.size());
+        std::FILE *h = std::fopen((stem + ".txt").c_str(), "wb");
+        if (!h)
+            return 2;
+        bufferscope::bench::writeStackTables(stem.substr(stem.rfind('/') + 1), h);
+        std::fclose(h);
+    }
     const std::string truthPath = out + ".truths.json";
     std::FILE *t = std::fopen(truthPath.c_str(), "wb");
     if (!t)

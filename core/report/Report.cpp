@@ -2,6 +2,7 @@
 
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
 #include "report/JsonWriter.h"
 
@@ -296,7 +297,9 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             std::string where;
             if (ins && ins->opName != kNoString)
                 where = std::string(dump.str(ins->opName));
-            const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+            // The user's own line: the innermost frame outside library code.
+            const std::string src =
+                ins ? userSource(dump, *ins, defaultLibraryPatterns()) : std::string();
             if (!src.empty())
                 where += (where.empty() ? "" : "  ") + src;
             line("  " + padLeft(humanBytes(v.size), 10) + "  " + padLeft(std::to_string(v.id), 7) +

@@ -210,6 +210,31 @@ private Q_SLOTS:
                                 "dynamo_bridge.py:355"));
     }
 
+    void textReportShowsTheUsersLine()
+    {
+        // p5.18.0's innermost frame is torch_xla's dynamo_bridge.py (site-packages): the text
+        // report shows its caller in the user's code, train_step at /workspace/train.py:20,
+        // while the JSON's `source` stays the innermost frame (as with inline sources).
+        const std::string original = readFile(samplePath("gpu_decoder_layer"));
+        const Converted c = convert(original, "module_0002.jit_decoder");
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0002.jit_decoder";
+        writeFile(stem + "-buffer-assignment.txt", c.dump);
+        writeFile(stem + ".txt", c.hlo);
+        const CliRun r = runBufferscope({QStringLiteral("report"),
+                                         QString::fromStdString(stem + "-buffer-assignment.txt"),
+                                         QStringLiteral("--top"), QStringLiteral("1")});
+        QCOMPARE(r.code, 0);
+        const QByteArray top = r.out.mid(r.out.indexOf("p5.18.0"));
+        QVERIFY2(top.left(top.indexOf('\n')).endsWith("xla__device_data  /workspace/train.py:20"),
+                 top.left(top.indexOf('\n')).constData());
+        // Without the stacks (the original sample) the inline source shows, library or not.
+        const CliRun plain = runBufferscope(
+            {QStringLiteral("report"), QString::fromStdString(samplePath("gpu_decoder_layer")),
+             QStringLiteral("--top"), QStringLiteral("1")});
+        QVERIFY(plain.out.contains("dynamo_bridge.py:355"));
+    }
+
     void badTables_data()
     {
         QTest::addColumn<QString>("tables");

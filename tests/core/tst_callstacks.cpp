@@ -19,8 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cctype>
 #include <map>
-#include <regex>
 
 using namespace bufferscope;
 using namespace testutil;
@@ -40,20 +40,31 @@ struct Converted
 Converted convert(const std::string &original, const std::string &module)
 {
     Converted c;
-    const std::regex inlineSource("source_file=\"([^\"]*)\" source_line=([0-9]+)");
+    // Every `source_file="F" source_line=L` (the two always come together in the samples).
+    const std::string fileKey = "source_file=\"", lineKey = "\" source_line=";
     std::vector<std::pair<std::string, std::int64_t>> places;
     std::string out;
     std::size_t last = 0;
-    for (auto it = std::sregex_iterator(original.begin(), original.end(), inlineSource);
-         it != std::sregex_iterator(); ++it) {
-        const std::pair<std::string, std::int64_t> place{(*it)[1].str(),
-                                                         std::stoll((*it)[2].str())};
-        auto [at, added] = c.frameOf.try_emplace(place, 3 + static_cast<int>(places.size()));
+    for (std::size_t at = original.find(fileKey); at != std::string::npos;
+         at = original.find(fileKey, last)) {
+        const std::size_t fileEnd = original.find(lineKey, at + fileKey.size());
+        const std::size_t quote = original.find('"', at + fileKey.size());
+        if (fileEnd == std::string::npos || quote != fileEnd)
+            qFatal("a source_file without its source_line in the sample");
+        std::size_t digits = fileEnd + lineKey.size();
+        while (digits < original.size() &&
+               std::isdigit(static_cast<unsigned char>(original[digits])))
+            ++digits;
+        const std::pair<std::string, std::int64_t> place{
+            original.substr(at + fileKey.size(), fileEnd - at - fileKey.size()),
+            std::stoll(
+                original.substr(fileEnd + lineKey.size(), digits - fileEnd - lineKey.size()))};
+        auto [frame, added] = c.frameOf.try_emplace(place, 3 + static_cast<int>(places.size()));
         if (added)
             places.push_back(place);
-        out += original.substr(last, static_cast<std::size_t>(it->position()) - last);
-        out += "stack_frame_id=" + std::to_string(at->second);
-        last = static_cast<std::size_t>(it->position() + it->length());
+        out += original.substr(last, at - last);
+        out += "stack_frame_id=" + std::to_string(frame->second);
+        last = digits;
     }
     out += original.substr(last);
     c.dump = out;
@@ -316,8 +327,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0005.jit_h";
         const std::string converted =
-            std::regex_replace(original, std::regex("op_name=\"args\\[0\\]\""),
-                               "op_name=\"args[0]\" stack_frame_id=1");
+            replaceAll(original, "op_name=\"args[0]\"", "op_name=\"args[0]\" stack_frame_id=1");
         writeFile(stem + "-buffer-assignment.txt", converted);
         writeFile(stem + ".txt", "HloModule m\n\nFileNames\n1 \"caf\\303\\251 \\\"q\\\".py\"\n\n"
                                  "FunctionNames\n1 \"f\"\n\nFileLocations\n"

@@ -33,6 +33,16 @@ public:
         return std::max(half, kLeastHalfPixels) + kUseSize / 2;
     }
 
+    /// Where the symbol of a point at `pixel` is drawn.
+    QPointF drawnAt(const QPointF &pixel) const
+    {
+        const double dy = lift();
+        if (dy == 0)
+            return pixel;
+        const double top = keyAxis()->axisRect()->top() + kUseSize / 2;
+        return QPointF(pixel.x(), pixel.y() - dy >= top ? pixel.y() - dy : pixel.y() + dy);
+    }
+
 protected:
     void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
                          const QCPScatterStyle &style) const override
@@ -40,10 +50,23 @@ protected:
         const double dy = lift();
         if (dy == 0)
             return QCPGraph::drawScatterPlot(painter, scatters, style);
-        QVector<QPointF> moved = scatters;
-        for (QPointF &p : moved)
-            p.ry() -= dy;
-        QCPGraph::drawScatterPlot(painter, moved, style);
+        // Above the value, pointing down at it; below it, pointing up, where there is no room
+        // above (the top row of the chart).
+        const double top = keyAxis()->axisRect()->top() + kUseSize / 2;
+        QVector<QPointF> above;
+        QVector<QPointF> below;
+        for (const QPointF &p : scatters) {
+            if (p.y() - dy >= top)
+                above.append(QPointF(p.x(), p.y() - dy));
+            else
+                below.append(QPointF(p.x(), p.y() + dy));
+        }
+        QCPGraph::drawScatterPlot(painter, above, style);
+        if (!below.isEmpty()) {
+            QCPScatterStyle up = style;
+            up.setShape(QCPScatterStyle::ssTriangle);
+            QCPGraph::drawScatterPlot(painter, below, up);
+        }
     }
 };
 
@@ -114,7 +137,7 @@ QString StepMarks::toolTipAt(const QPointF &pixel) const
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
             if (static_cast<qint64>(it->key) != step)
                 continue;
-            const QPointF at = g->coordsToPixels(it->key, it->value) - QPointF(0, g->lift());
+            const QPointF at = g->drawnAt(g->coordsToPixels(it->key, it->value));
             if (std::abs(at.x() - pixel.x()) <= kHitPixels &&
                 std::abs(at.y() - pixel.y()) <= kHitPixels)
                 return true;

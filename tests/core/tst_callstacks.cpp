@@ -312,7 +312,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0004.jit_g";
         writeFile(stem + "-buffer-assignment.txt", original);
-        writeFile(stem + ".txt", std::string("\x89PNG\r\n\x1a\n binary \xff\xfe", 20));
+        const char binary[] = "\x89PNG\r\n\x1a\n binary \xff\xfe";
+        writeFile(stem + ".txt", std::string(binary, sizeof binary - 1));
         const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
         QVERIFY(r.ok());
         QVERIFY(r.dump->warnings.empty());

@@ -5,6 +5,7 @@
 #include "StepMarks.h"
 #include "StepTicker.h"
 #include "Workspace.h"
+#include "model/MemorySpaces.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
@@ -228,7 +229,10 @@ void UsageChart::fillSpaces()
     if (!timeline())
         return;
     for (const SpaceTimeline &s : timeline()->spaces())
-        m_space->addItem(tr("S(%1) · peak %2").arg(s.memorySpace).arg(humanBytesText(s.peak.bytes)),
+        m_space->addItem(tr("%1 · peak %2")
+                             .arg(toQString(memorySpaceLabel(platformOf(dump()->files.front().path),
+                                                             s.memorySpace)))
+                             .arg(humanBytesText(s.peak.bytes)),
                          s.memorySpace);
     m_memorySpace = workspace()->memorySpaceIn(*timeline());
     m_space->setCurrentIndex(std::max(0, m_space->findData(m_memorySpace)));

@@ -1,6 +1,7 @@
 #include "ValueInspector.h"
 
 #include "analysis/ValueFlow.h"
+#include "model/MemorySpaces.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -120,7 +121,8 @@ QString ValueInspector::html(const Value &v) const
         out += row(tr("memory space"),
                    tr("S(%1): an S(%2) value in an S(%1) allocation").arg(v.color).arg(printed));
     else
-        out += row(tr("memory space"), QStringLiteral("S(%1)").arg(v.color));
+        out += row(tr("memory space"),
+                   toQString(memorySpaceLabel(platformOf(d.files.front().path), v.color)));
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];
         out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")

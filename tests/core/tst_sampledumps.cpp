@@ -1,6 +1,7 @@
 // The five real dumps against the truths docs/FORMAT.md Part A and §11 state for them.
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
+#include "model/MemorySpaces.h"
 
 #include <QTest>
 
@@ -31,6 +32,25 @@ class TestSampleDumps : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void memorySpaceNames()
+    {
+        // Names as XLA defines them (docs/FORMAT.md Part B §14): 0 default device memory and 5
+        // host on every platform, GPU 1 collective and 2 the temp buffers' own colour; the TPU
+        // spaces XLA's open source does not name stay S(n).
+        QCOMPARE(platformOf(testutil::samplePath("gpu_decoder_layer")), Platform::Gpu);
+        QCOMPARE(platformOf(testutil::samplePath("tpu_random_normal")), Platform::Tpu);
+        QCOMPARE(platformOf("/d/module_0001.jit_f.sm_9.0_gpu_after_optimizations-buffer-"
+                            "assignment.txt"),
+                 Platform::Gpu);
+        QCOMPARE(platformOf("/d/module_0001.jit_f.cpu_after_optimizations.txt"), Platform::Unknown);
+        QCOMPARE(memorySpaceLabel(Platform::Gpu, 1), std::string("S(1) collective"));
+        QCOMPARE(memorySpaceLabel(Platform::Gpu, 2), std::string("S(2) temp buffers"));
+        QCOMPARE(memorySpaceLabel(Platform::Tpu, 0), std::string("S(0) device"));
+        QCOMPARE(memorySpaceLabel(Platform::Tpu, 5), std::string("S(5) host"));
+        QCOMPARE(memorySpaceLabel(Platform::Tpu, 1), std::string("S(1)"));
+        QCOMPARE(memorySpaceLabel(Platform::Unknown, 6), std::string("S(6)"));
+    }
+
     void truths_data()
     {
         QTest::addColumn<QString>("name");

@@ -1,8 +1,10 @@
 #include "PeakBreakdown.h"
 
 #include "analysis/MemoryTimeline.h"
+#include "analysis/SourceFrames.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <unordered_map>
 
@@ -101,7 +103,195 @@ struct TreeBuilder
     }
 };
 
+/// The two call-stack trees. Each distinct stack is walked once (its path of nodes is kept by
+/// its innermost frame id), then every value adds itself along its stack's paths in the order
+/// of the live list, so every node's members stay largest first.
+class StackTrees
+{
+public:
+    StackTrees(const Dump &dump, Breakdown &b) : m_dump(dump), m_b(b)
+    {
+        m_nodes.resize(2); // 0: the top-down root, 1: the bottom-up root
+    }
+
+    void add(const Instruction *ins, std::string_view name, std::uint32_t value, std::int64_t bytes)
+    {
+        const Paths &paths = pathsOf(ins);
+        for (std::uint32_t n : paths.down)
+            count(n, value, bytes);
+        for (std::uint32_t n : paths.up)
+            count(n, value, bytes);
+        // Under the innermost frame, the values' instructions, as in the op_name tree.
+        const std::string stem = Breakdown::nameStem(name);
+        const std::uint32_t leaf = child(paths.down.back(), "\x01" + stem, [&](BreakdownNode &d) {
+            d.label = stem;
+            d.instructions = true;
+            d.path = m_nodes[paths.down.back()].data.path;
+        });
+        count(leaf, value, bytes);
+        BreakdownNode &d = m_nodes[leaf].data;
+        if (d.values == 1)
+            d.label = std::string(name);
+        else if (d.label != name)
+            d.label = stem + ".*";
+    }
+
+    void finish()
+    {
+        m_b.callersTree = freeze(0);
+        m_b.calleesTree = freeze(1);
+    }
+
+private:
+    struct Node
+    {
+        BreakdownNode data;
+        std::unordered_map<std::string, std::uint32_t> index; ///< child key -> node
+        std::vector<std::uint32_t> children;
+    };
+    struct Paths
+    {
+        std::vector<std::uint32_t> down; ///< top-down: root, outermost … innermost frame
+        std::vector<std::uint32_t> up;   ///< bottom-up: root, innermost … outermost frame
+    };
+
+    void count(std::uint32_t n, std::uint32_t value, std::int64_t bytes)
+    {
+        BreakdownNode &d = m_nodes[n].data;
+        d.bytes += bytes;
+        ++d.values;
+        d.members.push_back(value);
+    }
+
+    template <typename Init>
+    std::uint32_t child(std::uint32_t parent, const std::string &key, Init init)
+    {
+        auto it = m_nodes[parent].index.find(key);
+        if (it != m_nodes[parent].index.end())
+            return it->second;
+        const auto n = static_cast<std::uint32_t>(m_nodes.size());
+        m_nodes.emplace_back();
+        init(m_nodes.back().data);
+        m_nodes[parent].index.emplace(key, n);
+        m_nodes[parent].children.push_back(n);
+        return n;
+    }
+
+    /// The frame's index in Breakdown::frames, one per distinct place and function.
+    std::int32_t frameIndex(const StackFrame &f)
+    {
+        const auto key = std::make_tuple(f.file, f.function, f.line, f.column);
+        auto [it, added] =
+            m_frameIndex.try_emplace(key, static_cast<std::int32_t>(m_b.frames.size()));
+        if (added) {
+            m_b.frames.push_back(f);
+            m_b.frames.back().parent = 0;
+        }
+        return it->second;
+    }
+
+    std::uint32_t frameChild(std::uint32_t parent, const StackFrame &f)
+    {
+        const std::int32_t k = frameIndex(f);
+        return child(parent, "\x02" + std::to_string(k), [&](BreakdownNode &d) {
+            d.frame = k;
+            std::string place =
+                f.file == kNoString ? std::string("?") : std::string(m_dump.str(f.file));
+            if (f.line >= 0)
+                place += ":" + std::to_string(f.line);
+            const std::string_view base = std::string_view(place).substr(
+                std::min(place.size(), place.rfind('/', place.rfind(':')) + 1));
+            if (f.function == kNoString) {
+                d.label = std::string(base);
+                d.path = place;
+            } else {
+                const std::string_view fn = m_dump.str(f.function);
+                d.label = std::string(fn) + " · " + std::string(base);
+                d.path = std::string(fn) + " (" + place + ")";
+            }
+        });
+    }
+
+    const Paths &pathsOf(const Instruction *ins)
+    {
+        Paths *p = nullptr;
+        std::vector<StackFrame> stack; // innermost first
+        if (ins && ins->stackFrame != 0) {
+            auto [it, added] = m_byFrame.try_emplace(ins->stackFrame);
+            if (!added)
+                return it->second;
+            p = &it->second;
+            for (const StackFrame *f : m_dump.stackOf(*ins))
+                stack.push_back(*f);
+        } else if (ins && ins->sourceFile != kNoString) {
+            auto [it, added] = m_byInline.try_emplace({ins->sourceFile, ins->sourceLine});
+            if (!added)
+                return it->second;
+            p = &it->second;
+            StackFrame f;
+            f.file = ins->sourceFile;
+            f.line =
+                static_cast<std::int32_t>(std::clamp<std::int64_t>(ins->sourceLine, -1, INT32_MAX));
+            stack.push_back(f);
+        } else {
+            if (!m_none.down.empty())
+                return m_none;
+            p = &m_none;
+        }
+        p->down.push_back(0);
+        p->up.push_back(1);
+        if (stack.empty()) {
+            const auto none = [](BreakdownNode &d) { d.label = d.path = Breakdown::kNoStack; };
+            p->down.push_back(child(0, "\x03", none));
+            p->up.push_back(child(1, "\x03", none));
+            return *p;
+        }
+        for (auto f = stack.rbegin(); f != stack.rend(); ++f)
+            p->down.push_back(frameChild(p->down.back(), *f));
+        for (const StackFrame &f : stack)
+            p->up.push_back(frameChild(p->up.back(), f));
+        return *p;
+    }
+
+    BreakdownNode freeze(std::uint32_t n)
+    {
+        BreakdownNode out = std::move(m_nodes[n].data);
+        for (std::uint32_t c : m_nodes[n].children)
+            out.children.push_back(freeze(c));
+        std::sort(out.children.begin(), out.children.end(),
+                  [](const BreakdownNode &a, const BreakdownNode &b) {
+                      return a.bytes != b.bytes ? a.bytes > b.bytes : a.label < b.label;
+                  });
+        return out;
+    }
+
+    const Dump &m_dump;
+    Breakdown &m_b;
+    std::vector<Node> m_nodes;
+    std::unordered_map<std::uint32_t, Paths> m_byFrame;
+    std::map<std::pair<StringId, std::int64_t>, Paths> m_byInline;
+    Paths m_none;
+    std::map<std::tuple<StringId, StringId, std::int32_t, std::int32_t>, std::int32_t> m_frameIndex;
+};
+
 } // namespace
+
+const BreakdownNode *Breakdown::tree(Grouping grouping) const
+{
+    switch (grouping) {
+    case Grouping::OpName:
+        return &opNameTree;
+    case Grouping::CallersTopDown:
+        return &callersTree;
+    case Grouping::CallersBottomUp:
+        return &calleesTree;
+    case Grouping::Source:
+    case Grouping::OpType:
+    case Grouping::Kind:
+        break;
+    }
+    return nullptr;
+}
 
 const std::vector<BreakdownRow> &Breakdown::rows(Grouping grouping) const
 {
@@ -113,6 +303,8 @@ const std::vector<BreakdownRow> &Breakdown::rows(Grouping grouping) const
     case Grouping::Kind:
         return byKind;
     case Grouping::OpName:
+    case Grouping::CallersTopDown:
+    case Grouping::CallersBottomUp:
         break;
     }
     return byOpName;
@@ -152,7 +344,8 @@ std::vector<std::string_view> Breakdown::opNamePath(std::string_view opName)
     return out;
 }
 
-Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace)
+Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace,
+                             const BreakdownOptions &options)
 {
     Breakdown b;
     b.step = step;
@@ -162,6 +355,9 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     Grouper opType;
     Grouper kind;
     TreeBuilder tree;
+    StackTrees stacks(dump, b);
+    // By source with library patterns: the row of each stack, found once per innermost frame.
+    std::unordered_map<std::uint32_t, std::string> userSourceOf;
     b.live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
     for (std::uint32_t vi : b.live) {
         const Value &v = dump.values[vi];
@@ -175,8 +371,18 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
         opName.add(ins && ins->opName != kNoString ? std::string(dump.str(ins->opName))
                                                    : std::string(kNoOpName),
                    vi, v.size);
-        const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+        std::string src;
+        if (ins && ins->stackFrame != 0 && !options.libraryPatterns.empty()) {
+            auto [it, added] = userSourceOf.try_emplace(ins->stackFrame);
+            if (added)
+                it->second = userSource(dump, *ins, options.libraryPatterns);
+            src = it->second;
+        } else if (ins) {
+            src = dump.sourceLocation(*ins);
+        }
         source.add(src.empty() ? std::string(kNoSource) : src, vi, v.size);
+        if (options.callStacks)
+            stacks.add(ins, name, vi, v.size);
         opType.add(ins && ins->opType != kNoString ? std::string(dump.str(ins->opType))
                                                    : std::string(kNoOpType),
                    vi, v.size);
@@ -190,6 +396,8 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     b.byOpType = opType.take();
     b.byKind = kind.take();
     b.opNameTree = TreeBuilder::freeze(tree.root);
+    if (options.callStacks)
+        stacks.finish();
     return b;
 }
 

@@ -24,23 +24,38 @@ struct BreakdownNode
     std::string label;
     std::string path;          ///< the op_name prefix down to this node ("" for the root)
     bool instructions = false; ///< a leaf row of instruction names, not an op_name segment
+    std::int32_t frame = -1;   ///< call-stack trees: the node's frame, in Breakdown::frames
     std::int64_t bytes = 0;
     std::int64_t values = 0;
     std::vector<std::uint32_t> members;  ///< every value below, largest first
     std::vector<BreakdownNode> children; ///< largest first
 };
 
-/// What the values live at one step are made of, grouped four ways. Every grouping adds up to
-/// the sum of the assigned bytes of the values of `memorySpace` live at `step`.
+/// How Breakdown::compute groups by source, and whether it builds the call-stack trees.
+struct BreakdownOptions
+{
+    /// By source: a value's row is the innermost frame of its call stack outside these
+    /// patterns (SourceFrames.h), so the user's own line shows; empty (the command line's
+    /// `by_source`): the innermost frame, which equals the inline `source_file:source_line`.
+    std::vector<std::string> libraryPatterns;
+    /// Also build callersTree and calleesTree (the GUI's "by call stack").
+    bool callStacks = false;
+};
+
+/// What the values live at one step are made of, grouped four ways, and by call stack when
+/// asked. Every grouping adds up to the sum of the assigned bytes of the values of
+/// `memorySpace` live at `step`.
 struct Breakdown
 {
-    /// The four ways the values are grouped.
+    /// The ways the values are grouped.
     enum class Grouping
     {
         OpName,
         Source,
         OpType,
-        Kind
+        Kind,
+        CallersTopDown, ///< outermost caller at the root, down to the instructions
+        CallersBottomUp ///< innermost frame at the root, out to the callers
     };
 
     std::int64_t step = -1;
@@ -55,10 +70,23 @@ struct Breakdown
     std::vector<BreakdownRow> byOpType;
     std::vector<BreakdownRow> byKind;
     BreakdownNode opNameTree; ///< the by-op_name grouping as a hierarchy split on '/'
+    /// By call stack, top-down: the outermost callers at the root, each frame's callees below
+    /// it, and under a stack's innermost frame its values' instruction names. A value without
+    /// a stack sits in one "(no call stack)" group. Built when BreakdownOptions::callStacks.
+    BreakdownNode callersTree;
+    /// By call stack, bottom-up: the innermost frames at the root (the by-source grouping
+    /// without library patterns), each frame's callers below it.
+    BreakdownNode calleesTree;
+    /// The frames the call-stack trees name (BreakdownNode::frame): the optimized HLO's frames,
+    /// and an inline `source_file:source_line` as a frame without a function or caller.
+    std::vector<StackFrame> frames;
 
     const std::vector<BreakdownRow> &rows(Grouping grouping) const;
+    /// The hierarchy of a tree grouping (op_name, call stacks); null for the flat ones.
+    const BreakdownNode *tree(Grouping grouping) const;
 
-    static Breakdown compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace = 0);
+    static Breakdown compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace = 0,
+                             const BreakdownOptions &options = {});
     /// `fusion.12` → `fusion`, `copy-start.3` → `copy-start`: the name without its number.
     static std::string nameStem(std::string_view name);
     /// Splits an op_name on '/' outside parentheses.
@@ -67,6 +95,7 @@ struct Breakdown
     static constexpr const char *kNoOpName = "(no op_name)";
     static constexpr const char *kNoSource = "(no source)";
     static constexpr const char *kNoOpType = "(no op_type)";
+    static constexpr const char *kNoStack = "(no call stack)";
 };
 
 } // namespace bufferscope

@@ -12,6 +12,7 @@
 #include "DumpText.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
+#include "analysis/SourceFrames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -109,6 +110,32 @@ std::vector<std::pair<std::string, std::int64_t>> bySourceAtPeak(const Dump &d)
     return rows;
 }
 
+/// Loads `sample` converted (single-file layout) from a temporary folder.
+LoadResult loadConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
+{
+    const Converted c = convert(readFile(samplePath(sample)), module);
+    const std::string stem = dir.path().toStdString() + "/" + module;
+    writeFile(stem + "-buffer-assignment.txt", c.dump);
+    writeFile(stem + ".txt", c.hlo);
+    return DumpParser::loadFile(stem + "-buffer-assignment.txt");
+}
+
+const BreakdownNode *childWithPath(const BreakdownNode &n, const std::string &path)
+{
+    for (const BreakdownNode &c : n.children)
+        if (c.path == path)
+            return &c;
+    return nullptr;
+}
+
+std::int64_t sumOfChildren(const BreakdownNode &n)
+{
+    std::int64_t sum = 0;
+    for (const BreakdownNode &c : n.children)
+        sum += c.bytes;
+    return sum;
+}
+
 } // namespace
 
 class TestCallStacks : public QObject
@@ -182,6 +209,168 @@ private Q_SLOTS:
             ++checked;
         }
         QVERIFY(checked > 0 || c.frameOf.empty());
+    }
+
+    void callStackTrees_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char *s : kSamples)
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+
+    void callStackTrees()
+    {
+        // Every converted stack is op_fn at the original source line, called from train_step
+        // (/workspace/train.py:20), called from main (/workspace/train.py:10). So top-down,
+        // the root holds main (every value that had a source) and "(no call stack)" (those
+        // that had none); main's only callee is train_step, whose callees are the original's
+        // by-source rows. Bottom-up, the root holds those rows, each called by train_step,
+        // called by main. The original's rows come from its inline fields, not from stacks.
+        QFETCH(QString, sample);
+        const LoadResult before = DumpParser::loadFile(samplePath(qPrintable(sample)));
+        QVERIFY(before.ok());
+        QTemporaryDir dir;
+        const LoadResult after = loadConverted(dir, qPrintable(sample), "module_0010.jit_t");
+        QVERIFY2(after.ok(), after.error.c_str());
+        const auto t = MemoryTimeline::compute(*after.dump);
+        const std::int64_t step = t->primary()->peak.step;
+        const std::int32_t space = t->primary()->memorySpace;
+        const Breakdown original = Breakdown::compute(*before.dump, step, space);
+        BreakdownOptions options;
+        options.callStacks = true;
+        const Breakdown b = Breakdown::compute(*after.dump, step, space, options);
+        QCOMPARE(b.bytes, original.bytes);
+        for (const BreakdownNode *root : {&b.callersTree, &b.calleesTree}) {
+            QCOMPARE(root->bytes, b.bytes);
+            QCOMPARE(sumOfChildren(*root), b.bytes);
+        }
+        std::int64_t sourced = 0, sourcedValues = 0;
+        for (const BreakdownRow &r : original.bySource) {
+            if (r.key == Breakdown::kNoSource) {
+                for (const BreakdownNode *root : {&b.callersTree, &b.calleesTree}) {
+                    const BreakdownNode *none = childWithPath(*root, Breakdown::kNoStack);
+                    QVERIFY(none);
+                    QCOMPARE(none->bytes, r.bytes);
+                    QCOMPARE(none->values, r.values);
+                }
+                continue;
+            }
+            sourced += r.bytes;
+            sourcedValues += r.values;
+            const std::string frame = "op_fn (" + r.key + ")";
+            const BreakdownNode *inner = childWithPath(b.calleesTree, frame);
+            QVERIFY2(inner, frame.c_str());
+            QCOMPARE(inner->bytes, r.bytes);
+            QCOMPARE(inner->values, r.values);
+            QCOMPARE(inner->members, r.members);
+            QCOMPARE(inner->children.size(), std::size_t(1));
+            const BreakdownNode &caller = inner->children[0];
+            QCOMPARE(caller.path, std::string("train_step (/workspace/train.py:20)"));
+            QCOMPARE(caller.label, std::string("train_step · train.py:20"));
+            QCOMPARE(caller.bytes, r.bytes);
+            QCOMPARE(caller.children.size(), std::size_t(1));
+            QCOMPARE(caller.children[0].path, std::string("main (/workspace/train.py:10)"));
+            QVERIFY(caller.children[0].children.empty());
+        }
+        const BreakdownNode *main = childWithPath(b.callersTree, "main (/workspace/train.py:10)");
+        QCOMPARE(main != nullptr, sourced > 0);
+        if (!main)
+            return;
+        QCOMPARE(main->bytes, sourced);
+        QCOMPARE(main->values, sourcedValues);
+        QCOMPARE(main->children.size(), std::size_t(1));
+        const BreakdownNode &trainStep = main->children[0];
+        QCOMPARE(trainStep.bytes, sourced);
+        std::size_t frames = 0;
+        for (const BreakdownRow &r : original.bySource)
+            frames += r.key != Breakdown::kNoSource;
+        QCOMPARE(trainStep.children.size(), frames);
+        for (const BreakdownNode &op : trainStep.children) {
+            QVERIFY(op.frame >= 0);
+            const StackFrame &f = b.frames[static_cast<std::size_t>(op.frame)];
+            QCOMPARE(after.dump->str(f.function), std::string_view("op_fn"));
+            QCOMPARE(f.column, 7);
+            // Below the innermost frame, its values' instructions, adding up to it.
+            QVERIFY(!op.children.empty());
+            QCOMPARE(sumOfChildren(op), op.bytes);
+            for (const BreakdownNode &leaf : op.children)
+                QVERIFY(leaf.instructions);
+        }
+    }
+
+    void bySourceSkipsLibraryFrames()
+    {
+        // gpu_decoder_layer's sources are all under site-packages (torch/_ops.py,
+        // torch_xla/_dynamo/dynamo_bridge.py, torch/_higher_order_ops/…): with the default
+        // library patterns every one of its values shows at its caller in the user's code,
+        // train_step at /workspace/train.py:20; the values without a source stay apart.
+        // gpu_vllm_update_slice's sources are the user's own (/code/…/vllm/…): unchanged.
+        const LoadResult decoder = DumpParser::loadFile(samplePath("gpu_decoder_layer"));
+        QVERIFY(decoder.ok());
+        QTemporaryDir dir;
+        const LoadResult converted = loadConverted(dir, "gpu_decoder_layer", "module_0011.jit_d");
+        QVERIFY(converted.ok());
+        const auto t = MemoryTimeline::compute(*decoder.dump);
+        const std::int64_t step = t->primary()->peak.step;
+        const Breakdown original = Breakdown::compute(*decoder.dump, step, 0);
+        BreakdownOptions options;
+        options.libraryPatterns = defaultLibraryPatterns();
+        const Breakdown user = Breakdown::compute(*converted.dump, step, 0, options);
+        std::int64_t sourced = 0, none = 0;
+        for (const BreakdownRow &r : original.bySource)
+            (r.key == Breakdown::kNoSource ? none : sourced) += r.bytes;
+        QVERIFY(sourced > 0);
+        std::vector<std::pair<std::string, std::int64_t>> rows;
+        for (const BreakdownRow &r : user.bySource)
+            rows.emplace_back(r.key, r.bytes);
+        std::vector<std::pair<std::string, std::int64_t>> expected{
+            {"/workspace/train.py:20", sourced}};
+        if (none > 0)
+            expected.emplace_back(Breakdown::kNoSource, none);
+        std::sort(rows.begin(), rows.end());
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(rows, expected);
+        // The same patterns on the original: a one-frame stack shows its only frame.
+        QCOMPARE(Breakdown::compute(*decoder.dump, step, 0, options).bySource.size(),
+                 original.bySource.size());
+
+        const LoadResult vllm = loadConverted(dir, "gpu_vllm_update_slice", "module_0012.jit_v");
+        QVERIFY(vllm.ok());
+        const auto tv = MemoryTimeline::compute(*vllm.dump);
+        const std::int64_t vstep = tv->primary()->peak.step;
+        const auto keys = [](const Breakdown &b) {
+            std::vector<std::pair<std::string, std::int64_t>> out;
+            for (const BreakdownRow &r : b.bySource)
+                out.emplace_back(r.key, r.bytes);
+            return out;
+        };
+        QCOMPARE(keys(Breakdown::compute(*vllm.dump, vstep, 0, options)),
+                 keys(Breakdown::compute(*vllm.dump, vstep, 0)));
+    }
+
+    void inlineSourcesAreOneFrameStacks()
+    {
+        // An older dump: each inline source_file:source_line is a frame with no function and
+        // no caller, so top-down and bottom-up both list the by-source rows.
+        const LoadResult d = DumpParser::loadFile(samplePath("tpu_random_normal"));
+        QVERIFY(d.ok());
+        const auto t = MemoryTimeline::compute(*d.dump);
+        BreakdownOptions options;
+        options.callStacks = true;
+        const Breakdown b = Breakdown::compute(*d.dump, t->primary()->peak.step,
+                                               t->primary()->memorySpace, options);
+        for (const BreakdownRow &r : b.bySource) {
+            const std::string path = r.key == Breakdown::kNoSource ? Breakdown::kNoStack : r.key;
+            for (const BreakdownNode *root : {&b.callersTree, &b.calleesTree}) {
+                const BreakdownNode *n = childWithPath(*root, path);
+                QVERIFY2(n, path.c_str());
+                QCOMPARE(n->bytes, r.bytes);
+            }
+        }
+        QCOMPARE(b.callersTree.children.size(), b.bySource.size());
+        const BreakdownNode *tpu = childWithPath(b.callersTree, "/home/ptoulme/tpu.py:83");
+        QVERIFY(tpu);
+        QCOMPARE(tpu->label, std::string("tpu.py:83"));
     }
 
     void reportCarriesStacks()

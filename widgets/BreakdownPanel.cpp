@@ -1,5 +1,6 @@
 #include "BreakdownPanel.h"
 
+#include "FlameGraph.h"
 #include "Treemap.h"
 #include "Workspace.h"
 #include "models/BreakdownTreeModel.h"
@@ -11,8 +12,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QTreeView>
@@ -26,16 +29,44 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
       m_grouping(new QComboBox(this)), m_summary(new QLabel(this)), m_up(new QToolButton(this)),
       m_crumbs(new QLabel(this)), m_model(new BreakdownTreeModel(this)),
       m_proxy(new QSortFilterProxyModel(this)), m_tree(new QTreeView(this)),
-      m_treemap(new Treemap(this)), m_findingsView(new QTextBrowser(this))
+      m_treemap(new Treemap(this)), m_flame(new FlameGraph(this)),
+      m_flameScroll(new QScrollArea(this)), m_pictures(new QStackedWidget(this)),
+      m_findingsView(new QTextBrowser(this))
 {
     m_grouping->addItem(tr("op_name (tree)"));
     m_grouping->addItem(tr("source line"));
     m_grouping->addItem(tr("op_type"));
     m_grouping->addItem(tr("allocation kind"));
+    m_grouping->addItem(tr("call stack, top-down"));
+    m_grouping->addItem(tr("call stack, bottom-up"));
+    m_grouping->setItemData(static_cast<int>(Grouping::Source),
+                            tr("The innermost frame of each value's call stack that is not library "
+                               "code (Edit ▸ Preferences), so your own line shows"),
+                            Qt::ToolTipRole);
+    m_grouping->setItemData(static_cast<int>(Grouping::CallersTopDown),
+                            tr("Outermost callers first, down to the instructions; a flame graph "
+                               "beside"),
+                            Qt::ToolTipRole);
+    m_grouping->setItemData(static_cast<int>(Grouping::CallersBottomUp),
+                            tr("Innermost frames first, out to their callers"), Qt::ToolTipRole);
+    m_flameScroll->setWidget(m_flame);
+    m_flameScroll->setWidgetResizable(true);
+    m_flameScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_flameScroll->setFrameShape(QFrame::NoFrame);
+    m_pictures->addWidget(m_treemap);
+    m_pictures->addWidget(m_flameScroll);
+    m_flame->setLibraryTest([this](const BreakdownNode &n) {
+        const Breakdown &b = breakdown();
+        if (!m_dump || n.frame < 0 || static_cast<std::size_t>(n.frame) >= b.frames.size())
+            return false;
+        const StackFrame &f = b.frames[static_cast<std::size_t>(n.frame)];
+        return f.file != kNoString &&
+               isLibraryFile(m_dump->str(f.file), m_workspace->libraryPatterns());
+    });
     auto *groupLabel = new QLabel(tr("&Group by:"), this);
     groupLabel->setBuddy(m_grouping);
     m_up->setText(tr("Up"));
-    m_up->setToolTip(tr("Back to the enclosing group in the treemap"));
+    m_up->setToolTip(tr("Back to the enclosing group in the treemap or flame graph"));
     m_up->setEnabled(false);
     m_crumbs->setTextFormat(Qt::PlainText);
     m_summary->setTextFormat(Qt::PlainText);
@@ -67,7 +98,7 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     auto *mapLayout = new QVBoxLayout(mapBox);
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->addLayout(crumbRow);
-    mapLayout->addWidget(m_treemap, 1);
+    mapLayout->addWidget(m_pictures, 1);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tree);
     split->addWidget(mapBox);
@@ -99,8 +130,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         if (m_wanted != -2 && m_onScreen)
             follow(m_wanted);
     });
-    // Another memory space on show: what is live in it at the same step.
-    connect(m_workspace, &Workspace::memorySpaceChanged, this, [this] {
+    // Another memory space on show: what is live in it at the same step. Other library
+    // patterns: the by-source rows change.
+    const auto again = [this] {
         if (!m_dump)
             return;
         if (!m_onScreen) {
@@ -108,7 +140,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
             return;
         }
         follow(m_selection->currentStep());
-    });
+    };
+    connect(m_workspace, &Workspace::memorySpaceChanged, this, again);
+    connect(m_workspace, &Workspace::libraryPatternsChanged, this, again);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (!m_picking)
@@ -122,6 +156,11 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         m_drill.push_back(node);
         showTreemapNode(node);
     });
+    connect(m_flame, &FlameGraph::clicked, this, [this](const BreakdownNode *node) {
+        if (node)
+            pick(node);
+    });
+    connect(m_flame, &FlameGraph::activated, this, &BreakdownPanel::zoomTo);
     connect(m_up, &QToolButton::clicked, this, [this] {
         if (m_drill.empty())
             return;
@@ -192,6 +231,7 @@ void BreakdownPanel::follow(qint64 step)
         m_drill.clear();
         m_model->setTree({}, 0);
         m_treemap->setNode(nullptr, 0);
+        m_flame->setTree(nullptr, 0);
         fillFindings();
         m_summary->setText(m_dump ? tr("no live ranges in this dump") : QString());
         return;
@@ -218,12 +258,17 @@ void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
     // The model's nodes point into the breakdown: it is replaced before the old one goes.
     const std::shared_ptr<const StepBreakdown> old = std::exchange(m_shown, std::move(shown));
     const Breakdown &b = m_shown->breakdown;
-    if (m_groupBy == Grouping::OpName)
-        m_model->setTree(b.opNameTree, b.bytes);
+    if (const BreakdownNode *tree = b.tree(m_groupBy))
+        m_model->setTree(*tree, b.bytes);
     else
         m_model->setRows(b.rows(m_groupBy), b.bytes);
     const BreakdownNode *at = &m_model->root();
-    if (drillPaths.empty()) {
+    const bool stacks =
+        m_groupBy == Grouping::CallersTopDown || m_groupBy == Grouping::CallersBottomUp;
+    m_pictures->setCurrentWidget(stacks ? static_cast<QWidget *>(m_flameScroll) : m_treemap);
+    if (stacks)
+        m_flame->setTree(&m_model->root(), b.bytes);
+    if (drillPaths.empty() && m_groupBy == Grouping::OpName) {
         // op_names share long prefixes (jit(train_step)/jit(main)/…): a level with one group
         // says nothing, so the treemap starts where the groups first split.
         while (at->children.size() == 1 && !at->children.front().children.empty() &&
@@ -258,12 +303,45 @@ void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
 
 void BreakdownPanel::showTreemapNode(const BreakdownNode *node)
 {
-    m_treemap->setNode(node, breakdown().bytes);
+    if (m_pictures->currentWidget() == m_flameScroll)
+        m_flame->setFocus(m_drill);
+    else
+        m_treemap->setNode(node, breakdown().bytes);
     m_up->setEnabled(!m_drill.empty());
     QStringList crumbs{tr("all")};
     for (const BreakdownNode *n : m_drill)
         crumbs << toQString(n->label);
     m_crumbs->setText(crumbs.join(QStringLiteral(" › ")));
+}
+
+void BreakdownPanel::zoomTo(const BreakdownNode *node)
+{
+    if (!node)
+        return;
+    const auto at = std::find(m_drill.begin(), m_drill.end(), node);
+    if (node == &m_model->root()) {
+        m_drill.clear();
+    } else if (at + 1 == m_drill.end()) {
+        m_drill.pop_back(); // the node zoomed into: out by one
+    } else if (at != m_drill.end()) {
+        m_drill.erase(at + 1, m_drill.end());
+    } else {
+        // Deeper: the chain from the root down to it.
+        std::vector<const BreakdownNode *> chain;
+        const auto find = [&](const auto &self, const BreakdownNode &n) -> bool {
+            for (const BreakdownNode &c : n.children) {
+                chain.push_back(&c);
+                if (&c == node || self(self, c))
+                    return true;
+                chain.pop_back();
+            }
+            return false;
+        };
+        if (!find(find, m_model->root()))
+            return;
+        m_drill = std::move(chain);
+    }
+    showTreemapNode(m_drill.empty() ? &m_model->root() : m_drill.back());
 }
 
 void BreakdownPanel::pick(const BreakdownNode *node)
@@ -279,6 +357,14 @@ void BreakdownPanel::pick(const BreakdownNode *node)
     }
     m_picking = false;
     m_treemap->setHighlighted(node);
+    m_flame->setHighlighted(node);
+    if (const FlameGraph::Bar *bar = m_flame->barOf(node))
+        m_flameScroll->ensureVisible(static_cast<int>(bar->rect.center().x()),
+                                     static_cast<int>(bar->rect.center().y()), 0,
+                                     m_flame->rowHeight());
+    const Breakdown &b = breakdown();
+    if (m_dump && node->frame >= 0 && static_cast<std::size_t>(node->frame) < b.frames.size())
+        Q_EMIT framePicked(placeOf(*m_dump, b.frames[static_cast<std::size_t>(node->frame)]));
     QVector<int> members;
     for (std::uint32_t v : node->members)
         members.push_back(static_cast<int>(v));

@@ -3,6 +3,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/SourceFrames.h"
 #include "model/Dump.h"
 
 #include <QWidget>
@@ -11,7 +12,9 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTextBrowser;
 class QToolButton;
 class QTreeView;
@@ -19,15 +22,17 @@ class QTreeView;
 namespace bufferscope {
 
 class BreakdownTreeModel;
+class FlameGraph;
 class Selection;
 class Treemap;
 class Workspace;
 struct StepBreakdown;
 
 /// What fills memory at the current step (the peak until a step is chosen): the breakdown as a
-/// sortable tree (op_name as a hierarchy, or source line, op_type, allocation kind) next to a
-/// treemap of the same groups, and the explainer's findings below. Picking a group — a tree
-/// row, a treemap rectangle or a finding's link — highlights its values in every view.
+/// sortable tree (op_name as a hierarchy, source line, op_type, allocation kind, or the call
+/// stacks top-down and bottom-up) next to a treemap of the same groups — a flame graph for the
+/// call stacks — and the explainer's findings below. Picking a group — a tree row, a treemap
+/// rectangle, a flame-graph bar or a finding's link — highlights its values in every view.
 class BreakdownPanel : public QWidget
 {
     Q_OBJECT
@@ -49,12 +54,21 @@ public:
     BreakdownTreeModel *model() const { return m_model; }
     QTreeView *tree() const { return m_tree; }
     Treemap *treemap() const { return m_treemap; }
+    FlameGraph *flameGraph() const { return m_flame; }
+    /// Picks `node` of the tree on show, as a click on its row would.
+    void pickNode(const BreakdownNode *node) { pick(node); }
+    /// Zooms the treemap or flame graph into `node` (the root: all), as a double-click would.
+    void zoomTo(const BreakdownNode *node);
     /// Highlights finding `k`'s values (what its link does).
     void showFinding(int k);
 
     /// Whether the panel can be seen (its dock tab is current); off screen, following the
     /// step waits until it is shown again. On by default.
     void setOnScreen(bool onScreen);
+
+Q_SIGNALS:
+    /// A call-stack frame was picked: the source view shows it.
+    void framePicked(const bufferscope::SourcePlace &place);
 
 private:
     /// Shows what is live at `step`: the workspace's breakdown, or a note while it computes it.
@@ -76,11 +90,15 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_tree;
     Treemap *m_treemap;
+    FlameGraph *m_flame;
+    QScrollArea *m_flameScroll;
+    QStackedWidget *m_pictures;
     QTextBrowser *m_findingsView;
     Grouping m_groupBy = Grouping::OpName;
     std::shared_ptr<const StepBreakdown> m_shown;
     qint64 m_wanted = -2; ///< the step asked of the workspace, while it computes
-    std::vector<const BreakdownNode *> m_drill; ///< treemap path below the root
+    /// The treemap's or flame graph's path below the root to the node it is zoomed into.
+    std::vector<const BreakdownNode *> m_drill;
     bool m_picking = false;
     bool m_stale = false; ///< the step moved while the panel was off screen
     bool m_onScreen = true;

@@ -1,5 +1,6 @@
 #include "Workspace.h"
 
+#include "analysis/SourceFrames.h"
 #include "models/Selection.h"
 
 #include <QAction>
@@ -19,7 +20,8 @@ Workspace::Workspace(QObject *parent)
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_ganttLane(m_jobs->newLane("gantt rows", JobRunner::Scope::Dump)),
       m_mapLane(m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump)),
-      m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump))
+      m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump)),
+      m_libraryPatterns(defaultLibraryPatterns())
 {
     qRegisterMetaType<LoadedDump>();
     qRegisterMetaType<ModuleFigures>();
@@ -308,12 +310,16 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
         const SpaceTimeline *s = timeline->space(space);
         step = s && dump->hasLiveRanges() ? s->peak.step : -1;
     }
-    const auto compute = [dump, timeline, step, space](const JobControl *control) {
+    BreakdownOptions options;
+    options.libraryPatterns = m_libraryPatterns;
+    options.callStacks = true;
+    const auto compute = [dump, timeline, step, space,
+                          options = std::move(options)](const JobControl *control) {
         auto b = std::make_shared<StepBreakdown>();
         b->dump = dump;
         b->step = step;
         b->memorySpace = space;
-        b->breakdown = Breakdown::compute(*dump, step, space);
+        b->breakdown = Breakdown::compute(*dump, step, space, options);
         if (step >= 0 && !(control && control->cancelled()))
             b->findings = PeakExplainer::explain(*dump, *timeline, step, space, b->breakdown.live);
         return std::shared_ptr<const StepBreakdown>(std::move(b));
@@ -348,6 +354,16 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
 bool Workspace::isComputingBreakdown() const
 {
     return m_jobs->isBusy(m_breakdownLane);
+}
+
+void Workspace::setLibraryPatterns(std::vector<std::string> patterns)
+{
+    if (patterns == m_libraryPatterns)
+        return;
+    m_libraryPatterns = std::move(patterns);
+    m_jobs->cancel(m_breakdownLane);
+    m_breakdown.reset();
+    Q_EMIT libraryPatternsChanged();
 }
 
 // --- Selection rules ------------------------------------------------------------------------

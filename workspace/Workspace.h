@@ -117,6 +117,11 @@ public:
     breakdown(const std::shared_ptr<const Dump> &dump,
               const std::shared_ptr<const MemoryTimeline> &timeline, qint64 step, bool now = false);
     bool isComputingBreakdown() const;
+    /// The patterns of library files that the breakdown's "by source" looks past, so the
+    /// user's own line shows (SourceFrames.h; the defaults until set). Another list drops the
+    /// breakdown at hand and emits libraryPatternsChanged: the views ask again.
+    void setLibraryPatterns(std::vector<std::string> patterns);
+    const std::vector<std::string> &libraryPatterns() const { return m_libraryPatterns; }
     /// The uses, positions, producers and consumers of `value` (kept for the last value asked
     /// for, which every view asks for in turn after a click).
     std::shared_ptr<const ValueFlow> flow(const std::shared_ptr<const Dump> &dump, int value);
@@ -158,6 +163,7 @@ Q_SIGNALS:
     void mapLayoutReady();
     void breakdownReady();
     void memorySpaceChanged(int memorySpace);
+    void libraryPatternsChanged();
 
 private:
     void valueChosen(int value);
@@ -193,6 +199,7 @@ private:
     std::shared_ptr<const GanttRows> m_rows;
     std::shared_ptr<const MemoryMapLayout> m_layout;
     std::shared_ptr<const StepBreakdown> m_breakdown;
+    std::vector<std::string> m_libraryPatterns;
     std::weak_ptr<const Dump> m_flowDump;
     int m_flowValue = -1;
     std::shared_ptr<const ValueFlow> m_flow;

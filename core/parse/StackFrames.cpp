@@ -237,6 +237,35 @@ std::size_t readStackFrames(std::string_view text, std::uint32_t fileIndex, Dump
         for (std::uint32_t id : walk)
             state[id - 1] = 2;
     }
+    // No stack deeper than kMaxStackDepth (Python's own recursion limit): a frame that would
+    // be deeper becomes an outermost one, so walking any stack is bounded.
+    std::vector<std::uint32_t> depth(frames.size(), 0);
+    std::size_t cut = 0;
+    std::size_t firstCut = 0;
+    for (std::uint32_t start = 1; start <= frames.size(); ++start) {
+        walk.clear();
+        for (std::uint32_t id = start; id != 0 && depth[id - 1] == 0;
+             id = d.stackFrames[id - 1].parent)
+            walk.push_back(id);
+        for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+            StackFrame &f = d.stackFrames[*it - 1];
+            const std::uint32_t above = f.parent == 0 ? 0 : depth[f.parent - 1];
+            if (above >= kMaxStackDepth) {
+                if (cut++ == 0)
+                    firstCut = *it;
+                f.parent = 0;
+                depth[*it - 1] = 1;
+            } else {
+                depth[*it - 1] = above + 1;
+            }
+        }
+    }
+    if (cut > 0)
+        warn(frames[firstCut - 1].textLine,
+             "stack frame " + std::to_string(firstCut) +
+                 (cut > 1 ? " and " + std::to_string(cut - 1) + " more" : std::string()) +
+                 " would be deeper than " + std::to_string(kMaxStackDepth) +
+                 " frames; their stacks are cut there");
     // Instructions get their innermost frame as the source, unless the dump printed one.
     std::size_t dangling = 0;
     for (Instruction &ins : d.instructions) {

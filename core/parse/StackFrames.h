@@ -3,9 +3,14 @@
 #include "model/Dump.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace bufferscope {
+
+/// The deepest call stack kept (Python's default recursion limit); deeper chains are cut, with
+/// a warning, so walking a stack is bounded whatever the tables say.
+inline constexpr std::uint32_t kMaxStackDepth = 1000;
 
 /// Reads the call-stack tables XLA prints at the top of a module's optimized HLO text
 /// (`FileNames`, `FunctionNames`, `FileLocations`, `StackFrames`; `HloModule::

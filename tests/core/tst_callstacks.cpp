@@ -373,6 +373,61 @@ private Q_SLOTS:
         QCOMPARE(tpu->label, std::string("tpu.py:83"));
     }
 
+    void pathMappings()
+    {
+        const std::vector<PathMapping> m{{"/home/alice/proj", "~/src/proj"},
+                                         {"/home/alice/proj/vendor/", "/opt/vendor"},
+                                         {"/home/al", "/nowhere"}};
+        using V = std::vector<std::string>;
+        QCOMPARE(localCandidates("/home/alice/proj/model.py", m, "/home/bob"),
+                 (V{"/home/bob/src/proj/model.py", "/home/alice/proj/model.py"}));
+        // The longest prefix first; a prefix must end at a directory boundary.
+        QCOMPARE(localCandidates("/home/alice/proj/vendor/x/y.py", m, "/home/bob"),
+                 (V{"/opt/vendor/x/y.py", "/home/bob/src/proj/vendor/x/y.py",
+                    "/home/alice/proj/vendor/x/y.py"}));
+        QCOMPARE(localCandidates("/home/alice2/a.py", m, "/h"), (V{"/home/alice2/a.py"}));
+        QCOMPARE(localCandidates("relative.py", {}, "/h"), (V{"relative.py"}));
+    }
+
+    void excerpts()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/m.py";
+        std::string text;
+        for (int i = 1; i <= 30; ++i)
+            text += "line " + std::to_string(i) + (i % 2 ? "\r\n" : "\n");
+        writeFile(path, text);
+        SourceExcerpt e = readExcerpt(path, 10, 3);
+        QVERIFY2(e.error.empty(), e.error.c_str());
+        QCOMPARE(e.firstLine, 7);
+        QCOMPARE(e.lines, (std::vector<std::string>{"line 7", "line 8", "line 9", "line 10",
+                                                    "line 11", "line 12", "line 13"}));
+        // Near the ends, what there is.
+        e = readExcerpt(path, 2, 3);
+        QCOMPARE(e.firstLine, 1);
+        QCOMPARE(e.lines.size(), std::size_t(5));
+        e = readExcerpt(path, 30, 3);
+        QCOMPARE(e.lines.back(), std::string("line 30"));
+        QCOMPARE(e.lines.size(), std::size_t(4));
+        // A line the file does not have: the file changed since the compile.
+        e = readExcerpt(path, 31, 3);
+        QVERIFY(e.lines.empty());
+        QVERIFY2(e.error.find("has 30 lines, not 31") != std::string::npos, e.error.c_str());
+        // No trailing line end on the last line.
+        writeFile(path, "a\nb");
+        e = readExcerpt(path, 2, 0);
+        QCOMPARE(e.lines, (std::vector<std::string>{"b"}));
+        e = readExcerpt(path, 3, 0);
+        QVERIFY2(e.error.find("has 2 lines") != std::string::npos, e.error.c_str());
+        const char binary[] = "\x7f"
+                              "ELF\0\0\0\nxx\n";
+        writeFile(path, std::string(binary, sizeof binary - 1));
+        e = readExcerpt(path, 1, 2);
+        QVERIFY2(e.error.find("not a text file") != std::string::npos, e.error.c_str());
+        e = readExcerpt(dir.path().toStdString() + "/missing.py", 1, 2);
+        QVERIFY2(e.error.find("cannot open") != std::string::npos, e.error.c_str());
+    }
+
     void reportCarriesStacks()
     {
         // gpu_decoder_layer converted: its largest value at the peak, p5.18.0, was made at
@@ -460,6 +515,12 @@ private Q_SLOTS:
                                                            "99999999999 {file_location_id=1 "
                                                            "parent_frame_id=1}\n")
                                  << 13 << "out of order";
+        // Frame k is called by frame k-1 (printed parent k): a chain 1500 deep.
+        QString deep = names + QStringLiteral("\nStackFrames\n");
+        for (int k = 1; k <= 1500; ++k)
+            deep += QStringLiteral("%1 {file_location_id=1 parent_frame_id=%1}\n").arg(k);
+        // Frame 1001 would be the 1001st frame of its stacks: it is cut there (line 12 + 1001).
+        QTest::newRow("too deep") << deep << 1013 << "deeper than 1000 frames";
         QTest::newRow("malformed")
             << names + QStringLiteral("\nStackFrames\n1 file_location_id=1\n") << 13 << "malformed";
     }
@@ -491,6 +552,7 @@ private Q_SLOTS:
             Instruction probe;
             probe.stackFrame = id;
             QVERIFY(r.dump->stackOf(probe).size() <= r.dump->stackFrames.size());
+            QVERIFY(r.dump->stackOf(probe).size() <= 1000);
         }
     }
 

@@ -450,6 +450,8 @@ QString CommandLine::usage()
         "  bufferscope diff A B [--json] [--top N]      compare two dumps (before, after)\n"
         "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
+        "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up]\n"
+        "      [--source-frame K]  (frame K of the selected value's stack, 0: innermost)\n"
         "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr)\n"

@@ -6,11 +6,14 @@
 #include "CompareView.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
+#include "FlameGraph.h"
 #include "HelpDialogs.h"
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "ModuleBrowser.h"
+#include "Preferences.h"
+#include "SourceView.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
@@ -135,6 +138,7 @@ MainWindow::MainWindow(QWidget *parent)
             });
     createFileNotice();
     restoreSettings();
+    applySourcePreferences(SourcePreferences::load());
     m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
     connect(m_usage, &UsageChart::budgetChanged, this,
             [](qint64 bytes) { QSettings().setValue(kBudgetKey, bytes); });
@@ -304,6 +308,19 @@ void MainWindow::createViews()
     m_breakdown->setWindowTitle(tr("Breakdown"));
     m_peakPanel = new BreakdownPanel(m_workspace, this);
     m_inspector = new ValueInspector(selection(), this);
+    m_source = new SourceView(this);
+    connect(m_inspector, &ValueInspector::frameActivated, this, &MainWindow::showSource);
+    // A frame picked in What Fills Memory shows in the Source dock when it is open.
+    connect(m_peakPanel, &BreakdownPanel::framePicked, m_source, &SourceView::showPlace);
+    connect(m_source, &SourceView::preferencesRequested, this, [this] {
+        PreferencesDialog dialog(SourcePreferences::load(), this);
+        if (m_source->place().isValid())
+            dialog.addMapping(QFileInfo(toQString(m_source->place().file)).absolutePath());
+        if (dialog.exec() == QDialog::Accepted) {
+            dialog.preferences().save();
+            applySourcePreferences(dialog.preferences());
+        }
+    });
     m_valueView = new ValueTableView(m_valueModel, m_workspace, this);
 
     m_allocationView = new QTreeView(this);
@@ -347,6 +364,7 @@ void MainWindow::createDocks()
         addDock(m_instructionView, tr("Instructions"), QStringLiteral("InstructionsDock"));
     m_warningsDock = addDock(m_warnings, tr("Warnings"), QStringLiteral("WarningsDock"));
     m_modulesDock = addDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
+    m_sourceDock = addDock(m_source, tr("Source"), QStringLiteral("SourceDock"));
 
     // On a laptop screen (1366 x 768) the rows under the usage chart would leave each view a
     // few dozen pixels: there they are one tab group (Live Ranges first), and the right-hand
@@ -365,6 +383,12 @@ void MainWindow::createDocks()
     connect(breakdown, &QDockWidget::visibilityChanged, m_breakdown, &BreakdownChart::setOnScreen);
     connect(peak, &QDockWidget::visibilityChanged, m_peakPanel, &BreakdownPanel::setOnScreen);
     tabifyDockWidget(instructions, m_warningsDock);
+    // Source lines need width: beside the memory map on a large screen, with the right-hand
+    // tables on a laptop (where the map is one of the chart tabs).
+    if (compact)
+        tabifyDockWidget(m_warningsDock, m_sourceDock);
+    else
+        tabifyDockWidget(map, m_sourceDock);
     tabifyDockWidget(allocations, m_modulesDock);
     if (compact) {
         for (QDockWidget *dock : {map, peak, breakdown, values})
@@ -372,6 +396,7 @@ void MainWindow::createDocks()
         tabifyDockWidget(m_warningsDock, allocations);
     }
     peak->raise();
+    map->raise();
     if (compact)
         gantt->raise();
     instructions->raise();
@@ -445,6 +470,11 @@ void MainWindow::createActions()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *preferences = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
 
     // The selection rules and their actions are the workspace's.
     QMenu *go = menuBar()->addMenu(tr("&Go"));
@@ -569,6 +599,40 @@ void MainWindow::restoreSettings()
     if (settings.contains(kStateKey) &&
         !restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
         spdlog::debug("ignoring a saved window layout of another version");
+}
+
+void MainWindow::applySourcePreferences(const SourcePreferences &preferences)
+{
+    m_workspace->setLibraryPatterns(preferences.libraryPatterns);
+    m_inspector->setLibraryPatterns(preferences.libraryPatterns);
+    m_peakPanel->flameGraph()->update();
+    m_source->setPathMappings(preferences.pathMappings);
+    m_source->setEditorCommand(preferences.editorCommand);
+}
+
+void MainWindow::showBreakdownBy(Breakdown::Grouping grouping)
+{
+    m_peakPanel->setGrouping(grouping);
+    if (auto *dock = qobject_cast<QDockWidget *>(m_peakPanel->parentWidget())) {
+        dock->show();
+        dock->raise();
+    }
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(SourcePreferences::load(), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        dialog.preferences().save();
+        applySourcePreferences(dialog.preferences());
+    }
+}
+
+void MainWindow::showSource(const SourcePlace &place)
+{
+    m_source->showPlace(place);
+    m_sourceDock->show();
+    m_sourceDock->raise();
 }
 
 void MainWindow::resetLayout()

@@ -2,6 +2,7 @@
 
 #include "ChartView.h"
 #include "LoadedDump.h"
+#include "analysis/PeakBreakdown.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -33,6 +34,7 @@ class InstructionsView;
 class LiveRangeGantt;
 class MemoryMap;
 class Selection;
+class SourceView;
 class UsageChart;
 class ValueInspector;
 class ValueTableModel;
@@ -40,13 +42,15 @@ class ValueTableView;
 class WarningsView;
 class Workspace;
 struct DumpDiff;
+struct SourcePlace;
+struct SourcePreferences;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 3;
+    static constexpr int kLayoutVersion = 4;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -69,6 +73,15 @@ public:
     BreakdownChart *breakdownChart() const { return m_breakdown; }
     BreakdownPanel *peakPanel() const { return m_peakPanel; }
     ValueInspector *inspector() const { return m_inspector; }
+    SourceView *sourceView() const { return m_source; }
+    /// Applies the library patterns, path mappings and editor command.
+    void applySourcePreferences(const SourcePreferences &preferences);
+    /// Brings What Fills Memory to the front, grouped by `grouping`.
+    void showBreakdownBy(Breakdown::Grouping grouping);
+    /// Edit ▸ Preferences.
+    void showPreferences();
+    /// Shows `place` in the Source dock and brings the dock to the front.
+    void showSource(const SourcePlace &place);
     ValueTableView *valueTable() const { return m_valueView; }
     QTreeView *allocationTree() const { return m_allocationView; }
     QTableView *instructionTable() const;
@@ -142,6 +155,8 @@ private:
     BreakdownChart *m_breakdown = nullptr;
     BreakdownPanel *m_peakPanel = nullptr;
     ValueInspector *m_inspector = nullptr;
+    SourceView *m_source = nullptr;
+    QDockWidget *m_sourceDock = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;
     InstructionsView *m_instructionView = nullptr;

@@ -1,12 +1,14 @@
 #include "CommandLine.h"
 #include "ExportCommand.h"
 #include "MainWindow.h"
+#include "ValueInspector.h"
 #include "Workspace.h"
 #include "models/Selection.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QTextBrowser>
 #include <QTimer>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -58,14 +60,32 @@ int main(int argc, char **argv)
     }
     // GUI options: --screenshot OUT.png [--select VALUE] grabs the window once the dump is
     // shown and quits (the README's screenshots are made this way).
+    // --group-by G shows What Fills Memory grouped by G; --source-frame K shows frame K
+    // (0: the innermost) of the selected value's call stack in the Source dock.
     QString screenshot;
     QString select;
+    QString groupBy;
+    int sourceFrame = -1;
     QStringList paths;
+    const QStringList groupings = {QStringLiteral("op_name"), QStringLiteral("source"),
+                                   QStringLiteral("op_type"), QStringLiteral("kind"),
+                                   QStringLiteral("stack"),   QStringLiteral("stack-bottom-up")};
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args[i];
         if ((arg == QLatin1String("--screenshot") || arg == QLatin1String("--select")) &&
             i + 1 < args.size()) {
             (arg == QLatin1String("--screenshot") ? screenshot : select) = args[++i];
+        } else if (arg == QLatin1String("--group-by") && i + 1 < args.size() &&
+                   groupings.contains(args[i + 1])) {
+            groupBy = args[++i];
+        } else if (arg == QLatin1String("--source-frame") && i + 1 < args.size()) {
+            bool ok = false;
+            sourceFrame = args[++i].toInt(&ok);
+            if (!ok || sourceFrame < 0) {
+                std::fprintf(stderr, "bufferscope: --source-frame takes a frame number (0: the "
+                                     "innermost)\n");
+                return 1;
+            }
         } else if (arg.startsWith(QLatin1String("-"))) {
             std::fprintf(stderr, "bufferscope: unknown option '%s'\n%s\n", arg.toUtf8().constData(),
                          CommandLine::usage().toUtf8().constData());
@@ -97,6 +117,20 @@ int main(int argc, char **argv)
                         return;
                     }
                     window.selection()->setCurrentValue(static_cast<int>(value));
+                }
+                if (!groupBy.isEmpty())
+                    window.showBreakdownBy(
+                        static_cast<Breakdown::Grouping>(groupings.indexOf(groupBy)));
+                if (sourceFrame >= 0) {
+                    const auto &frames = window.inspector()->frames();
+                    if (static_cast<std::size_t>(sourceFrame) >= frames.size()) {
+                        std::fprintf(stderr, "bufferscope: the selected value has no frame %d\n",
+                                     sourceFrame);
+                        QApplication::exit(1);
+                        return;
+                    }
+                    window.showSource(frames[static_cast<std::size_t>(sourceFrame)]);
+                    window.inspector()->details()->scrollToAnchor(QStringLiteral("stack"));
                 }
                 QTimer::singleShot(500, &window, [&] {
                     const bool ok = window.grab().save(screenshot);

@@ -288,9 +288,18 @@ void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
         at = next;
     }
     showTreemapNode(at);
-    // The tree opens down to the same level.
+    // The tree opens down to the same level; a call stack's callers, down to where they split.
     for (const BreakdownNode *n : m_drill)
         m_tree->expand(m_proxy->mapFromSource(m_model->indexOfNode(n)));
+    if (stacks)
+        for (const BreakdownNode *n = &m_model->root();
+             !n->children.empty() && n->children.front().frame >= 0;) {
+            const BreakdownNode *first = &n->children.front();
+            m_tree->expand(m_proxy->mapFromSource(m_model->indexOfNode(first)));
+            if (n->children.size() > 1 && n != &m_model->root())
+                break;
+            n = first;
+        }
     m_tree->resizeColumnToContents(BreakdownTreeModel::BytesColumn);
     const bool peak = space && m_shown->step == space->peak.step;
     m_summary->setText(tr("step %1%2: %3 in %4 value(s)")

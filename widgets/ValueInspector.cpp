@@ -73,6 +73,12 @@ void ValueInspector::setDump(std::shared_ptr<const Dump> dump)
     showValue(m_selection->currentValue());
 }
 
+void ValueInspector::setLibraryPatterns(std::vector<std::string> patterns)
+{
+    m_libraryPatterns = std::move(patterns);
+    showValue(m_value);
+}
+
 void ValueInspector::activateLink(const QUrl &url)
 {
     const QString target = url.toString();
@@ -83,6 +89,11 @@ void ValueInspector::activateLink(const QUrl &url)
         m_selection->setCurrentValue(static_cast<int>(number(QLatin1StringView("value:"))));
     else if (target.startsWith(QLatin1StringView("step:")))
         m_selection->setCurrentStep(number(QLatin1StringView("step:")));
+    else if (target.startsWith(QLatin1StringView("frame:"))) {
+        const qint64 k = number(QLatin1StringView("frame:"));
+        if (k >= 0 && k < static_cast<qint64>(m_frames.size()))
+            Q_EMIT frameActivated(m_frames[static_cast<std::size_t>(k)]);
+    }
 }
 
 QString ValueInspector::stepLink(std::int64_t step) const
@@ -214,21 +225,27 @@ QString ValueInspector::html(const Value &v) const
         if (!source.empty())
             out += row(tr("source"),
                        QStringLiteral("<code>%1</code>").arg(toQString(source).toHtmlEscaped()));
-        // The call stack from the optimized HLO's tables (2026 dumps), innermost first.
+        // The call stack, innermost first (2026 dumps: the optimized HLO's tables; older ones:
+        // the inline source as one frame). Each frame links to its source; library frames are
+        // grey, so the user's own line stands out.
         QStringList frames;
-        for (const StackFrame *f : d.stackOf(*ins)) {
-            QString place = f->file == kNoString ? tr("?") : toQString(d.str(f->file));
-            place += QStringLiteral(":%1").arg(f->line);
-            if (f->column > 0)
-                place += QStringLiteral(":%1").arg(f->column);
-            frames << QStringLiteral("%1 <code>%2</code>")
-                          .arg(f->function == kNoString
+        for (std::size_t k = 0; k < m_frames.size(); ++k) {
+            const SourcePlace &f = m_frames[k];
+            QString place = toQString(f.file) + QStringLiteral(":%1").arg(f.line);
+            if (f.column > 0)
+                place += QStringLiteral(":%1").arg(f.column);
+            const bool library = isLibraryFile(f.file, m_libraryPatterns);
+            frames << QStringLiteral("<a href='frame:%1'%2>%3<code>%4</code></a>")
+                          .arg(k)
+                          .arg(library ? QStringLiteral(" style='color:gray'") : QString())
+                          .arg(f.function.empty()
                                    ? QString()
-                                   : toQString(d.str(f->function)).toHtmlEscaped(),
+                                   : toQString(f.function).toHtmlEscaped() + QStringLiteral(" "),
                                place.toHtmlEscaped());
         }
         if (!frames.isEmpty())
-            out += row(tr("call stack"), frames.join(QStringLiteral("<br>")));
+            out += row(QStringLiteral("<a name='stack'></a>") + tr("call stack"),
+                       frames.join(QStringLiteral("<br>")));
     }
     out += row(
         tr("listed at"),
@@ -243,6 +260,7 @@ void ValueInspector::showValue(int value)
 {
     if (!m_dump || value < 0 || static_cast<std::size_t>(value) >= m_dump->values.size()) {
         m_value = -1;
+        m_frames.clear();
         m_heading->setText(tr("<i>No value selected. Click a value in any view.</i>"));
         m_details->clear();
         m_text->clear();
@@ -251,6 +269,8 @@ void ValueInspector::showValue(int value)
     }
     m_value = value;
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
+    const Instruction *stackOwner = m_dump->instructionOf(v);
+    m_frames = stackOwner ? placesOf(*m_dump, *stackOwner) : std::vector<SourcePlace>();
     m_heading->setText(
         QStringLiteral("<b>%1</b> · %2")
             .arg(toQString(m_dump->valueDisplayName(v)).toHtmlEscaped(), humanBytesText(v.size)));

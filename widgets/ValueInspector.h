@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/SourceFrames.h"
 #include "model/Dump.h"
 
 #include <QWidget>
@@ -25,11 +26,19 @@ public:
     ValueInspector(Selection *selection, QWidget *parent = nullptr);
 
     void setDump(std::shared_ptr<const Dump> dump);
+    /// Library frames of call stacks show grey (SourceFrames.h).
+    void setLibraryPatterns(std::vector<std::string> patterns);
     int shownValue() const { return m_value; }
     QTextBrowser *details() const { return m_details; }
     QPlainTextEdit *instructionText() const { return m_text; }
-    /// Follows a link of the details view ("value:N", "step:N"), as a click would.
+    /// Follows a link of the details view ("value:N", "step:N", "frame:K"), as a click would.
     void activateLink(const QUrl &url);
+    /// The shown value's call stack, innermost first (its inline source as one frame).
+    const std::vector<SourcePlace> &frames() const { return m_frames; }
+
+Q_SIGNALS:
+    /// A frame of the call stack was clicked: show its source.
+    void frameActivated(const bufferscope::SourcePlace &place);
 
 private:
     void showValue(int value);
@@ -44,6 +53,8 @@ private:
     QPlainTextEdit *m_text;
     QPushButton *m_copySource;
     int m_value = -1;
+    std::vector<SourcePlace> m_frames;
+    std::vector<std::string> m_libraryPatterns = defaultLibraryPatterns();
 };
 
 } // namespace bufferscope

@@ -8,6 +8,8 @@
 #include "MainWindow.h"
 #include "MemoryMap.h"
 #include "ModuleBrowser.h"
+#include "Preferences.h"
+#include "SourceView.h"
 #include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
@@ -363,6 +365,47 @@ private Q_SLOTS:
                 QVERIFY2(!dock->isHidden() && !dock->visibleRegion().isEmpty(), name);
             }
         }
+        QSettings().clear();
+    }
+
+    void sourcePreferencesAndSourceDock()
+    {
+        QSettings().clear();
+        // Nothing saved: the default library patterns, no mappings, the desktop's handler.
+        const SourcePreferences none = SourcePreferences::load();
+        QCOMPARE(none.libraryPatterns, defaultLibraryPatterns());
+        QVERIFY(none.pathMappings.empty() && none.editorCommand.isEmpty());
+        SourcePreferences p;
+        p.libraryPatterns = {"/vendor/", "/site-packages/"};
+        p.pathMappings = {{"/home/alice/proj", "~/src/proj"}, {"/srv/a", "/b"}};
+        p.editorCommand = QStringLiteral("code --goto {file}:{line}");
+        // The dialog shows what it was given and gives back what it shows.
+        PreferencesDialog dialog(p);
+        QCOMPARE(dialog.preferences(), p);
+        dialog.patternsEdit()->setPlainText(QStringLiteral("  /mine/ \n\n/theirs/"));
+        dialog.addMapping(QStringLiteral("/x"), QStringLiteral("/y"));
+        dialog.addMapping(QStringLiteral("/half-filled"));
+        const SourcePreferences edited = dialog.preferences();
+        QCOMPARE(edited.libraryPatterns, (std::vector<std::string>{"/mine/", "/theirs/"}));
+        QCOMPARE(edited.pathMappings.size(), std::size_t(3)); // the half-filled row is left out
+        QCOMPARE(edited.pathMappings.back(), (PathMapping{"/x", "/y"}));
+        // Kept across runs.
+        edited.save();
+        QCOMPARE(SourcePreferences::load(), edited);
+        // A window applies them: the workspace's "by source" and the Source dock follow.
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.workspace()->libraryPatterns(), edited.libraryPatterns);
+        QDockWidget *dock = w.findChild<QDockWidget *>(QStringLiteral("SourceDock"));
+        QVERIFY(dock);
+        SourcePlace place;
+        place.file = "/nowhere/model.py";
+        place.line = 3;
+        w.showSource(place);
+        QVERIFY(!dock->isHidden() && !dock->visibleRegion().isEmpty());
+        QCOMPARE(w.sourceView()->place(), place);
+        QVERIFY(w.sourceView()->localPath().isEmpty());
         QSettings().clear();
     }
 

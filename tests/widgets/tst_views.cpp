@@ -5,14 +5,17 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartPalette.h"
+#include "FlameGraph.h"
 #include "FlowFacts.h"
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
 #include "LoadedDump.h"
 #include "MemoryMap.h"
+#include "SourceView.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
+#include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -34,6 +37,32 @@ using Steps = std::vector<qint64>;
 Q_DECLARE_METATYPE(Steps)
 
 namespace {
+
+/// A 2026-style module made by hand from tpu_dynamic_slice: Arg_0.1's metadata names frame 2
+/// (train_step at model.py:20, column 5), called from frame 1 (main at train.py:10); the
+/// tables are in the module's <stem>.txt (docs/FORMAT.md Part B §13). Returns the dump's path.
+QString writeStackModule(const QTemporaryDir &dir)
+{
+    QFile in(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_dynamic_slice.buffer-assignment.txt"));
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray text = in.readAll();
+    text.replace("op_name=\"args[0]\"", "op_name=\"args[0]\" stack_frame_id=2");
+    const QString stem = dir.filePath(QStringLiteral("module_0009.jit_f"));
+    QFile out(stem + QStringLiteral("-buffer-assignment.txt"));
+    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size())
+        return {};
+    QFile hlo(stem + QStringLiteral(".txt"));
+    if (!hlo.open(QIODevice::WriteOnly))
+        return {};
+    hlo.write("HloModule jit_f\n\nFileNames\n1 \"train.py\"\n2 \"model.py\"\n\n"
+              "FunctionNames\n1 \"main\"\n2 \"train_step\"\n\nFileLocations\n"
+              "1 {file_name_id=1 function_name_id=1 line=10 end_line=10 column=1 end_column=2}\n"
+              "2 {file_name_id=2 function_name_id=2 line=20 end_line=20 column=5 end_column=9}\n"
+              "\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n"
+              "2 {file_location_id=2 parent_frame_id=2}\n\n\nENTRY %e {\n}\n");
+    return stem + QStringLiteral("-buffer-assignment.txt");
+}
 
 struct Views
 {
@@ -405,32 +434,13 @@ private Q_SLOTS:
 
     void inspectorShowsTheCallStack()
     {
-        // A 2026-style module made by hand from tpu_dynamic_slice: Arg_0.1's metadata names
-        // frame 2 (train_step at model.py:20, column 5), called from frame 1 (main at
-        // train.py:10); the tables are in the module's <stem>.txt (docs/FORMAT.md Part B §13).
-        QFile in(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_dynamic_slice.buffer-assignment.txt"));
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QByteArray text = in.readAll();
-        text.replace("op_name=\"args[0]\"", "op_name=\"args[0]\" stack_frame_id=2");
+        // The hand-made module of writeStackModule.
         QTemporaryDir dir;
-        const QString stem = dir.filePath(QStringLiteral("module_0009.jit_f"));
-        QFile out(stem + QStringLiteral("-buffer-assignment.txt"));
-        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(text) == text.size());
-        out.close();
-        QFile hlo(stem + QStringLiteral(".txt"));
-        QVERIFY(hlo.open(QIODevice::WriteOnly));
-        hlo.write(
-            "HloModule jit_f\n\nFileNames\n1 \"train.py\"\n2 \"model.py\"\n\n"
-            "FunctionNames\n1 \"main\"\n2 \"train_step\"\n\nFileLocations\n"
-            "1 {file_name_id=1 function_name_id=1 line=10 end_line=10 column=1 end_column=2}\n"
-            "2 {file_name_id=2 function_name_id=2 line=20 end_line=20 column=5 end_column=9}\n"
-            "\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n"
-            "2 {file_location_id=2 parent_frame_id=2}\n\n\nENTRY %e {\n}\n");
-        hlo.close();
+        const QString path = writeStackModule(dir);
+        QVERIFY(!path.isEmpty());
         LoadedDump loaded;
         QString error;
-        QVERIFY2(loadDump(stem + QStringLiteral("-buffer-assignment.txt"), loaded, error),
-                 qPrintable(error));
+        QVERIFY2(loadDump(path, loaded, error), qPrintable(error));
         Selection selection;
         ValueInspector inspector(&selection);
         inspector.setDump(loaded.dump);
@@ -439,6 +449,150 @@ private Q_SLOTS:
         QVERIFY2(details.contains(QStringLiteral("train_step model.py:20:5\nmain train.py:10:1")),
                  qPrintable(details));
         QVERIFY(details.contains(QStringLiteral("model.py:20"))); // the source: innermost frame
+        // Each frame is a link that asks for its source.
+        QSignalSpy frames(&inspector, &ValueInspector::frameActivated);
+        inspector.activateLink(QUrl(QStringLiteral("frame:1")));
+        QCOMPARE(frames.size(), 1);
+        const SourcePlace main = frames.at(0).at(0).value<SourcePlace>();
+        QCOMPARE(main.function, std::string("main"));
+        QCOMPARE(main.file, std::string("train.py"));
+        QCOMPARE(main.line, 10);
+        inspector.activateLink(QUrl(QStringLiteral("frame:2"))); // there is no frame 2
+        QCOMPARE(frames.size(), 1);
+    }
+
+    void callStacksInWhatFillsMemory()
+    {
+        // At tpu_dynamic_slice's S(0) peak, step 7 (9728 bytes), by hand: Arg_0.1 (8192 bytes)
+        // has the stack main → train_step; dynamic-slice.4 (512 bytes) the inline source
+        // /home/ptoulme/tpu.py:96, a one-frame stack; Arg_1.2 and Arg_2.3 (512 bytes each) none.
+        QTemporaryDir dir;
+        const QString path = writeStackModule(dir);
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(path, loaded, error), qPrintable(error));
+        Workspace workspace;
+        Selection &selection = *workspace.selection();
+        workspace.show(loaded);
+        BreakdownPanel panel(&workspace);
+        panel.resize(1000, 600);
+        panel.setDump(loaded.dump, loaded.timeline);
+        workspace.showFinished();
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.step(), qint64(7));
+        panel.setGrouping(Breakdown::Grouping::CallersTopDown);
+        const BreakdownNode &root = panel.model()->root();
+        QCOMPARE(root.bytes, std::int64_t(9728));
+        std::vector<std::pair<std::string, std::int64_t>> top;
+        for (const BreakdownNode &c : root.children)
+            top.emplace_back(c.path, c.bytes);
+        QCOMPARE(top, (std::vector<std::pair<std::string, std::int64_t>>{
+                          {"main (train.py:10)", 8192},
+                          {"(no call stack)", 1024},
+                          {"/home/ptoulme/tpu.py:96", 512}}));
+        const BreakdownNode &main = root.children[0];
+        QCOMPARE(main.children.size(), std::size_t(1));
+        const BreakdownNode &trainStep = main.children[0];
+        QCOMPARE(trainStep.label, std::string("train_step · model.py:20"));
+        QCOMPARE(trainStep.children.size(), std::size_t(1));
+        QCOMPARE(trainStep.children[0].label, std::string("Arg_0.1"));
+
+        // The flame graph: one row per level, width = bytes.
+        FlameGraph *flame = panel.flameGraph();
+        QVERIFY(flame->isVisible());
+        QCOMPARE(flame->root(), &root);
+        const FlameGraph::Bar *mainBar = flame->barOf(&main);
+        const FlameGraph::Bar *rootBar = flame->barOf(&root);
+        QVERIFY(mainBar && rootBar);
+        QCOMPARE(mainBar->rect.top(), double(flame->rowHeight()));
+        QVERIFY(std::abs(mainBar->rect.width() - rootBar->rect.width() * 8192 / 9728) < 0.01);
+        const FlameGraph::Bar *stepBar = flame->barOf(&trainStep);
+        QVERIFY(stepBar);
+        QCOMPARE(stepBar->rect.width(), mainBar->rect.width());
+        QCOMPARE(stepBar->rect.top(), 2.0 * flame->rowHeight());
+        // Clicking a frame highlights its values everywhere and shows its source.
+        QSignalSpy picked(&panel, &BreakdownPanel::framePicked);
+        QTest::mouseClick(flame, Qt::LeftButton, {}, stepBar->rect.center().toPoint());
+        const int arg0 = static_cast<int>(loaded.dump->findValue("Arg_0.1"));
+        QCOMPARE(selection.highlightedGroup(), QVector<int>{arg0});
+        QCOMPARE(picked.size(), 1);
+        const SourcePlace place = picked.at(0).at(0).value<SourcePlace>();
+        QCOMPARE(place.function, std::string("train_step"));
+        QCOMPARE(place.file, std::string("model.py"));
+        QCOMPARE(place.line, 20);
+        QCOMPARE(place.column, 5);
+        // Double-click zooms into main: it spans the width, the root stays above it.
+        QTest::mouseDClick(flame, Qt::LeftButton, {}, mainBar->rect.center().toPoint());
+        QVERIFY(flame->barOf(&main));
+        QCOMPARE(flame->barOf(&main)->rect.width(), flame->barOf(&root)->rect.width());
+        QVERIFY(!flame->barOf(&root.children[1])); // outside the zoom
+        QTest::mouseDClick(flame, Qt::LeftButton, {}, flame->barOf(&root)->rect.center().toPoint());
+        QVERIFY(flame->barOf(&root.children[1]));
+
+        // Bottom-up: the innermost frames at the root, their callers below.
+        panel.setGrouping(Breakdown::Grouping::CallersBottomUp);
+        const BreakdownNode &inner = panel.model()->root().children[0];
+        QCOMPARE(inner.path, std::string("train_step (model.py:20)"));
+        QCOMPARE(inner.children.size(), std::size_t(1));
+        QCOMPARE(inner.children[0].path, std::string("main (train.py:10)"));
+
+        // By source looks past library frames: with model.py as library code, Arg_0.1 shows
+        // at its caller, train.py:10.
+        panel.setGrouping(Breakdown::Grouping::Source);
+        const auto bytesOf = [&panel](const std::string &key) -> std::int64_t {
+            for (const BreakdownNode &c : panel.model()->root().children)
+                if (c.label == key)
+                    return c.bytes;
+            return -1;
+        };
+        QCOMPARE(bytesOf("model.py:20"), std::int64_t(8192));
+        workspace.setLibraryPatterns({"model.py"});
+        QTRY_COMPARE(bytesOf("train.py:10"), std::int64_t(8192));
+        QCOMPARE(bytesOf("model.py:20"), std::int64_t(-1));
+        QCOMPARE(bytesOf("/home/ptoulme/tpu.py:96"), std::int64_t(512));
+    }
+
+    void sourceViewReadsMappedFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("src/proj")));
+        const QString local = dir.filePath(QStringLiteral("src/proj/model.py"));
+        QFile file(local);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 1; i <= 100; ++i)
+            file.write(QStringLiteral("code of line %1\n").arg(i).toUtf8());
+        file.close();
+        SourceView view;
+        view.resize(600, 400);
+        SourcePlace place;
+        place.file = "/home/alice/proj/model.py";
+        place.function = "train_step";
+        place.line = 60;
+        place.column = 5;
+        view.showPlace(place);
+        QVERIFY(view.localPath().isEmpty()); // not on this machine, no mapping yet
+        view.setPathMappings(
+            {{"/home/alice/proj", dir.filePath(QStringLiteral("src/proj")).toStdString()}});
+        QCOMPARE(view.localPath(), local);
+        // Lines 20 … 100 around line 60, the frame's line marked.
+        const QStringList lines = view.text()->toPlainText().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 81);
+        QCOMPARE(view.markedBlock(), 40);
+        QVERIFY2(lines[40].startsWith(QStringLiteral(" 60 ▶ code of line 60")),
+                 qPrintable(lines[40]));
+        QVERIFY(lines[0].startsWith(QStringLiteral(" 20   code of line 20")));
+        // The editor command, with the place filled in; without {file} the file comes last.
+        view.setEditorCommand(QStringLiteral("code --goto {file}:{line}:{column}"));
+        QCOMPARE(view.editorArguments(),
+                 (QStringList{QStringLiteral("code"), QStringLiteral("--goto"),
+                              local + QStringLiteral(":60:5")}));
+        view.setEditorCommand(QStringLiteral("emacsclient -n +{line}"));
+        QCOMPARE(view.editorArguments(),
+                 (QStringList{QStringLiteral("emacsclient"), QStringLiteral("-n"),
+                              QStringLiteral("+60"), local}));
+        view.setEditorCommand(QString());
+        QVERIFY(view.editorArguments().isEmpty()); // the desktop's handler
     }
 
     void usageChartClickAndCursor()

@@ -1,0 +1,191 @@
+#include "SourceView.h"
+
+#include "models/QtText.h"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QTextBlock>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace bufferscope {
+
+SourceView::SourceView(QWidget *parent)
+    : QWidget(parent), m_heading(new QLabel(this)), m_status(new QLabel(this)),
+      m_text(new QPlainTextEdit(this)), m_open(new QPushButton(tr("Open in &Editor"), this)),
+      m_mapping(new QPushButton(tr("Path &Mappings…"), this))
+{
+    m_heading->setTextFormat(Qt::RichText);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(tr("Click a frame of a call stack — in the Value Inspector or in "
+                                  "What Fills Memory — to see its source here."));
+    m_open->setToolTip(tr("Opens the file at this line with the editor command of Edit ▸ "
+                          "Preferences (the desktop's handler when there is none)"));
+    m_mapping->setToolTip(tr("The dump names files on the machine that compiled it: map its "
+                             "paths to where the code is here"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_heading, 1);
+    buttons->addWidget(m_mapping);
+    buttons->addWidget(m_open);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(m_text, 1);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!openInEditor(&error))
+            m_status->setText(error);
+    });
+    connect(m_mapping, &QPushButton::clicked, this, &SourceView::preferencesRequested);
+    refresh();
+}
+
+void SourceView::setPathMappings(std::vector<PathMapping> mappings)
+{
+    m_mappings = std::move(mappings);
+    refresh();
+}
+
+void SourceView::setEditorCommand(const QString &command)
+{
+    m_editorCommand = command.trimmed();
+}
+
+void SourceView::showPlace(const SourcePlace &place)
+{
+    if (place == m_place && !m_localPath.isEmpty())
+        return;
+    m_place = place;
+    refresh();
+}
+
+void SourceView::refresh()
+{
+    m_localPath.clear();
+    m_markedBlock = -1;
+    m_text->clear();
+    m_text->setExtraSelections({});
+    if (!m_place.isValid()) {
+        m_heading->setText(tr("<i>No frame chosen</i>"));
+        m_status->hide();
+        m_open->setEnabled(false);
+        m_mapping->hide();
+        return;
+    }
+    QString where =
+        toQString(m_place.file).toHtmlEscaped() + QStringLiteral(":%1").arg(m_place.line);
+    if (m_place.column > 0)
+        where += QStringLiteral(":%1").arg(m_place.column);
+    m_heading->setText(m_place.function.empty()
+                           ? QStringLiteral("<code>%1</code>").arg(where)
+                           : QStringLiteral("<b>%1</b> · <code>%2</code>")
+                                 .arg(toQString(m_place.function).toHtmlEscaped(), where));
+    m_heading->setToolTip(toQString(m_place.file));
+    for (const std::string &candidate :
+         localCandidates(m_place.file, m_mappings, QDir::homePath().toStdString())) {
+        const QString path = toQString(candidate);
+        if (QFileInfo(path).isFile()) {
+            m_localPath = path;
+            break;
+        }
+    }
+    m_open->setEnabled(!m_localPath.isEmpty());
+    m_mapping->setVisible(m_localPath.isEmpty());
+    if (m_localPath.isEmpty()) {
+        m_status->setText(tr("%1 is not on this machine. If the code is here under another "
+                             "folder, add a path mapping.")
+                              .arg(toQString(m_place.file)));
+        m_status->show();
+        return;
+    }
+    const SourceExcerpt excerpt = readExcerpt(m_localPath.toStdString(), m_place.line, kContext);
+    if (!excerpt.error.empty()) {
+        m_status->setText(toQString(excerpt.error));
+        m_status->show();
+        return;
+    }
+    if (m_localPath != toQString(m_place.file)) {
+        m_status->setText(tr("Read from %1").arg(m_localPath));
+        m_status->show();
+    } else {
+        m_status->hide();
+    }
+    const int lastNumber = excerpt.firstLine + static_cast<int>(excerpt.lines.size()) - 1;
+    const int digits = static_cast<int>(QString::number(lastNumber).size());
+    QStringList lines;
+    for (std::size_t i = 0; i < excerpt.lines.size(); ++i) {
+        const int number = excerpt.firstLine + static_cast<int>(i);
+        lines << QStringLiteral("%1 %2 %3")
+                     .arg(number, digits)
+                     .arg(number == m_place.line ? QStringLiteral("▶") : QStringLiteral(" "))
+                     .arg(QString::fromUtf8(excerpt.lines[i]));
+    }
+    m_text->setPlainText(lines.join(QLatin1Char('\n')));
+    m_markedBlock = m_place.line - excerpt.firstLine;
+    const QTextBlock block = m_text->document()->findBlockByNumber(m_markedBlock);
+    QTextEdit::ExtraSelection mark;
+    mark.format.setBackground(palette().color(QPalette::Highlight).lighter(170));
+    mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+    mark.cursor = QTextCursor(block);
+    m_text->setExtraSelections({mark});
+    m_text->setTextCursor(QTextCursor(block));
+    m_text->centerCursor();
+}
+
+QStringList SourceView::editorArguments() const
+{
+    if (m_editorCommand.isEmpty() || m_localPath.isEmpty())
+        return {};
+    QStringList args = QProcess::splitCommand(m_editorCommand);
+    bool namesFile = false;
+    for (QString &a : args) {
+        namesFile = namesFile || a.contains(QLatin1String("{file}"));
+        a.replace(QLatin1String("{file}"), m_localPath)
+            .replace(QLatin1String("{line}"), QString::number(m_place.line))
+            .replace(QLatin1String("{column}"), QString::number(std::max(1, m_place.column)));
+    }
+    if (!namesFile)
+        args << m_localPath;
+    return args;
+}
+
+bool SourceView::openInEditor(QString *error)
+{
+    if (m_localPath.isEmpty()) {
+        if (error)
+            *error = tr("No file to open.");
+        return false;
+    }
+    const QStringList args = editorArguments();
+    if (args.isEmpty()) {
+        if (QDesktopServices::openUrl(QUrl::fromLocalFile(m_localPath)))
+            return true;
+        if (error)
+            *error = tr("The desktop has no application for %1: set an editor command in "
+                        "Edit ▸ Preferences.")
+                         .arg(m_localPath);
+        return false;
+    }
+    if (QProcess::startDetached(args.front(), args.mid(1)))
+        return true;
+    if (error)
+        *error = tr("Could not start the editor: %1").arg(args.join(QLatin1Char(' ')));
+    return false;
+}
+
+} // namespace bufferscope

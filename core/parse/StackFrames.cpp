@@ -112,10 +112,22 @@ std::size_t readStackFrames(std::string_view text, std::uint32_t fileIndex, Dump
     Table table = Table::None;
     bool sawModule = false;
     std::int64_t lineNo = 0;
+    // No table line is this long (a path or a function name): a longer one is not part of the
+    // tables, and the search for its end stops here rather than read a huge file to its end.
+    constexpr std::size_t kMaxLine = 1u << 20;
     for (std::size_t pos = 0; pos < text.size();) {
-        std::size_t end = text.find('\n', pos);
-        if (end == sv::npos)
+        std::size_t end = text.substr(pos, kMaxLine + 1).find('\n');
+        if (end == sv::npos) {
+            if (text.size() - pos > kMaxLine) {
+                if (table != Table::None)
+                    warn(lineNo + 1, "line longer than 1 MB in the stack-frame tables; they are "
+                                     "read up to here");
+                break;
+            }
             end = text.size();
+        } else {
+            end += pos;
+        }
         sv line = text.substr(pos, end - pos);
         pos = end + 1;
         ++lineNo;

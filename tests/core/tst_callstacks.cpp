@@ -572,6 +572,41 @@ private Q_SLOTS:
         QCOMPARE(r.dump->files.size(), std::size_t(1));
     }
 
+    void hugeSiblings()
+    {
+        // A 2 GB `<stem>.txt` (sparse, so the test costs no disk): only its header is read.
+        // Tables followed by 2 GB of NUL bytes with no line end: a warning at the line where
+        // the tables stop, and the frames before it. A file of nothing but NUL bytes: not HLO,
+        // ignored. Either way the buffer assignment is whole.
+        const std::string original = readFile(samplePath("tpu_dynamic_slice"));
+        const LoadResult plain = DumpParser::loadFile(samplePath("tpu_dynamic_slice"));
+        QTemporaryDir dir;
+        const std::string stem = dir.path().toStdString() + "/module_0006.jit_big";
+        writeFile(stem + "-buffer-assignment.txt", original);
+        const std::string tables =
+            "HloModule m\n\nFileNames\n1 \"a.py\"\n\nFunctionNames\n1 \"f\"\n\n"
+            "FileLocations\n1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=1 "
+            "end_column=2}\n\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n\n";
+        for (const bool withTables : {true, false}) {
+            writeFile(stem + ".txt", withTables ? tables : std::string());
+            QFile sibling(QString::fromStdString(stem + ".txt"));
+            QVERIFY(sibling.resize(qint64(2) << 30));
+            const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+            QVERIFY(r.ok());
+            QCOMPARE(r.dump->values.size(), plain.dump->values.size());
+            QCOMPARE(r.dump->totalBytes(), plain.dump->totalBytes());
+            if (withTables) {
+                QCOMPARE(r.dump->stackFrames.size(), std::size_t(1));
+                QCOMPARE(r.dump->warnings.size(), std::size_t(1));
+                const std::string w = r.dump->diagnosticText(r.dump->warnings[0]);
+                QVERIFY2(w.find(".txt:15: line longer than 1 MB") != std::string::npos, w.c_str());
+            } else {
+                QVERIFY(r.dump->stackFrames.empty());
+                QVERIFY(r.dump->warnings.empty());
+            }
+        }
+    }
+
     void namesAreUnescaped()
     {
         // absl::CEscape writes bytes outside printable ASCII as octal: `\303\251` is "é".

@@ -5,6 +5,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/SourceFrames.h"
 #include "parse/DumpParser.h"
 #include "parse/StackFrames.h"
 #include "report/Report.h"
@@ -29,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
         (void)readStackFrames(text, 0, tables, 100);
         for (const Instruction &ins : tables.instructions)
-            if (tables.stackOf(ins).size() > tables.stackFrames.size())
+            if (tables.stackOf(ins).size() > tables.stackFrames.size() ||
+                tables.stackOf(ins).size() > kMaxStackDepth)
                 __builtin_trap();
         for (const StackFrame &f : tables.stackFrames)
             if (f.parent > tables.stackFrames.size())
@@ -52,7 +54,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     (void)Report::json(dump, *timeline, options);
     // The breakdown must add up to the live bytes it was computed from (PeakBreakdown.h).
     const std::int64_t step = Report::reportStep(*timeline, options);
-    const Breakdown breakdown = Breakdown::compute(dump, step, 0);
+    BreakdownOptions options;
+    options.callStacks = true;
+    options.libraryPatterns = defaultLibraryPatterns();
+    const Breakdown breakdown = Breakdown::compute(dump, step, 0, options);
+    if (breakdown.callersTree.bytes != breakdown.bytes ||
+        breakdown.calleesTree.bytes != breakdown.bytes)
+        __builtin_trap();
     std::int64_t sum = 0;
     for (const BreakdownRow &row : breakdown.byKind)
         sum += row.bytes;

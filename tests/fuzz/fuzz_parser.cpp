@@ -54,10 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     (void)Report::json(dump, *timeline, options);
     // The breakdown must add up to the live bytes it was computed from (PeakBreakdown.h).
     const std::int64_t step = Report::reportStep(*timeline, options);
-    BreakdownOptions options;
-    options.callStacks = true;
-    options.libraryPatterns = defaultLibraryPatterns();
-    const Breakdown breakdown = Breakdown::compute(dump, step, 0, options);
+    BreakdownOptions grouping;
+    grouping.callStacks = true;
+    grouping.libraryPatterns = defaultLibraryPatterns();
+    const Breakdown breakdown = Breakdown::compute(dump, step, 0, grouping);
     if (breakdown.callersTree.bytes != breakdown.bytes ||
         breakdown.calleesTree.bytes != breakdown.bytes)
         __builtin_trap();

@@ -22,6 +22,16 @@ trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
     --width 900 --height 420 --scale 1 --out "$out/memory-map.png"
 "$bin" export "$data/gpu_decoder_layer.buffer-assignment.txt" --view breakdown \
     --width 900 --height 320 --scale 1 --out "$out/breakdown.png"
+# Call stacks (a 2026-style dump from the generator, with its <stem>.txt): What Fills Memory
+# grouped top-down beside its flame graph, the selected value's stack in the inspector.
+gen=${BUFFERSCOPE_GEN_DUMP:-build/release/tests/bench/gen_dump}
+stacks=$(mktemp -d)
+"$gen" --values 4000 --seed 7 --stacks \
+    --out "$stacks/module_0001.jit_train_step-buffer-assignment.txt" >/dev/null
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" --screenshot "$out/call-stacks.png" --select copy.230 --group-by stack \
+    "$stacks/module_0001.jit_train_step-buffer-assignment.txt"
+rm -rf "$stacks"
 # What Fills Memory and the comparison view, grabbed by the GUI benchmark's --shots.
 bench=${BUFFERSCOPE_BENCH_GUI:-build/release/tests/bench/bench_gui}
 shots=$(mktemp -d)

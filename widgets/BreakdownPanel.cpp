@@ -81,8 +81,12 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_tree->sortByColumn(BreakdownTreeModel::BytesColumn, Qt::DescendingOrder);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
+    m_tree->setIndentation(12); // call stacks nest deep: keep room for the names
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(BreakdownTreeModel::GroupColumn, QHeaderView::Stretch);
+    // The numbers take what they need; the group names (deeply nested for call stacks) the rest.
+    for (int c : {BreakdownTreeModel::ShareColumn, BreakdownTreeModel::ValuesColumn})
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
     m_findingsView->setOpenLinks(false);
     m_findingsView->setPlaceholderText(tr("No findings at this step."));

@@ -1,5 +1,6 @@
 #include "PeakExplainer.h"
 
+#include "analysis/SourceFrames.h"
 #include "parse/ShapeParser.h"
 
 #include <algorithm>
@@ -112,7 +113,10 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
                       " of the memory live at " + at + " (" + humanBytes(v.size) + ", " +
                       std::string(dump.shapeText(v)) + ").";
             const Instruction *ins = dump.instructionOf(v);
-            const std::string src = ins ? dump.sourceLocation(*ins) : std::string();
+            // Where it was made: the user's own line (the innermost frame outside library code),
+            // as the text report shows it.
+            const std::string src =
+                ins ? userSource(dump, *ins, defaultLibraryPatterns()) : std::string();
             const AllocationKind kind =
                 v.allocation == kNone ? AllocationKind::Temp : dump.allocations[v.allocation].kind;
             std::string advice;

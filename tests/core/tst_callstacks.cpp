@@ -483,6 +483,8 @@ private Q_SLOTS:
         const QByteArray top = r.out.mid(r.out.indexOf("p5.18.0"));
         QVERIFY2(top.left(top.indexOf('\n')).endsWith("xla__device_data  /workspace/train.py:20"),
                  top.left(top.indexOf('\n')).constData());
+        // The explainer's finding about it says the same.
+        QVERIFY2(r.out.contains("; made at /workspace/train.py:20."), r.out.constData());
         // Without the stacks (the original sample) the inline source shows, library or not.
         const CliRun plain = runBufferscope(
             {QStringLiteral("report"), QString::fromStdString(samplePath("gpu_decoder_layer")),

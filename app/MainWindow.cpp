@@ -6,7 +6,6 @@
 #include "CompareView.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
-#include "FlameGraph.h"
 #include "HelpDialogs.h"
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
@@ -605,7 +604,6 @@ void MainWindow::applySourcePreferences(const SourcePreferences &preferences)
 {
     m_workspace->setLibraryPatterns(preferences.libraryPatterns);
     m_inspector->setLibraryPatterns(preferences.libraryPatterns);
-    m_peakPanel->flameGraph()->update();
     m_source->setPathMappings(preferences.pathMappings);
     m_source->setEditorCommand(preferences.editorCommand);
 }

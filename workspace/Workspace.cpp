@@ -321,7 +321,8 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
         b->memorySpace = space;
         b->breakdown = Breakdown::compute(*dump, step, space, options);
         if (step >= 0 && !(control && control->cancelled()))
-            b->findings = PeakExplainer::explain(*dump, *timeline, step, space, b->breakdown.live);
+            b->findings = PeakExplainer::explain(*dump, *timeline, step, space, b->breakdown.live,
+                                                 options.libraryPatterns);
         return std::shared_ptr<const StepBreakdown>(std::move(b));
     };
     if (!isCurrent(dump))

@@ -4,7 +4,6 @@
 #include "analysis/SourceFrames.h"
 
 #include <algorithm>
-#include <climits>
 #include <map>
 #include <unordered_map>
 
@@ -183,10 +182,8 @@ private:
         const auto key = std::make_tuple(f.file, f.function, f.line, f.column);
         auto [it, added] =
             m_frameIndex.try_emplace(key, static_cast<std::int32_t>(m_b.frames.size()));
-        if (added) {
+        if (added)
             m_b.frames.push_back(f);
-            m_b.frames.back().parent = 0;
-        }
         return it->second;
     }
 
@@ -214,30 +211,25 @@ private:
 
     const Paths &pathsOf(const Instruction *ins)
     {
+        // One walk per distinct stack: by innermost frame id, by inline source, or none.
         Paths *p = nullptr;
-        std::vector<StackFrame> stack; // innermost first
         if (ins && ins->stackFrame != 0) {
             auto [it, added] = m_byFrame.try_emplace(ins->stackFrame);
             if (!added)
                 return it->second;
             p = &it->second;
-            for (const StackFrame *f : m_dump.stackOf(*ins))
-                stack.push_back(*f);
         } else if (ins && ins->sourceFile != kNoString) {
             auto [it, added] = m_byInline.try_emplace({ins->sourceFile, ins->sourceLine});
             if (!added)
                 return it->second;
             p = &it->second;
-            StackFrame f;
-            f.file = ins->sourceFile;
-            f.line =
-                static_cast<std::int32_t>(std::clamp<std::int64_t>(ins->sourceLine, -1, INT32_MAX));
-            stack.push_back(f);
         } else {
             if (!m_none.down.empty())
                 return m_none;
             p = &m_none;
         }
+        const std::vector<StackFrame> stack =
+            ins ? framesOf(m_dump, *ins) : std::vector<StackFrame>(); // innermost first
         p->down.push_back(0);
         p->up.push_back(1);
         if (stack.empty()) {

@@ -1,6 +1,5 @@
 #include "PeakExplainer.h"
 
-#include "analysis/SourceFrames.h"
 #include "parse/ShapeParser.h"
 
 #include <algorithm>
@@ -67,7 +66,8 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
 
 std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeline &timeline,
                                             std::int64_t step, std::int32_t memorySpace,
-                                            const std::vector<std::uint32_t> &live)
+                                            const std::vector<std::uint32_t> &live,
+                                            const std::vector<std::string> &libraryPatterns)
 {
     std::vector<Finding> out;
     std::int64_t liveSum = 0;
@@ -114,9 +114,8 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
                       std::string(dump.shapeText(v)) + ").";
             const Instruction *ins = dump.instructionOf(v);
             // Where it was made: the user's own line (the innermost frame outside library code),
-            // as the text report shows it.
-            const std::string src =
-                ins ? userSource(dump, *ins, defaultLibraryPatterns()) : std::string();
+            // as the text report and the GUI's "by source" show it.
+            const std::string src = ins ? userSource(dump, *ins, libraryPatterns) : std::string();
             const AllocationKind kind =
                 v.allocation == kNone ? AllocationKind::Temp : dump.allocations[v.allocation].kind;
             std::string advice;

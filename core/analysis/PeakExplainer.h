@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/MemoryTimeline.h"
+#include "analysis/SourceFrames.h"
 #include "model/Dump.h"
 
 #include <cstdint>
@@ -42,10 +43,12 @@ class PeakExplainer
 public:
     static std::vector<Finding> explain(const Dump &dump, const MemoryTimeline &timeline,
                                         std::int64_t step, std::int32_t memorySpace = 0);
-    /// The same, with the values live at `step` already known (a Breakdown's `live`).
-    static std::vector<Finding> explain(const Dump &dump, const MemoryTimeline &timeline,
-                                        std::int64_t step, std::int32_t memorySpace,
-                                        const std::vector<std::uint32_t> &live);
+    /// The same, with the values live at `step` already known (a Breakdown's `live`). A value's
+    /// "made at" is the innermost frame of its stack outside `libraryPatterns` (SourceFrames.h).
+    static std::vector<Finding>
+    explain(const Dump &dump, const MemoryTimeline &timeline, std::int64_t step,
+            std::int32_t memorySpace, const std::vector<std::uint32_t> &live,
+            const std::vector<std::string> &libraryPatterns = defaultLibraryPatterns());
 };
 
 } // namespace bufferscope

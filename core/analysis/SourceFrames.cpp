@@ -26,18 +26,28 @@ SourcePlace placeOf(const Dump &dump, const StackFrame &frame)
     return out;
 }
 
+std::vector<StackFrame> framesOf(const Dump &dump, const Instruction &instruction)
+{
+    std::vector<StackFrame> out;
+    for (const StackFrame *f : dump.stackOf(instruction)) {
+        out.push_back(*f);
+        out.back().parent = 0; // a copy: its caller is the next frame
+    }
+    if (out.empty() && instruction.sourceFile != kNoString) {
+        StackFrame f;
+        f.file = instruction.sourceFile;
+        f.line = static_cast<std::int32_t>(
+            std::clamp<std::int64_t>(instruction.sourceLine, -1, INT32_MAX));
+        out.push_back(f);
+    }
+    return out;
+}
+
 std::vector<SourcePlace> placesOf(const Dump &dump, const Instruction &instruction)
 {
     std::vector<SourcePlace> out;
-    for (const StackFrame *f : dump.stackOf(instruction))
-        out.push_back(placeOf(dump, *f));
-    if (out.empty() && instruction.sourceFile != kNoString) {
-        SourcePlace p;
-        p.file = std::string(dump.str(instruction.sourceFile));
-        p.line = static_cast<std::int32_t>(
-            std::clamp<std::int64_t>(instruction.sourceLine, 0, INT32_MAX));
-        out.push_back(std::move(p));
-    }
+    for (const StackFrame &f : framesOf(dump, instruction))
+        out.push_back(placeOf(dump, f));
     return out;
 }
 

@@ -25,8 +25,10 @@ struct SourcePlace
     bool operator==(const SourcePlace &) const = default;
 };
 SourcePlace placeOf(const Dump &dump, const StackFrame &frame);
-/// The instruction's frames as places, innermost first: its stack, else its inline source as
-/// one frame; empty when it has neither.
+/// The instruction's frames, innermost first: its stack, else its inline source as one frame
+/// without a function or caller (line -1 when none was printed); empty when it has neither.
+std::vector<StackFrame> framesOf(const Dump &dump, const Instruction &instruction);
+/// framesOf as places.
 std::vector<SourcePlace> placesOf(const Dump &dump, const Instruction &instruction);
 bool isLibraryFile(std::string_view file, const std::vector<std::string> &patterns);
 

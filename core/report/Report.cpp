@@ -142,34 +142,27 @@ void writeValueFields(JsonWriter &w, const Dump &dump, const Value &v)
         w.value(src);
     // The call stack, innermost first: the optimized HLO's frames, else the inline source as
     // one frame; absent when neither is known.
-    const std::vector<const StackFrame *> frames =
-        ins ? dump.stackOf(*ins) : std::vector<const StackFrame *>();
+    const std::vector<StackFrame> frames = ins ? framesOf(dump, *ins) : std::vector<StackFrame>();
     if (!frames.empty()) {
         w.key("stack").beginArray();
-        for (const StackFrame *f : frames) {
+        for (const StackFrame &f : frames) {
             w.beginObject();
             w.key("file");
-            if (f->file == kNoString)
+            if (f.file == kNoString)
                 w.null();
             else
-                w.value(dump.str(f->file));
-            w.key("line").value(static_cast<std::int64_t>(f->line));
+                w.value(dump.str(f.file));
+            w.key("line").value(static_cast<std::int64_t>(f.line));
             w.key("function");
-            if (f->function == kNoString)
+            if (f.function == kNoString)
                 w.null();
             else
-                w.value(dump.str(f->function));
-            if (f->column > 0)
-                w.key("column").value(static_cast<std::int64_t>(f->column));
+                w.value(dump.str(f.function));
+            if (f.column > 0)
+                w.key("column").value(static_cast<std::int64_t>(f.column));
             w.endObject();
         }
         w.endArray();
-    } else if (ins && ins->sourceFile != kNoString) {
-        w.key("stack").beginArray().beginObject();
-        w.key("file").value(dump.str(ins->sourceFile));
-        w.key("line").value(ins->sourceLine);
-        w.key("function").null();
-        w.endObject().endArray();
     }
 }
 

@@ -110,14 +110,20 @@ std::vector<std::pair<std::string, std::int64_t>> bySourceAtPeak(const Dump &d)
     return rows;
 }
 
-/// Loads `sample` converted (single-file layout) from a temporary folder.
-LoadResult loadConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
+/// Writes `sample` converted (single-file layout, with its `<stem>.txt`) into a temporary
+/// folder; returns the buffer assignment's path.
+std::string writeConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
 {
     const Converted c = convert(readFile(samplePath(sample)), module);
     const std::string stem = dir.path().toStdString() + "/" + module;
     writeFile(stem + "-buffer-assignment.txt", c.dump);
     writeFile(stem + ".txt", c.hlo);
-    return DumpParser::loadFile(stem + "-buffer-assignment.txt");
+    return stem + "-buffer-assignment.txt";
+}
+
+LoadResult loadConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
+{
+    return DumpParser::loadFile(writeConverted(dir, sample, module));
 }
 
 const BreakdownNode *childWithPath(const BreakdownNode &n, const std::string &path)
@@ -432,15 +438,12 @@ private Q_SLOTS:
     {
         // gpu_decoder_layer converted: its largest value at the peak, p5.18.0, was made at
         // dynamo_bridge.py:355 (gpu_decoder_layer line 309's `from instruction:`).
-        const std::string original = readFile(samplePath("gpu_decoder_layer"));
-        const Converted c = convert(original, "module_0001.jit_decoder");
         QTemporaryDir dir;
-        const std::string stem = dir.path().toStdString() + "/module_0001.jit_decoder";
-        writeFile(stem + "-buffer-assignment.txt", c.dump);
-        writeFile(stem + ".txt", c.hlo);
-        const CliRun r = runBufferscope(
-            {QStringLiteral("report"), QString::fromStdString(stem + "-buffer-assignment.txt"),
-             QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("1")});
+        const std::string path =
+            writeConverted(dir, "gpu_decoder_layer", "module_0001.jit_decoder");
+        const CliRun r = runBufferscope({QStringLiteral("report"), QString::fromStdString(path),
+                                         QStringLiteral("--json"), QStringLiteral("--top"),
+                                         QStringLiteral("1")});
         QCOMPARE(r.code, 0);
         const QJsonObject top = QJsonDocument::fromJson(r.out)
                                     .object()
@@ -470,14 +473,10 @@ private Q_SLOTS:
         // p5.18.0's innermost frame is torch_xla's dynamo_bridge.py (site-packages): the text
         // report shows its caller in the user's code, train_step at /workspace/train.py:20,
         // while the JSON's `source` stays the innermost frame (as with inline sources).
-        const std::string original = readFile(samplePath("gpu_decoder_layer"));
-        const Converted c = convert(original, "module_0002.jit_decoder");
         QTemporaryDir dir;
-        const std::string stem = dir.path().toStdString() + "/module_0002.jit_decoder";
-        writeFile(stem + "-buffer-assignment.txt", c.dump);
-        writeFile(stem + ".txt", c.hlo);
-        const CliRun r = runBufferscope({QStringLiteral("report"),
-                                         QString::fromStdString(stem + "-buffer-assignment.txt"),
+        const std::string path =
+            writeConverted(dir, "gpu_decoder_layer", "module_0002.jit_decoder");
+        const CliRun r = runBufferscope({QStringLiteral("report"), QString::fromStdString(path),
                                          QStringLiteral("--top"), QStringLiteral("1")});
         QCOMPARE(r.code, 0);
         const QByteArray top = r.out.mid(r.out.indexOf("p5.18.0"));

@@ -547,8 +547,16 @@ private Q_SLOTS:
             return -1;
         };
         QCOMPARE(bytesOf("model.py:20"), std::int64_t(8192));
+        const auto madeAt = [&panel](const std::string &where) {
+            for (const Finding &f : panel.findings())
+                if (f.detail.find("made at " + where + ".") != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(madeAt("model.py:20")); // Arg_0.1 is 84 % of the step: a finding of its own
         workspace.setLibraryPatterns({"model.py"});
         QTRY_COMPARE(bytesOf("train.py:10"), std::int64_t(8192));
+        QVERIFY(madeAt("train.py:10")); // the explainer follows the same patterns
         QCOMPARE(bytesOf("model.py:20"), std::int64_t(-1));
         QCOMPARE(bytesOf("/home/ptoulme/tpu.py:96"), std::int64_t(512));
     }

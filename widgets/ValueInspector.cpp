@@ -231,7 +231,9 @@ QString ValueInspector::html(const Value &v) const
         QStringList frames;
         for (std::size_t k = 0; k < m_frames.size(); ++k) {
             const SourcePlace &f = m_frames[k];
-            QString place = toQString(f.file) + QStringLiteral(":%1").arg(f.line);
+            QString place = f.file.empty() ? tr("?") : toQString(f.file);
+            if (f.line >= 0)
+                place += QStringLiteral(":%1").arg(f.line);
             if (f.column > 0)
                 place += QStringLiteral(":%1").arg(f.column);
             const bool library = isLibraryFile(f.file, m_libraryPatterns);

@@ -7,8 +7,10 @@
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
 #include "parse/ModuleFiles.h"
+#include "report/DiffReport.h"
 #include "report/JsonWriter.h"
 #include "report/Report.h"
+#include "util/Parallel.h"
 #include "util/Stopwatch.h"
 
 #include <QDir>
@@ -144,75 +146,29 @@ int runReport(const QStringList &args)
     return 0;
 }
 
-std::string signedBytes(std::int64_t delta)
-{
-    return (delta > 0   ? "+"
-            : delta < 0 ? "-"
-                        : "±") +
-           humanBytes(delta < 0 ? -delta : delta) + " (" + (delta > 0 ? "+" : "") +
-           std::to_string(delta) + " bytes)";
-}
-
-void writeSide(JsonWriter &w, const DiffSide &side)
-{
-    w.beginObject();
-    w.key("bytes").value(side.bytes);
-    w.key("start").value(side.start);
-    w.key("end").value(side.end);
-    w.endObject();
-}
-
-void writeChanges(JsonWriter &w, const char *key, const std::vector<ValueChange> &changes,
-                  bool before, bool after)
-{
-    w.key(key).beginArray();
-    for (const ValueChange &c : changes) {
-        w.beginObject();
-        w.key("name").value(c.key);
-        if (before && after) {
-            w.key("before");
-            writeSide(w, c.before);
-            w.key("after");
-            writeSide(w, c.after);
-            w.key("bytes_delta").value(c.after.bytes - c.before.bytes);
-        } else {
-            const DiffSide &side = before ? c.before : c.after;
-            w.key("bytes").value(side.bytes);
-            w.key("start").value(side.start);
-            w.key("end").value(side.end);
-        }
-        w.endObject();
-    }
-    w.endArray();
-}
-
-void writeDeltas(JsonWriter &w, const char *key, const std::vector<KeyDelta> &deltas)
-{
-    w.key(key).beginArray();
-    for (const KeyDelta &d : deltas) {
-        w.beginObject();
-        w.key("key").value(d.key);
-        w.key("before").value(d.before);
-        w.key("after").value(d.after);
-        w.key("delta").value(d.delta());
-        w.endObject();
-    }
-    w.endArray();
-}
-
 int runDiff(const QStringList &args)
 {
     QStringList files;
     bool json = false;
-    int top = 20;
+    DiffReportOptions options;
+    qint64 failAboveDelta = -1;
+    bool failOnLostDonation = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         if (a == QLatin1String("--json")) {
             json = true;
         } else if (a == QLatin1String("--top")) {
             bool ok = false;
-            if (i + 1 >= args.size() || (top = args[++i].toInt(&ok), !ok) || top < 0)
+            if (i + 1 >= args.size() || (options.top = args[++i].toInt(&ok), !ok) ||
+                options.top < 0)
                 return fail(QStringLiteral("--top needs a number ≥ 0"), 1);
+        } else if (a == QLatin1String("--fail-above-delta")) {
+            if (i + 1 >= args.size() || (failAboveDelta = CommandLine::parseSize(args[++i])) < 0)
+                return fail(QStringLiteral("--fail-above-delta needs a size such as 512MiB, 1GiB "
+                                           "or 0 (bytes)"),
+                            1);
+        } else if (a == QLatin1String("--fail-on-lost-donation")) {
+            failOnLostDonation = true;
         } else if (a.startsWith(QLatin1String("--"))) {
             return fail(
                 QStringLiteral("unknown option '%1' for diff\n").arg(a) + CommandLine::usage(), 1);
@@ -224,98 +180,47 @@ int runDiff(const QStringList &args)
         return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
                         CommandLine::usage(),
                     1);
+    // Both files at once, one per core.
     LoadedDump a;
     LoadedDump b;
-    if (!load(files[0], a) || !load(files[1], b))
+    bool okA = false;
+    bool okB = false;
+    const Stopwatch timing;
+    runBoth([&] { okA = load(files[0], a); }, [&] { okB = load(files[1], b); });
+    if (!okA || !okB)
         return 2;
+    spdlog::debug("both dumps loaded in {:.3f} s", timing.seconds());
     const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
-    std::string out;
-    if (json) {
-        JsonWriter w;
-        w.beginObject();
-        w.key("before").value(files[0].toStdString());
-        w.key("after").value(files[1].toStdString());
-        w.key("total_bytes_delta").value(d.totalDelta());
-        w.key("peak_bytes_delta").value(d.peakDelta());
-        w.key("total_bytes").beginObject();
-        w.key("before").value(d.totalBefore);
-        w.key("after").value(d.totalAfter);
-        w.endObject();
-        w.key("peak").beginObject();
-        w.key("before").beginObject();
-        w.key("step").value(d.peakStepBefore);
-        w.key("bytes").value(d.peakBefore);
-        w.endObject();
-        w.key("after").beginObject();
-        w.key("step").value(d.peakStepAfter);
-        w.key("bytes").value(d.peakAfter);
-        w.endObject();
-        w.endObject();
-        writeChanges(w, "values_added", d.added, false, true);
-        writeChanges(w, "values_removed", d.removed, true, false);
-        writeChanges(w, "values_changed", d.changed, true, true);
-        writeDeltas(w, "by_op_name_delta", d.byOpName);
-        writeDeltas(w, "by_source_delta", d.bySource);
-        w.endObject();
-        out = w.str() + "\n";
-    } else {
-        auto line = [&out](const std::string &text = {}) {
-            out += text;
-            out += '\n';
-        };
-        line("BufferScope diff");
-        line("  before  " + files[0].toStdString());
-        line("  after   " + files[1].toStdString());
-        line("  total   " + humanBytes(d.totalBefore) + " -> " + humanBytes(d.totalAfter) + "  " +
-             signedBytes(d.totalDelta()));
-        line("  peak    " + humanBytes(d.peakBefore) + " at step " +
-             std::to_string(d.peakStepBefore) + " -> " + humanBytes(d.peakAfter) + " at step " +
-             std::to_string(d.peakStepAfter) + "  " + signedBytes(d.peakDelta()));
-        line();
-        line("Values matched by instruction name and shape index: " +
-             std::to_string(d.added.size()) + " added, " + std::to_string(d.removed.size()) +
-             " removed, " + std::to_string(d.changed.size()) + " changed");
-        auto list = [&](const char *title, const std::vector<ValueChange> &changes, bool isAdded) {
-            if (changes.empty())
-                return;
-            line(std::string("  ") + title);
-            for (std::size_t k = 0; k < changes.size() && k < static_cast<std::size_t>(top); ++k) {
-                const ValueChange &c = changes[k];
-                const DiffSide &side = isAdded ? c.after : c.before;
-                line("    " + std::string(isAdded ? "+ " : "- ") + humanBytes(side.bytes) + "  " +
-                     c.key + "  steps " + std::to_string(side.start) + "-" +
-                     std::to_string(side.end));
-            }
-            if (changes.size() > static_cast<std::size_t>(top))
-                line("    … " + std::to_string(changes.size() - top) + " more (--top)");
-        };
-        list("added", d.added, true);
-        list("removed", d.removed, false);
-        if (!d.changed.empty()) {
-            line("  changed");
-            for (std::size_t k = 0; k < d.changed.size() && k < static_cast<std::size_t>(top);
-                 ++k) {
-                const ValueChange &c = d.changed[k];
-                line("    " + c.key + "  " + humanBytes(c.before.bytes) + " steps " +
-                     std::to_string(c.before.start) + "-" + std::to_string(c.before.end) + " -> " +
-                     humanBytes(c.after.bytes) + " steps " + std::to_string(c.after.start) + "-" +
-                     std::to_string(c.after.end));
-            }
-            if (d.changed.size() > static_cast<std::size_t>(top))
-                line("    … " + std::to_string(d.changed.size() - top) + " more (--top)");
-        }
-        auto deltas = [&](const char *title, const std::vector<KeyDelta> &rows) {
-            line();
-            line(std::string(title) + (rows.empty() ? ": no change" : ""));
-            for (std::size_t k = 0; k < rows.size() && k < static_cast<std::size_t>(top); ++k)
-                line("  " + signedBytes(rows[k].delta()) + "  " + rows[k].key + "  (" +
-                     humanBytes(rows[k].before) + " -> " + humanBytes(rows[k].after) + ")");
-        };
-        deltas("Live at each peak, by op_name", d.byOpName);
-        deltas("Live at each peak, by source", d.bySource);
-    }
+    spdlog::debug("compared in {:.3f} s", timing.seconds());
+    options.before = files[0].toStdString();
+    options.after = files[1].toStdString();
+    const std::string out = json ? DiffReport::json(d, *a.dump, *b.dump, options)
+                                 : DiffReport::text(d, *a.dump, *b.dump, options);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+    std::fflush(stdout);
+    int code = 0;
+    if (failAboveDelta >= 0 && d.peakDelta() > failAboveDelta) {
+        std::fprintf(stderr,
+                     "bufferscope: the peak grew by %lld bytes (%s), more than the allowed %lld "
+                     "bytes (%s): %s at step %lld -> %s at step %lld\n",
+                     static_cast<long long>(d.peakDelta()), humanBytes(d.peakDelta()).c_str(),
+                     static_cast<long long>(failAboveDelta), humanBytes(failAboveDelta).c_str(),
+                     humanBytes(d.peakBefore).c_str(), static_cast<long long>(d.peakStepBefore),
+                     humanBytes(d.peakAfter).c_str(), static_cast<long long>(d.peakStepAfter));
+        code = 3;
+    }
+    if (failOnLostDonation && d.lostDonations() > 0) {
+        for (const DonationChange &c : d.donations)
+            if (c.lost)
+                std::fprintf(stderr,
+                             "bufferscope: parameter %lld %s (%s) was aliased with an output in "
+                             "%s and is not in %s: the donation is no longer honoured\n",
+                             static_cast<long long>(c.parameter), c.index.c_str(),
+                             humanBytes(c.bytes).c_str(), files[0].toUtf8().constData(),
+                             files[1].toUtf8().constData());
+        code = 3;
+    }
+    return code;
 }
 
 int runList(const QStringList &args)
@@ -447,7 +352,10 @@ QString CommandLine::usage()
         "[--step T]\n"
         "                     [--budget SIZE]\n"
         "                                              render a chart to PNG, headless\n"
-        "  bufferscope diff A B [--json] [--top N]      compare two dumps (before, after)\n"
+        "  bufferscope diff A B [--json] [--top N] [--fail-above-delta SIZE]\n"
+        "                       [--fail-on-lost-donation]\n"
+        "                                              compare two dumps (before, after), values\n"
+        "                                              matched by structure across renames\n"
         "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
         "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up]\n"
@@ -455,7 +363,7 @@ QString CommandLine::usage()
         "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr)\n"
-        "exit status: 0 ok, 1 bad command line, 2 input error, 3 --fail-above exceeded");
+        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed");
 }
 
 qint64 CommandLine::parseSize(const QString &text)

@@ -257,19 +257,17 @@ void MainWindow::openComparison(const LoadedDump &before, const LoadedDump &afte
                    std::move(diff));
     // A row picked there selects its value here, when the dump on screen has it.
     connect(view, &CompareView::valuePicked, this,
-            [this, shown = std::weak_ptr<const Dump>(before.dump)](const QString &key) {
+            [this, shown = std::weak_ptr<const Dump>(before.dump)](int value, const QString &name) {
                 const std::shared_ptr<const Dump> d = current().dump;
-                const std::uint32_t value =
-                    d && d == shown.lock() ? d->findValue(key.toStdString()) : kNone;
-                if (value == kNone) {
+                if (value < 0 || !d || d != shown.lock()) {
                     statusBar()->showMessage(
                         tr("%1 is not in the dump on screen (added in the other one, or another "
                            "dump is open)")
-                            .arg(key),
+                            .arg(name),
                         5000);
                     return;
                 }
-                selection()->setCurrentValue(static_cast<int>(value));
+                selection()->setCurrentValue(value);
             });
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1100, 760);
     view->resize(std::min(1100, available.width() - 16), std::min(760, available.height() - 40));

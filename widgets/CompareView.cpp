@@ -72,8 +72,11 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_values->verticalHeader()->setResizeContentsPrecision(100);
     m_values->setToolTip(tr("Click a row to select the value in the main window"));
     connect(m_values, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
-        if (m_diff && index.isValid())
-            Q_EMIT valuePicked(toQString(m_valueChanges->changeAt(index.row()).key));
+        if (!m_diff || !index.isValid())
+            return;
+        const ValueChange &c = m_valueChanges->changeAt(index.row());
+        Q_EMIT valuePicked(c.before.value == kNone ? -1 : static_cast<int>(c.before.value),
+                           toQString(c.name()));
     });
     m_tabs->addTab(m_byOpName, tr("By op_name at the peaks"));
     m_tabs->addTab(m_bySource, tr("By source at the peaks"));
@@ -143,8 +146,10 @@ QString CompareView::summaryText() const
              row(tr("total"), m_diff->totalBefore, m_diff->totalAfter),
              row(tr("peak"), m_diff->peakBefore, m_diff->peakAfter,
                  tr("steps %1 → %2").arg(m_diff->peakStepBefore).arg(m_diff->peakStepAfter)),
-             tr("Values matched by instruction name and shape index: %1 added, %2 removed, %3 "
-                "changed.")
+             tr("Values matched by structure: %1 in both (%2 renamed), %3 added, %4 removed, "
+                "%5 changed.")
+                 .arg(m_diff->matched)
+                 .arg(m_diff->renamed)
                  .arg(m_diff->added.size())
                  .arg(m_diff->removed.size())
                  .arg(m_diff->changed.size()));

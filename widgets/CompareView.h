@@ -42,8 +42,9 @@ public:
     QTableView *valuesTable() const { return m_values; }
 
 Q_SIGNALS:
-    /// A row of the Values tab was clicked: the value's key (`name{index}`) in both dumps.
-    void valuePicked(const QString &key);
+    /// A row of the Values tab was clicked: the value's index in the before dump (-1 when only
+    /// the after dump has it) and its name.
+    void valuePicked(int before, const QString &name);
 
 private:
     void fillPlot();

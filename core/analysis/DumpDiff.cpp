@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <unordered_map>
 
 namespace bufferscope {
 
@@ -14,16 +13,39 @@ namespace {
 DiffSide sideOf(const Dump &d, std::uint32_t vi)
 {
     const Value &v = d.values[vi];
-    return {vi, v.size, v.start, v.end};
+    DiffSide s;
+    s.value = vi;
+    s.name = d.valueKey(v);
+    s.bytes = v.size;
+    s.start = v.start;
+    s.end = v.end;
+    s.allocation = v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
+    return s;
 }
 
-std::int64_t peakOf(const MemoryTimeline &t, std::int64_t &step)
+ValueChange change(DiffSide before, DiffSide after, std::uint8_t flags)
 {
-    const SpaceTimeline *s = t.space(0);
-    if (!s)
-        s = t.primary();
-    step = s ? s->peak.step : -1;
-    return s ? s->peak.bytes : 0;
+    ValueChange c;
+    c.before = std::move(before);
+    c.after = std::move(after);
+    c.flags = flags;
+    return c;
+}
+
+PeakChange peakChange(PeakChange::Kind kind, DiffSide before, DiffSide after,
+                      std::int64_t contribution)
+{
+    PeakChange c;
+    c.kind = kind;
+    c.before = std::move(before);
+    c.after = std::move(after);
+    c.contribution = contribution;
+    return c;
+}
+
+const SpaceTimeline *peakSpace(const MemoryTimeline &t)
+{
+    return t.space(0) ? t.space(0) : t.primary();
 }
 
 std::vector<KeyDelta> deltas(const std::vector<BreakdownRow> &before,
@@ -47,62 +69,210 @@ std::vector<KeyDelta> deltas(const std::vector<BreakdownRow> &before,
     return out;
 }
 
+/// Merges two hierarchies by label, down to (not including) the instruction-name leaves, whose
+/// names a recompile renumbers.
+DeltaNode mergeTrees(const BreakdownNode *a, const BreakdownNode *b, std::string label)
+{
+    DeltaNode node;
+    node.label = std::move(label);
+    node.before = a ? a->bytes : 0;
+    node.after = b ? b->bytes : 0;
+    std::map<std::string, std::pair<const BreakdownNode *, const BreakdownNode *>> children;
+    if (a)
+        for (const BreakdownNode &c : a->children)
+            if (!c.instructions)
+                children[c.label].first = &c;
+    if (b)
+        for (const BreakdownNode &c : b->children)
+            if (!c.instructions)
+                children[c.label].second = &c;
+    for (const auto &[key, pair] : children) {
+        DeltaNode child = mergeTrees(pair.first, pair.second, key);
+        if (child.delta() != 0 || !child.children.empty())
+            node.children.push_back(std::move(child));
+    }
+    std::stable_sort(node.children.begin(), node.children.end(),
+                     [](const DeltaNode &x, const DeltaNode &y) {
+                         return std::llabs(x.delta()) > std::llabs(y.delta());
+                     });
+    return node;
+}
+
+struct Donated
+{
+    std::int64_t bytes = 0;
+};
+
+std::map<std::pair<std::int64_t, std::string>, Donated> donatedParameters(const Dump &d)
+{
+    std::map<std::pair<std::int64_t, std::string>, Donated> out;
+    for (const Allocation &a : d.allocations) {
+        if (a.isParameter && a.isMaybeLiveOut) {
+            const std::string index = a.parameterIndex == kNoString
+                                          ? std::string("{}")
+                                          : std::string(d.str(a.parameterIndex));
+            out[{a.parameterNumber, index}].bytes += a.size;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
+std::int64_t DumpDiff::lostDonations() const
+{
+    return std::count_if(donations.begin(), donations.end(),
+                         [](const DonationChange &c) { return c.lost; });
+}
+
 DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &b,
-                           const MemoryTimeline &tb)
+                           const MemoryTimeline &tb, const std::atomic<bool> *cancel)
 {
     DumpDiff diff;
     diff.totalBefore = a.totalBytes();
     diff.totalAfter = b.totalBytes();
-    diff.peakBefore = peakOf(ta, diff.peakStepBefore);
-    diff.peakAfter = peakOf(tb, diff.peakStepAfter);
+    const SpaceTimeline *sa = peakSpace(ta);
+    const SpaceTimeline *sb = peakSpace(tb);
+    diff.peakBefore = sa ? sa->peak.bytes : 0;
+    diff.peakStepBefore = sa ? sa->peak.step : -1;
+    diff.peakAfter = sb ? sb->peak.bytes : 0;
+    diff.peakStepAfter = sb ? sb->peak.step : -1;
 
-    // A key is unique in a well-formed dump; a damaged one may repeat it, and then the k-th
-    // value with a key in A is matched with the k-th in B (so a dump equals itself).
-    std::unordered_map<std::string, std::vector<std::uint32_t>> inB;
-    inB.reserve(b.values.size());
-    for (std::uint32_t i = 0; i < b.values.size(); ++i)
-        inB[b.valueKey(b.values[i])].push_back(i);
-    std::unordered_map<std::string, std::size_t> used;
-    std::vector<bool> matched(b.values.size(), false);
-    for (std::uint32_t i = 0; i < a.values.size(); ++i) {
-        std::string key = a.valueKey(a.values[i]);
-        const auto it = inB.find(key);
-        std::size_t &k = used[key];
-        if (it == inB.end() || k >= it->second.size()) {
-            diff.removed.push_back({std::move(key), sideOf(a, i), {}});
+    diff.match = DumpMatch::compute(a, b, cancel);
+    if (diff.match.cancelled)
+        return diff;
+    const DumpMatch &m = diff.match;
+
+    // Each value of A: gone, or what became of it.
+    for (std::uint32_t va = 0; va < a.values.size(); ++va) {
+        const std::uint32_t vb = m.valueInB[va];
+        if (vb == kNone) {
+            diff.removed.push_back(change(sideOf(a, va), DiffSide(), 0));
             continue;
         }
-        const std::uint32_t j = it->second[k++];
-        matched[j] = true;
-        const DiffSide before = sideOf(a, i);
-        const DiffSide after = sideOf(b, j);
-        if (before.bytes != after.bytes || before.start != after.start || before.end != after.end)
-            diff.changed.push_back({std::move(key), before, after});
+        ++diff.matched;
+        const Value &x = a.values[va];
+        const Value &y = b.values[vb];
+        std::uint8_t flags = 0;
+        if (x.size != y.size)
+            flags |= ValueChange::Resized;
+        if (!m.sameStep(a, x.start, b, y.start) || !m.sameStep(a, x.end, b, y.end))
+            flags |= ValueChange::LiveRange;
+        if (x.allocation != kNone && y.allocation != kNone &&
+            m.allocationInB[x.allocation] != y.allocation)
+            flags |= ValueChange::Moved;
+        if (x.instruction != kNone && y.instruction != kNone &&
+            a.str(a.instructions[x.instruction].name) != b.str(b.instructions[y.instruction].name))
+            ++diff.renamed;
+        if (flags != 0)
+            diff.changed.push_back(change(sideOf(a, va), sideOf(b, vb), flags));
     }
-    for (std::uint32_t i = 0; i < b.values.size(); ++i) {
-        if (!matched[i])
-            diff.added.push_back({b.valueKey(b.values[i]), {}, sideOf(b, i)});
-    }
+    for (std::uint32_t vb = 0; vb < b.values.size(); ++vb)
+        if (m.valueInA[vb] == kNone)
+            diff.added.push_back(change(DiffSide(), sideOf(b, vb), 0));
     auto bySize = [](const ValueChange &x, const ValueChange &y) {
         const std::int64_t sx = std::max(x.before.bytes, x.after.bytes);
         const std::int64_t sy = std::max(y.before.bytes, y.after.bytes);
-        return sx != sy ? sx > sy : x.key < y.key;
+        return sx != sy ? sx > sy : x.name() < y.name();
     };
     std::sort(diff.added.begin(), diff.added.end(), bySize);
     std::sort(diff.removed.begin(), diff.removed.end(), bySize);
     std::sort(diff.changed.begin(), diff.changed.end(),
               [](const ValueChange &x, const ValueChange &y) {
-                  const std::int64_t dx = std::llabs(x.after.bytes - x.before.bytes);
-                  const std::int64_t dy = std::llabs(y.after.bytes - y.before.bytes);
-                  return dx != dy ? dx > dy : x.key < y.key;
+                  const std::int64_t dx = std::llabs(x.delta());
+                  const std::int64_t dy = std::llabs(y.delta());
+                  return dx != dy ? dx > dy : x.name() < y.name();
               });
 
-    const Breakdown ba = Breakdown::compute(a, diff.peakStepBefore, 0);
-    const Breakdown bb = Breakdown::compute(b, diff.peakStepAfter, 0);
+    // Where the curves first part, on the aligned steps.
+    if (sa && sb && !sa->liveBytes.empty() && !sb->liveBytes.empty()) {
+        std::int64_t lastA = 0;
+        std::int64_t lastB = 0;
+        for (const StepAlignment::Row &row : m.steps.rows) {
+            lastA = row.a >= 0 ? row.a : lastA;
+            lastB = row.b >= 0 ? row.b : lastB;
+            const auto ia = static_cast<std::size_t>(lastA);
+            const auto ib = static_cast<std::size_t>(lastB);
+            if (ia >= sa->liveBytes.size() || ib >= sb->liveBytes.size())
+                continue;
+            if (sa->liveBytes[ia] != sb->liveBytes[ib]) {
+                diff.partStepBefore = lastA;
+                diff.partStepAfter = lastB;
+                diff.partBytesBefore = sa->liveBytes[ia];
+                diff.partBytesAfter = sb->liveBytes[ib];
+                break;
+            }
+        }
+    }
+    diff.peakStepBeforeInB = m.steps.bAt(diff.peakStepBefore);
+
+    // What differs at the peaks.
+    diff.hasStacks = !a.stackFrames.empty() || !b.stackFrames.empty();
+    BreakdownOptions options;
+    options.callStacks = diff.hasStacks;
+    const Breakdown ba =
+        Breakdown::compute(a, diff.peakStepBefore, sa ? sa->memorySpace : 0, options);
+    const Breakdown bb =
+        Breakdown::compute(b, diff.peakStepAfter, sb ? sb->memorySpace : 0, options);
+    {
+        std::vector<bool> liveA(a.values.size(), false);
+        std::vector<bool> liveB(b.values.size(), false);
+        for (std::uint32_t v : ba.live)
+            liveA[v] = true;
+        for (std::uint32_t v : bb.live)
+            liveB[v] = true;
+        for (std::uint32_t v : bb.live) {
+            const std::uint32_t va = m.valueInA[v];
+            const std::int64_t bytes = b.values[v].size;
+            if (va == kNone) {
+                diff.atPeak.push_back(
+                    peakChange(PeakChange::Kind::Added, DiffSide(), sideOf(b, v), bytes));
+            } else if (!liveA[va]) {
+                diff.atPeak.push_back(
+                    peakChange(PeakChange::Kind::Joined, sideOf(a, va), sideOf(b, v), bytes));
+            } else if (a.values[va].size != bytes) {
+                const std::int64_t d = bytes - a.values[va].size;
+                diff.atPeak.push_back(
+                    peakChange(d > 0 ? PeakChange::Kind::Grown : PeakChange::Kind::Shrunk,
+                               sideOf(a, va), sideOf(b, v), d));
+            }
+        }
+        for (std::uint32_t v : ba.live) {
+            const std::uint32_t vb = m.valueInB[v];
+            const std::int64_t bytes = a.values[v].size;
+            if (vb == kNone)
+                diff.atPeak.push_back(
+                    peakChange(PeakChange::Kind::Removed, sideOf(a, v), DiffSide(), -bytes));
+            else if (!liveB[vb])
+                diff.atPeak.push_back(
+                    peakChange(PeakChange::Kind::Left, sideOf(a, v), sideOf(b, vb), -bytes));
+        }
+        std::stable_sort(diff.atPeak.begin(), diff.atPeak.end(),
+                         [](const PeakChange &x, const PeakChange &y) {
+                             const std::int64_t cx = std::llabs(x.contribution);
+                             const std::int64_t cy = std::llabs(y.contribution);
+                             if (cx != cy)
+                                 return cx > cy;
+                             return (x.after.value != kNone ? x.after.name : x.before.name) <
+                                    (y.after.value != kNone ? y.after.name : y.before.name);
+                         });
+    }
     diff.byOpName = deltas(ba.byOpName, bb.byOpName);
     diff.bySource = deltas(ba.bySource, bb.bySource);
+    diff.byKind = deltas(ba.byKind, bb.byKind);
+    diff.opNameTree = mergeTrees(&ba.opNameTree, &bb.opNameTree, "(all)");
+    if (diff.hasStacks)
+        diff.stackTree = mergeTrees(&ba.callersTree, &bb.callersTree, "(all)");
+
+    // Donations: parameters aliased with an output on one side only.
+    const auto da = donatedParameters(a);
+    const auto db = donatedParameters(b);
+    for (const auto &[key, d] : da)
+        if (!db.count(key))
+            diff.donations.push_back({key.first, key.second, d.bytes, true});
+    for (const auto &[key, d] : db)
+        if (!da.count(key))
+            diff.donations.push_back({key.first, key.second, d.bytes, false});
     return diff;
 }
 

@@ -2,6 +2,7 @@
 
 #include "models/QtText.h"
 #include "models/Roles.h"
+#include "report/DiffReport.h"
 
 #include <algorithm>
 
@@ -81,7 +82,7 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
             case Change::Removed:
                 return tr("removed");
             case Change::Changed:
-                return tr("changed");
+                return toQString(DiffReport::flagsText(c.flags));
             }
             return {};
         case DeltaColumn:
@@ -91,7 +92,8 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
         case AfterColumn:
             return sideText(c.after);
         case KeyColumn:
-            return toQString(c.key);
+            return c.renamed() ? toQString(c.before.name + " → " + c.after.name)
+                               : toQString(c.name());
         default:
             return {};
         }
@@ -164,8 +166,8 @@ void ValueChangeModel::sort(int column, Qt::SortOrder order)
     if (column == KeyColumn) {
         std::stable_sort(permutation.begin(), permutation.end(),
                          [&](std::uint32_t a, std::uint32_t b) {
-                             const std::string &ka = changeAt(static_cast<int>(a)).key;
-                             const std::string &kb = changeAt(static_cast<int>(b)).key;
+                             const std::string &ka = changeAt(static_cast<int>(a)).name();
+                             const std::string &kb = changeAt(static_cast<int>(b)).name();
                              return descending ? kb < ka : ka < kb;
                          });
     } else {

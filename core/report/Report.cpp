@@ -60,7 +60,7 @@ std::string padLeft(std::string_view text, std::size_t width)
     return out;
 }
 
-std::string instructionAt(const Dump &dump, std::int64_t step)
+std::string stepInstruction(const Dump &dump, std::int64_t step)
 {
     const std::uint32_t ins = dump.instructionAtStep(step);
     if (ins == kNone)
@@ -109,7 +109,7 @@ void writeStepBytes(JsonWriter &w, const Dump &dump, std::string_view name, cons
 {
     w.key(name).beginObject();
     w.key("step").value(sb.step);
-    w.key("instruction").value(instructionAt(dump, sb.step));
+    w.key("instruction").value(stepInstruction(dump, sb.step));
     w.key("bytes").value(sb.bytes);
     w.endObject();
 }
@@ -227,10 +227,10 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         for (const SpaceTimeline &s : timeline.spaces()) {
             line("  space " + pad(std::to_string(s.memorySpace), 4) + "peak " +
                  bytesText(s.peak.bytes) + " at step " + std::to_string(s.peak.step) + " (" +
-                 instructionAt(dump, s.peak.step) + ")");
+                 stepInstruction(dump, s.peak.step) + ")");
             line("            logical peak " + bytesText(s.logicalPeak.bytes) + " at step " +
                  std::to_string(s.logicalPeak.step) + " (" +
-                 instructionAt(dump, s.logicalPeak.step) + ")");
+                 stepInstruction(dump, s.logicalPeak.step) + ")");
         }
         line();
         const PrintedPeak &printed = dump.printedPeak;
@@ -275,7 +275,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             st && step >= 0 && step < static_cast<std::int64_t>(st->liveBytes.size())
                 ? st->liveBytes[static_cast<std::size_t>(step)]
                 : 0;
-        line("Values live at step " + std::to_string(step) + " (" + instructionAt(dump, step) +
+        line("Values live at step " + std::to_string(step) + " (" + stepInstruction(dump, step) +
              "), memory space " + std::to_string(space) + ": " + std::to_string(live.size()) +
              " values, " + bytesText(union_) + " live");
         const std::size_t top =
@@ -516,8 +516,8 @@ std::string Report::valueText(const Dump &dump, std::uint32_t value, const Repor
         line("  allocation    none");
     }
     if (v.hasLiveRange())
-        line("  live          " + std::to_string(v.start) + " (" + instructionAt(dump, v.start) +
-             ") – " + std::to_string(v.end) + " (" + instructionAt(dump, v.end) + ")");
+        line("  live          " + std::to_string(v.start) + " (" + stepInstruction(dump, v.start) +
+             ") – " + std::to_string(v.end) + " (" + stepInstruction(dump, v.end) + ")");
     else
         line("  live          no live range");
     if (ins && ins->opName != kNoString)
@@ -598,6 +598,11 @@ std::string Report::valueJson(const Dump &dump, std::uint32_t value, const Repor
     std::string out = w.str();
     out += '\n';
     return out;
+}
+
+std::string Report::instructionAt(const Dump &dump, std::int64_t step)
+{
+    return stepInstruction(dump, step);
 }
 
 } // namespace bufferscope

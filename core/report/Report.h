@@ -32,6 +32,8 @@ public:
                                  const ReportOptions &options);
     /// The step the report is about: the option's, else memory space 0's peak.
     static std::int64_t reportStep(const MemoryTimeline &timeline, const ReportOptions &options);
+    /// The instruction at `step`: its name, "(end of program)" or "(unknown)".
+    static std::string instructionAt(const Dump &dump, std::int64_t step);
     /// Every warning: the parser's, then the analysis's.
     static std::vector<Diagnostic> warnings(const Dump &dump, const MemoryTimeline &timeline);
 };

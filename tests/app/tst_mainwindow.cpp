@@ -799,12 +799,12 @@ private Q_SLOTS:
         // on top.
         QCOMPARE(changes->index(0, 0).data().toString(), QStringLiteral("added"));
         QCOMPARE(changes->index(0, 4).data().toString(),
-                 QString::fromStdString(view->diff().added.front().key));
+                 QString::fromStdString(view->diff().added.front().name()));
         view->valuesTable()->sortByColumn(1, Qt::DescendingOrder);
         for (int r = 1; r < changes->rowCount(); ++r)
             QVERIFY(changes->index(r - 1, 1).data(BytesRole).toLongLong() >=
                     changes->index(r, 1).data(BytesRole).toLongLong());
-        QVERIFY(view->summaryText().contains(QStringLiteral("11 added, 5 removed, 4 changed")));
+        QVERIFY(view->summaryText().contains(QStringLiteral("3 in both (0 renamed), 12 added, 6 removed, 1 changed")));
         // Clicking a removed value's row selects it in the main window (it is in the dump on
         // screen); an added one is only in the other dump.
         const auto clickRow = [&](const QString &kind) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <random>
@@ -635,6 +636,102 @@ void writeStackTables(const std::string &module, std::FILE *out)
              " parent_frame_id=4}\n";
     t += "\n\nENTRY %main.1 (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0)\n}\n\n";
     std::fwrite(t.data(), 1, t.size(), out);
+}
+
+} // namespace bufferscope::bench
+
+namespace bufferscope::bench {
+
+namespace {
+
+bool nameChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+bool digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/// `digits` plus one, in decimal ("9" → "10").
+std::string plusOne(std::string_view digits)
+{
+    std::string s(digits);
+    for (std::size_t k = s.size(); k-- > 0;) {
+        if (s[k] != '9') {
+            ++s[k];
+            return s;
+        }
+        s[k] = '0';
+    }
+    return "1" + s;
+}
+
+} // namespace
+
+std::string renumberDump(std::string_view text, std::int64_t idShift)
+{
+    std::string out;
+    out.reserve(text.size() + text.size() / 16);
+    bool quoted = false;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (quoted) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"' || c == '\n')
+                quoted = false;
+            ++i;
+            continue;
+        }
+        if (c == '"') {
+            quoted = true;
+            out += c;
+            ++i;
+            continue;
+        }
+        // A value id: `<ID ` or `#ID `.
+        if ((c == '<' || c == '#') && i + 1 < text.size() && digit(text[i + 1])) {
+            std::size_t e = i + 1;
+            while (e < text.size() && digit(text[e]))
+                ++e;
+            if (e < text.size() && text[e] == ' ' && e - i - 1 < 18) {
+                out += c;
+                out += std::to_string(std::stoll(std::string(text.substr(i + 1, e - i - 1))) +
+                                      idShift);
+                i = e;
+                continue;
+            }
+        }
+        // A name: starts with a letter or '_' not inside another token.
+        if ((std::isalpha(static_cast<unsigned char>(c)) || c == '_') &&
+            (i == 0 || !nameChar(text[i - 1]))) {
+            std::size_t e = i;
+            while (e < text.size() && nameChar(text[e]))
+                ++e;
+            std::string_view token = text.substr(i, e - i);
+            // A trailing '.' or '-' is punctuation, not part of the name.
+            while (!token.empty() && (token.back() == '.' || token.back() == '-'))
+                token.remove_suffix(1);
+            std::size_t d = token.size();
+            while (d > 0 && digit(token[d - 1]))
+                --d;
+            if (d > 0 && d < token.size() && token[d - 1] == '.') {
+                out += token.substr(0, d);
+                out += plusOne(token.substr(d));
+            } else {
+                out += token;
+            }
+            i += token.size();
+            continue;
+        }
+        out += c;
+        ++i;
+    }
+    return out;
 }
 
 } // namespace bufferscope::bench

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace bufferscope::bench {
 
@@ -48,5 +49,16 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out);
 /// /workspace/model/transformer.py:L), called from `forward` (transformer.py:30), `train_step`
 /// (/workspace/train.py:57) and `main` (train.py:12), frames 3, 2 and 1.
 void writeStackTables(const std::string &module, std::FILE *out);
+
+} // namespace bufferscope::bench
+
+namespace bufferscope::bench {
+
+/// The same dump as a recompile that renumbered everything would print it: every numbered name
+/// one number on (`fusion.27` → `fusion.28`, `Arg_0.1` → `Arg_0.2`; unnumbered names such as
+/// `copy-start` stay), every value id `idShift` on (`<6 Arg_2.3 @0>` → `<1006 Arg_2.4 @0>`,
+/// `(#6 @0)` likewise). Text in double quotes (op_name, source_file, backend_config strings)
+/// is left as it is. Works on one line or a whole dump; independent of BufferScope's parser.
+std::string renumberDump(std::string_view text, std::int64_t idShift = 1000);
 
 } // namespace bufferscope::bench

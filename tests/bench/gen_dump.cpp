@@ -2,8 +2,11 @@
 // built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] [--stacks] --out FILE
 // --stacks: 2026 style, stack_frame_id in the metadata and the frames in the module's
 // `<stem>.txt` beside FILE (FILE must end in -buffer-assignment.txt).
+// gen_dump --renumber IN --out FILE: FILE is IN as a recompile that renumbered every name and
+// value id would print it (renumberDump), for benchmarks of `diff`.
 #include "DumpGenerator.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +16,7 @@ int main(int argc, char **argv)
 {
     bufferscope::bench::GeneratorOptions options;
     std::string out;
+    std::string renumber;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--values" && i + 1 < argc)
@@ -21,12 +25,37 @@ int main(int argc, char **argv)
             options.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--stacks")
             options.stacks = true;
+        else if (a == "--renumber" && i + 1 < argc)
+            renumber = argv[++i];
         else if (a == "--out" && i + 1 < argc)
             out = argv[++i];
         else {
             std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");
             return 1;
         }
+    }
+    if (!renumber.empty() && !out.empty()) {
+        std::FILE *in = std::fopen(renumber.c_str(), "rb");
+        if (!in) {
+            std::fprintf(stderr, "gen_dump: cannot read %s: %s\n", renumber.c_str(),
+                         std::strerror(errno));
+            return 2;
+        }
+        std::string text;
+        char buffer[1 << 16];
+        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, in)) > 0;)
+            text.append(buffer, n);
+        std::fclose(in);
+        const std::string renumbered = bufferscope::bench::renumberDump(text);
+        std::FILE *f = std::fopen(out.c_str(), "wb");
+        if (!f || std::fwrite(renumbered.data(), 1, renumbered.size(), f) != renumbered.size() ||
+            std::fclose(f) != 0) {
+            std::fprintf(stderr, "gen_dump: cannot write %s\n", out.c_str());
+            return 2;
+        }
+        std::printf("%s: %s renumbered, %zu bytes\n", out.c_str(), renumber.c_str(),
+                    renumbered.size());
+        return 0;
     }
     if (out.empty() || options.values <= 0) {
         std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");

@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QString>
 
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -42,6 +44,21 @@ inline std::string replaceAll(std::string text, const std::string &from, const s
         pos += to.size();
     }
     return text;
+}
+
+/// A dump parsed from text, with its timeline (the parse must succeed).
+struct Loaded
+{
+    std::shared_ptr<const bufferscope::Dump> dump;
+    std::optional<bufferscope::MemoryTimeline> timeline;
+};
+
+inline Loaded loadText(const std::string &text, const std::string &name = "x-buffer-assignment.txt")
+{
+    bufferscope::LoadResult r = bufferscope::DumpParser::loadBuffer(text, name);
+    if (!r.ok())
+        qFatal("%s", r.error.c_str());
+    return {r.dump, bufferscope::MemoryTimeline::compute(*r.dump)};
 }
 
 /// Everything a user sees of a dump, as one comparable string.

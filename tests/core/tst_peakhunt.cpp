@@ -25,21 +25,6 @@ namespace {
 const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
                                 "tpu_random_normal", "tpu_dynamic_slice"};
 
-struct Loaded
-{
-    std::shared_ptr<const Dump> dump;
-    std::optional<MemoryTimeline> timeline;
-};
-
-Loaded loadText(const std::string &text, const std::string &name = "x-buffer-assignment.txt")
-{
-    LoadResult r = DumpParser::loadBuffer(text, name);
-    if (!r.ok())
-        qFatal("%s", r.error.c_str());
-    Loaded l{r.dump, MemoryTimeline::compute(*r.dump)};
-    return l;
-}
-
 Loaded loadSample(const char *name)
 {
     return loadText(readFile(samplePath(name)), std::string(name) + ".buffer-assignment.txt");
@@ -223,89 +208,6 @@ private Q_SLOTS:
         QVERIFY(frag);
         QCOMPARE(frag->allocation, 12u);
         QCOMPARE(frag->bytes, std::int64_t(2097152 - 262144));
-    }
-
-    void diffOfADumpWithItselfIsZero()
-    {
-        for (const char *s : kSamples) {
-            const Loaded a = loadSample(s);
-            const Loaded b = loadSample(s);
-            const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
-            QCOMPARE(d.totalDelta(), std::int64_t(0));
-            QCOMPARE(d.peakDelta(), std::int64_t(0));
-            QVERIFY(d.added.empty() && d.removed.empty() && d.changed.empty());
-            QVERIFY(d.byOpName.empty() && d.bySource.empty());
-        }
-        const Run r =
-            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_unstack")),
-                 QString::fromStdString(samplePath("tpu_unstack")), QStringLiteral("--json")});
-        QCOMPARE(r.code, 0);
-        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-        QCOMPARE(o[QStringLiteral("total_bytes_delta")].toInteger(), 0);
-        QCOMPARE(o[QStringLiteral("peak_bytes_delta")].toInteger(), 0);
-        for (const char *key :
-             {"values_added", "values_removed", "values_changed", "by_op_name_delta"})
-            QVERIFY2(o[QLatin1String(key)].isArray() && o[QLatin1String(key)].toArray().isEmpty(),
-                     key);
-    }
-
-    void diffOfTwoDumpsIsTheDifferenceOfTheirReports()
-    {
-        // docs/FORMAT.md Part A: tpu_dynamic_slice total 18980, peak 9728; tpu_random_normal total
-        // 92676, peak 17920.
-        const Run r = run(
-            {QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_dynamic_slice")),
-             QString::fromStdString(samplePath("tpu_random_normal")), QStringLiteral("--json")});
-        QCOMPARE(r.code, 0);
-        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-        QCOMPARE(o[QStringLiteral("total_bytes_delta")].toInteger(), 92676 - 18980);
-        QCOMPARE(o[QStringLiteral("peak_bytes_delta")].toInteger(), 17920 - 9728);
-        // By op_name: the deltas are the difference of the two reports' breakdown_at_peak.
-        auto breakdown = [](const std::string &file) {
-            const Run rep = run(
-                {QStringLiteral("report"), QString::fromStdString(file), QStringLiteral("--json")});
-            QMap<QString, qint64> rows;
-            const QJsonArray a = QJsonDocument::fromJson(rep.out)
-                                     .object()[QStringLiteral("breakdown_at_peak")]
-                                     .toObject()[QStringLiteral("by_op_name")]
-                                     .toArray();
-            for (const QJsonValue &v : a)
-                rows[v[QStringLiteral("key")].toString()] = v[QStringLiteral("bytes")].toInteger();
-            return rows;
-        };
-        const auto before = breakdown(samplePath("tpu_dynamic_slice"));
-        const auto after = breakdown(samplePath("tpu_random_normal"));
-        QSet<QString> keys;
-        for (auto it = before.begin(); it != before.end(); ++it)
-            keys.insert(it.key());
-        for (auto it = after.begin(); it != after.end(); ++it)
-            keys.insert(it.key());
-        QMap<QString, qint64> expected;
-        for (const QString &k : keys)
-            if (after.value(k) != before.value(k))
-                expected[k] = after.value(k) - before.value(k);
-        QMap<QString, qint64> got;
-        for (const QJsonValue &v : o[QStringLiteral("by_op_name_delta")].toArray())
-            got[v[QStringLiteral("key")].toString()] = v[QStringLiteral("delta")].toInteger();
-        QCOMPARE(got, expected);
-        // Values matched by (instruction name, shape index): Arg_0.1{} is in both and changed.
-        bool argChanged = false;
-        for (const QJsonValue &v : o[QStringLiteral("values_changed")].toArray())
-            if (v[QStringLiteral("name")].toString() == QLatin1String("Arg_0.1{}")) {
-                argChanged = true;
-                QCOMPARE(v[QStringLiteral("before")][QStringLiteral("bytes")].toInteger(), 8192);
-                QCOMPARE(v[QStringLiteral("after")][QStringLiteral("bytes")].toInteger(), 512);
-            }
-        QVERIFY(argChanged);
-        // Text form.
-        const Run text =
-            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_dynamic_slice")),
-                 QString::fromStdString(samplePath("tpu_random_normal"))});
-        QCOMPARE(text.code, 0);
-        QVERIFY(text.out.contains("+72.0KiB (+73696 bytes)"));
-        QCOMPARE(
-            run({QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_unstack"))}).code,
-            1);
     }
 
     void listFindsEveryModuleOnce()

@@ -1,0 +1,700 @@
+#include "DumpMatch.h"
+
+#include "analysis/PeakBreakdown.h"
+#include "util/Parallel.h"
+
+#include <queue>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace bufferscope {
+
+namespace {
+
+using Hash = std::uint64_t;
+
+/// Rounds of refinement: how far (in operand and user edges) an instruction's key looks. Two
+/// were too few: a value taken out of a chain of sixteen alike layers (gpu_vllm_update_slice)
+/// made the layers next to the gap look like the chain's first ones.
+constexpr int kRounds = 6;
+
+/// Users spread a match only from an instruction with at most this many.
+constexpr std::uint32_t kFewUsers = 4;
+
+Hash fmix(Hash h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
+Hash mix(Hash seed, Hash v)
+{
+    return fmix(seed ^ (v + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2)));
+}
+
+/// One operand an instruction reads, as the `uses:` lists say.
+struct Operand
+{
+    std::int64_t number = 0; ///< operand number
+    Hash index = 0;          ///< the value's shape index and the use's
+    std::uint32_t definer = kNone;
+};
+
+/// One dump's instructions as a graph with hashed attributes; built for A and B in parallel.
+struct Side
+{
+    const Dump *dump = nullptr;
+    std::vector<Hash> strings; ///< StringId -> content hash
+    std::vector<Hash> own;     ///< what the instruction is, by itself
+    std::vector<Hash> loose;   ///< opcode, op_name, op_type, source and stack only
+    std::vector<Hash> refined; ///< own, refined by its operands and users
+    std::vector<std::uint32_t> operandStart;
+    std::vector<Operand> operands; ///< per instruction, by operand number
+    std::vector<std::uint32_t> userStart;
+    std::vector<std::uint32_t> users; ///< distinct instructions that read its values
+    std::vector<std::uint32_t> rank;  ///< order in the schedule (unscheduled last, by index)
+
+    Hash str(StringId id) const { return id < strings.size() ? strings[id] : 0; }
+
+    void build(const Dump &d)
+    {
+        dump = &d;
+        const std::size_t n = d.instructions.size();
+        strings.resize(d.strings.size());
+        for (std::size_t s = 0; s < strings.size(); ++s)
+            strings[s] = StringPool::hash(d.strings.view(static_cast<StringId>(s))) | 1;
+
+        std::vector<Hash> frameHash(d.stackFrames.size() + 1, 0);
+        const auto stackHash = [&](std::uint32_t id) {
+            // Iterative: walk up to a frame already hashed, then hash back down.
+            std::vector<std::uint32_t> chain;
+            std::uint32_t f = id;
+            while (f != 0 && f <= d.stackFrames.size() && frameHash[f] == 0) {
+                chain.push_back(f);
+                f = d.stackFrames[f - 1].parent;
+            }
+            Hash h = f != 0 && f <= d.stackFrames.size() ? frameHash[f] : 0x5eed;
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                const StackFrame &sf = d.stackFrames[*it - 1];
+                h = mix(
+                    mix(mix(mix(h, str(sf.file)), str(sf.function)), static_cast<Hash>(sf.line)),
+                    static_cast<Hash>(sf.column));
+                frameHash[*it] = h | 1;
+            }
+            return id == 0 || id > d.stackFrames.size() ? Hash(0) : frameHash[id];
+        };
+
+        own.assign(n, 0);
+        loose.assign(n, 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const Instruction &in = d.instructions[i];
+            // Without its text an instruction is known by its name's stem (`get-tuple-element`
+            // of `get-tuple-element.5`), which a renumbering keeps.
+            Hash h = in.opcode != kNoString
+                         ? mix(str(in.opcode), str(in.opType))
+                         : StringPool::hash(Breakdown::nameStem(d.str(in.name))) | 2;
+            h = mix(h, str(in.opName));
+            h = mix(mix(h, str(in.sourceFile)), static_cast<Hash>(in.sourceLine));
+            h = mix(h, stackHash(in.stackFrame));
+            loose[i] = h;
+            h = mix(h, str(d.shapes[in.shape].text));
+            // The values it defines, in any order.
+            Hash values = 0;
+            const auto [first, last] = d.valuesOf(i);
+            for (const std::uint32_t *v = first; v != last; ++v) {
+                const Value &val = d.values[*v];
+                values += fmix(mix(mix(str(val.index), str(d.shapes[val.shape].text)),
+                                   static_cast<Hash>(val.color)));
+            }
+            own[i] = mix(h, values);
+        }
+
+        // Operands, from the values' uses; and, as operand -1, the values an instruction holds
+        // without defining them (its positions: a get-tuple-element or bitcast that aliases).
+        operandStart.assign(n + 1, 0);
+        for (const Value &v : d.values) {
+            if (v.instruction == kNone)
+                continue;
+            for (std::uint32_t k = 0; k < v.useCount; ++k) {
+                const Use &u = d.uses[v.firstUse + k];
+                if (u.instruction < n)
+                    ++operandStart[u.instruction + 1];
+            }
+            for (std::uint32_t k = 0; k < v.positionCount; ++k) {
+                const Position &p = d.positions[v.firstPosition + k];
+                if (p.instruction < n && p.instruction != v.instruction)
+                    ++operandStart[p.instruction + 1];
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            operandStart[i + 1] += operandStart[i];
+        operands.assign(operandStart[n], {});
+        std::vector<std::uint32_t> fill(operandStart.begin(), operandStart.end() - 1);
+        for (const Value &v : d.values) {
+            if (v.instruction == kNone)
+                continue;
+            for (std::uint32_t k = 0; k < v.useCount; ++k) {
+                const Use &u = d.uses[v.firstUse + k];
+                if (u.instruction < n)
+                    operands[fill[u.instruction]++] = {u.operand, mix(str(v.index), str(u.index)),
+                                                       v.instruction};
+            }
+            for (std::uint32_t k = 0; k < v.positionCount; ++k) {
+                const Position &p = d.positions[v.firstPosition + k];
+                if (p.instruction < n && p.instruction != v.instruction)
+                    operands[fill[p.instruction]++] = {-1, mix(str(v.index), str(p.index)),
+                                                       v.instruction};
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            std::sort(operands.begin() + operandStart[i], operands.begin() + operandStart[i + 1],
+                      [](const Operand &x, const Operand &y) {
+                          return x.number != y.number ? x.number < y.number : x.index < y.index;
+                      });
+
+        // Users: the distinct readers of each instruction's values.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> edges; // (definer, user)
+        edges.reserve(operands.size());
+        for (std::uint32_t i = 0; i < n; ++i)
+            for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k)
+                edges.emplace_back(operands[k].definer, i);
+        std::sort(edges.begin(), edges.end());
+        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        userStart.assign(n + 1, 0);
+        for (const auto &e : edges)
+            ++userStart[e.first + 1];
+        for (std::size_t i = 0; i < n; ++i)
+            userStart[i + 1] += userStart[i];
+        users.resize(edges.size());
+        for (std::size_t k = 0; k < edges.size(); ++k)
+            users[k] = edges[k].second; // edges are sorted by definer
+
+        // Rounds of refinement by the neighbours' signatures.
+        refined = own;
+        std::vector<Hash> next(n);
+        for (int round = 0; round < kRounds; ++round) {
+            for (std::uint32_t i = 0; i < n; ++i) {
+                Hash h = refined[i];
+                for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
+                    const Operand &o = operands[k];
+                    h = mix(mix(mix(h, static_cast<Hash>(o.number)), o.index), refined[o.definer]);
+                }
+                Hash readers = 0;
+                for (std::uint32_t k = userStart[i]; k < userStart[i + 1]; ++k)
+                    readers += fmix(refined[users[k]]);
+                next[i] = mix(h, readers);
+            }
+            refined.swap(next);
+        }
+
+        // Schedule order: scheduled instructions by step, then the rest by first appearance.
+        std::vector<std::uint32_t> order(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&d](std::uint32_t x, std::uint32_t y) {
+            const std::int64_t sx = d.instructions[x].step;
+            const std::int64_t sy = d.instructions[y].step;
+            if ((sx < 0) != (sy < 0))
+                return sx >= 0;
+            return sx < sy;
+        });
+        rank.assign(n, 0);
+        for (std::uint32_t r = 0; r < n; ++r)
+            rank[order[r]] = r;
+    }
+};
+
+/// Monotone anchors (step in A, step in B) from the matched scheduled instructions.
+std::vector<std::pair<std::int64_t, std::int64_t>>
+monotoneAnchors(const Dump &a, const std::vector<std::uint32_t> &inB, const Dump &b)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+    for (std::int64_t s = 0; s < a.maxStep(); ++s) {
+        // An instruction listed at two steps (a damaged sequence) anchors at its own step only.
+        const std::uint32_t ia = a.sequence[static_cast<std::size_t>(s)];
+        if (ia >= inB.size() || a.instructions[ia].step != s)
+            continue;
+        const std::uint32_t ib = inB[ia];
+        if (ib != kNone && b.instructions[ib].step >= 0 && b.instructions[ib].step < b.maxStep() &&
+            b.sequence[static_cast<std::size_t>(b.instructions[ib].step)] == ib)
+            pairs.emplace_back(s, b.instructions[ib].step);
+    }
+    // Longest strictly increasing run of B steps (patience sorting, with back links).
+    std::vector<std::size_t> tails;
+    std::vector<std::size_t> back(pairs.size(), static_cast<std::size_t>(-1));
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const auto it = std::lower_bound(
+            tails.begin(), tails.end(), pairs[k].second,
+            [&pairs](std::size_t t, std::int64_t v) { return pairs[t].second < v; });
+        if (it != tails.begin())
+            back[k] = *(it - 1);
+        if (it == tails.end())
+            tails.push_back(k);
+        else
+            *it = k;
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> out(tails.size());
+    std::size_t k = tails.empty() ? static_cast<std::size_t>(-1) : tails.back();
+    for (std::size_t r = tails.size(); r-- > 0;) {
+        out[r] = pairs[k];
+        k = back[k];
+    }
+    return out;
+}
+
+class Matcher
+{
+public:
+    Matcher(const Side &a, const Side &b, DumpMatch &m) : A(a), B(b), M(m) {}
+
+    void run(const std::atomic<bool> *cancel)
+    {
+        const auto stop = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+        // Sure pairs: a key one instruction has on each side; or, off the schedule (where
+        // there is no step to go by), groups as large on both sides, in order of appearance.
+        const auto sure = [this](const Span &la, const Span &lb) {
+            if (la.size() != lb.size())
+                return;
+            if (la.size() > 1) {
+                for (std::uint32_t x : la)
+                    if (A.dump->instructions[x].step >= 0)
+                        return;
+                for (std::uint32_t x : lb)
+                    if (B.dump->instructions[x].step >= 0)
+                        return;
+            }
+            for (std::size_t k = 0; k < la.size(); ++k)
+                link(la[k], lb[k]);
+        };
+        const auto nearest = [this](const Span &la, const Span &lb) { pairNearest(la, lb); };
+        // For each key, strictest first: the sure pairs, spread to their neighbours; then the
+        // rest nearest first on the steps aligned by what is matched so far, spread again.
+        const std::vector<Hash> *keys[][2] = {
+            {&A.refined, &B.refined}, {&A.own, &B.own}, {&A.loose, &B.loose}};
+        for (int level = 0; level < 3 && !stop(); ++level) {
+            const bool loose = level == 2;
+            forEachGroup(*keys[level][0], *keys[level][1], sure);
+            propagate(loose);
+            if (level == 0)
+                continue; // refined keys differ where the neighbourhood does: own decides
+            if (stop())
+                return;
+            anchors = monotoneAnchors(*A.dump, M.instructionInB, *B.dump);
+            forEachGroup(*keys[level][0], *keys[level][1], nearest);
+            propagate(loose);
+        }
+    }
+
+private:
+    using Span = std::vector<std::uint32_t>;
+
+    void link(std::uint32_t a, std::uint32_t b)
+    {
+        M.instructionInB[a] = b;
+        M.instructionInA[b] = a;
+        queue.push_back({a, b});
+    }
+
+    /// Calls fn(A's unmatched instructions, B's) for each key both sides have, each list in
+    /// schedule order.
+    template <class Fn>
+    void forEachGroup(const std::vector<Hash> &keyA, const std::vector<Hash> &keyB, Fn fn)
+    {
+        const auto collect = [](const std::vector<Hash> &key,
+                                const std::vector<std::uint32_t> &rank,
+                                const std::vector<std::uint32_t> &matched) {
+            std::vector<std::pair<Hash, std::uint32_t>> out; // (key, rank)
+            for (std::uint32_t i = 0; i < key.size(); ++i)
+                if (matched[i] == kNone)
+                    out.emplace_back(key[i], rank[i]);
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        std::vector<std::pair<Hash, std::uint32_t>> ka;
+        std::vector<std::pair<Hash, std::uint32_t>> kb;
+        runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
+                [&] { kb = collect(keyB, B.rank, M.instructionInA); });
+        // rank -> instruction
+        std::vector<std::uint32_t> byRankA(A.rank.size());
+        for (std::uint32_t i = 0; i < A.rank.size(); ++i)
+            byRankA[A.rank[i]] = i;
+        std::vector<std::uint32_t> byRankB(B.rank.size());
+        for (std::uint32_t i = 0; i < B.rank.size(); ++i)
+            byRankB[B.rank[i]] = i;
+        std::size_t i = 0;
+        std::size_t j = 0;
+        Span la;
+        Span lb;
+        while (i < ka.size() && j < kb.size()) {
+            if (ka[i].first < kb[j].first) {
+                ++i;
+            } else if (kb[j].first < ka[i].first) {
+                ++j;
+            } else {
+                const Hash key = ka[i].first;
+                la.clear();
+                lb.clear();
+                for (; i < ka.size() && ka[i].first == key; ++i)
+                    la.push_back(byRankA[ka[i].second]);
+                for (; j < kb.size() && kb[j].first == key; ++j)
+                    lb.push_back(byRankB[kb[j].second]);
+                fn(la, lb);
+            }
+        }
+    }
+
+    /// A's step `s` on B's program, interpolated between the anchors.
+    double predictB(std::int64_t s) const
+    {
+        const double maxA = static_cast<double>(std::max<std::int64_t>(1, A.dump->maxStep()));
+        const double maxB = static_cast<double>(B.dump->maxStep());
+        if (anchors.empty())
+            return static_cast<double>(s) * maxB / maxA;
+        const auto it = std::lower_bound(anchors.begin(), anchors.end(), s,
+                                         [](const std::pair<std::int64_t, std::int64_t> &p,
+                                            std::int64_t v) { return p.first < v; });
+        std::pair<double, double> lo{-1.0, -1.0};
+        std::pair<double, double> hi{static_cast<double>(A.dump->maxStep()), maxB};
+        if (it != anchors.end())
+            hi = {static_cast<double>(it->first), static_cast<double>(it->second)};
+        if (it != anchors.begin())
+            lo = {static_cast<double>((it - 1)->first), static_cast<double>((it - 1)->second)};
+        if (hi.first <= lo.first)
+            return hi.second;
+        return lo.second + (static_cast<double>(s) - lo.first) * (hi.second - lo.second) /
+                               (hi.first - lo.first);
+    }
+
+    /// Pairs two groups of alike instructions, the closest on the aligned program first; equal
+    /// names break ties. Scheduled and unscheduled instructions pair among themselves.
+    void pairNearest(const Span &la, const Span &lb)
+    {
+        struct Item
+        {
+            double position;
+            std::uint32_t instruction;
+            bool fromA;
+        };
+        std::vector<Item> scheduled;
+        std::vector<std::uint32_t> restA;
+        std::vector<std::uint32_t> restB;
+        for (std::uint32_t x : la) {
+            const std::int64_t s = A.dump->instructions[x].step;
+            if (s >= 0)
+                scheduled.push_back({predictB(s), x, true});
+            else
+                restA.push_back(x);
+        }
+        for (std::uint32_t x : lb) {
+            const std::int64_t s = B.dump->instructions[x].step;
+            if (s >= 0)
+                scheduled.push_back({static_cast<double>(s), x, false});
+            else
+                restB.push_back(x);
+        }
+        // Unscheduled ones by their order of appearance, stretched to the same length.
+        for (std::size_t k = 0; k < restA.size(); ++k)
+            scheduled.push_back(
+                {-1.0e12 + static_cast<double>(k) * static_cast<double>(restB.size()) /
+                               static_cast<double>(restA.size()),
+                 restA[k], true});
+        for (std::size_t k = 0; k < restB.size(); ++k)
+            scheduled.push_back({-1.0e12 + static_cast<double>(k), restB[k], false});
+        std::stable_sort(scheduled.begin(), scheduled.end(),
+                         [](const Item &x, const Item &y) { return x.position < y.position; });
+        const std::size_t n = scheduled.size();
+        std::vector<std::size_t> prev(n);
+        std::vector<std::size_t> next(n);
+        std::vector<bool> alive(n, true);
+        for (std::size_t k = 0; k < n; ++k) {
+            prev[k] = k - 1; // wraps for the first: never read as alive
+            next[k] = k + 1;
+        }
+        using Candidate = std::tuple<double, std::size_t, std::size_t>;
+        std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap;
+        const auto consider = [&](std::size_t x, std::size_t y) {
+            if (x >= n || y >= n || scheduled[x].fromA == scheduled[y].fromA)
+                return;
+            const Item &ia = scheduled[x].fromA ? scheduled[x] : scheduled[y];
+            const Item &ib = scheduled[x].fromA ? scheduled[y] : scheduled[x];
+            const bool sameName = A.dump->str(A.dump->instructions[ia.instruction].name) ==
+                                  B.dump->str(B.dump->instructions[ib.instruction].name);
+            heap.emplace(std::abs(ia.position - ib.position) + (sameName ? 0.0 : 0.25), x, y);
+        };
+        for (std::size_t k = 0; k + 1 < n; ++k)
+            consider(k, k + 1);
+        while (!heap.empty()) {
+            const auto [gap, x, y] = heap.top();
+            heap.pop();
+            if (!alive[x] || !alive[y] || next[x] != y)
+                continue;
+            const Item &ix = scheduled[x];
+            const Item &iy = scheduled[y];
+            link(ix.fromA ? ix.instruction : iy.instruction,
+                 ix.fromA ? iy.instruction : ix.instruction);
+            alive[x] = alive[y] = false;
+            const std::size_t before = prev[x];
+            const std::size_t after = next[y];
+            if (before < n)
+                next[before] = after;
+            if (after < n)
+                prev[after] = before;
+            if (before < n && after < n)
+                consider(before, after);
+        }
+    }
+
+    /// From each matched pair outwards: definers of the same operands, and users alike on
+    /// both sides.
+    void propagate(bool looseOnly)
+    {
+        const auto alike = [this, looseOnly](std::uint32_t a, std::uint32_t b) {
+            return looseOnly ? A.loose[a] == B.loose[b] : A.own[a] == B.own[b];
+        };
+        std::vector<std::pair<Hash, std::uint32_t>> ua;
+        std::vector<std::pair<Hash, std::uint32_t>> ub;
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const auto [a, b] = queue[head];
+            std::uint32_t i = A.operandStart[a];
+            std::uint32_t j = B.operandStart[b];
+            while (i < A.operandStart[a + 1] && j < B.operandStart[b + 1]) {
+                const Operand &oa = A.operands[i];
+                const Operand &ob = B.operands[j];
+                if (oa.number < ob.number || (oa.number == ob.number && oa.index < ob.index)) {
+                    ++i;
+                } else if (ob.number < oa.number || ob.index < oa.index) {
+                    ++j;
+                } else {
+                    if (M.instructionInB[oa.definer] == kNone &&
+                        M.instructionInA[ob.definer] == kNone && alike(oa.definer, ob.definer))
+                        link(oa.definer, ob.definer);
+                    ++i;
+                    ++j;
+                }
+            }
+            const auto unmatchedUsers =
+                [looseOnly](const Side &s, std::uint32_t x,
+                            const std::vector<std::uint32_t> &matched,
+                            std::vector<std::pair<Hash, std::uint32_t>> &out) {
+                    out.clear();
+                    for (std::uint32_t k = s.userStart[x]; k < s.userStart[x + 1]; ++k) {
+                        const std::uint32_t u = s.users[k];
+                        if (matched[u] == kNone)
+                            out.emplace_back(looseOnly ? s.loose[u] : s.own[u], u);
+                    }
+                    std::sort(out.begin(), out.end());
+                };
+            // Users spread a match only from an instruction read by a few: the last unmatched
+            // reader of a parameter read by hundreds says nothing of where it is.
+            if (A.userStart[a + 1] - A.userStart[a] > kFewUsers ||
+                B.userStart[b + 1] - B.userStart[b] > kFewUsers)
+                continue;
+            unmatchedUsers(A, a, M.instructionInB, ua);
+            if (ua.empty())
+                continue;
+            unmatchedUsers(B, b, M.instructionInA, ub);
+            // A key held by exactly one user on each side pairs them.
+            std::size_t p = 0;
+            std::size_t q = 0;
+            while (p < ua.size() && q < ub.size()) {
+                if (ua[p].first < ub[q].first) {
+                    ++p;
+                } else if (ub[q].first < ua[p].first) {
+                    ++q;
+                } else {
+                    const Hash key = ua[p].first;
+                    std::size_t pe = p;
+                    std::size_t qe = q;
+                    while (pe < ua.size() && ua[pe].first == key)
+                        ++pe;
+                    while (qe < ub.size() && ub[qe].first == key)
+                        ++qe;
+                    if (pe - p == 1 && qe - q == 1)
+                        link(ua[p].second, ub[q].second);
+                    p = pe;
+                    q = qe;
+                }
+            }
+        }
+        queue.clear();
+    }
+
+    const Side &A;
+    const Side &B;
+    DumpMatch &M;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> queue;
+    std::vector<std::pair<std::int64_t, std::int64_t>> anchors;
+};
+
+StepAlignment align(const Dump &a, const Dump &b,
+                    const std::vector<std::pair<std::int64_t, std::int64_t>> &anchors)
+{
+    StepAlignment s;
+    const std::int64_t endA = a.maxStep();
+    const std::int64_t endB = b.maxStep();
+    s.rowOfA.assign(static_cast<std::size_t>(endA + 1), 0);
+    s.rowOfB.assign(static_cast<std::size_t>(endB + 1), 0);
+    s.rows.reserve(static_cast<std::size_t>(endA + endB + 2));
+    std::int64_t ia = 0;
+    std::int64_t ib = 0;
+    const auto emit = [&s](std::int64_t x, std::int64_t y) {
+        const auto row = static_cast<std::uint32_t>(s.rows.size());
+        if (x >= 0)
+            s.rowOfA[static_cast<std::size_t>(x)] = row;
+        if (y >= 0)
+            s.rowOfB[static_cast<std::size_t>(y)] = row;
+        s.rows.push_back({x, y});
+    };
+    const auto upTo = [&](std::int64_t pa, std::int64_t pb) {
+        // Between two anchors, as many steps on each side: the same stretch of the program
+        // with other instructions (or ones only the values tell apart), step for step.
+        if (pa - ia == pb - ib)
+            for (; ia < pa; ++ia, ++ib)
+                emit(ia, ib);
+        for (; ia < pa; ++ia)
+            emit(ia, -1);
+        for (; ib < pb; ++ib)
+            emit(-1, ib);
+        emit(pa, pb);
+        ia = pa + 1;
+        ib = pb + 1;
+    };
+    for (const auto &[pa, pb] : anchors)
+        upTo(pa, pb);
+    upTo(endA, endB); // the programs' ends
+    return s;
+}
+
+} // namespace
+
+std::int64_t StepAlignment::bAt(std::int64_t a) const
+{
+    if (a < 0 || static_cast<std::size_t>(a) >= rowOfA.size())
+        return -1;
+    for (std::size_t r = rowOfA[static_cast<std::size_t>(a)] + 1; r-- > 0;)
+        if (rows[r].b >= 0)
+            return rows[r].b;
+    return 0;
+}
+
+std::int64_t StepAlignment::aAt(std::int64_t b) const
+{
+    if (b < 0 || static_cast<std::size_t>(b) >= rowOfB.size())
+        return -1;
+    for (std::size_t r = rowOfB[static_cast<std::size_t>(b)] + 1; r-- > 0;)
+        if (rows[r].a >= 0)
+            return rows[r].a;
+    return 0;
+}
+
+bool DumpMatch::sameStep(const Dump &a, std::int64_t sa, const Dump &b, std::int64_t sb) const
+{
+    if (sa < 0 || sb < 0)
+        return sa < 0 && sb < 0;
+    if (sa > a.maxStep() || sb > b.maxStep() || steps.rowOfA.empty() || steps.rowOfB.empty())
+        return false;
+    return steps.rowOfA[static_cast<std::size_t>(sa)] == steps.rowOfB[static_cast<std::size_t>(sb)];
+}
+
+DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<bool> *cancel)
+{
+    DumpMatch m;
+    m.instructionInB.assign(a.instructions.size(), kNone);
+    m.instructionInA.assign(b.instructions.size(), kNone);
+    m.valueInB.assign(a.values.size(), kNone);
+    m.valueInA.assign(b.values.size(), kNone);
+    m.allocationInB.assign(a.allocations.size(), kNone);
+    m.allocationInA.assign(b.allocations.size(), kNone);
+
+    Side sa;
+    Side sb;
+    runBoth([&] { sa.build(a); }, [&] { sb.build(b); });
+    if (cancel && cancel->load()) {
+        m.cancelled = true;
+        return m;
+    }
+    Matcher(sa, sb, m).run(cancel);
+    if (cancel && cancel->load()) {
+        m.cancelled = true;
+        return m;
+    }
+
+    // Values: within matched instructions, by shape index.
+    for (std::uint32_t ia = 0; ia < a.instructions.size(); ++ia) {
+        const std::uint32_t ib = m.instructionInB[ia];
+        if (ib == kNone)
+            continue;
+        const auto [fa, la] = a.valuesOf(ia);
+        const auto [fb, lb] = b.valuesOf(ib);
+        for (const std::uint32_t *va = fa; va != la; ++va) {
+            const std::string_view index = a.str(a.values[*va].index);
+            for (const std::uint32_t *vb = fb; vb != lb; ++vb) {
+                if (m.valueInA[*vb] == kNone && b.str(b.values[*vb].index) == index) {
+                    m.valueInB[*va] = *vb;
+                    m.valueInA[*vb] = *va;
+                    break;
+                }
+            }
+        }
+    }
+    // Values without a defining instruction (damaged dumps): by name.
+    {
+        std::unordered_map<std::string, std::vector<std::uint32_t>> orphans;
+        for (std::uint32_t vb = 0; vb < b.values.size(); ++vb)
+            if (b.values[vb].instruction == kNone)
+                orphans[b.valueKey(b.values[vb])].push_back(vb);
+        if (!orphans.empty()) {
+            for (std::uint32_t va = 0; va < a.values.size(); ++va) {
+                if (a.values[va].instruction != kNone)
+                    continue;
+                const auto it = orphans.find(a.valueKey(a.values[va]));
+                if (it == orphans.end() || it->second.empty())
+                    continue;
+                const std::uint32_t vb = it->second.front();
+                it->second.erase(it->second.begin());
+                m.valueInB[va] = vb;
+                m.valueInA[vb] = va;
+            }
+        }
+    }
+
+    // Allocations: each with the one that holds most of its matched bytes, one to one.
+    {
+        std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>> votes;
+        for (std::uint32_t va = 0; va < a.values.size(); ++va) {
+            const std::uint32_t vb = m.valueInB[va];
+            if (vb != kNone && a.values[va].allocation != kNone && b.values[vb].allocation != kNone)
+                votes.emplace_back(a.values[va].allocation, b.values[vb].allocation,
+                                   std::max<std::int64_t>(1, a.values[va].size));
+        }
+        std::sort(votes.begin(), votes.end());
+        std::vector<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> sums;
+        for (std::size_t k = 0; k < votes.size();) {
+            std::size_t e = k;
+            std::int64_t bytes = 0;
+            while (e < votes.size() && std::get<0>(votes[e]) == std::get<0>(votes[k]) &&
+                   std::get<1>(votes[e]) == std::get<1>(votes[k]))
+                bytes += std::get<2>(votes[e++]);
+            sums.emplace_back(-bytes, std::get<0>(votes[k]), std::get<1>(votes[k]));
+            k = e;
+        }
+        std::sort(sums.begin(), sums.end());
+        for (const auto &[bytes, x, y] : sums) {
+            if (m.allocationInB[x] == kNone && m.allocationInA[y] == kNone) {
+                m.allocationInB[x] = y;
+                m.allocationInA[y] = x;
+            }
+        }
+    }
+
+    m.steps = align(a, b, monotoneAnchors(a, m.instructionInB, b));
+    return m;
+}
+
+} // namespace bufferscope

@@ -270,7 +270,9 @@ void MainWindow::openComparison(const LoadedDump &before, const LoadedDump &afte
                 selection()->setCurrentValue(value);
             });
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1100, 760);
-    view->resize(std::min(1100, available.width() - 16), std::min(760, available.height() - 40));
+    // Large enough for both curves and the tables; most of a large screen.
+    view->resize(std::min(std::max(1100, available.width() * 3 / 4), available.width() - 16),
+                 std::min(std::max(760, available.height() * 4 / 5), available.height() - 40));
     view->show();
     spdlog::debug("comparison window shown");
     Q_EMIT compareOpened(view);

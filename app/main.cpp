@@ -1,4 +1,5 @@
 #include "CommandLine.h"
+#include "CompareView.h"
 #include "ExportCommand.h"
 #include "MainWindow.h"
 #include "ValueInspector.h"
@@ -62,8 +63,11 @@ int main(int argc, char **argv)
     // shown and quits (the README's screenshots are made this way).
     // --group-by G shows What Fills Memory grouped by G; --source-frame K shows frame K
     // (0: the innermost) of the selected value's call stack in the Source dock.
+    // --compare B opens the comparison of the dump with B (with --screenshot: grabs that
+    // window instead; --select VALUE shows the value on both curves).
     QString screenshot;
     QString select;
+    QString compare;
     QString groupBy;
     int sourceFrame = -1;
     QStringList paths;
@@ -75,6 +79,8 @@ int main(int argc, char **argv)
         if ((arg == QLatin1String("--screenshot") || arg == QLatin1String("--select")) &&
             i + 1 < args.size()) {
             (arg == QLatin1String("--screenshot") ? screenshot : select) = args[++i];
+        } else if (arg == QLatin1String("--compare") && i + 1 < args.size()) {
+            compare = args[++i];
         } else if (arg == QLatin1String("--group-by") && i + 1 < args.size() &&
                    groupings.contains(args[i + 1])) {
             groupBy = args[++i];
@@ -100,7 +106,38 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
     MainWindow window;
-    if (!screenshot.isEmpty()) {
+    if (!compare.isEmpty()) {
+        QObject::connect(
+            &window, &MainWindow::dumpShown, &window, [&] { window.compareWith(compare); },
+            Qt::SingleShotConnection);
+        QObject::connect(window.workspace(), &Workspace::compareFailed, &window, [&] {
+            if (!screenshot.isEmpty())
+                QApplication::exit(2);
+        });
+    }
+    if (!screenshot.isEmpty() && !compare.isEmpty()) {
+        window.resetLayout();
+        window.sizeToScreen();
+        QObject::connect(&window, &MainWindow::compareOpened, &window, [&](CompareView *view) {
+            QTimer::singleShot(500, view, [&, view] {
+                if (!select.isEmpty() && !view->showValue(select)) {
+                    std::fprintf(stderr, "bufferscope: no value '%s' in either dump\n",
+                                 select.toUtf8().constData());
+                    QApplication::exit(1);
+                    return;
+                }
+                QTimer::singleShot(300, view, [&, view] {
+                    const bool ok = view->grab().save(screenshot);
+                    if (!ok)
+                        std::fprintf(stderr, "bufferscope: cannot write %s\n",
+                                     screenshot.toUtf8().constData());
+                    QApplication::exit(ok ? 0 : 2);
+                });
+            });
+        });
+        QObject::connect(window.workspace(), &Workspace::loadFailed, &window,
+                         [] { QApplication::exit(2); });
+    } else if (!screenshot.isEmpty()) {
         // A screenshot shows the default layout at the default size for the screen, not the
         // user's.
         window.resetLayout();

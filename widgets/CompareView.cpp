@@ -5,13 +5,18 @@
 #include "JobRunner.h"
 #include "models/QtText.h"
 #include "models/ValueChangeModel.h"
+#include "report/DiffReport.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -42,8 +47,58 @@ QTableWidget *makeTable(QWidget *parent, const QStringList &headers)
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->setAlternatingRowColors(true);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->horizontalHeader()->setStretchLastSection(true);
     return t;
+}
+
+QTreeWidget *makeTree(QWidget *parent, const QString &what)
+{
+    auto *t = new QTreeWidget(parent);
+    t->setColumnCount(4);
+    t->setHeaderLabels({what, QObject::tr("Δ bytes"), QObject::tr("before"), QObject::tr("after")});
+    t->setAlternatingRowColors(true);
+    t->setUniformRowHeights(true);
+    t->header()->setStretchLastSection(false);
+    t->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    return t;
+}
+
+void fillTree(QTreeWidget *tree, const DeltaNode &root)
+{
+    tree->clear();
+    // Depth first, with an explicit stack: call stacks can be a thousand frames deep.
+    std::vector<std::pair<const DeltaNode *, QTreeWidgetItem *>> todo;
+    for (auto it = root.children.rbegin(); it != root.children.rend(); ++it)
+        todo.emplace_back(&*it, nullptr);
+    std::vector<QTreeWidgetItem *> tops;
+    while (!todo.empty()) {
+        const auto [node, parent] = todo.back();
+        todo.pop_back();
+        auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem();
+        if (!parent)
+            tops.push_back(item);
+        item->setText(0, toQString(node->label));
+        item->setToolTip(0, toQString(node->label));
+        item->setText(1, signedBytesText(node->delta()));
+        item->setText(2, humanBytesText(node->before));
+        item->setText(3, humanBytesText(node->after));
+        for (int c = 1; c < 4; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(1, QObject::tr("%1 bytes").arg(node->delta()));
+        for (auto it = node->children.rbegin(); it != node->children.rend(); ++it)
+            todo.emplace_back(&*it, item);
+    }
+    // `tops` came out in order; children were appended in order under their parents.
+    tree->addTopLevelItems(QList<QTreeWidgetItem *>(tops.begin(), tops.end()));
+    // Open down to where the changes split.
+    for (QTreeWidgetItem *item = tree->topLevelItemCount() == 1 ? tree->topLevelItem(0) : nullptr;
+         item; item = item->childCount() == 1 ? item->child(0) : nullptr)
+        item->setExpanded(true);
+    if (tree->topLevelItemCount() > 0)
+        tree->topLevelItem(0)->setExpanded(true);
+    for (int c = 1; c < 4; ++c)
+        tree->resizeColumnToContents(c);
 }
 
 } // namespace
@@ -55,8 +110,13 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
-    m_byOpName = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("op_name")});
+    m_atPeak = makeTable(
+        this, {tr("change"), tr("Δ at the peak"), tr("before"), tr("after"), tr("value")});
+    m_atPeak->setToolTip(tr("Click a row to show the value on both curves"));
+    m_byOpName = makeTree(this, tr("op_name"));
+    m_byStack = makeTree(this, tr("call stack (outermost caller first)"));
     m_bySource = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("source")});
+    m_byKind = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("allocation kind")});
     // A model over the diff, not an item per cell: two million-value dumps can differ in
     // every value.
     m_valueChanges = new ValueChangeModel(this);
@@ -70,32 +130,76 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_values->setWordWrap(false);
     m_values->setSortingEnabled(true);
     m_values->verticalHeader()->setResizeContentsPrecision(100);
-    m_values->setToolTip(tr("Click a row to select the value in the main window"));
+    m_values->setToolTip(
+        tr("Click a row to show the value on both curves and select it in the main window"));
     connect(m_values, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
-        if (!m_diff || !index.isValid())
-            return;
-        const ValueChange &c = m_valueChanges->changeAt(index.row());
-        Q_EMIT valuePicked(c.before.value == kNone ? -1 : static_cast<int>(c.before.value),
-                           toQString(c.name()));
+        if (m_diff && index.isValid())
+            pick(m_valueChanges->changeAt(index.row()));
     });
-    m_tabs->addTab(m_byOpName, tr("By op_name at the peaks"));
-    m_tabs->addTab(m_bySource, tr("By source at the peaks"));
-    m_tabs->addTab(m_values, tr("Values"));
-    m_plot->setMinimumHeight(220);
+    connect(m_atPeak, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const QTableWidgetItem *item = m_atPeak->item(row, 0);
+        if (!m_diff || !item)
+            return;
+        const auto k = item->data(Qt::UserRole).toULongLong();
+        if (k < m_diff->atPeak.size()) {
+            const PeakChange &c = m_diff->atPeak[k];
+            ValueChange v;
+            v.before = c.before;
+            v.after = c.after;
+            pick(v);
+        }
+    });
+    m_filter = new QComboBox(this);
+    auto *valuesPage = new QWidget(this);
+    auto *filterRow = new QHBoxLayout;
+    auto *filterLabel = new QLabel(tr("&Show:"), valuesPage);
+    filterLabel->setBuddy(m_filter);
+    filterRow->addWidget(filterLabel);
+    filterRow->addWidget(m_filter);
+    filterRow->addStretch(1);
+    auto *valuesLayout = new QVBoxLayout(valuesPage);
+    valuesLayout->setContentsMargins(0, 4, 0, 0);
+    valuesLayout->addLayout(filterRow);
+    valuesLayout->addWidget(m_values);
+    connect(m_filter, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_valueChanges->setFilter(
+            static_cast<ValueChangeModel::Filter>(m_filter->itemData(index).toInt()));
+        m_values->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    });
+
+    m_tabs->addTab(m_atPeak, tr("At the peaks"));
+    m_tabs->addTab(m_byOpName, tr("By op_name"));
+    m_tabs->addTab(m_byStack, tr("By call stack"));
+    m_tabs->addTab(m_bySource, tr("By source"));
+    m_tabs->addTab(m_byKind, tr("By kind"));
+    m_tabs->addTab(valuesPage, tr("Values"));
+
+    m_plot->setMinimumHeight(200);
     m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
-    auto steps = QSharedPointer<QCPAxisTickerFixed>::create();
-    steps->setTickStep(1);
-    steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    m_plot->xAxis->setTicker(steps);
-    m_plot->xAxis->setLabel(tr("program order (step)"));
+    m_plot->xAxis->setLabel(tr("program order, aligned (matched instructions share a step)"));
     m_plot->yAxis->setLabel(tr("live bytes"));
-    m_plot->legend->setVisible(true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    // The legend in a row of its own under the axes, where it covers no curve.
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 4));
+    legendRow->addElement(0, 0, m_plot->legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(m_plot)); // keeps the entries together
+    legendRow->setColumnStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setVisible(true);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_plot);
+    split->addWidget(m_tabs);
+    split->setSizes({600, 400}); // the chart gets the larger share
+    split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
-    layout->addWidget(m_plot, 3);
-    layout->addWidget(m_tabs, 2);
+    layout->addWidget(split, 1);
 }
 
 CompareView::~CompareView()
@@ -120,6 +224,7 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_afterName = std::move(afterName);
     m_diff = std::move(diff);
     m_summary->setText(summaryText());
+    m_tabs->setTabVisible(m_tabs->indexOf(m_byStack), m_diff->hasStacks);
     fillPlot();
     // The tables in a later turn of the event loop (a timer, not a posted call, so input and
     // painting come in between): the window shows first.
@@ -135,57 +240,82 @@ QString CompareView::summaryText() const
 {
     if (!m_before)
         return {};
+    const DumpDiff &d = *m_diff;
     const auto row = [](const QString &what, qint64 a, qint64 b, const QString &extra = {}) {
         return QStringLiteral(
                    "<tr><td>%1</td><td align=right>%2</td><td>→</td>"
                    "<td align=right>%3</td><td align=right><b>%4</b></td><td>%5</td></tr>")
             .arg(what, humanBytesText(a), humanBytesText(b), signedBytesText(b - a), extra);
     };
-    return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=6>%3%4</table>%5")
-        .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
-             row(tr("total"), m_diff->totalBefore, m_diff->totalAfter),
-             row(tr("peak"), m_diff->peakBefore, m_diff->peakAfter,
-                 tr("steps %1 → %2").arg(m_diff->peakStepBefore).arg(m_diff->peakStepAfter)),
+    QString peakNote = tr("steps %1 → %2").arg(d.peakStepBefore).arg(d.peakStepAfter);
+    if (d.peakStepBefore >= 0 && d.peakStepAfter >= 0 && d.peakStepBeforeInB != d.peakStepAfter)
+        peakNote += tr("; the peak moved (before's peak step is step %1 of after)")
+                        .arg(d.peakStepBeforeInB);
+    QString lines;
+    lines += d.partStepBefore >= 0
+                 ? tr("The curves first part at step %1 of before, %2 of after (%3 → %4 live).")
+                       .arg(d.partStepBefore)
+                       .arg(d.partStepAfter)
+                       .arg(humanBytesText(d.partBytesBefore), humanBytesText(d.partBytesAfter))
+                 : tr("The curves are the same on every aligned step.");
+    lines += QLatin1Char(' ') +
              tr("Values matched by structure: %1 in both (%2 renamed), %3 added, %4 removed, "
                 "%5 changed.")
-                 .arg(m_diff->matched)
-                 .arg(m_diff->renamed)
-                 .arg(m_diff->added.size())
-                 .arg(m_diff->removed.size())
-                 .arg(m_diff->changed.size()));
+                 .arg(d.matched)
+                 .arg(d.renamed)
+                 .arg(d.added.size())
+                 .arg(d.removed.size())
+                 .arg(d.changed.size());
+    if (d.lostDonations() > 0)
+        lines += QStringLiteral(" <b style='color:#b3261e'>%1</b>")
+                     .arg(tr("%n donation(s) lost: a parameter aliased with an output before is "
+                             "not after.",
+                             nullptr, static_cast<int>(d.lostDonations())));
+    return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=4>%3%4</table>%5")
+        .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
+             row(tr("total"), d.totalBefore, d.totalAfter),
+             row(tr("peak"), d.peakBefore, d.peakAfter, peakNote), lines);
 }
 
 void CompareView::fillPlot()
 {
     m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_spanBefore = m_spanAfter = nullptr;
     const SpaceTimeline *a =
         m_beforeTimeline->space(0) ? m_beforeTimeline->space(0) : m_beforeTimeline->primary();
     const SpaceTimeline *b =
         m_afterTimeline->space(0) ? m_afterTimeline->space(0) : m_afterTimeline->primary();
-    // Step-left lines: key t holds the bytes of step t; the key after a program's last step
-    // repeats it (so that step is as wide as the others), and later keys are 0.
-    const auto series = [](const SpaceTimeline *s, std::size_t n) {
-        QVector<double> keys;
-        QVector<double> values;
-        const std::size_t length = s ? s->liveBytes.size() : 0;
-        for (std::size_t t = 0; t <= n; ++t) {
-            keys.push_back(static_cast<double>(t));
-            double v = 0;
-            if (t < length)
-                v = static_cast<double>(s->liveBytes[t]);
-            else if (t == length && length > 0)
-                v = static_cast<double>(s->liveBytes[length - 1]);
-            values.push_back(v);
-        }
-        return std::pair{keys, values};
+    // One key per aligned row: each side holds its last step's bytes through the rows only the
+    // other side has (step-left lines; the last row is repeated so it is as wide as the others).
+    const std::vector<StepAlignment::Row> &rows = m_diff->match.steps.rows;
+    const std::size_t n = rows.size();
+    QVector<double> keys(static_cast<qsizetype>(n + 1));
+    QVector<double> va(static_cast<qsizetype>(n + 1));
+    QVector<double> vb(static_cast<qsizetype>(n + 1));
+    std::int64_t lastA = 0;
+    std::int64_t lastB = 0;
+    const auto bytes = [](const SpaceTimeline *s, std::int64_t step) {
+        return s && step >= 0 && static_cast<std::size_t>(step) < s->liveBytes.size()
+                   ? static_cast<double>(s->liveBytes[static_cast<std::size_t>(step)])
+                   : 0.0;
     };
-    const std::size_t n = std::max(a ? a->liveBytes.size() : 0, b ? b->liveBytes.size() : 0);
-    const auto [ka, va] = series(a, n);
-    const auto [kb, vb] = series(b, n);
+    double top = 1;
+    for (std::size_t r = 0; r <= n; ++r) {
+        if (r < n) {
+            lastA = rows[r].a >= 0 ? rows[r].a : lastA;
+            lastB = rows[r].b >= 0 ? rows[r].b : lastB;
+        }
+        const auto i = static_cast<qsizetype>(r);
+        keys[i] = static_cast<double>(r);
+        va[i] = bytes(a, lastA);
+        vb[i] = bytes(b, lastB);
+        top = std::max({top, va[i], vb[i]});
+    }
     QCPGraph *before = m_plot->addGraph();
     before->setName(tr("before: %1").arg(m_beforeName));
     before->setLineStyle(QCPGraph::lsStepLeft);
-    before->setData(ka, va, true);
+    before->setData(keys, va, true);
     // 1 px pens without antialiasing: wider ones go through Qt's path stroker, slow on long
     // programs (the steps are axis-aligned anyway).
     before->setPen(QPen(ChartPalette::kindColor(AllocationKind::Parameter), 1));
@@ -193,7 +323,7 @@ void CompareView::fillPlot()
     QCPGraph *after = m_plot->addGraph();
     after->setName(tr("after: %1").arg(m_afterName));
     after->setLineStyle(QCPGraph::lsStepLeft);
-    after->setData(kb, vb, true);
+    after->setData(keys, vb, true);
     after->setPen(QPen(ChartPalette::kindColor(AllocationKind::ThreadLocal), 1));
     after->setAntialiased(false);
     after->setAntialiasedFill(false);
@@ -202,13 +332,49 @@ void CompareView::fillPlot()
     shade.setAlpha(60);
     after->setBrush(shade);
     after->setChannelFillGraph(before);
-    double top = 1;
-    for (double v : va)
-        top = std::max(top, v);
-    for (double v : vb)
-        top = std::max(top, v);
+
+    // Both peaks, and where the curves part.
+    const auto marker = [this](double x, const QColor &color, const QString &text,
+                               Qt::Alignment align) {
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        QPen pen(color, 1, Qt::DashLine);
+        line->setPen(pen);
+        auto *label = new QCPItemText(m_plot);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(x, 0.09); // under the picked value's bands
+        label->setPositionAlignment(align | Qt::AlignTop);
+        label->setPadding(QMargins(4, 0, 4, 0));
+        label->setColor(color);
+        label->setText(text);
+        label->setClipToAxisRect(true);
+    };
+    const StepAlignment &steps = m_diff->match.steps;
+    const auto rowOf = [](const std::vector<std::uint32_t> &rowOfStep, std::int64_t step) {
+        return step >= 0 && static_cast<std::size_t>(step) < rowOfStep.size()
+                   ? static_cast<double>(rowOfStep[static_cast<std::size_t>(step)])
+                   : -1.0;
+    };
+    const double peakA = rowOf(steps.rowOfA, m_diff->peakStepBefore);
+    const double peakB = rowOf(steps.rowOfB, m_diff->peakStepAfter);
+    // Each label on the side of its line with more room; when both lines are on one side,
+    // the labels go on either side of them.
+    const double middle = static_cast<double>(n) / 2;
+    Qt::Alignment sideA = peakA > middle ? Qt::AlignRight : Qt::AlignLeft;
+    Qt::Alignment sideB = peakB > middle ? Qt::AlignRight : Qt::AlignLeft;
+    if (sideA == sideB && peakA >= 0 && peakB >= 0) {
+        sideA = peakA <= peakB ? Qt::AlignRight : Qt::AlignLeft;
+        sideB = peakA <= peakB ? Qt::AlignLeft : Qt::AlignRight;
+    }
+    if (peakA >= 0)
+        marker(peakA + 0.5, ChartPalette::kindColor(AllocationKind::Parameter),
+               tr("before's peak %1").arg(humanBytesText(m_diff->peakBefore)), sideA);
+    if (peakB >= 0)
+        marker(peakB + 0.5, ChartPalette::kindColor(AllocationKind::ThreadLocal),
+               tr("after's peak %1").arg(humanBytesText(m_diff->peakAfter)), sideB);
     m_plot->xAxis->setRange(0, std::max<double>(1, static_cast<double>(n)));
-    m_plot->yAxis->setRange(0, top * 1.12);
+    m_plot->yAxis->setRange(0, top * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -226,13 +392,151 @@ void CompareView::fillTables()
         }
         t->resizeColumnsToContents();
     };
-    fillDeltas(m_byOpName, m_diff->byOpName);
     fillDeltas(m_bySource, m_diff->bySource);
+    fillDeltas(m_byKind, m_diff->byKind);
+    fillTree(m_byOpName, m_diff->opNameTree);
+    if (m_diff->hasStacks)
+        fillTree(m_byStack, m_diff->stackTree);
+
+    m_atPeak->setRowCount(static_cast<int>(m_diff->atPeak.size()));
+    for (int r = 0; r < static_cast<int>(m_diff->atPeak.size()); ++r) {
+        const PeakChange &c = m_diff->atPeak[static_cast<std::size_t>(r)];
+        QTableWidgetItem *kind =
+            cell(QString::fromUtf8(DiffReport::peakKindText(c.kind)), 0, false);
+        kind->setData(Qt::UserRole, static_cast<qulonglong>(r));
+        m_atPeak->setItem(r, 0, kind);
+        m_atPeak->setItem(r, 1, cell(signedBytesText(c.contribution), c.contribution, true));
+        m_atPeak->setItem(
+            r, 2,
+            cell(c.before.value == kNone ? QStringLiteral("—") : humanBytesText(c.before.bytes),
+                 c.before.bytes, true));
+        m_atPeak->setItem(
+            r, 3,
+            cell(c.after.value == kNone ? QStringLiteral("—") : humanBytesText(c.after.bytes),
+                 c.after.bytes, true));
+        QString name = toQString(c.before.value != kNone ? c.before.name : c.after.name);
+        if (c.before.value != kNone && c.after.value != kNone && c.before.name != c.after.name)
+            name += QStringLiteral(" → ") + toQString(c.after.name);
+        m_atPeak->setItem(r, 4, cell(name, 0, false));
+    }
+    m_atPeak->resizeColumnsToContents();
+
     m_valueChanges->setDiff(m_diff);
-    // As XLA listed them (added, removed, changed, largest first in each) until a header is
+    {
+        const QSignalBlocker quiet(m_filter);
+        m_filter->clear();
+        using F = ValueChangeModel::Filter;
+        const std::pair<F, QString> filters[] = {{F::All, tr("all changes")},
+                                                 {F::Added, tr("added")},
+                                                 {F::Removed, tr("removed")},
+                                                 {F::Changed, tr("changed")},
+                                                 {F::Grown, tr("grown")},
+                                                 {F::Shrunk, tr("shrunk")},
+                                                 {F::LiveRange, tr("live range changed")},
+                                                 {F::Moved, tr("moved to another allocation")},
+                                                 {F::LostDonation, tr("lost donation")}};
+        for (const auto &[filter, text] : filters)
+            m_filter->addItem(
+                QStringLiteral("%1 (%2)").arg(text).arg(m_valueChanges->countOf(filter)),
+                static_cast<int>(filter));
+        m_filter->setCurrentIndex(0);
+        m_valueChanges->setFilter(F::All);
+    }
+    // As the diff lists them (added, removed, changed, largest first in each) until a header is
     // clicked.
     m_values->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_values->resizeColumnsToContents();
+}
+
+std::pair<double, double> CompareView::shownRange(bool after) const
+{
+    const QCPItemRect *span = after ? m_spanAfter : m_spanBefore;
+    if (!span || !span->visible())
+        return {-1, -1};
+    return {span->topLeft->coords().x(), span->bottomRight->coords().x() - 1};
+}
+
+void CompareView::showChange(const ValueChange &change)
+{
+    const StepAlignment &steps = m_diff->match.steps;
+    const auto span = [this](QCPItemRect *&rect, const DiffSide &side,
+                             const std::vector<std::uint32_t> &rowOfStep, const QColor &color,
+                             double top, double bottom) {
+        if (!rect) {
+            rect = new QCPItemRect(m_plot);
+            rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            rect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        const bool shown = side.value != kNone && side.start >= 0 &&
+                           static_cast<std::size_t>(side.end) < rowOfStep.size() &&
+                           static_cast<std::size_t>(side.start) < rowOfStep.size();
+        rect->setVisible(shown);
+        if (!shown)
+            return;
+        const double first = rowOfStep[static_cast<std::size_t>(side.start)];
+        const double last = rowOfStep[static_cast<std::size_t>(side.end)];
+        rect->topLeft->setCoords(std::min(first, last), top);
+        rect->bottomRight->setCoords(std::max(first, last) + 1, bottom);
+        QColor fill = color;
+        fill.setAlpha(90);
+        rect->setBrush(fill);
+        rect->setPen(QPen(color, 1));
+    };
+    // Before's range as a band along the top of the chart, after's just under it.
+    span(m_spanBefore, change.before, steps.rowOfA,
+         ChartPalette::kindColor(AllocationKind::Parameter), 0.0, 0.035);
+    span(m_spanAfter, change.after, steps.rowOfB,
+         ChartPalette::kindColor(AllocationKind::ThreadLocal), 0.04, 0.075);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool CompareView::showValue(const QString &name)
+{
+    if (!m_diff)
+        return false;
+    const std::string wanted = name.toStdString();
+    const auto is = [&wanted](const DiffSide &side) {
+        return side.value != kNone && (side.name == wanted || side.name == wanted + "{}");
+    };
+    for (int row = 0; row < m_valueChanges->rowCount(); ++row) {
+        const ValueChange &c = m_valueChanges->changeAt(row);
+        if (is(c.before) || is(c.after)) {
+            m_tabs->setCurrentIndex(m_tabs->indexOf(m_values->parentWidget()));
+            m_values->selectRow(row);
+            m_values->scrollTo(m_valueChanges->index(row, 0));
+            showChange(c);
+            return true;
+        }
+    }
+    // A value that did not change: the same in both dumps, found by its name in before.
+    const std::uint32_t v = m_before->findValue(wanted);
+    if (v == kNone)
+        return false;
+    const std::uint32_t w = m_diff->match.valueInB[v];
+    ValueChange same;
+    const auto side = [](const Dump &d, std::uint32_t value) {
+        DiffSide s;
+        if (value == kNone)
+            return s;
+        const Value &x = d.values[value];
+        s.value = value;
+        s.name = d.valueKey(x);
+        s.bytes = x.size;
+        s.start = x.start;
+        s.end = x.end;
+        return s;
+    };
+    same.before = side(*m_before, v);
+    same.after = side(*m_after, w);
+    showChange(same);
+    return true;
+}
+
+void CompareView::pick(const ValueChange &change)
+{
+    showChange(change);
+    Q_EMIT valuePicked(change.before.value == kNone ? -1 : static_cast<int>(change.before.value),
+                       toQString(change.name()));
 }
 
 } // namespace bufferscope

@@ -8,20 +8,27 @@
 
 #include <memory>
 
+class QComboBox;
+class QCPItemRect;
+class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
+class QTreeWidget;
 
 namespace bufferscope {
 
 class JobRunner;
 class ValueChangeModel;
 
-/// Two dumps compared (before → after): both live-bytes curves over the program order with the
-/// difference shaded, the totals and peaks, and tables of the deltas by op_name and source and
-/// of the values added, removed and changed. `bufferscope diff` prints the same.
+/// Two dumps compared (before → after), values matched by structure (DumpMatch): both
+/// live-bytes curves on the aligned steps with the difference shaded and the two peaks marked,
+/// what differs at the peaks, the deltas by op_name, call stack, source and kind, and the values
+/// added, removed and changed (filtered; a renamed pair is one row). Picking a value shows its
+/// live range on both curves and selects it in the main window. `bufferscope diff` prints the
+/// same.
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -38,17 +45,31 @@ public:
     const DumpDiff &diff() const { return *m_diff; }
     QCustomPlot *plot() const { return m_plot; }
     QString summaryText() const;
-    QTableWidget *opNameTable() const { return m_byOpName; }
+    QTreeWidget *opNameTree() const { return m_byOpName; }
+    QTreeWidget *stackTree() const { return m_byStack; }
+    QTableWidget *peakTable() const { return m_atPeak; }
     QTableView *valuesTable() const { return m_values; }
+    QComboBox *valueFilter() const { return m_filter; }
+    QTabWidget *tabs() const { return m_tabs; }
+    /// The aligned rows the picked value's live ranges cover in before and after ([first,
+    /// last], -1 when that side has none).
+    std::pair<double, double> shownRange(bool after) const;
+
+    /// Shows `change`'s live range in before and after on the curves.
+    void showChange(const ValueChange &change);
+    /// Shows the value named `name` (`name{index}` in either dump, or the name without an
+    /// index) on both curves and its row in the Values tab; false when neither dump has it.
+    bool showValue(const QString &name);
 
 Q_SIGNALS:
-    /// A row of the Values tab was clicked: the value's index in the before dump (-1 when only
-    /// the after dump has it) and its name.
+    /// A value was picked: its index in the before dump (-1 when only the after dump has it)
+    /// and its name.
     void valuePicked(int before, const QString &name);
 
 private:
     void fillPlot();
     void fillTables();
+    void pick(const ValueChange &change);
 
     JobRunner *m_jobs;
 
@@ -58,9 +79,15 @@ private:
     std::shared_ptr<const DumpDiff> m_diff;
     QLabel *m_summary;
     QCustomPlot *m_plot;
+    QCPItemRect *m_spanBefore = nullptr;
+    QCPItemRect *m_spanAfter = nullptr;
     QTabWidget *m_tabs;
-    QTableWidget *m_byOpName;
+    QTableWidget *m_atPeak;
+    QTreeWidget *m_byOpName;
+    QTreeWidget *m_byStack;
     QTableWidget *m_bySource;
+    QTableWidget *m_byKind;
+    QComboBox *m_filter;
     QTableView *m_values;
     ValueChangeModel *m_valueChanges;
 };

@@ -270,6 +270,21 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     for (const auto &[key, d] : da)
         if (!db.count(key))
             diff.donations.push_back({key.first, key.second, d.bytes, true});
+    for (const Allocation &alloc : a.allocations) {
+        if (!alloc.isParameter || !alloc.isMaybeLiveOut)
+            continue;
+        const std::string index = alloc.parameterIndex == kNoString
+                                      ? std::string("{}")
+                                      : std::string(a.str(alloc.parameterIndex));
+        if (db.count({alloc.parameterNumber, index}))
+            continue;
+        for (std::uint32_t k = 0; k < alloc.valueCount; ++k) {
+            const std::uint32_t va = a.allocationValues[alloc.firstValue + k];
+            const std::uint32_t vb = m.valueInB[va];
+            diff.lostDonationValues.push_back(
+                change(sideOf(a, va), vb == kNone ? DiffSide() : sideOf(b, vb), 0));
+        }
+    }
     for (const auto &[key, d] : db)
         if (!da.count(key))
             diff.donations.push_back({key.first, key.second, d.bytes, false});

@@ -124,6 +124,8 @@ struct DumpDiff
     DeltaNode stackTree;  ///< by call stack, outermost caller first (empty without stacks)
     bool hasStacks = false;
     std::vector<DonationChange> donations; ///< lost ones first
+    /// The values of the parameters whose donation was lost, as A has them and what they became.
+    std::vector<ValueChange> lostDonationValues;
 
     DumpMatch match;
 

@@ -27,18 +27,77 @@ void ValueChangeModel::setDiff(std::shared_ptr<const DumpDiff> diff)
 {
     beginResetModel();
     m_diff = std::move(diff);
-    m_rows.clear();
-    if (m_diff) {
-        m_rows.reserve(m_diff->added.size() + m_diff->removed.size() + m_diff->changed.size());
-        const auto add = [this](Change kind, std::size_t n) {
-            for (std::size_t i = 0; i < n; ++i)
-                m_rows.push_back({kind, static_cast<std::uint32_t>(i)});
-        };
-        add(Change::Added, m_diff->added.size());
-        add(Change::Removed, m_diff->removed.size());
-        add(Change::Changed, m_diff->changed.size());
-    }
+    fill();
     endResetModel();
+}
+
+void ValueChangeModel::setFilter(Filter filter)
+{
+    if (filter == m_filter)
+        return;
+    beginResetModel();
+    m_filter = filter;
+    fill();
+    endResetModel();
+}
+
+template <class Fn> void ValueChangeModel::forEachRow(Filter filter, Fn fn) const
+{
+    if (!m_diff)
+        return;
+    const auto each = [&fn](Change kind, const std::vector<ValueChange> &list, auto take) {
+        for (std::size_t i = 0; i < list.size(); ++i)
+            if (take(list[i]))
+                fn(Row{kind, static_cast<std::uint32_t>(i)});
+    };
+    const auto any = [](const ValueChange &) { return true; };
+    const auto flag = [](std::uint8_t f) {
+        return [f](const ValueChange &c) { return (c.flags & f) != 0; };
+    };
+    switch (filter) {
+    case Filter::All:
+        each(Change::Added, m_diff->added, any);
+        each(Change::Removed, m_diff->removed, any);
+        each(Change::Changed, m_diff->changed, any);
+        break;
+    case Filter::Added:
+        each(Change::Added, m_diff->added, any);
+        break;
+    case Filter::Removed:
+        each(Change::Removed, m_diff->removed, any);
+        break;
+    case Filter::Changed:
+        each(Change::Changed, m_diff->changed, any);
+        break;
+    case Filter::Grown:
+        each(Change::Changed, m_diff->changed, [](const ValueChange &c) { return c.delta() > 0; });
+        break;
+    case Filter::Shrunk:
+        each(Change::Changed, m_diff->changed, [](const ValueChange &c) { return c.delta() < 0; });
+        break;
+    case Filter::LiveRange:
+        each(Change::Changed, m_diff->changed, flag(ValueChange::LiveRange));
+        break;
+    case Filter::Moved:
+        each(Change::Changed, m_diff->changed, flag(ValueChange::Moved));
+        break;
+    case Filter::LostDonation:
+        each(Change::LostDonation, m_diff->lostDonationValues, any);
+        break;
+    }
+}
+
+void ValueChangeModel::fill()
+{
+    m_rows.clear();
+    forEachRow(m_filter, [this](Row r) { m_rows.push_back(r); });
+}
+
+int ValueChangeModel::countOf(Filter filter) const
+{
+    int n = 0;
+    forEachRow(filter, [&n](Row) { ++n; });
+    return n;
 }
 
 const ValueChange &ValueChangeModel::changeAt(int row) const
@@ -46,7 +105,8 @@ const ValueChange &ValueChangeModel::changeAt(int row) const
     const Row &r = m_rows[static_cast<std::size_t>(row)];
     const std::vector<ValueChange> &list = r.kind == Change::Added     ? m_diff->added
                                            : r.kind == Change::Removed ? m_diff->removed
-                                                                       : m_diff->changed;
+                                           : r.kind == Change::Changed ? m_diff->changed
+                                                                       : m_diff->lostDonationValues;
     return list[r.index];
 }
 
@@ -83,6 +143,8 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
                 return tr("removed");
             case Change::Changed:
                 return toQString(DiffReport::flagsText(c.flags));
+            case Change::LostDonation:
+                return tr("lost donation");
             }
             return {};
         case DeltaColumn:

@@ -32,13 +32,24 @@ QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
     "$bin" --screenshot "$out/call-stacks.png" --select copy.230 --group-by stack \
     "$stacks/module_0001.jit_train_step-buffer-assignment.txt"
 rm -rf "$stacks"
-# What Fills Memory and the comparison view, grabbed by the GUI benchmark's --shots.
+# What Fills Memory, grabbed by the GUI benchmark's --shots.
 bench=${BUFFERSCOPE_BENCH_GUI:-build/release/tests/bench/bench_gui}
 shots=$(mktemp -d)
 "$bench" "$data/gpu_decoder_layer.buffer-assignment.txt" --shots "$shots" >/dev/null
 cp "$shots/what-fills-memory.png" "$out/what-fills-memory.png"
-"$bench" "$data/tpu_dynamic_slice.buffer-assignment.txt" --shots "$shots" \
-    --compare "$data/tpu_random_normal.buffer-assignment.txt" >/dev/null
-cp "$shots/compare.png" "$out/compare.png"
 rm -rf "$shots"
+# The comparison window on a regression: gpu_decoder_layer against a recompile that renumbered
+# every name and id (gen_dump --renumber) and in which wrapped_slice.1 (wrapped_slice.2 there)
+# doubled and lives from step 50.
+pair=$(mktemp -d)
+"$gen" --renumber "$data/gpu_decoder_layer.buffer-assignment.txt" --out "$pair/b0.txt" >/dev/null
+sed -e 's/^allocation 3: size 138706944,/allocation 3: size 277413888,/' \
+    -e 's/<1201 wrapped_slice.2 @0> (size=138706944,/<1201 wrapped_slice.2 @0> (size=277413888,/' \
+    -e 's/^    wrapped_slice.2{}:57-66/    wrapped_slice.2{}:50-66/' \
+    -e 's/^Total bytes used: 932847568 (889.63MiB)/Total bytes used: 1071554512 (1021.92MiB)/' \
+    "$pair/b0.txt" >"$pair/gpu_decoder_layer_after-buffer-assignment.txt"
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" "$data/gpu_decoder_layer.buffer-assignment.txt" --select wrapped_slice.1 \
+    --compare "$pair/gpu_decoder_layer_after-buffer-assignment.txt" --screenshot "$out/compare.png"
+rm -rf "$pair"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

@@ -356,8 +356,8 @@ void CompareView::fillPlot()
                    ? static_cast<double>(rowOfStep[static_cast<std::size_t>(step)])
                    : -1.0;
     };
-    const double peakA = rowOf(steps.rowOfA, m_diff->peakStepBefore);
-    const double peakB = rowOf(steps.rowOfB, m_diff->peakStepAfter);
+    double peakA = rowOf(steps.rowOfA, m_diff->peakStepBefore);
+    double peakB = rowOf(steps.rowOfB, m_diff->peakStepAfter);
     // Each label on the side of its line with more room; when both lines are on one side,
     // the labels go on either side of them.
     const double middle = static_cast<double>(n) / 2;
@@ -366,6 +366,14 @@ void CompareView::fillPlot()
     if (sideA == sideB && peakA >= 0 && peakB >= 0) {
         sideA = peakA <= peakB ? Qt::AlignRight : Qt::AlignLeft;
         sideB = peakA <= peakB ? Qt::AlignLeft : Qt::AlignRight;
+    }
+    if (peakA >= 0 && peakA == peakB) {
+        // One line for both: the labels would sit on either side of it, one off the chart.
+        marker(peakA + 0.5, ChartPalette::foreground(palette()),
+               tr("both peaks: before %1, after %2")
+                   .arg(humanBytesText(m_diff->peakBefore), humanBytesText(m_diff->peakAfter)),
+               peakA > middle ? Qt::AlignRight : Qt::AlignLeft);
+        peakA = peakB = -1;
     }
     if (peakA >= 0)
         marker(peakA + 0.5, ChartPalette::kindColor(AllocationKind::Parameter),

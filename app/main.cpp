@@ -106,6 +106,12 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
     MainWindow window;
+    const auto grabAndQuit = [&screenshot](QWidget *shown) {
+        const bool ok = shown->grab().save(screenshot);
+        if (!ok)
+            std::fprintf(stderr, "bufferscope: cannot write %s\n", screenshot.toUtf8().constData());
+        QApplication::exit(ok ? 0 : 2);
+    };
     if (!compare.isEmpty()) {
         QObject::connect(
             &window, &MainWindow::dumpShown, &window, [&] { window.compareWith(compare); },
@@ -126,13 +132,7 @@ int main(int argc, char **argv)
                     QApplication::exit(1);
                     return;
                 }
-                QTimer::singleShot(300, view, [&, view] {
-                    const bool ok = view->grab().save(screenshot);
-                    if (!ok)
-                        std::fprintf(stderr, "bufferscope: cannot write %s\n",
-                                     screenshot.toUtf8().constData());
-                    QApplication::exit(ok ? 0 : 2);
-                });
+                QTimer::singleShot(300, view, [&, view] { grabAndQuit(view); });
             });
         });
         QObject::connect(window.workspace(), &Workspace::loadFailed, &window,
@@ -169,13 +169,7 @@ int main(int argc, char **argv)
                     window.showSource(frames[static_cast<std::size_t>(sourceFrame)]);
                     window.inspector()->details()->scrollToAnchor(QStringLiteral("stack"));
                 }
-                QTimer::singleShot(500, &window, [&] {
-                    const bool ok = window.grab().save(screenshot);
-                    if (!ok)
-                        std::fprintf(stderr, "bufferscope: cannot write %s\n",
-                                     screenshot.toUtf8().constData());
-                    QApplication::exit(ok ? 0 : 2);
-                });
+                QTimer::singleShot(500, &window, [&] { grabAndQuit(&window); });
             });
         });
         QObject::connect(window.workspace(), &Workspace::loadFailed, &window,

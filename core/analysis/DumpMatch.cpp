@@ -573,24 +573,32 @@ StepAlignment align(const Dump &a, const Dump &b,
 
 } // namespace
 
+namespace {
+
+/// The other side's step in the row of step `step`, or the nearest one before it (0 when none).
+std::int64_t stepAt(const StepAlignment &s, const std::vector<std::uint32_t> &rowOf,
+                    std::int64_t step, bool wantB)
+{
+    if (step < 0 || static_cast<std::size_t>(step) >= rowOf.size())
+        return -1;
+    for (std::size_t r = rowOf[static_cast<std::size_t>(step)] + 1; r-- > 0;) {
+        const std::int64_t other = wantB ? s.rows[r].b : s.rows[r].a;
+        if (other >= 0)
+            return other;
+    }
+    return 0;
+}
+
+} // namespace
+
 std::int64_t StepAlignment::bAt(std::int64_t a) const
 {
-    if (a < 0 || static_cast<std::size_t>(a) >= rowOfA.size())
-        return -1;
-    for (std::size_t r = rowOfA[static_cast<std::size_t>(a)] + 1; r-- > 0;)
-        if (rows[r].b >= 0)
-            return rows[r].b;
-    return 0;
+    return stepAt(*this, rowOfA, a, true);
 }
 
 std::int64_t StepAlignment::aAt(std::int64_t b) const
 {
-    if (b < 0 || static_cast<std::size_t>(b) >= rowOfB.size())
-        return -1;
-    for (std::size_t r = rowOfB[static_cast<std::size_t>(b)] + 1; r-- > 0;)
-        if (rows[r].a >= 0)
-            return rows[r].a;
-    return 0;
+    return stepAt(*this, rowOfB, b, false);
 }
 
 bool DumpMatch::sameStep(const Dump &a, std::int64_t sa, const Dump &b, std::int64_t sb) const

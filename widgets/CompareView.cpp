@@ -288,29 +288,27 @@ void CompareView::fillPlot()
         m_afterTimeline->space(0) ? m_afterTimeline->space(0) : m_afterTimeline->primary();
     // One key per aligned row: each side holds its last step's bytes through the rows only the
     // other side has (step-left lines; the last row is repeated so it is as wide as the others).
-    const std::vector<StepAlignment::Row> &rows = m_diff->match.steps.rows;
-    const std::size_t n = rows.size();
+    const std::size_t n = m_diff->match.steps.rows.size();
     QVector<double> keys(static_cast<qsizetype>(n + 1));
     QVector<double> va(static_cast<qsizetype>(n + 1));
     QVector<double> vb(static_cast<qsizetype>(n + 1));
-    std::int64_t lastA = 0;
-    std::int64_t lastB = 0;
     const auto bytes = [](const SpaceTimeline *s, std::int64_t step) {
         return s && step >= 0 && static_cast<std::size_t>(step) < s->liveBytes.size()
                    ? static_cast<double>(s->liveBytes[static_cast<std::size_t>(step)])
                    : 0.0;
     };
     double top = 1;
-    for (std::size_t r = 0; r <= n; ++r) {
-        if (r < n) {
-            lastA = rows[r].a >= 0 ? rows[r].a : lastA;
-            lastB = rows[r].b >= 0 ? rows[r].b : lastB;
-        }
+    m_diff->match.steps.forEachHeld([&](std::size_t r, std::int64_t x, std::int64_t y) {
         const auto i = static_cast<qsizetype>(r);
         keys[i] = static_cast<double>(r);
-        va[i] = bytes(a, lastA);
-        vb[i] = bytes(b, lastB);
+        va[i] = bytes(a, x);
+        vb[i] = bytes(b, y);
         top = std::max({top, va[i], vb[i]});
+    });
+    if (n > 0) { // the last row again, one step wide
+        keys[static_cast<qsizetype>(n)] = static_cast<double>(n);
+        va[static_cast<qsizetype>(n)] = va[static_cast<qsizetype>(n - 1)];
+        vb[static_cast<qsizetype>(n)] = vb[static_cast<qsizetype>(n - 1)];
     }
     QCPGraph *before = m_plot->addGraph();
     before->setName(tr("before: %1").arg(m_beforeName));
@@ -520,22 +518,9 @@ bool CompareView::showValue(const QString &name)
     const std::uint32_t v = m_before->findValue(wanted);
     if (v == kNone)
         return false;
-    const std::uint32_t w = m_diff->match.valueInB[v];
     ValueChange same;
-    const auto side = [](const Dump &d, std::uint32_t value) {
-        DiffSide s;
-        if (value == kNone)
-            return s;
-        const Value &x = d.values[value];
-        s.value = value;
-        s.name = d.valueKey(x);
-        s.bytes = x.size;
-        s.start = x.start;
-        s.end = x.end;
-        return s;
-    };
-    same.before = side(*m_before, v);
-    same.after = side(*m_after, w);
+    same.before = DiffSide::of(*m_before, v);
+    same.after = DiffSide::of(*m_after, m_diff->match.valueInB[v]);
     showChange(same);
     return true;
 }

@@ -214,9 +214,13 @@ void Workspace::compareWith(const QString &path)
         m_compareLane, this,
         [path, before](const JobControl &control) {
             Result r;
-            if (loadDump(path, r.other, r.error, control.flag()) && !control.cancelled())
-                r.diff = std::make_shared<const DumpDiff>(DumpDiff::compute(
-                    *before.dump, *before.timeline, *r.other.dump, *r.other.timeline));
+            if (loadDump(path, r.other, r.error, control.flag()) && !control.cancelled()) {
+                auto diff = std::make_shared<DumpDiff>(
+                    DumpDiff::compute(*before.dump, *before.timeline, *r.other.dump,
+                                      *r.other.timeline, control.flag()));
+                if (!diff->match.cancelled)
+                    r.diff = std::move(diff);
+            }
             return r;
         },
         [this, path, before](Result r) {

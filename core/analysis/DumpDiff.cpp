@@ -5,23 +5,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 namespace bufferscope {
 
 namespace {
-
-DiffSide sideOf(const Dump &d, std::uint32_t vi)
-{
-    const Value &v = d.values[vi];
-    DiffSide s;
-    s.value = vi;
-    s.name = d.valueKey(v);
-    s.bytes = v.size;
-    s.start = v.start;
-    s.end = v.end;
-    s.allocation = v.allocation == kNone ? -1 : d.allocations[v.allocation].index;
-    return s;
-}
 
 ValueChange change(DiffSide before, DiffSide after, std::uint8_t flags)
 {
@@ -98,26 +86,45 @@ DeltaNode mergeTrees(const BreakdownNode *a, const BreakdownNode *b, std::string
     return node;
 }
 
-struct Donated
-{
-    std::int64_t bytes = 0;
-};
+using DonationKey = std::pair<std::int64_t, std::string>; ///< (parameter number, ShapeIndex)
 
-std::map<std::pair<std::int64_t, std::string>, Donated> donatedParameters(const Dump &d)
+/// An allocation's parameter number and index when it holds a donated parameter (both
+/// `parameter N` and `maybe-live-out`; docs/FORMAT.md §15).
+std::optional<DonationKey> donationOf(const Dump &d, const Allocation &a)
 {
-    std::map<std::pair<std::int64_t, std::string>, Donated> out;
-    for (const Allocation &a : d.allocations) {
-        if (a.isParameter && a.isMaybeLiveOut) {
-            const std::string index = a.parameterIndex == kNoString
-                                          ? std::string("{}")
-                                          : std::string(d.str(a.parameterIndex));
-            out[{a.parameterNumber, index}].bytes += a.size;
-        }
-    }
+    if (!a.isParameter || !a.isMaybeLiveOut)
+        return std::nullopt;
+    return DonationKey{a.parameterNumber, a.parameterIndex == kNoString
+                                              ? std::string("{}")
+                                              : std::string(d.str(a.parameterIndex))};
+}
+
+/// Bytes of each donated parameter.
+std::map<DonationKey, std::int64_t> donatedParameters(const Dump &d)
+{
+    std::map<DonationKey, std::int64_t> out;
+    for (const Allocation &a : d.allocations)
+        if (const auto key = donationOf(d, a))
+            out[*key] += a.size;
     return out;
 }
 
 } // namespace
+
+DiffSide DiffSide::of(const Dump &dump, std::uint32_t value)
+{
+    DiffSide s;
+    if (value == kNone)
+        return s;
+    const Value &v = dump.values[value];
+    s.value = value;
+    s.name = dump.valueKey(v);
+    s.bytes = v.size;
+    s.start = v.start;
+    s.end = v.end;
+    s.allocation = v.allocation == kNone ? -1 : dump.allocations[v.allocation].index;
+    return s;
+}
 
 std::int64_t DumpDiff::lostDonations() const
 {
@@ -147,7 +154,7 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     for (std::uint32_t va = 0; va < a.values.size(); ++va) {
         const std::uint32_t vb = m.valueInB[va];
         if (vb == kNone) {
-            diff.removed.push_back(change(sideOf(a, va), DiffSide(), 0));
+            diff.removed.push_back(change(DiffSide::of(a, va), DiffSide(), 0));
             continue;
         }
         ++diff.matched;
@@ -165,11 +172,11 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
             a.str(a.instructions[x.instruction].name) != b.str(b.instructions[y.instruction].name))
             ++diff.renamed;
         if (flags != 0)
-            diff.changed.push_back(change(sideOf(a, va), sideOf(b, vb), flags));
+            diff.changed.push_back(change(DiffSide::of(a, va), DiffSide::of(b, vb), flags));
     }
     for (std::uint32_t vb = 0; vb < b.values.size(); ++vb)
         if (m.valueInA[vb] == kNone)
-            diff.added.push_back(change(DiffSide(), sideOf(b, vb), 0));
+            diff.added.push_back(change(DiffSide(), DiffSide::of(b, vb), 0));
     auto bySize = [](const ValueChange &x, const ValueChange &y) {
         const std::int64_t sx = std::max(x.before.bytes, x.after.bytes);
         const std::int64_t sy = std::max(y.before.bytes, y.after.bytes);
@@ -185,24 +192,20 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
               });
 
     // Where the curves first part, on the aligned steps.
-    if (sa && sb && !sa->liveBytes.empty() && !sb->liveBytes.empty()) {
-        std::int64_t lastA = 0;
-        std::int64_t lastB = 0;
-        for (const StepAlignment::Row &row : m.steps.rows) {
-            lastA = row.a >= 0 ? row.a : lastA;
-            lastB = row.b >= 0 ? row.b : lastB;
-            const auto ia = static_cast<std::size_t>(lastA);
-            const auto ib = static_cast<std::size_t>(lastB);
-            if (ia >= sa->liveBytes.size() || ib >= sb->liveBytes.size())
-                continue;
-            if (sa->liveBytes[ia] != sb->liveBytes[ib]) {
-                diff.partStepBefore = lastA;
-                diff.partStepAfter = lastB;
-                diff.partBytesBefore = sa->liveBytes[ia];
-                diff.partBytesAfter = sb->liveBytes[ib];
-                break;
-            }
-        }
+    if (sa && sb) {
+        bool parted = false;
+        m.steps.forEachHeld([&](std::size_t, std::int64_t x, std::int64_t y) {
+            const auto ia = static_cast<std::size_t>(x);
+            const auto ib = static_cast<std::size_t>(y);
+            if (parted || ia >= sa->liveBytes.size() || ib >= sb->liveBytes.size() ||
+                sa->liveBytes[ia] == sb->liveBytes[ib])
+                return;
+            parted = true;
+            diff.partStepBefore = x;
+            diff.partStepAfter = y;
+            diff.partBytesBefore = sa->liveBytes[ia];
+            diff.partBytesAfter = sb->liveBytes[ib];
+        });
     }
     diff.peakStepBeforeInB = m.steps.bAt(diff.peakStepBefore);
 
@@ -226,15 +229,15 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
             const std::int64_t bytes = b.values[v].size;
             if (va == kNone) {
                 diff.atPeak.push_back(
-                    peakChange(PeakChange::Kind::Added, DiffSide(), sideOf(b, v), bytes));
+                    peakChange(PeakChange::Kind::Added, DiffSide(), DiffSide::of(b, v), bytes));
             } else if (!liveA[va]) {
-                diff.atPeak.push_back(
-                    peakChange(PeakChange::Kind::Joined, sideOf(a, va), sideOf(b, v), bytes));
+                diff.atPeak.push_back(peakChange(PeakChange::Kind::Joined, DiffSide::of(a, va),
+                                                 DiffSide::of(b, v), bytes));
             } else if (a.values[va].size != bytes) {
                 const std::int64_t d = bytes - a.values[va].size;
                 diff.atPeak.push_back(
                     peakChange(d > 0 ? PeakChange::Kind::Grown : PeakChange::Kind::Shrunk,
-                               sideOf(a, va), sideOf(b, v), d));
+                               DiffSide::of(a, va), DiffSide::of(b, v), d));
             }
         }
         for (std::uint32_t v : ba.live) {
@@ -242,10 +245,10 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
             const std::int64_t bytes = a.values[v].size;
             if (vb == kNone)
                 diff.atPeak.push_back(
-                    peakChange(PeakChange::Kind::Removed, sideOf(a, v), DiffSide(), -bytes));
+                    peakChange(PeakChange::Kind::Removed, DiffSide::of(a, v), DiffSide(), -bytes));
             else if (!liveB[vb])
-                diff.atPeak.push_back(
-                    peakChange(PeakChange::Kind::Left, sideOf(a, v), sideOf(b, vb), -bytes));
+                diff.atPeak.push_back(peakChange(PeakChange::Kind::Left, DiffSide::of(a, v),
+                                                 DiffSide::of(b, vb), -bytes));
         }
         std::stable_sort(diff.atPeak.begin(), diff.atPeak.end(),
                          [](const PeakChange &x, const PeakChange &y) {
@@ -267,27 +270,22 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     // Donations: parameters aliased with an output on one side only.
     const auto da = donatedParameters(a);
     const auto db = donatedParameters(b);
-    for (const auto &[key, d] : da)
+    for (const auto &[key, bytes] : da)
         if (!db.count(key))
-            diff.donations.push_back({key.first, key.second, d.bytes, true});
+            diff.donations.push_back({key.first, key.second, bytes, true});
+    for (const auto &[key, bytes] : db)
+        if (!da.count(key))
+            diff.donations.push_back({key.first, key.second, bytes, false});
     for (const Allocation &alloc : a.allocations) {
-        if (!alloc.isParameter || !alloc.isMaybeLiveOut)
-            continue;
-        const std::string index = alloc.parameterIndex == kNoString
-                                      ? std::string("{}")
-                                      : std::string(a.str(alloc.parameterIndex));
-        if (db.count({alloc.parameterNumber, index}))
+        const auto key = donationOf(a, alloc);
+        if (!key || db.count(*key))
             continue;
         for (std::uint32_t k = 0; k < alloc.valueCount; ++k) {
             const std::uint32_t va = a.allocationValues[alloc.firstValue + k];
-            const std::uint32_t vb = m.valueInB[va];
             diff.lostDonationValues.push_back(
-                change(sideOf(a, va), vb == kNone ? DiffSide() : sideOf(b, vb), 0));
+                change(DiffSide::of(a, va), DiffSide::of(b, m.valueInB[va]), 0));
         }
     }
-    for (const auto &[key, d] : db)
-        if (!da.count(key))
-            diff.donations.push_back({key.first, key.second, d.bytes, false});
     return diff;
 }
 

@@ -21,6 +21,9 @@ struct DiffSide
     std::int64_t start = -1;
     std::int64_t end = -1;
     std::int64_t allocation = -1; ///< the allocation's printed index
+
+    /// Value `value` of `dump` as one side of a comparison (an empty side for kNone).
+    static DiffSide of(const Dump &dump, std::uint32_t value);
 };
 
 /// A value of A and what became of it in B (or a value only one of them has).

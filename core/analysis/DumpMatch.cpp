@@ -38,6 +38,35 @@ Hash mix(Hash seed, Hash v)
     return fmix(seed ^ (v + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2)));
 }
 
+/// (key, item) pairs sorted by key.
+using Keyed = std::vector<std::pair<Hash, std::uint32_t>>;
+
+/// Calls fn(a, aEnd, b, bEnd) with the runs of `a` and `b` (both sorted) that hold the same key,
+/// for each key both hold.
+template <class Fn> void forEachCommonKey(const Keyed &a, const Keyed &b, Fn fn)
+{
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].first < b[j].first) {
+            ++i;
+        } else if (b[j].first < a[i].first) {
+            ++j;
+        } else {
+            const Hash key = a[i].first;
+            std::size_t ie = i;
+            std::size_t je = j;
+            while (ie < a.size() && a[ie].first == key)
+                ++ie;
+            while (je < b.size() && b[je].first == key)
+                ++je;
+            fn(i, ie, j, je);
+            i = ie;
+            j = je;
+        }
+    }
+}
+
 /// One operand an instruction reads, as the `uses:` lists say.
 struct Operand
 {
@@ -59,6 +88,7 @@ struct Side
     std::vector<std::uint32_t> userStart;
     std::vector<std::uint32_t> users; ///< distinct instructions that read its values
     std::vector<std::uint32_t> rank;  ///< order in the schedule (unscheduled last, by index)
+    std::vector<std::uint32_t> order; ///< rank -> instruction
 
     Hash str(StringId id) const { return id < strings.size() ? strings[id] : 0; }
 
@@ -194,7 +224,7 @@ struct Side
         }
 
         // Schedule order: scheduled instructions by step, then the rest by first appearance.
-        std::vector<std::uint32_t> order(n);
+        order.resize(n);
         for (std::uint32_t i = 0; i < n; ++i)
             order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&d](std::uint32_t x, std::uint32_t y) {
@@ -309,44 +339,28 @@ private:
         const auto collect = [](const std::vector<Hash> &key,
                                 const std::vector<std::uint32_t> &rank,
                                 const std::vector<std::uint32_t> &matched) {
-            std::vector<std::pair<Hash, std::uint32_t>> out; // (key, rank)
+            Keyed out; // (key, rank)
             for (std::uint32_t i = 0; i < key.size(); ++i)
                 if (matched[i] == kNone)
                     out.emplace_back(key[i], rank[i]);
             std::sort(out.begin(), out.end());
             return out;
         };
-        std::vector<std::pair<Hash, std::uint32_t>> ka;
-        std::vector<std::pair<Hash, std::uint32_t>> kb;
+        Keyed ka;
+        Keyed kb;
         runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
                 [&] { kb = collect(keyB, B.rank, M.instructionInA); });
-        // rank -> instruction
-        std::vector<std::uint32_t> byRankA(A.rank.size());
-        for (std::uint32_t i = 0; i < A.rank.size(); ++i)
-            byRankA[A.rank[i]] = i;
-        std::vector<std::uint32_t> byRankB(B.rank.size());
-        for (std::uint32_t i = 0; i < B.rank.size(); ++i)
-            byRankB[B.rank[i]] = i;
-        std::size_t i = 0;
-        std::size_t j = 0;
         Span la;
         Span lb;
-        while (i < ka.size() && j < kb.size()) {
-            if (ka[i].first < kb[j].first) {
-                ++i;
-            } else if (kb[j].first < ka[i].first) {
-                ++j;
-            } else {
-                const Hash key = ka[i].first;
-                la.clear();
-                lb.clear();
-                for (; i < ka.size() && ka[i].first == key; ++i)
-                    la.push_back(byRankA[ka[i].second]);
-                for (; j < kb.size() && kb[j].first == key; ++j)
-                    lb.push_back(byRankB[kb[j].second]);
-                fn(la, lb);
-            }
-        }
+        forEachCommonKey(ka, kb, [&](std::size_t i, std::size_t ie, std::size_t j, std::size_t je) {
+            la.clear();
+            lb.clear();
+            for (; i < ie; ++i)
+                la.push_back(A.order[ka[i].second]);
+            for (; j < je; ++j)
+                lb.push_back(B.order[kb[j].second]);
+            fn(la, lb);
+        });
     }
 
     /// A's step `s` on B's program, interpolated between the anchors.
@@ -457,8 +471,19 @@ private:
         const auto alike = [this, looseOnly](std::uint32_t a, std::uint32_t b) {
             return looseOnly ? A.loose[a] == B.loose[b] : A.own[a] == B.own[b];
         };
-        std::vector<std::pair<Hash, std::uint32_t>> ua;
-        std::vector<std::pair<Hash, std::uint32_t>> ub;
+        Keyed ua;
+        Keyed ub;
+        const auto unmatchedUsers = [looseOnly](const Side &s, std::uint32_t x,
+                                                const std::vector<std::uint32_t> &matched,
+                                                Keyed &out) {
+            out.clear();
+            for (std::uint32_t k = s.userStart[x]; k < s.userStart[x + 1]; ++k) {
+                const std::uint32_t u = s.users[k];
+                if (matched[u] == kNone)
+                    out.emplace_back(looseOnly ? s.loose[u] : s.own[u], u);
+            }
+            std::sort(out.begin(), out.end());
+        };
         for (std::size_t head = 0; head < queue.size(); ++head) {
             const auto [a, b] = queue[head];
             std::uint32_t i = A.operandStart[a];
@@ -478,18 +503,6 @@ private:
                     ++j;
                 }
             }
-            const auto unmatchedUsers =
-                [looseOnly](const Side &s, std::uint32_t x,
-                            const std::vector<std::uint32_t> &matched,
-                            std::vector<std::pair<Hash, std::uint32_t>> &out) {
-                    out.clear();
-                    for (std::uint32_t k = s.userStart[x]; k < s.userStart[x + 1]; ++k) {
-                        const std::uint32_t u = s.users[k];
-                        if (matched[u] == kNone)
-                            out.emplace_back(looseOnly ? s.loose[u] : s.own[u], u);
-                    }
-                    std::sort(out.begin(), out.end());
-                };
             // Users spread a match only from an instruction read by a few: the last unmatched
             // reader of a parameter read by hundreds says nothing of where it is.
             if (A.userStart[a + 1] - A.userStart[a] > kFewUsers ||
@@ -500,27 +513,11 @@ private:
                 continue;
             unmatchedUsers(B, b, M.instructionInA, ub);
             // A key held by exactly one user on each side pairs them.
-            std::size_t p = 0;
-            std::size_t q = 0;
-            while (p < ua.size() && q < ub.size()) {
-                if (ua[p].first < ub[q].first) {
-                    ++p;
-                } else if (ub[q].first < ua[p].first) {
-                    ++q;
-                } else {
-                    const Hash key = ua[p].first;
-                    std::size_t pe = p;
-                    std::size_t qe = q;
-                    while (pe < ua.size() && ua[pe].first == key)
-                        ++pe;
-                    while (qe < ub.size() && ub[qe].first == key)
-                        ++qe;
-                    if (pe - p == 1 && qe - q == 1)
-                        link(ua[p].second, ub[q].second);
-                    p = pe;
-                    q = qe;
-                }
-            }
+            forEachCommonKey(ua, ub,
+                             [&](std::size_t p, std::size_t pe, std::size_t q, std::size_t qe) {
+                                 if (pe - p == 1 && qe - q == 1)
+                                     link(ua[p].second, ub[q].second);
+                             });
         }
         queue.clear();
     }

@@ -24,6 +24,19 @@ struct StepAlignment
     std::vector<std::uint32_t> rowOfA; ///< A step -> row
     std::vector<std::uint32_t> rowOfB; ///< B step -> row
 
+    /// Calls fn(row, a, b) for each row in order, a side without a step in the row holding its
+    /// step of the row before (0 before its first): what each curve shows at that row.
+    template <class Fn> void forEachHeld(Fn fn) const
+    {
+        std::int64_t a = 0;
+        std::int64_t b = 0;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            a = rows[r].a >= 0 ? rows[r].a : a;
+            b = rows[r].b >= 0 ? rows[r].b : b;
+            fn(r, a, b);
+        }
+    }
+
     /// The B step in A step `a`'s row, or the nearest B step before it (0 when none).
     std::int64_t bAt(std::int64_t a) const;
     /// The A step in B step `b`'s row, or the nearest A step before it.

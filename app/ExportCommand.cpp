@@ -32,9 +32,9 @@ int ExportCommand::run(const QStringList &args)
     QString view;
     QString out;
     QString select;
-    int width = 1200;
-    int height = 600;
-    double scale = 2.0;
+    ExportOptions options;
+    options.title = QString(); // null: the view's own title
+    bool footer = false;
     qint64 step = -1;
     qint64 budget = 0;
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -53,16 +53,30 @@ int ExportCommand::run(const QStringList &args)
                             1);
         } else if (a == QLatin1String("--out")) {
             if (!next(out))
-                return fail(QStringLiteral("--out needs a PNG path"), 1);
-        } else if (a == QLatin1String("--width")) {
-            if (!next(v) || (width = v.toInt(&ok), !ok) || width < 16 || width > 20000)
-                return fail(QStringLiteral("--width needs a number of pixels (16..20000)"), 1);
-        } else if (a == QLatin1String("--height")) {
-            if (!next(v) || (height = v.toInt(&ok), !ok) || height < 16 || height > 20000)
-                return fail(QStringLiteral("--height needs a number of pixels (16..20000)"), 1);
+                return fail(QStringLiteral("--out needs a path ending in %1")
+                                .arg(ChartExport::formatsText()),
+                            1);
+        } else if (a == QLatin1String("--width") || a == QLatin1String("--height")) {
+            int &side = a == QLatin1String("--width") ? options.width : options.height;
+            if (!next(v) || (side = v.toInt(&ok), !ok) || side < ExportOptions::kMinSide ||
+                side > ExportOptions::kMaxSide)
+                return fail(QStringLiteral("%1 needs a number of pixels from %2 to %3 (got '%4')")
+                                .arg(a)
+                                .arg(ExportOptions::kMinSide)
+                                .arg(ExportOptions::kMaxSide)
+                                .arg(v),
+                            1);
         } else if (a == QLatin1String("--scale")) {
-            if (!next(v) || (scale = v.toDouble(&ok), !ok) || scale < 0.25 || scale > 8)
+            if (!next(v) || (options.scale = v.toDouble(&ok), !ok) || options.scale < 0.25 ||
+                options.scale > 8)
                 return fail(QStringLiteral("--scale needs a factor between 0.25 and 8"), 1);
+        } else if (a == QLatin1String("--title")) {
+            if (!next(options.title))
+                return fail(QStringLiteral("--title needs a text (\"\" for none)"), 1);
+            if (options.title.isNull())
+                options.title = QStringLiteral(""); // empty, not null: no title at all
+        } else if (a == QLatin1String("--footer")) {
+            footer = true;
         } else if (a == QLatin1String("--select")) {
             if (!next(select))
                 return fail(QStringLiteral("--select needs a value id or name"), 1);
@@ -82,10 +96,17 @@ int ExportCommand::run(const QStringList &args)
     }
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
         return fail(QStringLiteral("usage: bufferscope export FILE --view "
-                                   "usage|gantt|memory-map|breakdown --out OUT.png [--width W] "
-                                   "[--height H] [--scale S] [--select VALUE_ID|NAME] [--step T] "
+                                   "usage|gantt|memory-map|breakdown --out OUT.png|.svg|.pdf|.csv "
+                                   "[--width W] [--height H] [--scale S] [--title TEXT] "
+                                   "[--footer] [--select VALUE_ID|NAME] [--step T] "
                                    "[--budget SIZE]"),
                     1);
+    if (!ChartExport::formatOf(out))
+        return fail(QStringLiteral("%1: unknown file type; --out must end in %2")
+                        .arg(out, ChartExport::formatsText()),
+                    1);
+    if (const QString badSize = ChartExport::checkSize(options); !badSize.isEmpty())
+        return fail(QStringLiteral("cannot export: %1").arg(badSize), 1);
     // The same workspace and views as the app, with everything built at once (nothing here
     // can wait for a job).
     Workspace workspace;
@@ -128,7 +149,7 @@ int ExportCommand::run(const QStringList &args)
                         1);
         value = static_cast<int>(found);
     }
-    chart->resize(width, height);
+    chart->resize(options.width, options.height);
     workspace.show(loaded);
     chart->setDump(loaded.dump, loaded.timeline);
     workspace.showFinished(); // at the peak
@@ -141,9 +162,14 @@ int ExportCommand::run(const QStringList &args)
     if (step >= 0)
         workspace.setStep(step);
     workspace.selection()->setCurrentValue(value);
+    if (footer)
+        options.footer = chart->footerText();
     QString why;
-    if (!chart->exportPng(out, width, height, scale, &why))
-        return fail(QStringLiteral("%1: cannot write the PNG: %2").arg(out, why), 2);
+    if (!chart->exportTo(out, options, &why))
+        return fail(
+            QStringLiteral("%1: cannot write the %2: %3")
+                .arg(out, ChartExport::extension(*ChartExport::formatOf(out)).toUpper(), why),
+            2);
     return 0;
 }
 

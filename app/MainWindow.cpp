@@ -13,6 +13,7 @@
 #include "ModuleBrowser.h"
 #include "Preferences.h"
 #include "SourceView.h"
+#include "TableCsv.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
@@ -326,6 +327,7 @@ void MainWindow::createViews()
     m_allocationView->setModel(m_allocationModel);
     m_allocationView->setUniformRowHeights(true);
     m_allocationView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    TableCsv::addActions(m_allocationView, QStringLiteral("allocations"));
 
     m_instructionView = new InstructionsView(m_instructionModel, m_workspace, this);
 
@@ -868,19 +870,25 @@ void MainWindow::fillRecentMenu()
     m_recentMenu->addAction(tr("Clear List"), this, [] { QSettings().remove(kRecentKey); });
 }
 
-bool MainWindow::exportView(ChartView *view, const QString &path, int width, int height,
-                            double scale)
+bool MainWindow::exportView(ChartView *view, const QString &path, const ExportOptions &options)
 {
     QString why;
-    if (!view->exportPng(path, width, height, scale, &why)) {
+    if (!view->exportTo(path, options, &why)) {
         QMessageBox::warning(this, tr("Export failed"),
                              tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
         return false;
     }
-    statusBar()->showMessage(tr("Exported %1 (%2 × %3 px)")
-                                 .arg(path)
-                                 .arg(qRound(width * scale))
-                                 .arg(qRound(height * scale)),
+    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
+    QString what;
+    if (format == ExportFormat::Png)
+        what = tr("%1 × %2 px")
+                   .arg(qRound(options.width * options.scale))
+                   .arg(qRound(options.height * options.scale));
+    else if (format == ExportFormat::Csv)
+        what = tr("the data behind the chart");
+    else
+        what = tr("%1 × %2, vector").arg(options.width).arg(options.height);
+    statusBar()->showMessage(tr("Exported %1 (%2)").arg(QDir::toNativeSeparators(path), what),
                              8000);
     return true;
 }
@@ -895,8 +903,7 @@ void MainWindow::showExportDialog(ChartView *view)
     ExportDialog dialog(chartViews(), view, dir, this);
     if (dialog.exec() != QDialog::Accepted || !dialog.view() || dialog.path().isEmpty())
         return;
-    exportView(dialog.view(), dialog.path(), dialog.exportWidth(), dialog.exportHeight(),
-               dialog.scale());
+    exportView(dialog.view(), dialog.path(), dialog.options());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -62,7 +62,7 @@ public:
     void openPath(const QString &path);
     void openEmbeddedSample();
     /// Exports `view` without asking; returns false and shows why on failure.
-    bool exportView(ChartView *view, const QString &path, int width, int height, double scale);
+    bool exportView(ChartView *view, const QString &path, const ExportOptions &options);
 
     Workspace *workspace() const { return m_workspace; }
     Selection *selection() const;

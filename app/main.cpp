@@ -49,6 +49,7 @@ int main(int argc, char **argv)
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         QApplication::setApplicationName(QStringLiteral("bufferscope"));
+        QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION)); // --footer
         return ExportCommand::run(args.mid(1));
     }
     // A bare word that is no file is a mistyped command, not a file for the GUI to open.

@@ -5,6 +5,7 @@
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "report/ViewCsv.h"
 
 #include <QComboBox>
 #include <QFontMetrics>
@@ -194,6 +195,11 @@ void BreakdownChart::fillBars()
                                            : toQString(dump()->str(dump()->instructions[ins].name)))
                          .arg(humanBytesText(b.bytes)));
     resetZoom();
+}
+
+std::string BreakdownChart::dataCsv() const
+{
+    return ViewCsv::breakdown(breakdown(), m_groupBy);
 }
 
 void BreakdownChart::resetZoom()

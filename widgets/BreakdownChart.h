@@ -48,6 +48,7 @@ protected:
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     void ensureCurrent() override;
+    std::string dataCsv() const override;
 
 private:
     /// Shows the breakdown at `step`: the workspace's, or a note while it computes it.

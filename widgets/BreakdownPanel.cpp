@@ -1,6 +1,7 @@
 #include "BreakdownPanel.h"
 
 #include "FlameGraph.h"
+#include "TableCsv.h"
 #include "Treemap.h"
 #include "Workspace.h"
 #include "models/BreakdownTreeModel.h"
@@ -80,6 +81,7 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(BreakdownTreeModel::BytesColumn, Qt::DescendingOrder);
     m_tree->setUniformRowHeights(true);
+    TableCsv::addActions(m_tree, QStringLiteral("what-fills-memory"));
     m_tree->setAlternatingRowColors(true);
     m_tree->setIndentation(12); // call stacks nest deep: keep room for the names
     m_tree->header()->setStretchLastSection(false);

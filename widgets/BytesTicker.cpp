@@ -28,9 +28,10 @@ QString BytesTicker::getTickLabel(double tick, const QLocale &locale, QChar form
     Q_UNUSED(locale)
     Q_UNUSED(formatChar)
     Q_UNUSED(precision)
-    if (tick < 0)
-        return QStringLiteral("-") + humanBytesText(static_cast<qint64>(std::llround(-tick)));
-    return humanBytesText(static_cast<qint64>(std::llround(tick)));
+    // Ticks that are a rounding error off zero (range arithmetic) read "0 B".
+    if (std::fabs(tick) < 0.5)
+        tick = 0;
+    return tickBytesText(tick);
 }
 
 } // namespace bufferscope

@@ -8,10 +8,12 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMenu>
-#include <QSaveFile>
+#include <QMessageBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -54,6 +56,12 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
 
+    // After a replot the axis rect has its final size: names that no longer fit (or now do)
+    // are corrected with one more queued replot.
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (m_dump && updateLabels())
+            replotAll();
+    });
     connect(m_plot, &QCustomPlot::mousePress, this,
             [this](QMouseEvent *event) { m_pressPos = event->position().toPoint(); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
@@ -166,43 +174,52 @@ void ChartView::replotAll()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-bool ChartView::exportPng(const QString &path, int width, int height, double scale, QString *error)
+bool ChartView::exportTo(const QString &path, const ExportOptions &options, QString *error)
 {
-    auto fail = [&](const QString &why) {
+    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
+    if (!format) {
         if (error)
-            *error = why;
+            *error = tr("unknown file type; the export writes %1").arg(ChartExport::formatsText());
         return false;
-    };
-    if (width <= 0 || height <= 0 || scale <= 0)
-        return fail(tr("the size %1 × %2 at scale %3 is empty").arg(width).arg(height).arg(scale));
-    ensureCurrent();
-    // The title is part of the picture, not of the docked view (the dock already says it).
-    m_plot->plotLayout()->insertRow(0);
-    auto *titleElement =
-        new QCPTextElement(m_plot, title(), QFont(font().family(), 11, QFont::Bold));
-    titleElement->setTextColor(ChartPalette::foreground(palette()));
-    m_plot->plotLayout()->addElement(0, 0, titleElement);
-    const int wrap = m_plot->legend->wrap();
-    m_plot->legend->setWrap(std::max(1, width / 160));
-    const QPixmap picture = m_plot->toPixmap(width, height, scale);
-    m_plot->legend->setWrap(wrap);
-    m_plot->plotLayout()->remove(titleElement);
-    m_plot->plotLayout()->simplify();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    if (picture.isNull())
-        return fail(tr("the picture could not be rendered (%1 × %2 px is too large?)")
-                        .arg(qRound(width * scale))
-                        .arg(qRound(height * scale)));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
-    if (!picture.save(&file, "PNG")) {
-        file.cancelWriting();
-        return fail(tr("the PNG could not be encoded"));
     }
-    if (!file.commit())
-        return fail(file.errorString());
-    return true;
+    if (*format == ExportFormat::Csv) {
+        const std::string text = csv();
+        return ChartExport::writeFile(
+            path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
+    }
+    ensureCurrent();
+    ExportOptions o = options;
+    if (o.title.isNull())
+        o.title = title();
+    return ChartExport::writeImage(
+        m_plot, *format, path, o, [this] { return updateLabels(); }, error);
+}
+
+std::string ChartView::csv()
+{
+    if (!m_dump)
+        return {};
+    ensureCurrent();
+    return dataCsv();
+}
+
+QString ChartView::footerText() const
+{
+    return ChartExport::footerFor(
+        m_dump && !m_dump->files.empty() ? toQString(m_dump->files.front().path) : QString());
+}
+
+void ChartView::saveCsvAs()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Chart Data as CSV"), viewName() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString why;
+    if (!exportTo(path, ExportOptions(), &why))
+        QMessageBox::warning(
+            this, tr("Save Failed"),
+            tr("Could not write %1:\n%2").arg(QDir::toNativeSeparators(path), why));
 }
 
 ChartView::Ranges ChartView::ranges() const
@@ -237,9 +254,17 @@ void ChartView::restoreRanges(const Ranges &r)
 void ChartView::showContextMenu(const QPoint &pos)
 {
     QMenu menu(this);
-    menu.addAction(tr("Export PNG…"), this, [this] { Q_EMIT exportRequested(this); });
+    menu.addAction(tr("Export…"), this, [this] { Q_EMIT exportRequested(this); });
     menu.addAction(tr("Copy Image"), this,
                    [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
+    if (m_dump) {
+        menu.addAction(tr("Copy Data as CSV"), this, [this] {
+            const std::string text = csv();
+            QApplication::clipboard()->setText(
+                QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+        });
+        menu.addAction(tr("Save Data as CSV…"), this, &ChartView::saveCsvAs);
+    }
     menu.addSeparator();
     menu.addAction(tr("Reset Zoom"), this, [this] { resetZoom(); });
     if (m_selection->currentValue() >= 0)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartExport.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
@@ -38,12 +39,19 @@ public:
     virtual QString viewName() const = 0;
     /// Human title for exports: what is shown, of which module.
     virtual QString title() const = 0;
-    /// Writes a PNG of exactly width*scale x height*scale pixels, with a title, the axes, the
-    /// legend and the current selection. Works on hidden and never-shown views. The file is
-    /// written atomically (QSaveFile): a failed export never leaves a half-written file, and an
-    /// existing one is replaced only once the new one is complete. On failure `error` says why.
-    bool exportPng(const QString &path, int width, int height, double scale,
-                   QString *error = nullptr);
+    /// Exports the view in the format of `path`'s extension (ChartExport.h): a PNG of exactly
+    /// width*scale x height*scale pixels, an SVG or a PDF of width x height, each with the
+    /// title (a null title: title()), the axes, the legend, the labels that fit at that size,
+    /// the selection and the footer; or the CSV of the data behind the view (csv()). Works on
+    /// hidden and never-shown views. Written atomically (QSaveFile): a failed export never
+    /// leaves a partial file, and an existing one is replaced only once the new one is
+    /// complete. On failure `error` says why.
+    bool exportTo(const QString &path, const ExportOptions &options, QString *error = nullptr);
+    /// The data behind the view as CSV (core/report/ViewCsv.h), in the view's current mode
+    /// (memory space, order, allocation, grouping, step). Empty without a dump.
+    virtual std::string csv();
+    /// The footer exports offer: the dump's file name and BufferScope's version.
+    QString footerText() const;
     /// The visible axis ranges, to be put back after a reload (restoreRanges ignores ranges that
     /// no longer fit the data).
     struct Ranges
@@ -80,6 +88,12 @@ protected:
     virtual void showHover(int value) { Q_UNUSED(value) }
     /// Brings deferred work up to date before the view is drawn off screen (exports).
     virtual void ensureCurrent() {}
+    /// Names that fit only at some sizes (memory-map bands, Gantt rows): recomputes them for the
+    /// axis rect's current size and returns whether they changed. Called after every replot
+    /// (another replot follows a change) and by exports at the exported size.
+    virtual bool updateLabels() { return false; }
+    /// The CSV of the view's data; csv() calls it once the view is current.
+    virtual std::string dataCsv() const = 0;
     /// Show a group of values (a breakdown group) highlighted together; empty: none.
     virtual void showGroup(const QVector<int> &values) { Q_UNUSED(values) }
     /// Re-colour axes, grid and text from the current palette.
@@ -104,6 +118,7 @@ protected:
 
 private:
     void showContextMenu(const QPoint &pos);
+    void saveCsvAs();
 
     Workspace *m_workspace;
     Selection *m_selection;

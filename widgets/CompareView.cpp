@@ -3,7 +3,9 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "JobRunner.h"
+#include "TableCsv.h"
 #include "models/QtText.h"
+#include "models/Roles.h"
 #include "models/ValueChangeModel.h"
 #include "report/DiffReport.h"
 
@@ -32,8 +34,10 @@ QTableWidgetItem *cell(const QString &text, qint64 sortKey, bool number)
     auto *item = new QTableWidgetItem(text);
     item->setData(Qt::UserRole, sortKey);
     item->setToolTip(number ? QObject::tr("%1 bytes").arg(sortKey) : text);
-    if (number)
+    if (number) {
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        item->setData(BytesRole, sortKey); // exact, for Copy as CSV
+    }
     item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
     return item;
 }
@@ -50,6 +54,13 @@ QTableWidget *makeTable(QWidget *parent, const QStringList &headers)
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->horizontalHeader()->setStretchLastSection(true);
     return t;
+}
+
+/// A byte cell with no value behind it ("—"): no exact bytes either.
+QTableWidgetItem *noBytes(QTableWidgetItem *item)
+{
+    item->setData(BytesRole, QVariant());
+    return item;
 }
 
 QTreeWidget *makeTree(QWidget *parent, const QString &what)
@@ -83,6 +94,9 @@ void fillTree(QTreeWidget *tree, const DeltaNode &root)
         item->setText(1, signedBytesText(node->delta()));
         item->setText(2, humanBytesText(node->before));
         item->setText(3, humanBytesText(node->after));
+        item->setData(1, BytesRole, static_cast<qint64>(node->delta()));
+        item->setData(2, BytesRole, static_cast<qint64>(node->before));
+        item->setData(3, BytesRole, static_cast<qint64>(node->after));
         for (int c = 1; c < 4; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         item->setToolTip(1, QObject::tr("%1 bytes").arg(node->delta()));
@@ -132,6 +146,12 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_values->verticalHeader()->setResizeContentsPrecision(100);
     m_values->setToolTip(
         tr("Click a row to show the value on both curves and select it in the main window"));
+    TableCsv::addActions(m_atPeak, QStringLiteral("compare-at-peak"));
+    TableCsv::addActions(m_byOpName, QStringLiteral("compare-by-op-name"));
+    TableCsv::addActions(m_byStack, QStringLiteral("compare-by-call-stack"));
+    TableCsv::addActions(m_bySource, QStringLiteral("compare-by-source"));
+    TableCsv::addActions(m_byKind, QStringLiteral("compare-by-kind"));
+    TableCsv::addActions(m_values, QStringLiteral("compare-values"));
     connect(m_values, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
         if (m_diff && index.isValid())
             pick(m_valueChanges->changeAt(index.row()));
@@ -412,14 +432,14 @@ void CompareView::fillTables()
         kind->setData(Qt::UserRole, static_cast<qulonglong>(r));
         m_atPeak->setItem(r, 0, kind);
         m_atPeak->setItem(r, 1, cell(signedBytesText(c.contribution), c.contribution, true));
-        m_atPeak->setItem(
-            r, 2,
-            cell(c.before.value == kNone ? QStringLiteral("—") : humanBytesText(c.before.bytes),
-                 c.before.bytes, true));
-        m_atPeak->setItem(
-            r, 3,
-            cell(c.after.value == kNone ? QStringLiteral("—") : humanBytesText(c.after.bytes),
-                 c.after.bytes, true));
+        m_atPeak->setItem(r, 2,
+                          c.before.value == kNone
+                              ? noBytes(cell(QStringLiteral("—"), 0, true))
+                              : cell(humanBytesText(c.before.bytes), c.before.bytes, true));
+        m_atPeak->setItem(r, 3,
+                          c.after.value == kNone
+                              ? noBytes(cell(QStringLiteral("—"), 0, true))
+                              : cell(humanBytesText(c.after.bytes), c.after.bytes, true));
         QString name = toQString(c.before.value != kNone ? c.before.name : c.after.name);
         if (c.before.value != kNone && c.after.value != kNone && c.before.name != c.after.name)
             name += QStringLiteral(" → ") + toQString(c.after.name);

@@ -1,6 +1,7 @@
 #include "InstructionsView.h"
 
 #include "ChartPalette.h"
+#include "TableCsv.h"
 #include "Workspace.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
@@ -58,6 +59,7 @@ InstructionsView::InstructionsView(InstructionListModel *model, Workspace *works
     // Column widths from the first rows only (a thousand cost tens of ms on big dumps).
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->setToolTip(tr("Click a row to select the value its instruction defines"));
+    TableCsv::addActions(m_table, QStringLiteral("instructions"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
     layout->setSpacing(2);

@@ -6,6 +6,7 @@
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "report/ViewCsv.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -64,7 +65,7 @@ LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
     m_rowBand->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_rowBand->setVisible(false);
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-            [this] { updateRowLabels(); });
+            [this] { updateLabels(); });
     connect(workspace, &Workspace::ganttRowsReady, this, [this] {
         if (isBuilding())
             takeRows();
@@ -119,7 +120,7 @@ void LiveRangeGantt::takeRows(bool rebuilding)
     const bool hadNone = m_rows->values.empty(); // the first rows of a dump: fit them
     m_rows = std::move(rows);
     boxes()->setBoxSet(m_rows->bars);
-    updateRowLabels();
+    updateLabels();
     if (rebuilding)
         return; // rebuild() goes on with the new dump
     if (hadNone)
@@ -168,21 +169,31 @@ int LiveRangeGantt::rowOf(int value) const
     return m_rows->rowOf[static_cast<std::size_t>(value)];
 }
 
-void LiveRangeGantt::updateRowLabels()
+bool LiveRangeGantt::updateLabels()
 {
     auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker || !dump())
-        return;
-    ticker->clear();
+        return false;
+    QMap<double, QString> ticks;
     const QCPRange range = plot()->yAxis->range();
-    if (range.size() <= 0 || plot()->axisRect()->height() / range.size() < kNamedRowPixels)
-        return; // too many rows for names to be legible; hover shows them
-    const int first = std::max(0, static_cast<int>(range.lower));
-    const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
-    for (int row = first; row <= last; ++row) {
-        const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
-        ticker->addTick(row + 0.5, toQString(dump()->valueDisplayName(v)));
+    // Too many rows for names to be legible leaves none: hovering shows them.
+    if (range.size() > 0 && plot()->axisRect()->height() / range.size() >= kNamedRowPixels) {
+        const int first = std::max(0, static_cast<int>(range.lower));
+        const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
+        for (int row = first; row <= last; ++row) {
+            const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
+            ticks.insert(row + 0.5, toQString(dump()->valueDisplayName(v)));
+        }
     }
+    if (ticks == ticker->ticks())
+        return false;
+    ticker->setTicks(ticks);
+    return true;
+}
+
+std::string LiveRangeGantt::dataCsv() const
+{
+    return ViewCsv::values(*dump(), m_rows->values);
 }
 
 void LiveRangeGantt::resetZoom()

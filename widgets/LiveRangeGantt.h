@@ -43,11 +43,13 @@ protected:
     void showValue(int value) override;
     void revealValue(int value) override;
     void applyPalette() override;
+    /// Value names on the rows when rows are tall enough to read them; true when they changed.
+    bool updateLabels() override;
+    std::string dataCsv() const override;
 
 private:
     /// Shows the workspace's rows in the current order, or keeps the old ones while it builds.
     void takeRows(bool rebuilding = false);
-    void updateRowLabels();
 
     QComboBox *m_orderBox;
     QToolButton *m_apartButton;

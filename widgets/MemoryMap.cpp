@@ -7,6 +7,7 @@
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "report/ViewCsv.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -47,13 +48,7 @@ MemoryMap::MemoryMap(Workspace *workspace, QWidget *parent)
     m_bands->removeFromLegend();
     p->yAxis->setRangeReversed(true);
     connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-            [this] { updateBandLabels(); });
-    // After a replot the axis rect has its final height: labels that no longer fit (or now
-    // do) are corrected with one more queued replot.
-    connect(p, &QCustomPlot::afterReplot, this, [this] {
-        if (updateBandLabels())
-            replotAll();
-    });
+            [this] { updateLabels(); });
     connect(workspace, &Workspace::mapLayoutReady, this, [this] {
         if (isBuilding())
             takeLayout();
@@ -161,7 +156,7 @@ void MemoryMap::takeLayout(bool rebuilding)
         info = tr("This dump has no live ranges: the memory map needs them");
     m_info->setText(info);
     m_info->setToolTip(info);
-    updateBandLabels();
+    updateLabels();
     if (rebuilding)
         return; // rebuild() goes on with the new dump
     resetZoom();
@@ -170,7 +165,7 @@ void MemoryMap::takeLayout(bool rebuilding)
     Q_EMIT built();
 }
 
-bool MemoryMap::updateBandLabels()
+bool MemoryMap::updateLabels()
 {
     auto ticker = plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker || !dump() || m_allocation != kAllAllocations)
@@ -198,6 +193,11 @@ bool MemoryMap::updateBandLabels()
     return true;
 }
 
+std::string MemoryMap::dataCsv() const
+{
+    return ViewCsv::memoryMap(*dump(), *m_layout);
+}
+
 void MemoryMap::resetZoom()
 {
     if (!dump())
@@ -213,8 +213,8 @@ void MemoryMap::resetZoom()
         plot()->yAxis->setRange(0, std::max<double>(1, static_cast<double>(a.size)));
     }
     // Labels depend on the axis rect's height, known after a layout pass: the replot after
-    // this one corrects them if they change (see the afterReplot connection).
-    updateBandLabels();
+    // this one corrects them if they change (ChartView's afterReplot connection).
+    updateLabels();
     replotAll();
 }
 

@@ -37,13 +37,14 @@ protected:
     void showValue(int value) override;
     void revealValue(int value) override;
     void applyPalette() override;
+    /// The stacked map's band labels for the current range and height; true when they changed.
+    bool updateLabels() override;
+    std::string dataCsv() const override;
 
 private:
     /// Shows the workspace's layout of the current allocation, or keeps the old one while it
     /// builds.
     void takeLayout(bool rebuilding = false);
-    /// The stacked map's band labels for the current range and height; true when they changed.
-    bool updateBandLabels();
 
     QComboBox *m_allocationBox;
     QLabel *m_info;

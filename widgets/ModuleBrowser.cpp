@@ -1,5 +1,6 @@
 #include "ModuleBrowser.h"
 
+#include "TableCsv.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "parse/ModuleFiles.h"
@@ -42,6 +43,7 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
       m_tree(new QTreeWidget(this))
 {
     m_tree->setColumnCount(ColumnCount);
+    TableCsv::addActions(m_tree, QStringLiteral("modules"));
     m_tree->setHeaderLabels({tr("Module"), tr("Total"), tr("Peak"), tr("At step"), tr("Files")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);

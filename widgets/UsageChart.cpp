@@ -9,6 +9,7 @@
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "report/ViewCsv.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -439,6 +440,11 @@ void UsageChart::placeBudget()
     // Keep both the curve and the budget in view.
     const double top = std::max(plot()->yAxis->range().upper, y * 1.08);
     plot()->yAxis->setRange(0, top);
+}
+
+std::string UsageChart::dataCsv() const
+{
+    return ViewCsv::usage(*dump(), *timeline());
 }
 
 void UsageChart::resetZoom()

@@ -67,6 +67,7 @@ protected:
     void showStep(qint64 step) override;
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
+    std::string dataCsv() const override;
 
 private:
     /// The graphs' data of one memory space, built on any thread.

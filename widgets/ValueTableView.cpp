@@ -1,5 +1,6 @@
 #include "ValueTableView.h"
 
+#include "TableCsv.h"
 #include "Workspace.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -50,6 +51,7 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
+    TableCsv::addActions(m_table, QStringLiteral("values"));
 
     auto *filterRow = new QHBoxLayout;
     filterRow->setContentsMargins(0, 0, 0, 0);

@@ -1,5 +1,6 @@
 #include "WarningsView.h"
 
+#include "TableCsv.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -17,6 +18,7 @@ WarningsView::WarningsView(Selection *selection, QWidget *parent)
     setUniformRowHeights(true);
     setWordWrap(false);
     header()->setStretchLastSection(true);
+    TableCsv::addActions(this, QStringLiteral("warnings"));
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const int value = item->data(0, Qt::UserRole).toInt();
         if (value >= 0)

@@ -82,7 +82,8 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
         case ValueIndexRole:
             return -1;
         case BytesRole:
-            return static_cast<qint64>(a.size);
+            return index.column() == SizeColumn ? QVariant(static_cast<qint64>(a.size))
+                                                : QVariant();
         case SortRole:
             if (index.column() == SizeColumn)
                 return static_cast<qint64>(a.size);
@@ -134,7 +135,7 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
     case StepRole:
         return static_cast<qint64>(v.start);
     case BytesRole:
-        return static_cast<qint64>(v.size);
+        return index.column() == SizeColumn ? QVariant(static_cast<qint64>(v.size)) : QVariant();
     case SortRole:
         if (index.column() == SizeColumn)
             return static_cast<qint64>(v.size);

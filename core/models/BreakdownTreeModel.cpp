@@ -144,7 +144,8 @@ QVariant BreakdownTreeModel::data(const QModelIndex &index, int role) const
         }
         break;
     case BytesRole:
-        return static_cast<qlonglong>(n->bytes);
+        return index.column() == BytesColumn ? QVariant(static_cast<qlonglong>(n->bytes))
+                                             : QVariant();
     case MembersRole: {
         QVector<int> members;
         members.reserve(static_cast<qsizetype>(n->members.size()));

@@ -147,7 +147,9 @@ QVariant InstructionListModel::data(const QModelIndex &index, int role) const
     case MarkedRole:
         return std::binary_search(m_markedSteps.begin(), m_markedSteps.end(), step);
     case BytesRole:
-        return index.column() == LogicalColumn ? logical : live;
+        if (index.column() == LogicalColumn)
+            return logical;
+        return index.column() == LiveColumn ? QVariant(live) : QVariant();
     case SortRole:
         switch (index.column()) {
         case StepColumn:

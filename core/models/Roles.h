@@ -14,10 +14,12 @@ enum Roles : int
     AllocationIndexRole,               ///< dense allocation index (int)
     StepRole,                          ///< program step (qint64)
     SortRole,                          ///< a number or string that sorts the column right
-    BytesRole,                         ///< exact byte count (qint64) of a size column
-    MembersRole,                       ///< value indices of a group (QVector<int>)
-    PathRole,                          ///< op_name prefix of a breakdown group (QString)
-    MarkedRole,                        ///< the row is a use or position of the selected value
+    /// Exact byte count (qint64) of a size column; in headerData, true for a column of bytes
+    /// (Copy as CSV writes such columns as integers).
+    BytesRole,
+    MembersRole, ///< value indices of a group (QVector<int>)
+    PathRole,    ///< op_name prefix of a breakdown group (QString)
+    MarkedRole,  ///< the row is a use or position of the selected value
 };
 
 } // namespace bufferscope

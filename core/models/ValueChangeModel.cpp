@@ -170,9 +170,10 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
     case BytesRole:
         if (column == DeltaColumn)
             return delta;
-        if (column == BeforeColumn)
+        // A side the value does not exist on has no bytes (it shows "—").
+        if (column == BeforeColumn && c.before.value != kNone)
             return static_cast<qint64>(c.before.bytes);
-        if (column == AfterColumn)
+        if (column == AfterColumn && c.after.value != kNone)
             return static_cast<qint64>(c.after.bytes);
         return {};
     default:
@@ -182,6 +183,8 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
 
 QVariant ValueChangeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == BytesRole)
+        return section == DeltaColumn || section == BeforeColumn || section == AfterColumn;
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

@@ -270,7 +270,7 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
     case BytesRole:
         if (index.column() == LogicalColumn)
             return static_cast<qint64>(d.logicalBytes(v));
-        return static_cast<qint64>(v.size);
+        return index.column() == SizeColumn ? QVariant(static_cast<qint64>(v.size)) : QVariant();
     case Qt::TextAlignmentRole:
         switch (index.column()) {
         case IdColumn:

@@ -477,7 +477,7 @@ private Q_SLOTS:
         // A folder that does not exist: a clear reason and no file.
         QString why;
         const QString missing = dir.filePath(QStringLiteral("no/such/dir/usage.png"));
-        QVERIFY(!w.usageChart()->exportPng(missing, 400, 300, 1, &why));
+        QVERIFY(!w.usageChart()->exportTo(missing, ExportOptions::sized(400, 300, 1.0), &why));
         QVERIFY2(!why.isEmpty(), qPrintable(why));
         QVERIFY(!QFileInfo::exists(missing));
         // A good export replaces the old file whole; no temporary file is left behind.
@@ -486,7 +486,7 @@ private Q_SLOTS:
         QVERIFY(old.open(QIODevice::WriteOnly));
         old.write("not a png");
         old.close();
-        QVERIFY(w.usageChart()->exportPng(out, 400, 300, 2, &why));
+        QVERIFY(w.usageChart()->exportTo(out, ExportOptions::sized(400, 300, 2.0), &why));
         QImageReader reader(out);
         QCOMPARE(reader.format(), QByteArray("png"));
         QCOMPARE(reader.size(), QSize(800, 600));
@@ -494,7 +494,7 @@ private Q_SLOTS:
 
         // The dialog asks before replacing an existing file, and keeps it when told no.
         ExportDialog dialog(w.chartViews(), w.usageChart(), dir.path(), &w);
-        dialog.findChild<QLineEdit *>()->setText(out);
+        dialog.findChild<QLineEdit *>(QStringLiteral("path"))->setText(out);
         QStringList asked;
         bool answer = false;
         dialog.confirmReplace = [&](const QString &p) {
@@ -509,7 +509,8 @@ private Q_SLOTS:
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         // A new file needs no question.
         asked.clear();
-        dialog.findChild<QLineEdit *>()->setText(dir.filePath(QStringLiteral("new.png")));
+        dialog.findChild<QLineEdit *>(QStringLiteral("path"))
+            ->setText(dir.filePath(QStringLiteral("new.png")));
         dialog.accept();
         QVERIFY(asked.isEmpty());
     }
@@ -665,7 +666,8 @@ private Q_SLOTS:
         // The Breakdown chart, behind this dock's tab, waits; an export brings it up to date.
         QCOMPARE(w.breakdownChart()->breakdown().step, std::int64_t(58));
         QTemporaryDir dir;
-        QVERIFY(w.breakdownChart()->exportPng(dir.filePath(QStringLiteral("b.png")), 600, 400, 1));
+        QVERIFY(w.breakdownChart()->exportTo(dir.filePath(QStringLiteral("b.png")),
+                                             ExportOptions::sized(600, 400, 1.0)));
         QCOMPARE(w.breakdownChart()->breakdown().step, std::int64_t(40));
         // Bringing its tab forward does too.
         w.selection()->setCurrentStep(45);

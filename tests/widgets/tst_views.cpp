@@ -875,10 +875,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString plain = dir.filePath(QStringLiteral("plain.png"));
         const QString selected = dir.filePath(QStringLiteral("selected.png"));
-        QVERIFY(chart->exportPng(plain, 400, 300, 2));
+        QVERIFY(chart->exportTo(plain, ExportOptions::sized(400, 300, 2.0)));
         views.selection.setCurrentValue(
             static_cast<int>(views.loaded.dump->findValue("slice_reduce_fusion{1}")));
-        QVERIFY(chart->exportPng(selected, 400, 300, 2));
+        QVERIFY(chart->exportTo(selected, ExportOptions::sized(400, 300, 2.0)));
         const QImage a(plain);
         const QImage b(selected);
         QCOMPARE(a.size(), QSize(800, 600));

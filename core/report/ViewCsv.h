@@ -1,0 +1,43 @@
+#pragma once
+
+#include "analysis/PeakBreakdown.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bufferscope {
+
+struct Dump;
+class MemoryTimeline;
+struct MemoryMapLayout;
+
+/// The data behind each chart, as RFC 4180 CSV (Csv.h) with a header row: what a reader of an
+/// exported chart needs to redo the analysis. Columns are documented in the README's export
+/// section; byte columns are exact integers, steps are XLA's program-order steps.
+namespace ViewCsv {
+
+/// One row per step 0..maxStep: `step,instruction`, then per memory space
+/// `live_bytes_space<N>,logical_bytes_space<N>` (FORMAT.md's live bytes and logical bytes).
+std::string usage(const Dump &dump, const MemoryTimeline &timeline);
+
+/// One row per value: those in `rows` first, in that order (the live-range chart's rows), then
+/// the values with no live range in id order (`row`, `start` and `end` left empty).
+/// `row,id,name,start,end,bytes,logical_bytes,kind,allocation,offset,memory_space,shape,
+/// op_name,source`.
+std::string values(const Dump &dump, const std::vector<std::uint32_t> &rows);
+
+/// One row per box of the memory map, in the layout's order:
+/// `id,name,allocation,kind,offset,bytes,start,end,memory_space`.
+std::string memoryMap(const Dump &dump, const MemoryMapLayout &layout);
+
+/// Every group of the breakdown in `grouping` (not only the bars drawn), largest first:
+/// `step,memory_space,<grouping>,bytes,values`.
+std::string breakdown(const Breakdown &breakdown, Breakdown::Grouping grouping);
+
+/// The column name of a flat grouping: `op_name`, `source`, `op_type`, `kind`.
+const char *groupingColumn(Breakdown::Grouping grouping);
+
+} // namespace ViewCsv
+
+} // namespace bufferscope

@@ -1,0 +1,292 @@
+#include "ChartExport.h"
+
+#include "ChartPalette.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <qcustomplot.h>
+
+namespace bufferscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("ChartExport", text);
+}
+
+bool failWith(QString *error, const QString &why)
+{
+    if (error)
+        *error = why;
+    return false;
+}
+
+/// Runs QCustomPlot's three layout phases at the current viewport (what replot does first).
+void layOut(QCustomPlot *plot)
+{
+    plot->plotLayout()->update(QCPLayoutElement::upPreparation);
+    plot->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot->plotLayout()->update(QCPLayoutElement::upLayout);
+}
+
+/// The title above and the footer under the plot while it is exported; removed again after.
+class Decorations
+{
+public:
+    Decorations(QCustomPlot *plot, const ExportOptions &options) : m_plot(plot)
+    {
+        const QColor fg = ChartPalette::foreground(plot->palette());
+        if (!options.title.isEmpty()) {
+            plot->plotLayout()->insertRow(0);
+            QFont font = plot->font();
+            font.setPointSize(11);
+            font.setBold(true);
+            m_title = new QCPTextElement(plot, options.title, font);
+            m_title->setTextColor(fg);
+            plot->plotLayout()->addElement(0, 0, m_title);
+        }
+        if (!options.footer.isEmpty()) {
+            const int row = plot->plotLayout()->rowCount();
+            plot->plotLayout()->insertRow(row);
+            QFont font = plot->font();
+            font.setPointSize(7);
+            m_footer = new QCPTextElement(plot, options.footer, font);
+            QColor grey = fg;
+            grey.setAlphaF(0.65f);
+            m_footer->setTextColor(grey);
+            // Left-aligned: a viewer whose font is wider than ours lets it run into the empty
+            // right, not off the page.
+            m_footer->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+            m_footer->setMargins(QMargins(8, 2, 8, 4));
+            plot->plotLayout()->addElement(row, 0, m_footer);
+            plot->plotLayout()->setRowStretchFactor(row, 0.001);
+        }
+        m_wrap = plot->legend->wrap();
+        // As many legend entries per row as the exported width holds.
+        plot->legend->setWrap(std::max(1, options.width / 160));
+    }
+    ~Decorations()
+    {
+        m_plot->legend->setWrap(m_wrap);
+        if (m_footer)
+            m_plot->plotLayout()->remove(m_footer);
+        if (m_title)
+            m_plot->plotLayout()->remove(m_title);
+        m_plot->plotLayout()->simplify();
+    }
+    Decorations(const Decorations &) = delete;
+    Decorations &operator=(const Decorations &) = delete;
+
+private:
+    QCustomPlot *m_plot;
+    QCPTextElement *m_title = nullptr;
+    QCPTextElement *m_footer = nullptr;
+    int m_wrap = 1;
+};
+
+/// Fonts are sized in points: at the screen's 96 dpi they keep the proportions of the window and
+/// the PNG in vector output too.
+constexpr int kVectorDpi = 96;
+
+bool renderVector(QCustomPlot *plot, QPaintDevice *device, int width, int height)
+{
+    QCPPainter painter;
+    if (!painter.begin(device))
+        return false;
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setWindow(0, 0, width, height); // the chart's pixels onto the whole page
+    plot->toPainter(&painter, width, height);
+    return painter.end();
+}
+
+} // namespace
+
+std::optional<ExportFormat> ChartExport::formatOf(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return ExportFormat::Png;
+    if (suffix == QLatin1String("svg"))
+        return ExportFormat::Svg;
+    if (suffix == QLatin1String("pdf"))
+        return ExportFormat::Pdf;
+    if (suffix == QLatin1String("csv"))
+        return ExportFormat::Csv;
+    return std::nullopt;
+}
+
+QString ChartExport::formatsText()
+{
+    return QStringLiteral(".png, .svg, .pdf or .csv");
+}
+
+QString ChartExport::extension(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Png:
+        return QStringLiteral("png");
+    case ExportFormat::Svg:
+        return QStringLiteral("svg");
+    case ExportFormat::Pdf:
+        return QStringLiteral("pdf");
+    case ExportFormat::Csv:
+        break;
+    }
+    return QStringLiteral("csv");
+}
+
+QString ChartExport::fileFilters(ExportFormat first)
+{
+    const QStringList filters{tr("PNG image (*.png)"), tr("SVG vector image (*.svg)"),
+                              tr("PDF document (*.pdf)"), tr("CSV data behind the chart (*.csv)")};
+    QStringList ordered{filters[static_cast<int>(first)]};
+    for (const QString &f : filters) {
+        if (f != ordered.front())
+            ordered.append(f);
+    }
+    return ordered.join(QStringLiteral(";;"));
+}
+
+QString ChartExport::checkSize(const ExportOptions &o)
+{
+    const auto side = [](int v) {
+        return v >= ExportOptions::kMinSide && v <= ExportOptions::kMaxSide;
+    };
+    if (!side(o.width) || !side(o.height))
+        return tr("the size %1 × %2 is outside %3..%4 pixels a side")
+            .arg(o.width)
+            .arg(o.height)
+            .arg(ExportOptions::kMinSide)
+            .arg(ExportOptions::kMaxSide);
+    if (!(o.scale >= 0.25 && o.scale <= 8))
+        return tr("the scale %1 is outside 0.25..8").arg(o.scale);
+    // A PNG is held in memory whole: 32 bits a pixel.
+    const double pixels = o.width * o.scale * o.height * o.scale;
+    if (pixels > 400e6)
+        return tr("%1 × %2 pixels at scale %3 is more than 400 megapixels")
+            .arg(o.width)
+            .arg(o.height)
+            .arg(o.scale);
+    return {};
+}
+
+QString ChartExport::footerFor(const QString &dumpPath)
+{
+    const QString version = QCoreApplication::applicationVersion();
+    return tr("%1 · BufferScope %2")
+        .arg(QFileInfo(dumpPath).fileName(), version.isEmpty() ? tr("(dev)") : version);
+}
+
+bool ChartExport::writeFile(const QString &path, const QByteArray &data, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failWith(error, file.errorString());
+    if (file.write(data) != data.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return failWith(error, why);
+    }
+    if (!file.commit())
+        return failWith(error, file.errorString());
+    return true;
+}
+
+bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QString &path,
+                             const ExportOptions &options, const std::function<bool()> &fitLabels,
+                             QString *error)
+{
+    const QString badSize = checkSize(options);
+    if (!badSize.isEmpty())
+        return failWith(error, badSize);
+    if (format == ExportFormat::Csv)
+        return failWith(error, tr("CSV is the data behind a chart, not an image"));
+    const int w = options.width;
+    const int h = options.height;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failWith(error, file.errorString());
+    bool drawn = false;
+    QString why;
+    {
+        Decorations decorations(plot, options);
+        const QRect oldViewport = plot->viewport();
+        plot->setViewport(QRect(0, 0, w, h));
+        // Band and row names depend on the axis rect's height at this size, and they change the
+        // margins in turn: lay out until they settle (twice is enough in practice).
+        for (int pass = 0; pass < 3; ++pass) {
+            layOut(plot);
+            if (!fitLabels || !fitLabels())
+                break;
+        }
+        plot->setViewport(oldViewport);
+        switch (format) {
+        case ExportFormat::Png: {
+            const QPixmap picture = plot->toPixmap(w, h, options.scale);
+            if (picture.isNull())
+                why = tr("the picture could not be rendered (%1 × %2 px is too large?)")
+                          .arg(qRound(w * options.scale))
+                          .arg(qRound(h * options.scale));
+            else if (!picture.save(&file, "PNG"))
+                why = tr("the PNG could not be encoded: %1").arg(file.errorString());
+            else
+                drawn = true;
+            break;
+        }
+        case ExportFormat::Svg: {
+            QSvgGenerator svg;
+            svg.setOutputDevice(&file);
+            svg.setSize(QSize(w, h));
+            svg.setViewBox(QRect(0, 0, w, h));
+            svg.setTitle(options.title);
+            svg.setDescription(tr("Exported by BufferScope"));
+            svg.setResolution(kVectorDpi);
+            drawn = renderVector(plot, &svg, w, h);
+            if (!drawn)
+                why = tr("the SVG could not be drawn");
+            break;
+        }
+        case ExportFormat::Pdf: {
+            QPdfWriter pdf(&file);
+            pdf.setCreator(QStringLiteral("BufferScope ") + QCoreApplication::applicationVersion());
+            pdf.setTitle(options.title);
+            pdf.setResolution(kVectorDpi);
+            pdf.setPageLayout(QPageLayout(
+                QPageSize(QSizeF(w, h), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+            drawn = renderVector(plot, &pdf, w, h);
+            if (!drawn)
+                why = tr("the PDF could not be drawn");
+            break;
+        }
+        case ExportFormat::Csv:
+            break;
+        }
+    }
+    // The window's own labels again, at its own size.
+    layOut(plot);
+    if (fitLabels)
+        fitLabels();
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!drawn) {
+        file.cancelWriting();
+        return failWith(error, why);
+    }
+    if (file.error() != QFileDevice::NoError) {
+        why = file.errorString();
+        file.cancelWriting();
+        return failWith(error, why);
+    }
+    if (!file.commit())
+        return failWith(error, file.errorString());
+    return true;
+}
+
+} // namespace bufferscope

@@ -1,10 +1,19 @@
 // `bufferscope export`, run as a user runs it: a separate process, headless.
 #include "CliRun.h"
+#include "CsvRead.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 namespace {
 
@@ -25,6 +34,37 @@ QString sample(const QString &name)
 {
     return QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name);
 }
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// The CSV file as records; fails the test (empty result) when it does not parse.
+std::vector<QStringList> csvOf(const QString &path)
+{
+    QString why;
+    const auto records = testutil::readCsv(QString::fromUtf8(readAll(path)), &why);
+    if (!records) {
+        qWarning("%s: %s", qPrintable(path), qPrintable(why));
+        return {};
+    }
+    return *records;
+}
+
+QStringList exportArgs(const QString &dump, const QString &view, const QString &out)
+{
+    return {sample(dump), QStringLiteral("--view"), view, QStringLiteral("--out"), out};
+}
+
+// Facts of gpu_decoder_layer that XLA printed: `HloLiveRange (max 66)` (steps 0..66), 49
+// ` value:` lines, `Live ranges at 58 (peak):` whose byte list sums to 931,536,164, and
+// `allocation 0: size 311164928, parameter 5` (296.75MiB in XLA's units).
+constexpr int kDecoderSteps = 67;
+constexpr int kDecoderValues = 49;
+constexpr qint64 kDecoderPeakBytes = 931536164;
+constexpr int kDecoderPeakStep = 58;
 
 } // namespace
 
@@ -90,6 +130,218 @@ private Q_SLOTS:
         QCOMPARE(QImage(out).size(), QSize(2400, 1200));
     }
 
+    void svgKeepsTextAsText()
+    {
+        // The memory map of all allocations at 1000 x 560: the axis titles and the band labels
+        // (which fit at that size) are text in a well-formed SVG, not pixels.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("map.svg"));
+        const Run r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("memory-map"), out) +
+            QStringList{QStringLiteral("--width"), QStringLiteral("1000"),
+                        QStringLiteral("--height"), QStringLiteral("560"),
+                        QStringLiteral("--title"), QStringLiteral("Decoder, layer 0"),
+                        QStringLiteral("--footer")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QXmlStreamReader xml(readAll(out));
+        QStringList texts;
+        bool svgRoot = false;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (xml.name() == QLatin1String("svg"))
+                svgRoot = true;
+            if (xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(svgRoot);
+        QVERIFY2(texts.contains(QStringLiteral("program order (step)")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(texts.contains(QStringLiteral("allocation (bands), offset within it")));
+        QVERIFY2(texts.contains(QStringLiteral("#0 parameter 296.75MiB")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(texts.contains(QStringLiteral("Decoder, layer 0")));
+        QVERIFY(texts.contains(QStringLiteral("gpu_decoder_layer.buffer-assignment.txt · "
+                                              "BufferScope " BUFFERSCOPE_VERSION)));
+    }
+
+    void pdfIsAPdf()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("usage.pdf"));
+        const Run r =
+            runExport(exportArgs(QStringLiteral("tpu_unstack"), QStringLiteral("usage"), out));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QByteArray pdf = readAll(out);
+        QVERIFY2(pdf.startsWith("%PDF-"), pdf.left(16).constData());
+        QVERIFY(pdf.trimmed().endsWith("%%EOF"));
+        // An upper-case extension is the same format.
+        const QString upper = dir.filePath(QStringLiteral("USAGE.PDF"));
+        QCOMPARE(
+            runExport(exportArgs(QStringLiteral("tpu_unstack"), QStringLiteral("usage"), upper))
+                .code,
+            0);
+        QVERIFY(readAll(upper).startsWith("%PDF-"));
+    }
+
+    void usageCsvIsOneRowPerStepAndPeaksAtXlasPeak()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("usage.csv"));
+        const Run r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("usage"), out));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> rows = csvOf(out);
+        QCOMPARE(static_cast<int>(rows.size()), 1 + kDecoderSteps);
+        QCOMPARE(rows[0], (QStringList{QStringLiteral("step"), QStringLiteral("instruction"),
+                                       QStringLiteral("live_bytes_space0"),
+                                       QStringLiteral("logical_bytes_space0")}));
+        qint64 most = -1;
+        int mostStep = -1;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].size(), 4);
+            QCOMPARE(rows[i][0].toInt(), static_cast<int>(i - 1));
+            bool ok = false;
+            const qint64 live = rows[i][2].toLongLong(&ok);
+            QVERIFY(ok);
+            if (live > most) {
+                most = live;
+                mostStep = rows[i][0].toInt();
+            }
+        }
+        QCOMPARE(most, kDecoderPeakBytes);
+        QCOMPARE(mostStep, kDecoderPeakStep);
+        // The report says the same.
+        const testutil::CliRun report = testutil::runBufferscope(
+            {QStringLiteral("report"), sample(QStringLiteral("gpu_decoder_layer")),
+             QStringLiteral("--json")});
+        const QJsonObject space0 =
+            QJsonDocument::fromJson(report.out)[QStringLiteral("memory_spaces")][0].toObject();
+        QCOMPARE(space0[QStringLiteral("peak")][QStringLiteral("bytes")].toInteger(), most);
+    }
+
+    void ganttCsvIsOneRowPerValue()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("gantt.csv"));
+        const Run r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("gantt"), out));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> rows = csvOf(out);
+        QCOMPARE(static_cast<int>(rows.size()), 1 + kDecoderValues);
+        const QStringList header = rows[0];
+        QCOMPARE(header.mid(0, 6), (QStringList{QStringLiteral("row"), QStringLiteral("id"),
+                                                QStringLiteral("name"), QStringLiteral("start"),
+                                                QStringLiteral("end"), QStringLiteral("bytes")}));
+        QSet<QString> ids;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].size(), header.size());
+            ids.insert(rows[i][1]);
+        }
+        QCOMPARE(ids.size(), kDecoderValues);
+        // ` value: <203 p5.18.0 @0> (size=311164928,offset=0): bf16[151936,1024]{1,0}` in
+        // allocation 0 (parameter), live over the whole program; its shape has a comma, so it
+        // is quoted, and reads back whole.
+        const auto it = std::find_if(rows.begin(), rows.end(), [](const QStringList &row) {
+            return row[1] == QLatin1String("203");
+        });
+        QVERIFY(it != rows.end());
+        const QStringList &p5 = *it;
+        QCOMPARE(p5[2], QStringLiteral("p5.18.0"));
+        QCOMPARE(p5[3], QStringLiteral("0"));
+        QCOMPARE(p5[4], QStringLiteral("66"));
+        QCOMPARE(p5[5], QStringLiteral("311164928"));
+        QCOMPARE(p5[header.indexOf(QStringLiteral("kind"))], QStringLiteral("parameter"));
+        QCOMPARE(p5[header.indexOf(QStringLiteral("allocation"))], QStringLiteral("0"));
+        QCOMPARE(p5[header.indexOf(QStringLiteral("shape"))],
+                 QStringLiteral("bf16[151936,1024]{1,0}"));
+    }
+
+    void mapAndBreakdownCsv()
+    {
+        QTemporaryDir dir;
+        const QString map = dir.filePath(QStringLiteral("map.csv"));
+        Run r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("memory-map"), map));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        // One box per value with a live range in an allocation: the 46 of the Gantt chart.
+        const std::vector<QStringList> boxes = csvOf(map);
+        QCOMPARE(static_cast<int>(boxes.size()), 1 + 46);
+        // The breakdown at XLA's peak: its groups add up to the printed peak.
+        const QString groups = dir.filePath(QStringLiteral("breakdown.csv"));
+        r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("breakdown"), groups) +
+            QStringList{QStringLiteral("--step"), QString::number(kDecoderPeakStep)});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> rows = csvOf(groups);
+        QVERIFY(rows.size() > 1);
+        QCOMPARE(rows[0], (QStringList{QStringLiteral("step"), QStringLiteral("memory_space"),
+                                       QStringLiteral("op_name"), QStringLiteral("bytes"),
+                                       QStringLiteral("values")}));
+        qint64 sum = 0;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i][0].toInt(), kDecoderPeakStep);
+            sum += rows[i][3].toLongLong();
+        }
+        QCOMPARE(sum, kDecoderPeakBytes);
+    }
+
+    void vectorAndCsvForEveryView_data()
+    {
+        QTest::addColumn<QString>("view");
+        for (const char *view : {"usage", "gantt", "memory-map", "breakdown"})
+            QTest::newRow(view) << QString::fromLatin1(view);
+    }
+
+    void vectorAndCsvForEveryView()
+    {
+        QFETCH(QString, view);
+        QTemporaryDir dir;
+        for (const char *ext : {"svg", "pdf", "csv"}) {
+            const QString out = dir.filePath(view + QLatin1Char('.') + QLatin1String(ext));
+            const Run r = runExport(exportArgs(QStringLiteral("tpu_random_normal"), view, out));
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QByteArray data = readAll(out);
+            QVERIFY2(!data.isEmpty(), ext);
+            QVERIFY2(!data.startsWith("\x89PNG"), "not a PNG under another name");
+        }
+        QVERIFY(readAll(dir.filePath(view + QStringLiteral(".svg"))).contains("<svg"));
+        QVERIFY(readAll(dir.filePath(view + QStringLiteral(".pdf"))).startsWith("%PDF-"));
+        QVERIFY(!csvOf(dir.filePath(view + QStringLiteral(".csv"))).empty());
+    }
+
+    void badOutputLeavesNoFile()
+    {
+        QTemporaryDir dir;
+        // An unknown extension: exit 1 naming the formats that work, and no file.
+        const QString jpg = dir.filePath(QStringLiteral("chart.jpg"));
+        Run r = runExport(exportArgs(QStringLiteral("tpu_unstack"), QStringLiteral("usage"), jpg));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral(".png, .svg, .pdf or .csv")), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(jpg));
+        // A folder that does not exist: exit 2 with the reason.
+        const QString missing = dir.filePath(QStringLiteral("no/such/dir/chart.svg"));
+        r = runExport(exportArgs(QStringLiteral("tpu_unstack"), QStringLiteral("usage"), missing));
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(missing) && r.err.contains(QStringLiteral("cannot write the SVG")),
+                 qPrintable(r.err));
+        // A read-only folder (root may write anyway: then the export succeeds, whole).
+        const QString locked = dir.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir().mkdir(locked));
+        QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const QString inLocked = locked + QStringLiteral("/chart.pdf");
+        r = runExport(exportArgs(QStringLiteral("tpu_unstack"), QStringLiteral("usage"), inLocked));
+        if (r.code == 0)
+            QVERIFY(readAll(inLocked).startsWith("%PDF-"));
+        else
+            QCOMPARE(r.code, 2);
+        QCOMPARE(QDir(locked).entryList(QDir::Files | QDir::Hidden),
+                 r.code == 0 ? QStringList{QStringLiteral("chart.pdf")} : QStringList{});
+        QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                          QFileDevice::ExeOwner);
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -128,6 +380,41 @@ private Q_SLOTS:
                                                   QStringLiteral("--scale"),
                                                   QStringLiteral("zero")}
                                    << 1 << QStringLiteral("--scale needs");
+        QTest::newRow("width 0")
+            << QStringList{file,
+                           QStringLiteral("--view"),
+                           QStringLiteral("usage"),
+                           QStringLiteral("--out"),
+                           out,
+                           QStringLiteral("--width"),
+                           QStringLiteral("0")}
+            << 1 << QStringLiteral("--width needs a number of pixels from 16 to 20000 (got '0')");
+        QTest::newRow("height 100000")
+            << QStringList{file,
+                           QStringLiteral("--view"),
+                           QStringLiteral("usage"),
+                           QStringLiteral("--out"),
+                           out,
+                           QStringLiteral("--height"),
+                           QStringLiteral("100000")}
+            << 1
+            << QStringLiteral("--height needs a number of pixels from 16 to 20000 (got '100000')");
+        QTest::newRow("too many pixels") << QStringList{file,
+                                                        QStringLiteral("--view"),
+                                                        QStringLiteral("usage"),
+                                                        QStringLiteral("--out"),
+                                                        out,
+                                                        QStringLiteral("--width"),
+                                                        QStringLiteral("20000"),
+                                                        QStringLiteral("--height"),
+                                                        QStringLiteral("20000"),
+                                                        QStringLiteral("--scale"),
+                                                        QStringLiteral("2")}
+                                         << 1 << QStringLiteral("more than 400 megapixels");
+        QTest::newRow("no extension")
+            << QStringList{file, QStringLiteral("--view"), QStringLiteral("usage"),
+                           QStringLiteral("--out"), QStringLiteral("/tmp/chart")}
+            << 1 << QStringLiteral("unknown file type; --out must end in .png, .svg, .pdf or .csv");
         QTest::newRow("missing file")
             << QStringList{QStringLiteral("/nonexistent/x-buffer-assignment.txt"),
                            QStringLiteral("--view"), QStringLiteral("usage"),

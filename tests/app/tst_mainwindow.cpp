@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "CompareView.h"
+#include "CsvRead.h"
 #include "ExportDialog.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
@@ -10,6 +11,7 @@
 #include "ModuleBrowser.h"
 #include "Preferences.h"
 #include "SourceView.h"
+#include "TableCsv.h"
 #include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
@@ -20,11 +22,16 @@
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
 #include <QDialog>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QHeaderView>
 #include <QImageReader>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -467,6 +474,76 @@ private Q_SLOTS:
         QVERIFY(!w.fileNotice()->actions().isEmpty());
     }
 
+    void tablesCopyAsCsv()
+    {
+        MainWindow w;
+        w.show();
+        w.openPath(sample("gpu_decoder_layer"));
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        // Every table and tree of the window offers both actions.
+        const QList<QAbstractItemView *> views = w.findChildren<QAbstractItemView *>();
+        int tables = 0;
+        for (QAbstractItemView *v : views) {
+            if (!qobject_cast<QTableView *>(v) && !qobject_cast<QTreeView *>(v))
+                continue;
+            ++tables;
+            QStringList texts;
+            for (const QAction *a : v->actions())
+                texts << a->text();
+            QVERIFY2(texts.contains(QStringLiteral("Copy as CSV")) &&
+                         texts.contains(QStringLiteral("Save as CSV…")),
+                     v->metaObject()->className());
+        }
+        QVERIFY2(tables >= 5, qPrintable(QString::number(tables)));
+
+        // The values table as the user arranged it: Shape hidden, Kind moved first. Copy as CSV
+        // writes what is shown, in that order, and reads back as the same cells.
+        QTableView *table = w.valueTable()->table();
+        table->setColumnHidden(ValueTableModel::ShapeColumn, true);
+        table->horizontalHeader()->moveSection(
+            table->horizontalHeader()->visualIndex(ValueTableModel::KindColumn), 0);
+        QAction *copy = nullptr;
+        for (QAction *a : table->actions()) {
+            if (a->text() == QLatin1String("Copy as CSV"))
+                copy = a;
+        }
+        QVERIFY(copy);
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        QString why;
+        const auto csv = testutil::readCsv(QApplication::clipboard()->text(), &why);
+        QVERIFY2(csv, qPrintable(why));
+        QAbstractItemModel *model = table->model();
+        QCOMPARE(static_cast<int>(csv->size()), 1 + model->rowCount());
+        const QStringList header = csv->front();
+        QCOMPARE(header.front(),
+                 model->headerData(ValueTableModel::KindColumn, Qt::Horizontal).toString());
+        QVERIFY(!header.contains(
+            model->headerData(ValueTableModel::ShapeColumn, Qt::Horizontal).toString()));
+        QCOMPARE(header.size(), model->columnCount() - 1);
+        const int sizeAt = static_cast<int>(header.indexOf(
+            model->headerData(ValueTableModel::SizeColumn, Qt::Horizontal).toString() +
+            QStringLiteral(" (bytes)")));
+        const int nameAt = static_cast<int>(header.indexOf(
+            model->headerData(ValueTableModel::NameColumn, Qt::Horizontal).toString()));
+        QVERIFY(sizeAt >= 0 && nameAt >= 0);
+        // ` value: <203 p5.18.0 @0> (size=311164928,offset=0)`: exact bytes, not "296.75MiB".
+        bool found = false;
+        for (std::size_t r = 1; r < csv->size(); ++r) {
+            const QStringList &row = (*csv)[r];
+            QCOMPARE(row.size(), header.size());
+            QCOMPARE(row[nameAt], model->index(static_cast<int>(r - 1), ValueTableModel::NameColumn)
+                                      .data()
+                                      .toString());
+            if (row[nameAt] == QLatin1String("p5.18.0")) {
+                QCOMPARE(row[sizeAt], QStringLiteral("311164928"));
+                found = true;
+            }
+        }
+        QVERIFY(found);
+        QCOMPARE(TableCsv::of(table), QApplication::clipboard()->text().toUtf8());
+    }
+
     void exportIsAtomicAndAsksBeforeReplacing()
     {
         QTemporaryDir dir;
@@ -513,6 +590,48 @@ private Q_SLOTS:
             ->setText(dir.filePath(QStringLiteral("new.png")));
         dialog.accept();
         QVERIFY(asked.isEmpty());
+
+        // The format and the extension follow each other; an unknown extension is refused with
+        // the formats that work, and the dialog stays open.
+        ExportDialog formats(w.chartViews(), w.usageChart(), dir.path(), &w);
+        auto *path = formats.findChild<QLineEdit *>(QStringLiteral("path"));
+        auto *title = formats.findChild<QLineEdit *>(QStringLiteral("title"));
+        QCOMPARE(title->text(), w.usageChart()->title());
+        QVERIFY(path->text().endsWith(QLatin1String("usage.png")) ||
+                path->text().endsWith(
+                    QString(QStringLiteral("usage.") + ChartExport::extension(formats.format()))));
+        QComboBox *format = nullptr;
+        for (QComboBox *c : formats.findChildren<QComboBox *>()) {
+            if (c->findData(static_cast<int>(ExportFormat::Pdf)) >= 0)
+                format = c;
+        }
+        QVERIFY(format);
+        format->setCurrentIndex(format->findData(static_cast<int>(ExportFormat::Pdf)));
+        QVERIFY2(path->text().endsWith(QLatin1String("usage.pdf")), qPrintable(path->text()));
+        QTest::keyClicks(path, QStringLiteral(".svg"));
+        path->setText(dir.filePath(QStringLiteral("chart.svg")));
+        Q_EMIT path->textEdited(path->text());
+        QCOMPARE(formats.format(), ExportFormat::Svg);
+        path->setText(dir.filePath(QStringLiteral("chart.jpg")));
+        formats.accept();
+        QCOMPARE(formats.result(), int(QDialog::Rejected));
+        QVERIFY(formats.findChild<QLabel *>() != nullptr);
+        bool told = false;
+        for (QLabel *l : formats.findChildren<QLabel *>())
+            told |= l->isVisibleTo(&formats) &&
+                    l->text().contains(QLatin1String(".png, .svg, .pdf or .csv"));
+        QVERIFY(told);
+        // A PDF with a title of the user's own and the footer: written, and a PDF.
+        title->setText(QStringLiteral("Before the fix"));
+        path->setText(dir.filePath(QStringLiteral("chart.pdf")));
+        Q_EMIT path->textEdited(path->text());
+        formats.accept();
+        QCOMPARE(formats.result(), int(QDialog::Accepted));
+        QCOMPARE(formats.options().title, QStringLiteral("Before the fix"));
+        QVERIFY(w.exportView(formats.view(), formats.path(), formats.options()));
+        QFile pdf(formats.path());
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
     }
 
     void firstRunHintAndHelp()
@@ -813,6 +932,29 @@ private Q_SLOTS:
                     changes->index(r, 1).data(BytesRole).toLongLong());
         QVERIFY(view->summaryText().contains(
             QStringLiteral("3 in both (0 renamed), 12 added, 6 removed, 1 changed")));
+        // The comparison's tables copy as CSV like every other: exact signed bytes, and "—"
+        // where a value is on one side only.
+        for (QAbstractItemView *t : view->findChildren<QAbstractItemView *>()) {
+            if (qobject_cast<QTableView *>(t) || qobject_cast<QTreeView *>(t))
+                QVERIFY2(t->actions().size() >= 2, t->metaObject()->className());
+        }
+        const auto atPeak = testutil::readCsv(QString::fromUtf8(TableCsv::of(view->peakTable())));
+        QVERIFY(atPeak);
+        QCOMPARE(static_cast<int>(atPeak->size()), 1 + 8);
+        QCOMPARE(atPeak->front().at(1), QStringLiteral("Δ at the peak (bytes)"));
+        QCOMPARE(atPeak->at(1).at(4), QStringLiteral("select_multiply_fusion{}"));
+        const auto valueRows =
+            testutil::readCsv(QString::fromUtf8(TableCsv::of(view->valuesTable())));
+        QVERIFY(valueRows);
+        QCOMPARE(static_cast<int>(valueRows->size()), 1 + changes->rowCount());
+        QCOMPARE(valueRows->front().at(2), QStringLiteral("before (bytes)"));
+        for (std::size_t r = 1; r < valueRows->size(); ++r) {
+            const QStringList &row = (*valueRows)[r];
+            QCOMPARE(row.at(1).toLongLong(),
+                     changes->index(static_cast<int>(r - 1), 1).data(BytesRole).toLongLong());
+            if (row.at(0) == QLatin1String("added"))
+                QCOMPARE(row.at(2), QStringLiteral("—"));
+        }
         // Clicking a removed value's row selects it in the main window (it is in the dump on
         // screen); an added one is only in the other dump.
         const auto clickRow = [&](const QString &kind) {

@@ -1,17 +1,22 @@
+#include "CsvRead.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "models/AllocationTreeModel.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
+#include "models/ModelCsv.h"
+#include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueChangeModel.h"
 #include "models/ValueTableModel.h"
 #include "parse/DumpParser.h"
+#include "report/Csv.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QStringListModel>
 #include <QTest>
 
 using namespace bufferscope;
@@ -160,6 +165,27 @@ private Q_SLOTS:
                                 "28 | slice_reduce_fusion{3} | 512B | 5 | output\n"
                                 "23 | Arg_0.1 | 1.0KiB | 1 | parameter\n"
                                 "0 | lhs | 4.0KiB | 8 | thread_local\n"));
+        // The same table as CSV (Copy as CSV): sizes as exact integers under "Size (bytes)",
+        // the rest as shown.
+        {
+            const auto csv =
+                testutil::readCsv(QString::fromUtf8(ModelCsv::write(values, valueColumns)));
+            QVERIFY(csv);
+            QCOMPARE(static_cast<int>(csv->size()), 1 + values.rowCount());
+            QCOMPARE((*csv)[0], (QStringList{QStringLiteral("Id"), QStringLiteral("Value"),
+                                             QStringLiteral("Size (bytes)"),
+                                             QStringLiteral("Alloc"), QStringLiteral("Kind")}));
+            QCOMPARE(
+                (*csv)[1],
+                (QStringList{QStringLiteral("24"), QStringLiteral("slice_reduce_fusion{}"),
+                             QStringLiteral("32"), QStringLiteral("18"), QStringLiteral("temp")}));
+            QCOMPARE((*csv)[7], (QStringList{QStringLiteral("23"), QStringLiteral("Arg_0.1"),
+                                             QStringLiteral("1024"), QStringLiteral("1"),
+                                             QStringLiteral("parameter")}));
+            QCOMPARE((*csv)[8], (QStringList{QStringLiteral("0"), QStringLiteral("lhs"),
+                                             QStringLiteral("4096"), QStringLiteral("8"),
+                                             QStringLiteral("thread_local")}));
+        }
 
         const auto timeline = MemoryTimeline::compute(*r.dump);
         AllocationTreeModel allocations;
@@ -199,6 +225,28 @@ private Q_SLOTS:
                                 "  loop_broadcast_fusion | 16B | 1\n"
                                 "xla__device_data | 2B | 1\n"
                                 "  p0.37.0 | 2B | 1\n"));
+        // As CSV, a tree gets its depth: children under their parent, every branch written.
+        {
+            const auto csv = testutil::readCsv(QString::fromUtf8(ModelCsv::write(tree, {0, 1, 3})));
+            QVERIFY(csv);
+            QCOMPARE(static_cast<int>(csv->size()), 1 + 9);
+            QCOMPARE((*csv)[0].at(0), QStringLiteral("depth"));
+            QCOMPARE((*csv)[0].at(2),
+                     tree.headerData(1, Qt::Horizontal, Qt::DisplayRole).toString() +
+                         QStringLiteral(" (bytes)"));
+            QCOMPARE((*csv)[1], (QStringList{QStringLiteral("0"), QStringLiteral("(no op_name)"),
+                                             QStringLiteral("1064"), QStringLiteral("3")}));
+            QCOMPARE((*csv)[2],
+                     (QStringList{QStringLiteral("1"),
+                                  QStringLiteral("loop_broadcast_dynamic_update_slice_fusion"),
+                                  QStringLiteral("1024"), QStringLiteral("2")}));
+            QCOMPARE((*csv)[3], (QStringList{QStringLiteral("1"), QStringLiteral("tuple.2"),
+                                             QStringLiteral("40"), QStringLiteral("1")}));
+            QCOMPARE((*csv)[4], (QStringList{QStringLiteral("0"), QStringLiteral("xla__unselect"),
+                                             QStringLiteral("128"), QStringLiteral("2")}));
+            QCOMPARE((*csv)[9], (QStringList{QStringLiteral("1"), QStringLiteral("p0.37.0"),
+                                             QStringLiteral("2"), QStringLiteral("1")}));
+        }
         // Members and paths through the shared roles.
         const QModelIndex unselect = tree.index(1, 0);
         QCOMPARE(unselect.data(MembersRole).value<QVector<int>>().size(), 2);
@@ -368,6 +416,50 @@ private Q_SLOTS:
         const ValueChange &c = changes.changeAt(0);
         QCOMPARE(changes.index(0, ValueChangeModel::DeltaColumn).data(BytesRole).toLongLong(),
                  c.after.bytes - c.before.bytes);
+    }
+
+    void csvQuoting()
+    {
+        // RFC 4180 by hand: quote a field with a comma, quote, CR or LF; double its quotes; end
+        // records in CRLF; leave everything else (spaces, UTF-8) as it is.
+        CsvWriter w;
+        w.field("plain").field("a,b").field("say \"hi\"").field("two\nlines").field(" lead");
+        w.endRow();
+        w.field(std::int64_t{-5}).empty().field("ünï").field("cr\r").endRow();
+        QCOMPARE(QString::fromStdString(w.str()),
+                 QStringLiteral("plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\", lead\r\n"
+                                "-5,,ünï,\"cr\r\"\r\n"));
+        // And any model's text comes back whole through a reader written from the RFC.
+        const QStringList tricky = {QStringLiteral("a,b"),
+                                    QStringLiteral("say \"hi\""),
+                                    QStringLiteral("two\nlines"),
+                                    QStringLiteral("\"quoted\""),
+                                    QStringLiteral("ünïcödé · 中文"),
+                                    QStringLiteral(""),
+                                    QStringLiteral(",\r\n\"")};
+        QStringListModel model(tricky);
+        const auto csv = testutil::readCsv(QString::fromUtf8(ModelCsv::write(model)));
+        QVERIFY(csv);
+        QCOMPARE(static_cast<int>(csv->size()), 1 + static_cast<int>(tricky.size()));
+        for (qsizetype i = 0; i < tricky.size(); ++i)
+            QCOMPARE((*csv)[static_cast<std::size_t>(i) + 1], QStringList{tricky[i]});
+    }
+
+    void tickLabels()
+    {
+        // Byte ticks: the fewest digits, a space, the IEC unit.
+        const double KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
+        QCOMPARE(tickBytesText(0), QStringLiteral("0 B"));
+        QCOMPARE(tickBytesText(512), QStringLiteral("512 B"));
+        QCOMPARE(tickBytesText(256 * KiB), QStringLiteral("256 KiB"));
+        QCOMPARE(tickBytesText(768 * MiB), QStringLiteral("768 MiB"));
+        QCOMPARE(tickBytesText(GiB), QStringLiteral("1 GiB"));
+        QCOMPARE(tickBytesText(1.5 * GiB), QStringLiteral("1.5 GiB"));
+        QCOMPARE(tickBytesText(1.25 * GiB), QStringLiteral("1.25 GiB"));
+        QCOMPARE(tickBytesText(1.125 * GiB), QStringLiteral("1.125 GiB"));
+        QCOMPARE(tickBytesText(-256 * KiB), QStringLiteral("−256 KiB"));
+        QCOMPARE(tickBytesText(80 * GiB), QStringLiteral("80 GiB"));
+        QCOMPARE(tickBytesText(2 * 1024 * GiB), QStringLiteral("2 TiB"));
     }
 
     void selection()

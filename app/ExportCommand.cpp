@@ -1,11 +1,14 @@
 #include "ExportCommand.h"
 
 #include "BreakdownChart.h"
+#include "CompareView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
 #include "UsageChart.h"
 #include "Workspace.h"
+#include "analysis/DumpDiff.h"
 #include "models/ByteSize.h"
+#include "models/QtText.h"
 #include "models/Selection.h"
 
 #include <QFileInfo>
@@ -24,6 +27,41 @@ int fail(const QString &message, int code)
     return code;
 }
 
+/// `--view compare --compare OTHER`: the compare window's curves of FILE (before) and OTHER
+/// (after), or their CSV.
+int exportComparison(Workspace &workspace, const QString &file, const QString &other,
+                     const QString &out, ExportOptions options, bool footer, const QString &select)
+{
+    LoadedDump before;
+    LoadedDump after;
+    QString error;
+    for (const auto &[path, loaded] : {std::pair<const QString &, LoadedDump &>{file, before},
+                                       std::pair<const QString &, LoadedDump &>{other, after}}) {
+        if (QFileInfo(path).isDir())
+            return fail(path + QStringLiteral(": is a directory; give one dump file"), 2);
+        if (!loadDump(path, loaded, error))
+            return fail(error, 2);
+    }
+    auto diff = std::make_shared<const DumpDiff>(
+        DumpDiff::compute(*before.dump, *before.timeline, *after.dump, *after.timeline));
+    CompareView view(workspace.jobs());
+    view.resize(options.width, options.height);
+    view.setDumps(before.dump, before.timeline, toQString(before.dump->module), after.dump,
+                  after.timeline, toQString(after.dump->module), std::move(diff));
+    if (!select.isEmpty() && !view.showValue(select))
+        return fail(QStringLiteral("no value '%1' in either dump").arg(select), 1);
+    if (footer)
+        options.footer = ChartExport::footerFor(QFileInfo(file).fileName() + QStringLiteral(" → ") +
+                                                QFileInfo(other).fileName());
+    QString why;
+    if (!view.exportChart(out, options, &why))
+        return fail(
+            QStringLiteral("%1: cannot write the %2: %3")
+                .arg(out, ChartExport::extension(*ChartExport::formatOf(out)).toUpper(), why),
+            2);
+    return 0;
+}
+
 } // namespace
 
 int ExportCommand::run(const QStringList &args)
@@ -32,6 +70,7 @@ int ExportCommand::run(const QStringList &args)
     QString view;
     QString out;
     QString select;
+    QString compare;
     ExportOptions options;
     options.title = QString(); // null: the view's own title
     bool footer = false;
@@ -77,6 +116,9 @@ int ExportCommand::run(const QStringList &args)
                 options.title = QStringLiteral(""); // empty, not null: no title at all
         } else if (a == QLatin1String("--footer")) {
             footer = true;
+        } else if (a == QLatin1String("--compare")) {
+            if (!next(compare))
+                return fail(QStringLiteral("--compare needs the dump to compare with"), 1);
         } else if (a == QLatin1String("--select")) {
             if (!next(select))
                 return fail(QStringLiteral("--select needs a value id or name"), 1);
@@ -95,22 +137,29 @@ int ExportCommand::run(const QStringList &args)
         }
     }
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
-        return fail(QStringLiteral("usage: bufferscope export FILE --view "
-                                   "usage|gantt|memory-map|breakdown --out OUT.png|.svg|.pdf|.csv "
-                                   "[--width W] [--height H] [--scale S] [--title TEXT] "
-                                   "[--footer] [--select VALUE_ID|NAME] [--step T] "
-                                   "[--budget SIZE]"),
-                    1);
+        return fail(
+            QStringLiteral("usage: bufferscope export FILE --view "
+                           "usage|gantt|memory-map|breakdown|compare --out OUT.png|.svg|.pdf|.csv "
+                           "[--width W] [--height H] [--scale S] [--title TEXT] "
+                           "[--footer] [--select VALUE_ID|NAME] [--step T] "
+                           "[--budget SIZE] [--compare OTHER]"),
+            1);
     if (!ChartExport::formatOf(out))
         return fail(QStringLiteral("%1: unknown file type; --out must end in %2")
                         .arg(out, ChartExport::formatsText()),
                     1);
     if (const QString badSize = ChartExport::checkSize(options); !badSize.isEmpty())
         return fail(QStringLiteral("cannot export: %1").arg(badSize), 1);
+    if ((view == QLatin1String("compare")) != !compare.isEmpty())
+        return fail(QStringLiteral("--view compare and --compare OTHER go together"), 1);
     // The same workspace and views as the app, with everything built at once (nothing here
     // can wait for a job).
     Workspace workspace;
     workspace.setBackgroundFrom(std::numeric_limits<std::size_t>::max());
+    if (!compare.isEmpty() && (budget > 0 || step >= 0))
+        return fail(QStringLiteral("--budget and --step are for the single-dump views"), 1);
+    if (!compare.isEmpty())
+        return exportComparison(workspace, file, compare, out, options, footer, select);
     std::unique_ptr<ChartView> chart;
     if (view == QLatin1String("usage"))
         chart = std::make_unique<UsageChart>(&workspace);

@@ -1,6 +1,7 @@
 #include "CompareView.h"
 
 #include "BytesTicker.h"
+#include "ChartExport.h"
 #include "ChartPalette.h"
 #include "JobRunner.h"
 #include "TableCsv.h"
@@ -8,11 +9,18 @@
 #include "models/Roles.h"
 #include "models/ValueChangeModel.h"
 #include "report/DiffReport.h"
+#include "report/ViewCsv.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -195,6 +203,30 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_tabs->addTab(valuesPage, tr("Values"));
 
     m_plot->setMinimumHeight(200);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        if (!m_diff)
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Export Chart…"), this, [this] {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export Chart"), QDir::home().filePath(QStringLiteral("compare.png")),
+                ChartExport::fileFilters(ExportFormat::Png));
+            if (path.isEmpty())
+                return;
+            QString why;
+            if (!exportChart(path, ExportOptions(), &why))
+                QMessageBox::warning(
+                    this, tr("Export failed"),
+                    tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
+        });
+        menu.addAction(tr("Copy Data as CSV"), this, [this] {
+            const std::string text = curvesCsv();
+            QApplication::clipboard()->setText(
+                QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+        });
+        menu.exec(m_plot->mapToGlobal(pos));
+    });
     m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
     m_plot->xAxis->setLabel(tr("program order, aligned (matched instructions share a step)"));
     m_plot->yAxis->setLabel(tr("live bytes"));
@@ -209,6 +241,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     legendRow->setColumnStretchFactor(0, 0.001);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setColumnSpacing(24); // entries apart even where a viewer's font is wider
     m_plot->legend->setVisible(true);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
 
@@ -295,6 +328,32 @@ QString CompareView::summaryText() const
         .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
              row(tr("total"), d.totalBefore, d.totalAfter),
              row(tr("peak"), d.peakBefore, d.peakAfter, peakNote), lines);
+}
+
+std::string CompareView::curvesCsv() const
+{
+    if (!m_diff)
+        return {};
+    return ViewCsv::alignedUsage(*m_diff, *m_before, *m_beforeTimeline, *m_after, *m_afterTimeline);
+}
+
+bool CompareView::exportChart(const QString &path, const ExportOptions &options, QString *error)
+{
+    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
+    if (!format) {
+        if (error)
+            *error = tr("unknown file type; the export writes %1").arg(ChartExport::formatsText());
+        return false;
+    }
+    if (*format == ExportFormat::Csv) {
+        const std::string text = curvesCsv();
+        return ChartExport::writeFile(
+            path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
+    }
+    ExportOptions o = options;
+    if (o.title.isNull())
+        o.title = tr("Live bytes of %1 and %2, aligned").arg(m_beforeName, m_afterName);
+    return ChartExport::writeImage(m_plot, *format, path, o, {}, error);
 }
 
 void CompareView::fillPlot()

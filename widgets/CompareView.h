@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartExport.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
@@ -54,6 +55,12 @@ public:
     /// The aligned rows the picked value's live ranges cover in before and after ([first,
     /// last], -1 when that side has none).
     std::pair<double, double> shownRange(bool after) const;
+
+    /// Exports the curves as the extension of `path` says (ChartExport.h): PNG, SVG or PDF of
+    /// the chart (a null title: "Live bytes of A and B, aligned"), or CSV of the aligned curves
+    /// (ViewCsv::alignedUsage).
+    bool exportChart(const QString &path, const ExportOptions &options, QString *error = nullptr);
+    std::string curvesCsv() const;
 
     /// Shows `change`'s live range in before and after on the curves.
     void showChange(const ValueChange &change);

@@ -1,5 +1,6 @@
 #include "ViewCsv.h"
 
+#include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "layout/MemoryMapLayout.h"
 #include "model/Dump.h"
@@ -104,6 +105,39 @@ std::string ViewCsv::memoryMap(const Dump &dump, const MemoryMapLayout &layout)
             static_cast<std::int64_t>(v.color));
         csv.endRow();
     }
+    return csv.take();
+}
+
+std::string ViewCsv::alignedUsage(const DumpDiff &diff, const Dump &before,
+                                  const MemoryTimeline &tb, const Dump &after,
+                                  const MemoryTimeline &ta)
+{
+    const SpaceTimeline *a = tb.space(0) ? tb.space(0) : tb.primary();
+    const SpaceTimeline *b = ta.space(0) ? ta.space(0) : ta.primary();
+    const auto bytes = [](const SpaceTimeline *s, std::int64_t step) {
+        return s && step >= 0 && static_cast<std::size_t>(step) < s->liveBytes.size()
+                   ? s->liveBytes[static_cast<std::size_t>(step)]
+                   : std::int64_t{0};
+    };
+    CsvWriter csv;
+    for (const char *column :
+         {"row", "step_before", "step_after", "instruction_before", "instruction_after",
+          "live_bytes_before", "live_bytes_after", "delta_bytes"})
+        csv.field(column);
+    csv.endRow();
+    const std::vector<StepAlignment::Row> &rows = diff.match.steps.rows;
+    diff.match.steps.forEachHeld([&](std::size_t r, std::int64_t x, std::int64_t y) {
+        csv.field(static_cast<std::int64_t>(r));
+        const StepAlignment::Row &row = rows[r];
+        row.a >= 0 ? csv.field(row.a) : csv.empty();
+        row.b >= 0 ? csv.field(row.b) : csv.empty();
+        row.a >= 0 ? csv.field(Report::instructionAt(before, row.a)) : csv.empty();
+        row.b >= 0 ? csv.field(Report::instructionAt(after, row.b)) : csv.empty();
+        const std::int64_t va = bytes(a, x);
+        const std::int64_t vb = bytes(b, y);
+        csv.field(va).field(vb).field(vb - va);
+        csv.endRow();
+    });
     return csv.take();
 }
 

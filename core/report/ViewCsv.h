@@ -9,6 +9,7 @@
 namespace bufferscope {
 
 struct Dump;
+struct DumpDiff;
 class MemoryTimeline;
 struct MemoryMapLayout;
 
@@ -34,6 +35,14 @@ std::string memoryMap(const Dump &dump, const MemoryMapLayout &layout);
 /// Every group of the breakdown in `grouping` (not only the bars drawn), largest first:
 /// `step,memory_space,<grouping>,bytes,values`.
 std::string breakdown(const Breakdown &breakdown, Breakdown::Grouping grouping);
+
+/// The compare window's curves: one row per aligned step (DumpMatch's StepAlignment),
+/// `row,step_before,step_after,instruction_before,instruction_after,live_bytes_before,
+/// live_bytes_after,delta_bytes` on memory space 0 (the first there is otherwise). A side with
+/// no step in a row leaves its step and instruction empty and holds its previous bytes, as the
+/// curve does.
+std::string alignedUsage(const DumpDiff &diff, const Dump &before, const MemoryTimeline &tb,
+                         const Dump &after, const MemoryTimeline &ta);
 
 /// The column name of a flat grouping: `op_name`, `source`, `op_type`, `kind`.
 const char *groupingColumn(Breakdown::Grouping grouping);

@@ -311,6 +311,37 @@ private Q_SLOTS:
         QVERIFY(!csvOf(dir.filePath(view + QStringLiteral(".csv"))).empty());
     }
 
+    void comparison()
+    {
+        // The compare window's curves, headless: tst_diff and FORMAT.md Part A give the peaks
+        // of tpu_dynamic_slice (9728 B) and tpu_random_normal (17920 B).
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("compare.csv"));
+        const QStringList both = {sample(QStringLiteral("tpu_dynamic_slice")),
+                                  QStringLiteral("--view"), QStringLiteral("compare"),
+                                  QStringLiteral("--compare"),
+                                  sample(QStringLiteral("tpu_random_normal"))};
+        Run r = runExport(both + QStringList{QStringLiteral("--out"), csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> rows = csvOf(csv);
+        QVERIFY(rows.size() > 1);
+        qint64 before = 0, after = 0;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            before = std::max(before, rows[i][5].toLongLong());
+            after = std::max(after, rows[i][6].toLongLong());
+        }
+        QCOMPARE(before, qint64(9728));
+        QCOMPARE(after, qint64(17920));
+        const QString pdf = dir.filePath(QStringLiteral("compare.pdf"));
+        r = runExport(both + QStringList{QStringLiteral("--out"), pdf});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(readAll(pdf).startsWith("%PDF-"));
+        r = runExport({sample(QStringLiteral("tpu_dynamic_slice")), QStringLiteral("--view"),
+                       QStringLiteral("compare"), QStringLiteral("--out"), csv});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("go together")), qPrintable(r.err));
+    }
+
     void badOutputLeavesNoFile()
     {
         QTemporaryDir dir;

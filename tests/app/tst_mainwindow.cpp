@@ -938,6 +938,40 @@ private Q_SLOTS:
             if (qobject_cast<QTableView *>(t) || qobject_cast<QTreeView *>(t))
                 QVERIFY2(t->actions().size() >= 2, t->metaObject()->className());
         }
+        // The curves export too: as data, one row per aligned step, peaking at the peaks
+        // above; as a vector picture.
+        {
+            QTemporaryDir dir;
+            const QString csvPath = dir.filePath(QStringLiteral("compare.csv"));
+            QString why;
+            QVERIFY2(view->exportChart(csvPath, ExportOptions(), &why), qPrintable(why));
+            QFile f(csvPath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto curves = testutil::readCsv(QString::fromUtf8(f.readAll()));
+            QVERIFY(curves);
+            QCOMPARE(curves->size(), 1 + view->diff().match.steps.rows.size());
+            QCOMPARE(curves->front().at(5), QStringLiteral("live_bytes_before"));
+            qint64 peakBefore = 0, peakAfter = 0;
+            for (std::size_t r = 1; r < curves->size(); ++r) {
+                const QStringList &row = (*curves)[r];
+                peakBefore = std::max(peakBefore, row.at(5).toLongLong());
+                peakAfter = std::max(peakAfter, row.at(6).toLongLong());
+                QCOMPARE(row.at(7).toLongLong(), row.at(6).toLongLong() - row.at(5).toLongLong());
+            }
+            QCOMPARE(peakBefore, qint64(9728));
+            QCOMPARE(peakAfter, qint64(17920));
+            const QString svgPath = dir.filePath(QStringLiteral("compare.svg"));
+            QVERIFY2(view->exportChart(svgPath, ExportOptions::sized(800, 400), &why),
+                     qPrintable(why));
+            QFile svg(svgPath);
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QByteArray text = svg.readAll();
+            QVERIFY(text.contains("<svg"));
+            QVERIFY(text.contains("Live bytes of tpu_dynamic_slice and tpu_random_normal"));
+            QVERIFY(!view->exportChart(dir.filePath(QStringLiteral("compare.gif")), ExportOptions(),
+                                       &why));
+            QVERIFY(why.contains(QLatin1String(".png, .svg, .pdf or .csv")));
+        }
         const auto atPeak = testutil::readCsv(QString::fromUtf8(TableCsv::of(view->peakTable())));
         QVERIFY(atPeak);
         QCOMPARE(static_cast<int>(atPeak->size()), 1 + 8);

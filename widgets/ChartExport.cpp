@@ -2,6 +2,7 @@
 
 #include "ChartPalette.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPageLayout>
@@ -10,6 +11,9 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace bufferscope {
 
@@ -106,6 +110,25 @@ bool renderVector(QCustomPlot *plot, QPaintDevice *device, int width, int height
     return painter.end();
 }
 
+/// Writes `data` to the open `file` and commits it: the target is replaced only when every
+/// byte reached the disk; otherwise the temporary file goes and `error` says why.
+bool commitBytes(QSaveFile &file, const QByteArray &data, QString *error)
+{
+    errno = 0;
+    if (file.write(data) != data.size() || !file.flush()) {
+        // Qt reports a full disk as "Unknown error"; the system's reason says what happened.
+        const int code = errno;
+        QString why = file.errorString();
+        if (code != 0)
+            why = QString::fromLocal8Bit(std::strerror(code));
+        file.cancelWriting();
+        return failWith(error, why);
+    }
+    if (!file.commit())
+        return failWith(error, file.errorString());
+    return true;
+}
+
 } // namespace
 
 std::optional<ExportFormat> ChartExport::formatOf(const QString &path)
@@ -189,14 +212,7 @@ bool ChartExport::writeFile(const QString &path, const QByteArray &data, QString
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return failWith(error, file.errorString());
-    if (file.write(data) != data.size()) {
-        const QString why = file.errorString();
-        file.cancelWriting();
-        return failWith(error, why);
-    }
-    if (!file.commit())
-        return failWith(error, file.errorString());
-    return true;
+    return commitBytes(file, data, error);
 }
 
 bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QString &path,
@@ -210,9 +226,15 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
         return failWith(error, tr("CSV is the data behind a chart, not an image"));
     const int w = options.width;
     const int h = options.height;
+    // The target is opened first, so an unwritable path fails before the drawing; the picture
+    // is drawn into memory and written in one go, so a full disk is reported as such (an
+    // encoder writing straight to the file would leave its error behind).
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return failWith(error, file.errorString());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     bool drawn = false;
     QString why;
     {
@@ -234,15 +256,15 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
                 why = tr("the picture could not be rendered (%1 × %2 px is too large?)")
                           .arg(qRound(w * options.scale))
                           .arg(qRound(h * options.scale));
-            else if (!picture.save(&file, "PNG"))
-                why = tr("the PNG could not be encoded: %1").arg(file.errorString());
+            else if (!picture.save(&buffer, "PNG"))
+                why = tr("the PNG could not be encoded");
             else
                 drawn = true;
             break;
         }
         case ExportFormat::Svg: {
             QSvgGenerator svg;
-            svg.setOutputDevice(&file);
+            svg.setOutputDevice(&buffer);
             svg.setSize(QSize(w, h));
             svg.setViewBox(QRect(0, 0, w, h));
             svg.setTitle(options.title);
@@ -254,7 +276,7 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
             break;
         }
         case ExportFormat::Pdf: {
-            QPdfWriter pdf(&file);
+            QPdfWriter pdf(&buffer);
             pdf.setCreator(QStringLiteral("BufferScope ") + QCoreApplication::applicationVersion());
             pdf.setTitle(options.title);
             pdf.setResolution(kVectorDpi);
@@ -279,14 +301,7 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
         file.cancelWriting();
         return failWith(error, why);
     }
-    if (file.error() != QFileDevice::NoError) {
-        why = file.errorString();
-        file.cancelWriting();
-        return failWith(error, why);
-    }
-    if (!file.commit())
-        return failWith(error, file.errorString());
-    return true;
+    return commitBytes(file, bytes, error);
 }
 
 } // namespace bufferscope

@@ -34,6 +34,7 @@ ExportDialog::ExportDialog(const QList<ChartView *> &views, ChartView *current,
       m_path(new QLineEdit(this)), m_problem(new QLabel(this))
 {
     setWindowTitle(tr("Export Chart"));
+    setMinimumWidth(520); // room for a title and a path
     for (ChartView *v : views)
         m_view->addItem(v->windowTitle().isEmpty() ? v->viewName() : v->windowTitle());
     m_view->setCurrentIndex(std::max<qsizetype>(0, views.indexOf(current)));
@@ -76,7 +77,11 @@ ExportDialog::ExportDialog(const QList<ChartView *> &views, ChartView *current,
     form->addRow(tr("&Scale:"), m_scale);
     form->addRow(tr("&Title:"), m_title);
     form->addRow(tr("Foo&ter:"), m_footer);
-    form->addRow(tr("&File:"), pathRow);
+    // A row holding a layout gets no buddy from the form: without one the label would show its
+    // '&' instead of a shortcut.
+    auto *fileLabel = new QLabel(tr("&File:"), this);
+    fileLabel->setBuddy(m_path);
+    form->addRow(fileLabel, pathRow);
     form->addRow(m_problem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);
@@ -110,8 +115,10 @@ void ExportDialog::viewChosen()
     if (!v)
         return;
     // The title follows the view until the user writes one of their own.
-    if (m_title->text() == m_defaultTitle)
+    if (m_title->text() == m_defaultTitle) {
         m_title->setText(v->title());
+        m_title->setCursorPosition(0); // the start of a long title, not its end
+    }
     m_defaultTitle = v->title();
     suggestPath();
 }

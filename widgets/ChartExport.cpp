@@ -3,8 +3,10 @@
 #include "ChartPalette.h"
 
 #include <QBuffer>
+#include <QClipboard>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -205,6 +207,26 @@ QString ChartExport::footerFor(const QString &dumpPath)
     const QString version = QCoreApplication::applicationVersion();
     return tr("%1 · BufferScope %2")
         .arg(QFileInfo(dumpPath).fileName(), version.isEmpty() ? tr("(dev)") : version);
+}
+
+bool ChartExport::write(QCustomPlot *plot, const QString &path, const ExportOptions &options,
+                        const std::function<std::string()> &csv,
+                        const std::function<bool()> &fitLabels, QString *error)
+{
+    const std::optional<ExportFormat> format = formatOf(path);
+    if (!format)
+        return failWith(error, tr("unknown file type; the export writes %1").arg(formatsText()));
+    if (*format == ExportFormat::Csv) {
+        const std::string text = csv();
+        return writeFile(path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
+    }
+    return writeImage(plot, *format, path, options, fitLabels, error);
+}
+
+void ChartExport::copyText(const std::string &text)
+{
+    QGuiApplication::clipboard()->setText(
+        QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
 }
 
 bool ChartExport::writeFile(const QString &path, const QByteArray &data, QString *error)

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 class QByteArray;
 class QCustomPlot;
@@ -66,6 +67,13 @@ QString footerFor(const QString &dumpPath);
 bool writeImage(QCustomPlot *plot, ExportFormat format, const QString &path,
                 const ExportOptions &options, const std::function<bool()> &fitLabels,
                 QString *error);
+/// The whole export: by `path`'s extension, the text `csv` returns (the data behind the chart)
+/// or the picture of `plot` (writeImage). Any other extension fails, naming those that work.
+bool write(QCustomPlot *plot, const QString &path, const ExportOptions &options,
+           const std::function<std::string()> &csv, const std::function<bool()> &fitLabels,
+           QString *error);
+/// Puts UTF-8 `text` (a chart's CSV) on the clipboard.
+void copyText(const std::string &text);
 /// Writes `data` to `path` atomically.
 bool writeFile(const QString &path, const QByteArray &data, QString *error);
 

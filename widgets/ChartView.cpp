@@ -176,23 +176,12 @@ void ChartView::replotAll()
 
 bool ChartView::exportTo(const QString &path, const ExportOptions &options, QString *error)
 {
-    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
-    if (!format) {
-        if (error)
-            *error = tr("unknown file type; the export writes %1").arg(ChartExport::formatsText());
-        return false;
-    }
-    if (*format == ExportFormat::Csv) {
-        const std::string text = csv();
-        return ChartExport::writeFile(
-            path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
-    }
     ensureCurrent();
     ExportOptions o = options;
     if (o.title.isNull())
         o.title = title();
-    return ChartExport::writeImage(
-        m_plot, *format, path, o, [this] { return updateLabels(); }, error);
+    return ChartExport::write(
+        m_plot, path, o, [this] { return csv(); }, [this] { return updateLabels(); }, error);
 }
 
 std::string ChartView::csv()
@@ -212,7 +201,8 @@ QString ChartView::footerText() const
 void ChartView::saveCsvAs()
 {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Chart Data as CSV"), viewName() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+        this, tr("Save Chart Data as CSV"),
+        QDir::home().filePath(viewName() + QStringLiteral(".csv")), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString why;
@@ -258,11 +248,7 @@ void ChartView::showContextMenu(const QPoint &pos)
     menu.addAction(tr("Copy Image"), this,
                    [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
     if (m_dump) {
-        menu.addAction(tr("Copy Data as CSV"), this, [this] {
-            const std::string text = csv();
-            QApplication::clipboard()->setText(
-                QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
-        });
+        menu.addAction(tr("Copy Data as CSV"), this, [this] { ChartExport::copyText(csv()); });
         menu.addAction(tr("Save Data as CSV…"), this, &ChartView::saveCsvAs);
     }
     menu.addSeparator();

@@ -220,11 +220,8 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
                     this, tr("Export failed"),
                     tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
         });
-        menu.addAction(tr("Copy Data as CSV"), this, [this] {
-            const std::string text = curvesCsv();
-            QApplication::clipboard()->setText(
-                QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
-        });
+        menu.addAction(tr("Copy Data as CSV"), this,
+                       [this] { ChartExport::copyText(curvesCsv()); });
         menu.exec(m_plot->mapToGlobal(pos));
     });
     m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
@@ -339,21 +336,11 @@ std::string CompareView::curvesCsv() const
 
 bool CompareView::exportChart(const QString &path, const ExportOptions &options, QString *error)
 {
-    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
-    if (!format) {
-        if (error)
-            *error = tr("unknown file type; the export writes %1").arg(ChartExport::formatsText());
-        return false;
-    }
-    if (*format == ExportFormat::Csv) {
-        const std::string text = curvesCsv();
-        return ChartExport::writeFile(
-            path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
-    }
     ExportOptions o = options;
     if (o.title.isNull())
         o.title = tr("Live bytes of %1 and %2, aligned").arg(m_beforeName, m_afterName);
-    return ChartExport::writeImage(m_plot, *format, path, o, {}, error);
+    return ChartExport::write(
+        m_plot, path, o, [this] { return curvesCsv(); }, {}, error);
 }
 
 void CompareView::fillPlot()

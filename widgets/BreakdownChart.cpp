@@ -48,7 +48,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     m_highlight->setLayer(highlightLayer());
     m_highlight->setName(tr("group of the selected value"));
     auto bytesTicker = QSharedPointer<BytesTicker>::create();
-    bytesTicker->setTickCount(3); // byte labels are wide; the dock is often narrow
+    bytesTicker->setTickCount(3); // byte labels are wide; the dock is often narrow (updateLabels)
     p->xAxis->setTicker(bytesTicker);
     p->xAxis->setLabel(tr("assigned bytes live at the step"));
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
@@ -195,6 +195,17 @@ void BreakdownChart::fillBars()
                                            : toQString(dump()->str(dump()->instructions[ins].name)))
                          .arg(humanBytesText(b.bytes)));
     resetZoom();
+}
+
+bool BreakdownChart::updateLabels()
+{
+    // A byte label every 150 pixels or so: three in a narrow dock, more in a wide export.
+    const int wanted = std::clamp(plot()->axisRect()->width() / 150, 3, 8);
+    QSharedPointer<QCPAxisTicker> ticker = plot()->xAxis->ticker();
+    if (ticker->tickCount() == wanted)
+        return false;
+    ticker->setTickCount(wanted);
+    return true;
 }
 
 std::string BreakdownChart::dataCsv() const

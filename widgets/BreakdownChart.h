@@ -49,6 +49,7 @@ protected:
     void plotClicked(const QPointF &pixel) override;
     void ensureCurrent() override;
     std::string dataCsv() const override;
+    bool updateLabels() override;
 
 private:
     /// Shows the breakdown at `step`: the workspace's, or a note while it computes it.

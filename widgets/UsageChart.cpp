@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -442,6 +443,26 @@ void UsageChart::placeBudget()
     plot()->yAxis->setRange(0, top);
 }
 
+bool UsageChart::updateLabels()
+{
+    // The selected value's name starts at its band; a band too near the right edge for the
+    // name to fit gets it ending at the band's end instead, so it is never cut off.
+    if (!m_valueLabel->visible())
+        return false;
+    const QCPAxisRect *rect = plot()->axisRect();
+    const double start = plot()->xAxis->coordToPixel(m_valueRange.first);
+    const double width =
+        QFontMetricsF(m_valueLabel->font()).horizontalAdvance(m_valueLabel->text());
+    const bool right = start + width > rect->right() &&
+                       plot()->xAxis->coordToPixel(m_valueRange.second) - width >= rect->left();
+    if (right == m_valueLabelRight)
+        return false;
+    m_valueLabelRight = right;
+    m_valueLabel->setPositionAlignment(Qt::AlignTop | (right ? Qt::AlignRight : Qt::AlignLeft));
+    m_valueLabel->position->setCoords(right ? m_valueRange.second : m_valueRange.first, 0.01);
+    return true;
+}
+
 std::string UsageChart::dataCsv() const
 {
     return ViewCsv::usage(*dump(), *timeline());
@@ -469,9 +490,12 @@ void UsageChart::showValue(int value)
         return setMemorySpace(v.color); // follow the selection into its memory space
     m_valueBand->topLeft->setCoords(static_cast<double>(v.start), 0);
     m_valueBand->bottomRight->setCoords(static_cast<double>(v.end + 1), 1);
-    m_valueLabel->position->setCoords(static_cast<double>(v.start), 0.01);
     m_valueLabel->setText(QStringLiteral(" ") + toQString(dump()->valueDisplayName(v)) +
-                          QStringLiteral(" · ") + humanBytesText(v.size));
+                          QStringLiteral(" · ") + humanBytesText(v.size) + QStringLiteral(" "));
+    m_valueRange = {static_cast<double>(v.start), static_cast<double>(v.end + 1)};
+    m_valueLabelRight = false;
+    m_valueLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_valueLabel->position->setCoords(m_valueRange.first, 0.01);
     m_valueBand->setVisible(true);
     m_valueLabel->setVisible(true);
     // Its uses and positions on the live-bytes curve.

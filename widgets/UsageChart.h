@@ -68,6 +68,7 @@ protected:
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     std::string dataCsv() const override;
+    bool updateLabels() override;
 
 private:
     /// The graphs' data of one memory space, built on any thread.
@@ -106,7 +107,9 @@ private:
     QCPItemRect *m_valueBand = nullptr;
     std::unique_ptr<StepMarks> m_marks;
     QCPItemText *m_valueLabel = nullptr;
-    int m_memorySpace = 0; ///< the one plotted
+    QPair<double, double> m_valueRange; ///< the selected value's band, [start, end + 1)
+    bool m_valueLabelRight = false;     ///< its label ends at the band's end
+    int m_memorySpace = 0;              ///< the one plotted
     int m_curveLane;
 };
 

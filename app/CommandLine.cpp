@@ -350,6 +350,7 @@ QString CommandLine::usage()
         "  bufferscope export FILE --view usage|gantt|memory-map|breakdown --out OUT\n"
         "                     [--width W] [--height H] [--scale S] [--title TEXT] [--footer]\n"
         "                     [--select VALUE_ID|NAME] [--step T] [--budget SIZE]\n"
+        "                     [--order start|size|allocation] [--group-by G] [--allocation N]\n"
         "  bufferscope export A --view compare --compare B --out OUT [--select NAME] ...\n"
         "                                              render a chart headless: OUT.png, .svg,\n"
         "                                              .pdf, or .csv for the data behind it\n"

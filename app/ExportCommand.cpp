@@ -13,13 +13,21 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 namespace bufferscope {
 
 namespace {
+
+// In the order of GanttOrder and of Breakdown::Grouping's flat groupings.
+const QStringList kOrders = {QStringLiteral("start"), QStringLiteral("size"),
+                             QStringLiteral("allocation")};
+const QStringList kGroupings = {QStringLiteral("op_name"), QStringLiteral("source"),
+                                QStringLiteral("op_type"), QStringLiteral("kind")};
 
 int fail(const QString &message, int code)
 {
@@ -71,6 +79,9 @@ int ExportCommand::run(const QStringList &args)
     QString out;
     QString select;
     QString compare;
+    QString order;
+    QString groupBy;
+    qint64 allocation = -1;
     ExportOptions options;
     options.title = QString(); // null: the view's own title
     bool footer = false;
@@ -125,6 +136,15 @@ int ExportCommand::run(const QStringList &args)
         } else if (a == QLatin1String("--step")) {
             if (!next(v) || (step = v.toLongLong(&ok), !ok) || step < 0)
                 return fail(QStringLiteral("--step needs a step number ≥ 0"), 1);
+        } else if (a == QLatin1String("--order")) {
+            if (!next(order) || !kOrders.contains(order))
+                return fail(QStringLiteral("--order needs start, size or allocation"), 1);
+        } else if (a == QLatin1String("--group-by")) {
+            if (!next(groupBy) || !kGroupings.contains(groupBy))
+                return fail(QStringLiteral("--group-by needs op_name, source, op_type or kind"), 1);
+        } else if (a == QLatin1String("--allocation")) {
+            if (!next(v) || (allocation = v.toLongLong(&ok), !ok) || allocation < 0)
+                return fail(QStringLiteral("--allocation needs an allocation number ≥ 0"), 1);
         } else if (a == QLatin1String("--budget")) {
             if (!next(v) || (budget = parseByteSize(v)) <= 0)
                 return fail(QStringLiteral("--budget needs a size such as 16GiB"), 1);
@@ -142,7 +162,9 @@ int ExportCommand::run(const QStringList &args)
                            "usage|gantt|memory-map|breakdown|compare --out OUT.png|.svg|.pdf|.csv "
                            "[--width W] [--height H] [--scale S] [--title TEXT] "
                            "[--footer] [--select VALUE_ID|NAME] [--step T] "
-                           "[--budget SIZE] [--compare OTHER]"),
+                           "[--budget SIZE] [--order start|size|allocation] "
+                           "[--group-by op_name|source|op_type|kind] [--allocation N] "
+                           "[--compare OTHER]"),
             1);
     if (!ChartExport::formatOf(out))
         return fail(QStringLiteral("%1: unknown file type; --out must end in %2")
@@ -158,6 +180,16 @@ int ExportCommand::run(const QStringList &args)
     workspace.setBackgroundFrom(std::numeric_limits<std::size_t>::max());
     if (!compare.isEmpty() && (budget > 0 || step >= 0))
         return fail(QStringLiteral("--budget and --step are for the single-dump views"), 1);
+    // Each view's own choice, as its control row offers it in the window.
+    for (const auto &[given, owner, option] :
+         {std::tuple{!order.isEmpty(), "gantt", "--order"},
+          std::tuple{!groupBy.isEmpty(), "breakdown", "--group-by"},
+          std::tuple{allocation >= 0, "memory-map", "--allocation"}}) {
+        if (given && view != QLatin1String(owner))
+            return fail(QStringLiteral("%1 is for the %2 view")
+                            .arg(QLatin1String(option), QLatin1String(owner)),
+                        1);
+    }
     if (!compare.isEmpty())
         return exportComparison(workspace, file, compare, out, options, footer, select);
     std::unique_ptr<ChartView> chart;
@@ -204,6 +236,20 @@ int ExportCommand::run(const QStringList &args)
     workspace.showFinished(); // at the peak
     if (budget > 0)
         static_cast<UsageChart *>(chart.get())->setBudget(budget);
+    if (!order.isEmpty())
+        static_cast<LiveRangeGantt *>(chart.get())
+            ->setOrder(static_cast<GanttOrder>(kOrders.indexOf(order)));
+    if (!groupBy.isEmpty())
+        static_cast<BreakdownChart *>(chart.get())
+            ->setGrouping(static_cast<Breakdown::Grouping>(kGroupings.indexOf(groupBy)));
+    if (allocation >= 0) {
+        const auto it = std::find_if(dump.allocations.begin(), dump.allocations.end(),
+                                     [&](const Allocation &a) { return a.index == allocation; });
+        if (it == dump.allocations.end())
+            return fail(QStringLiteral("%1: no allocation %2").arg(file).arg(allocation), 1);
+        static_cast<MemoryMap *>(chart.get())
+            ->setAllocation(static_cast<int>(it - dump.allocations.begin()));
+    }
     // The step: --step, else the selected value's first step (its whole range in view), else
     // the peak.
     if (value >= 0 && step < 0 && dump.values[static_cast<std::size_t>(value)].hasLiveRange())

@@ -285,6 +285,40 @@ private Q_SLOTS:
             sum += rows[i][3].toLongLong();
         }
         QCOMPARE(sum, kDecoderPeakBytes);
+
+        // By allocation kind: every parameter allocation is live at the peak (their sizes on
+        // the `allocation N: size S, parameter P` lines add up to 653,597,956), the single
+        // `tuple` temp of 32 bytes, and the rest is output.
+        r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("breakdown"), groups) +
+            QStringList{QStringLiteral("--group-by"), QStringLiteral("kind")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> kinds = csvOf(groups);
+        QCOMPARE(static_cast<int>(kinds.size()), 4);
+        QCOMPARE(kinds[0].at(2), QStringLiteral("kind"));
+        QCOMPARE(kinds[1].mid(2, 2),
+                 (QStringList{QStringLiteral("parameter"), QStringLiteral("653597956")}));
+        QCOMPARE(kinds[2].mid(2, 2),
+                 (QStringList{QStringLiteral("output"),
+                              QString::number(kDecoderPeakBytes - 653597956 - 32)}));
+        QCOMPARE(kinds[3].mid(2, 2), (QStringList{QStringLiteral("temp"), QStringLiteral("32")}));
+
+        // One allocation of the map: `allocation 3: size 138706944, maybe-live-out` holds seven
+        // values at offset 0, wrapped_slice.1 the last of them.
+        r = runExport(
+            exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("memory-map"), map) +
+            QStringList{QStringLiteral("--allocation"), QStringLiteral("3")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<QStringList> one = csvOf(map);
+        QVERIFY(one.size() > 1);
+        QCOMPARE(static_cast<int>(one.size()), 1 + 7);
+        bool wrapped = false;
+        for (std::size_t i = 1; i < one.size(); ++i) {
+            QCOMPARE(one[i].at(4), QStringLiteral("0"));
+            QCOMPARE(one[i].at(2), QStringLiteral("3"));
+            wrapped |= one[i].at(1) == QLatin1String("wrapped_slice.1");
+        }
+        QVERIFY(wrapped);
     }
 
     void vectorAndCsvForEveryView_data()
@@ -442,6 +476,22 @@ private Q_SLOTS:
                                                         QStringLiteral("--scale"),
                                                         QStringLiteral("2")}
                                          << 1 << QStringLiteral("more than 400 megapixels");
+        QTest::newRow("order on usage") << QStringList{file,
+                                                       QStringLiteral("--view"),
+                                                       QStringLiteral("usage"),
+                                                       QStringLiteral("--out"),
+                                                       out,
+                                                       QStringLiteral("--order"),
+                                                       QStringLiteral("size")}
+                                        << 1 << QStringLiteral("--order is for the gantt view");
+        QTest::newRow("no such allocation") << QStringList{file,
+                                                           QStringLiteral("--view"),
+                                                           QStringLiteral("memory-map"),
+                                                           QStringLiteral("--out"),
+                                                           out,
+                                                           QStringLiteral("--allocation"),
+                                                           QStringLiteral("99")}
+                                            << 1 << QStringLiteral("no allocation 99");
         QTest::newRow("no extension")
             << QStringList{file, QStringLiteral("--view"), QStringLiteral("usage"),
                            QStringLiteral("--out"), QStringLiteral("/tmp/chart")}

@@ -498,6 +498,8 @@ void UsageChart::showValue(int value)
     m_valueLabel->position->setCoords(m_valueRange.first, 0.01);
     m_valueBand->setVisible(true);
     m_valueLabel->setVisible(true);
+    // Selecting replots the highlight layer only (no afterReplot): place the label now.
+    updateLabels();
     // Its uses and positions on the live-bytes curve.
     const SpaceTimeline *space = timeline()->space(m_memorySpace);
     m_marks->show(*dump(), *workspace()->flow(dumpPointer(), value), [space](qint64 step) {

@@ -147,41 +147,33 @@ struct Side
 
         // Operands, from the values' uses; and, as operand -1, the values an instruction holds
         // without defining them (its positions: a get-tuple-element or bitcast that aliases).
+        // One walk serves both passes: count per reader, then fill.
+        const auto forEachOperand = [&](const auto &fn) {
+            for (const Value &v : d.values) {
+                if (v.instruction == kNone)
+                    continue;
+                for (std::uint32_t k = 0; k < v.useCount; ++k) {
+                    const Use &u = d.uses[v.firstUse + k];
+                    if (u.instruction < n)
+                        fn(u.instruction,
+                           Operand{u.operand, mix(str(v.index), str(u.index)), v.instruction});
+                }
+                for (std::uint32_t k = 0; k < v.positionCount; ++k) {
+                    const Position &p = d.positions[v.firstPosition + k];
+                    if (p.instruction < n && p.instruction != v.instruction)
+                        fn(p.instruction,
+                           Operand{-1, mix(str(v.index), str(p.index)), v.instruction});
+                }
+            }
+        };
         operandStart.assign(n + 1, 0);
-        for (const Value &v : d.values) {
-            if (v.instruction == kNone)
-                continue;
-            for (std::uint32_t k = 0; k < v.useCount; ++k) {
-                const Use &u = d.uses[v.firstUse + k];
-                if (u.instruction < n)
-                    ++operandStart[u.instruction + 1];
-            }
-            for (std::uint32_t k = 0; k < v.positionCount; ++k) {
-                const Position &p = d.positions[v.firstPosition + k];
-                if (p.instruction < n && p.instruction != v.instruction)
-                    ++operandStart[p.instruction + 1];
-            }
-        }
+        forEachOperand([&](std::uint32_t reader, const Operand &) { ++operandStart[reader + 1]; });
         for (std::size_t i = 0; i < n; ++i)
             operandStart[i + 1] += operandStart[i];
         operands.assign(operandStart[n], {});
         std::vector<std::uint32_t> fill(operandStart.begin(), operandStart.end() - 1);
-        for (const Value &v : d.values) {
-            if (v.instruction == kNone)
-                continue;
-            for (std::uint32_t k = 0; k < v.useCount; ++k) {
-                const Use &u = d.uses[v.firstUse + k];
-                if (u.instruction < n)
-                    operands[fill[u.instruction]++] = {u.operand, mix(str(v.index), str(u.index)),
-                                                       v.instruction};
-            }
-            for (std::uint32_t k = 0; k < v.positionCount; ++k) {
-                const Position &p = d.positions[v.firstPosition + k];
-                if (p.instruction < n && p.instruction != v.instruction)
-                    operands[fill[p.instruction]++] = {-1, mix(str(v.index), str(p.index)),
-                                                       v.instruction};
-            }
-        }
+        forEachOperand(
+            [&](std::uint32_t reader, const Operand &o) { operands[fill[reader]++] = o; });
         for (std::size_t i = 0; i < n; ++i)
             std::sort(operands.begin() + operandStart[i], operands.begin() + operandStart[i + 1],
                       [](const Operand &x, const Operand &y) {

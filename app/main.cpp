@@ -5,6 +5,7 @@
 #include "ValueInspector.h"
 #include "Workspace.h"
 #include "models/Selection.h"
+#include "util/Parallel.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -17,6 +18,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -77,6 +79,25 @@ QStringList setUpLogging(QStringList args)
     return args;
 }
 
+/// `--threads N` (every command and the GUI): how many threads core/ may use. Removes the
+/// option from `args`; false with `error` set when N is not a count of threads.
+bool takeThreads(QStringList &args, std::optional<int> &threads, QString &error)
+{
+    const qsizetype at = args.indexOf(QStringLiteral("--threads"));
+    if (at < 0)
+        return true;
+    bool ok = false;
+    const int n = at + 1 < args.size() ? args[at + 1].toInt(&ok) : 0;
+    if (!ok || n < 1 || n > 1024) {
+        error = QStringLiteral("--threads needs a number of threads from 1 to 1024 (got '%1')")
+                    .arg(at + 1 < args.size() ? args[at + 1] : QString());
+        return false;
+    }
+    threads = n;
+    args.remove(at, 2);
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -86,6 +107,13 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
     args = setUpLogging(args);
+    std::optional<int> threads;
+    if (QString error; !takeThreads(args, threads, error)) {
+        std::fprintf(stderr, "bufferscope: %s\n", error.toUtf8().constData());
+        return 1;
+    }
+    if (threads)
+        setThreadBudget(*threads);
 
     if (CommandLine::isCommand(args)) {
         QCoreApplication app(argc, argv);

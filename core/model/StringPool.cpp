@@ -170,11 +170,16 @@ void StringPool::prefetchEntry(std::uint64_t hash) const
 
 StringId StringPool::find(std::string_view text) const
 {
+    return find(text, hash(text));
+}
+
+StringId StringPool::find(std::string_view text, std::uint64_t hash) const
+{
     if (text.empty())
         return kNoString;
     if (text.size() > 0xffffffffu)
         return kNoString;
-    const std::size_t i = probe(text, hash(text));
+    const std::size_t i = probe(text, hash);
     return m_slots[i] == 0 ? kNoString : readEntry(slotEntry(m_slots[i])).id;
 }
 

@@ -29,6 +29,9 @@ public:
     StringId intern(std::string_view text, std::uint64_t hash);
     /// The id of `text` if it was interned, otherwise kNoString. Never inserts.
     StringId find(std::string_view text) const;
+    /// find() for a caller that already has hash(text). Safe from many threads while no one
+    /// interns.
+    StringId find(std::string_view text, std::uint64_t hash) const;
     std::string_view view(StringId id) const { return m_strings[id]; }
     /// Hints the CPU to fetch `id`'s text soon (the parser reads names a few lines ahead).
     void prefetch(StringId id) const

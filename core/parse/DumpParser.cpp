@@ -4,12 +4,14 @@
 #include "parse/ShapeParser.h"
 #include "parse/StackFrames.h"
 #include "util/FlatMap.h"
+#include "util/Parallel.h"
 #include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -327,17 +329,30 @@ public:
 class Builder
 {
 public:
-    Builder(Dump &dump, const ParseOptions &options) : d(dump), m_options(options)
+    Builder(Dump &dump, const ParseOptions &options) : d(dump), gd(dump), m_options(options)
     {
         d.shapes.emplace_back(); // ShapeId 0: no shape
     }
+    /// A builder for one chunk of the Used values section (parseUsedValues): it reads what
+    /// `main` knows (values, instructions, names, shapes) and keeps what it adds itself in
+    /// `local`, under local ids, for the merge.
+    Builder(Dump &local, const ParseOptions &options, Builder &main, std::uint32_t chunk)
+        : d(local), gd(main.d), m_options(options), m_main(&main), m_chunk(chunk)
+    {
+        d.shapes.emplace_back();
+        m_file = main.m_file;
+        m_section = Section::UsedValues;
+    }
 
-    /// Returns false when parsing must stop (fatal error or cancel).
+    /// Returns false when parsing must stop (fatal error, cancel, or restartSerial).
     bool parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
                    std::int64_t bytesTotal);
     void finish();
 
     bool cancelled = false;
+    /// The chunked parse met something only the serial path can decide (a value listed twice,
+    /// a block outside the section...): the load starts over with one thread.
+    bool restartSerial = false;
     std::optional<Diagnostic> fatal;
 
 private:
@@ -358,11 +373,19 @@ private:
     }
     void warnAt(std::int64_t line, std::string message, std::uint32_t value = kNone)
     {
-        if (d.warnings.size() >= m_options.maxWarnings) {
+        // A chunk keeps every warning about a shape it made, for the merge decides whether the
+        // shape is new (and so whether the serial parse would have warned).
+        const bool aboutNewShape = m_creatingShape != kNone;
+        const std::size_t kept = m_main ? m_keptWarnings : d.warnings.size();
+        if (!aboutNewShape && kept >= m_options.maxWarnings) {
             ++d.suppressedWarnings;
             return;
         }
         d.warnings.push_back({Severity::Warning, m_file, line, std::move(message), value});
+        if (m_main) {
+            m_warningShape.push_back(m_creatingShape);
+            m_keptWarnings += !aboutNewShape;
+        }
     }
     void fail(std::int64_t line, std::string message)
     {
@@ -370,9 +393,41 @@ private:
             fatal = Diagnostic{Severity::Error, m_file, line, std::move(message), kNone};
     }
 
+    // -- chunks: ids a chunk gives to what it adds itself carry kLocal until the merge
+    static constexpr std::uint32_t kLocal = 0x80000000u;
+    static bool isLocal(std::uint32_t id) { return id != kNone && (id & kLocal) != 0; }
+    /// The main builder: the one whose tables a chunk reads.
+    const Builder &G() const { return m_main ? *m_main : *this; }
+    sv str(StringId id) const
+    {
+        return isLocal(id) ? d.strings.view(id & ~kLocal) : gd.strings.view(id);
+    }
+    StringId intern(sv text, std::uint64_t hash)
+    {
+        if (!m_main)
+            return d.strings.intern(text, hash);
+        if (const StringId id = gd.strings.find(text, hash); id != kNoString || text.empty())
+            return id;
+        return kLocal | d.strings.intern(text, hash);
+    }
+    StringId intern(sv text) { return intern(text, StringPool::hash(text)); }
+
     // -- interning
     std::uint32_t instructionFor(StringId name)
     {
+        if (m_main) {
+            const std::vector<std::uint32_t> &byName = m_main->m_instructionByName;
+            if (!isLocal(name) && name < byName.size() && byName[name] != kNone)
+                return byName[name];
+            const auto next = static_cast<std::uint32_t>(d.instructions.size());
+            const std::uint32_t local = m_localInstructions.insert(name, next);
+            if (local == next) {
+                Instruction ins;
+                ins.name = name;
+                d.instructions.push_back(ins);
+            }
+            return kLocal | local;
+        }
         if (name >= m_instructionByName.size())
             m_instructionByName.resize(std::max<std::size_t>(d.strings.size(), name + 1) * 2,
                                        kNone);
@@ -394,9 +449,9 @@ private:
             return kNoString;
         const std::uint64_t h = StringPool::hash(text);
         RecentString &slot = m_recent[h & (m_recent.size() - 1)];
-        if (slot.hash == h && slot.id != kNoString && d.str(slot.id) == text)
+        if (slot.hash == h && slot.id != kNoString && str(slot.id) == text)
             return slot.id;
-        slot = {h, d.strings.intern(text, h)};
+        slot = {h, intern(text, h)};
         return slot.id;
     }
     StringId indexOrEmpty(sv index) { return internRecent(index.empty() ? sv("{}") : index); }
@@ -423,20 +478,85 @@ private:
     {
         const Hint &h = m_hints[static_cast<std::size_t>(lineNo) % kAhead];
         if (h.name)
-            d.strings.prefetchEntry(h.hash);
+            gd.strings.prefetchEntry(h.hash);
         if (h.shape) {
-            const ShapeSlot &slot = m_shapeSlots[h.shapeHash & (m_shapeSlots.size() - 1)];
+            const Builder &g = G();
+            const ShapeSlot &slot = g.m_shapeSlots[h.shapeHash & (g.m_shapeSlots.size() - 1)];
             if (slot.shape != 0)
-                __builtin_prefetch(m_shapeTexts.data() + slot.begin);
+                __builtin_prefetch(g.m_shapeTexts.data() + slot.begin);
         }
+    }
+    /// The lines of [from, limit), found kAhead lines before they are handled so that
+    /// hintAhead can prefetch what they will look up.
+    struct QueuedLine
+    {
+        std::size_t begin = 0;
+        std::size_t end = 0; ///< where the '\n' is (or the end of the text)
+        bool newline = false;
+    };
+    class LineQueue
+    {
+    public:
+        LineQueue(sv text, std::size_t from, std::size_t limit, std::int64_t line)
+            : m_text(text), m_scan(from), m_limit(std::min(limit, text.size())), m_scanLine(line)
+        {}
+        bool next(QueuedLine &out, Builder &builder)
+        {
+            const char *const base = m_text.data();
+            while (m_queued < kAhead && m_scan < m_limit) {
+                const auto *nl = static_cast<const char *>(
+                    std::memchr(base + m_scan, '\n', m_text.size() - m_scan));
+                const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : m_text.size();
+                m_lines[(m_head + m_queued) % kAhead] = {m_scan, end, nl != nullptr};
+                ++m_queued;
+                builder.hintAhead(sv(base + m_scan, end - m_scan), ++m_scanLine);
+                m_scan = nl ? end + 1 : m_text.size();
+            }
+            if (m_queued == 0)
+                return false;
+            out = m_lines[m_head];
+            m_head = (m_head + 1) % kAhead;
+            --m_queued;
+            return true;
+        }
+        /// Goes on from `to` (a line start), whose line number is `line` + 1.
+        void jump(std::size_t to, std::int64_t line)
+        {
+            m_scan = to;
+            m_scanLine = line;
+            m_queued = 0;
+        }
+
+    private:
+        sv m_text;
+        std::size_t m_scan;
+        std::size_t m_limit;
+        std::int64_t m_scanLine;
+        std::array<QueuedLine, kAhead> m_lines{};
+        std::size_t m_head = 0;
+        std::size_t m_queued = 0;
+    };
+    /// A queued line's text without its '\r'; notes CRLF and a last line without a newline.
+    sv lineText(sv text, const QueuedLine &l)
+    {
+        sv line = text.substr(l.begin, l.end - l.begin);
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+            d.traits.crlf = true;
+        }
+        if (!l.newline) {
+            d.traits.truncated = true;
+            warn("the last line has no newline: the file looks truncated");
+        }
+        return line;
     }
     /// intern() of a name on the current line, with the hash hintAhead computed for it.
     StringId internHinted(sv name)
     {
         const Hint &h = m_hints[static_cast<std::size_t>(m_line) % kAhead];
         if (h.name == name.data() && h.length == name.size())
-            return d.strings.intern(name, h.hash);
-        return d.strings.intern(name);
+            return intern(name, h.hash);
+        return intern(name);
     }
 
     // -- line kinds
@@ -465,8 +585,52 @@ private:
     std::uint32_t addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
                            std::int64_t size, sv shape);
 
+    // -- the Used values section in chunks, one per core (docs/ARCHITECTURE.md, "Parsing")
+    struct UsedValuesChunk;
+    /// Parses the Used values section from `begin` (the line after its header) in chunks on
+    /// `threads` threads and merges them in file order. Returns where the serial loop goes on
+    /// (the line that ends the section, or the end of `text`); npos when the parse must stop.
+    std::size_t parseUsedValues(sv text, std::size_t begin, MappedFile *mapping, int threads,
+                                std::int64_t &bytesDone, std::int64_t bytesTotal);
+    /// A chunk's own loop over [begin, end); false when the whole parse must stop.
+    bool parseChunk(sv text, std::size_t begin, std::size_t end);
+    void mergeChunk(Builder &chunk);
+    /// The first value block (a `<` line whose instruction is not the previous block's) or
+    /// section end in [from, limit), or npos: where chunks may be cut.
+    static std::size_t chunkBoundary(sv text, std::size_t from, std::size_t limit);
+    /// Points m_headerCursor just past value `index` in id order.
+    void resyncHeaderCursor(std::uint32_t index);
+
     Dump &d;
+    Dump &gd; ///< the Dump values and instructions are in: d, or the main builder's for a chunk
     const ParseOptions &m_options;
+    Builder *m_main = nullptr;
+    std::uint32_t m_chunk = 0;
+    // What a chunk hands to the merge (besides d's strings, instructions, shapes, positions,
+    // uses and warnings): the values whose blocks it read (and which of firstPosition/firstUse
+    // it set, as chunk-local indices), the instructions whose text it read, and for each
+    // warning the local shape whose making raised it (kNone for the rest).
+    std::vector<std::uint32_t> m_blocks;
+    std::vector<std::uint8_t> m_blockFlags;
+    std::vector<std::uint32_t> m_claimed;
+    std::vector<std::uint32_t> m_warningShape;
+    std::uint32_t m_creatingShape = kNone;
+    std::size_t m_keptWarnings = 0;
+    std::size_t m_sectionEnd = std::string_view::npos; ///< the line that ended a chunk's section
+    FlatMap64 m_localInstructions{16};
+    // The main builder's, while chunks run: which values' blocks were read, and which chunk
+    // (+1) read each instruction's text; a second claim sends the load to the serial path.
+    std::unique_ptr<std::atomic<std::uint8_t>[]> m_sharedSeen;
+    std::unique_ptr<std::atomic<std::uint32_t>[]> m_textOwner;
+    std::atomic<bool> m_stopChunks{false};
+    std::atomic<bool> m_serialNeeded{false};
+    void needSerial(const char *why, std::int64_t id)
+    {
+        if (!m_serialNeeded.exchange(true))
+            spdlog::debug("chunked Used values: {} (id {}); the serial parse takes over", why, id);
+        m_stopChunks.store(true, std::memory_order_relaxed);
+    }
+    bool m_enterUsedValues = false; ///< handleLine saw `Used values:`
     std::uint32_t m_file = 0;
     std::int64_t m_line = 0;
     Section m_section = Section::Start;
@@ -517,6 +681,12 @@ private:
     }
     /// shapeFor() with the text's hash known (hintAhead computed it).
     ShapeId shapeFor(sv text, std::uint64_t hash);
+    /// The shape of `text` in this builder's table, or 0.
+    ShapeId findShape(sv text, std::uint64_t hash) const;
+    /// A new shape's record: its text interned, its size worked out (warnings if it has none).
+    ShapeInfo makeShapeInfo(sv text, std::uint64_t hash);
+    /// Puts a shape not in the table into it and into d.shapes; returns its id.
+    ShapeId addShape(sv text, std::uint64_t hash, const ShapeInfo &info);
     ShapeId shapeHinted(sv text)
     {
         const Hint &h = m_hints[static_cast<std::size_t>(m_line) % kAhead];
@@ -551,16 +721,34 @@ ShapeId Builder::shapeFor(sv text)
 
 ShapeId Builder::shapeFor(sv text, std::uint64_t h)
 {
+    if (const ShapeId found = G().findShape(text, h); found != 0)
+        return found;
+    if (!m_main)
+        return addShape(text, h, makeShapeInfo(text, h));
+    if (const ShapeId local = findShape(text, h); local != 0)
+        return kLocal | local;
+    // New to the chunk: its warnings stand only if the merge finds it new to the dump too.
+    m_creatingShape = static_cast<ShapeId>(d.shapes.size());
+    const ShapeInfo info = makeShapeInfo(text, h);
+    m_creatingShape = kNone;
+    return kLocal | addShape(text, h, info);
+}
+
+ShapeId Builder::findShape(sv text, std::uint64_t h) const
+{
     const auto tag = static_cast<std::uint32_t>(h >> 32);
-    std::size_t mask = m_shapeSlots.size() - 1;
-    std::size_t i = h & mask;
-    while (m_shapeSlots[i].shape != 0) {
+    const std::size_t mask = m_shapeSlots.size() - 1;
+    for (std::size_t i = h & mask; m_shapeSlots[i].shape != 0; i = (i + 1) & mask) {
         if (m_shapeSlots[i].tag == tag && shapeTextOf(m_shapeSlots[i]) == text)
             return m_shapeSlots[i].shape;
-        i = (i + 1) & mask;
     }
+    return 0;
+}
+
+ShapeInfo Builder::makeShapeInfo(sv text, std::uint64_t h)
+{
     ShapeInfo info;
-    info.text = d.strings.intern(text, h);
+    info.text = intern(text, h);
     const ShapeParseResult parsed = ShapeParser::parse(text);
     if (parsed.ok) {
         info.valid = true;
@@ -579,6 +767,16 @@ ShapeId Builder::shapeFor(sv text, std::uint64_t h)
     } else {
         warn("cannot read shape '" + excerpt(text) + "': " + parsed.error);
     }
+    return info;
+}
+
+ShapeId Builder::addShape(sv text, std::uint64_t h, const ShapeInfo &info)
+{
+    const auto tag = static_cast<std::uint32_t>(h >> 32);
+    std::size_t mask = m_shapeSlots.size() - 1;
+    std::size_t i = h & mask;
+    while (m_shapeSlots[i].shape != 0)
+        i = (i + 1) & mask;
     const auto shapeId = static_cast<ShapeId>(d.shapes.size());
     d.shapes.push_back(info);
     const std::size_t length = std::min<std::size_t>(text.size(), 0xffffffffu);
@@ -620,7 +818,7 @@ void Builder::hintAhead(sv line, std::int64_t lineNo)
         std::int64_t id = 0;
         if (!readInt(rest, id) || id < 0 || !consume(rest, " "))
             return;
-        m_valueById.prefetch(static_cast<std::uint64_t>(id));
+        G().m_valueById.prefetch(static_cast<std::uint64_t>(id));
         consume(rest, "PHI ");
         name = rest.substr(0, rest.find_first_of(" {>"));
         // `... (size=S,offset=O): SHAPE`
@@ -653,14 +851,15 @@ void Builder::hintAhead(sv line, std::int64_t lineNo)
         hint.shape = shape.data();
         hint.shapeLength = shape.size();
         hint.shapeHash = StringPool::hash(shape);
-        __builtin_prefetch(&m_shapeSlots[hint.shapeHash & (m_shapeSlots.size() - 1)]);
+        const std::vector<ShapeSlot> &slots = G().m_shapeSlots;
+        __builtin_prefetch(&slots[hint.shapeHash & (slots.size() - 1)]);
     }
     if (name.empty())
         return;
     hint.name = name.data();
     hint.length = name.size();
     hint.hash = StringPool::hash(name);
-    d.strings.prefetchSlot(hint.hash);
+    gd.strings.prefetchSlot(hint.hash);
 }
 
 bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
@@ -714,48 +913,17 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
     std::size_t lastRelease = 0;
     std::uint64_t linesSinceCheck = 0;
     const std::size_t size = text.size();
-    // Lines are found kAhead lines before they are handled, so hintAhead can prefetch.
-    struct Upcoming
-    {
-        std::size_t begin = 0;
-        std::size_t end = 0;
-        bool newline = false;
-    };
-    std::array<Upcoming, kAhead> upcoming{};
-    std::size_t head = 0;
-    std::size_t queued = 0;
-    std::size_t scan = pos;
-    std::int64_t scanLine = m_line;
+    LineQueue lines(text, pos, size, m_line);
     m_hints.fill(Hint{});
-    while (!m_stopFile) {
-        while (queued < kAhead && scan < size) {
-            const char *nl = static_cast<const char *>(std::memchr(base + scan, '\n', size - scan));
-            const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
-            upcoming[(head + queued) % kAhead] = {scan, end, nl != nullptr};
-            ++queued;
-            hintAhead(sv(base + scan, end - scan), ++scanLine);
-            scan = nl ? end + 1 : size;
-        }
-        if (queued == 0)
-            break;
-        const Upcoming current = upcoming[head];
-        head = (head + 1) % kAhead;
-        --queued;
+    QueuedLine current;
+    while (!m_stopFile && lines.next(current, *this)) {
         pos = current.begin;
         const bool hasNewline = current.newline;
         const std::size_t end = current.end;
-        sv line(base + pos, end - pos);
         const std::uint64_t lineOffset = pos;
         ++m_line;
         hintEntry(m_line + static_cast<std::int64_t>(kAhead / 2));
-        if (!line.empty() && line.back() == '\r') {
-            line.remove_suffix(1);
-            d.traits.crlf = true;
-        }
-        if (!hasNewline) {
-            d.traits.truncated = true;
-            warn("the last line has no newline: the file looks truncated");
-        }
+        const sv line = lineText(text, current);
         // The first bytes of the next line, for the glued `from instruction:` check. Only a
         // few bytes are needed, so the (often very long) next line is not scanned twice.
         const sv next =
@@ -771,6 +939,22 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         if (fatal)
             return false;
         pos = hasNewline ? end + 1 : size;
+        if (m_enterUsedValues) {
+            m_enterUsedValues = false;
+            const int threads = m_options.threads > 0 ? m_options.threads : threadsToUse();
+            if (threads > 1) {
+                bytesDone += static_cast<std::int64_t>(pos - lastProgress);
+                const std::size_t resume =
+                    parseUsedValues(text, pos, mapping, threads, bytesDone, bytesTotal);
+                if (resume == sv::npos)
+                    return false;
+                pos = lastProgress = lastRelease = resume;
+                lines.jump(resume, m_line);
+                if (mapping)
+                    mapping->releaseBefore(resume);
+                continue;
+            }
+        }
 
         if (++linesSinceCheck >= 4096) {
             linesSinceCheck = 0;
@@ -799,6 +983,275 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         return false;
     }
     return true;
+}
+
+namespace {
+/// The instruction name of a value block's header line `<ID NAME...`.
+sv blockName(sv line)
+{
+    const auto space = line.find(' ');
+    if (space == sv::npos)
+        return {};
+    line.remove_prefix(space + 1);
+    consume(line, "PHI ");
+    return line.substr(0, line.find_first_of(" {>\r\n"));
+}
+} // namespace
+
+std::size_t Builder::chunkBoundary(sv text, std::size_t from, std::size_t limit)
+{
+    const char *const base = text.data();
+    const std::size_t size = text.size();
+    std::size_t p = from;
+    if (p > 0 && p < size && base[p - 1] != '\n') {
+        const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
+        if (nl == nullptr)
+            return sv::npos;
+        p = static_cast<std::size_t>(nl - base) + 1;
+    }
+    // The block before: chunks are cut between instructions, not inside a tuple's values.
+    sv previous;
+    for (std::size_t q = p, budget = std::size_t{1} << 20; q > 1 && budget > 0;) {
+        const auto *nl = static_cast<const char *>(::memrchr(base, '\n', q - 1));
+        const std::size_t start = nl ? static_cast<std::size_t>(nl - base) + 1 : 0;
+        if (base[start] == '<') {
+            previous = blockName(text.substr(start, q - start));
+            break;
+        }
+        budget -= std::min(budget, q - start);
+        q = start;
+    }
+    while (p < limit && p < size) {
+        const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
+        const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
+        const char c = base[p];
+        if (c == '<') {
+            const sv name = blockName(text.substr(p, end - p));
+            if (name != previous || name.empty())
+                return p;
+            previous = name;
+        } else if (c != ' ' && c != '\n' && c != '\r') {
+            return p; // the end of the section (or a line only the serial loop knows)
+        }
+        if (nl == nullptr)
+            break;
+        p = end + 1;
+    }
+    return sv::npos;
+}
+
+bool Builder::parseChunk(sv text, std::size_t begin, std::size_t end)
+{
+    const char *const base = text.data();
+    const std::size_t size = text.size();
+    LineQueue lines(text, begin, end, 0);
+    m_hints.fill(Hint{});
+    QueuedLine current;
+    std::uint64_t linesSinceCheck = 0;
+    while (lines.next(current, *this)) {
+        // A line outside a value block ends the section: the serial loop goes on from there.
+        const sv raw = text.substr(current.begin, current.end - current.begin);
+        if (!raw.empty() && raw[0] != ' ' && raw[0] != '<' && raw != "\r") {
+            m_sectionEnd = current.begin;
+            break;
+        }
+        ++m_line;
+        hintEntry(m_line + static_cast<std::int64_t>(kAhead / 2));
+        const sv line = lineText(text, current);
+        const sv next = current.newline ? sv(base + current.end + 1,
+                                             std::min<std::size_t>(size - current.end - 1, 16))
+                                        : sv();
+        handleLine(line, current.begin, next);
+        if (++linesSinceCheck >= 4096) {
+            linesSinceCheck = 0;
+            if (m_main->m_stopChunks.load(std::memory_order_relaxed))
+                return false;
+            if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                m_main->m_stopChunks.store(true, std::memory_order_relaxed);
+                return false;
+            }
+        }
+    }
+    return !m_main->m_stopChunks.load(std::memory_order_relaxed);
+}
+
+std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *mapping, int threads,
+                                     std::int64_t &bytesDone, std::int64_t bytesTotal)
+{
+    const Stopwatch clock;
+    const std::size_t size = text.size();
+    const auto slices = static_cast<std::size_t>(threads) * 4;
+    const std::size_t chunkBytes =
+        std::clamp<std::size_t>((size - begin) / slices, 512, std::size_t{16} << 20);
+    const std::size_t count = (size - begin + chunkBytes - 1) / chunkBytes;
+    // Local ids carry the top bit: a dump with 2^31 of anything is read serially.
+    if (count < 2 || d.values.size() >= kLocal || d.instructions.size() >= kLocal ||
+        d.strings.size() >= kLocal || d.shapes.size() >= kLocal)
+        return begin;
+    m_sharedSeen = std::make_unique<std::atomic<std::uint8_t>[]>(d.values.size());
+    m_textOwner = std::make_unique<std::atomic<std::uint32_t>[]>(d.instructions.size());
+    m_stopChunks.store(false);
+    m_serialNeeded.store(false);
+    struct Chunk
+    {
+        std::size_t start = sv::npos;
+        std::size_t end = sv::npos;
+        std::unique_ptr<Dump> dump;
+        std::unique_ptr<Builder> builder;
+    };
+    std::vector<Chunk> chunks(count);
+    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * chunkBytes); };
+    std::atomic<std::size_t> sectionEnd{size};
+    std::atomic<std::int64_t> parsed{0};
+    const std::int64_t doneBefore = bytesDone;
+    const auto caller = std::this_thread::get_id();
+    parallelFor(count, threads, [&](std::size_t k) {
+        Chunk &c = chunks[k];
+        if (m_stopChunks.load(std::memory_order_relaxed) || (k > 0 && raw(k) >= sectionEnd.load()))
+            return;
+        c.start = k == 0 ? begin : chunkBoundary(text, raw(k), raw(k + 1));
+        if (c.start == sv::npos)
+            return; // the chunk before runs on over this stretch
+        c.end = size;
+        for (std::size_t j = k + 1; j < count; ++j) {
+            if (const std::size_t b = chunkBoundary(text, raw(j), raw(j + 1)); b != sv::npos) {
+                c.end = b;
+                break;
+            }
+        }
+        c.dump = std::make_unique<Dump>();
+        c.builder =
+            std::make_unique<Builder>(*c.dump, m_options, *this, static_cast<std::uint32_t>(k));
+        if (!c.builder->parseChunk(text, c.start, c.end))
+            return;
+        const std::size_t stop = std::min(c.end, c.builder->m_sectionEnd);
+        for (std::size_t was = sectionEnd.load(); c.builder->m_sectionEnd < was;) {
+            if (sectionEnd.compare_exchange_weak(was, c.builder->m_sectionEnd))
+                break;
+        }
+        if (mapping)
+            mapping->releaseRange(c.start, stop);
+        parsed += static_cast<std::int64_t>(stop - c.start);
+        if (m_options.progress && std::this_thread::get_id() == caller)
+            m_options.progress(doneBefore + parsed.load(), bytesTotal);
+    });
+    m_sharedSeen.reset();
+    m_textOwner.reset();
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+        cancelled = true;
+        return sv::npos;
+    }
+    const std::size_t end = sectionEnd.load();
+    bool serial = m_serialNeeded.load();
+    // A chunk that began after the section's end read value blocks the serial loop would not
+    // have taken for this section.
+    for (const Chunk &c : chunks) {
+        if (c.start != sv::npos && c.start >= end && c.builder && c.builder->m_line > 0) {
+            spdlog::debug("chunked Used values: a chunk at byte {} read {} lines after the "
+                          "section's end at byte {}; the serial parse takes over",
+                          c.start, c.builder->m_line, end);
+            serial = true;
+        }
+    }
+    if (serial) {
+        restartSerial = true;
+        return sv::npos;
+    }
+    if (m_blockSeen.size() < d.values.size())
+        m_blockSeen.resize(d.values.size(), 0);
+    std::size_t merged = 0;
+    for (Chunk &c : chunks) {
+        if (c.start == sv::npos || c.start >= end || !c.builder)
+            continue;
+        mergeChunk(*c.builder);
+        ++merged;
+    }
+    bytesDone = doneBefore + static_cast<std::int64_t>(end - begin);
+    if (m_options.progress)
+        m_options.progress(bytesDone, bytesTotal);
+    spdlog::debug("used values: {} chunks of ~{} KiB on {} threads in {:.3f} s", merged,
+                  chunkBytes >> 10, threads, clock.seconds());
+    return end;
+}
+
+void Builder::mergeChunk(Builder &c)
+{
+    Dump &l = c.d;
+    // Names first, in the order the chunk met them: ids come out as a serial parse gives them.
+    std::vector<StringId> strings(l.strings.size(), kNoString);
+    for (StringId i = 1; i < l.strings.size(); ++i)
+        strings[i] = d.strings.intern(l.strings.view(i));
+    const auto mapString = [&](StringId id) { return isLocal(id) ? strings[id & ~kLocal] : id; };
+    std::vector<ShapeId> shapes(l.shapes.size(), 0);
+    std::vector<std::uint8_t> newShape(l.shapes.size(), 0);
+    for (ShapeId i = 1; i < l.shapes.size(); ++i) {
+        const sv text = c.str(l.shapes[i].text);
+        const std::uint64_t h = StringPool::hash(text);
+        shapes[i] = findShape(text, h);
+        if (shapes[i] == 0) {
+            ShapeInfo info = l.shapes[i];
+            info.text = mapString(info.text);
+            shapes[i] = addShape(text, h, info);
+            newShape[i] = 1;
+        }
+    }
+    std::vector<std::uint32_t> instructions(l.instructions.size(), kNone);
+    for (std::size_t i = 0; i < l.instructions.size(); ++i)
+        instructions[i] = instructionFor(mapString(l.instructions[i].name));
+    const auto mapInstruction = [&](std::uint32_t i) {
+        return isLocal(i) ? instructions[i & ~kLocal] : i;
+    };
+    // Warnings in file order, lines counted from the file's start; a chunk's warning about a
+    // shape an earlier chunk made first is one the serial parse never gave.
+    const std::int64_t lineBase = m_line;
+    for (std::size_t w = 0; w < l.warnings.size(); ++w) {
+        const std::uint32_t shape = c.m_warningShape[w];
+        if (shape != kNone && !newShape[shape])
+            continue;
+        Diagnostic &diag = l.warnings[w];
+        warnAt(lineBase + diag.line, std::move(diag.message), diag.value);
+    }
+    d.suppressedWarnings += l.suppressedWarnings;
+    d.traits.crlf = d.traits.crlf || l.traits.crlf;
+    d.traits.truncated = d.traits.truncated || l.traits.truncated;
+    d.traits.fromInstructionNoSpace =
+        d.traits.fromInstructionNoSpace || l.traits.fromInstructionNoSpace;
+    d.traits.gluedFromInstruction = d.traits.gluedFromInstruction || l.traits.gluedFromInstruction;
+    m_sawFromInstruction = m_sawFromInstruction || c.m_sawFromInstruction;
+
+    const auto positionBase = static_cast<std::uint32_t>(d.positions.size());
+    const auto useBase = static_cast<std::uint32_t>(d.uses.size());
+    for (Position p : l.positions) {
+        p.instruction = mapInstruction(p.instruction);
+        p.index = mapString(p.index);
+        d.positions.push_back(p);
+    }
+    for (Use u : l.uses) {
+        u.instruction = mapInstruction(u.instruction);
+        u.index = mapString(u.index);
+        d.uses.push_back(u);
+    }
+    for (std::size_t b = 0; b < c.m_blocks.size(); ++b) {
+        Value &v = d.values[c.m_blocks[b]];
+        if (c.m_blockFlags[b] & 1)
+            v.firstPosition += positionBase;
+        if (c.m_blockFlags[b] & 2)
+            v.firstUse += useBase;
+        m_blockSeen[c.m_blocks[b]] = 1;
+    }
+    for (const std::uint32_t i : c.m_claimed) {
+        Instruction &ins = d.instructions[i];
+        if (isLocal(ins.shape))
+            ins.shape = shapes[ins.shape & ~kLocal];
+        ins.opcode = mapString(ins.opcode);
+        ins.opType = mapString(ins.opType);
+        ins.opName = mapString(ins.opName);
+        ins.sourceFile = mapString(ins.sourceFile);
+    }
+    // The serial loop goes on in the state the last chunk left.
+    m_line += c.m_line;
+    m_block = c.m_block;
+    m_blockValue = c.m_blockValue;
 }
 
 bool Builder::handleFirstLine(sv line)
@@ -860,9 +1313,12 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
                 if (m_block != Block::Header)
                     return warn("' positions:' outside a value block");
                 m_block = Block::Positions;
-                if (m_blockValue != kNone)
-                    d.values[m_blockValue].firstPosition =
+                if (m_blockValue != kNone) {
+                    gd.values[m_blockValue].firstPosition =
                         static_cast<std::uint32_t>(d.positions.size());
+                    if (m_main)
+                        m_blockFlags.back() |= 1;
+                }
                 return;
             }
             if (line == " uses:") {
@@ -870,16 +1326,18 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
                     return warn("' uses:' not after the positions of a value");
                 m_block = Block::Uses;
                 if (m_blockValue != kNone) {
-                    Value &v = d.values[m_blockValue];
+                    Value &v = gd.values[m_blockValue];
                     v.firstUse = static_cast<std::uint32_t>(d.uses.size());
                     v.usesState = UsesState::Known;
+                    if (m_main)
+                        m_blockFlags.back() |= 2;
                 }
                 return;
             }
             if (line == " uses are not initialized yet.") {
                 m_block = Block::UsesUnknown;
                 if (m_blockValue != kNone)
-                    d.values[m_blockValue].usesState = UsesState::NotInitialized;
+                    gd.values[m_blockValue].usesState = UsesState::NotInitialized;
                 return;
             }
             if (line == "  (none)" && m_block == Block::Uses)
@@ -975,6 +1433,7 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
         // of hashing every id, and fetch the next ones' records ahead of time.
         buildIdOrder();
         m_headerCursor = 0;
+        m_enterUsedValues = m_main == nullptr;
         return;
     }
     if (line.starts_with("HloLiveRange (max "))
@@ -1297,21 +1756,30 @@ void Builder::valueHeader(sv line)
                     "': " + (m_error.empty() ? std::string("unexpected text after '>'") : m_error) +
                     "; its block is skipped");
     }
+    const std::vector<std::uint32_t> &idOrder = G().m_idOrder;
     std::uint32_t index = FlatMap64::kMissing;
-    if (m_headerCursor < m_idOrder.size() && d.values[m_idOrder[m_headerCursor]].id == s.id)
-        index = m_idOrder[m_headerCursor++];
-    else
-        index = m_valueById.find(static_cast<std::uint64_t>(s.id));
+    if (m_headerCursor < idOrder.size() && gd.values[idOrder[m_headerCursor]].id == s.id) {
+        index = idOrder[m_headerCursor++];
+    } else {
+        index = G().m_valueById.find(static_cast<std::uint64_t>(s.id));
+        if (index != FlatMap64::kMissing)
+            resyncHeaderCursor(index);
+    }
     // Two blocks ahead: its value record; one block ahead: its instruction and name.
-    if (m_headerCursor + 2 < m_idOrder.size()) {
-        __builtin_prefetch(&d.values[m_idOrder[m_headerCursor + 2]]);
-        const Value &next = d.values[m_idOrder[m_headerCursor + 1]];
+    if (m_headerCursor + 2 < idOrder.size()) {
+        __builtin_prefetch(&gd.values[idOrder[m_headerCursor + 2]]);
+        const Value &next = gd.values[idOrder[m_headerCursor + 1]];
         if (next.instruction != kNone) {
-            __builtin_prefetch(&d.instructions[next.instruction]);
+            __builtin_prefetch(&gd.instructions[next.instruction]);
         }
-        const Value &now = d.values[m_idOrder[m_headerCursor]];
+        const Value &now = gd.values[idOrder[m_headerCursor]];
         if (now.instruction != kNone)
-            d.strings.prefetch(d.instructions[now.instruction].name);
+            gd.strings.prefetch(gd.instructions[now.instruction].name);
+    }
+    if (index == FlatMap64::kMissing && m_main) {
+        // A value in no allocation gets a record of its own: the serial path numbers those.
+        m_main->needSerial("a value block of a value in no allocation", s.id);
+        return;
     }
     if (index == FlatMap64::kMissing) {
         warn("value " + std::to_string(s.id) +
@@ -1320,11 +1788,24 @@ void Builder::valueHeader(sv line)
         if (index == kNone)
             return;
     } else {
-        const Value &v = d.values[index];
-        if (d.valueName(v) != s.name || (!s.index.empty() && d.str(v.index) != s.index))
+        const Value &v = gd.values[index];
+        if (gd.valueName(v) != s.name || (!s.index.empty() && gd.str(v.index) != s.index))
             warn("value " + std::to_string(s.id) + " is called '" + excerpt(line) + "' here but '" +
-                     d.valueDisplayName(v) + "' in its allocation",
+                     gd.valueDisplayName(v) + "' in its allocation",
                  index);
+    }
+    if (m_main) {
+        // Each value's block is read once; a second one, in this chunk or another, is for the
+        // serial path to report in file order.
+        if (m_main->m_sharedSeen[index].exchange(1, std::memory_order_relaxed) != 0) {
+            m_main->needSerial("a second block for a value", s.id);
+            return;
+        }
+        m_blocks.push_back(index);
+        m_blockFlags.push_back(0);
+        m_blockValue = index;
+        m_block = Block::Header;
+        return;
     }
     if (index >= m_blockSeen.size())
         m_blockSeen.resize(std::max<std::size_t>(d.values.size(), index + 1) * 2, 0);
@@ -1336,6 +1817,20 @@ void Builder::valueHeader(sv line)
     m_blockSeen[index] = 1;
     m_blockValue = index;
     m_block = Block::Header;
+}
+
+void Builder::resyncHeaderCursor(std::uint32_t index)
+{
+    // Ids ascend along m_idOrder, the id-less values (-1) last.
+    const std::vector<std::uint32_t> &idOrder = G().m_idOrder;
+    const std::int64_t id = gd.values[index].id;
+    const auto at = std::lower_bound(idOrder.begin(), idOrder.end(), id,
+                                     [this](std::uint32_t i, std::int64_t wanted) {
+                                         const std::int64_t have = gd.values[i].id;
+                                         return have >= 0 && have < wanted;
+                                     });
+    if (at != idOrder.end() && *at == index)
+        m_headerCursor = static_cast<std::size_t>(at - idOrder.begin()) + 1;
 }
 
 void Builder::position(sv text)
@@ -1356,14 +1851,14 @@ void Builder::position(sv text)
     Position p;
     // The first position is nearly always the defining instruction, whose name valueHeader has
     // just compared (so it is in cache): skip the pool lookup then.
-    const std::uint32_t own = d.values[m_blockValue].instruction;
-    if (own != kNone && d.str(d.instructions[own].name) == name)
+    const std::uint32_t own = gd.values[m_blockValue].instruction;
+    if (own != kNone && gd.str(gd.instructions[own].name) == name)
         p.instruction = own;
     else
         p.instruction = instructionFor(internHinted(name));
     p.index = index.empty() ? kNoString : internRecent(index);
     d.positions.push_back(p);
-    ++d.values[m_blockValue].positionCount;
+    ++gd.values[m_blockValue].positionCount;
 }
 
 void Builder::use(sv text)
@@ -1386,7 +1881,7 @@ void Builder::use(sv text)
     }
     u.instruction = instructionFor(internHinted(name));
     d.uses.push_back(u);
-    ++d.values[m_blockValue].useCount;
+    ++gd.values[m_blockValue].useCount;
 }
 
 namespace {
@@ -1426,7 +1921,7 @@ void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
         }
     }
     if (m_blockValue != kNone && m_block != Block::Done) {
-        Value &v = d.values[m_blockValue];
+        Value &v = gd.values[m_blockValue];
         if (v.usesState == UsesState::Missing && m_block != Block::Uses)
             warn("value block without a ' uses:' line", m_blockValue);
         instructionText(text, textOffset, v.instruction);
@@ -1438,9 +1933,21 @@ void Builder::fromInstruction(sv line, std::uint64_t offset, sv next)
 
 void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instruction)
 {
-    Instruction &ins = d.instructions[instruction];
+    if (m_main) {
+        // Chunks are cut between instructions, so each reads the text of its own; one that
+        // comes back in a later chunk is for the serial path.
+        std::uint32_t owner = 0;
+        if (!m_main->m_textOwner[instruction].compare_exchange_strong(owner, m_chunk + 1) &&
+            owner != m_chunk + 1) {
+            m_main->needSerial("an instruction's text in two chunks", instruction);
+            return;
+        }
+    }
+    Instruction &ins = gd.instructions[instruction];
     if (ins.hasText)
         return; // the other elements of a tuple instruction repeat the same text
+    if (m_main)
+        m_claimed.push_back(instruction);
     ins.hasText = true;
     ins.text =
         TextRef{offset, static_cast<std::uint32_t>(std::min<std::size_t>(text.size(), 0xffffffffu)),
@@ -1453,8 +1960,8 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
         return;
     }
     const sv name = t.substr(0, eq);
-    if (name != d.str(ins.name))
-        warn("value of '" + std::string(d.str(ins.name)) + "' comes from instruction '" +
+    if (name != gd.str(ins.name))
+        warn("value of '" + std::string(gd.str(ins.name)) + "' comes from instruction '" +
              excerpt(name) + "'");
     t.remove_prefix(eq + 3);
     const std::size_t shapeLen = ShapeParser::shapeTokenLength(t);
@@ -1520,7 +2027,7 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
                 ins.stackFrame = static_cast<std::uint32_t>(id);
         }
         if (target)
-            *target = escaped ? d.strings.intern(unescape(value)) : internRecent(value);
+            *target = escaped ? intern(unescape(value)) : internRecent(value);
     }
 }
 
@@ -2057,17 +2564,27 @@ LoadResult finishLoad(std::unique_ptr<Dump> dump, Builder &builder,
 LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name,
                                   const ParseOptions &options)
 {
-    auto dump = std::make_unique<Dump>();
-    dump->module = ModuleFiles::moduleName(name);
-    dump->files.push_back(
-        {name, ModuleFiles::Role::Combined, static_cast<std::int64_t>(text.size())});
     auto source = std::make_shared<FileTextSource>();
     source->files.push_back(
         {name, static_cast<std::int64_t>(text.size()), std::string(text), true});
-    Builder builder(*dump, options);
-    std::int64_t done = 0;
-    builder.parseText(text, 0, nullptr, done, static_cast<std::int64_t>(text.size()));
-    return finishLoad(std::move(dump), builder, std::move(source));
+    ParseOptions how = options;
+    for (;;) {
+        auto dump = std::make_unique<Dump>();
+        dump->module = ModuleFiles::moduleName(name);
+        dump->files.push_back(
+            {name, ModuleFiles::Role::Combined, static_cast<std::int64_t>(text.size())});
+        Builder builder(*dump, how);
+        std::int64_t done = 0;
+        builder.parseText(text, 0, nullptr, done, static_cast<std::int64_t>(text.size()));
+        if (builder.restartSerial && how.threads != 1) {
+            spdlog::debug("{}: the chunked parse met what only the serial one decides; reading "
+                          "it again on one thread",
+                          name);
+            how.threads = 1;
+            continue;
+        }
+        return finishLoad(std::move(dump), builder, std::move(source));
+    }
 }
 
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
@@ -2107,16 +2624,32 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
         return result;
     }
     spdlog::debug("loading {} ({} file(s), {} bytes)", path, paths.size(), total);
-    Builder builder(*dump, options);
-    std::int64_t done = 0;
-    for (std::size_t i = 0; i < maps.size(); ++i) {
-        if (!builder.parseText(maps[i]->data(), static_cast<std::uint32_t>(i), maps[i].get(), done,
-                               total))
+    ParseOptions how = options;
+    std::unique_ptr<Builder> builder;
+    for (;;) {
+        builder = std::make_unique<Builder>(*dump, how);
+        std::int64_t done = 0;
+        for (std::size_t i = 0; i < maps.size(); ++i) {
+            if (!builder->parseText(maps[i]->data(), static_cast<std::uint32_t>(i), maps[i].get(),
+                                    done, total))
+                break;
+        }
+        if (!builder->restartSerial || how.threads == 1)
             break;
+        spdlog::debug("{}: the chunked parse met what only the serial one decides; reading it "
+                      "again on one thread",
+                      path);
+        how.threads = 1;
+        auto fresh = std::make_unique<Dump>();
+        fresh->module = dump->module;
+        fresh->files = dump->files;
+        fresh->traits.splitFiles = dump->traits.splitFiles;
+        builder.reset();
+        dump = std::move(fresh);
     }
     // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
     const std::string hlo = ModuleFiles::optimizedHlo(path);
-    return finishLoad(std::move(dump), builder, std::move(source), [&hlo, &options](Dump &d) {
+    return finishLoad(std::move(dump), *builder, std::move(source), [&hlo, &options](Dump &d) {
         if (hlo.empty())
             return;
         MappedFile map;

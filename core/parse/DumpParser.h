@@ -20,6 +20,9 @@ struct ParseOptions
     const std::atomic<bool> *cancel = nullptr;
     /// Warnings kept in the Dump; the rest are only counted (Dump::suppressedWarnings).
     std::size_t maxWarnings = 1000;
+    /// Threads for the parse: 0 takes threadBudget() (every core unless `--threads` says
+    /// otherwise), 1 is the serial path. The Dump is the same for every count.
+    int threads = 0;
 };
 
 struct LoadResult

@@ -1,5 +1,6 @@
 #include "MappedFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -72,6 +73,16 @@ void MappedFile::releaseBefore(std::size_t offset)
         return;
     ::madvise(const_cast<char *>(m_data) + m_released, offset - m_released, MADV_DONTNEED);
     m_released = offset;
+}
+
+void MappedFile::releaseRange(std::size_t begin, std::size_t end) const
+{
+    static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    begin = (begin + page - 1) / page * page;
+    end = std::min(end, m_size) / page * page;
+    if (m_data == nullptr || begin >= end)
+        return;
+    ::madvise(const_cast<char *>(m_data) + begin, end - begin, MADV_DONTNEED);
 }
 
 } // namespace bufferscope

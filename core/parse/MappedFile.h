@@ -25,6 +25,9 @@ public:
     std::int64_t modifiedTime() const { return m_mtime; }
     /// Tells the kernel the bytes before `offset` are no longer needed.
     void releaseBefore(std::size_t offset);
+    /// Tells the kernel the whole pages inside [begin, end) are no longer needed (a parsed
+    /// chunk); safe from any thread. Reading them again brings them back from the page cache.
+    void releaseRange(std::size_t begin, std::size_t end) const;
     /// Hands over the open file descriptor (-1 if none): whoever holds it can still read the
     /// loaded version after the file is deleted or replaced on disk.
     int takeDescriptor();

@@ -1,26 +1,66 @@
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 namespace bufferscope {
 
+/// How many threads core/ may use at once, for the whole process: `--threads N` on the command
+/// line and the app's setting. 0 (the default) means every core; 1 means everything runs on
+/// the calling thread, in the serial code paths.
+int threadBudget();
+void setThreadBudget(int threads);
+/// threadBudget() with 0 resolved to the number of cores (at least 1).
+int threadsToUse();
+
 /// Runs `a` on the calling thread and `b` on a second one, and returns when both are done: the
-/// one way core/ splits a computation over two cores (the timeline's sweeps). Background work
-/// that outlives a call goes through the app's JobRunner instead. Without a thread to be had,
-/// `b` runs after `a`, on the calling thread.
+/// way core/ splits a computation in two (the timeline's sweeps). Background work that outlives
+/// a call goes through the app's JobRunner instead. With a budget of one thread, or without a
+/// thread to be had, `b` runs after `a`, on the calling thread.
 template <class A, class B> void runBoth(const A &a, const B &b)
 {
     std::thread second;
-    try {
-        second = std::thread([&b] { b(); });
-    } catch (const std::system_error &) {
-        a();
-        b();
-        return;
+    if (threadsToUse() > 1) {
+        try {
+            second = std::thread([&b] { b(); });
+        } catch (const std::system_error &) {
+        }
     }
     a();
-    second.join();
+    if (second.joinable())
+        second.join();
+    else
+        b();
+}
+
+/// Calls `work(i)` for every i in [0, count), on up to `threads` threads (the calling one
+/// among them), handing out indices in ascending order as threads come free. Returns when all
+/// calls are done. `work` must not throw.
+template <class Work> void parallelFor(std::size_t count, int threads, const Work &work)
+{
+    std::atomic<std::size_t> next{0};
+    const auto drain = [&] {
+        for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1))
+            work(i);
+    };
+    const std::size_t helpers =
+        std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1))) - (count > 0);
+    std::vector<std::thread> pool;
+    pool.reserve(helpers);
+    for (std::size_t t = 0; t < helpers; ++t) {
+        try {
+            pool.emplace_back(drain);
+        } catch (const std::system_error &) {
+            break; // fewer threads: the ones there are take the rest
+        }
+    }
+    drain();
+    for (std::thread &t : pool)
+        t.join();
 }
 
 } // namespace bufferscope

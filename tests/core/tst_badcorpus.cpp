@@ -1,6 +1,7 @@
 // The bad-input corpus (tests/data/bad, listed in its EXPECTED file) gives exactly the errors and
 // warnings written down for it; randomly mutated samples always end in a report or a clear
 // error; the fuzzer's reproducers (tests/data/fuzz) load without a crash.
+#include "DumpCompare.h"
 #include "DumpText.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
@@ -163,7 +164,7 @@ private Q_SLOTS:
         const std::string path = QString(kBadDir + QLatin1Char('/') + file).toStdString();
         QElapsedTimer timer;
         timer.start();
-        const LoadResult r = DumpParser::loadFile(path);
+        const LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
         if (expected.error) {
             QVERIFY2(!r.ok(), "loaded, but must be refused");
             QCOMPARE(relative(r.error), expected.diagnostics.front());
@@ -219,7 +220,8 @@ private Q_SLOTS:
                 text = mutate(text, rng);
             QElapsedTimer timer;
             timer.start();
-            const LoadResult r = DumpParser::loadBuffer(text, "mutant-buffer-assignment.txt");
+            const LoadResult r = LOAD_EVERY_WAY(
+                DumpParser::loadBuffer(text, "mutant-buffer-assignment.txt", options_));
             if (r.ok()) {
                 ++loaded;
                 QVERIFY(r.dump->stepCount() <= lineCount(text) + 1);
@@ -243,7 +245,8 @@ private Q_SLOTS:
             if (f == QLatin1String("README.md"))
                 continue;
             const std::string text = readFile(dir.filePath(f).toStdString());
-            const LoadResult r = DumpParser::loadBuffer(text, f.toStdString());
+            const LoadResult r =
+                LOAD_EVERY_WAY(DumpParser::loadBuffer(text, f.toStdString(), options_));
             if (r.ok())
                 exercise(*r.dump);
             else

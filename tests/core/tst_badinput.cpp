@@ -1,5 +1,6 @@
 // Bad input of every kind in docs/FORMAT.md §10: an error that names the line, or a report with
 // warnings that name it. Never a crash, a hang or a silent wrong number.
+#include "DumpCompare.h"
 #include "DumpText.h"
 
 #include <QElapsedTimer>
@@ -14,7 +15,7 @@ namespace {
 
 LoadResult parseText(const std::string &text)
 {
-    return DumpParser::loadBuffer(text, "bad-buffer-assignment.txt");
+    return LOAD_EVERY_WAY(DumpParser::loadBuffer(text, "bad-buffer-assignment.txt", options_));
 }
 
 bool hasWarning(const Dump &d, const std::string &needle, std::int64_t line = -1)

@@ -9,6 +9,7 @@
 // followed by a computation, as XLA writes them; the dump is written in the single-file layout
 // and in the 2026 three-file split.
 #include "CliRun.h"
+#include "DumpCompare.h"
 #include "DumpText.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
@@ -123,7 +124,8 @@ std::string writeConverted(const QTemporaryDir &dir, const char *sample, const s
 
 LoadResult loadConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
 {
-    return DumpParser::loadFile(writeConverted(dir, sample, module));
+    const std::string path = writeConverted(dir, sample, module);
+    return LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
 }
 
 const BreakdownNode *childWithPath(const BreakdownNode &n, const std::string &path)

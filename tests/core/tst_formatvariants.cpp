@@ -1,5 +1,6 @@
 // Each XLA era of docs/FORMAT.md Part B §9 that can be reproduced from a sample dump gives the same
 // facts as the original.
+#include "DumpCompare.h"
 #include "DumpText.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
@@ -22,7 +23,7 @@ const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "t
 std::shared_ptr<const Dump> parse(const std::string &text,
                                   const char *name = "variant-buffer-assignment.txt")
 {
-    LoadResult r = DumpParser::loadBuffer(text, name);
+    LoadResult r = LOAD_EVERY_WAY(DumpParser::loadBuffer(text, name, options_));
     if (!r.ok())
         qFatal("variant failed to parse: %s", r.error.c_str());
     return r.dump;
@@ -175,7 +176,7 @@ private Q_SLOTS:
         writeFile(dir.path().toStdString() +
                       "/module_0007.jit_step.sm_9.0_gpu_after_optimizations.txt",
                   "HloModule x\n");
-        LoadResult r = DumpParser::loadFile(stem + open.toStdString());
+        LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(stem + open.toStdString(), options_));
         QVERIFY2(r.ok(), r.error.c_str());
         QCOMPARE(r.dump->files.size(), std::size_t(3));
         QVERIFY(r.dump->traits.splitFiles);
@@ -194,7 +195,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0001.jit_f";
         writeFile(stem + "-live-range.txt", original.substr(original.find("HloLiveRange")));
-        LoadResult r = DumpParser::loadFile(stem + "-live-range.txt");
+        LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(stem + "-live-range.txt", options_));
         QVERIFY(!r.ok());
         QVERIFY(r.error.find("-buffer-assignment.txt") != std::string::npos);
     }

@@ -1,5 +1,6 @@
 // Generated dumps report exactly the truths the generator built in (computed by the generator
 // on its own, not with BufferScope's code).
+#include "DumpCompare.h"
 #include "DumpGenerator.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakExplainer.h"
@@ -33,7 +34,7 @@ Generated generate(const QTemporaryDir &dir, qint64 values, quint64 seed)
     }
     g.truths = bench::generateDump({values, seed}, f);
     std::fclose(f);
-    g.load = DumpParser::loadFile(g.path);
+    g.load = LOAD_EVERY_WAY(DumpParser::loadFile(g.path, options_));
     return g;
 }
 } // namespace

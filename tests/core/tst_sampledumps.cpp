@@ -1,4 +1,5 @@
 // The five real dumps against the truths docs/FORMAT.md Part A and §11 state for them.
+#include "DumpCompare.h"
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
 #include "model/MemorySpaces.h"
@@ -19,7 +20,8 @@ struct Loaded
 Loaded load(const QString &name)
 {
     Loaded l;
-    LoadResult r = DumpParser::loadFile(testutil::samplePath(qPrintable(name)));
+    const std::string path = testutil::samplePath(qPrintable(name));
+    LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
     if (!r.ok())
         qFatal("cannot load %s: %s", qPrintable(name), r.error.c_str());
     l.dump = r.dump;

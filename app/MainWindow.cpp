@@ -25,6 +25,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
+#include "util/Parallel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -138,7 +139,7 @@ MainWindow::MainWindow(QWidget *parent)
             });
     createFileNotice();
     restoreSettings();
-    applySourcePreferences(SourcePreferences::load());
+    applyPreferences(Preferences::load());
     m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
     connect(m_usage, &UsageChart::budgetChanged, this,
             [](qint64 bytes) { QSettings().setValue(kBudgetKey, bytes); });
@@ -313,12 +314,12 @@ void MainWindow::createViews()
     // A frame picked in What Fills Memory shows in the Source dock when it is open.
     connect(m_peakPanel, &BreakdownPanel::framePicked, m_source, &SourceView::showPlace);
     connect(m_source, &SourceView::preferencesRequested, this, [this] {
-        PreferencesDialog dialog(SourcePreferences::load(), this);
+        PreferencesDialog dialog(Preferences::load(), this);
         if (m_source->place().isValid())
             dialog.addMapping(QFileInfo(toQString(m_source->place().file)).absolutePath());
         if (dialog.exec() == QDialog::Accepted) {
             dialog.preferences().save();
-            applySourcePreferences(dialog.preferences());
+            applyPreferences(dialog.preferences());
         }
     });
     m_valueView = new ValueTableView(m_valueModel, m_workspace, this);
@@ -602,12 +603,15 @@ void MainWindow::restoreSettings()
         spdlog::debug("ignoring a saved window layout of another version");
 }
 
-void MainWindow::applySourcePreferences(const SourcePreferences &preferences)
+void MainWindow::applyPreferences(const Preferences &preferences)
 {
     m_workspace->setLibraryPatterns(preferences.libraryPatterns);
     m_inspector->setLibraryPatterns(preferences.libraryPatterns);
     m_source->setPathMappings(preferences.pathMappings);
     m_source->setEditorCommand(preferences.editorCommand);
+    // `--threads N` on the command line decides for the whole run.
+    if (!qApp->property(kThreadsFromCommandLine).toBool())
+        setThreadBudget(preferences.threads);
 }
 
 void MainWindow::showBreakdownBy(Breakdown::Grouping grouping)
@@ -621,10 +625,10 @@ void MainWindow::showBreakdownBy(Breakdown::Grouping grouping)
 
 void MainWindow::showPreferences()
 {
-    PreferencesDialog dialog(SourcePreferences::load(), this);
+    PreferencesDialog dialog(Preferences::load(), this);
     if (dialog.exec() == QDialog::Accepted) {
         dialog.preferences().save();
-        applySourcePreferences(dialog.preferences());
+        applyPreferences(dialog.preferences());
     }
 }
 

@@ -43,7 +43,7 @@ class WarningsView;
 class Workspace;
 struct DumpDiff;
 struct SourcePlace;
-struct SourcePreferences;
+struct Preferences;
 
 class MainWindow : public QMainWindow
 {
@@ -75,7 +75,7 @@ public:
     ValueInspector *inspector() const { return m_inspector; }
     SourceView *sourceView() const { return m_source; }
     /// Applies the library patterns, path mappings and editor command.
-    void applySourcePreferences(const SourcePreferences &preferences);
+    void applyPreferences(const Preferences &preferences);
     /// Brings What Fills Memory to the front, grouped by `grouping`.
     void showBreakdownBy(Breakdown::Grouping grouping);
     /// Edit ▸ Preferences.

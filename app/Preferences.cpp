@@ -12,8 +12,11 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <thread>
 
 namespace bufferscope {
 
@@ -23,13 +26,14 @@ const char *const kPatternsKey = "source/libraryPatterns";
 const char *const kMappingFromKey = "source/pathMappingFrom";
 const char *const kMappingToKey = "source/pathMappingTo";
 const char *const kEditorKey = "source/editorCommand";
+const char *const kThreadsKey = "performance/threads";
 
 } // namespace
 
-SourcePreferences SourcePreferences::load()
+Preferences Preferences::load()
 {
     const QSettings settings;
-    SourcePreferences p;
+    Preferences p;
     if (settings.contains(QLatin1String(kPatternsKey))) {
         p.libraryPatterns.clear();
         for (const QString &s : settings.value(QLatin1String(kPatternsKey)).toStringList())
@@ -41,10 +45,11 @@ SourcePreferences SourcePreferences::load()
     for (qsizetype i = 0; i < from.size() && i < to.size(); ++i)
         p.pathMappings.push_back({from[i].toStdString(), to[i].toStdString()});
     p.editorCommand = settings.value(QLatin1String(kEditorKey)).toString();
+    p.threads = std::clamp(settings.value(QLatin1String(kThreadsKey), 0).toInt(), 0, 1024);
     return p;
 }
 
-void SourcePreferences::save() const
+void Preferences::save() const
 {
     QSettings settings;
     QStringList patterns;
@@ -59,11 +64,13 @@ void SourcePreferences::save() const
     settings.setValue(QLatin1String(kMappingFromKey), from);
     settings.setValue(QLatin1String(kMappingToKey), to);
     settings.setValue(QLatin1String(kEditorKey), editorCommand);
+    settings.setValue(QLatin1String(kThreadsKey), threads);
 }
 
-PreferencesDialog::PreferencesDialog(const SourcePreferences &preferences, QWidget *parent)
+PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *parent)
     : QDialog(parent), m_patterns(new QPlainTextEdit(this)),
-      m_mappings(new QTableWidget(0, 2, this)), m_editor(new QLineEdit(this))
+      m_mappings(new QTableWidget(0, 2, this)), m_editor(new QLineEdit(this)),
+      m_threads(new QSpinBox(this))
 {
     setWindowTitle(tr("Preferences"));
 
@@ -132,6 +139,21 @@ PreferencesDialog::PreferencesDialog(const SourcePreferences &preferences, QWidg
     editorLayout->addRow(tr("&Command:"), m_editor);
     editorLayout->addRow(editorHelp);
 
+    auto *speedBox = new QGroupBox(tr("Speed"), this);
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    m_threads->setObjectName(QStringLiteral("threads"));
+    m_threads->setRange(0, 1024);
+    m_threads->setSpecialValueText(tr("every core (%1)").arg(cores));
+    m_threads->setValue(preferences.threads);
+    auto *speedHelp = new QLabel(tr("A big dump is read on this many cores at once; 1 reads it "
+                                    "on one. <code>--threads N</code> on the command line "
+                                    "decides for that run."),
+                                 this);
+    speedHelp->setWordWrap(true);
+    auto *speedLayout = new QFormLayout(speedBox);
+    speedLayout->addRow(tr("&Threads:"), m_threads);
+    speedLayout->addRow(speedHelp);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -139,8 +161,9 @@ PreferencesDialog::PreferencesDialog(const SourcePreferences &preferences, QWidg
     layout->addWidget(libraryBox, 1);
     layout->addWidget(mappingBox, 1);
     layout->addWidget(editorBox);
+    layout->addWidget(speedBox);
     layout->addWidget(buttons);
-    resize(620, 640);
+    resize(620, 700);
 }
 
 void PreferencesDialog::addMapping(const QString &from, const QString &to)
@@ -152,9 +175,9 @@ void PreferencesDialog::addMapping(const QString &from, const QString &to)
     m_mappings->setCurrentCell(row, from.isEmpty() ? 0 : 1);
 }
 
-SourcePreferences PreferencesDialog::preferences() const
+Preferences PreferencesDialog::preferences() const
 {
-    SourcePreferences p;
+    Preferences p;
     p.libraryPatterns.clear();
     for (const QString &line : m_patterns->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty())
@@ -167,6 +190,7 @@ SourcePreferences PreferencesDialog::preferences() const
                 {from->text().trimmed().toStdString(), to->text().trimmed().toStdString()});
     }
     p.editorCommand = m_editor->text().trimmed();
+    p.threads = m_threads->value();
     return p;
 }
 

@@ -6,42 +6,49 @@
 
 class QLineEdit;
 class QPlainTextEdit;
+class QSpinBox;
 class QTableWidget;
 
 namespace bufferscope {
 
-/// What the user sets about source code, kept in QSettings: the library patterns "by source"
-/// and the stacks look past, where the dumps' files are on this machine, and the editor.
-struct SourcePreferences
+/// The application property main() sets when `--threads N` was given: it outranks the setting.
+inline constexpr char kThreadsFromCommandLine[] = "bufferscopeThreadsFromCommandLine";
+
+/// What the user sets, kept in QSettings: the library patterns "by source" and the stacks look
+/// past, where the dumps' files are on this machine, the editor, and the threads to load with.
+struct Preferences
 {
     std::vector<std::string> libraryPatterns = defaultLibraryPatterns();
     std::vector<PathMapping> pathMappings;
     QString editorCommand; ///< empty: the desktop's handler
+    int threads = 0;       ///< threads for loading and analysis; 0: every core
 
-    static SourcePreferences load();
+    static Preferences load();
     void save() const;
-    bool operator==(const SourcePreferences &) const = default;
+    bool operator==(const Preferences &) const = default;
 };
 
 /// Edit ▸ Preferences: the library patterns (one per line, with the defaults a click away),
-/// the path mappings as a two-column table, and the editor command.
+/// the path mappings as a two-column table, the editor command and the thread count.
 class PreferencesDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit PreferencesDialog(const SourcePreferences &preferences, QWidget *parent = nullptr);
+    explicit PreferencesDialog(const Preferences &preferences, QWidget *parent = nullptr);
 
-    SourcePreferences preferences() const;
+    Preferences preferences() const;
     /// Adds a mapping row with `from` filled in and its `to` cell ready to type into.
     void addMapping(const QString &from = {}, const QString &to = {});
     QPlainTextEdit *patternsEdit() const { return m_patterns; }
     QTableWidget *mappingsTable() const { return m_mappings; }
     QLineEdit *editorEdit() const { return m_editor; }
+    QSpinBox *threadsSpin() const { return m_threads; }
 
 private:
     QPlainTextEdit *m_patterns;
     QTableWidget *m_mappings;
     QLineEdit *m_editor;
+    QSpinBox *m_threads;
 };
 
 } // namespace bufferscope

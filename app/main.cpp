@@ -2,6 +2,7 @@
 #include "CompareView.h"
 #include "ExportCommand.h"
 #include "MainWindow.h"
+#include "Preferences.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
 #include "models/Selection.h"
@@ -183,6 +184,7 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("BufferScope"));
     QApplication::setOrganizationName(QStringLiteral("BufferScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
+    app.setProperty(kThreadsFromCommandLine, threads.has_value());
     MainWindow window;
     const auto grabAndQuit = [&screenshot](QWidget *shown) {
         const bool ok = shown->grab().save(screenshot);

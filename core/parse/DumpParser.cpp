@@ -1159,6 +1159,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     }
     if (m_blockSeen.size() < d.values.size())
         m_blockSeen.resize(d.values.size(), 0);
+    const double parallelSeconds = clock.seconds();
     std::size_t merged = 0;
     for (Chunk &c : chunks) {
         if (c.start == sv::npos || c.start >= end || !c.builder)
@@ -1169,8 +1170,9 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     bytesDone = doneBefore + static_cast<std::int64_t>(end - begin);
     if (m_options.progress)
         m_options.progress(bytesDone, bytesTotal);
-    spdlog::debug("used values: {} chunks of ~{} KiB on {} threads in {:.3f} s", merged,
-                  chunkBytes >> 10, threads, clock.seconds());
+    spdlog::debug("used values: {} chunks of ~{} KiB on {} threads in {:.3f} s ({:.3f} s to merge)",
+                  merged, chunkBytes >> 10, threads, clock.seconds(),
+                  clock.seconds() - parallelSeconds);
     return end;
 }
 

@@ -21,6 +21,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
+#include "util/Parallel.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -40,6 +41,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -379,10 +381,12 @@ private Q_SLOTS:
     {
         QSettings().clear();
         // Nothing saved: the default library patterns, no mappings, the desktop's handler.
-        const SourcePreferences none = SourcePreferences::load();
+        const Preferences none = Preferences::load();
         QCOMPARE(none.libraryPatterns, defaultLibraryPatterns());
         QVERIFY(none.pathMappings.empty() && none.editorCommand.isEmpty());
-        SourcePreferences p;
+        QCOMPARE(none.threads, 0); // every core
+        Preferences p;
+        p.threads = 3;
         p.libraryPatterns = {"/vendor/", "/site-packages/"};
         p.pathMappings = {{"/home/alice/proj", "~/src/proj"}, {"/srv/a", "/b"}};
         p.editorCommand = QStringLiteral("code --goto {file}:{line}");
@@ -392,15 +396,23 @@ private Q_SLOTS:
         dialog.patternsEdit()->setPlainText(QStringLiteral("  /mine/ \n\n/theirs/"));
         dialog.addMapping(QStringLiteral("/x"), QStringLiteral("/y"));
         dialog.addMapping(QStringLiteral("/half-filled"));
-        const SourcePreferences edited = dialog.preferences();
+        QCOMPARE(dialog.threadsSpin()->value(), 3);
+        QCOMPARE(dialog.threadsSpin()->minimum(), 0);
+        QVERIFY(dialog.threadsSpin()->specialValueText().startsWith(QStringLiteral("every core")));
+        dialog.threadsSpin()->setValue(1);
+        const Preferences edited = dialog.preferences();
+        QCOMPARE(edited.threads, 1);
         QCOMPARE(edited.libraryPatterns, (std::vector<std::string>{"/mine/", "/theirs/"}));
         QCOMPARE(edited.pathMappings.size(), std::size_t(3)); // the half-filled row is left out
         QCOMPARE(edited.pathMappings.back(), (PathMapping{"/x", "/y"}));
         // Kept across runs.
         edited.save();
-        QCOMPARE(SourcePreferences::load(), edited);
-        // A window applies them: the workspace's "by source" and the Source dock follow.
+        QCOMPARE(Preferences::load(), edited);
+        // A window applies them: the workspace's "by source" and the Source dock follow, and
+        // the parser's threads (here 1: the serial path).
+        setThreadBudget(0);
         MainWindow w;
+        QCOMPARE(threadBudget(), 1);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QCOMPARE(w.workspace()->libraryPatterns(), edited.libraryPatterns);

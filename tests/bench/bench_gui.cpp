@@ -14,11 +14,13 @@
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
 #include "MemoryMap.h"
+#include "Preferences.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "ValueTableView.h"
 #include "Workspace.h"
 #include "models/Selection.h"
+#include "util/Parallel.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -80,11 +82,16 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("BufferScopeBench"));
     const QStringList args = QApplication::arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--compare-with FILE2] [--shots "
-                             "DIR [--compare FILE2]]\n");
+        std::fprintf(stderr, "usage: bench_gui FILE [--verbose] [--threads N] [--compare-with "
+                             "FILE2] [--shots DIR [--compare FILE2]]\n");
         return 1;
     }
     const QString file = args[1];
+    // --threads N: the parser's threads, as the app's --threads (else the app's setting).
+    if (const qsizetype at = args.indexOf(QStringLiteral("--threads")); at > 0) {
+        setThreadBudget(args.value(at + 1).toInt());
+        app.setProperty(kThreadsFromCommandLine, true);
+    }
     const QString shots = args.indexOf(QStringLiteral("--shots")) > 0
                               ? args.value(args.indexOf(QStringLiteral("--shots")) + 1)
                               : QString();

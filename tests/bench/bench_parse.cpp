@@ -2,11 +2,13 @@
 // time to parse + analyse each, throughput in MB/s, and the process's peak RSS.
 // Usage: bench_parse [--dir DIR] [N ...]
 //        bench_parse --file DUMP [--runs R]   (times an existing dump, best of R runs)
+//        --threads N: the parser's threads (default: every core; 1 is the serial path)
 #include "DumpGenerator.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/SourceFrames.h"
 #include "parse/DumpParser.h"
+#include "util/Parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -93,6 +95,8 @@ int main(int argc, char **argv)
             file = argv[++i];
         else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            bufferscope::setThreadBudget(std::max(1, std::atoi(argv[++i])));
         else
             sizes.push_back(std::atoll(argv[i]));
     }

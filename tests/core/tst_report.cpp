@@ -136,6 +136,37 @@ private Q_SLOTS:
         QVERIFY(out.contains(QLatin1String("Warnings: none")));
     }
 
+    void threadsOption()
+    {
+        // The same bytes at every thread count, for the report and the value card; the option
+        // may come anywhere on the line.
+        for (const char *name : {"gpu_decoder_layer", "gpu_vllm_update_slice"}) {
+            const Run serial =
+                run({QStringLiteral("report"), sample(name), QStringLiteral("--json"),
+                     QStringLiteral("--threads"), QStringLiteral("1")});
+            QCOMPARE(serial.code, 0);
+            QVERIFY(serial.out.contains("\"peak\""));
+            for (const char *threads : {"2", "3", "7"}) {
+                const Run other =
+                    run({QStringLiteral("--threads"), QLatin1String(threads),
+                         QStringLiteral("report"), sample(name), QStringLiteral("--json")});
+                QCOMPARE(other.code, 0);
+                QCOMPARE(other.out, serial.out);
+            }
+        }
+        for (const char *bad : {"0", "-2", "many", "2000"}) {
+            const Run r = run({QStringLiteral("report"), sample("tpu_unstack"),
+                               QStringLiteral("--threads"), QLatin1String(bad)});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains("--threads needs a number of threads from 1 to 1024"),
+                     r.err.constData());
+            QVERIFY(r.out.isEmpty());
+        }
+        const Run missing =
+            run({QStringLiteral("report"), sample("tpu_unstack"), QStringLiteral("--threads")});
+        QCOMPARE(missing.code, 1);
+    }
+
     void stepOption()
     {
         const Run r =

@@ -7,10 +7,12 @@
 #include "parse/DumpParser.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 
 using namespace bufferscope;
 
@@ -81,6 +83,42 @@ private Q_SLOTS:
         QCOMPARE(d.printedPeak.bytes, truths.printedPeakBytes);
         QCOMPARE(tl->xlaPeak().step, truths.printedPeakStep);
         QVERIFY(tl->warnings().empty());
+    }
+
+    void progressAndCancelAtEveryThreadCount()
+    {
+        // 100k values (60 MB): the Used values section is cut into chunks at 2 and 3 threads.
+        QTemporaryDir dir;
+        const Generated g = generate(dir, 100000, 5);
+        QVERIFY2(g.load.ok(), g.load.error.c_str());
+        const auto size =
+            static_cast<std::int64_t>(QFileInfo(QString::fromStdString(g.path)).size());
+        for (const int threads : {1, 2, 3}) {
+            // Progress only goes forward, and ends at the file's size.
+            std::vector<std::int64_t> seen;
+            ParseOptions options;
+            options.threads = threads;
+            options.progress = [&](std::int64_t done, std::int64_t total) {
+                QCOMPARE(total, size);
+                seen.push_back(done);
+            };
+            const LoadResult all = DumpParser::loadFile(g.path, options);
+            QVERIFY(all.ok());
+            QVERIFY(seen.size() > 10);
+            QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+            QCOMPARE(seen.back(), size);
+            // Cancel halfway (in the Used values section): no dump, and it says so.
+            std::atomic<bool> cancel{false};
+            options.cancel = &cancel;
+            options.progress = [&](std::int64_t done, std::int64_t total) {
+                if (done * 2 > total)
+                    cancel = true;
+            };
+            const LoadResult stopped = DumpParser::loadFile(g.path, options);
+            QVERIFY(stopped.cancelled);
+            QVERIFY(!stopped.ok());
+            QVERIFY(stopped.error.empty());
+        }
     }
 
     void shapesAreDistinctAndMatchTheirLines()

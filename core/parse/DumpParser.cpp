@@ -1089,6 +1089,10 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
         d.strings.size() >= kLocal || d.shapes.size() >= kLocal)
         return begin;
     m_sharedSeen = std::make_unique<std::atomic<std::uint8_t>[]>(d.values.size());
+    // Blocks read by an earlier Used values section (a damaged file may have two) count as
+    // seen: a chunk that meets one again hands the load to the serial path, which warns.
+    for (std::size_t i = 0; i < m_blockSeen.size() && i < d.values.size(); ++i)
+        m_sharedSeen[i].store(m_blockSeen[i], std::memory_order_relaxed);
     m_textOwner = std::make_unique<std::atomic<std::uint32_t>[]>(d.instructions.size());
     m_stopChunks.store(false);
     m_serialNeeded.store(false);

@@ -585,8 +585,8 @@ private:
     std::uint32_t addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
                            std::int64_t size, sv shape);
 
-    // -- the Used values section in chunks, one per core (docs/ARCHITECTURE.md, "Parsing")
-    struct UsedValuesChunk;
+    // -- the Used values section in chunks, on every core (ARCHITECTURE.md, "The parse in
+    // chunks")
     /// Parses the Used values section from `begin` (the line after its header) in chunks on
     /// `threads` threads and merges them in file order. Returns where the serial loop goes on
     /// (the line that ends the section, or the end of `text`); npos when the parse must stop.

@@ -878,8 +878,7 @@ bool MainWindow::exportView(ChartView *view, const QString &path, const ExportOp
 {
     QString why;
     if (!view->exportTo(path, options, &why)) {
-        QMessageBox::warning(this, tr("Export failed"),
-                             tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
+        ChartExport::warnNotWritten(this, tr("Export Failed"), path, why);
         return false;
     }
     const std::optional<ExportFormat> format = ChartExport::formatOf(path);

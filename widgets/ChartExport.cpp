@@ -5,8 +5,10 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QMessageBox>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -221,6 +223,14 @@ bool ChartExport::write(QCustomPlot *plot, const QString &path, const ExportOpti
         return writeFile(path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
     }
     return writeImage(plot, *format, path, options, fitLabels, error);
+}
+
+void ChartExport::warnNotWritten(QWidget *parent, const QString &title, const QString &path,
+                                 const QString &why)
+{
+    QMessageBox::warning(parent, title,
+                         QCoreApplication::translate("ChartExport", "Could not write %1:\n%2")
+                             .arg(QDir::toNativeSeparators(path), why));
 }
 
 void ChartExport::copyText(const std::string &text)

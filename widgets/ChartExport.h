@@ -8,6 +8,7 @@
 
 class QByteArray;
 class QCustomPlot;
+class QWidget;
 
 namespace bufferscope {
 
@@ -76,6 +77,8 @@ bool write(QCustomPlot *plot, const QString &path, const ExportOptions &options,
 void copyText(const std::string &text);
 /// Writes `data` to `path` atomically.
 bool writeFile(const QString &path, const QByteArray &data, QString *error);
+/// Tells the user `path` could not be written and why, in the words every export and save use.
+void warnNotWritten(QWidget *parent, const QString &title, const QString &path, const QString &why);
 
 } // namespace ChartExport
 

@@ -13,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMenu>
-#include <QMessageBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -207,9 +206,7 @@ void ChartView::saveCsvAs()
         return;
     QString why;
     if (!exportTo(path, ExportOptions(), &why))
-        QMessageBox::warning(
-            this, tr("Save Failed"),
-            tr("Could not write %1:\n%2").arg(QDir::toNativeSeparators(path), why));
+        ChartExport::warnNotWritten(this, tr("Save Failed"), path, why);
 }
 
 ChartView::Ranges ChartView::ranges() const

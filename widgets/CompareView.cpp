@@ -20,7 +20,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QMessageBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -216,9 +215,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
                 return;
             QString why;
             if (!exportChart(path, ExportOptions(), &why))
-                QMessageBox::warning(
-                    this, tr("Export failed"),
-                    tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), why));
+                ChartExport::warnNotWritten(this, tr("Export Failed"), path, why);
         });
         menu.addAction(tr("Copy Data as CSV"), this,
                        [this] { ChartExport::copyText(curvesCsv()); });

@@ -9,7 +9,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QHeaderView>
-#include <QMessageBox>
 #include <QTableView>
 #include <QTreeView>
 
@@ -59,9 +58,7 @@ void TableCsv::addActions(QAbstractItemView *view, const QString &fileStem)
         const bool ok = ChartExport::writeFile(path, of(view), &why);
         QApplication::restoreOverrideCursor();
         if (!ok)
-            QMessageBox::warning(
-                view, QObject::tr("Save Failed"),
-                QObject::tr("Could not write %1:\n%2").arg(QDir::toNativeSeparators(path), why));
+            ChartExport::warnNotWritten(view, QObject::tr("Save Failed"), path, why);
     });
     view->addAction(copy);
     view->addAction(save);

@@ -2,6 +2,7 @@
 #include "BoxChartView.h"
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
+#include "ChartExport.h"
 #include "CompareView.h"
 #include "CsvRead.h"
 #include "ExportDialog.h"
@@ -49,6 +50,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -375,6 +377,23 @@ private Q_SLOTS:
             }
         }
         QSettings().clear();
+    }
+
+    void notWrittenMessage()
+    {
+        // Every export and save says a failed write in the same words: the path, then why.
+        QString seen;
+        QTimer::singleShot(0, this, [&seen] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                seen = box->windowTitle() + QLatin1Char('|') + box->text();
+                box->accept();
+            }
+        });
+        ChartExport::warnNotWritten(nullptr, QStringLiteral("Save Failed"),
+                                    QStringLiteral("/nowhere/values.csv"),
+                                    QStringLiteral("No such file or directory"));
+        QCOMPARE(seen, QStringLiteral("Save Failed|Could not write /nowhere/values.csv:\nNo such "
+                                      "file or directory"));
     }
 
     void sourcePreferencesAndSourceDock()

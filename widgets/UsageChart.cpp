@@ -446,20 +446,47 @@ void UsageChart::placeBudget()
 bool UsageChart::updateLabels()
 {
     // The selected value's name starts at its band; a band too near the right edge for the
-    // name to fit gets it ending at the band's end instead, so it is never cut off.
+    // name to fit gets it ending at the band's end instead, so it is never cut off. It sits at
+    // the top of the chart, else at the bottom, else halfway: the first place no other label
+    // (the peak, XLA's peak, the budget) covers.
     if (!m_valueLabel->visible())
         return false;
     const QCPAxisRect *rect = plot()->axisRect();
+    const QFontMetricsF metrics(m_valueLabel->font());
+    const double width = metrics.horizontalAdvance(m_valueLabel->text());
     const double start = plot()->xAxis->coordToPixel(m_valueRange.first);
-    const double width =
-        QFontMetricsF(m_valueLabel->font()).horizontalAdvance(m_valueLabel->text());
-    const bool right = start + width > rect->right() &&
-                       plot()->xAxis->coordToPixel(m_valueRange.second) - width >= rect->left();
-    if (right == m_valueLabelRight)
+    const double end = plot()->xAxis->coordToPixel(m_valueRange.second);
+    const bool right = start + width > rect->right() && end - width >= rect->left();
+    const double left = right ? end - width : start;
+    const auto covered = [&](const QRectF &place) {
+        for (const QCPItemText *other : {m_peakLabel, m_printedPeakLabel, m_budgetLabel}) {
+            if (other->visible() && place.intersects(QRectF(other->topLeft->pixelPosition(),
+                                                            other->bottomRight->pixelPosition())
+                                                         .normalized()))
+                return true;
+        }
+        return false;
+    };
+    const double height = metrics.height();
+    const double top = rect->top() + 0.01 * rect->height();
+    const double bottom = rect->top() + 0.99 * rect->height();
+    ValueLabelRow row = ValueLabelRow::Top;
+    if (covered(QRectF(left, top, width, height))) {
+        row = covered(QRectF(left, bottom - height, width, height)) ? ValueLabelRow::Middle
+                                                                    : ValueLabelRow::Bottom;
+    }
+    if (right == m_valueLabelRight && row == m_valueLabelRow)
         return false;
     m_valueLabelRight = right;
-    m_valueLabel->setPositionAlignment(Qt::AlignTop | (right ? Qt::AlignRight : Qt::AlignLeft));
-    m_valueLabel->position->setCoords(right ? m_valueRange.second : m_valueRange.first, 0.01);
+    m_valueLabelRow = row;
+    const Qt::Alignment vertical = row == ValueLabelRow::Top      ? Qt::AlignTop
+                                   : row == ValueLabelRow::Bottom ? Qt::AlignBottom
+                                                                  : Qt::AlignVCenter;
+    m_valueLabel->setPositionAlignment(vertical | (right ? Qt::AlignRight : Qt::AlignLeft));
+    m_valueLabel->position->setCoords(right ? m_valueRange.second : m_valueRange.first,
+                                      row == ValueLabelRow::Top      ? 0.01
+                                      : row == ValueLabelRow::Bottom ? 0.99
+                                                                     : 0.5);
     return true;
 }
 
@@ -494,6 +521,7 @@ void UsageChart::showValue(int value)
                           QStringLiteral(" · ") + humanBytesText(v.size) + QStringLiteral(" "));
     m_valueRange = {static_cast<double>(v.start), static_cast<double>(v.end + 1)};
     m_valueLabelRight = false;
+    m_valueLabelRow = ValueLabelRow::Top;
     m_valueLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_valueLabel->position->setCoords(m_valueRange.first, 0.01);
     m_valueBand->setVisible(true);

@@ -109,7 +109,14 @@ private:
     QCPItemText *m_valueLabel = nullptr;
     QPair<double, double> m_valueRange; ///< the selected value's band, [start, end + 1)
     bool m_valueLabelRight = false;     ///< its label ends at the band's end
-    int m_memorySpace = 0;              ///< the one plotted
+    enum class ValueLabelRow
+    {
+        Top,
+        Bottom,
+        Middle
+    };
+    ValueLabelRow m_valueLabelRow = ValueLabelRow::Top; ///< where no other label covers it
+    int m_memorySpace = 0;                              ///< the one plotted
     int m_curveLane;
 };
 

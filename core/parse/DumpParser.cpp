@@ -222,6 +222,64 @@ bool parseShort(sv text, ShortValue &out, sv &rest, std::string &error)
     return parseShortInner(text.substr(0, close), out, error);
 }
 
+/// ` value: <ID NAME @C> (size=S,offset=O): SHAPE`, a value's line in its allocation. False,
+/// with the warning to give in `error`, when the line is malformed.
+bool parseValueLine(sv line, ShortValue &s, std::int64_t &offset, std::int64_t &size, sv &shape,
+                    std::string &error)
+{
+    sv rest;
+    if (!parseShort(line.substr(8), s, rest, error)) {
+        error = "malformed value line: " + error;
+        return false;
+    }
+    if (!consume(rest, " (size=") || !readInt(rest, size) || !consume(rest, ",offset=") ||
+        !readInt(rest, offset) || !consume(rest, "):")) {
+        error = "malformed value line; expected ' (size=S,offset=O): SHAPE' after the value" +
+                overflowNote(line);
+        return false;
+    }
+    consume(rest, " ");
+    shape = rest;
+    return true;
+}
+
+/// `STEP:NAME`, an InstructionSequence line without its indent.
+bool parseSequenceLine(sv text, std::int64_t &step, sv &name, std::string &error)
+{
+    const auto colon = text.find(':');
+    if (colon == sv::npos || !parseInt(text.substr(0, colon), step)) {
+        error = "malformed InstructionSequence line; expected '    STEP:NAME'";
+        return false;
+    }
+    name = text.substr(colon + 1);
+    if (!validName(name)) {
+        error = "malformed instruction name in InstructionSequence";
+        return false;
+    }
+    return true;
+}
+
+/// `NAME{IDX}:START-END`, a BufferLiveRange line without its indent.
+bool parseLiveRangeLine(sv text, sv &name, sv &index, std::int64_t &start, std::int64_t &end,
+                        std::string &error)
+{
+    const auto colon = text.rfind(':');
+    const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);
+    if (colon == sv::npos || dash == sv::npos ||
+        !parseInt(text.substr(colon + 1, dash - colon - 1), start) ||
+        !parseInt(text.substr(dash + 1), end)) {
+        error = "malformed BufferLiveRange line '" + excerpt(text) +
+                "'; expected 'NAME{idx}:START-END'" + overflowNote(text);
+        return false;
+    }
+    splitIndex(text.substr(0, colon), name, index);
+    if (index.empty() || !validName(name) || !validIndex(index)) {
+        error = "malformed BufferLiveRange key '" + excerpt(text.substr(0, colon)) + "'";
+        return false;
+    }
+    return true;
+}
+
 std::string unescape(sv text)
 {
     std::string out;
@@ -573,7 +631,9 @@ private:
     void instructionText(sv text, std::uint64_t offset, std::uint32_t instruction);
     void liveRangeHeader(sv line);
     void sequenceLine(sv line);
+    void sequenceStep(std::int64_t step, sv name, StringId nameId);
     void bufferLiveRange(sv line);
+    void liveRange(sv name, sv index, std::int64_t start, std::int64_t end);
     void buildIdOrder();
     std::uint32_t findValueByKey(sv name, sv index);
     void peakHeader(sv line);
@@ -582,8 +642,47 @@ private:
     void stackTraceLine(sv line);
     void unrecognized(sv line, sv expected);
 
+    /// Hashes of a line's name and shape, worked out ahead (readAhead).
+    struct LineHashes
+    {
+        std::uint64_t name = 0;
+        std::uint64_t shape = 0;
+    };
     std::uint32_t addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
-                           std::int64_t size, sv shape);
+                           std::int64_t size, sv shape, const LineHashes *hashes = nullptr);
+
+    // -- reading ahead: the lines of the Allocations and HloLiveRange sections are split into
+    // fields on other threads while this one builds the tables from them, in file order
+    // (ARCHITECTURE.md, "The parse in chunks").
+    enum class TokenKind : std::uint8_t
+    {
+        Other, ///< handled by handleLine
+        AllocationValue,
+        Step,
+        LiveRange
+    };
+    struct Token
+    {
+        QueuedLine line;
+        TokenKind kind = TokenKind::Other;
+        ShortValue value;   ///< AllocationValue: the value; Step: the name; LiveRange: the key
+        std::int64_t a = 0; ///< offset, step or start
+        std::int64_t b = 0; ///< size or end
+        sv shape;
+        LineHashes hashes;
+    };
+    /// Splits `line` (no '\r') into a token; what it cannot split stays TokenKind::Other.
+    static void tokenize(sv line, Token &token, std::string &scratch);
+    /// Parses from `begin` (a line start) to the end of the section the serial loop is in
+    /// (Allocations when `allocations`, HloLiveRange otherwise), with `threads` - 1 threads
+    /// splitting lines ahead of this one. Returns where the serial loop goes on; npos when the
+    /// parse must stop.
+    std::size_t readAhead(sv text, std::size_t begin, MappedFile *mapping, int threads,
+                          std::int64_t &bytesDone, std::int64_t bytesTotal, bool allocations);
+    void prefetchToken(const Token &token, bool entries) const;
+    void allocationValue(const Token &token);
+    /// For a value line: whether an allocation is open for it; warns when not.
+    bool valueLineHasAllocation();
 
     // -- the Used values section in chunks, on every core (ARCHITECTURE.md, "The parse in
     // chunks")
@@ -909,6 +1008,9 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         return false;
     }
     bool first = true;
+    const int threads = m_options.threads > 0 ? m_options.threads : threadsToUse();
+    bool readAheadAllocations = threads > 1;
+    bool readAheadLiveRanges = threads > 1;
     std::size_t lastProgress = 0;
     std::size_t lastRelease = 0;
     std::uint64_t linesSinceCheck = 0;
@@ -939,9 +1041,24 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         if (fatal)
             return false;
         pos = hasNewline ? end + 1 : size;
+        // The long sections go on other threads as well; each way in is taken once a file.
+        const bool enterAllocations = m_section == Section::Allocations && readAheadAllocations;
+        const bool enterLiveRanges = m_section == Section::LiveRangeHeader && readAheadLiveRanges;
+        if (enterAllocations || enterLiveRanges) {
+            (enterAllocations ? readAheadAllocations : readAheadLiveRanges) = false;
+            bytesDone += static_cast<std::int64_t>(pos - lastProgress);
+            const std::size_t resume =
+                readAhead(text, pos, mapping, threads, bytesDone, bytesTotal, enterAllocations);
+            if (resume == sv::npos)
+                return false;
+            pos = lastProgress = lastRelease = resume;
+            lines.jump(resume, m_line);
+            if (mapping)
+                mapping->releaseBefore(resume);
+            continue;
+        }
         if (m_enterUsedValues) {
             m_enterUsedValues = false;
-            const int threads = m_options.threads > 0 ? m_options.threads : threadsToUse();
             if (threads > 1) {
                 bytesDone += static_cast<std::int64_t>(pos - lastProgress);
                 const std::size_t resume =
@@ -1258,6 +1375,240 @@ void Builder::mergeChunk(Builder &c)
     m_line += c.m_line;
     m_block = c.m_block;
     m_blockValue = c.m_blockValue;
+}
+
+void Builder::tokenize(sv line, Token &t, std::string &scratch)
+{
+    t.kind = TokenKind::Other;
+    if (line.starts_with(" value: <")) {
+        if (parseValueLine(line, t.value, t.a, t.b, t.shape, scratch)) {
+            t.kind = TokenKind::AllocationValue;
+            t.hashes.name = StringPool::hash(t.value.name);
+            t.hashes.shape = t.shape.empty() ? 0 : StringPool::hash(t.shape);
+        }
+        return;
+    }
+    if (!line.starts_with("    ") || line.size() < 5)
+        return;
+    const sv text = line.substr(4);
+    if (text[0] >= '0' && text[0] <= '9' && parseSequenceLine(text, t.a, t.value.name, scratch)) {
+        t.kind = TokenKind::Step;
+        t.hashes.name = StringPool::hash(t.value.name);
+    } else if (text.back() >= '0' && text.back() <= '9' &&
+               parseLiveRangeLine(text, t.value.name, t.value.index, t.a, t.b, scratch)) {
+        t.kind = TokenKind::LiveRange;
+    }
+}
+
+void Builder::prefetchToken(const Token &t, bool entries) const
+{
+    switch (t.kind) {
+    case TokenKind::AllocationValue:
+        if (entries) {
+            gd.strings.prefetchEntry(t.hashes.name);
+            if (!t.shape.empty()) {
+                const ShapeSlot &slot = m_shapeSlots[t.hashes.shape & (m_shapeSlots.size() - 1)];
+                if (slot.shape != 0)
+                    __builtin_prefetch(m_shapeTexts.data() + slot.begin);
+            }
+        } else {
+            gd.strings.prefetchSlot(t.hashes.name);
+            m_valueById.prefetch(static_cast<std::uint64_t>(t.value.id));
+            if (!t.shape.empty())
+                __builtin_prefetch(&m_shapeSlots[t.hashes.shape & (m_shapeSlots.size() - 1)]);
+        }
+        break;
+    case TokenKind::Step:
+        if (entries)
+            gd.strings.prefetchEntry(t.hashes.name);
+        else
+            gd.strings.prefetchSlot(t.hashes.name);
+        break;
+    case TokenKind::LiveRange:
+    case TokenKind::Other:
+        break;
+    }
+}
+
+std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, int threads,
+                               std::int64_t &bytesDone, std::int64_t bytesTotal, bool allocations)
+{
+    const Stopwatch clock;
+    const std::size_t size = text.size();
+    // Stretches of up to 128 KiB, small enough on a small file that every thread gets some.
+    const std::size_t stretchBytes = std::clamp<std::size_t>(
+        (size - begin) / (static_cast<std::size_t>(threads) * 64), 512, std::size_t{128} << 10);
+    const std::size_t count = (size - begin + stretchBytes - 1) / stretchBytes;
+    if (count < 2)
+        return begin;
+    const auto inSection = [allocations](sv line) {
+        return line.empty() || line[0] == ' ' || (allocations && line.starts_with("allocation "));
+    };
+    // A ring of stretches: the one in slot k % window is refilled once this thread is done
+    // with stretch k, so at most `window` stretches of tokens exist at once.
+    struct Stretch
+    {
+        std::vector<Token> tokens;
+        std::size_t stopAt = sv::npos;     ///< the line that ends the section, if in this stretch
+        std::size_t end = 0;               ///< where its last line ends
+        std::atomic<std::size_t> ready{0}; ///< k + 1 once stretch k's tokens are in
+    };
+    const std::size_t window = static_cast<std::size_t>(threads) * 4;
+    std::vector<Stretch> ring(window);
+    std::atomic<std::size_t> next{0};      // the next stretch to claim
+    std::atomic<std::size_t> limit{count}; // no stretch from here on is needed
+    std::atomic<std::size_t> consumed{0};  // stretches this thread is done with
+    std::atomic<bool> stop{false};
+    const char *const base = text.data();
+    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * stretchBytes); };
+    // Stretch k holds the lines that start in [raw(k), raw(k + 1)).
+    const auto lineStart = [&](std::size_t at) {
+        if (at == begin || at >= size || base[at - 1] == '\n')
+            return at;
+        const auto *nl = static_cast<const char *>(std::memchr(base + at, '\n', size - at));
+        return nl ? static_cast<std::size_t>(nl - base) + 1 : size;
+    };
+    const auto fill = [&](std::size_t k) {
+        Stretch &s = ring[k % window];
+        s.tokens.clear();
+        s.stopAt = sv::npos;
+        std::string scratch;
+        const std::size_t until = raw(k + 1);
+        std::size_t p = lineStart(raw(k));
+        s.end = p;
+        while (p < until && p < size) {
+            const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
+            const std::size_t end = nl ? static_cast<std::size_t>(nl - base) : size;
+            sv line = text.substr(p, end - p);
+            if (line.ends_with('\r'))
+                line.remove_suffix(1);
+            if (!inSection(line)) {
+                s.stopAt = p;
+                for (std::size_t was = limit.load(); k + 1 < was;) {
+                    if (limit.compare_exchange_weak(was, k + 1))
+                        break;
+                }
+                break;
+            }
+            Token &t = s.tokens.emplace_back();
+            t.line = {p, end, nl != nullptr};
+            tokenize(line, t, scratch);
+            s.end = end;
+            p = nl ? end + 1 : size;
+        }
+        s.ready.store(k + 1, std::memory_order_release);
+        s.ready.notify_all();
+    };
+    const auto produce = [&] {
+        for (;;) {
+            std::size_t k = next.load();
+            if (stop.load(std::memory_order_relaxed) || k >= limit.load())
+                return;
+            const std::size_t done = consumed.load(std::memory_order_acquire);
+            if (k >= done + window) {
+                consumed.wait(done);
+                continue;
+            }
+            if (next.compare_exchange_weak(k, k + 1))
+                fill(k);
+        }
+    };
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < threads && static_cast<std::size_t>(t) < count; ++t) {
+        try {
+            helpers.emplace_back(produce);
+        } catch (const std::system_error &) {
+            break; // fewer helpers: this thread splits what they do not
+        }
+    }
+
+    std::size_t resume = size;
+    bool ok = true;
+    const std::int64_t doneBefore = bytesDone;
+    std::size_t lastProgress = begin;
+    std::size_t lastRelease = begin;
+    std::uint64_t linesSinceCheck = 0;
+    for (std::size_t k = 0; k < count && ok; ++k) {
+        Stretch &s = ring[k % window];
+        if (std::size_t claim = k; next.load() == k && next.compare_exchange_strong(claim, k + 1)) {
+            fill(k);
+        } else {
+            for (std::size_t r = s.ready.load(std::memory_order_acquire); r != k + 1;
+                 r = s.ready.load(std::memory_order_acquire))
+                s.ready.wait(r);
+        }
+        const std::vector<Token> &tokens = s.tokens;
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            if (i + kAhead < tokens.size())
+                prefetchToken(tokens[i + kAhead], false);
+            if (i + kAhead / 2 < tokens.size())
+                prefetchToken(tokens[i + kAhead / 2], true);
+            const Token &t = tokens[i];
+            ++m_line;
+            const sv line = lineText(text, t.line);
+            if (t.kind == TokenKind::AllocationValue && m_section == Section::Allocations) {
+                allocationValue(t);
+            } else if (t.kind == TokenKind::Step && m_section == Section::Sequence) {
+                sequenceStep(t.a, t.value.name, intern(t.value.name, t.hashes.name));
+            } else if (t.kind == TokenKind::LiveRange && m_section == Section::BufferLiveRange) {
+                liveRange(t.value.name, t.value.index, t.a, t.b);
+            } else {
+                const sv ahead = t.line.newline
+                                     ? sv(base + t.line.end + 1,
+                                          std::min<std::size_t>(size - t.line.end - 1, 16))
+                                     : sv();
+                handleLine(line, t.line.begin, ahead);
+            }
+            if (m_section != m_timedSection)
+                enterSection();
+            if (fatal || m_stopFile) {
+                // Only a line outside the section stops a file; this is for safety's sake.
+                resume = t.line.newline ? t.line.end + 1 : size;
+                break;
+            }
+            if (++linesSinceCheck >= 4096) {
+                linesSinceCheck = 0;
+                if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                    cancelled = true;
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        // The slot is refilled once it is handed back: read what is needed first.
+        const std::size_t stretchEnd = s.end;
+        const std::size_t stopAt = s.stopAt;
+        consumed.store(k + 1, std::memory_order_release);
+        consumed.notify_all();
+        if (fatal || m_stopFile)
+            break;
+        if (stretchEnd - lastProgress >= kProgressChunk) {
+            bytesDone = doneBefore + static_cast<std::int64_t>(stretchEnd - begin);
+            lastProgress = stretchEnd;
+            if (m_options.progress)
+                m_options.progress(bytesDone, bytesTotal);
+        }
+        if (mapping && stretchEnd - lastRelease >= kReleaseChunk) {
+            mapping->releaseBefore(lastProgress);
+            lastRelease = stretchEnd;
+        }
+        if (stopAt != sv::npos) {
+            resume = stopAt;
+            break;
+        }
+    }
+    stop.store(true);
+    consumed.store(std::numeric_limits<std::size_t>::max() / 2, std::memory_order_release);
+    consumed.notify_all();
+    for (std::thread &t : helpers)
+        t.join();
+    if (!ok)
+        return sv::npos;
+    bytesDone = doneBefore + static_cast<std::int64_t>(resume - begin);
+    spdlog::debug("{}: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s",
+                  allocations ? "allocations" : "live ranges", count, stretchBytes >> 10,
+                  helpers.size(), clock.seconds());
+    return fatal ? sv::npos : resume;
 }
 
 bool Builder::handleFirstLine(sv line)
@@ -1578,7 +1929,7 @@ void Builder::allocationHeader(sv line)
 }
 
 std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
-                                std::int64_t size, sv shape)
+                                std::int64_t size, sv shape, const LineHashes *hashes)
 {
     const auto index = static_cast<std::uint32_t>(d.values.size());
     const std::uint32_t existing = m_valueById.insert(static_cast<std::uint64_t>(s.id), index);
@@ -1594,7 +1945,7 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
     }
     Value v;
     v.id = s.id;
-    v.instruction = instructionFor(internHinted(s.name));
+    v.instruction = instructionFor(hashes ? intern(s.name, hashes->name) : internHinted(s.name));
     v.index = indexOrEmpty(s.index);
     v.printedIndex = !s.index.empty();
     v.phi = s.phi;
@@ -1622,7 +1973,7 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
     m_valueBytes += size;
     v.offset = offset;
     v.size = size;
-    v.shape = shape.empty() ? 0 : shapeHinted(shape);
+    v.shape = shape.empty() ? 0 : hashes ? shapeFor(shape, hashes->shape) : shapeHinted(shape);
     if (allocation != kNone) {
         const Allocation &a = d.allocations[allocation];
         std::int64_t endByte = 0;
@@ -1640,25 +1991,37 @@ std::uint32_t Builder::addValue(const ShortValue &s, std::uint32_t allocation, s
     return index;
 }
 
+bool Builder::valueLineHasAllocation()
+{
+    if (m_allocation == kNone) {
+        warn("a value line outside any allocation");
+        return false;
+    }
+    if (d.allocations[m_allocation].firstValue + d.allocations[m_allocation].valueCount !=
+        d.allocationValues.size()) {
+        warn("a value line separated from its allocation header");
+        return false;
+    }
+    return true;
+}
+
+void Builder::allocationValue(const Token &token)
+{
+    if (valueLineHasAllocation())
+        addValue(token.value, m_allocation, token.a, token.b, token.shape, &token.hashes);
+}
+
 void Builder::allocationValue(sv line)
 {
-    if (m_allocation == kNone)
-        return warn("a value line outside any allocation");
-    if (d.allocations[m_allocation].firstValue + d.allocations[m_allocation].valueCount !=
-        d.allocationValues.size())
-        return warn("a value line separated from its allocation header");
+    if (!valueLineHasAllocation())
+        return;
     ShortValue s;
-    sv rest;
-    if (!parseShort(line.substr(8), s, rest, m_error))
-        return warn("malformed value line: " + m_error);
     std::int64_t size = 0;
     std::int64_t offset = 0;
-    if (!consume(rest, " (size=") || !readInt(rest, size) || !consume(rest, ",offset=") ||
-        !readInt(rest, offset) || !consume(rest, "):"))
-        return warn("malformed value line; expected ' (size=S,offset=O): SHAPE' after the value" +
-                    overflowNote(line));
-    consume(rest, " ");
-    addValue(s, m_allocation, offset, size, rest);
+    sv shape;
+    if (!parseValueLine(line, s, offset, size, shape, m_error))
+        return warn(m_error);
+    addValue(s, m_allocation, offset, size, shape);
 }
 
 void Builder::crossColorValue(sv line)
@@ -2054,17 +2417,19 @@ void Builder::liveRangeHeader(sv line)
 
 void Builder::sequenceLine(sv text)
 {
-    const auto colon = text.find(':');
     std::int64_t step = 0;
-    if (colon == sv::npos || !parseInt(text.substr(0, colon), step))
-        return warn("malformed InstructionSequence line; expected '    STEP:NAME'");
-    const sv name = text.substr(colon + 1);
-    if (!validName(name))
-        return warn("malformed instruction name in InstructionSequence");
+    sv name;
+    if (!parseSequenceLine(text, step, name, m_error))
+        return warn(m_error);
+    sequenceStep(step, name, internHinted(name));
+}
+
+void Builder::sequenceStep(std::int64_t step, sv name, StringId nameId)
+{
     if (step != static_cast<std::int64_t>(d.sequence.size()))
         warn("InstructionSequence step " + std::to_string(step) + " where " +
              std::to_string(d.sequence.size()) + " was expected; steps are taken in file order");
-    const std::uint32_t ins = instructionFor(internHinted(name));
+    const std::uint32_t ins = instructionFor(nameId);
     if (d.instructions[ins].step >= 0)
         warn("instruction '" + std::string(name) + "' is scheduled twice (steps " +
              std::to_string(d.instructions[ins].step) + " and " +
@@ -2136,22 +2501,21 @@ void Builder::bufferLiveRange(sv text)
     // BufferLiveRange lists the values in ascending id (docs/FORMAT.md 7.2), so the next line is
     // nearly always the value after the previous one in id order: check that guess first. The
     // order built for Used values serves unless values were added since.
-    if (m_idOrder.size() != d.values.size())
-        buildIdOrder();
-    const auto colon = text.rfind(':');
-    const auto dash = colon == sv::npos ? sv::npos : text.find('-', colon);
     std::int64_t start = 0;
     std::int64_t end = 0;
-    if (colon == sv::npos || dash == sv::npos ||
-        !parseInt(text.substr(colon + 1, dash - colon - 1), start) ||
-        !parseInt(text.substr(dash + 1), end))
-        return warn("malformed BufferLiveRange line '" + excerpt(text) +
-                    "'; expected 'NAME{idx}:START-END'" + overflowNote(text));
     sv name;
     sv index;
-    splitIndex(text.substr(0, colon), name, index);
-    if (index.empty() || !validName(name) || !validIndex(index))
-        return warn("malformed BufferLiveRange key '" + excerpt(text.substr(0, colon)) + "'");
+    if (!parseLiveRangeLine(text, name, index, start, end, m_error))
+        return warn(m_error);
+    liveRange(name, index, start, end);
+}
+
+void Builder::liveRange(sv name, sv index, std::int64_t start, std::int64_t end)
+{
+    if (m_idOrder.size() != d.values.size())
+        buildIdOrder();
+    // NAME{IDX}, as the line prints it: the two are next to each other in the text.
+    const sv key(name.data(), static_cast<std::size_t>(index.data() + index.size() - name.data()));
     std::uint32_t value = FlatMap64::kMissing;
     if (m_liveCursor < m_idOrder.size()) {
         const std::uint32_t guess = m_idOrder[m_liveCursor];
@@ -2165,7 +2529,7 @@ void Builder::bufferLiveRange(sv text)
     if (value == FlatMap64::kMissing)
         value = findValueByKey(name, index);
     if (value == FlatMap64::kMissing) {
-        warn("live range for '" + excerpt(text.substr(0, colon)) +
+        warn("live range for '" + excerpt(key) +
              "', which is in no allocation; shown as an unallocated value");
         // Unallocated values get ids after every real one (in finish()), so ascending-id order
         // still holds.
@@ -2184,16 +2548,14 @@ void Builder::bufferLiveRange(sv text)
     }
     Value &v = d.values[value];
     if (v.start >= 0)
-        return warn("second live range for '" + excerpt(text.substr(0, colon)) + "'; ignored",
-                    value);
+        return warn("second live range for '" + excerpt(key) + "'; ignored", value);
     if (start > end)
-        return warn("live range of '" + excerpt(text.substr(0, colon)) + "' runs backwards (" +
+        return warn("live range of '" + excerpt(key) + "' runs backwards (" +
                         std::to_string(start) + " > " + std::to_string(end) + "); ignored",
                     value);
     if (d.printedMax >= 0 && end > d.printedMax) {
-        warn("live range of '" + excerpt(text.substr(0, colon)) + "' ends at " +
-                 std::to_string(end) + ", after max " + std::to_string(d.printedMax) +
-                 "; cut at max",
+        warn("live range of '" + excerpt(key) + "' ends at " + std::to_string(end) +
+                 ", after max " + std::to_string(d.printedMax) + "; cut at max",
              value);
         end = d.printedMax;
         start = std::min(start, end);

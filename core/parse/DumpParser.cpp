@@ -2735,6 +2735,7 @@ void Builder::finish()
     {
         std::vector<Value> sorted;
         sorted.reserve(n);
+        prefault(sorted.data(), n * sizeof(Value));
         for (std::uint32_t i : order)
             sorted.push_back(d.values[i]);
         d.values.swap(sorted);

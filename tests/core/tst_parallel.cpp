@@ -1,0 +1,132 @@
+// core/util/Parallel: the thread budget, runBoth, parallelFor and prefault, which the parser
+// and the timeline lean on.
+#include "util/Parallel.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace bufferscope;
+
+class TestParallel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup() { setThreadBudget(0); }
+
+    void budget()
+    {
+        setThreadBudget(3);
+        QCOMPARE(threadBudget(), 3);
+        QCOMPARE(threadsToUse(), 3);
+        setThreadBudget(-4); // no such thing: every core
+        QCOMPARE(threadBudget(), 0);
+        QCOMPARE(threadsToUse(),
+                 std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+    }
+
+    void runBothKeepsToTheBudget()
+    {
+        for (const int budget : {1, 2}) {
+            setThreadBudget(budget);
+            std::thread::id a;
+            std::thread::id b;
+            runBoth([&] { a = std::this_thread::get_id(); },
+                    [&] { b = std::this_thread::get_id(); });
+            QCOMPARE(a, std::this_thread::get_id());
+            if (budget == 1)
+                QCOMPARE(b, std::this_thread::get_id()); // serial: both on the caller
+            else
+                QVERIFY(b != std::this_thread::get_id());
+        }
+    }
+
+    void parallelForCallsEveryIndexOnce()
+    {
+        for (const int threads : {1, 2, 3, 7}) {
+            for (const std::size_t count :
+                 {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1000}}) {
+                std::vector<std::atomic<int>> calls(count);
+                std::mutex lock;
+                std::set<std::thread::id> used;
+                parallelFor(count, threads, [&](std::size_t i) {
+                    calls[i].fetch_add(1);
+                    const std::lock_guard<std::mutex> hold(lock);
+                    used.insert(std::this_thread::get_id());
+                });
+                for (std::size_t i = 0; i < count; ++i)
+                    QCOMPARE(calls[i].load(), 1);
+                QVERIFY(used.size() <= static_cast<std::size_t>(threads));
+                if (threads == 1 && count > 0) // one thread: the caller's
+                    QCOMPARE(*used.begin(), std::this_thread::get_id());
+            }
+        }
+    }
+
+    void prefaultLeavesTheContents()
+    {
+        // 24 MiB plus a ragged end, from an address that is not on a page boundary: every byte
+        // reads back as written, at one thread and at two.
+        for (const int budget : {1, 2}) {
+            setThreadBudget(budget);
+            const std::size_t words = (std::size_t{24} << 20) / sizeof(std::uint64_t) + 77;
+            std::vector<std::uint64_t> data(words);
+            for (std::size_t i = 0; i < words; ++i)
+                data[i] = i * 0x9e3779b97f4a7c15ull;
+            prefault(reinterpret_cast<const char *>(data.data()) + 13, words * 8 - 13);
+            bool same = true;
+            for (std::size_t i = 0; i < words && same; ++i)
+                same = data[i] == i * 0x9e3779b97f4a7c15ull;
+            QVERIFY(same);
+            // Reserved, never written memory: what is written after reads back too.
+            std::vector<std::uint64_t> fresh;
+            fresh.reserve(words);
+            prefault(fresh.data(), words * 8);
+            for (std::size_t i = 0; i < words; ++i)
+                fresh.push_back(~i);
+            QCOMPARE(fresh.size(), words);
+            QCOMPARE(fresh[words / 2], ~(words / 2));
+            // Empty and tiny ranges are nothing to do; nor is anything at one thread.
+            QVERIFY(!prefault(nullptr, 0));
+            QVERIFY(!prefault(data.data(), 1));
+            if (budget == 1)
+                QVERIFY(!prefault(data.data(), words * 8));
+        }
+    }
+
+    void prefaultBacksThePages()
+    {
+        // 64 MiB reserved and never written is not resident; once prefault says it did its
+        // work, it is.
+        setThreadBudget(2);
+        const std::size_t bytes = std::size_t{64} << 20;
+        std::vector<char> fresh;
+        fresh.reserve(bytes);
+        const std::int64_t before = residentBytes();
+        if (!prefault(fresh.data(), bytes))
+            QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_WRITE, Linux 5.14)");
+        const std::int64_t grown = residentBytes() - before;
+        QVERIFY2(grown >= static_cast<std::int64_t>(bytes) * 9 / 10,
+                 qPrintable(QStringLiteral("resident memory grew by %1 bytes").arg(grown)));
+    }
+
+private:
+    static std::int64_t residentBytes()
+    {
+        QFile statm(QStringLiteral("/proc/self/statm"));
+        if (!statm.open(QIODevice::ReadOnly))
+            return 0;
+        const QList<QByteArray> fields = statm.readAll().split(' ');
+        return fields.size() > 1 ? fields[1].toLongLong() * ::sysconf(_SC_PAGESIZE) : 0;
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallel)
+#include "tst_parallel.moc"

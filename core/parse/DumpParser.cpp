@@ -980,10 +980,12 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         const auto records =
             std::min<std::size_t>(static_cast<std::size_t>(bytesTotal) / 512, std::size_t{1} << 25);
         d.values.reserve(records);
+        prefault(d.values.data(), records * sizeof(Value));
         d.allocationValues.reserve(records);
         d.positions.reserve(records);
         d.uses.reserve(records);
         d.instructions.reserve(records);
+        prefault(d.instructions.data(), records * sizeof(Instruction));
         d.sequence.reserve(records);
     }
     m_stopFile = false;

@@ -196,32 +196,35 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
 {
     if (boxes.empty())
         return {};
-    std::sort(boxes.begin(), boxes.end(),
-              [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
+    const auto byOffset = [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; };
+    // XLA lists an allocation's values by offset, so the boxes usually come sorted.
+    if (!std::is_sorted(boxes.begin(), boxes.end(), byOffset))
+        std::sort(boxes.begin(), boxes.end(), byOffset);
     const std::int64_t mid = boxes[boxes.size() / 2].offset;
     if (boxes.size() < splitFrom || mid == boxes.front().offset)
         return sweep(boxes, steps, delta, scratch);
 
     // Two slabs, [.., mid) and [mid, ..): each box is clipped to the slabs it reaches, and the
-    // union over the allocation is the sum of the slabs' unions.
-    std::vector<LiveBox> low;
-    std::vector<LiveBox> high;
-    low.reserve(boxes.size() / 2 + 1);
-    high.reserve(boxes.size() / 2 + 1);
-    for (const LiveBox &b : boxes) {
-        const std::int64_t end = b.offset + b.size;
-        if (b.offset < mid)
-            low.push_back({b.offset, std::min(end, mid) - b.offset, b.start, b.end});
-        if (end > mid) {
-            const std::int64_t from = std::max(b.offset, mid);
-            high.push_back({from, end - from, b.start, b.end});
+    // union over the allocation is the sum of the slabs' unions. Each thread cuts its own slab.
+    const auto slab = [&boxes, mid](bool lower) {
+        std::vector<LiveBox> out;
+        out.reserve(boxes.size() / 2 + 1);
+        for (const LiveBox &b : boxes) {
+            const std::int64_t end = b.offset + b.size;
+            if (lower && b.offset < mid)
+                out.push_back({b.offset, std::min(end, mid) - b.offset, b.start, b.end});
+            else if (!lower && end > mid) {
+                const std::int64_t from = std::max(b.offset, mid);
+                out.push_back({from, end - from, b.start, b.end});
+            }
         }
-    }
+        return out;
+    };
     std::vector<std::int64_t> lowDelta(steps + 1, 0);
     std::vector<std::int64_t> highDelta(steps + 1, 0);
     Scratch highScratch;
-    runBoth([&] { sweep(low, steps, lowDelta, scratch); },
-            [&] { sweep(high, steps, highDelta, highScratch); });
+    runBoth([&] { sweep(slab(true), steps, lowDelta, scratch); },
+            [&] { sweep(slab(false), steps, highDelta, highScratch); });
 
     Largest largest;
     std::int64_t covered = 0;

@@ -43,6 +43,17 @@ using namespace bufferscope;
 
 namespace {
 
+/// Runs the event loop until `done()`. processEvents(flags, maxtime) ignores WaitForMoreEvents,
+/// so waiting with it spun a core at 100 % (which at --threads 2 took one of the parser's two
+/// cores); this sleeps in the event loop instead, woken at least every 5 ms.
+template <class Done> void waitUntil(const Done &done)
+{
+    QTimer heartbeat;
+    heartbeat.start(5);
+    while (!done())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+}
+
 double peakRssMiB()
 {
     rusage usage{};
@@ -133,8 +144,7 @@ int main(int argc, char **argv)
     sinceTick.start();
     ticker.start();
     w.openPath(file);
-    while (!loaded || !shown)
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    waitUntil([&] { return loaded && shown; });
     // First paint: the window drawn with the dump (every view filled, every pending replot done).
     QApplication::processEvents();
     w.repaint();
@@ -234,8 +244,7 @@ int main(int argc, char **argv)
         clock.start();
         w.valueTable()->filterEdit()->setText(text);
         Q_EMIT w.valueTable()->filterEdit()->returnPressed();
-        while (w.valueTable()->isFiltering()) // matched on a worker on big dumps
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        waitUntil([&] { return !w.valueTable()->isFiltering(); }); // matched on a worker
         QApplication::processEvents();
         return static_cast<double>(clock.nsecsElapsed()) / 1e6;
     };
@@ -253,8 +262,7 @@ int main(int argc, char **argv)
         QElapsedTimer clock;
         clock.start();
         work();
-        while (w.gantt()->isBuilding() || w.memoryMap()->isBuilding()) // on a worker
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        waitUntil([&w] { return !w.gantt()->isBuilding() && !w.memoryMap()->isBuilding(); });
         QApplication::processEvents();
         return static_cast<double>(clock.nsecsElapsed()) / 1e6;
     };
@@ -292,8 +300,7 @@ int main(int argc, char **argv)
         w.selection()->setCurrentStep(std::max<qint64>(0, static_cast<qint64>(centre) - i * 1000));
         QApplication::processEvents();
     }
-    while (w.peakPanel()->isComputing())
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    waitUntil([&] { return !w.peakPanel()->isComputing(); });
     const double stepMs = static_cast<double>(stepping.nsecsElapsed()) / 1e6 / 10;
     ticker.stop();
     const qint64 stepStall = longestStall;
@@ -360,8 +367,7 @@ int main(int argc, char **argv)
         QElapsedTimer comparing;
         comparing.start();
         w.compareWith(args.value(at + 1));
-        while (!opened)
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        waitUntil([&] { return opened != nullptr; });
         QApplication::processEvents();
         const qint64 openMs = comparing.elapsed();
         const qint64 openStall = longestStall;

@@ -200,36 +200,48 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
     // XLA lists an allocation's values by offset, so the boxes usually come sorted.
     if (!std::is_sorted(boxes.begin(), boxes.end(), byOffset))
         std::sort(boxes.begin(), boxes.end(), byOffset);
-    const std::int64_t mid = boxes[boxes.size() / 2].offset;
-    if (boxes.size() < splitFrom || mid == boxes.front().offset)
+    // Byte slabs cut at offset quantiles, two per thread so that a slab heavier than the rest
+    // (a stretch of overlapping boxes) does not hold the others up. Each box is clipped to the
+    // slabs it reaches, each slab is swept on its own, and the union over the allocation is the
+    // sum of the slabs' unions.
+    constexpr std::int64_t kPast = std::numeric_limits<std::int64_t>::max();
+    const std::size_t wanted =
+        std::max<std::size_t>(2, 2 * static_cast<std::size_t>(threadsToUse()));
+    std::vector<std::int64_t> cuts{boxes.front().offset}; // slab i is [cuts[i], cuts[i + 1])
+    for (std::size_t k = 1; k < wanted && boxes.size() >= splitFrom; ++k) {
+        const std::int64_t at = boxes[k * boxes.size() / wanted].offset;
+        if (at > cuts.back())
+            cuts.push_back(at);
+    }
+    cuts.push_back(kPast);
+    const std::size_t slabs = cuts.size() - 1;
+    if (slabs < 2)
         return sweep(boxes, steps, delta, scratch);
-
-    // Two slabs, [.., mid) and [mid, ..): each box is clipped to the slabs it reaches, and the
-    // union over the allocation is the sum of the slabs' unions. Each thread cuts its own slab.
-    const auto slab = [&boxes, mid](bool lower) {
-        std::vector<LiveBox> out;
-        out.reserve(boxes.size() / 2 + 1);
+    std::vector<std::vector<std::int64_t>> deltas(slabs);
+    parallelFor(slabs, threadsToUse(), [&](std::size_t i) {
+        const std::int64_t low = cuts[i];
+        const std::int64_t high = cuts[i + 1];
+        std::vector<LiveBox> slab;
         for (const LiveBox &b : boxes) {
+            if (b.offset >= high)
+                break; // sorted by offset: no box after this one reaches into the slab
             const std::int64_t end = b.offset + b.size;
-            if (lower && b.offset < mid)
-                out.push_back({b.offset, std::min(end, mid) - b.offset, b.start, b.end});
-            else if (!lower && end > mid) {
-                const std::int64_t from = std::max(b.offset, mid);
-                out.push_back({from, end - from, b.start, b.end});
-            }
+            if (end <= low)
+                continue;
+            const std::int64_t from = std::max(b.offset, low);
+            slab.push_back({from, std::min(end, high) - from, b.start, b.end});
         }
-        return out;
-    };
-    std::vector<std::int64_t> lowDelta(steps + 1, 0);
-    std::vector<std::int64_t> highDelta(steps + 1, 0);
-    Scratch highScratch;
-    runBoth([&] { sweep(slab(true), steps, lowDelta, scratch); },
-            [&] { sweep(slab(false), steps, highDelta, highScratch); });
+        deltas[i].assign(steps + 1, 0);
+        Scratch own;
+        sweep(slab, steps, deltas[i], own);
+    });
 
     Largest largest;
     std::int64_t covered = 0;
     for (std::size_t t = 0; t <= steps; ++t) {
-        const std::int64_t d = lowDelta[t] + highDelta[t];
+        std::int64_t d = 0;
+        for (const std::vector<std::int64_t> &slabDelta : deltas)
+            d += slabDelta[t];
         delta[t] += d;
         covered += d;
         if (covered > largest.bytes && t < steps)

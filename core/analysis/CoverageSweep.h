@@ -24,8 +24,9 @@ struct LiveBox
 /// when nothing is ever covered). Every box must satisfy 0 <= start <= end < steps and size > 0.
 ///
 /// Boxes whose byte ranges are disjoint are summed. Otherwise the byte axis goes through a
-/// segment tree; an allocation with at least `splitFrom` boxes is cut into two byte slabs at its
-/// median offset, each swept on its own thread (the union is additive over disjoint slabs).
+/// segment tree; an allocation with at least `splitFrom` boxes is cut into byte slabs at offset
+/// quantiles, two per thread of the budget (util/Parallel.h), swept in parallel (the union is
+/// additive over disjoint slabs).
 struct CoverageSweep
 {
     struct Largest

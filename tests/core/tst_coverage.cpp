@@ -2,10 +2,13 @@
 // ranges) against a brute force written here: at every step, sort the live ranges and measure
 // their union. Random box sets of every shape, swept whole and cut into slabs.
 #include "analysis/CoverageSweep.h"
+#include "util/Parallel.h"
 
+#include <QScopeGuard>
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 
@@ -144,7 +147,11 @@ private Q_SLOTS:
         QFETCH(int, count);
         QFETCH(int, steps);
         QFETCH(int, splitFrom);
-        for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+        // The thread budget sets the number of slabs (two per thread): 2, 4, 6 and 14.
+        for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+            const int budget = std::array{1, 2, 3, 7}[seed - 1];
+            setThreadBudget(budget);
+            const auto restore = qScopeGuard([] { setThreadBudget(0); });
             std::vector<LiveBox> boxes =
                 makeBoxes(static_cast<Kind>(kind), static_cast<std::size_t>(count),
                           static_cast<std::size_t>(steps), seed);
@@ -158,12 +165,13 @@ private Q_SLOTS:
             for (std::size_t t = 0; t < delta.size(); ++t) {
                 running += delta[t];
                 if (running != expected.covered[t])
-                    QFAIL(qPrintable(QStringLiteral("seed %1 step %2: swept %3 bytes, brute force "
-                                                    "%4")
+                    QFAIL(qPrintable(QStringLiteral("seed %1 (%5 threads) step %2: swept %3 "
+                                                    "bytes, brute force %4")
                                          .arg(seed)
                                          .arg(t)
                                          .arg(running)
-                                         .arg(expected.covered[t])));
+                                         .arg(expected.covered[t])
+                                         .arg(budget)));
             }
             QCOMPARE(largest.bytes, expected.largest.bytes);
             QCOMPARE(largest.step, expected.largest.step);

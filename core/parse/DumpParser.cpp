@@ -1043,14 +1043,23 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         if (fatal)
             return false;
         pos = hasNewline ? end + 1 : size;
-        // The long sections go on other threads as well; each way in is taken once a file.
+        // The long sections go on other threads: Used values in chunks (at each of its
+        // headers), the allocations and the live ranges through the read-ahead (once a file).
+        const bool enterUsedValues = m_enterUsedValues && threads > 1;
+        m_enterUsedValues = false;
         const bool enterAllocations = m_section == Section::Allocations && readAheadAllocations;
         const bool enterLiveRanges = m_section == Section::LiveRangeHeader && readAheadLiveRanges;
-        if (enterAllocations || enterLiveRanges) {
-            (enterAllocations ? readAheadAllocations : readAheadLiveRanges) = false;
+        if (enterUsedValues || enterAllocations || enterLiveRanges) {
+            if (enterAllocations)
+                readAheadAllocations = false;
+            if (enterLiveRanges)
+                readAheadLiveRanges = false;
             bytesDone += static_cast<std::int64_t>(pos - lastProgress);
             const std::size_t resume =
-                readAhead(text, pos, mapping, threads, bytesDone, bytesTotal, enterAllocations);
+                enterUsedValues
+                    ? parseUsedValues(text, pos, mapping, threads, bytesDone, bytesTotal)
+                    : readAhead(text, pos, mapping, threads, bytesDone, bytesTotal,
+                                enterAllocations);
             if (resume == sv::npos)
                 return false;
             pos = lastProgress = lastRelease = resume;
@@ -1058,21 +1067,6 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
             if (mapping)
                 mapping->releaseBefore(resume);
             continue;
-        }
-        if (m_enterUsedValues) {
-            m_enterUsedValues = false;
-            if (threads > 1) {
-                bytesDone += static_cast<std::int64_t>(pos - lastProgress);
-                const std::size_t resume =
-                    parseUsedValues(text, pos, mapping, threads, bytesDone, bytesTotal);
-                if (resume == sv::npos)
-                    return false;
-                pos = lastProgress = lastRelease = resume;
-                lines.jump(resume, m_line);
-                if (mapping)
-                    mapping->releaseBefore(resume);
-                continue;
-            }
         }
 
         if (++linesSinceCheck >= 4096) {

@@ -1,5 +1,5 @@
-// libFuzzer entry point: the parser, the analyses (timeline, breakdown, explainer, diff) and
-// both report forms on arbitrary bytes.
+// libFuzzer entry point: the parser (on one thread and on three, which must agree), the
+// analyses (timeline, breakdown, explainer, diff) and both report forms on arbitrary bytes.
 // Built by the `fuzz` preset (clang, -fsanitize=fuzzer,address,undefined); see README.md here.
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
@@ -37,7 +37,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (f.parent > tables.stackFrames.size())
                 __builtin_trap();
     }
-    const LoadResult result = DumpParser::loadBuffer(text, "fuzz-buffer-assignment.txt");
+    // Parsed on three threads (chunks and read-ahead) and on one: the two must agree to the
+    // byte (ARCHITECTURE.md, "The parse in chunks").
+    ParseOptions threaded;
+    threaded.threads = 3;
+    ParseOptions serial;
+    serial.threads = 1;
+    const LoadResult result = DumpParser::loadBuffer(text, "fuzz-buffer-assignment.txt", threaded);
+    const LoadResult alone = DumpParser::loadBuffer(text, "fuzz-buffer-assignment.txt", serial);
+    if (result.ok() != alone.ok() || result.error != alone.error)
+        __builtin_trap();
     if (!result.ok()) {
         // An error must say where: the file and a line.
         if (result.error.empty() || result.errorFile.empty())
@@ -46,12 +55,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     const Dump &dump = *result.dump;
     const auto timeline = MemoryTimeline::compute(dump);
-    if (!timeline)
+    const auto timelineAlone = MemoryTimeline::compute(*alone.dump);
+    if (!timeline || !timelineAlone)
         __builtin_trap(); // never cancelled here
     ReportOptions options;
     options.top = 5;
     (void)Report::text(dump, *timeline, options);
-    (void)Report::json(dump, *timeline, options);
+    if (Report::json(dump, *timeline, options) !=
+        Report::json(*alone.dump, *timelineAlone, options))
+        __builtin_trap();
     // The breakdown must add up to the live bytes it was computed from (PeakBreakdown.h).
     const std::int64_t step = Report::reportStep(*timeline, options);
     BreakdownOptions grouping;

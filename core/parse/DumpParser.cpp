@@ -1099,6 +1099,17 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
 }
 
 namespace {
+/// The first line start at or after `at`: `at` itself when a line starts there, else the byte
+/// after the next '\n' (the end of `text` when there is none).
+std::size_t lineStartFrom(sv text, std::size_t at)
+{
+    if (at == 0 || at >= text.size() || text[at - 1] == '\n')
+        return std::min(at, text.size());
+    const auto *nl =
+        static_cast<const char *>(std::memchr(text.data() + at, '\n', text.size() - at));
+    return nl ? static_cast<std::size_t>(nl - text.data()) + 1 : text.size();
+}
+
 /// The instruction name of a value block's header line `<ID NAME...`.
 sv blockName(sv line)
 {
@@ -1115,13 +1126,7 @@ std::size_t Builder::chunkBoundary(sv text, std::size_t from, std::size_t limit)
 {
     const char *const base = text.data();
     const std::size_t size = text.size();
-    std::size_t p = from;
-    if (p > 0 && p < size && base[p - 1] != '\n') {
-        const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
-        if (nl == nullptr)
-            return sv::npos;
-        p = static_cast<std::size_t>(nl - base) + 1;
-    }
+    std::size_t p = lineStartFrom(text, from);
     // The block before: chunks are cut between instructions, not inside a tuple's values.
     sv previous;
     for (std::size_t q = p, budget = std::size_t{1} << 20; q > 1 && budget > 0;) {
@@ -1458,19 +1463,13 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     const char *const base = text.data();
     const auto raw = [&](std::size_t k) { return std::min(size, begin + k * stretchBytes); };
     // Stretch k holds the lines that start in [raw(k), raw(k + 1)).
-    const auto lineStart = [&](std::size_t at) {
-        if (at == begin || at >= size || base[at - 1] == '\n')
-            return at;
-        const auto *nl = static_cast<const char *>(std::memchr(base + at, '\n', size - at));
-        return nl ? static_cast<std::size_t>(nl - base) + 1 : size;
-    };
     const auto fill = [&](std::size_t k) {
         Stretch &s = ring[k % window];
         s.tokens.clear();
         s.stopAt = sv::npos;
         std::string scratch;
         const std::size_t until = raw(k + 1);
-        std::size_t p = lineStart(raw(k));
+        std::size_t p = lineStartFrom(text, raw(k));
         s.end = p;
         while (p < until && p < size) {
             const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
@@ -1509,102 +1508,94 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 fill(k);
         }
     };
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < threads && static_cast<std::size_t>(t) < count; ++t) {
-        try {
-            helpers.emplace_back(produce);
-        } catch (const std::system_error &) {
-            break; // fewer helpers: this thread splits what they do not
-        }
-    }
-
     std::size_t resume = size;
     bool ok = true;
     const std::int64_t doneBefore = bytesDone;
-    std::size_t lastProgress = begin;
-    std::size_t lastRelease = begin;
-    std::uint64_t linesSinceCheck = 0;
-    for (std::size_t k = 0; k < count && ok; ++k) {
-        Stretch &s = ring[k % window];
-        if (std::size_t claim = k; next.load() == k && next.compare_exchange_strong(claim, k + 1)) {
-            fill(k);
-        } else {
-            for (std::size_t r = s.ready.load(std::memory_order_acquire); r != k + 1;
-                 r = s.ready.load(std::memory_order_acquire))
-                s.ready.wait(r);
-        }
-        const std::vector<Token> &tokens = s.tokens;
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            if (i + kAhead < tokens.size())
-                prefetchToken(tokens[i + kAhead], false);
-            if (i + kAhead / 2 < tokens.size())
-                prefetchToken(tokens[i + kAhead / 2], true);
-            const Token &t = tokens[i];
-            ++m_line;
-            const sv line = lineText(text, t.line);
-            if (t.kind == TokenKind::AllocationValue && m_section == Section::Allocations) {
-                allocationValue(t);
-            } else if (t.kind == TokenKind::Step && m_section == Section::Sequence) {
-                sequenceStep(t.a, t.value.name, intern(t.value.name, t.hashes.name));
-            } else if (t.kind == TokenKind::LiveRange && m_section == Section::BufferLiveRange) {
-                liveRange(t.value.name, t.value.index, t.a, t.b);
+    // This thread builds the tables from the stretches in order, splitting those no helper
+    // has taken yet itself.
+    const auto build = [&] {
+        std::size_t lastProgress = begin;
+        std::size_t lastRelease = begin;
+        std::uint64_t linesSinceCheck = 0;
+        for (std::size_t k = 0; k < count && ok; ++k) {
+            Stretch &s = ring[k % window];
+            if (std::size_t claim = k;
+                next.load() == k && next.compare_exchange_strong(claim, k + 1)) {
+                fill(k);
             } else {
-                const sv ahead = t.line.newline
-                                     ? sv(base + t.line.end + 1,
-                                          std::min<std::size_t>(size - t.line.end - 1, 16))
-                                     : sv();
-                handleLine(line, t.line.begin, ahead);
+                for (std::size_t r = s.ready.load(std::memory_order_acquire); r != k + 1;
+                     r = s.ready.load(std::memory_order_acquire))
+                    s.ready.wait(r);
             }
-            if (m_section != m_timedSection)
-                enterSection();
-            if (fatal || m_stopFile) {
-                // Only a line outside the section stops a file; this is for safety's sake.
-                resume = t.line.newline ? t.line.end + 1 : size;
-                break;
-            }
-            if (++linesSinceCheck >= 4096) {
-                linesSinceCheck = 0;
-                if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
-                    cancelled = true;
-                    ok = false;
-                    break;
+            const std::vector<Token> &tokens = s.tokens;
+            for (std::size_t i = 0; i < tokens.size(); ++i) {
+                if (i + kAhead < tokens.size())
+                    prefetchToken(tokens[i + kAhead], false);
+                if (i + kAhead / 2 < tokens.size())
+                    prefetchToken(tokens[i + kAhead / 2], true);
+                const Token &t = tokens[i];
+                ++m_line;
+                const sv line = lineText(text, t.line);
+                if (t.kind == TokenKind::AllocationValue && m_section == Section::Allocations) {
+                    allocationValue(t);
+                } else if (t.kind == TokenKind::Step && m_section == Section::Sequence) {
+                    sequenceStep(t.a, t.value.name, intern(t.value.name, t.hashes.name));
+                } else if (t.kind == TokenKind::LiveRange &&
+                           m_section == Section::BufferLiveRange) {
+                    liveRange(t.value.name, t.value.index, t.a, t.b);
+                } else {
+                    const sv ahead = t.line.newline
+                                         ? sv(base + t.line.end + 1,
+                                              std::min<std::size_t>(size - t.line.end - 1, 16))
+                                         : sv();
+                    handleLine(line, t.line.begin, ahead);
+                }
+                // Only lines outside the section (which end it) can stop the file or fail it.
+                if (m_section != m_timedSection)
+                    enterSection();
+                if (++linesSinceCheck >= 4096) {
+                    linesSinceCheck = 0;
+                    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                        cancelled = true;
+                        ok = false;
+                        break;
+                    }
                 }
             }
+            // The slot is refilled once it is handed back: read what is needed first.
+            const std::size_t stretchEnd = s.end;
+            const std::size_t stopAt = s.stopAt;
+            consumed.store(k + 1, std::memory_order_release);
+            consumed.notify_all();
+            if (stretchEnd - lastProgress >= kProgressChunk) {
+                bytesDone = doneBefore + static_cast<std::int64_t>(stretchEnd - begin);
+                lastProgress = stretchEnd;
+                if (m_options.progress)
+                    m_options.progress(bytesDone, bytesTotal);
+            }
+            if (mapping && stretchEnd - lastRelease >= kReleaseChunk) {
+                mapping->releaseBefore(lastProgress);
+                lastRelease = stretchEnd;
+            }
+            if (stopAt != sv::npos) {
+                resume = stopAt;
+                break;
+            }
         }
-        // The slot is refilled once it is handed back: read what is needed first.
-        const std::size_t stretchEnd = s.end;
-        const std::size_t stopAt = s.stopAt;
-        consumed.store(k + 1, std::memory_order_release);
+        // Wake the helpers that wait for room, and let them go.
+        stop.store(true);
+        consumed.store(std::numeric_limits<std::size_t>::max() / 2, std::memory_order_release);
         consumed.notify_all();
-        if (fatal || m_stopFile)
-            break;
-        if (stretchEnd - lastProgress >= kProgressChunk) {
-            bytesDone = doneBefore + static_cast<std::int64_t>(stretchEnd - begin);
-            lastProgress = stretchEnd;
-            if (m_options.progress)
-                m_options.progress(bytesDone, bytesTotal);
-        }
-        if (mapping && stretchEnd - lastRelease >= kReleaseChunk) {
-            mapping->releaseBefore(lastProgress);
-            lastRelease = stretchEnd;
-        }
-        if (stopAt != sv::npos) {
-            resume = stopAt;
-            break;
-        }
-    }
-    stop.store(true);
-    consumed.store(std::numeric_limits<std::size_t>::max() / 2, std::memory_order_release);
-    consumed.notify_all();
-    for (std::thread &t : helpers)
-        t.join();
+    };
+    const std::size_t helpers =
+        withHelpers(std::min(static_cast<std::size_t>(threads), count) - 1, produce, build);
     if (!ok)
         return sv::npos;
     bytesDone = doneBefore + static_cast<std::int64_t>(resume - begin);
     spdlog::debug("{}: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s",
-                  allocations ? "allocations" : "live ranges", count, stretchBytes >> 10,
-                  helpers.size(), clock.seconds());
-    return fatal ? sv::npos : resume;
+                  allocations ? "allocations" : "live ranges", count, stretchBytes >> 10, helpers,
+                  clock.seconds());
+    return resume;
 }
 
 bool Builder::handleFirstLine(sv line)

@@ -17,23 +17,35 @@ void setThreadBudget(int threads);
 /// threadBudget() with 0 resolved to the number of cores (at least 1).
 int threadsToUse();
 
+/// Starts up to `helpers` threads that each run `helper()`, runs `main()` on the calling thread,
+/// and returns when all are done: the one place core/ starts threads. Returns how many helpers
+/// started; fewer (even none) when the system has no thread to give, so `main` must not count
+/// on them.
+template <class Helper, class Main>
+std::size_t withHelpers(std::size_t helpers, const Helper &helper, const Main &main)
+{
+    std::vector<std::thread> pool;
+    pool.reserve(helpers);
+    for (std::size_t t = 0; t < helpers; ++t) {
+        try {
+            pool.emplace_back([&helper] { helper(); });
+        } catch (const std::system_error &) {
+            break; // fewer threads: the ones there are do the work
+        }
+    }
+    main();
+    for (std::thread &t : pool)
+        t.join();
+    return pool.size();
+}
+
 /// Runs `a` on the calling thread and `b` on a second one, and returns when both are done: the
 /// way core/ splits a computation in two (the timeline's sweeps). Background work that outlives
 /// a call goes through the app's JobRunner instead. With a budget of one thread, or without a
 /// thread to be had, `b` runs after `a`, on the calling thread.
 template <class A, class B> void runBoth(const A &a, const B &b)
 {
-    std::thread second;
-    if (threadsToUse() > 1) {
-        try {
-            second = std::thread([&b] { b(); });
-        } catch (const std::system_error &) {
-        }
-    }
-    a();
-    if (second.joinable())
-        second.join();
-    else
+    if (withHelpers(threadsToUse() > 1 ? 1 : 0, b, a) == 0)
         b();
 }
 
@@ -57,18 +69,7 @@ template <class Work> void parallelFor(std::size_t count, int threads, const Wor
     };
     const std::size_t helpers =
         std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1))) - (count > 0);
-    std::vector<std::thread> pool;
-    pool.reserve(helpers);
-    for (std::size_t t = 0; t < helpers; ++t) {
-        try {
-            pool.emplace_back(drain);
-        } catch (const std::system_error &) {
-            break; // fewer threads: the ones there are take the rest
-        }
-    }
-    drain();
-    for (std::thread &t : pool)
-        t.join();
+    withHelpers(helpers, drain, drain);
 }
 
 } // namespace bufferscope

@@ -48,6 +48,29 @@ private Q_SLOTS:
         }
     }
 
+    void withHelpersRunsMainHereAndHelpersBeside()
+    {
+        for (const std::size_t helpers : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+            std::atomic<int> helped{0};
+            std::mutex lock;
+            std::set<std::thread::id> used;
+            std::thread::id mainOn;
+            const std::size_t started = withHelpers(
+                helpers,
+                [&] {
+                    helped.fetch_add(1);
+                    const std::lock_guard<std::mutex> hold(lock);
+                    used.insert(std::this_thread::get_id());
+                },
+                [&] { mainOn = std::this_thread::get_id(); });
+            QCOMPARE(started, helpers); // this machine has threads to give
+            QCOMPARE(helped.load(), static_cast<int>(helpers));
+            QCOMPARE(mainOn, std::this_thread::get_id());
+            QCOMPARE(used.size(), helpers);
+            QVERIFY(!used.count(std::this_thread::get_id()));
+        }
+    }
+
     void parallelForCallsEveryIndexOnce()
     {
         for (const int threads : {1, 2, 3, 7}) {

@@ -1,6 +1,9 @@
 #include "Parallel.h"
 
 #include <cstdint>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -9,6 +12,13 @@ namespace bufferscope {
 namespace {
 std::atomic<int> g_threadBudget{0};
 } // namespace
+
+void shareMainHeap()
+{
+#if defined(__GLIBC__)
+    ::mallopt(M_ARENA_MAX, 1);
+#endif
+}
 
 int threadBudget()
 {

@@ -17,6 +17,15 @@ void setThreadBudget(int threads);
 /// threadBudget() with 0 resolved to the number of cores (at least 1).
 int threadsToUse();
 
+/// Has the threads core/ starts allocate from the process's main heap, as the calling thread
+/// does: glibc gives each new thread an arena of its own, and on the machine the thread figures
+/// in tests/bench/README.md were taken on those arenas were filled in 4 KiB page faults (some
+/// 15 µs each there) where the main heap gets huge pages (app/main.cpp). A chunk's tables and
+/// a byte slab's sweep then cost a third more on a helper than on the main thread. The parse
+/// threads allocate seldom (tables grow by doubling), so one heap's lock is not contended.
+/// Call it first thing in main(), before any thread starts.
+void shareMainHeap();
+
 /// Starts up to `helpers` threads that each run `helper()`, runs `main()` on the calling thread,
 /// and returns when all are done: the one place core/ starts threads. Returns how many helpers
 /// started; fewer (even none) when the system has no thread to give, so `main` must not count

@@ -12,6 +12,11 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
+#if defined(__GLIBC__)
+#include <cstdio>
+#include <cstdlib>
+#include <malloc.h>
+#endif
 
 using namespace bufferscope;
 
@@ -19,7 +24,43 @@ class TestParallel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { shareMainHeap(); } // as main() does, before any thread starts
     void cleanup() { setThreadBudget(0); }
+
+    // First, before the other tests' threads: a thread that has ended leaves its arena to the
+    // next one, which would hide a new thread's arena.
+    void helpersAllocateFromTheMainHeap()
+    {
+#if defined(__GLIBC__)
+        // glibc's own report lists a heap per arena: a helper that allocates must not add one.
+        // (QtTest's watchdog thread may have one already, made before initTestCase.)
+        const auto heaps = [] {
+            char *text = nullptr;
+            std::size_t size = 0;
+            FILE *report = ::open_memstream(&text, &size);
+            if (report == nullptr)
+                return qsizetype{-1};
+            ::malloc_info(0, report);
+            std::fclose(report);
+            const qsizetype count =
+                QByteArray(text, static_cast<qsizetype>(size)).count("<heap nr=");
+            std::free(text);
+            return count;
+        };
+        const qsizetype before = heaps();
+        QVERIFY(before >= 1);
+        setThreadBudget(2);
+        std::vector<char> here(1 << 16, 'a');
+        runBoth([]{}, [] {
+            std::vector<char> there(1 << 16, 'b');
+            QCOMPARE(there.back(), 'b');
+        });
+        QCOMPARE(heaps(), before);
+        QCOMPARE(here.front(), 'a');
+#else
+        QSKIP("glibc only: other C libraries' allocators are left as they are");
+#endif
+    }
 
     void budget()
     {

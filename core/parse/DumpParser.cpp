@@ -31,6 +31,7 @@ using sv = std::string_view;
 constexpr sv kBom = "\xEF\xBB\xBF";
 constexpr std::size_t kReleaseChunk = 16u << 20; // drop mapped pages behind us every 16 MiB
 constexpr std::size_t kProgressChunk = 1u << 20;
+constexpr std::size_t kPopulateChunk = 4u << 20; // map the file's pages ahead of the parse
 
 /// Parses all of `text` as a non-negative decimal; false on junk or overflow.
 bool parseInt(sv text, std::int64_t &out)
@@ -1015,6 +1016,7 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
     bool readAheadLiveRanges = threads > 1;
     std::size_t lastProgress = 0;
     std::size_t lastRelease = 0;
+    std::size_t populated = pos;
     std::uint64_t linesSinceCheck = 0;
     const std::size_t size = text.size();
     LineQueue lines(text, pos, size, m_line);
@@ -1085,6 +1087,11 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         if (mapping && pos - lastRelease >= kReleaseChunk) {
             mapping->releaseBefore(static_cast<std::size_t>(lineOffset));
             lastRelease = pos;
+        }
+        if (mapping && pos + kPopulateChunk / 2 >= populated) {
+            populated = std::max(populated, pos);
+            mapping->populate(populated, populated + kPopulateChunk);
+            populated += kPopulateChunk;
         }
     }
     m_totalLines += m_line;
@@ -1241,6 +1248,8 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
                 break;
             }
         }
+        if (mapping)
+            mapping->populate(c.start, c.end); // one call, not a fault every 64 KiB
         c.dump = std::make_unique<Dump>();
         c.builder =
             std::make_unique<Builder>(*c.dump, m_options, *this, static_cast<std::uint32_t>(k));
@@ -1469,6 +1478,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
         s.stopAt = sv::npos;
         std::string scratch;
         const std::size_t until = raw(k + 1);
+        if (mapping)
+            mapping->populate(raw(k), until + 4096); // the last line runs on past `until`
         std::size_t p = lineStartFrom(text, raw(k));
         s.end = p;
         while (p < until && p < size) {

@@ -85,4 +85,21 @@ void MappedFile::releaseRange(std::size_t begin, std::size_t end) const
     ::madvise(const_cast<char *>(m_data) + begin, end - begin, MADV_DONTNEED);
 }
 
+bool MappedFile::populate(std::size_t begin, std::size_t end) const
+{
+#ifdef MADV_POPULATE_READ
+    static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    begin = begin / page * page;
+    end = std::min(end, m_size);
+    if (m_data == nullptr || begin >= end)
+        return false;
+    // A failure (a page that cannot be read) is left to the fault the parse then takes.
+    return ::madvise(const_cast<char *>(m_data) + begin, end - begin, MADV_POPULATE_READ) == 0;
+#else
+    (void)begin;
+    (void)end;
+    return false;
+#endif
+}
+
 } // namespace bufferscope

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -637,6 +638,10 @@ private:
     void liveRange(sv name, sv index, std::int64_t start, std::int64_t end);
     void buildIdOrder();
     std::uint32_t findValueByKey(sv name, sv index);
+    /// Builds m_valueByKey once; returns m_keysUnique.
+    bool buildValueByKey();
+    /// The value called NAME{IDX} in m_valueByKey (built), or FlatMap64::kMissing; reads only.
+    std::uint32_t lookupValueByKey(sv name, sv index) const;
     void peakHeader(sv line);
     void peakEntry(sv line);
     void stackTraceHeader(sv line);
@@ -652,34 +657,31 @@ private:
     std::uint32_t addValue(const ShortValue &s, std::uint32_t allocation, std::int64_t offset,
                            std::int64_t size, sv shape, const LineHashes *hashes = nullptr);
 
-    // -- reading ahead: the lines of the Allocations and HloLiveRange sections are split into
-    // fields on other threads while this one builds the tables from them, in file order
-    // (ARCHITECTURE.md, "The parse in chunks").
+    // -- reading ahead: the lines of the Allocations section are split into fields on other
+    // threads while this one builds the tables from them, in file order (ARCHITECTURE.md, "The
+    // parse in chunks").
     enum class TokenKind : std::uint8_t
     {
         Other, ///< handled by handleLine
-        AllocationValue,
-        Step,
-        LiveRange
+        AllocationValue
     };
     struct Token
     {
         QueuedLine line;
         TokenKind kind = TokenKind::Other;
-        ShortValue value;   ///< AllocationValue: the value; Step: the name; LiveRange: the key
-        std::int64_t a = 0; ///< offset, step or start
-        std::int64_t b = 0; ///< size or end
+        ShortValue value;   ///< AllocationValue: the value
+        std::int64_t a = 0; ///< offset
+        std::int64_t b = 0; ///< size
         sv shape;
         LineHashes hashes;
     };
     /// Splits `line` (no '\r') into a token; what it cannot split stays TokenKind::Other.
     static void tokenize(sv line, Token &token, std::string &scratch);
-    /// Parses from `begin` (a line start) to the end of the section the serial loop is in
-    /// (Allocations when `allocations`, HloLiveRange otherwise), with `threads` - 1 threads
-    /// splitting lines ahead of this one. Returns where the serial loop goes on; npos when the
-    /// parse must stop.
+    /// Parses from `begin` (a line start) to the end of the Allocations section, with
+    /// `threads` - 1 threads splitting lines ahead of this one. Returns where the serial loop
+    /// goes on; npos when the parse must stop.
     std::size_t readAhead(sv text, std::size_t begin, MappedFile *mapping, int threads,
-                          std::int64_t &bytesDone, std::int64_t bytesTotal, bool allocations);
+                          std::int64_t &bytesDone, std::int64_t bytesTotal);
     void prefetchToken(const Token &token, bool entries) const;
     void allocationValue(const Token &token);
     /// For a value line: whether an allocation is open for it; warns when not.
@@ -700,6 +702,17 @@ private:
     static std::size_t chunkBoundary(sv text, std::size_t from, std::size_t limit);
     /// Points m_headerCursor just past value `index` in id order.
     void resyncHeaderCursor(std::uint32_t index);
+
+    // -- the InstructionSequence and BufferLiveRange lines in chunks (ARCHITECTURE.md, "The
+    // parse in chunks")
+    /// Parses the lines of the subsection whose header the serial loop has just read (the
+    /// InstructionSequence, or with `sequence` false the BufferLiveRange) from `begin`, in
+    /// chunks on `threads` threads. Returns where the serial loop goes on: the first line that
+    /// is not one of them, or `begin` when there are too few to split. Returns npos when the
+    /// parse must stop: cancelled, or something only the serial parse decides (restartSerial).
+    std::size_t parseLiveRangeLines(sv text, std::size_t begin, MappedFile *mapping, int threads,
+                                    std::int64_t &bytesDone, std::int64_t bytesTotal,
+                                    bool sequence);
 
     Dump &d;
     Dump &gd; ///< the Dump values and instructions are in: d, or the main builder's for a chunk
@@ -727,7 +740,7 @@ private:
     void needSerial(const char *why, std::int64_t id)
     {
         if (!m_serialNeeded.exchange(true))
-            spdlog::debug("chunked Used values: {} (id {}); the serial parse takes over", why, id);
+            spdlog::debug("chunked parse: {} (id {}); the serial parse takes over", why, id);
         m_stopChunks.store(true, std::memory_order_relaxed);
     }
     bool m_enterUsedValues = false; ///< handleLine saw `Used values:`
@@ -804,6 +817,7 @@ private:
     FlatMap64 m_allocationByIndex{64};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;
+    bool m_keysUnique = true;              ///< no two values share an instruction and index
     std::vector<std::uint32_t> m_idOrder;  ///< value indices in ascending id
     std::size_t m_liveCursor = 0;          ///< into m_idOrder: the next expected live range
     std::size_t m_headerCursor = 0;        ///< into m_idOrder: the next expected value block
@@ -1013,7 +1027,6 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
     bool first = true;
     const int threads = m_options.threads > 0 ? m_options.threads : threadsToUse();
     bool readAheadAllocations = threads > 1;
-    bool readAheadLiveRanges = threads > 1;
     std::size_t lastProgress = 0;
     std::size_t lastRelease = 0;
     std::size_t populated = pos;
@@ -1039,29 +1052,33 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
             if (!handleFirstLine(line))
                 return false;
         }
+        const Section sectionBefore = m_section;
         handleLine(line, lineOffset, next);
         if (m_section != m_timedSection)
             enterSection();
         if (fatal)
             return false;
         pos = hasNewline ? end + 1 : size;
-        // The long sections go on other threads: Used values in chunks (at each of its
-        // headers), the allocations and the live ranges through the read-ahead (once a file).
+        // The long sections go on other threads: Used values, the InstructionSequence and the
+        // BufferLiveRange lines in chunks (at each of their headers), the allocations through
+        // the read-ahead (once a file).
         const bool enterUsedValues = m_enterUsedValues && threads > 1;
         m_enterUsedValues = false;
         const bool enterAllocations = m_section == Section::Allocations && readAheadAllocations;
-        const bool enterLiveRanges = m_section == Section::LiveRangeHeader && readAheadLiveRanges;
-        if (enterUsedValues || enterAllocations || enterLiveRanges) {
+        const bool enterLiveRangeLines =
+            threads > 1 && m_section != sectionBefore &&
+            (m_section == Section::Sequence || m_section == Section::BufferLiveRange);
+        if (enterUsedValues || enterAllocations || enterLiveRangeLines) {
             if (enterAllocations)
                 readAheadAllocations = false;
-            if (enterLiveRanges)
-                readAheadLiveRanges = false;
             bytesDone += static_cast<std::int64_t>(pos - lastProgress);
             const std::size_t resume =
                 enterUsedValues
                     ? parseUsedValues(text, pos, mapping, threads, bytesDone, bytesTotal)
-                    : readAhead(text, pos, mapping, threads, bytesDone, bytesTotal,
-                                enterAllocations);
+                : enterAllocations
+                    ? readAhead(text, pos, mapping, threads, bytesDone, bytesTotal)
+                    : parseLiveRangeLines(text, pos, mapping, threads, bytesDone, bytesTotal,
+                                          m_section == Section::Sequence);
             if (resume == sv::npos)
                 return false;
             pos = lastProgress = lastRelease = resume;
@@ -1387,6 +1404,293 @@ void Builder::mergeChunk(Builder &c)
     m_blockValue = c.m_blockValue;
 }
 
+std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile *mapping,
+                                         int threads, std::int64_t &bytesDone,
+                                         std::int64_t bytesTotal, bool sequence)
+{
+    const Stopwatch clock;
+    const char *const base = text.data();
+    const std::size_t size = text.size();
+    const auto slices = static_cast<std::size_t>(threads) * 4;
+    const std::size_t chunkBytes =
+        std::clamp<std::size_t>((size - begin) / slices, 512, std::size_t{4} << 20);
+    const std::size_t count = (size - begin + chunkBytes - 1) / chunkBytes;
+    // A second InstructionSequence, or values added since the order was built, are the serial
+    // loop's to sort out.
+    if (count < 2 || (sequence && !d.sequence.empty()))
+        return begin;
+    if (!sequence && m_idOrder.size() != d.values.size())
+        buildIdOrder();
+    struct Piece
+    {
+        std::size_t start = 0;
+        std::size_t end = 0;
+        std::size_t lines = 0;       ///< newlines in [start, end)
+        std::size_t parsed = 0;      ///< lines taken
+        std::size_t stop = sv::npos; ///< the first line not indented as the subsection's
+        std::size_t bad = sv::npos;  ///< the first indented line that does not parse
+        bool crlf = false;
+        bool complete = false;  ///< it read on to its end
+        std::size_t cursor = 0; ///< BufferLiveRange: where in id order it stopped
+        std::int64_t firstStep = -1;
+        std::int64_t maxEnd = -1;
+        std::vector<std::uint32_t> steps; ///< per line its instruction; kNone for a new name
+        std::vector<sv> newNames;         ///< the names of the kNone lines, in order
+    };
+    std::vector<Piece> pieces(count);
+    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * chunkBytes); };
+    const auto bound = [&](Piece &piece, std::size_t k) {
+        piece.start = k == 0 ? begin : lineStartFrom(text, raw(k));
+        piece.end = k + 1 == count ? size : lineStartFrom(text, raw(k + 1));
+    };
+    // A BufferLiveRange piece's first line is the value as many places after the last one in
+    // id order as there are lines before it: count them first.
+    std::vector<std::size_t> linesBefore(count, 0);
+    if (!sequence) {
+        parallelFor(count, threads, [&](std::size_t k) {
+            Piece &piece = pieces[k];
+            bound(piece, k);
+            if (piece.start >= piece.end)
+                return;
+            if (mapping)
+                mapping->populate(piece.start, piece.end);
+            piece.lines =
+                static_cast<std::size_t>(std::count(base + piece.start, base + piece.end, '\n'));
+        });
+        for (std::size_t k = 1; k < count; ++k)
+            linesBefore[k] = linesBefore[k - 1] + pieces[k - 1].lines;
+    }
+
+    m_stopChunks.store(false);
+    m_serialNeeded.store(false);
+    std::atomic<std::size_t> runEnd{size}; // the first line not indented, or a bad one
+    const auto lower = [](std::atomic<std::size_t> &at, std::size_t to) {
+        for (std::size_t was = at.load(); to < was;) {
+            if (at.compare_exchange_weak(was, to))
+                break;
+        }
+    };
+    std::atomic<std::int64_t> parsedBytes{0};
+    const std::int64_t doneBefore = bytesDone;
+    const auto caller = std::this_thread::get_id();
+    const std::vector<std::uint32_t> &byName = m_instructionByName;
+    // Found by name when a live range is not the next value in id order (a value without one,
+    // say): built by the first thread that needs it.
+    std::once_flag indexed;
+    bool keysUnique = true;
+    std::vector<std::uint32_t> placeInOrder; // a value's place in m_idOrder
+    const auto indexValues = [&] {
+        keysUnique = buildValueByKey();
+        placeInOrder.resize(m_idOrder.size());
+        for (std::uint32_t i = 0; i < m_idOrder.size(); ++i)
+            placeInOrder[m_idOrder[i]] = i;
+    };
+    const auto isValue = [&](std::uint32_t value, sv name, sv index) {
+        const Value &v = d.values[value];
+        return v.instruction != kNone && d.str(v.index) == index &&
+               d.str(d.instructions[v.instruction].name) == name;
+    };
+    parallelFor(count, threads, [&](std::size_t k) {
+        Piece &piece = pieces[k];
+        if (sequence) {
+            bound(piece, k);
+            if (mapping && (k == 0 || piece.start < runEnd.load()))
+                mapping->populate(piece.start, piece.end);
+        }
+        if (m_stopChunks.load(std::memory_order_relaxed) ||
+            (k > 0 && piece.start >= runEnd.load()) || piece.start >= piece.end)
+            return;
+        std::size_t cursor = m_liveCursor + linesBefore[k];
+        std::string scratch;
+        struct Name
+        {
+            sv text;
+            std::uint64_t hash;
+        };
+        std::vector<Name> names; // sequence: each line's name, looked up after the loop
+        std::uint64_t sinceCheck = 0;
+        std::size_t p = piece.start;
+        while (p < piece.end) {
+            const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
+            if (nl == nullptr) {
+                piece.bad = p; // the last line, without its newline: the serial loop warns
+                break;
+            }
+            const auto lineEnd = static_cast<std::size_t>(nl - base);
+            sv line(base + p, lineEnd - p);
+            if (line.ends_with('\r')) {
+                line.remove_suffix(1);
+                piece.crlf = true;
+            }
+            if (!line.starts_with("    ")) {
+                piece.stop = p;
+                lower(runEnd, p);
+                break;
+            }
+            const sv rest = line.substr(4);
+            if (sequence) {
+                std::int64_t step = 0;
+                sv name;
+                if (!parseSequenceLine(rest, step, name, scratch) ||
+                    (piece.parsed > 0 &&
+                     step != piece.firstStep + static_cast<std::int64_t>(piece.parsed))) {
+                    piece.bad = p;
+                    break;
+                }
+                if (piece.parsed == 0)
+                    piece.firstStep = step;
+                names.push_back({name, StringPool::hash(name)});
+            } else {
+                std::int64_t start = 0;
+                std::int64_t end = 0;
+                sv name;
+                sv index;
+                if (!parseLiveRangeLine(rest, name, index, start, end, scratch) || start > end ||
+                    (d.printedMax >= 0 && end > d.printedMax)) {
+                    piece.bad = p; // the serial parse warns
+                    break;
+                }
+                // Nearly always the value after the last one in id order; else it is found by
+                // its name, and the order goes on from there.
+                std::uint32_t value = cursor < m_idOrder.size() ? m_idOrder[cursor] : kNone;
+                if (value == kNone || !isValue(value, name, index)) {
+                    std::call_once(indexed, indexValues);
+                    if (!keysUnique) {
+                        needSerial("two values with one name and index", -1);
+                        break;
+                    }
+                    value = lookupValueByKey(name, index);
+                    if (value == FlatMap64::kMissing) {
+                        piece.bad = p; // in no allocation: the serial parse adds it, and warns
+                        break;
+                    }
+                    cursor = placeInOrder[value];
+                }
+                Value &v = d.values[value];
+                if (std::int64_t unset = -1;
+                    !std::atomic_ref<std::int64_t>(v.start).compare_exchange_strong(unset, start)) {
+                    piece.bad = p; // a second range for the value: the serial parse warns
+                    break;
+                }
+                v.end = end;
+                piece.maxEnd = std::max(piece.maxEnd, end);
+                ++cursor;
+            }
+            ++piece.parsed;
+            p = lineEnd + 1;
+            if (++sinceCheck >= 4096) {
+                sinceCheck = 0;
+                if (m_stopChunks.load(std::memory_order_relaxed))
+                    break;
+                if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+                    m_stopChunks.store(true, std::memory_order_relaxed);
+                    break;
+                }
+            }
+        }
+        piece.complete = p >= piece.end;
+        piece.cursor = cursor;
+        // The names in the pool and their instructions: random reads, so each is fetched a
+        // few lines ahead.
+        piece.steps.reserve(names.size());
+        for (std::size_t i = 0; i < names.size() && sequence; ++i) {
+            if (i + kAhead < names.size())
+                gd.strings.prefetchSlot(names[i + kAhead].hash);
+            if (i + kAhead / 2 < names.size())
+                gd.strings.prefetchEntry(names[i + kAhead / 2].hash);
+            const StringId id = gd.strings.find(names[i].text, names[i].hash);
+            const std::uint32_t ins = id != kNoString && id < byName.size() ? byName[id] : kNone;
+            if (ins == kNone) {
+                piece.newNames.push_back(names[i].text);
+            } else if (std::int64_t unscheduled = -1;
+                       !std::atomic_ref<std::int64_t>(d.instructions[ins].step)
+                            .compare_exchange_strong(
+                                unscheduled, piece.firstStep + static_cast<std::int64_t>(i))) {
+                needSerial("an instruction scheduled twice",
+                           piece.firstStep + static_cast<std::int64_t>(i));
+                break;
+            }
+            piece.steps.push_back(ins);
+        }
+        if (piece.bad != sv::npos)
+            lower(runEnd, piece.bad);
+        if (mapping)
+            mapping->releaseRange(piece.start, p);
+        parsedBytes += static_cast<std::int64_t>(p - piece.start);
+        if (m_options.progress && std::this_thread::get_id() == caller)
+            m_options.progress(doneBefore + parsedBytes.load(), bytesTotal);
+    });
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
+        cancelled = true;
+        return sv::npos;
+    }
+    // The lines before the run's end must all have been taken, in one run of steps; a bad
+    // line before it, or lines taken after it, are the serial parse's to report.
+    const std::size_t end = runEnd.load();
+    bool serial = m_serialNeeded.load();
+    std::size_t taken = 0;
+    std::int64_t nextStep = static_cast<std::int64_t>(d.sequence.size());
+    for (const Piece &piece : pieces) {
+        if (piece.bad == end)
+            serial = true; // a line of the run the serial parse warns about
+        if (piece.start >= end) {
+            serial = serial || piece.parsed > 0; // lines taken after the run's end
+            continue;
+        }
+        if (piece.stop != end && !piece.complete)
+            serial = true; // stopped short of its end
+        if (sequence && piece.parsed > 0) {
+            serial = serial || piece.firstStep != nextStep;
+            nextStep += static_cast<std::int64_t>(piece.parsed);
+        }
+        taken += piece.parsed;
+    }
+    if (serial) {
+        spdlog::debug("chunked {}: met what only the serial parse decides; it takes over",
+                      sequence ? "InstructionSequence" : "BufferLiveRange");
+        restartSerial = true;
+        return sv::npos;
+    }
+    if (sequence) {
+        // Names no value or use made come in file order, as the serial parse makes them.
+        for (const Piece &piece : pieces) {
+            if (piece.start >= end)
+                break;
+            std::size_t named = 0;
+            for (std::uint32_t ins : piece.steps) {
+                if (ins == kNone) {
+                    ins = instructionFor(intern(piece.newNames[named++]));
+                    if (d.instructions[ins].step >= 0) {
+                        restartSerial = true; // scheduled twice: the serial parse warns
+                        return sv::npos;
+                    }
+                    d.instructions[ins].step = static_cast<std::int64_t>(d.sequence.size());
+                }
+                d.sequence.push_back(ins);
+            }
+        }
+    } else {
+        for (const Piece &piece : pieces) {
+            if (piece.start < end && piece.parsed > 0)
+                m_liveCursor = piece.cursor;
+        }
+    }
+    for (const Piece &piece : pieces) {
+        if (piece.start >= end)
+            break;
+        m_maxEnd = std::max(m_maxEnd, piece.maxEnd);
+        d.traits.crlf = d.traits.crlf || piece.crlf;
+    }
+    m_line += static_cast<std::int64_t>(taken);
+    bytesDone = doneBefore + static_cast<std::int64_t>(end - begin);
+    if (m_options.progress)
+        m_options.progress(bytesDone, bytesTotal);
+    spdlog::debug("{}: {} lines in {} chunks of ~{} KiB on {} threads in {:.3f} s",
+                  sequence ? "instruction sequence" : "buffer live ranges", taken, count,
+                  chunkBytes >> 10, threads, clock.seconds());
+    return end;
+}
+
 void Builder::tokenize(sv line, Token &t, std::string &scratch)
 {
     t.kind = TokenKind::Other;
@@ -1396,17 +1700,6 @@ void Builder::tokenize(sv line, Token &t, std::string &scratch)
             t.hashes.name = StringPool::hash(t.value.name);
             t.hashes.shape = t.shape.empty() ? 0 : StringPool::hash(t.shape);
         }
-        return;
-    }
-    if (!line.starts_with("    ") || line.size() < 5)
-        return;
-    const sv text = line.substr(4);
-    if (text[0] >= '0' && text[0] <= '9' && parseSequenceLine(text, t.a, t.value.name, scratch)) {
-        t.kind = TokenKind::Step;
-        t.hashes.name = StringPool::hash(t.value.name);
-    } else if (text.back() >= '0' && text.back() <= '9' &&
-               parseLiveRangeLine(text, t.value.name, t.value.index, t.a, t.b, scratch)) {
-        t.kind = TokenKind::LiveRange;
     }
 }
 
@@ -1428,20 +1721,13 @@ void Builder::prefetchToken(const Token &t, bool entries) const
                 __builtin_prefetch(&m_shapeSlots[t.hashes.shape & (m_shapeSlots.size() - 1)]);
         }
         break;
-    case TokenKind::Step:
-        if (entries)
-            gd.strings.prefetchEntry(t.hashes.name);
-        else
-            gd.strings.prefetchSlot(t.hashes.name);
-        break;
-    case TokenKind::LiveRange:
     case TokenKind::Other:
         break;
     }
 }
 
 std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, int threads,
-                               std::int64_t &bytesDone, std::int64_t bytesTotal, bool allocations)
+                               std::int64_t &bytesDone, std::int64_t bytesTotal)
 {
     const Stopwatch clock;
     const std::size_t size = text.size();
@@ -1451,8 +1737,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     const std::size_t count = (size - begin + stretchBytes - 1) / stretchBytes;
     if (count < 2)
         return begin;
-    const auto inSection = [allocations](sv line) {
-        return line.empty() || line[0] == ' ' || (allocations && line.starts_with("allocation "));
+    const auto inSection = [](sv line) {
+        return line.empty() || line[0] == ' ' || line.starts_with("allocation ");
     };
     // A ring of stretches: the one in slot k % window is refilled once this thread is done
     // with stretch k, so at most `window` stretches of tokens exist at once.
@@ -1549,11 +1835,6 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 const sv line = lineText(text, t.line);
                 if (t.kind == TokenKind::AllocationValue && m_section == Section::Allocations) {
                     allocationValue(t);
-                } else if (t.kind == TokenKind::Step && m_section == Section::Sequence) {
-                    sequenceStep(t.a, t.value.name, intern(t.value.name, t.hashes.name));
-                } else if (t.kind == TokenKind::LiveRange &&
-                           m_section == Section::BufferLiveRange) {
-                    liveRange(t.value.name, t.value.index, t.a, t.b);
                 } else {
                     const sv ahead = t.line.newline
                                          ? sv(base + t.line.end + 1,
@@ -1603,9 +1884,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     if (!ok)
         return sv::npos;
     bytesDone = doneBefore + static_cast<std::int64_t>(resume - begin);
-    spdlog::debug("{}: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s",
-                  allocations ? "allocations" : "live ranges", count, stretchBytes >> 10, helpers,
-                  clock.seconds());
+    spdlog::debug("allocations: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s",
+                  count, stretchBytes >> 10, helpers, clock.seconds());
     return resume;
 }
 
@@ -2439,15 +2719,26 @@ void Builder::sequenceStep(std::int64_t step, sv name, StringId nameId)
 
 std::uint32_t Builder::findValueByKey(sv name, sv index)
 {
-    if (!m_keyMapBuilt) {
-        // Built on the first live range out of id order: by then every value is known.
-        m_keyMapBuilt = true;
-        m_valueByKey = FlatMap64(d.values.size() + 16);
-        for (std::uint32_t i = 0; i < d.values.size(); ++i) {
-            const Value &v = d.values[i];
-            m_valueByKey.insert((static_cast<std::uint64_t>(v.instruction) << 32) | v.index, i);
-        }
+    buildValueByKey(); // on the first live range out of id order: by then every value is known
+    return lookupValueByKey(name, index);
+}
+
+bool Builder::buildValueByKey()
+{
+    if (m_keyMapBuilt)
+        return m_keysUnique;
+    m_keyMapBuilt = true;
+    m_valueByKey = FlatMap64(d.values.size() + 16);
+    for (std::uint32_t i = 0; i < d.values.size(); ++i) {
+        const Value &v = d.values[i];
+        const std::uint64_t key = (static_cast<std::uint64_t>(v.instruction) << 32) | v.index;
+        m_keysUnique = m_valueByKey.insert(key, i) == i && m_keysUnique;
     }
+    return m_keysUnique;
+}
+
+std::uint32_t Builder::lookupValueByKey(sv name, sv index) const
+{
     const StringId nameId = d.strings.find(name);
     const StringId indexId = d.strings.find(index);
     if (nameId == kNoString || indexId == kNoString || nameId >= m_instructionByName.size() ||
@@ -2950,7 +3241,9 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
             how.threads = 1;
             continue;
         }
-        return finishLoad(std::move(dump), builder, std::move(source));
+        LoadResult result = finishLoad(std::move(dump), builder, std::move(source));
+        result.readAgainSerially = how.threads != options.threads;
+        return result;
     }
 }
 
@@ -3016,26 +3309,29 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
     }
     // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
     const std::string hlo = ModuleFiles::optimizedHlo(path);
-    return finishLoad(std::move(dump), *builder, std::move(source), [&hlo, &options](Dump &d) {
-        if (hlo.empty())
-            return;
-        MappedFile map;
-        std::string error;
-        if (!map.open(hlo, error)) {
-            d.warnings.push_back(
-                {Severity::Warning, 0, 0, hlo + ": " + error + " (call stacks not read)", kNone});
-            return;
-        }
-        d.files.push_back({hlo, ModuleFiles::Role::OptimizedHlo, map.size()});
-        const std::size_t warningsBefore = d.warnings.size() + d.suppressedWarnings;
-        const Stopwatch clock;
-        const std::size_t frames = readStackFrames(
-            map.data(), static_cast<std::uint32_t>(d.files.size() - 1), d, options.maxWarnings);
-        spdlog::debug("{} stack frames read from {} in {:.3f} s", frames, hlo, clock.seconds());
-        // A module's files are those that gave it something.
-        if (frames == 0 && d.warnings.size() + d.suppressedWarnings == warningsBefore)
-            d.files.pop_back();
-    });
+    LoadResult result =
+        finishLoad(std::move(dump), *builder, std::move(source), [&hlo, &options](Dump &d) {
+            if (hlo.empty())
+                return;
+            MappedFile map;
+            std::string error;
+            if (!map.open(hlo, error)) {
+                d.warnings.push_back({Severity::Warning, 0, 0,
+                                      hlo + ": " + error + " (call stacks not read)", kNone});
+                return;
+            }
+            d.files.push_back({hlo, ModuleFiles::Role::OptimizedHlo, map.size()});
+            const std::size_t warningsBefore = d.warnings.size() + d.suppressedWarnings;
+            const Stopwatch clock;
+            const std::size_t frames = readStackFrames(
+                map.data(), static_cast<std::uint32_t>(d.files.size() - 1), d, options.maxWarnings);
+            spdlog::debug("{} stack frames read from {} in {:.3f} s", frames, hlo, clock.seconds());
+            // A module's files are those that gave it something.
+            if (frames == 0 && d.warnings.size() + d.suppressedWarnings == warningsBefore)
+                d.files.pop_back();
+        });
+    result.readAgainSerially = how.threads != options.threads;
+    return result;
 }
 
 } // namespace bufferscope

@@ -32,6 +32,9 @@ struct LoadResult
     std::string errorFile;
     std::int64_t errorLine = 0;
     bool cancelled = false;
+    /// The threaded parse met something only the serial parse decides (damage it must report
+    /// in file order) and the file was read again on one thread.
+    bool readAgainSerially = false;
 
     bool ok() const { return dump != nullptr; }
 };

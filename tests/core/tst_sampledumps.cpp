@@ -53,6 +53,33 @@ private Q_SLOTS:
         QCOMPARE(memorySpaceLabel(Platform::Unknown, 6), std::string("S(6)"));
     }
 
+    void threadsReadEachDumpOnce()
+    {
+        // A real dump holds nothing only the serial parse decides, so the threaded parse reads
+        // it once, in chunks; giving way to the serial parse (a second read) is for damage.
+        for (const char *name : {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_dynamic_slice",
+                                 "tpu_random_normal", "tpu_unstack"}) {
+            for (const int threads : {2, 3, 7}) {
+                ParseOptions options;
+                options.threads = threads;
+                const LoadResult r = DumpParser::loadFile(testutil::samplePath(name), options);
+                QVERIFY2(
+                    r.ok() && !r.readAgainSerially,
+                    qPrintable(
+                        QStringLiteral("%1 at %2 threads").arg(QLatin1String(name)).arg(threads)));
+            }
+        }
+        ParseOptions options;
+        options.threads = 3;
+        // A live range for a value in no allocation: added, with a warning, by the serial parse.
+        const LoadResult damaged =
+            DumpParser::loadFile(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options);
+        QVERIFY(damaged.ok() && damaged.readAgainSerially);
+        options.threads = 1;
+        QVERIFY(!DumpParser::loadFile(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options)
+                     .readAgainSerially);
+    }
+
     void truths_data()
     {
         QTest::addColumn<QString>("name");

@@ -45,6 +45,11 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     legendRow->setMargins(QMargins(0, 0, 0, 4));
     legendRow->addElement(0, 0, m_plot->legend);
+    // An empty legend (a view before its first dump) wants no width at all, and the column it
+    // shares with the axis rect would shrink to that: a spacer beside it, with next to no
+    // stretch, keeps the column as wide as the plot.
+    legendRow->addElement(0, 1, new QCPLayoutElement(m_plot));
+    legendRow->setColumnStretchFactor(1, 0.001);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(4);
     m_plot->legend->setBorderPen(Qt::NoPen);

@@ -35,6 +35,7 @@ LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
     m_orderBox->addItem(tr("By size"), static_cast<int>(Order::BySize));
     m_orderBox->addItem(tr("By allocation and offset"), static_cast<int>(Order::ByAllocation));
     m_apartButton->setCheckable(true);
+    m_apartButton->setVisible(false); // until a dump says how many values have no range
     m_apartButton->setToolTip(tr("Values XLA gave no live range (listed apart; not drawn)"));
     m_apart->setVisible(false);
     m_apart->setMaximumHeight(120);
@@ -155,6 +156,7 @@ void LiveRangeGantt::rebuild()
     }
     m_apartButton->setText(tr("No live range: %1").arg(apart));
     m_apartButton->setEnabled(apart > 0);
+    m_apartButton->setVisible(true);
 
     // Legend: the kinds that occur, then the marks.
     setKindLegend();

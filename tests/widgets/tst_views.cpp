@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 using namespace bufferscope;
@@ -130,6 +131,33 @@ class TestViews : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void emptyChartsSpanTheirPlot()
+    {
+        // Before the first dump (while it loads) a chart shows empty axes across its whole
+        // width: an empty legend must not narrow the column it shares with the axis rect.
+        Views v;
+        for (ChartView *c : {static_cast<ChartView *>(&v.usage), static_cast<ChartView *>(&v.gantt),
+                             static_cast<ChartView *>(&v.map)}) {
+            c->resize(1000, 520);
+            c->show();
+            QVERIFY(QTest::qWaitForWindowExposed(c));
+            c->plot()->replot();
+            QVERIFY2(c->plot()->axisRect()->width() > c->plot()->width() * 8 / 10,
+                     qPrintable(QStringLiteral("%1: axis rect %2 px wide in a %3 px plot")
+                                    .arg(QLatin1String(c->metaObject()->className()))
+                                    .arg(c->plot()->axisRect()->width())
+                                    .arg(c->plot()->width())));
+        }
+        // The count of values without a live range has nothing to count yet.
+        const auto buttons = v.gantt.findChildren<QToolButton *>();
+        QVERIFY(std::none_of(buttons.begin(), buttons.end(), [](const QToolButton *b) {
+            return b->isVisible() && b->text().isEmpty();
+        }));
+        QVERIFY(v.load(QStringLiteral("gpu_decoder_layer")));
+        QVERIFY(std::any_of(buttons.begin(), buttons.end(), [](const QToolButton *b) {
+            return b->isVisible() && b->text() == QStringLiteral("No live range: 3");
+        }));
+    }
     void selection_data()
     {
         QTest::addColumn<QString>("dump");

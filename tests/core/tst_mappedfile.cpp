@@ -1,5 +1,6 @@
 // core/parse/MappedFile: mapping a dump, and the page hints the parse gives the kernel
 // (populate ahead of the parse, release behind it).
+#include "Resident.h"
 #include "parse/MappedFile.h"
 
 #include <QtTest>
@@ -33,10 +34,10 @@ private Q_SLOTS:
         QCOMPARE(file.size(), static_cast<std::int64_t>(text.size()));
         const std::size_t from = 1 << 20;
         const std::size_t to = 5 << 20;
-        const std::int64_t before = residentBytes();
+        const std::int64_t before = testutil::residentBytes();
         if (!file.populate(from, to))
             QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_READ, Linux 5.14)");
-        const std::int64_t grown = residentBytes() - before;
+        const std::int64_t grown = testutil::residentBytes() - before;
         QVERIFY2(grown >= static_cast<std::int64_t>(to - from) * 9 / 10,
                  qPrintable(QStringLiteral("resident memory grew by %1 bytes").arg(grown)));
         QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
@@ -49,22 +50,12 @@ private Q_SLOTS:
         // The whole file is resident now; releasing the populated range gives it back, and
         // the bytes read the same afterwards (from the page cache).
         QVERIFY(file.populate(0, text.size()));
-        const std::int64_t full = residentBytes();
+        const std::int64_t full = testutil::residentBytes();
         file.releaseRange(from, to);
-        const std::int64_t dropped = full - residentBytes();
+        const std::int64_t dropped = full - testutil::residentBytes();
         QVERIFY2(dropped >= static_cast<std::int64_t>(to - from) * 9 / 10,
                  qPrintable(QStringLiteral("resident memory fell by %1 bytes").arg(dropped)));
         QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
-    }
-
-private:
-    static std::int64_t residentBytes()
-    {
-        QFile statm(QStringLiteral("/proc/self/statm"));
-        if (!statm.open(QIODevice::ReadOnly))
-            return 0;
-        const QList<QByteArray> fields = statm.readAll().split(' ');
-        return fields.size() > 1 ? fields[1].toLongLong() * ::sysconf(_SC_PAGESIZE) : 0;
     }
 };
 

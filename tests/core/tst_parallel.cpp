@@ -1,5 +1,6 @@
 // core/util/Parallel: the thread budget, runBoth, parallelFor and prefault, which the parser
 // and the timeline lean on.
+#include "Resident.h"
 #include "util/Parallel.h"
 
 #include <QtTest>
@@ -173,22 +174,12 @@ private Q_SLOTS:
         const std::size_t bytes = std::size_t{64} << 20;
         std::vector<char> fresh;
         fresh.reserve(bytes);
-        const std::int64_t before = residentBytes();
+        const std::int64_t before = testutil::residentBytes();
         if (!prefault(fresh.data(), bytes))
             QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_WRITE, Linux 5.14)");
-        const std::int64_t grown = residentBytes() - before;
+        const std::int64_t grown = testutil::residentBytes() - before;
         QVERIFY2(grown >= static_cast<std::int64_t>(bytes) * 9 / 10,
                  qPrintable(QStringLiteral("resident memory grew by %1 bytes").arg(grown)));
-    }
-
-private:
-    static std::int64_t residentBytes()
-    {
-        QFile statm(QStringLiteral("/proc/self/statm"));
-        if (!statm.open(QIODevice::ReadOnly))
-            return 0;
-        const QList<QByteArray> fields = statm.readAll().split(' ');
-        return fields.size() > 1 ? fields[1].toLongLong() * ::sysconf(_SC_PAGESIZE) : 0;
     }
 };
 

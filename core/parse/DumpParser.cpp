@@ -642,6 +642,13 @@ private:
     bool buildValueByKey();
     /// The value called NAME{IDX} in m_valueByKey (built), or FlatMap64::kMissing; reads only.
     std::uint32_t lookupValueByKey(sv name, sv index) const;
+    /// Whether value `value` is NAME{IDX}; reads only.
+    bool isValueCalled(std::uint32_t value, sv name, sv index) const
+    {
+        const Value &v = d.values[value];
+        return v.instruction != kNone && d.str(v.index) == index &&
+               d.str(d.instructions[v.instruction].name) == name;
+    }
     void peakHeader(sv line);
     void peakEntry(sv line);
     void stackTraceHeader(sv line);
@@ -1127,6 +1134,16 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
 }
 
 namespace {
+/// Lowers `at` to `to` unless it is lower already; safe from any thread (where a chunked
+/// section ends: the first end any thread finds).
+void lowerTo(std::atomic<std::size_t> &at, std::size_t to)
+{
+    for (std::size_t was = at.load(); to < was;) {
+        if (at.compare_exchange_weak(was, to))
+            break;
+    }
+}
+
 /// The first line start at or after `at`: `at` itself when a line starts there, else the byte
 /// after the next '\n' (the end of `text` when there is none).
 std::size_t lineStartFrom(sv text, std::size_t at)
@@ -1277,10 +1294,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
         if (!c.builder->parseChunk(text, c.start, c.end))
             return;
         const std::size_t stop = std::min(c.end, c.builder->m_sectionEnd);
-        for (std::size_t was = sectionEnd.load(); c.builder->m_sectionEnd < was;) {
-            if (sectionEnd.compare_exchange_weak(was, c.builder->m_sectionEnd))
-                break;
-        }
+        lowerTo(sectionEnd, c.builder->m_sectionEnd);
         if (mapping)
             mapping->releaseRange(c.start, stop);
         parsed += static_cast<std::int64_t>(stop - c.start);
@@ -1468,12 +1482,6 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
     m_stopChunks.store(false);
     m_serialNeeded.store(false);
     std::atomic<std::size_t> runEnd{size}; // the first line not indented, or a bad one
-    const auto lower = [](std::atomic<std::size_t> &at, std::size_t to) {
-        for (std::size_t was = at.load(); to < was;) {
-            if (at.compare_exchange_weak(was, to))
-                break;
-        }
-    };
     std::atomic<std::int64_t> parsedBytes{0};
     const std::int64_t doneBefore = bytesDone;
     const auto caller = std::this_thread::get_id();
@@ -1488,11 +1496,6 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
         placeInOrder.resize(m_idOrder.size());
         for (std::uint32_t i = 0; i < m_idOrder.size(); ++i)
             placeInOrder[m_idOrder[i]] = i;
-    };
-    const auto isValue = [&](std::uint32_t value, sv name, sv index) {
-        const Value &v = d.values[value];
-        return v.instruction != kNone && d.str(v.index) == index &&
-               d.str(d.instructions[v.instruction].name) == name;
     };
     parallelFor(count, threads, [&](std::size_t k) {
         Piece &piece = pieces[k];
@@ -1528,7 +1531,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             }
             if (!line.starts_with("    ")) {
                 piece.stop = p;
-                lower(runEnd, p);
+                lowerTo(runEnd, p);
                 break;
             }
             const sv rest = line.substr(4);
@@ -1557,7 +1560,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
                 // Nearly always the value after the last one in id order; else it is found by
                 // its name, and the order goes on from there.
                 std::uint32_t value = cursor < m_idOrder.size() ? m_idOrder[cursor] : kNone;
-                if (value == kNone || !isValue(value, name, index)) {
+                if (value == kNone || !isValueCalled(value, name, index)) {
                     std::call_once(indexed, indexValues);
                     if (!keysUnique) {
                         needSerial("two values with one name and index", -1);
@@ -1597,7 +1600,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
         // The names in the pool and their instructions: random reads, so each is fetched a
         // few lines ahead.
         piece.steps.reserve(names.size());
-        for (std::size_t i = 0; i < names.size() && sequence; ++i) {
+        for (std::size_t i = 0; i < names.size(); ++i) {
             if (i + kAhead < names.size())
                 gd.strings.prefetchSlot(names[i + kAhead].hash);
             if (i + kAhead / 2 < names.size())
@@ -1617,7 +1620,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             piece.steps.push_back(ins);
         }
         if (piece.bad != sv::npos)
-            lower(runEnd, piece.bad);
+            lowerTo(runEnd, piece.bad);
         if (mapping)
             mapping->releaseRange(piece.start, p);
         parsedBytes += static_cast<std::int64_t>(p - piece.start);
@@ -1780,10 +1783,7 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 line.remove_suffix(1);
             if (!inSection(line)) {
                 s.stopAt = p;
-                for (std::size_t was = limit.load(); k + 1 < was;) {
-                    if (limit.compare_exchange_weak(was, k + 1))
-                        break;
-                }
+                lowerTo(limit, k + 1);
                 break;
             }
             Token &t = s.tokens.emplace_back();
@@ -2812,9 +2812,7 @@ void Builder::liveRange(sv name, sv index, std::int64_t start, std::int64_t end)
     std::uint32_t value = FlatMap64::kMissing;
     if (m_liveCursor < m_idOrder.size()) {
         const std::uint32_t guess = m_idOrder[m_liveCursor];
-        const Value &g = d.values[guess];
-        if (g.instruction != kNone && d.str(g.index) == index &&
-            d.str(d.instructions[g.instruction].name) == name) {
+        if (isValueCalled(guess, name, index)) {
             value = guess;
             ++m_liveCursor;
         }

@@ -997,21 +997,25 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         m_valueById.reserve(expected);
         // The big arrays too, generously: capacity that is never written costs address space,
         // not memory, while growing by doubling copies everything and touches twice the pages.
-        // Generated dumps have one value per 600 bytes, real ones fewer; capped so a huge file
-        // does not ask for more address space than a strict overcommit policy grants.
+        // Generated dumps have one value per 610 bytes, real ones mostly fewer; capped so a huge
+        // file does not ask for more address space than a strict overcommit policy grants.
         const auto records =
             std::min<std::size_t>(static_cast<std::size_t>(bytesTotal) / 512, std::size_t{1} << 25);
+        // Memory is faulted in ahead, on every thread, for fewer records: a page faulted in and
+        // never written is time lost (a fresh page costs about as much as parsing 3 KiB of text
+        // on the virtual machines we measure on), and the few records past it fault in as they
+        // come. The positions and uses too: the Used values merge copies every chunk's into
+        // them, on this thread alone, and faulting them in there was most of its time.
+        const std::size_t faulted = records * 512 / 640;
         d.values.reserve(records);
-        prefault(d.values.data(), records * sizeof(Value));
+        prefault(d.values.data(), faulted * sizeof(Value));
         d.allocationValues.reserve(records);
-        // The positions and uses too: the Used values merge copies every chunk's into them, on
-        // this thread alone, and faulting them in there was most of its time.
         d.positions.reserve(records);
-        prefault(d.positions.data(), records * sizeof(Position));
+        prefault(d.positions.data(), faulted * sizeof(Position));
         d.uses.reserve(records);
-        prefault(d.uses.data(), records * sizeof(Use));
+        prefault(d.uses.data(), faulted * sizeof(Use));
         d.instructions.reserve(records);
-        prefault(d.instructions.data(), records * sizeof(Instruction));
+        prefault(d.instructions.data(), faulted * sizeof(Instruction));
         d.sequence.reserve(records);
     }
     m_stopFile = false;
@@ -3018,18 +3022,29 @@ void Builder::finish()
     const std::size_t n = d.values.size();
     if (m_idOrder.size() != n)
         buildIdOrder();
-    const std::vector<std::uint32_t> order = std::move(m_idOrder);
+    std::vector<std::uint32_t> order = std::move(m_idOrder);
     m_idOrder.clear();
     std::vector<std::uint32_t> newIndex(n);
     for (std::uint32_t i = 0; i < n; ++i)
         newIndex[order[i]] = i;
-    {
-        std::vector<Value> sorted;
-        sorted.reserve(n);
-        prefault(sorted.data(), n * sizeof(Value));
-        for (std::uint32_t i : order)
-            sorted.push_back(d.values[i]);
-        d.values.swap(sorted);
+    // Permuted in place, cycle by cycle (place i takes the value at order[i]; a place done is
+    // marked order[i] = i): a sorted copy would need the values' memory twice, and fresh memory
+    // is among the dearest things the parse touches.
+    for (std::uint32_t first = 0; first < n; ++first) {
+        if (order[first] == first)
+            continue;
+        const Value held = d.values[first];
+        std::uint32_t at = first;
+        for (;;) {
+            const std::uint32_t from = order[at];
+            order[at] = at;
+            if (from == first) {
+                d.values[at] = held;
+                break;
+            }
+            d.values[at] = d.values[from];
+            at = from;
+        }
     }
     for (auto &v : d.allocationValues)
         v = newIndex[v];

@@ -741,6 +741,9 @@ private:
     // The main builder's, while chunks run: which values' blocks were read, and which chunk
     // (+1) read each instruction's text; a second claim sends the load to the serial path.
     std::unique_ptr<std::atomic<std::uint8_t>[]> m_sharedSeen;
+    /// The big arrays' pages, faulted in ahead by the read-ahead's helpers when they have room
+    /// (parseText, readAhead); what is left before the Used values section needs it.
+    Prefaulter m_prefault;
     std::unique_ptr<std::atomic<std::uint32_t>[]> m_textOwner;
     std::atomic<bool> m_stopChunks{false};
     std::atomic<bool> m_serialNeeded{false};
@@ -1001,22 +1004,24 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         // file does not ask for more address space than a strict overcommit policy grants.
         const auto records =
             std::min<std::size_t>(static_cast<std::size_t>(bytesTotal) / 512, std::size_t{1} << 25);
-        // Memory is faulted in ahead, on every thread, for fewer records: a page faulted in and
-        // never written is time lost (a fresh page costs about as much as parsing 3 KiB of text
-        // on the virtual machines we measure on), and the few records past it fault in as they
-        // come. The positions and uses too: the Used values merge copies every chunk's into
-        // them, on this thread alone, and faulting them in there was most of its time.
+        // Memory is faulted in ahead, by the read-ahead's helpers while this thread builds, for
+        // fewer records: a page faulted in and never written is time lost (a fresh page costs
+        // about as much as parsing 3 KiB of text on the virtual machines we measure on, and two
+        // threads fault pages in only a third faster than one), and the few records past it
+        // fault in as they come. The positions and uses too: the Used values merge copies every
+        // chunk's into them, on this thread alone, and faulting them in there was most of its
+        // time. In the order the parse fills them.
         const std::size_t faulted = records * 512 / 640;
         d.values.reserve(records);
-        prefault(d.values.data(), faulted * sizeof(Value));
-        d.allocationValues.reserve(records);
-        d.positions.reserve(records);
-        prefault(d.positions.data(), faulted * sizeof(Position));
-        d.uses.reserve(records);
-        prefault(d.uses.data(), faulted * sizeof(Use));
         d.instructions.reserve(records);
-        prefault(d.instructions.data(), faulted * sizeof(Instruction));
+        d.positions.reserve(records);
+        d.uses.reserve(records);
+        d.allocationValues.reserve(records);
         d.sequence.reserve(records);
+        m_prefault.add(d.values.data(), faulted * sizeof(Value));
+        m_prefault.add(d.instructions.data(), faulted * sizeof(Instruction));
+        m_prefault.add(d.positions.data(), faulted * sizeof(Position));
+        m_prefault.add(d.uses.data(), faulted * sizeof(Use));
     }
     m_stopFile = false;
     m_sawHeader = false;
@@ -1096,6 +1101,8 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
                                           m_section == Section::Sequence);
             if (resume == sv::npos)
                 return false;
+            if (enterAllocations)
+                m_prefault.finish(threads); // what the helpers had no time for
             pos = lastProgress = lastRelease = resume;
             lines.jump(resume, m_line);
             if (mapping)
@@ -1255,6 +1262,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     if (count < 2 || d.values.size() >= kLocal || d.instructions.size() >= kLocal ||
         d.strings.size() >= kLocal || d.shapes.size() >= kLocal)
         return begin;
+    m_prefault.finish(threads); // where no read-ahead ran before
     m_sharedSeen = std::make_unique<std::atomic<std::uint8_t>[]>(d.values.size());
     // Blocks read by an earlier Used values section (a damaged file may have two) count as
     // seen: a chunk that meets one again hands the load to the serial path, which warns.
@@ -1760,7 +1768,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
         std::size_t end = 0;               ///< where its last line ends
         std::atomic<std::size_t> ready{0}; ///< k + 1 once stretch k's tokens are in
     };
-    const std::size_t window = static_cast<std::size_t>(threads) * 4;
+    // Helpers with stretches enough in hand fault in the big arrays' pages meanwhile (parseText).
+    const std::size_t window = static_cast<std::size_t>(threads) * 16;
     std::vector<Stretch> ring(window);
     std::atomic<std::size_t> next{0};      // the next stretch to claim
     std::atomic<std::size_t> limit{count}; // no stretch from here on is needed
@@ -1805,6 +1814,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
             if (stop.load(std::memory_order_relaxed) || k >= limit.load())
                 return;
             const std::size_t done = consumed.load(std::memory_order_acquire);
+            if (k >= done + window / 2 && m_prefault.step())
+                continue;
             if (k >= done + window) {
                 consumed.wait(done);
                 continue;
@@ -1892,8 +1903,10 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     if (!ok)
         return sv::npos;
     bytesDone = doneBefore + static_cast<std::int64_t>(resume - begin);
-    spdlog::debug("allocations: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s",
-                  count, stretchBytes >> 10, helpers, clock.seconds());
+    spdlog::debug("allocations: {} stretches of ~{} KiB, {} threads splitting lines, in {:.3f} s; "
+                  "{} of {} slices of the big arrays faulted in meanwhile",
+                  count, stretchBytes >> 10, helpers, clock.seconds(), m_prefault.taken(),
+                  m_prefault.slices());
     return resume;
 }
 

@@ -40,6 +40,12 @@ int threadsToUse()
 
 bool prefault(const void *data, std::size_t bytes)
 {
+    Prefaulter pages;
+    return pages.add(data, bytes) && pages.finish(threadsToUse());
+}
+
+bool Prefaulter::add(const void *data, std::size_t bytes)
+{
 #ifdef MADV_POPULATE_WRITE
     // With one thread there is nothing to gain, and a small array is not worth a thread.
     if (threadsToUse() < 2 || bytes < (std::size_t{4} << 20))
@@ -47,21 +53,55 @@ bool prefault(const void *data, std::size_t bytes)
     static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
     const auto from = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
     const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
-    // Halves of whole pages; each thread asks for its own.
-    const std::uintptr_t middle = from + (to - from) / 2 / page * page;
-    std::atomic<bool> ok{true};
-    const auto populate = [&ok](std::uintptr_t begin, std::uintptr_t end) {
-        if (end > begin &&
-            ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_POPULATE_WRITE) != 0)
-            ok = false;
-    };
-    runBoth([&] { populate(from, middle); }, [&] { populate(middle, to); });
-    return ok;
+    if (to <= from)
+        return false;
+    m_regions.push_back({from, to, m_slices});
+    m_slices += (to - from + kSlice - 1) / kSlice;
+    return true;
 #else
     (void)data;
     (void)bytes;
     return false;
 #endif
+}
+
+void Prefaulter::populate(std::size_t slice)
+{
+#ifdef MADV_POPULATE_WRITE
+    auto region = m_regions.begin();
+    while (region + 1 != m_regions.end() && (region + 1)->firstSlice <= slice)
+        ++region;
+    const std::uintptr_t begin = region->begin + (slice - region->firstSlice) * kSlice;
+    const std::uintptr_t end = std::min(region->end, begin + kSlice);
+    if (::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_POPULATE_WRITE) != 0)
+        m_ok.store(false, std::memory_order_relaxed);
+#else
+    (void)slice;
+#endif
+}
+
+bool Prefaulter::step()
+{
+    if (m_next.load(std::memory_order_relaxed) >= m_slices)
+        return false;
+    const std::size_t slice = m_next.fetch_add(1);
+    if (slice >= m_slices)
+        return false;
+    populate(slice);
+    return true;
+}
+
+bool Prefaulter::finish(int threads)
+{
+    const std::size_t left = m_slices - std::min(m_slices, m_next.load());
+    const auto drain = [this] {
+        while (step()) {
+        }
+    };
+    if (left > 0)
+        withHelpers(std::min<std::size_t>(left, static_cast<std::size_t>(std::max(threads, 1))) - 1,
+                    drain, drain);
+    return m_ok.load();
 }
 
 } // namespace bufferscope

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -65,6 +66,43 @@ template <class A, class B> void runBoth(const A &a, const B &b)
 /// Nothing is done with a budget of one thread, for less than 4 MiB, or where the kernel
 /// cannot (before Linux 5.14): the pages then fault in as usual. Returns whether it was done.
 bool prefault(const void *data, std::size_t bytes);
+
+/// prefault() for arrays that fill over a while: the pages of several regions, faulted in a
+/// 2 MiB slice at a time by whichever thread has a moment (the parse's helpers between the
+/// stretches they split), the rest at the end by finish(). Regions are added before any
+/// thread takes a slice; step() and finish() may then run on any threads at once. The same
+/// conditions as prefault(): nothing is added at one thread, under 4 MiB, or where the kernel
+/// cannot.
+class Prefaulter
+{
+public:
+    static constexpr std::size_t kSlice = std::size_t{2} << 20;
+
+    /// Adds the whole pages of [data, data + bytes); returns whether they will be faulted in.
+    bool add(const void *data, std::size_t bytes);
+    /// Faults in the next slice no thread has taken; false when there was none.
+    bool step();
+    /// Faults in every slice left, on up to `threads` threads; returns whether every
+    /// populate call succeeded.
+    bool finish(int threads);
+    /// Slices taken so far, of all there are (for --verbose).
+    std::size_t taken() const { return std::min(m_next.load(), m_slices); }
+    std::size_t slices() const { return m_slices; }
+
+private:
+    struct Region
+    {
+        std::uintptr_t begin = 0;
+        std::uintptr_t end = 0;
+        std::size_t firstSlice = 0;
+    };
+    void populate(std::size_t slice);
+
+    std::vector<Region> m_regions;
+    std::size_t m_slices = 0;
+    std::atomic<std::size_t> m_next{0};
+    std::atomic<bool> m_ok{true};
+};
 
 /// Calls `work(i)` for every i in [0, count), on up to `threads` threads (the calling one
 /// among them), handing out indices in ascending order as threads come free. Returns when all

@@ -1,5 +1,5 @@
-// core/util/Parallel: the thread budget, runBoth, parallelFor and prefault, which the parser
-// and the timeline lean on.
+// core/util/Parallel: the thread budget, runBoth, parallelFor, prefault and Prefaulter, which the
+// parser and the timeline lean on.
 #include "Resident.h"
 #include "util/Parallel.h"
 
@@ -180,6 +180,49 @@ private Q_SLOTS:
         const std::int64_t grown = testutil::residentBytes() - before;
         QVERIFY2(grown >= static_cast<std::int64_t>(bytes) * 9 / 10,
                  qPrintable(QStringLiteral("resident memory grew by %1 bytes").arg(grown)));
+    }
+
+    void prefaulterSharesTheSlices()
+    {
+        // Two reserved regions (one ragged), taken a slice at a time by three threads at once
+        // and finished by two: every slice once, every page resident, the contents as written.
+        setThreadBudget(2);
+        const std::size_t big = (std::size_t{24} << 20) + 4096 * 3 + 100;
+        const std::size_t small = std::size_t{6} << 20;
+        std::vector<char> first;
+        std::vector<char> second;
+        first.reserve(big);
+        second.reserve(small);
+        const std::int64_t before = testutil::residentBytes();
+        Prefaulter pages;
+        if (!pages.add(first.data(), big))
+            QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_WRITE, Linux 5.14)");
+        QVERIFY(pages.add(second.data(), small));
+        QVERIFY(!pages.add(second.data(), 4096)); // under 4 MiB: not worth it
+        // 24 MiB + 3 pages in 2 MiB slices is 13 (whole pages only), 6 MiB is 3.
+        QCOMPARE(pages.slices(), std::size_t{16});
+        std::atomic<int> steps{0};
+        parallelFor(3, 3, [&](std::size_t i) {
+            for (int k = 0; k < 4 + static_cast<int>(i) && pages.step(); ++k)
+                ++steps;
+        });
+        QCOMPARE(pages.taken(), static_cast<std::size_t>(steps.load()));
+        QVERIFY(pages.finish(2));
+        QCOMPARE(pages.taken(), pages.slices());
+        QVERIFY(!pages.step());
+        const std::int64_t grown = testutil::residentBytes() - before;
+        QVERIFY2(grown >= static_cast<std::int64_t>(big + small) * 9 / 10,
+                 qPrintable(QStringLiteral("resident memory grew by %1 bytes").arg(grown)));
+        first.assign(big, 'a');
+        second.assign(small, 'b');
+        QCOMPARE(first[big - 1], 'a');
+        QCOMPARE(second[small / 2], 'b');
+        // At one thread nothing is added, and finishing nothing is a success.
+        setThreadBudget(1);
+        Prefaulter none;
+        QVERIFY(!none.add(first.data(), big));
+        QCOMPARE(none.slices(), std::size_t{0});
+        QVERIFY(none.finish(1));
     }
 };
 

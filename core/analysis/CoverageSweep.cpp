@@ -196,41 +196,73 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
 {
     if (boxes.empty())
         return {};
+    if (boxes.size() >= splitFrom) {
+        return runGathered(
+            boxes.size(),
+            [&boxes](std::size_t from, std::size_t to, std::vector<LiveBox> &out) {
+                out.insert(out.end(), boxes.begin() + static_cast<std::ptrdiff_t>(from),
+                           boxes.begin() + static_cast<std::ptrdiff_t>(to));
+            },
+            steps, delta);
+    }
     const auto byOffset = [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; };
     // XLA lists an allocation's values by offset, so the boxes usually come sorted.
     if (!std::is_sorted(boxes.begin(), boxes.end(), byOffset))
         std::sort(boxes.begin(), boxes.end(), byOffset);
-    // Byte slabs cut at offset quantiles, two per thread so that a slab heavier than the rest
-    // (a stretch of overlapping boxes) does not hold the others up. Each box is clipped to the
-    // slabs it reaches, each slab is swept on its own, and the union over the allocation is the
-    // sum of the slabs' unions.
+    return sweep(boxes, steps, delta, scratch);
+}
+
+Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std::size_t steps,
+                                   std::vector<std::int64_t> &delta)
+{
+    const int threads = threadsToUse();
+    const std::size_t parts = 2 * static_cast<std::size_t>(threads);
+    std::vector<std::vector<LiveBox>> gathered(parts);
+    parallelFor(parts, threads, [&](std::size_t i) {
+        gather(count * i / parts, count * (i + 1) / parts, gathered[i]);
+    });
+    std::size_t total = 0;
+    for (const auto &part : gathered)
+        total += part.size();
+    if (total == 0)
+        return {};
+    // Byte slabs cut at quantiles of a sample of the offsets, two per thread so that a slab
+    // heavier than the rest (a stretch of overlapping boxes) does not hold the others up. Each
+    // box is clipped to the slabs it reaches, each slab is swept on its own, and the union over
+    // the allocation is the sum of the slabs' unions (whatever the cuts).
+    const std::size_t stride = std::max<std::size_t>(1, total / 4096);
+    std::vector<std::int64_t> sample;
+    for (const auto &part : gathered) {
+        for (std::size_t k = 0; k < part.size(); k += stride)
+            sample.push_back(part[k].offset);
+    }
+    std::sort(sample.begin(), sample.end());
     constexpr std::int64_t kPast = std::numeric_limits<std::int64_t>::max();
-    const std::size_t wanted =
-        std::max<std::size_t>(2, 2 * static_cast<std::size_t>(threadsToUse()));
-    std::vector<std::int64_t> cuts{boxes.front().offset}; // slab i is [cuts[i], cuts[i + 1])
-    for (std::size_t k = 1; k < wanted && boxes.size() >= splitFrom; ++k) {
-        const std::int64_t at = boxes[k * boxes.size() / wanted].offset;
+    const std::size_t wanted = std::max<std::size_t>(2, 2 * static_cast<std::size_t>(threads));
+    std::vector<std::int64_t> cuts{std::numeric_limits<std::int64_t>::min()};
+    for (std::size_t k = 1; k < wanted; ++k) {
+        const std::int64_t at = sample[k * sample.size() / wanted];
         if (at > cuts.back())
             cuts.push_back(at);
     }
     cuts.push_back(kPast);
-    const std::size_t slabs = cuts.size() - 1;
-    if (slabs < 2)
-        return sweep(boxes, steps, delta, scratch);
+    const std::size_t slabs = cuts.size() - 1; // slab i is [cuts[i], cuts[i + 1])
     std::vector<std::vector<std::int64_t>> deltas(slabs);
-    parallelFor(slabs, threadsToUse(), [&](std::size_t i) {
+    parallelFor(slabs, threads, [&](std::size_t i) {
         const std::int64_t low = cuts[i];
         const std::int64_t high = cuts[i + 1];
         std::vector<LiveBox> slab;
-        for (const LiveBox &b : boxes) {
-            if (b.offset >= high)
-                break; // sorted by offset: no box after this one reaches into the slab
-            const std::int64_t end = b.offset + b.size;
-            if (end <= low)
-                continue;
-            const std::int64_t from = std::max(b.offset, low);
-            slab.push_back({from, std::min(end, high) - from, b.start, b.end});
+        for (const auto &part : gathered) {
+            for (const LiveBox &b : part) {
+                const std::int64_t end = b.offset + b.size;
+                if (b.offset >= high || end <= low)
+                    continue;
+                const std::int64_t from = std::max(b.offset, low);
+                slab.push_back({from, std::min(end, high) - from, b.start, b.end});
+            }
         }
+        std::sort(slab.begin(), slab.end(),
+                  [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
         deltas[i].assign(steps + 1, 0);
         Scratch own;
         sweep(slab, steps, deltas[i], own);

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -26,7 +27,7 @@ struct LiveBox
 /// Boxes whose byte ranges are disjoint are summed. Otherwise the byte axis goes through a
 /// segment tree; an allocation with at least `splitFrom` boxes is cut into byte slabs at offset
 /// quantiles, two per thread of the budget (util/Parallel.h), swept in parallel (the union is
-/// additive over disjoint slabs).
+/// additive over disjoint slabs): runGathered().
 struct CoverageSweep
 {
     struct Largest
@@ -59,6 +60,16 @@ struct CoverageSweep
     static Largest run(std::vector<LiveBox> &boxes, std::size_t steps,
                        std::vector<std::int64_t> &delta, Scratch &scratch,
                        std::size_t splitFrom = kDefaultSplitFrom);
+
+    /// Appends the boxes of items [from, to) to `out`, in any order; called on several threads
+    /// at once, for disjoint ranges.
+    using Gather = std::function<void(std::size_t from, std::size_t to, std::vector<LiveBox> &out)>;
+    /// run() for a big set of `count` items (the values of a temp heap) read where they are:
+    /// gathered in ranges on every thread, cut into byte slabs at quantiles of a sample of
+    /// the offsets, and each slab sorted and swept on its own thread. Nothing runs on one
+    /// thread alone but the sum of the slabs.
+    static Largest runGathered(std::size_t count, const Gather &gather, std::size_t steps,
+                               std::vector<std::int64_t> &delta);
 };
 
 } // namespace bufferscope

@@ -216,14 +216,24 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
             }
             const Allocation &a = dump.allocations[ai];
             AllocationUsage &usage = tl.m_allocations[ai];
-            boxes.clear();
-            for (std::uint32_t k = 0; k < a.valueCount && steps > 0; ++k) {
-                const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
-                if (v.hasLiveRange() && v.size > 0)
-                    boxes.push_back({v.offset, v.size, v.start, v.end});
+            const auto gather = [&dump, &a, steps](std::size_t from, std::size_t to,
+                                                   std::vector<LiveBox> &out) {
+                for (std::size_t k = from; k < to && steps > 0; ++k) {
+                    const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
+                    if (v.hasLiveRange() && v.size > 0)
+                        out.push_back({v.offset, v.size, v.start, v.end});
+                }
+            };
+            std::vector<std::int64_t> &delta = liveDelta[spaceIndex(a.color)];
+            CoverageSweep::Largest largest;
+            if (a.valueCount >= CoverageSweep::kDefaultSplitFrom) {
+                // A temp heap with most of the dump's values: read in place, on every thread.
+                largest = CoverageSweep::runGathered(a.valueCount, gather, steps, delta);
+            } else {
+                boxes.clear();
+                gather(0, a.valueCount, boxes);
+                largest = CoverageSweep::run(boxes, steps, delta, scratch);
             }
-            const CoverageSweep::Largest largest =
-                CoverageSweep::run(boxes, steps, liveDelta[spaceIndex(a.color)], scratch);
             usage.largestLiveBytes = largest.bytes;
             usage.largestLiveStep = largest.step;
             usage.fragmentation = std::max<std::int64_t>(0, a.size - usage.largestLiveBytes);

@@ -38,12 +38,6 @@ int threadsToUse()
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-bool prefault(const void *data, std::size_t bytes)
-{
-    Prefaulter pages;
-    return pages.add(data, bytes) && pages.finish(threadsToUse());
-}
-
 bool Prefaulter::add(const void *data, std::size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE

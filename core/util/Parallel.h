@@ -59,20 +59,15 @@ template <class A, class B> void runBoth(const A &a, const B &b)
         b();
 }
 
-/// Has the kernel back the whole pages of [data, data + bytes) with zeroed memory now, split
-/// over the thread budget, instead of one page fault at a time on the thread that first writes
-/// them. For a large array reserved just before it is filled: zeroing fresh pages is a fifth
-/// of a big load, and this lets the second core take half of it. The contents are untouched.
-/// Nothing is done with a budget of one thread, for less than 4 MiB, or where the kernel
-/// cannot (before Linux 5.14): the pages then fault in as usual. Returns whether it was done.
-bool prefault(const void *data, std::size_t bytes);
-
-/// prefault() for arrays that fill over a while: the pages of several regions, faulted in a
-/// 2 MiB slice at a time by whichever thread has a moment (the parse's helpers between the
-/// stretches they split), the rest at the end by finish(). Regions are added before any
-/// thread takes a slice; step() and finish() may then run on any threads at once. The same
-/// conditions as prefault(): nothing is added at one thread, under 4 MiB, or where the kernel
-/// cannot.
+/// Has the kernel back the whole pages of large arrays with zeroed memory ahead of the thread
+/// that fills them, instead of one page fault at a time on that thread: for arrays reserved
+/// just before a parse fills them, where zeroing fresh pages was a fifth of a big load. The
+/// pages of several regions are faulted in a 2 MiB slice at a time by whichever thread has a
+/// moment (the parse's helpers between the stretches they split), the rest at the end by
+/// finish(); the contents are untouched. Regions are added before any thread takes a slice;
+/// step() and finish() may then run on any threads at once. Nothing is added with a budget of
+/// one thread, for less than 4 MiB, or where the kernel cannot (before Linux 5.14): the pages
+/// then fault in as usual.
 class Prefaulter
 {
 public:

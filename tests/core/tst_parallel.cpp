@@ -1,4 +1,4 @@
-// core/util/Parallel: the thread budget, runBoth, parallelFor, prefault and Prefaulter, which the
+// core/util/Parallel: the thread budget, runBoth, parallelFor and the Prefaulter, which the
 // parser and the timeline lean on.
 #include "Resident.h"
 #include "util/Parallel.h"
@@ -20,6 +20,15 @@
 #endif
 
 using namespace bufferscope;
+
+namespace {
+// One region faulted in at once, on the thread budget.
+bool prefault(const void *data, std::size_t bytes)
+{
+    Prefaulter pages;
+    return pages.add(data, bytes) && pages.finish(threadsToUse());
+}
+} // namespace
 
 class TestParallel : public QObject
 {

@@ -564,6 +564,17 @@ void MainWindow::connectViews()
     connect(m_modules, &ModuleBrowser::moduleActivated, this, &MainWindow::openPath);
     for (ChartView *view : chartViews()) {
         connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
+        connect(
+            view, &ChartView::csvWritten, this, [this](const QString &path, const QString &error) {
+                if (!error.isEmpty())
+                    ChartExport::warnNotWritten(this, tr("Export Failed"), path, error);
+                else if (path.isEmpty())
+                    statusBar()->showMessage(tr("Copied the data behind the chart as CSV"), 8000);
+                else
+                    statusBar()->showMessage(tr("Exported %1 (the data behind the chart)")
+                                                 .arg(QDir::toNativeSeparators(path)),
+                                             8000);
+            });
         // File → Export offers the chart last worked with first.
         connect(view->plot(), &QCustomPlot::mousePress, this, [this, view] { m_lastChart = view; });
     }
@@ -876,21 +887,27 @@ void MainWindow::fillRecentMenu()
 
 bool MainWindow::exportView(ChartView *view, const QString &path, const ExportOptions &options)
 {
+    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
+    if (format == ExportFormat::Csv) {
+        const bool busy = view->isWritingCsv();
+        if (busy || !view->writeCsvInBackground(path)) {
+            ChartExport::warnNotWritten(this, tr("Export Failed"), path,
+                                        busy ? ChartView::csvBusyText() : tr("no dump is open"));
+            return false;
+        }
+        statusBar()->showMessage(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
+        return true;
+    }
     QString why;
     if (!view->exportTo(path, options, &why)) {
         ChartExport::warnNotWritten(this, tr("Export Failed"), path, why);
         return false;
     }
-    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
-    QString what;
-    if (format == ExportFormat::Png)
-        what = tr("%1 × %2 px")
-                   .arg(qRound(options.width * options.scale))
-                   .arg(qRound(options.height * options.scale));
-    else if (format == ExportFormat::Csv)
-        what = tr("the data behind the chart");
-    else
-        what = tr("%1 × %2, vector").arg(options.width).arg(options.height);
+    const QString what = format == ExportFormat::Png
+                             ? tr("%1 × %2 px")
+                                   .arg(qRound(options.width * options.scale))
+                                   .arg(qRound(options.height * options.scale))
+                             : tr("%1 × %2, vector").arg(options.width).arg(options.height);
     statusBar()->showMessage(tr("Exported %1 (%2)").arg(QDir::toNativeSeparators(path), what),
                              8000);
     return true;

@@ -61,7 +61,9 @@ public:
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
     void openEmbeddedSample();
-    /// Exports `view` without asking; returns false and shows why on failure.
+    /// Exports `view` without asking; returns false and shows why on failure. A CSV is made
+    /// and written in the background (ChartView::writeCsvInBackground): true means it was
+    /// started, and the status bar or a warning says how it ended.
     bool exportView(ChartView *view, const QString &path, const ExportOptions &options);
 
     Workspace *workspace() const { return m_workspace; }

@@ -208,9 +208,11 @@ bool BreakdownChart::updateLabels()
     return true;
 }
 
-std::string BreakdownChart::dataCsv() const
+ChartView::CsvWork BreakdownChart::csvWork() const
 {
-    return ViewCsv::breakdown(breakdown(), m_groupBy);
+    return [shown = m_shown, grouping = m_groupBy] {
+        return ViewCsv::breakdown(shown ? shown->breakdown : Breakdown(), grouping);
+    };
 }
 
 void BreakdownChart::resetZoom()

@@ -48,7 +48,7 @@ protected:
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     void ensureCurrent() override;
-    std::string dataCsv() const override;
+    CsvWork csvWork() const override;
     bool updateLabels() override;
 
 private:

@@ -22,7 +22,10 @@ namespace bufferscope {
 
 ChartView::ChartView(Workspace *workspace, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_selection(workspace->selection()),
-      m_plot(new QCustomPlot(this)), m_toolRow(new QHBoxLayout)
+      m_plot(new QCustomPlot(this)), m_toolRow(new QHBoxLayout),
+      // Session scope: the work owns its data, so a CSV asked for is written even when another
+      // dump is opened meanwhile.
+      m_csvLane(workspace->jobs()->newLane("chart csv", JobRunner::Scope::Session))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -193,7 +196,61 @@ std::string ChartView::csv()
     if (!m_dump)
         return {};
     ensureCurrent();
-    return dataCsv();
+    return csvWork()();
+}
+
+bool ChartView::writeCsvInBackground(const QString &path)
+{
+    return !path.isEmpty() && startCsv(path);
+}
+
+bool ChartView::copyCsvInBackground()
+{
+    return startCsv(QString());
+}
+
+bool ChartView::isWritingCsv() const
+{
+    return m_workspace->jobs()->isBusy(m_csvLane);
+}
+
+QString ChartView::csvBusyText()
+{
+    return tr("the chart's data is still being written to another file; try again when it is "
+              "done");
+}
+
+bool ChartView::startCsv(const QString &path)
+{
+    if (!m_dump || isWritingCsv())
+        return false;
+    ensureCurrent();
+    struct Written
+    {
+        QString error;
+        QString text; ///< for the clipboard
+    };
+    m_workspace->jobs()->run(
+        m_csvLane, this,
+        [work = csvWork(), path](const JobControl &) {
+            Written w;
+            const std::string csv = work();
+            if (path.isEmpty())
+                w.text = QString::fromUtf8(csv.data(), static_cast<qsizetype>(csv.size()));
+            else
+                ChartExport::writeFile(
+                    path, QByteArray::fromRawData(csv.data(), static_cast<qsizetype>(csv.size())),
+                    &w.error);
+            return w;
+        },
+        [this, path](Written w) {
+            m_plot->unsetCursor();
+            if (path.isEmpty() && w.error.isEmpty())
+                QApplication::clipboard()->setText(w.text);
+            Q_EMIT csvWritten(path, w.error);
+        });
+    m_plot->setCursor(Qt::BusyCursor);
+    return true;
 }
 
 QString ChartView::footerText() const
@@ -209,9 +266,9 @@ void ChartView::saveCsvAs()
         QDir::home().filePath(viewName() + QStringLiteral(".csv")), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    QString why;
-    if (!exportTo(path, ExportOptions(), &why))
-        ChartExport::warnNotWritten(this, tr("Save Failed"), path, why);
+    // csvWritten says how it ends; only a CSV started meanwhile (the export dialog) stops it.
+    if (!writeCsvInBackground(path))
+        ChartExport::warnNotWritten(this, tr("Save Failed"), path, csvBusyText());
 }
 
 ChartView::Ranges ChartView::ranges() const
@@ -250,8 +307,11 @@ void ChartView::showContextMenu(const QPoint &pos)
     menu.addAction(tr("Copy Image"), this,
                    [this] { QApplication::clipboard()->setPixmap(m_plot->toPixmap()); });
     if (m_dump) {
-        menu.addAction(tr("Copy Data as CSV"), this, [this] { ChartExport::copyText(csv()); });
-        menu.addAction(tr("Save Data as CSV…"), this, &ChartView::saveCsvAs);
+        // One CSV at a time: the actions wait while one is being made.
+        const bool writing = isWritingCsv();
+        menu.addAction(tr("Copy Data as CSV"), this, [this] { copyCsvInBackground(); })
+            ->setEnabled(!writing);
+        menu.addAction(tr("Save Data as CSV…"), this, &ChartView::saveCsvAs)->setEnabled(!writing);
     }
     menu.addSeparator();
     menu.addAction(tr("Reset Zoom"), this, [this] { resetZoom(); });

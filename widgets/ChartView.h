@@ -6,7 +6,9 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 class QCPItemStraightLine;
 class QCPLayer;
@@ -49,7 +51,18 @@ public:
     bool exportTo(const QString &path, const ExportOptions &options, QString *error = nullptr);
     /// The data behind the view as CSV (core/report/ViewCsv.h), in the view's current mode
     /// (memory space, order, allocation, grouping, step). Empty without a dump.
-    virtual std::string csv();
+    std::string csv();
+    /// The same CSV written to `path` (atomically, as exportTo) or put on the clipboard, made
+    /// on a worker: a million values' CSV is some 200 MB and seconds of work the window keeps
+    /// answering through. The data is the view's as it is now, whatever the user does
+    /// meanwhile. csvWritten follows (also for the clipboard, with an empty path). False,
+    /// and nothing started, without a dump or while the view is still writing one.
+    bool writeCsvInBackground(const QString &path);
+    bool copyCsvInBackground();
+    /// A CSV of the view is being made.
+    bool isWritingCsv() const;
+    /// Why another CSV cannot start while isWritingCsv(), for a warning.
+    static QString csvBusyText();
     /// The footer exports offer: the dump's file name and BufferScope's version.
     QString footerText() const;
     /// The visible axis ranges, to be put back after a reload (restoreRanges ignores ranges that
@@ -69,6 +82,9 @@ public:
 Q_SIGNALS:
     /// The user asked to export this view (context menu); the window shows the export dialog.
     void exportRequested(bufferscope::ChartView *view);
+    /// A CSV made in the background is written to `path` (empty: put on the clipboard), or
+    /// could not be, for the reason `error`.
+    void csvWritten(const QString &path, const QString &error);
 
 protected:
     QHBoxLayout *toolRow() const { return m_toolRow; }
@@ -92,8 +108,11 @@ protected:
     /// axis rect's current size and returns whether they changed. Called after every replot
     /// (another replot follows a change) and by exports at the exported size.
     virtual bool updateLabels() { return false; }
-    /// The CSV of the view's data; csv() calls it once the view is current.
-    virtual std::string dataCsv() const = 0;
+    /// Makes the CSV of the view's data: work that owns what it reads (shared pointers to the
+    /// immutable dump, timeline and layouts), so it may run on any thread. csv() and the
+    /// background writers ask for it once the view is current.
+    using CsvWork = std::function<std::string()>;
+    virtual CsvWork csvWork() const = 0;
     /// Show a group of values (a breakdown group) highlighted together; empty: none.
     virtual void showGroup(const QVector<int> &values) { Q_UNUSED(values) }
     /// Re-colour axes, grid and text from the current palette.
@@ -119,6 +138,9 @@ protected:
 private:
     void showContextMenu(const QPoint &pos);
     void saveCsvAs();
+    /// Runs csvWork() on the CSV lane and writes its text to `path`, or, with an empty path,
+    /// turns it into the clipboard's text, on the worker; the GUI thread only delivers.
+    bool startCsv(const QString &path);
 
     Workspace *m_workspace;
     Selection *m_selection;
@@ -129,6 +151,7 @@ private:
     std::shared_ptr<const MemoryTimeline> m_timeline;
     int m_highlighted = -1;
     QPoint m_pressPos;
+    int m_csvLane; ///< the JobRunner lane of writeCsvInBackground and copyCsvInBackground
 };
 
 } // namespace bufferscope

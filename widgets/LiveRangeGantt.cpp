@@ -193,9 +193,9 @@ bool LiveRangeGantt::updateLabels()
     return true;
 }
 
-std::string LiveRangeGantt::dataCsv() const
+ChartView::CsvWork LiveRangeGantt::csvWork() const
 {
-    return ViewCsv::values(*dump(), m_rows->values);
+    return [dump = dumpPointer(), rows = m_rows] { return ViewCsv::values(*dump, rows->values); };
 }
 
 void LiveRangeGantt::resetZoom()

@@ -45,7 +45,7 @@ protected:
     void applyPalette() override;
     /// Value names on the rows when rows are tall enough to read them; true when they changed.
     bool updateLabels() override;
-    std::string dataCsv() const override;
+    CsvWork csvWork() const override;
 
 private:
     /// Shows the workspace's rows in the current order, or keeps the old ones while it builds.

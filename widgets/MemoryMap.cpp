@@ -193,9 +193,9 @@ bool MemoryMap::updateLabels()
     return true;
 }
 
-std::string MemoryMap::dataCsv() const
+ChartView::CsvWork MemoryMap::csvWork() const
 {
-    return ViewCsv::memoryMap(*dump(), *m_layout);
+    return [dump = dumpPointer(), layout = m_layout] { return ViewCsv::memoryMap(*dump, *layout); };
 }
 
 void MemoryMap::resetZoom()

@@ -39,7 +39,7 @@ protected:
     void applyPalette() override;
     /// The stacked map's band labels for the current range and height; true when they changed.
     bool updateLabels() override;
-    std::string dataCsv() const override;
+    CsvWork csvWork() const override;
 
 private:
     /// Shows the workspace's layout of the current allocation, or keeps the old one while it

@@ -490,9 +490,11 @@ bool UsageChart::updateLabels()
     return true;
 }
 
-std::string UsageChart::dataCsv() const
+ChartView::CsvWork UsageChart::csvWork() const
 {
-    return ViewCsv::usage(*dump(), *timeline());
+    return [dump = dumpPointer(), timeline = timelinePointer()] {
+        return ViewCsv::usage(*dump, *timeline);
+    };
 }
 
 void UsageChart::resetZoom()

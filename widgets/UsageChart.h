@@ -67,7 +67,7 @@ protected:
     void showStep(qint64 step) override;
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
-    std::string dataCsv() const override;
+    CsvWork csvWork() const override;
     bool updateLabels() override;
 
 private:

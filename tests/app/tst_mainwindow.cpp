@@ -663,6 +663,14 @@ private Q_SLOTS:
         QFile pdf(formats.path());
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5) == "%PDF-");
+        // A CSV is written in the background; the status bar says when it is there.
+        const QString csv = dir.filePath(QStringLiteral("gantt.csv"));
+        QVERIFY(w.exportView(w.gantt(), csv, formats.options()));
+        QVERIFY(w.statusBar()->currentMessage().startsWith(QLatin1String("Writing")));
+        QTRY_VERIFY(w.statusBar()->currentMessage().startsWith(QLatin1String("Exported")));
+        QFile data(csv);
+        QVERIFY(data.open(QIODevice::ReadOnly));
+        QCOMPARE(data.readAll().toStdString(), w.gantt()->csv());
     }
 
     void firstRunHintAndHelp()

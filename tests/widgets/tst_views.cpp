@@ -21,7 +21,9 @@
 #include "models/Selection.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -31,6 +33,8 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 using namespace bufferscope;
 
@@ -882,6 +886,52 @@ private Q_SLOTS:
         QCOMPARE(panel.breakdown().bytes, std::int64_t(17920));
         QTRY_COMPARE(chart.breakdown().step, std::int64_t(15));
         QCOMPARE(chart.breakdown().bytes, std::int64_t(17920));
+    }
+
+    void csvMadeInTheBackground()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        LiveRangeGantt &gantt = views.gantt;
+        QSignalSpy written(&gantt, &ChartView::csvWritten);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gantt.csv"));
+        const std::string byStart = gantt.csv();
+        // A header and one row per value: the dump has 49.
+        QCOMPARE(std::count(byStart.begin(), byStart.end(), '\n'), std::ptrdiff_t(50));
+        QVERIFY(gantt.writeCsvInBackground(path));
+        // Running until the GUI thread takes the result, and one CSV of a view at a time.
+        QVERIFY(gantt.isWritingCsv());
+        QVERIFY(!gantt.writeCsvInBackground(dir.filePath(QStringLiteral("other.csv"))));
+        QVERIFY(!gantt.copyCsvInBackground());
+        // The rows are those on screen when it was asked for, whatever comes after.
+        gantt.setOrder(LiveRangeGantt::Order::BySize);
+        QVERIFY(written.wait());
+        QCOMPARE(written.count(), 1);
+        QCOMPARE(written.at(0).at(0).toString(), path);
+        QCOMPARE(written.at(0).at(1).toString(), QString());
+        QVERIFY(!gantt.isWritingCsv());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().toStdString(), byStart);
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("other.csv"))));
+        QTRY_VERIFY(gantt.csv() != byStart); // now by size
+
+        // To the clipboard: the same text, and an empty path in the signal.
+        QVERIFY(gantt.copyCsvInBackground());
+        QVERIFY(written.wait());
+        QCOMPARE(written.at(1).at(0).toString(), QString());
+        QCOMPARE(written.at(1).at(1).toString(), QString());
+        QCOMPARE(QApplication::clipboard()->text().toStdString(), gantt.csv());
+
+        // A folder that does not exist: the reason, and no file.
+        const QString missing = dir.filePath(QStringLiteral("no/such/map.csv"));
+        QSignalSpy mapWritten(&views.map, &ChartView::csvWritten);
+        QVERIFY(views.map.writeCsvInBackground(missing));
+        QVERIFY(mapWritten.wait());
+        QCOMPARE(mapWritten.at(0).at(0).toString(), missing);
+        QVERIFY(!mapWritten.at(0).at(1).toString().isEmpty());
+        QVERIFY(!QFileInfo::exists(missing));
     }
 
     void exportSizeAndHighlight_data()

@@ -211,7 +211,8 @@ bool BreakdownChart::updateLabels()
 ChartView::CsvWork BreakdownChart::csvWork() const
 {
     return [shown = m_shown, grouping = m_groupBy] {
-        return ViewCsv::breakdown(shown ? shown->breakdown : Breakdown(), grouping);
+        static const Breakdown none;
+        return ViewCsv::breakdown(shown ? shown->breakdown : none, grouping);
     };
 }
 

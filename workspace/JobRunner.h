@@ -40,7 +40,7 @@ private:
 };
 
 /// The one way BufferScope runs work off the GUI thread (load, layouts, filter, breakdown,
-/// compare, module scan, release), after KDAB/hotspot's job tracker:
+/// compare, module scan, chart CSV, release), after KDAB/hotspot's job tracker:
 /// - work is requested on a *lane*; the newest request of a lane wins: starting one sets the
 ///   cancel flag of the one before, whose result is dropped, never delivered;
 /// - results are delivered on the GUI thread, to a receiver that must still exist;

@@ -11,6 +11,7 @@
 #include "report/JsonWriter.h"
 #include "report/Report.h"
 #include "util/Parallel.h"
+#include "util/SafeText.h"
 #include "util/Stopwatch.h"
 
 #include <QDir>
@@ -30,8 +31,7 @@ namespace {
 
 int fail(const QString &message, int code)
 {
-    std::fprintf(stderr, "bufferscope: %s\n", message.toUtf8().constData());
-    return code;
+    return CommandLine::fail(message, code);
 }
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
@@ -133,14 +133,16 @@ int runReport(const QStringList &args)
         const SpaceTimeline *primary = loaded.timeline->primary();
         const qint64 peak = primary ? primary->peak.bytes : 0;
         if (peak > failAbove) {
-            std::fprintf(stderr,
-                         "bufferscope: %s: peak %lld bytes (%s) at step %lld exceeds the budget "
-                         "of %lld bytes (%s) by %lld bytes\n",
-                         file.toUtf8().constData(), static_cast<long long>(peak),
-                         humanBytes(peak).c_str(), static_cast<long long>(primary->peak.step),
-                         static_cast<long long>(failAbove), humanBytes(failAbove).c_str(),
-                         static_cast<long long>(peak - failAbove));
-            return 3;
+            return fail(QStringLiteral("%1: peak %2 bytes (%3) at step %4 exceeds the budget of "
+                                       "%5 bytes (%6) by %7 bytes")
+                            .arg(file)
+                            .arg(peak)
+                            .arg(QString::fromStdString(humanBytes(peak)))
+                            .arg(primary->peak.step)
+                            .arg(failAbove)
+                            .arg(QString::fromStdString(humanBytes(failAbove)))
+                            .arg(peak - failAbove),
+                        3);
         }
     }
     return 0;
@@ -212,12 +214,12 @@ int runDiff(const QStringList &args)
     if (failOnLostDonation && d.lostDonations() > 0) {
         for (const DonationChange &c : d.donations)
             if (c.lost)
-                std::fprintf(stderr,
-                             "bufferscope: parameter %lld %s (%s) was aliased with an output in "
-                             "%s and is not in %s: the donation is no longer honoured\n",
-                             static_cast<long long>(c.parameter), c.index.c_str(),
-                             humanBytes(c.bytes).c_str(), files[0].toUtf8().constData(),
-                             files[1].toUtf8().constData());
+                fail(QStringLiteral("parameter %1 %2 (%3) was aliased with an output in %4 and is "
+                                    "not in %5: the donation is no longer honoured")
+                         .arg(c.parameter)
+                         .arg(QString::fromStdString(c.index),
+                              QString::fromStdString(humanBytes(c.bytes)), files[0], files[1]),
+                     3);
         code = 3;
     }
     return code;
@@ -268,7 +270,8 @@ int runList(const QStringList &args)
                     .toStdString());
         if (::isatty(fileno(stderr)))
             std::fprintf(stderr, "\rreading %zu/%lld: %s\033[K", entries.size() + 1,
-                         static_cast<long long>(found.files.size()), e.module.c_str());
+                         static_cast<long long>(found.files.size()),
+                         safetext::forTerminal(e.module).c_str());
         LoadedDump loaded;
         QString error;
         if (!loadDump(file, loaded, error)) {
@@ -313,21 +316,23 @@ int runList(const QStringList &args)
         out += buf;
         for (const Entry &e : entries) {
             if (!e.error.empty()) {
-                out += "(unreadable)                       " + e.module + ": " + e.error + "\n";
+                out += "(unreadable)                       " + safetext::forTerminal(e.module) +
+                       ": " + safetext::forTerminal(e.error) + "\n";
                 continue;
             }
             std::snprintf(buf, sizeof buf, "%-12s %-12s %8lld  %s", humanBytes(e.total).c_str(),
                           humanBytes(e.peakBytes).c_str(), static_cast<long long>(e.peakStep),
-                          e.module.c_str());
+                          safetext::forTerminal(e.module).c_str());
             out += buf;
             if (e.files.size() > 1)
                 out += " (" + std::to_string(e.files.size()) + " files)";
             out += "\n";
         }
-        out += std::to_string(entries.size()) + " modules in " + dir.toStdString() + "\n";
+        out += std::to_string(entries.size()) + " modules in " +
+               safetext::forTerminal(dir.toStdString()) + "\n";
     }
     for (const QString &p : found.problems)
-        std::fprintf(stderr, "bufferscope: %s\n", p.toUtf8().constData());
+        CommandLine::fail(p, 0);
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (entries.empty())
         return 2;
@@ -335,6 +340,20 @@ int runList(const QStringList &args)
 }
 
 } // namespace
+
+int CommandLine::fail(const QString &message, int code)
+{
+    std::string out = "bufferscope: ";
+    const QStringList lines = message.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (i > 0)
+            out += '\n';
+        out += safetext::forTerminal(lines[i].toStdString());
+    }
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stderr);
+    return code;
+}
 
 QString CommandLine::usage()
 {

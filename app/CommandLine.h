@@ -15,6 +15,9 @@ public:
     static QString usage();
     /// Parses "1234", "512MiB", "1.5GiB", "80 GB" (binary units); -1 when malformed.
     static qint64 parseSize(const QString &text);
+    /// Prints "bufferscope: MESSAGE" on stderr, each line through safetext::forTerminal (a
+    /// message may quote a file name or a dump's text), and returns `code`.
+    static int fail(const QString &message, int code);
 };
 
 } // namespace bufferscope

@@ -1,6 +1,7 @@
 #include "ExportCommand.h"
 
 #include "BreakdownChart.h"
+#include "CommandLine.h"
 #include "CompareView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
@@ -31,8 +32,7 @@ const QStringList kGroupings = {QStringLiteral("op_name"), QStringLiteral("sourc
 
 int fail(const QString &message, int code)
 {
-    std::fprintf(stderr, "bufferscope: %s\n", message.toUtf8().constData());
-    return code;
+    return CommandLine::fail(message, code);
 }
 
 /// `--view compare --compare OTHER`: the compare window's curves of FILE (before) and OTHER

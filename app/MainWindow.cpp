@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ColorScheme.h"
+#include "CommandLine.h"
 #include "CompareView.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
@@ -825,7 +826,7 @@ void MainWindow::showError(const QString &path, const QString &error)
     m_progress->hide();
     m_cancel->hide();
     m_statusFile->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
-    std::fprintf(stderr, "bufferscope: %s\n", error.toUtf8().constData());
+    CommandLine::fail(error, 0);
     // Window-modal but not blocking: loading, tests and --screenshot runs carry on.
     auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,
                                 QMessageBox::Ok, this);

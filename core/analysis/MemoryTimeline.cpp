@@ -1,6 +1,7 @@
 #include "MemoryTimeline.h"
 
 #include "CoverageSweep.h"
+#include "PeakBreakdown.h"
 #include "util/Parallel.h"
 #include "util/Stopwatch.h"
 
@@ -70,6 +71,46 @@ void computeLogical(const Dump &dump, std::size_t steps, const std::vector<std::
         delta[static_cast<std::size_t>(v.start)] += bytes;
         delta[static_cast<std::size_t>(v.end) + 1] -= bytes;
     }
+}
+
+/// One warning for the op_names deeper than the op_name tree shows (Breakdown::kMaxDepth).
+void warnDeepOpNames(const Dump &dump, std::vector<Diagnostic> &warnings)
+{
+    std::size_t deep = 0;
+    std::size_t deepest = 0;
+    std::string example;
+    std::vector<bool> seen;
+    for (const Instruction &ins : dump.instructions) {
+        if (ins.opName == kNoString)
+            continue;
+        const std::string_view text = dump.str(ins.opName);
+        // More than kMaxDepth segments need at least kMaxDepth slashes.
+        if (text.size() <= 2 * Breakdown::kMaxDepth ||
+            std::count(text.begin(), text.end(), '/') < std::ptrdiff_t(Breakdown::kMaxDepth))
+            continue;
+        if (seen.size() <= ins.opName)
+            seen.resize(ins.opName + 1, false);
+        if (seen[ins.opName])
+            continue;
+        seen[ins.opName] = true;
+        const std::size_t segments = Breakdown::opNamePath(text).size();
+        if (segments <= Breakdown::kMaxDepth)
+            continue;
+        ++deep;
+        if (segments > deepest) {
+            deepest = segments;
+            example = std::string(dump.str(ins.name));
+        }
+    }
+    if (deep > 0)
+        warnings.push_back({Severity::Warning, 0, 0,
+                            std::to_string(deep) + " op_name(s) have more than " +
+                                std::to_string(Breakdown::kMaxDepth) + " segments (the deepest, " +
+                                std::to_string(deepest) + ", on instruction " + example +
+                                "): the op_name tree shows the first " +
+                                std::to_string(Breakdown::kMaxDepth - 1) +
+                                " segments and the rest as one node",
+                            kNone});
 }
 
 /// XLA's peak moment and the warnings it gives.
@@ -246,6 +287,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     if (stopped)
         return std::nullopt;
     tl.m_warnings = std::move(xlaWarnings);
+    warnDeepOpNames(dump, tl.m_warnings);
 
     for (std::size_t s = 0; s < colors.size(); ++s) {
         SpaceTimeline space;

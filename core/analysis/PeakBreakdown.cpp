@@ -11,6 +11,30 @@ namespace bufferscope {
 
 namespace {
 
+/// `text` cut to at most `max` bytes at a character boundary, with "…" when cut.
+std::string clipBytes(std::string_view text, std::size_t max)
+{
+    if (text.size() <= max)
+        return std::string(text);
+    std::size_t end = max;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+        --end;
+    return std::string(text.substr(0, end)) + "…";
+}
+
+/// A child's path: the parent's, a '/', the child's label; cut at Breakdown::kMaxPathBytes.
+std::string childPath(const std::string &parent, std::string_view label)
+{
+    if (parent.empty())
+        return clipBytes(label, Breakdown::kMaxPathBytes);
+    if (parent.size() >= Breakdown::kMaxPathBytes) // cut already
+        return parent;
+    std::string out = parent;
+    out += '/';
+    out.append(label.substr(0, Breakdown::kMaxPathBytes + 1));
+    return clipBytes(out, Breakdown::kMaxPathBytes);
+}
+
 class Grouper
 {
 public:
@@ -57,11 +81,9 @@ struct TreeBuilder
             it = parent.index.emplace(k, parent.children.size()).first;
             parent.children.emplace_back();
             BreakdownNode &d = parent.children.back().data;
-            d.label = std::string(key);
+            d.label = clipBytes(key, Breakdown::kMaxLabelBytes);
             d.instructions = instructions;
-            d.path = instructions || parent.data.path.empty()
-                         ? (instructions ? parent.data.path : std::string(key))
-                         : parent.data.path + "/" + std::string(key);
+            d.path = instructions ? parent.data.path : childPath(parent.data.path, d.label);
         }
         return parent.children[it->second];
     }
@@ -84,11 +106,13 @@ struct TreeBuilder
         count(leaf, value, bytes);
         // One name (a single value, or the elements of one tuple instruction) shows as itself;
         // several numbered names of one stem collapse into `stem.*`.
+        const std::string label = clipBytes(name, Breakdown::kMaxLabelBytes);
         if (leaf.data.values == 1)
-            leaf.data.label = std::string(name);
-        else if (leaf.data.label != name)
-            leaf.data.label = std::string(stem) + ".*";
+            leaf.data.label = label;
+        else if (leaf.data.label != label)
+            leaf.data.label = clipBytes(stem, Breakdown::kMaxLabelBytes) + ".*";
     }
+    /// Recursive: no tree is deeper than Breakdown::kMaxDepth + 2.
     static BreakdownNode freeze(Node &n)
     {
         BreakdownNode out = std::move(n.data);
@@ -104,7 +128,9 @@ struct TreeBuilder
 
 /// The two call-stack trees. Each distinct stack is walked once (its path of nodes is kept by
 /// its innermost frame id), then every value adds itself along its stack's paths in the order
-/// of the live list, so every node's members stay largest first.
+/// of the live list, so every node's members stay largest first. The top-down tree is built as
+/// values are added; the bottom-up one in finish(), once the number of distinct stacks tells
+/// how deep it may go (Breakdown::kBottomUpNodes).
 class StackTrees
 {
 public:
@@ -115,13 +141,14 @@ public:
 
     void add(const Instruction *ins, std::string_view name, std::uint32_t value, std::int64_t bytes)
     {
-        const Paths &paths = pathsOf(ins);
+        Paths &paths = pathsOf(ins);
+        if (paths.depth > Breakdown::kMaxDepth)
+            ++m_cutValues;
         for (std::uint32_t n : paths.down)
             count(n, value, bytes);
-        for (std::uint32_t n : paths.up)
-            count(n, value, bytes);
+        m_pending.push_back({&paths, value, bytes});
         // Under the innermost frame, the values' instructions, as in the op_name tree.
-        const std::string stem = Breakdown::nameStem(name);
+        const std::string stem = clipBytes(Breakdown::nameStem(name), Breakdown::kMaxLabelBytes);
         const std::uint32_t leaf = child(paths.down.back(), "\x01" + stem, [&](BreakdownNode &d) {
             d.label = stem;
             d.instructions = true;
@@ -129,17 +156,31 @@ public:
         });
         count(leaf, value, bytes);
         BreakdownNode &d = m_nodes[leaf].data;
+        const std::string label = clipBytes(name, Breakdown::kMaxLabelBytes);
         if (d.values == 1)
-            d.label = std::string(name);
-        else if (d.label != name)
+            d.label = label;
+        else if (d.label != label)
             d.label = stem + ".*";
     }
 
     void finish()
     {
+        // Each distinct stack adds at most `depth` nodes to the bottom-up tree.
+        const std::size_t stacks = std::max<std::size_t>(1, m_distinct);
+        const std::size_t budget = std::max(Breakdown::kBottomUpNodes, m_nodes.size());
+        const std::size_t depth = std::clamp<std::size_t>(budget / stacks, 2, Breakdown::kMaxDepth);
+        for (const Pending &p : m_pending) {
+            if (p.paths->up.empty())
+                walkUp(*p.paths, depth);
+            for (std::uint32_t n : p.paths->up)
+                count(n, p.value, p.bytes);
+        }
         m_b.callersTree = freeze(0);
         m_b.calleesTree = freeze(1);
     }
+
+    /// Values whose stack was cut in either tree.
+    std::int64_t cutValues() const { return m_cutValues; }
 
 private:
     struct Node
@@ -152,6 +193,15 @@ private:
     {
         std::vector<std::uint32_t> down; ///< top-down: root, outermost … innermost frame
         std::vector<std::uint32_t> up;   ///< bottom-up: root, innermost … outermost frame
+        /// The innermost frames (innermost first), kept for the bottom-up walk.
+        std::vector<StackFrame> inner;
+        std::size_t depth = 0; ///< the whole stack's
+    };
+    struct Pending
+    {
+        Paths *paths;
+        std::uint32_t value;
+        std::int64_t bytes;
     };
 
     void count(std::uint32_t n, std::uint32_t value, std::int64_t bytes)
@@ -192,8 +242,9 @@ private:
         const std::int32_t k = frameIndex(f);
         return child(parent, "\x02" + std::to_string(k), [&](BreakdownNode &d) {
             d.frame = k;
-            std::string place =
-                f.file == kNoString ? std::string("?") : std::string(m_dump.str(f.file));
+            std::string place = f.file == kNoString
+                                    ? std::string("?")
+                                    : clipBytes(m_dump.str(f.file), Breakdown::kMaxLabelBytes);
             if (f.line >= 0)
                 place += ":" + std::to_string(f.line);
             const std::string_view base = std::string_view(place).substr(
@@ -202,14 +253,24 @@ private:
                 d.label = std::string(base);
                 d.path = place;
             } else {
-                const std::string_view fn = m_dump.str(f.function);
-                d.label = std::string(fn) + " · " + std::string(base);
-                d.path = std::string(fn) + " (" + place + ")";
+                const std::string fn = clipBytes(m_dump.str(f.function), Breakdown::kMaxLabelBytes);
+                d.label = fn + " · " + std::string(base);
+                d.path = fn + " (" + place + ")";
             }
         });
     }
 
-    const Paths &pathsOf(const Instruction *ins)
+    /// The node that stands for the `hidden` frames a cut stack leaves out.
+    std::uint32_t moreFrames(std::uint32_t parent, std::size_t hidden)
+    {
+        const std::string label = "⋯ " + std::to_string(hidden) + " more frames";
+        return child(parent, "\x04" + label, [&](BreakdownNode &d) {
+            d.label = label;
+            d.path = childPath(m_nodes[parent].data.path, label);
+        });
+    }
+
+    Paths &pathsOf(const Instruction *ins)
     {
         // One walk per distinct stack: by innermost frame id, by inline source, or none.
         Paths *p = nullptr;
@@ -228,23 +289,45 @@ private:
                 return m_none;
             p = &m_none;
         }
-        const std::vector<StackFrame> stack =
+        ++m_distinct;
+        std::vector<StackFrame> stack =
             ins ? framesOf(m_dump, *ins) : std::vector<StackFrame>(); // innermost first
         p->down.push_back(0);
-        p->up.push_back(1);
+        p->depth = stack.size();
         if (stack.empty()) {
-            const auto none = [](BreakdownNode &d) { d.label = d.path = Breakdown::kNoStack; };
-            p->down.push_back(child(0, "\x03", none));
-            p->up.push_back(child(1, "\x03", none));
+            p->down.push_back(
+                child(0, "\x03", [](BreakdownNode &d) { d.label = d.path = Breakdown::kNoStack; }));
             return *p;
         }
-        for (auto f = stack.rbegin(); f != stack.rend(); ++f)
-            p->down.push_back(frameChild(p->down.back(), *f));
-        for (const StackFrame &f : stack)
-            p->up.push_back(frameChild(p->up.back(), f));
+        // Top-down: the outermost frames, then one node for the inner ones past the depth.
+        const std::size_t shown = std::min(stack.size(), Breakdown::kMaxDepth);
+        for (std::size_t i = 0; i < shown; ++i)
+            p->down.push_back(frameChild(p->down.back(), stack[stack.size() - 1 - i]));
+        if (stack.size() > shown)
+            p->down.push_back(moreFrames(p->down.back(), stack.size() - shown));
+        stack.resize(shown);
+        p->inner = std::move(stack);
         return *p;
     }
 
+    /// Bottom-up: the innermost `depth` frames, then one node for the outer ones.
+    void walkUp(Paths &p, std::size_t depth)
+    {
+        p.up.push_back(1);
+        if (p.depth == 0) {
+            p.up.push_back(
+                child(1, "\x03", [](BreakdownNode &d) { d.label = d.path = Breakdown::kNoStack; }));
+            return;
+        }
+        const std::size_t shown = std::min(p.inner.size(), depth);
+        for (std::size_t i = 0; i < shown; ++i)
+            p.up.push_back(frameChild(p.up.back(), p.inner[i]));
+        if (p.depth > shown)
+            p.up.push_back(moreFrames(p.up.back(), p.depth - shown));
+        p.inner = {};
+    }
+
+    /// Recursive: no tree is deeper than Breakdown::kMaxDepth + 2.
     BreakdownNode freeze(std::uint32_t n)
     {
         BreakdownNode out = std::move(m_nodes[n].data);
@@ -263,6 +346,9 @@ private:
     std::unordered_map<std::uint32_t, Paths> m_byFrame;
     std::map<std::pair<StringId, std::int64_t>, Paths> m_byInline;
     Paths m_none;
+    std::vector<Pending> m_pending;
+    std::size_t m_distinct = 0;
+    std::int64_t m_cutValues = 0;
     std::map<std::tuple<StringId, StringId, std::int32_t, std::int32_t>, std::int32_t> m_frameIndex;
 };
 
@@ -348,6 +434,7 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     Grouper kind;
     TreeBuilder tree;
     StackTrees stacks(dump, b);
+    std::int64_t cutOpNames = 0;
     // By source with library patterns: the row of each stack, found once per innermost frame.
     std::unordered_map<std::uint32_t, std::string> userSourceOf;
     b.live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
@@ -355,9 +442,20 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
         const Value &v = dump.values[vi];
         const Instruction *ins = dump.instructionOf(v);
         const std::string_view name = dump.valueName(v);
-        tree.add(ins && ins->opName != kNoString ? opNamePath(dump.str(ins->opName))
-                                                 : std::vector<std::string_view>{kNoOpName},
-                 nameStem(name), name, vi, v.size);
+        std::vector<std::string_view> path = ins && ins->opName != kNoString
+                                                 ? opNamePath(dump.str(ins->opName))
+                                                 : std::vector<std::string_view>{kNoOpName};
+        std::string rest; // the segments past kMaxDepth, as one
+        if (path.size() > kMaxDepth) {
+            const char *from = path[kMaxDepth - 1].data();
+            const std::string_view last = path.back();
+            rest = "⋯ " + std::to_string(path.size() - kMaxDepth + 1) + " more segments: " +
+                   std::string(from, static_cast<std::size_t>(last.data() + last.size() - from));
+            path.resize(kMaxDepth - 1);
+            path.push_back(rest);
+            ++cutOpNames;
+        }
+        tree.add(path, nameStem(name), name, vi, v.size);
         b.bytes += v.size;
         ++b.valueCount;
         opName.add(ins && ins->opName != kNoString ? std::string(dump.str(ins->opName))
@@ -390,6 +488,7 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     b.opNameTree = TreeBuilder::freeze(tree.root);
     if (options.callStacks)
         stacks.finish();
+    b.cutValues = std::max(cutOpNames, stacks.cutValues());
     return b;
 }
 

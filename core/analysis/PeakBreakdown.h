@@ -96,6 +96,23 @@ struct Breakdown
     static constexpr const char *kNoSource = "(no source)";
     static constexpr const char *kNoOpType = "(no op_type)";
     static constexpr const char *kNoStack = "(no call stack)";
+
+    /// The deepest a tree built from dump text goes (op_name segments, call-stack frames, not
+    /// counting the root and the instruction leaves): the segments past the last level are one
+    /// node, "⋯ N more segments", and a stack keeps its outermost frames in the top-down tree
+    /// and its innermost in the bottom-up one, the rest as one "⋯ N more frames" node. Every
+    /// walk of a tree may then recurse.
+    static constexpr std::size_t kMaxDepth = 64;
+    /// A node's label and path are cut (with "…") at these many bytes.
+    static constexpr std::size_t kMaxLabelBytes = 400;
+    static constexpr std::size_t kMaxPathBytes = 2000;
+    /// The bottom-up tree has one path per distinct stack, so it can hold stacks × depth nodes
+    /// where the top-down tree shares their common callers: its depth is cut so that it has no
+    /// more nodes than this or the top-down tree, whichever is more.
+    static constexpr std::size_t kBottomUpNodes = 20000;
+
+    /// Values whose op_name or call stack was deeper than kMaxDepth (shown cut, see above).
+    std::int64_t cutValues = 0;
 };
 
 } // namespace bufferscope

@@ -5,6 +5,7 @@
 #include "parse/StackFrames.h"
 #include "util/FlatMap.h"
 #include "util/Parallel.h"
+#include "util/SafeText.h"
 #include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
@@ -280,30 +281,6 @@ bool parseLiveRangeLine(sv text, sv &name, sv &index, std::int64_t &start, std::
         return false;
     }
     return true;
-}
-
-std::string unescape(sv text)
-{
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 1 < text.size()) {
-            const char n = text[++i];
-            switch (n) {
-            case 'n':
-                out += '\n';
-                break;
-            case 't':
-                out += '\t';
-                break;
-            default:
-                out += n;
-            }
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
 }
 
 enum class Section
@@ -2695,7 +2672,7 @@ void Builder::instructionText(sv text, std::uint64_t offset, std::uint32_t instr
                 ins.stackFrame = static_cast<std::uint32_t>(id);
         }
         if (target)
-            *target = escaped ? intern(unescape(value)) : internRecent(value);
+            *target = escaped ? intern(safetext::unescapeC(value)) : internRecent(value);
     }
 }
 

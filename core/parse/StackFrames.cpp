@@ -1,7 +1,8 @@
 #include "StackFrames.h"
 
+#include "util/SafeText.h"
+
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <climits>
 #include <string>
@@ -12,42 +13,6 @@ namespace bufferscope {
 namespace {
 
 using sv = std::string_view;
-
-/// absl::CEscape undone: \n \r \t \" \' \\, octal \ooo and hex \xHH.
-std::string unescapeC(sv text)
-{
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\\' || i + 1 >= text.size()) {
-            out += text[i];
-            continue;
-        }
-        const char c = text[++i];
-        if (c >= '0' && c <= '7') {
-            int value = 0;
-            std::size_t n = 0;
-            for (; n < 3 && i < text.size() && text[i] >= '0' && text[i] <= '7'; ++n, ++i)
-                value = value * 8 + (text[i] - '0');
-            --i;
-            out += static_cast<char>(value & 0xff);
-        } else if (c == 'x') {
-            int value = 0;
-            std::size_t n = 0;
-            for (++i;
-                 n < 2 && i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i]));
-                 ++n, ++i)
-                value = value * 16 + (std::isdigit(static_cast<unsigned char>(text[i]))
-                                          ? text[i] - '0'
-                                          : (std::tolower(text[i]) - 'a' + 10));
-            --i;
-            out += static_cast<char>(value);
-        } else {
-            out += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
-        }
-    }
-    return out;
-}
 
 bool readNumber(sv &s, std::int64_t &out)
 {
@@ -178,7 +143,7 @@ std::size_t readStackFrames(std::string_view text, std::uint32_t fileIndex, Dump
                 (table == Table::FileNames ? files : functions).push_back(kNoString);
                 continue;
             }
-            const std::string name = unescapeC(rest.substr(1, rest.size() - 2));
+            const std::string name = safetext::unescapeC(rest.substr(1, rest.size() - 2));
             (table == Table::FileNames ? files : functions).push_back(d.strings.intern(name));
             continue;
         }

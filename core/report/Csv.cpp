@@ -1,5 +1,7 @@
 #include "Csv.h"
 
+#include "util/SafeText.h"
+
 namespace bufferscope {
 
 std::string CsvWriter::quoted(std::string_view text)
@@ -28,10 +30,17 @@ void CsvWriter::separator()
 CsvWriter &CsvWriter::field(std::string_view text)
 {
     separator();
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
-        m_out += text;
+    // Most cells are plain ASCII names and numbers: written without a copy.
+    bool plain = text.empty() || !(text[0] == '=' || text[0] == '+' || text[0] == '-' ||
+                                   text[0] == '@' || text[0] == '\t' || text[0] == '\r');
+    for (std::size_t i = 0; plain && i < text.size(); ++i)
+        plain = text[i] != '\0' && static_cast<unsigned char>(text[i]) < 0x80;
+    const std::string safe = plain ? std::string() : safetext::csvCell(text);
+    const std::string_view cell = plain ? text : std::string_view(safe);
+    if (cell.find_first_of(",\"\r\n") == std::string_view::npos)
+        m_out += cell;
     else
-        m_out += quoted(text);
+        m_out += quoted(cell);
     return *this;
 }
 

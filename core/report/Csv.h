@@ -7,8 +7,11 @@
 namespace bufferscope {
 
 /// Writes RFC 4180 CSV: fields separated by commas, records ended by CRLF, a field quoted
-/// (with its quotes doubled) when it holds a comma, a quote, CR or LF. Text is written as given
-/// (UTF-8 in, UTF-8 out); no byte-order mark, so `cut` and pandas read it alike.
+/// (with its quotes doubled) when it holds a comma, a quote, CR or LF. Text fields come from
+/// dumps, so they are made safe (safetext::csvCell): always well-formed UTF-8 without NUL, and
+/// a text cell that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, TAB, CR first)
+/// gets a leading `'` unless it is a number ("-5"), which stays a number. No
+/// byte-order mark, so `cut` and pandas read it alike.
 class CsvWriter
 {
 public:

@@ -2,6 +2,7 @@
 
 #include "report/JsonWriter.h"
 #include "report/Report.h"
+#include "util/SafeText.h"
 
 #include <cstdlib>
 
@@ -167,7 +168,7 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
 {
     std::string out;
     const auto line = [&out](const std::string &text = {}) {
-        out += text;
+        out += safetext::forTerminal(text); // names are the dump's: no control reaches a terminal
         out += '\n';
     };
     const auto top = static_cast<std::size_t>(std::max(0, options.top));

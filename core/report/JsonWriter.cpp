@@ -1,47 +1,11 @@
 #include "JsonWriter.h"
 
+#include "util/SafeText.h"
+
 #include <cmath>
 #include <cstdio>
 
 namespace bufferscope {
-
-namespace {
-
-/// The length of the well-formed UTF-8 sequence at `p` (RFC 3629, Unicode Table 3-7: no overlong
-/// forms, no surrogates, nothing past U+10FFFF), or 0 with `bad` set to the length of the
-/// maximal ill-formed subpart there (at least 1), which becomes one U+FFFD.
-std::size_t utf8Length(const unsigned char *p, std::size_t left, std::size_t &bad)
-{
-    const unsigned char c = p[0];
-    std::size_t need = 0;
-    unsigned char lo = 0x80;
-    unsigned char hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80; // overlong below U+0800
-        hi = c == 0xED ? 0x9F : 0xBF; // surrogates U+D800..U+DFFF
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80; // overlong below U+10000
-        hi = c == 0xF4 ? 0x8F : 0xBF; // past U+10FFFF
-    } else {
-        bad = 1;
-        return 0;
-    }
-    for (std::size_t k = 1; k < need; ++k) {
-        const unsigned char lower = k == 1 ? lo : 0x80;
-        const unsigned char upper = k == 1 ? hi : 0xBF;
-        if (k >= left || p[k] < lower || p[k] > upper) {
-            bad = k;
-            return 0;
-        }
-    }
-    return need;
-}
-
-} // namespace
 
 std::string JsonWriter::escape(std::string_view text)
 {
@@ -55,7 +19,7 @@ std::string JsonWriter::escape(std::string_view text)
         const unsigned char c = bytes[i];
         if (c >= 0x80) {
             std::size_t bad = 0;
-            const std::size_t n = utf8Length(bytes + i, text.size() - i, bad);
+            const std::size_t n = safetext::utf8Length(bytes + i, text.size() - i, bad);
             if (n > 0)
                 out.append(text.substr(i, n));
             else

@@ -5,6 +5,7 @@
 #include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
 #include "report/JsonWriter.h"
+#include "util/SafeText.h"
 
 #include <algorithm>
 #include <array>
@@ -188,7 +189,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
 {
     std::string out;
     auto line = [&out](const std::string &text = {}) {
-        out += text;
+        out += safetext::forTerminal(text); // names are the dump's: no control reaches a terminal
         out += '\n';
     };
     const std::int64_t step = reportStep(timeline, options);
@@ -496,7 +497,7 @@ std::string Report::valueText(const Dump &dump, std::uint32_t value, const Repor
 {
     std::string out;
     const auto line = [&out](const std::string &text = {}) {
-        out += text;
+        out += safetext::forTerminal(text); // names are the dump's: no control reaches a terminal
         out += '\n';
     };
     const Value &v = dump.values[value];

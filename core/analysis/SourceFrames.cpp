@@ -5,6 +5,9 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace bufferscope {
 
@@ -119,8 +122,22 @@ std::vector<std::string> localCandidates(const std::string &file,
 SourceExcerpt readExcerpt(const std::string &path, std::int32_t line, std::int32_t context)
 {
     SourceExcerpt out;
-    std::FILE *f = std::fopen(path.c_str(), "rb");
+    // The path is the dump's: open only a regular file, and never wait on a FIFO to open.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        out.error = "cannot open " + path + ": " + std::strerror(errno);
+        return out;
+    }
+    struct stat st
+    {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        out.error = "cannot open " + path + ": not a regular file";
+        return out;
+    }
+    std::FILE *f = ::fdopen(fd, "rb");
     if (!f) {
+        ::close(fd);
         out.error = "cannot open " + path + ": " + std::strerror(errno);
         return out;
     }

@@ -3314,6 +3314,20 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
         builder.reset();
         dump = std::move(fresh);
     }
+    // A file cut short while it was read: what was read past its new end was zeros.
+    for (std::size_t i = 0; i < maps.size() && !builder->cancelled; ++i) {
+        const std::int64_t now = maps[i]->shrank();
+        if (now < 0)
+            continue;
+        LoadResult result;
+        result.errorFile = paths[i];
+        result.error = paths[i] + ": the file shrank while it was being read (from " +
+                       std::to_string(maps[i]->size()) + " bytes" +
+                       (now > 0 ? " to " + std::to_string(now) : std::string()) +
+                       "): it is still being written or was replaced; open it again when it "
+                       "is complete";
+        return result;
+    }
     // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
     const std::string hlo = ModuleFiles::optimizedHlo(path);
     LoadResult result =
@@ -3333,6 +3347,11 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
             const std::size_t frames = readStackFrames(
                 map.data(), static_cast<std::uint32_t>(d.files.size() - 1), d, options.maxWarnings);
             spdlog::debug("{} stack frames read from {} in {:.3f} s", frames, hlo, clock.seconds());
+            if (map.shrank() >= 0)
+                d.warnings.push_back({Severity::Warning, 0, 0,
+                                      hlo + ": the file shrank while it was being read; its call "
+                                            "stacks may be incomplete",
+                                      kNone});
             // A module's files are those that gave it something.
             if (frames == 0 && d.warnings.size() + d.suppressedWarnings == warningsBefore)
                 d.files.pop_back();

@@ -1,17 +1,103 @@
 #include "MappedFile.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace bufferscope {
 
+namespace {
+
+/// A file that shrinks while it is mapped (a dump still being written, or replaced by a copy)
+/// makes the kernel send SIGBUS for the pages past its new end. The mappings being read are
+/// listed here; the handler puts a page of zeros where the fault was, notes it, and lets the
+/// read go on: the parser meets NUL bytes, and the load then fails with a message
+/// (MappedFile::shrank). A SIGBUS anywhere else goes to the handler there was before.
+struct GuardSlot
+{
+    std::atomic<bool> used{false};
+    std::atomic<std::uintptr_t> begin{0};
+    std::atomic<std::uintptr_t> end{0};
+    std::atomic<bool> faulted{false};
+};
+std::array<GuardSlot, 64> g_guarded;
+struct sigaction g_previous
+{};
+std::uintptr_t g_pageSize = 4096;
+
+void onSigbus(int signal, siginfo_t *info, void *context)
+{
+    const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    for (GuardSlot &slot : g_guarded) {
+        const std::uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+        if (begin == 0 || address < begin || address >= slot.end.load(std::memory_order_acquire))
+            continue;
+        void *page = reinterpret_cast<void *>(address & ~(g_pageSize - 1));
+        if (::mmap(page, g_pageSize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+            MAP_FAILED) {
+            slot.faulted.store(true, std::memory_order_release);
+            return;
+        }
+    }
+    if ((g_previous.sa_flags & SA_SIGINFO) != 0 && g_previous.sa_sigaction != nullptr) {
+        g_previous.sa_sigaction(signal, info, context);
+    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+        g_previous.sa_handler(signal);
+    } else {
+        // Returning re-runs the access, which now ends the process as it would have.
+        ::signal(SIGBUS, SIG_DFL);
+    }
+}
+
+int guard(const void *data, std::size_t size)
+{
+    static std::once_flag installed;
+    std::call_once(installed, [] {
+        g_pageSize = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        struct sigaction action
+        {};
+        action.sa_sigaction = onSigbus;
+        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGBUS, &action, &g_previous);
+    });
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    for (std::size_t i = 0; i < g_guarded.size(); ++i) {
+        GuardSlot &slot = g_guarded[i];
+        bool expected = false;
+        if (!slot.used.compare_exchange_strong(expected, true, std::memory_order_acq_rel))
+            continue;
+        // The end before the begin: the handler never sees a begin without its end.
+        slot.faulted.store(false, std::memory_order_relaxed);
+        slot.end.store(begin + size, std::memory_order_release);
+        slot.begin.store(begin, std::memory_order_release);
+        return static_cast<int>(i);
+    }
+    spdlog::debug("more than {} files mapped at once: this one is read unguarded",
+                  g_guarded.size());
+    return -1;
+}
+
+} // namespace
+
 MappedFile::~MappedFile()
 {
+    if (m_guard >= 0) {
+        GuardSlot &slot = g_guarded[static_cast<std::size_t>(m_guard)];
+        slot.begin.store(0, std::memory_order_release);
+        slot.used.store(false, std::memory_order_release);
+    }
     if (m_data != nullptr && m_size > 0)
         ::munmap(const_cast<char *>(m_data), m_size);
     if (m_fd >= 0)
@@ -20,14 +106,15 @@ MappedFile::~MappedFile()
 
 int MappedFile::takeDescriptor()
 {
-    const int fd = m_fd;
-    m_fd = -1;
-    return fd;
+    // A second descriptor of the same open file: this one stays for shrank().
+    return m_fd >= 0 ? ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0) : -1;
 }
 
 bool MappedFile::open(const std::string &path, std::string &error)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking, so that a FIFO (or a device) named like a dump is refused at once below
+    // instead of waiting for a writer forever; it changes nothing for a regular file.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         error = errno == ENOENT ? "no such file" : std::string(std::strerror(errno));
         return false;
@@ -45,7 +132,10 @@ bool MappedFile::open(const std::string &path, std::string &error)
         return false;
     }
     if (!S_ISREG(st.st_mode)) {
-        error = "is not a regular file";
+        error = S_ISFIFO(st.st_mode)   ? "is a FIFO (a named pipe), not a dump file"
+                : S_ISSOCK(st.st_mode) ? "is a socket, not a dump file"
+                : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a dump file"
+                                                             : "is not a regular file";
         ::close(fd);
         return false;
     }
@@ -62,7 +152,21 @@ bool MappedFile::open(const std::string &path, std::string &error)
     }
     ::madvise(p, m_size, MADV_SEQUENTIAL);
     m_data = static_cast<const char *>(p);
+    m_guard = guard(m_data, m_size);
     return true;
+}
+
+std::int64_t MappedFile::shrank() const
+{
+    const bool faulted = m_guard >= 0 && g_guarded[static_cast<std::size_t>(m_guard)].faulted.load(
+                                             std::memory_order_acquire);
+    struct stat st
+    {};
+    const bool smaller =
+        m_fd >= 0 && ::fstat(m_fd, &st) == 0 && static_cast<std::size_t>(st.st_size) < m_size;
+    if (!faulted && !smaller)
+        return -1;
+    return smaller ? static_cast<std::int64_t>(st.st_size) : 0;
 }
 
 void MappedFile::releaseBefore(std::size_t offset)

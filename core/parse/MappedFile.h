@@ -33,8 +33,12 @@ public:
     /// stretch is parsed. Returns false, having done nothing, where the kernel cannot (before
     /// Linux 5.14) or the range is empty; the pages then fault in as they are read.
     bool populate(std::size_t begin, std::size_t end) const;
-    /// Hands over the open file descriptor (-1 if none): whoever holds it can still read the
-    /// loaded version after the file is deleted or replaced on disk.
+    /// Whether the file became shorter than it was mapped while it was read (a dump still being
+    /// written, or replaced): its size now (0 when unknown), or -1 when it did not. The pages
+    /// past the new end read as zeros instead of ending the process with SIGBUS.
+    std::int64_t shrank() const;
+    /// A descriptor of the open file for the caller to keep and close (-1 if none): whoever
+    /// holds it can still read the loaded version after the file is deleted or replaced on disk.
     int takeDescriptor();
 
 private:
@@ -43,6 +47,7 @@ private:
     std::size_t m_size = 0;
     std::size_t m_released = 0;
     std::int64_t m_mtime = 0;
+    int m_guard = -1; ///< the slot of the SIGBUS guard that covers the mapping
 };
 
 } // namespace bufferscope

@@ -5,9 +5,11 @@
 #include "CliRun.h"
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
+#include "parse/MappedFile.h"
 #include "report/Csv.h"
 #include "util/SafeText.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +17,8 @@
 #include <QTest>
 
 #include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace bufferscope;
 
@@ -22,8 +26,7 @@ namespace {
 
 QString hostile(const char *name)
 {
-    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/%1.txt")
-        .arg(QLatin1String(name));
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/%1.txt").arg(QLatin1String(name));
 }
 
 /// Every byte a terminal acts on: C0 and DEL, C1 as UTF-8, and the bidi controls.
@@ -61,6 +64,47 @@ std::size_t nodesOf(const BreakdownNode &n)
     for (const BreakdownNode &c : n.children)
         count += nodesOf(c);
     return count;
+}
+
+/// `<stem>-buffer-assignment.txt` with `values` values of 16 bytes in one allocation, value v
+/// defined at step v and live to the end, and `<stem>.txt` with a chain of `frames` stack
+/// frames (frame i called by frame i-1); value v's innermost frame is frames - v % frames.
+void writeChainDump(const std::string &stem, int kValues, int kFrames)
+{
+    std::string hlo = "HloModule chain, is_scheduled=true\n\nFileNames\n1 \"/src/deep.py\"\n\n"
+                      "FunctionNames\n1 \"f\"\n\nFileLocations\n";
+    for (int i = 1; i <= kFrames; ++i)
+        hlo += std::to_string(i) + " {file_name_id=1 function_name_id=1 line=" + std::to_string(i) +
+               " end_line=" + std::to_string(i) + " column=1 end_column=2}\n";
+    hlo += "\nStackFrames\n";
+    // Frame i calls frame i+1 (the parent is printed as the caller's id plus one).
+    for (int i = 1; i <= kFrames; ++i)
+        hlo += std::to_string(i) + " {file_location_id=" + std::to_string(i) +
+               " parent_frame_id=" + std::to_string(i == 1 ? 1 : i) + "}\n";
+    hlo += "\nENTRY %main (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0)\n}\n";
+    testutil::writeFile(stem + ".txt", hlo);
+    // One allocation with every value live at once, each defined by its own instruction.
+    std::string dump = "BufferAssignment:\nallocation 0: size " + std::to_string(kValues * 16) +
+                       ", preallocated-temp:\n";
+    for (int v = 0; v < kValues; ++v)
+        dump += " value: <" + std::to_string(v) + " f" + std::to_string(v) +
+                " @0> (size=16,offset=" + std::to_string(v * 16) + "): f32[4]{0}\n";
+    dump += "\nTotal bytes used: " + std::to_string(kValues * 16) + "\n\nUsed values:\n";
+    for (int v = 0; v < kValues; ++v)
+        dump +=
+            "<" + std::to_string(v) + " f" + std::to_string(v) + " @0>\n positions:\n  f" +
+            std::to_string(v) + "\n uses:\n from instruction: %f" + std::to_string(v) +
+            " = f32[4]{0} parameter(" + std::to_string(v) +
+            "), metadata={op_name=\"f\" stack_frame_id=" + std::to_string(kFrames - (v % kFrames)) +
+            "}\n";
+    const std::string max = std::to_string(kValues);
+    dump += "\nHloLiveRange (max " + max + "):\n  InstructionSequence:\n";
+    for (int v = 0; v < kValues; ++v)
+        dump += "    " + std::to_string(v) + ":f" + std::to_string(v) + "\n";
+    dump += "  BufferLiveRange:\n";
+    for (int v = 0; v < kValues; ++v)
+        dump += "    f" + std::to_string(v) + "{}:" + std::to_string(v) + "-" + max + "\n";
+    testutil::writeFile(stem + "-buffer-assignment.txt", dump);
 }
 
 } // namespace
@@ -275,41 +319,7 @@ private Q_SLOTS:
         const std::string stem = dir.path().toStdString() + "/chain";
         constexpr int kFrames = 1000;
         constexpr int kValues = 2000;
-        std::string hlo = "HloModule chain, is_scheduled=true\n\nFileNames\n1 \"/src/deep.py\"\n\n"
-                          "FunctionNames\n1 \"f\"\n\nFileLocations\n";
-        for (int i = 1; i <= kFrames; ++i)
-            hlo += std::to_string(i) +
-                   " {file_name_id=1 function_name_id=1 line=" + std::to_string(i) +
-                   " end_line=" + std::to_string(i) + " column=1 end_column=2}\n";
-        hlo += "\nStackFrames\n";
-        // Frame i calls frame i+1 (the parent is printed as the caller's id plus one).
-        for (int i = 1; i <= kFrames; ++i)
-            hlo += std::to_string(i) + " {file_location_id=" + std::to_string(i) +
-                   " parent_frame_id=" + std::to_string(i == 1 ? 1 : i) + "}\n";
-        hlo += "\nENTRY %main (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0)\n}\n";
-        testutil::writeFile(stem + ".txt", hlo);
-        // One allocation with every value live at once, each defined by its own instruction.
-        std::string dump = "BufferAssignment:\nallocation 0: size " + std::to_string(kValues * 16) +
-                           ", preallocated-temp:\n";
-        for (int v = 0; v < kValues; ++v)
-            dump += " value: <" + std::to_string(v) + " f" + std::to_string(v) +
-                    " @0> (size=16,offset=" + std::to_string(v * 16) + "): f32[4]{0}\n";
-        dump += "\nTotal bytes used: " + std::to_string(kValues * 16) + "\n\nUsed values:\n";
-        for (int v = 0; v < kValues; ++v)
-            dump += "<" + std::to_string(v) + " f" + std::to_string(v) + " @0>\n positions:\n  f" +
-                    std::to_string(v) + "\n uses:\n from instruction: %f" + std::to_string(v) +
-                    " = f32[4]{0} parameter(" + std::to_string(v) +
-                    "), metadata={op_name=\"f\" stack_frame_id=" +
-                    std::to_string(kFrames - (v % kFrames)) + "}\n";
-        const std::string max = std::to_string(kValues);
-        dump += "\nHloLiveRange (max " + max + "):\n  InstructionSequence:\n";
-        for (int v = 0; v < kValues; ++v)
-            dump += "    " + std::to_string(v) + ":f" + std::to_string(v) + "\n";
-        dump += "  BufferLiveRange:\n";
-        for (int v = 0; v < kValues; ++v)
-            dump += "    f" + std::to_string(v) + "{}:" + std::to_string(v) + "-" + max + "\n";
-        testutil::writeFile(stem + "-buffer-assignment.txt", dump);
-
+        writeChainDump(stem, kValues, kFrames);
         const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
         QVERIFY2(r.ok(), r.error.c_str());
         QVERIFY(r.dump->stackFrames.size() >= std::size_t(kFrames));
@@ -334,6 +344,92 @@ private Q_SLOTS:
             {QStringLiteral("diff"), QString::fromStdString(stem + "-buffer-assignment.txt"),
              QString::fromStdString(stem + "-buffer-assignment.txt")});
         QCOMPARE(diff.code, 0);
+    }
+
+    // A FIFO named like a dump: refused at once with what it is (before: report, export and
+    // diff waited for a writer forever). The same for the sibling `<stem>.txt`.
+    void fifoIsRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string fifo = dir.path().toStdString() + "/m-buffer-assignment.txt";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        MappedFile map;
+        std::string error;
+        QVERIFY(!map.open(fifo, error));
+        QCOMPARE(error, std::string("is a FIFO (a named pipe), not a dump file"));
+        for (const QString &command : {QStringLiteral("report"), QStringLiteral("diff")}) {
+            QElapsedTimer clock;
+            clock.start();
+            QStringList args{command, QString::fromStdString(fifo)};
+            if (command == QLatin1String("diff"))
+                args << QString::fromStdString(fifo);
+            const testutil::CliRun r = testutil::runBufferscope(args);
+            QVERIFY2(clock.elapsed() < 5000, "waited on the FIFO");
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("m-buffer-assignment.txt: is a FIFO (a named pipe), not a "
+                                    "dump file"),
+                     r.err.constData());
+        }
+        // A FIFO as the optimized HLO beside a real dump is passed over; the dump loads.
+        const std::string stem = dir.path().toStdString() + "/n";
+        testutil::writeFile(stem + "-buffer-assignment.txt",
+                            testutil::readFile(testutil::samplePath("tpu_unstack")));
+        QCOMPARE(::mkfifo((stem + ".txt").c_str(), 0600), 0);
+        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.dump->files.size(), std::size_t(1));
+    }
+
+    // A mapped file cut short: the pages past its new end read as zeros instead of SIGBUS, and
+    // MappedFile says so.
+    void mappedFileShrinks()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.path().toStdString() + "/big.txt";
+        testutil::writeFile(path, std::string(std::size_t(8) << 20, 'x'));
+        MappedFile map;
+        std::string error;
+        QVERIFY2(map.open(path, error), error.c_str());
+        QCOMPARE(map.shrank(), std::int64_t(-1));
+        QCOMPARE(map.data()[5 << 20], 'x');
+        QCOMPARE(::truncate(path.c_str(), 100), 0);
+        volatile char past = map.data()[6 << 20]; // SIGBUS without the guard
+        QCOMPARE(past, '\0');
+        QCOMPARE(map.data()[50], 'x');
+        QCOMPARE(map.shrank(), std::int64_t(100));
+    }
+
+    // A dump truncated while it loads (the load's progress callback cuts it after its first
+    // MiB): a clean error naming the file, on one thread and on several (before: SIGBUS).
+    void dumpShrinksWhileLoading()
+    {
+        for (const int threads : {1, 2}) {
+            QTemporaryDir dir;
+            QVERIFY(dir.isValid());
+            const std::string stem = dir.path().toStdString() + "/cut";
+            writeChainDump(stem, 60000, 10);
+            const std::string path = stem + "-buffer-assignment.txt";
+            QVERIFY(QFileInfo(QString::fromStdString(path)).size() > (4 << 20));
+            ParseOptions options;
+            options.threads = threads;
+            bool cut = false;
+            options.progress = [&](std::int64_t done, std::int64_t) {
+                if (!cut && done > 0) {
+                    cut = true;
+                    QCOMPARE(::truncate(path.c_str(), 4096), 0);
+                }
+            };
+            const LoadResult r = DumpParser::loadFile(path, options);
+            QVERIFY(cut);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error.find("cut-buffer-assignment.txt: the file shrank while it was being "
+                                  "read (from ") != std::string::npos,
+                     r.error.c_str());
+            QVERIFY2(r.error.find(" to 4096): it is still being written") != std::string::npos,
+                     r.error.c_str());
+        }
     }
 };
 

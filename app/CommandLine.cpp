@@ -384,7 +384,7 @@ QString CommandLine::usage()
         "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr), --threads N (cores\n"
-        "to use; default every core, 1 is the serial path)\n"
+        "to use: default and most every core, 1 is the serial path)\n"
         "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed");
 }
 

@@ -1,6 +1,7 @@
 #include "Preferences.h"
 
 #include "models/QtText.h"
+#include "util/Parallel.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -45,7 +46,7 @@ Preferences Preferences::load()
     for (qsizetype i = 0; i < from.size() && i < to.size(); ++i)
         p.pathMappings.push_back({from[i].toStdString(), to[i].toStdString()});
     p.editorCommand = settings.value(QLatin1String(kEditorKey)).toString();
-    p.threads = std::clamp(settings.value(QLatin1String(kThreadsKey), 0).toInt(), 0, 1024);
+    p.threads = std::clamp(settings.value(QLatin1String(kThreadsKey), 0).toInt(), 0, maxThreads());
     return p;
 }
 
@@ -140,9 +141,9 @@ PreferencesDialog::PreferencesDialog(const Preferences &preferences, QWidget *pa
     editorLayout->addRow(editorHelp);
 
     auto *speedBox = new QGroupBox(tr("Speed"), this);
-    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int cores = maxThreads();
     m_threads->setObjectName(QStringLiteral("threads"));
-    m_threads->setRange(0, 1024);
+    m_threads->setRange(0, cores); // more threads than cores only cost time and memory
     m_threads->setSpecialValueText(tr("every core (%1)").arg(cores));
     m_threads->setValue(preferences.threads);
     auto *speedHelp = new QLabel(tr("A big dump is read on this many cores at once; 1 reads it "

@@ -114,8 +114,14 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bufferscope: %s\n", error.toUtf8().constData());
         return 1;
     }
-    if (threads)
+    if (threads) {
+        if (*threads > maxThreads())
+            std::fprintf(stderr,
+                         "bufferscope: --threads %d is more than the %d core(s) here: "
+                         "using %d\n",
+                         *threads, maxThreads(), maxThreads());
         setThreadBudget(*threads);
+    }
 
     if (CommandLine::isCommand(args)) {
         QCoreApplication app(argc, argv);

@@ -1,5 +1,6 @@
 #include "Parallel.h"
 
+#include <algorithm>
 #include <cstdint>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -25,9 +26,14 @@ int threadBudget()
     return g_threadBudget.load(std::memory_order_relaxed);
 }
 
+int maxThreads()
+{
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 void setThreadBudget(int threads)
 {
-    g_threadBudget.store(std::max(threads, 0), std::memory_order_relaxed);
+    g_threadBudget.store(std::clamp(threads, 0, maxThreads()), std::memory_order_relaxed);
 }
 
 int threadsToUse()
@@ -35,7 +41,7 @@ int threadsToUse()
     const int budget = threadBudget();
     if (budget > 0)
         return budget;
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return maxThreads();
 }
 
 bool Prefaulter::add(const void *data, std::size_t bytes)

@@ -405,7 +405,7 @@ private Q_SLOTS:
         QVERIFY(none.pathMappings.empty() && none.editorCommand.isEmpty());
         QCOMPARE(none.threads, 0); // every core
         Preferences p;
-        p.threads = 3;
+        p.threads = maxThreads();
         p.libraryPatterns = {"/vendor/", "/site-packages/"};
         p.pathMappings = {{"/home/alice/proj", "~/src/proj"}, {"/srv/a", "/b"}};
         p.editorCommand = QStringLiteral("code --goto {file}:{line}");
@@ -415,8 +415,9 @@ private Q_SLOTS:
         dialog.patternsEdit()->setPlainText(QStringLiteral("  /mine/ \n\n/theirs/"));
         dialog.addMapping(QStringLiteral("/x"), QStringLiteral("/y"));
         dialog.addMapping(QStringLiteral("/half-filled"));
-        QCOMPARE(dialog.threadsSpin()->value(), 3);
+        QCOMPARE(dialog.threadsSpin()->value(), maxThreads());
         QCOMPARE(dialog.threadsSpin()->minimum(), 0);
+        QCOMPARE(dialog.threadsSpin()->maximum(), maxThreads()); // no more threads than cores
         QVERIFY(dialog.threadsSpin()->specialValueText().startsWith(QStringLiteral("every core")));
         dialog.threadsSpin()->setValue(1);
         const Preferences edited = dialog.preferences();

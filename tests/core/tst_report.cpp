@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
 namespace {
 using Run = testutil::CliRun;
 
@@ -154,6 +156,19 @@ private Q_SLOTS:
                 QCOMPARE(other.out, serial.out);
             }
         }
+        // More threads than cores: lowered to the cores, said on stderr, the same report.
+        const Run many =
+            run({QStringLiteral("report"), sample("gpu_decoder_layer"), QStringLiteral("--json"),
+                 QStringLiteral("--threads"), QStringLiteral("1024")});
+        QCOMPARE(many.code, 0);
+        QCOMPARE(many.out,
+                 run({QStringLiteral("report"), sample("gpu_decoder_layer"),
+                      QStringLiteral("--json"), QStringLiteral("--threads"), QStringLiteral("1")})
+                     .out);
+        const QByteArray note = QByteArray("--threads 1024 is more than the ") +
+                                QByteArray::number(std::thread::hardware_concurrency()) +
+                                QByteArray(" core(s) here: using ");
+        QVERIFY2(many.err.contains(note), many.err.constData());
         for (const char *bad : {"0", "-2", "many", "2000"}) {
             const Run r = run({QStringLiteral("report"), sample("tpu_unstack"),
                                QStringLiteral("--threads"), QLatin1String(bad)});

@@ -718,6 +718,10 @@ void MainWindow::showLoaded(const LoadedDump &loaded)
     const quint64 generation = ++m_fillGeneration;
     setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
     updateStatus(loaded);
+    // A frame's relative file is looked for next to the dump, never in the current folder.
+    m_source->setDumpFolder(loaded.path.startsWith(QLatin1Char(':'))
+                                ? QString()
+                                : QFileInfo(loaded.path).absolutePath());
 
     // What each view costs the GUI thread, at --verbose: the stall a big dump would cause.
     // Each step: its cost, and when it started (ms after the dump arrived).
@@ -877,7 +881,7 @@ void MainWindow::fillRecentMenu()
     for (const QString &path : recent) {
         QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
                                              [this, path] { openPaths({path}); });
-        a->setToolTip(path);
+        a->setToolTip(plainToolTip(path));
         a->setEnabled(QFileInfo::exists(path));
     }
     if (recent.isEmpty())

@@ -119,7 +119,7 @@ QString BoxChartView::toolTipAt(const QPointF &pixel) const
 {
     if (!dump())
         return {};
-    QString marks = m_marks->toolTipAt(pixel).toHtmlEscaped();
+    QString marks = richEscaped(m_marks->toolTipAt(pixel));
     if (!marks.isEmpty())
         marks = marks.replace(QLatin1Char('\n'), QStringLiteral("<br>")) + QStringLiteral("<hr>");
     const int box = m_boxes->boxAt(pixel);
@@ -139,15 +139,14 @@ QString BoxChartView::boxToolTip(const Box &box) const
     const Dump &d = *dump();
     const Value &v = d.values[box.value];
     const Instruction *ins = d.instructionOf(v);
-    QString tip = QStringLiteral("<b>%1</b> (id %2)<br>")
-                      .arg(toQString(d.valueDisplayName(v)).toHtmlEscaped())
-                      .arg(v.id);
+    QString tip =
+        QStringLiteral("<b>%1</b> (id %2)<br>").arg(richEscaped(d.valueDisplayName(v))).arg(v.id);
     tip += tr("size %1 (%2 bytes) · offset %3 (0x%4)<br>")
                .arg(humanBytesText(v.size))
                .arg(v.size)
                .arg(v.offset)
                .arg(QString::number(v.offset, 16));
-    tip += tr("shape %1<br>").arg(toQString(d.shapeText(v)).toHtmlEscaped());
+    tip += tr("shape %1<br>").arg(richEscaped(d.shapeText(v)));
     if (const std::int32_t printed = d.printedColorOf(box.value); printed >= 0)
         tip += tr("an S(%1) value in an S(%2) allocation<br>").arg(printed).arg(v.color);
     if (v.hasLiveRange()) {
@@ -157,16 +156,16 @@ QString BoxChartView::boxToolTip(const Box &box) const
         };
         tip += tr("live %1 (%2) – %3 (%4)<br>")
                    .arg(v.start)
-                   .arg(name(v.start).toHtmlEscaped())
+                   .arg(richEscaped(name(v.start)))
                    .arg(v.end)
-                   .arg(name(v.end).toHtmlEscaped());
+                   .arg(richEscaped(name(v.end)));
     }
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];
         tip += tr("allocation %1 (%2)<br>").arg(a.index).arg(toQString(allocationKindName(a.kind)));
     }
     if (ins && ins->opName != kNoString)
-        tip += tr("op_name %1").arg(toQString(d.str(ins->opName)).toHtmlEscaped());
+        tip += tr("op_name %1").arg(richEscaped(d.str(ins->opName)));
     return tip;
 }
 

@@ -31,6 +31,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     m_grouping->addItem(tr("op_type"), static_cast<int>(Grouping::OpType));
     m_grouping->addItem(tr("allocation kind"), static_cast<int>(Grouping::Kind));
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setTextFormat(Qt::PlainText); // it names an instruction of the dump
     toolRow()->addWidget(label);
     toolRow()->addWidget(m_grouping);
     toolRow()->addSpacing(12);

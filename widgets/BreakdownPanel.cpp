@@ -409,8 +409,8 @@ void BreakdownPanel::fillFindings()
     QString html;
     for (std::size_t k = 0; k < findings().size(); ++k) {
         const Finding &f = findings()[k];
-        html += QStringLiteral("<p><b>%1</b><br>%2")
-                    .arg(toQString(f.title).toHtmlEscaped(), toQString(f.detail).toHtmlEscaped());
+        html +=
+            QStringLiteral("<p><b>%1</b><br>%2").arg(richEscaped(f.title), richEscaped(f.detail));
         if (!f.values.empty())
             html += QStringLiteral("<br><a href=\"finding:%1\">%2</a>")
                         .arg(k)

@@ -40,7 +40,7 @@ QTableWidgetItem *cell(const QString &text, qint64 sortKey, bool number)
 {
     auto *item = new QTableWidgetItem(text);
     item->setData(Qt::UserRole, sortKey);
-    item->setToolTip(number ? QObject::tr("%1 bytes").arg(sortKey) : text);
+    item->setToolTip(number ? QObject::tr("%1 bytes").arg(sortKey) : plainToolTip(text));
     if (number) {
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         item->setData(BytesRole, sortKey); // exact, for Copy as CSV
@@ -97,7 +97,7 @@ void fillTree(QTreeWidget *tree, const DeltaNode &root)
         if (!parent)
             tops.push_back(item);
         item->setText(0, toQString(node->label));
-        item->setToolTip(0, toQString(node->label));
+        item->setToolTip(0, plainToolTip(toQString(node->label)));
         item->setText(1, signedBytesText(node->delta()));
         item->setText(2, humanBytesText(node->before));
         item->setText(3, humanBytesText(node->after));
@@ -319,7 +319,7 @@ QString CompareView::summaryText() const
                              "not after.",
                              nullptr, static_cast<int>(d.lostDonations())));
     return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=4>%3%4</table>%5")
-        .arg(m_beforeName.toHtmlEscaped(), m_afterName.toHtmlEscaped(),
+        .arg(richEscaped(m_beforeName), richEscaped(m_afterName),
              row(tr("total"), d.totalBefore, d.totalAfter),
              row(tr("peak"), d.peakBefore, d.peakAfter, peakNote), lines);
 }

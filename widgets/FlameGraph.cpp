@@ -239,15 +239,14 @@ bool FlameGraph::event(QEvent *event)
             const std::string title = n.instructions && !n.path.empty() ? n.label + " in " + n.path
                                       : n.path.empty()                  ? n.label
                                                                         : n.path;
-            QToolTip::showText(
-                help->globalPos(),
-                tr("<b>%1</b><br>%2 (%3 bytes, %4% of the step) in %5 value(s)%6")
-                    .arg(toQString(title).toHtmlEscaped(), toQString(humanBytes(n.bytes)))
-                    .arg(n.bytes)
-                    .arg(share, 0, 'f', 1)
-                    .arg(n.values)
-                    .arg(hint.isEmpty() ? QString() : QStringLiteral("<br>") + hint),
-                this);
+            QToolTip::showText(help->globalPos(),
+                               tr("<b>%1</b><br>%2 (%3 bytes, %4% of the step) in %5 value(s)%6")
+                                   .arg(richEscaped(title), toQString(humanBytes(n.bytes)))
+                                   .arg(n.bytes)
+                                   .arg(share, 0, 'f', 1)
+                                   .arg(n.values)
+                                   .arg(hint.isEmpty() ? QString() : QStringLiteral("<br>") + hint),
+                               this);
         } else {
             QToolTip::hideText();
         }

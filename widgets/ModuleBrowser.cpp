@@ -85,7 +85,7 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
         item->setText(ModuleColumn,
                       toQString(ModuleFiles::moduleName(info.fileName().toStdString())));
         item->setData(ModuleColumn, kFileRole, files[i]);
-        item->setToolTip(ModuleColumn, files[i]);
+        item->setToolTip(ModuleColumn, plainToolTip(files[i]));
         item->setText(TotalColumn, tr("reading…"));
         // Until its total is known a module keeps the order it came in (largest file first).
         item->setData(TotalColumn, kSortRole, qint64(-2) - i);
@@ -121,7 +121,7 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
         item->setText(TotalColumn, figures.status == ModuleFigures::Status::NotRead
                                        ? tr("not read")
                                        : tr("unreadable"));
-        item->setToolTip(TotalColumn, figures.error);
+        item->setToolTip(TotalColumn, plainToolTip(figures.error));
         item->setData(TotalColumn, kSortRole, qint64(-1) - count());
         break;
     case ModuleFigures::Status::Read:

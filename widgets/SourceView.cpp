@@ -11,6 +11,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextBlock>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -33,8 +34,6 @@ SourceView::SourceView(QWidget *parent)
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setPlaceholderText(tr("Click a frame of a call stack — in the Value Inspector or in "
                                   "What Fills Memory — to see its source here."));
-    m_open->setToolTip(tr("Opens the file at this line with the editor command of Edit ▸ "
-                          "Preferences (the desktop's handler when there is none)"));
     m_mapping->setToolTip(tr("The dump names files on the machine that compiled it: map its "
                              "paths to where the code is here"));
     auto *buttons = new QHBoxLayout;
@@ -64,6 +63,43 @@ void SourceView::setPathMappings(std::vector<PathMapping> mappings)
 void SourceView::setEditorCommand(const QString &command)
 {
     m_editorCommand = command.trimmed();
+    updateOpenToolTip();
+}
+
+void SourceView::setDumpFolder(const QString &folder)
+{
+    if (folder == m_dumpFolder)
+        return;
+    m_dumpFolder = folder;
+    refresh();
+}
+
+void SourceView::updateOpenToolTip()
+{
+    if (m_localPath.isEmpty()) {
+        m_open->setToolTip(tr("Opens the file at this line with the editor command of Edit ▸ "
+                              "Preferences (the desktop's handler when there is none)"));
+        return;
+    }
+    const QStringList args = editorArguments();
+    QString runs;
+    for (const QString &a : args) {
+        if (!runs.isEmpty())
+            runs += QLatin1Char(' ');
+        // Shown as a shell would need it, so what runs is unambiguous.
+        const bool plain =
+            !a.isEmpty() &&
+            !a.contains(QRegularExpression(QStringLiteral("[^A-Za-z0-9_@%+=:,./{}-]")));
+        runs += plain ? a
+                      : QLatin1Char('\'') +
+                            QString(a).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                            QLatin1Char('\'');
+    }
+    m_open->setToolTip(
+        args.isEmpty()
+            ? QStringLiteral("<qt>%1<br><code>%2</code></qt>")
+                  .arg(tr("Opens with the desktop's handler:"), richEscaped(m_localPath))
+            : QStringLiteral("<qt>%1<br><code>%2</code></qt>").arg(tr("Runs:"), richEscaped(runs)));
 }
 
 void SourceView::showPlace(const SourcePlace &place)
@@ -87,17 +123,16 @@ void SourceView::refresh()
         m_mapping->hide();
         return;
     }
-    QString where =
-        toQString(m_place.file).toHtmlEscaped() + QStringLiteral(":%1").arg(m_place.line);
+    QString where = richEscaped(m_place.file) + QStringLiteral(":%1").arg(m_place.line);
     if (m_place.column > 0)
         where += QStringLiteral(":%1").arg(m_place.column);
-    m_heading->setText(m_place.function.empty()
-                           ? QStringLiteral("<code>%1</code>").arg(where)
-                           : QStringLiteral("<b>%1</b> · <code>%2</code>")
-                                 .arg(toQString(m_place.function).toHtmlEscaped(), where));
-    m_heading->setToolTip(toQString(m_place.file));
+    m_heading->setText(m_place.function.empty() ? QStringLiteral("<code>%1</code>").arg(where)
+                                                : QStringLiteral("<b>%1</b> · <code>%2</code>")
+                                                      .arg(richEscaped(m_place.function), where));
+    m_heading->setToolTip(plainToolTip(toQString(m_place.file)));
     for (const std::string &candidate :
-         localCandidates(m_place.file, m_mappings, QDir::homePath().toStdString())) {
+         localCandidates(m_place.file, m_mappings, QDir::homePath().toStdString(),
+                         m_dumpFolder.toStdString())) {
         const QString path = toQString(candidate);
         if (QFileInfo(path).isFile()) {
             m_localPath = path;
@@ -106,6 +141,7 @@ void SourceView::refresh()
     }
     m_open->setEnabled(!m_localPath.isEmpty());
     m_mapping->setVisible(m_localPath.isEmpty());
+    updateOpenToolTip();
     if (m_localPath.isEmpty()) {
         m_status->setText(tr("%1 is not on this machine. If the code is here under another "
                              "folder, add a path mapping.")
@@ -149,15 +185,35 @@ void SourceView::refresh()
 
 QStringList SourceView::editorArguments() const
 {
-    if (m_editorCommand.isEmpty() || m_localPath.isEmpty())
+    // The path is absolute (localCandidates), so no argument made from it starts with '-' or
+    // '+' and reads as an option; the place's numbers are numbers.
+    if (m_editorCommand.isEmpty() || !m_localPath.startsWith(QLatin1Char('/')))
         return {};
+    const QString line = QString::number(std::max(1, m_place.line));
+    const QString column = QString::number(std::max(1, m_place.column));
     QStringList args = QProcess::splitCommand(m_editorCommand);
     bool namesFile = false;
     for (QString &a : args) {
-        namesFile = namesFile || a.contains(QLatin1String("{file}"));
-        a.replace(QLatin1String("{file}"), m_localPath)
-            .replace(QLatin1String("{line}"), QString::number(m_place.line))
-            .replace(QLatin1String("{column}"), QString::number(std::max(1, m_place.column)));
+        // One pass over the command's own text: what is filled in is never searched again,
+        // so a path holding "{line}" stays as it is.
+        QString out;
+        for (qsizetype i = 0; i < a.size();) {
+            const QStringView rest = QStringView(a).mid(i);
+            if (rest.startsWith(QLatin1String("{file}"))) {
+                out += m_localPath;
+                namesFile = true;
+                i += 6;
+            } else if (rest.startsWith(QLatin1String("{line}"))) {
+                out += line;
+                i += 6;
+            } else if (rest.startsWith(QLatin1String("{column}"))) {
+                out += column;
+                i += 8;
+            } else {
+                out += a.at(i++);
+            }
+        }
+        a = out;
     }
     if (!namesFile)
         args << m_localPath;

@@ -24,6 +24,9 @@ public:
     void setPathMappings(std::vector<PathMapping> mappings);
     /// Empty: the desktop's handler for the file.
     void setEditorCommand(const QString &command);
+    /// The folder of the dump on show (empty: none, or an embedded sample): a frame whose file
+    /// is relative is looked for there and nowhere else.
+    void setDumpFolder(const QString &folder);
     /// Shows `place` (an invalid place: nothing).
     void showPlace(const SourcePlace &place);
     const SourcePlace &place() const { return m_place; }
@@ -46,10 +49,13 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    /// The Open button's tooltip says what it will run.
+    void updateOpenToolTip();
 
     SourcePlace m_place;
     std::vector<PathMapping> m_mappings;
     QString m_editorCommand;
+    QString m_dumpFolder;
     QString m_localPath;
     int m_markedBlock = -1;
     QLabel *m_heading;

@@ -195,7 +195,7 @@ bool Treemap::event(QEvent *event)
             QToolTip::showText(
                 help->globalPos(),
                 tr("<b>%1</b><br>%2 (%3 bytes) in %4 value(s)%5")
-                    .arg(toQString(c->path.empty() ? c->label : c->path).toHtmlEscaped(),
+                    .arg(richEscaped(c->path.empty() ? c->label : c->path),
                          toQString(humanBytes(c->bytes)))
                     .arg(c->bytes)
                     .arg(c->values)

@@ -101,13 +101,13 @@ QString ValueInspector::stepLink(std::int64_t step) const
     const std::uint32_t ins = m_dump->instructionAtStep(step);
     const QString name = ins == kNone ? tr("end of program")
                                       : toQString(m_dump->str(m_dump->instructions[ins].name));
-    return QStringLiteral("<a href='step:%1'>%1</a> (%2)").arg(step).arg(name.toHtmlEscaped());
+    return QStringLiteral("<a href='step:%1'>%1</a> (%2)").arg(step).arg(richEscaped(name));
 }
 
 QString ValueInspector::instructionLink(std::uint32_t instruction) const
 {
     const Instruction &ins = m_dump->instructions[instruction];
-    QString name = toQString(m_dump->str(ins.name)).toHtmlEscaped();
+    QString name = richEscaped(m_dump->str(ins.name));
     // The instruction's name selects the (first) value it defines, when it defines one.
     const auto [first, last] = m_dump->valuesOf(instruction);
     if (first != last)
@@ -125,8 +125,8 @@ QString ValueInspector::html(const Value &v) const
     const Instruction *ins = d.instructionOf(v);
     QString out = QStringLiteral("<table cellspacing='2'>");
     out += row(tr("id"), QString::number(v.id));
-    out += row(tr("name"), toQString(d.valueDisplayName(v)).toHtmlEscaped());
-    out += row(tr("key"), toQString(d.valueKey(v)).toHtmlEscaped());
+    out += row(tr("name"), richEscaped(d.valueDisplayName(v)));
+    out += row(tr("key"), richEscaped(d.valueKey(v)));
     const std::uint32_t index = static_cast<std::uint32_t>(&v - d.values.data());
     if (const std::int32_t printed = d.printedColorOf(index); printed >= 0)
         out += row(tr("memory space"),
@@ -154,8 +154,7 @@ QString ValueInspector::html(const Value &v) const
                                      : tr("unknown (dynamic or unreadable shape)"));
     if (d.shapes[v.shape].bytesKnown)
         out += row(tr("padding"), tr("%1 bytes").arg(v.size - logical));
-    out += row(tr("shape"),
-               QStringLiteral("<code>%1</code>").arg(toQString(d.shapeText(v)).toHtmlEscaped()));
+    out += row(tr("shape"), QStringLiteral("<code>%1</code>").arg(richEscaped(d.shapeText(v))));
     if (v.hasLiveRange())
         out += row(tr("live range"), tr("%1 – %2 · %3 steps")
                                          .arg(stepLink(v.start), stepLink(v.end))
@@ -168,7 +167,7 @@ QString ValueInspector::html(const Value &v) const
         const Position &p = d.positions[v.firstPosition + i];
         QString text = p.instruction == kNone ? tr("?") : instructionLink(p.instruction);
         if (p.index != kNoString)
-            text += QStringLiteral(" ") + toQString(d.str(p.index)).toHtmlEscaped();
+            text += QStringLiteral(" ") + richEscaped(d.str(p.index));
         positions << text;
     }
     if (v.positionCount > kMaxListed)
@@ -181,7 +180,7 @@ QString ValueInspector::html(const Value &v) const
         QString text = u.instruction == kNone ? tr("?") : instructionLink(u.instruction);
         text += tr(" · operand %1").arg(u.operand);
         if (u.index != kNoString)
-            text += QStringLiteral(" ") + toQString(d.str(u.index)).toHtmlEscaped();
+            text += QStringLiteral(" ") + richEscaped(d.str(u.index));
         uses << text;
     }
     if (v.useCount > kMaxListed)
@@ -201,8 +200,7 @@ QString ValueInspector::html(const Value &v) const
             const Value &x = d.values[values[i]];
             items << QStringLiteral("<a href='value:%1'>%2</a> · %3")
                          .arg(values[i])
-                         .arg(toQString(d.valueDisplayName(x)).toHtmlEscaped(),
-                              humanBytesText(x.size));
+                         .arg(richEscaped(d.valueDisplayName(x)), humanBytesText(x.size));
         }
         if (values.size() > kMaxListed)
             items << tr("… and %1 more").arg(values.size() - kMaxListed);
@@ -216,15 +214,14 @@ QString ValueInspector::html(const Value &v) const
     if (ins) {
         out += row(tr("instruction"), instructionLink(v.instruction));
         if (ins->opcode != kNoString)
-            out += row(tr("opcode"), toQString(d.str(ins->opcode)).toHtmlEscaped());
+            out += row(tr("opcode"), richEscaped(d.str(ins->opcode)));
         if (ins->opType != kNoString)
-            out += row(tr("op_type"), toQString(d.str(ins->opType)).toHtmlEscaped());
+            out += row(tr("op_type"), richEscaped(d.str(ins->opType)));
         if (ins->opName != kNoString)
-            out += row(tr("op_name"), toQString(d.str(ins->opName)).toHtmlEscaped());
+            out += row(tr("op_name"), richEscaped(d.str(ins->opName)));
         const std::string source = d.sourceLocation(*ins);
         if (!source.empty())
-            out += row(tr("source"),
-                       QStringLiteral("<code>%1</code>").arg(toQString(source).toHtmlEscaped()));
+            out += row(tr("source"), QStringLiteral("<code>%1</code>").arg(richEscaped(source)));
         // The call stack, innermost first (2026 dumps: the optimized HLO's tables; older ones:
         // the inline source as one frame). Each frame links to its source; library frames are
         // grey, so the user's own line stands out.
@@ -240,20 +237,18 @@ QString ValueInspector::html(const Value &v) const
             frames << QStringLiteral("<a href='frame:%1'%2>%3<code>%4</code></a>")
                           .arg(k)
                           .arg(library ? QStringLiteral(" style='color:gray'") : QString())
-                          .arg(f.function.empty()
-                                   ? QString()
-                                   : toQString(f.function).toHtmlEscaped() + QStringLiteral(" "),
-                               place.toHtmlEscaped());
+                          .arg(f.function.empty() ? QString()
+                                                  : richEscaped(f.function) + QStringLiteral(" "),
+                               richEscaped(place));
         }
         if (!frames.isEmpty())
             out += row(QStringLiteral("<a name='stack'></a>") + tr("call stack"),
                        frames.join(QStringLiteral("<br>")));
     }
-    out += row(
-        tr("listed at"),
-        tr("%1 line %2")
-            .arg(toQString(d.files.empty() ? std::string() : d.files[v.file].path).toHtmlEscaped())
-            .arg(v.line));
+    out += row(tr("listed at"),
+               tr("%1 line %2")
+                   .arg(richEscaped(d.files.empty() ? std::string() : d.files[v.file].path))
+                   .arg(v.line));
     out += QStringLiteral("</table>");
     return out;
 }
@@ -273,9 +268,8 @@ void ValueInspector::showValue(int value)
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
     const Instruction *stackOwner = m_dump->instructionOf(v);
     m_frames = stackOwner ? placesOf(*m_dump, *stackOwner) : std::vector<SourcePlace>();
-    m_heading->setText(
-        QStringLiteral("<b>%1</b> · %2")
-            .arg(toQString(m_dump->valueDisplayName(v)).toHtmlEscaped(), humanBytesText(v.size)));
+    m_heading->setText(QStringLiteral("<b>%1</b> · %2")
+                           .arg(richEscaped(m_dump->valueDisplayName(v)), humanBytesText(v.size)));
     m_details->setHtml(html(v));
     const Instruction *ins = m_dump->instructionOf(v);
     m_copySource->setEnabled(ins && !m_dump->sourceLocation(*ins).empty());

@@ -83,7 +83,7 @@ std::string userSource(const Dump &dump, const Instruction &instruction,
 
 std::vector<std::string> localCandidates(const std::string &file,
                                          const std::vector<PathMapping> &mappings,
-                                         const std::string &home)
+                                         const std::string &home, const std::string &dumpFolder)
 {
     std::vector<const PathMapping *> matching;
     for (const PathMapping &m : mappings) {
@@ -116,7 +116,15 @@ std::vector<std::string> localCandidates(const std::string &file,
         out.push_back(to + rest);
     }
     out.push_back(file);
-    return out;
+    // Only absolute paths: a relative one is in the dump's folder, or nowhere.
+    std::vector<std::string> absolute;
+    for (std::string &c : out) {
+        if (c.starts_with('/'))
+            absolute.push_back(std::move(c));
+        else if (dumpFolder.starts_with('/') && !c.empty())
+            absolute.push_back(dumpFolder + (dumpFolder.ends_with('/') ? "" : "/") + c);
+    }
+    return absolute;
 }
 
 SourceExcerpt readExcerpt(const std::string &path, std::int32_t line, std::int32_t context)

@@ -50,10 +50,14 @@ struct PathMapping
 };
 /// Where `file` may be on this machine, in the order to try: each mapping whose `from` is a
 /// whole-directory prefix of `file` (longest first) with `to` in its place, then `file` itself.
-/// A `to` starting with `~/` is under `home`.
+/// A `to` starting with `~/` is under `home`. Every candidate is an absolute path: a relative
+/// one (the dump's file, or a mapping's `to`) is taken in `dumpFolder`, the folder of the dump
+/// that names it, and left out when there is none — never in the program's current folder,
+/// where a file the dump chose could be found and handed to an editor.
 std::vector<std::string> localCandidates(const std::string &file,
                                          const std::vector<PathMapping> &mappings,
-                                         const std::string &home);
+                                         const std::string &home,
+                                         const std::string &dumpFolder = {});
 
 /// Lines `line - context` … `line + context` of a text file (1-based), for the source view.
 /// Reads no further than it shows, and at most a few MB; an error says why nothing shows.

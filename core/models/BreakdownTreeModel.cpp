@@ -124,9 +124,10 @@ QVariant BreakdownTreeModel::data(const QModelIndex &index, int role) const
         if (index.column() == BytesColumn)
             return tr("%1 bytes").arg(n->bytes);
         if (index.column() == GroupColumn)
-            return n->instructions
-                       ? tr("%1: %2 value(s) named %1").arg(toQString(n->label)).arg(n->values)
-                       : toQString(n->path);
+            return plainToolTip(
+                n->instructions
+                    ? tr("%1: %2 value(s) named %1").arg(toQString(n->label)).arg(n->values)
+                    : toQString(n->path));
         break;
     case Qt::TextAlignmentRole:
         if (index.column() != GroupColumn)

@@ -10,6 +10,25 @@
 
 namespace bufferscope {
 
+QString richEscaped(const QString &text, qsizetype maxChars)
+{
+    QString shown = text;
+    if (shown.size() > maxChars) {
+        qsizetype cut = maxChars;
+        if (cut > 0 && shown.at(cut - 1).isHighSurrogate())
+            --cut;
+        shown = shown.left(cut) + QStringLiteral("…");
+    }
+    return shown.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+}
+
+QString plainToolTip(const QString &text, qsizetype maxChars)
+{
+    if (text.isEmpty())
+        return {};
+    return QStringLiteral("<qt>") + richEscaped(text, maxChars) + QStringLiteral("</qt>");
+}
+
 QString humanBytesText(qint64 bytes)
 {
     return toQString(humanBytes(bytes));

@@ -12,6 +12,24 @@ inline QString toQString(std::string_view text)
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
+/// How much of one piece of dump text a tooltip or a rich-text view shows.
+inline constexpr qsizetype kMaxRichChars = 2000;
+
+/// Text from a dump (or a file name) for a place that reads rich text — a label with links,
+/// an HTML view, a tooltip built of several parts: HTML-escaped, line breaks kept as <br>, cut
+/// at `maxChars` with "…". Every piece of dump text shown as rich text goes through this.
+QString richEscaped(const QString &text, qsizetype maxChars = kMaxRichChars);
+inline QString richEscaped(std::string_view text, qsizetype maxChars = kMaxRichChars)
+{
+    return richEscaped(toQString(text), maxChars);
+}
+
+/// A tooltip that shows `text` as it is. Qt shows a tooltip that looks like HTML as HTML
+/// (Qt::mightBeRichText), so a name of nested tables froze the window; this one is escaped
+/// and marked as rich text ("<qt>…</qt>"), cut at `maxChars`. Every tooltip, item tooltip and
+/// ToolTipRole that holds dump text or a file name goes through this.
+QString plainToolTip(const QString &text, qsizetype maxChars = kMaxRichChars);
+
 /// Human size (XLA's units) for display; exact bytes belong in tooltips.
 QString humanBytesText(qint64 bytes);
 /// An axis tick: the largest IEC unit not above it, a space, and no more decimals than the

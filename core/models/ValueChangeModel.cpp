@@ -164,7 +164,7 @@ QVariant ValueChangeModel::data(const QModelIndex &index, int role) const
             return tr("%1 bytes").arg(delta);
         if (column == BeforeColumn || column == AfterColumn)
             return tr("%1 bytes").arg(column == BeforeColumn ? c.before.bytes : c.after.bytes);
-        return data(index, Qt::DisplayRole);
+        return plainToolTip(data(index, Qt::DisplayRole).toString());
     case Qt::TextAlignmentRole:
         return column == DeltaColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case BytesRole:

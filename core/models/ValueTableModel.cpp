@@ -296,7 +296,8 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
         case EndColumn: {
             const std::int64_t step = index.column() == StartColumn ? v.start : v.end;
             const std::uint32_t at = d.instructionAtStep(step);
-            return at == kNone ? QVariant() : QVariant(toQString(d.str(d.instructions[at].name)));
+            return at == kNone ? QVariant()
+                               : QVariant(plainToolTip(toQString(d.str(d.instructions[at].name))));
         }
         default:
             return {};

@@ -394,7 +394,14 @@ private Q_SLOTS:
                  (V{"/opt/vendor/x/y.py", "/home/bob/src/proj/vendor/x/y.py",
                     "/home/alice/proj/vendor/x/y.py"}));
         QCOMPARE(localCandidates("/home/alice2/a.py", m, "/h"), (V{"/home/alice2/a.py"}));
-        QCOMPARE(localCandidates("relative.py", {}, "/h"), (V{"relative.py"}));
+        // A relative file is looked for next to the dump, never in the current folder (issue
+        // 33: a file named "+call system(...)" there reached vim as an option).
+        QCOMPARE(localCandidates("relative.py", {}, "/h"), V{});
+        QCOMPARE(localCandidates("relative.py", {}, "/h", "/dumps/run1"),
+                 (V{"/dumps/run1/relative.py"}));
+        QCOMPARE(localCandidates("-x.py", {}, "/h", "/d/"), (V{"/d/-x.py"}));
+        QCOMPARE(localCandidates("src/a.py", {{"src", "lib"}}, "/h", "/d"),
+                 (V{"/d/lib/a.py", "/d/src/a.py"}));
     }
 
     void excerpts()

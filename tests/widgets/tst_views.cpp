@@ -17,6 +17,7 @@
 #include "Workspace.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
+#include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 
@@ -24,13 +25,17 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QElapsedTimer>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 #include <qcustomplot.h>
 
@@ -633,6 +638,115 @@ private Q_SLOTS:
                               QStringLiteral("+60"), local}));
         view.setEditorCommand(QString());
         QVERIFY(view.editorArguments().isEmpty()); // the desktop's handler
+    }
+
+    // Open in Editor never takes its words from the dump (issue 33): a relative file is not
+    // looked up in the current folder, the path handed over is absolute, and {file}, {line}
+    // and {column} are filled in one pass.
+    void editorNeverTakesTheDumpsWords()
+    {
+        QTemporaryDir cwd;
+        QTemporaryDir dumpFolder;
+        QVERIFY(cwd.isValid() && dumpFolder.isValid());
+        const QString evil = QStringLiteral("+call system('touch PWNED')|qa!");
+        for (const QString &name : {evil, QStringLiteral("-rf.py")}) {
+            QFile f(cwd.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("x\n");
+        }
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(cwd.path()));
+        const auto restore = qScopeGuard([&] { QDir::setCurrent(before); });
+        SourceView view;
+        view.setEditorCommand(QStringLiteral("vim +{line} {file}"));
+        SourcePlace place;
+        place.file = evil.toStdString();
+        place.line = 1;
+        view.showPlace(place);
+        QVERIFY(view.localPath().isEmpty()); // not found in the current folder
+        QVERIFY(view.editorArguments().isEmpty());
+        QString error;
+        QVERIFY(!view.openInEditor(&error));
+
+        // Next to the dump it is found, and handed over as an absolute path.
+        QFile beside(dumpFolder.filePath(QStringLiteral("-rf.py")));
+        QVERIFY(beside.open(QIODevice::WriteOnly));
+        beside.write("one\ntwo\n");
+        beside.close();
+        place.file = "-rf.py";
+        place.line = 2;
+        view.showPlace(place);
+        QVERIFY(view.localPath().isEmpty());
+        view.setDumpFolder(dumpFolder.path());
+        QCOMPARE(view.localPath(), beside.fileName());
+        const QStringList args = view.editorArguments();
+        QCOMPARE(args,
+                 (QStringList{QStringLiteral("vim"), QStringLiteral("+2"), beside.fileName()}));
+        for (qsizetype i = 2; i < args.size(); ++i)
+            QVERIFY(!args[i].startsWith(QLatin1Char('-')) && !args[i].startsWith(QLatin1Char('+')));
+        // The button says what it will run.
+        const QPushButton *open = view.findChild<QPushButton *>();
+        QVERIFY(open);
+        bool said = false;
+        for (const QPushButton *b : view.findChildren<QPushButton *>())
+            said = said || b->toolTip().contains(QStringLiteral("vim +2 ") +
+                                                 richEscaped(beside.fileName()));
+        QVERIFY(said);
+
+        // Braces in the path stay as they are.
+        const QString braces = dumpFolder.filePath(QStringLiteral("{line}_{column}.py"));
+        QFile b(braces);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("a\n");
+        b.close();
+        place.file = braces.toStdString();
+        place.line = 16;
+        place.column = 3;
+        view.showPlace(place);
+        view.setEditorCommand(QStringLiteral("code --goto {file}:{line}:{column}"));
+        QCOMPARE(view.editorArguments(),
+                 (QStringList{QStringLiteral("code"), QStringLiteral("--goto"),
+                              braces + QStringLiteral(":16:3")}));
+    }
+
+    // A tooltip that holds dump text shows it as text (issue 33: 25 nested tables in an
+    // op_name froze the window for minutes when its What Fills Memory row was hovered).
+    void dumpTextInTooltipsIsText()
+    {
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/html.txt"), loaded, error),
+                 qPrintable(error));
+        Workspace workspace;
+        workspace.show(loaded);
+        BreakdownPanel panel(&workspace);
+        panel.resize(1000, 600);
+        panel.setDump(loaded.dump, loaded.timeline);
+        workspace.showFinished();
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setGrouping(Breakdown::Grouping::OpName);
+        // The op_name is "x", 25 × "<table><tr><td>" and an image: its label, cut at 400 bytes.
+        const QString markup = QStringLiteral("x") + QStringLiteral("<table><tr><td>").repeated(25);
+        BreakdownTreeModel *model = panel.model();
+        QModelIndex row;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, 0).data().toString().startsWith(markup))
+                row = model->index(r, 0);
+        QVERIFY(row.isValid());
+        const QString tip = row.data(Qt::ToolTipRole).toString();
+        QElapsedTimer clock;
+        clock.start();
+        QTextDocument doc;
+        doc.setHtml(tip); // as QToolTip lays it out
+        const QSizeF size = doc.size();
+        QVERIFY2(clock.elapsed() < 2000, "the tooltip took seconds to lay out");
+        QCOMPARE(doc.toPlainText(), row.data().toString());
+        QVERIFY(size.width() < 5000 && size.height() < 5000);
+        // The same for a warning's message and a helper's cut.
+        QCOMPARE(plainToolTip(QStringLiteral("<b>a</b>\nb")),
+                 QStringLiteral("<qt>&lt;b&gt;a&lt;/b&gt;<br>b</qt>"));
+        QCOMPARE(richEscaped(QString(3000, QLatin1Char('a'))).size(), kMaxRichChars + 1);
     }
 
     void usageChartClickAndCursor()

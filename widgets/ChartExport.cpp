@@ -116,6 +116,51 @@ bool renderVector(QCustomPlot *plot, QPaintDevice *device, int width, int height
 
 /// Writes `data` to the open `file` and commits it: the target is replaced only when every
 /// byte reached the disk; otherwise the temporary file goes and `error` says why.
+/// Whether XML 1.0 allows the character (§2.2: TAB, LF, CR, U+0020 and up but the surrogates,
+/// U+FFFE and U+FFFF).
+bool allowedInXml(quint32 c)
+{
+    return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+           (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+} // namespace
+
+QByteArray ChartExport::wellFormedXml(const QByteArray &svg)
+{
+    // QSvgGenerator escapes & < > but writes any other character as it is, so a name or a
+    // title holding a control character made the whole file unreadable: each such character,
+    // raw or as a character reference, becomes U+FFFD.
+    static const QByteArray kReplacement = QByteArrayLiteral("\xEF\xBF\xBD");
+    QByteArray out;
+    out.reserve(svg.size());
+    for (qsizetype i = 0; i < svg.size(); ++i) {
+        const auto c = static_cast<unsigned char>(svg[i]);
+        if (c < 0x20 && !allowedInXml(c)) {
+            out += kReplacement;
+            continue;
+        }
+        if (c == '&' && i + 2 < svg.size() && svg[i + 1] == '#') {
+            const qsizetype end = svg.indexOf(';', i);
+            if (end > i + 2 && end - i < 16) {
+                const bool hex = svg[i + 2] == 'x' || svg[i + 2] == 'X';
+                bool ok = false;
+                const quint32 code =
+                    svg.mid(i + (hex ? 3 : 2), end - i - (hex ? 3 : 2)).toUInt(&ok, hex ? 16 : 10);
+                if (ok && !allowedInXml(code)) {
+                    out += kReplacement;
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        out += static_cast<char>(c);
+    }
+    return out;
+}
+
+namespace {
+
 bool commitBytes(QSaveFile &file, const QByteArray &data, QString *error)
 {
     errno = 0;
@@ -305,6 +350,8 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
             drawn = renderVector(plot, &svg, w, h);
             if (!drawn)
                 why = tr("the SVG could not be drawn");
+            buffer.close();
+            bytes = wellFormedXml(bytes);
             break;
         }
         case ExportFormat::Pdf: {

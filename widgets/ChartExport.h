@@ -77,6 +77,9 @@ bool write(QCustomPlot *plot, const QString &path, const ExportOptions &options,
 void copyText(const std::string &text);
 /// Writes `data` to `path` atomically.
 bool writeFile(const QString &path, const QByteArray &data, QString *error);
+/// An SVG that any XML reader takes: every character XML 1.0 does not allow (controls from
+/// names or a title), raw or as a character reference, replaced by U+FFFD.
+QByteArray wellFormedXml(const QByteArray &svg);
 /// Tells the user `path` could not be written and why, in the words every export and save use.
 void warnNotWritten(QWidget *parent, const QString &title, const QString &path, const QString &why);
 

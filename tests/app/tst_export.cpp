@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -164,6 +165,51 @@ private Q_SLOTS:
         QVERIFY(texts.contains(QStringLiteral("Decoder, layer 0")));
         QVERIFY(texts.contains(QStringLiteral("gpu_decoder_layer.buffer-assignment.txt · "
                                               "BufferScope " BUFFERSCOPE_VERSION)));
+    }
+
+    // Names and a title with control characters (issue 33): every SVG is still well-formed
+    // XML, and every CSV holds no formula a spreadsheet would run, valid UTF-8 and no NUL.
+    void hostileNamesExportSafely()
+    {
+        QTemporaryDir dir;
+        const QString dump = QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/escapes.txt");
+        const QString title = QStringLiteral("T\x01\x1b[2Jitle");
+        for (const QString &view : {QStringLiteral("usage"), QStringLiteral("gantt"),
+                                    QStringLiteral("memory-map"), QStringLiteral("breakdown")}) {
+            const QString svg = dir.filePath(view + QStringLiteral(".svg"));
+            Run r = runExport({dump, QStringLiteral("--view"), view, QStringLiteral("--out"), svg,
+                               QStringLiteral("--select"), QStringLiteral("531"),
+                               QStringLiteral("--title"), title});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QXmlStreamReader xml(readAll(svg));
+            QStringList texts;
+            while (!xml.atEnd())
+                if (xml.readNext() == QXmlStreamReader::StartElement &&
+                    xml.name() == QLatin1String("text"))
+                    texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            QVERIFY2(!xml.hasError(), qPrintable(view + QStringLiteral(": ") + xml.errorString()));
+            QVERIFY2(texts.contains(QStringLiteral("T\uFFFD\uFFFD[2Jitle")),
+                     qPrintable(texts.join(QLatin1Char('|'))));
+
+            const QString csv = dir.filePath(view + QStringLiteral(".csv"));
+            r = runExport({dump, QStringLiteral("--view"), view, QStringLiteral("--out"), csv});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QByteArray bytes = readAll(csv);
+            QVERIFY(!bytes.contains('\0'));
+            QCOMPARE(QString::fromUtf8(bytes).toUtf8(), bytes); // well-formed UTF-8
+            // The usage and memory-map CSVs have no op_name column.
+            bool sawName = view == QLatin1String("usage") || view == QLatin1String("memory-map");
+            for (const QStringList &row : csvOf(csv))
+                for (const QString &cell : row) {
+                    QVERIFY2(cell.isEmpty() || !QStringLiteral("=+-@\t\r").contains(cell[0]) ||
+                                 QRegularExpression(QStringLiteral("^[+-]?[0-9.]+$"))
+                                     .match(cell)
+                                     .hasMatch(),
+                             qPrintable(cell));
+                    sawName = sawName || cell.startsWith(QStringLiteral("'=HYPERLINK("));
+                }
+            QVERIFY2(sawName, qPrintable(view));
+        }
     }
 
     void pdfIsAPdf()

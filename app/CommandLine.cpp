@@ -129,6 +129,10 @@ int runReport(const QStringList &args)
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
     spdlog::debug("report written in {:.3f} s", timing.seconds());
+    if (failAbove >= 0 && dump.traits.truncated)
+        return fail(file + QStringLiteral(": the dump looks truncated (see its warnings): the "
+                                          "--fail-above gate cannot be judged"),
+                    CommandLine::kUnjudged);
     if (failAbove >= 0) {
         const SpaceTimeline *primary = loaded.timeline->primary();
         const qint64 peak = primary ? primary->peak.bytes : 0;
@@ -196,10 +200,23 @@ int runDiff(const QStringList &args)
     spdlog::debug("compared in {:.3f} s", timing.seconds());
     options.before = files[0].toStdString();
     options.after = files[1].toStdString();
+    options.beforeWarnings = Report::warnings(*a.dump, *a.timeline);
+    options.afterWarnings = Report::warnings(*b.dump, *b.timeline);
     const std::string out = json ? DiffReport::json(d, *a.dump, *b.dump, options)
                                  : DiffReport::text(d, *a.dump, *b.dump, options);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
+    // A gate cannot be judged on a dump that lacks part of itself: it fails, on its own.
+    if (failAboveDelta >= 0 || failOnLostDonation) {
+        int untrusted = 0;
+        for (const auto &[loaded, file] : {std::pair{&a, files[0]}, std::pair{&b, files[1]}})
+            if (loaded->dump->traits.truncated)
+                untrusted = fail(file + QStringLiteral(": the dump looks truncated (see its "
+                                                       "warnings): the gate cannot be judged"),
+                                 CommandLine::kUnjudged);
+        if (untrusted != 0)
+            return untrusted;
+    }
     int code = 0;
     if (failAboveDelta >= 0 && d.peakDelta() > failAboveDelta) {
         std::fprintf(stderr,
@@ -385,7 +402,8 @@ QString CommandLine::usage()
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr), --threads N (cores\n"
         "to use: default and most every core, 1 is the serial path)\n"
-        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed");
+        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed,\n"
+        "4 a gate could not be judged (a dump looks truncated)");
 }
 
 qint64 CommandLine::parseSize(const QString &text)

@@ -5,10 +5,12 @@
 namespace bufferscope {
 
 /// The headless commands (`report`, ...). Returns the process exit status:
-/// 0 success, 1 bad command line, 2 input error, 3 `--fail-above` exceeded.
+/// 0 success, 1 bad command line, 2 input error, 3 a `--fail-...` gate failed, 4 a gate could
+/// not be judged (a dump looks truncated).
 class CommandLine
 {
 public:
+    static constexpr int kUnjudged = 4;
     /// True when argv names a headless command rather than files for the GUI.
     static bool isCommand(const QStringList &args);
     static int run(const QStringList &args);

@@ -179,6 +179,10 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     line("BufferScope diff");
     line("  before  " + options.before);
     line("  after   " + options.after);
+    for (const auto &[dump, name] : {std::pair{&a, "before"}, std::pair{&b, "after"}})
+        if (dump->traits.truncated)
+            line(std::string("  WARNING the ") + name +
+                 " dump looks truncated: what it lacks is compared as absent (see Warnings)");
     line("  total   " + humanBytes(d.totalBefore) + " -> " + humanBytes(d.totalAfter) + "  " +
          signedBytes(d.totalDelta()));
     line("  peak    " + humanBytes(d.peakBefore) + " at " + stepText(a, d.peakStepBefore) + " -> " +
@@ -281,6 +285,23 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
             std::string(c.lost ? "  LOST    " : "  gained  ") + "parameter " +
             std::to_string(c.parameter) + " " + c.index + " (" + humanBytes(c.bytes) + "): " +
             (c.lost ? "aliased with an output before, not after" : "aliased with an output after"));
+
+    const auto warnings = [&](const char *name, const Dump &dump,
+                              const std::vector<Diagnostic> &found) {
+        line();
+        const auto count = found.size() + static_cast<std::size_t>(dump.suppressedWarnings);
+        if (count == 0) {
+            line(std::string("Warnings in ") + name + ": none");
+            return;
+        }
+        line(std::string("Warnings in ") + name + " (" + std::to_string(count) + ")");
+        for (const Diagnostic &w : found)
+            line("  " + dump.diagnosticText(w));
+        if (dump.suppressedWarnings > 0)
+            line("  … " + std::to_string(dump.suppressedWarnings) + " more not shown");
+    };
+    warnings("before", a, options.beforeWarnings);
+    warnings("after", b, options.afterWarnings);
     return out;
 }
 
@@ -363,6 +384,22 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
     }
     w.endArray();
     w.key("lost_donations").value(d.lostDonations());
+    // Each dump's warnings, as `report --json` gives them, and whether it looks truncated.
+    for (const auto &[dump, name, list] : {std::tuple{&a, "before", &options.beforeWarnings},
+                                           std::tuple{&b, "after", &options.afterWarnings}}) {
+        w.key(std::string(name) + "_truncated").value(dump->traits.truncated);
+        w.key(std::string(name) + "_warnings").beginArray();
+        for (const Diagnostic &diag : *list) {
+            w.beginObject();
+            w.key("file").value(diag.file < dump->files.size() ? dump->files[diag.file].path
+                                                               : std::string());
+            w.key("line").value(diag.line);
+            w.key("message").value(diag.message);
+            w.endObject();
+        }
+        w.endArray();
+        w.key(std::string(name) + "_suppressed_warnings").value(dump->suppressedWarnings);
+    }
     w.endObject();
     return w.str() + "\n";
 }

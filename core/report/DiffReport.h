@@ -3,6 +3,7 @@
 #include "analysis/DumpDiff.h"
 
 #include <string>
+#include <vector>
 
 namespace bufferscope {
 
@@ -11,6 +12,9 @@ struct DiffReportOptions
     int top = 20;       ///< rows per list in the text
     std::string before; ///< the paths as the user gave them
     std::string after;
+    /// The warnings of each dump (Report::warnings), listed as `report` lists them.
+    std::vector<Diagnostic> beforeWarnings;
+    std::vector<Diagnostic> afterWarnings;
 };
 
 /// The `bufferscope diff` output, text and JSON, from a DumpDiff and the two dumps.

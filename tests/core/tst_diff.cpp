@@ -393,6 +393,50 @@ private Q_SLOTS:
                        QStringLiteral("--fail-above-delta"), QStringLiteral("1GiB")}),
                  3);
     }
+
+    // A dump that looks truncated (issue 33): diff lists each dump's warnings, as report does,
+    // and no gate passes on it; every gate fails with exit status 4 and says why (before: exit
+    // 0 under --fail-above-delta 0, "the same on every aligned step", no warning).
+    void truncatedDumpFailsEveryGate()
+    {
+        const QString cut = QStringLiteral(BUFFERSCOPE_TEST_DATA "/bad/truncated-live-ranges.txt");
+        const QString whole = QString::fromStdString(samplePath("tpu_dynamic_slice"));
+        const CliRun text = runBufferscope({QStringLiteral("diff"), cut, whole});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("  WARNING the before dump looks truncated"),
+                 text.out.constData());
+        QVERIFY(text.out.contains("\nWarnings in before (3)\n"));
+        QVERIFY(text.out.contains("truncated-live-ranges.txt:98: the last line has no newline: the "
+                                  "file looks truncated\n"));
+        QVERIFY(text.out.contains("\nWarnings in after: none\n"));
+        const QJsonObject o = diffJson({cut, whole}, 0);
+        QVERIFY(o[QStringLiteral("before_truncated")].toBool());
+        QVERIFY(!o[QStringLiteral("after_truncated")].toBool());
+        QCOMPARE(o[QStringLiteral("before_warnings")].toArray().size(), 3);
+        QCOMPARE(o[QStringLiteral("before_warnings")]
+                     .toArray()
+                     .at(0)
+                     .toObject()[QStringLiteral("line")]
+                     .toInteger(),
+                 98);
+        QCOMPARE(o[QStringLiteral("after_warnings")].toArray().size(), 0);
+        for (const QStringList &gate :
+             {QStringList{QStringLiteral("--fail-above-delta"), QStringLiteral("0")},
+              QStringList{QStringLiteral("--fail-above-delta"), QStringLiteral("1TiB")},
+              QStringList{QStringLiteral("--fail-on-lost-donation")}})
+            for (const QStringList &pair : {QStringList{cut, whole}, QStringList{whole, cut}}) {
+                const CliRun r = runBufferscope(QStringList{QStringLiteral("diff")} + pair + gate);
+                QCOMPARE(r.code, 4);
+                QVERIFY2(r.err.contains("truncated-live-ranges.txt: the dump looks truncated (see "
+                                        "its warnings): the gate cannot be judged"),
+                         r.err.constData());
+            }
+        const CliRun report =
+            runBufferscope({QStringLiteral("report"), cut, QStringLiteral("--fail-above"),
+                            QStringLiteral("1TiB")});
+        QCOMPARE(report.code, 4);
+        QVERIFY(report.err.contains("the --fail-above gate cannot be judged"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDiff)

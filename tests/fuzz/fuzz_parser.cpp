@@ -9,12 +9,34 @@
 #include "parse/DumpParser.h"
 #include "parse/StackFrames.h"
 #include "report/Report.h"
+#include "report/ViewCsv.h"
+#include "util/SafeText.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 using namespace bufferscope;
+
+namespace {
+
+/// Iterative, so a tree that broke the bound cannot overflow the fuzzer's own stack.
+std::size_t depthOf(const BreakdownNode &root)
+{
+    std::size_t deepest = 0;
+    std::vector<std::pair<const BreakdownNode *, std::size_t>> todo{{&root, 1}};
+    while (!todo.empty()) {
+        const auto [node, depth] = todo.back();
+        todo.pop_back();
+        deepest = std::max(deepest, depth);
+        for (const BreakdownNode &c : node->children)
+            todo.emplace_back(&c, depth + 1);
+    }
+    return deepest;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
@@ -60,7 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         __builtin_trap(); // never cancelled here
     ReportOptions options;
     options.top = 5;
-    (void)Report::text(dump, *timeline, options);
+    // Text for a terminal: no control byte but the line ends, whatever the names hold.
+    for (const char c : Report::text(dump, *timeline, options))
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7F)
+            __builtin_trap();
     if (Report::json(dump, *timeline, options) !=
         Report::json(*alone.dump, *timelineAlone, options))
         __builtin_trap();
@@ -77,6 +102,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (const BreakdownRow &row : breakdown.byKind)
         sum += row.bytes;
     if (sum != breakdown.bytes || breakdown.opNameTree.bytes != breakdown.bytes)
+        __builtin_trap();
+    // No tree built from the dump's text is deeper than the bound (PeakBreakdown.h).
+    for (const BreakdownNode *root :
+         {&breakdown.opNameTree, &breakdown.callersTree, &breakdown.calleesTree})
+        if (depthOf(*root) > Breakdown::kMaxDepth + 3)
+            __builtin_trap();
+    // CSV cells: well-formed UTF-8, no NUL, nothing a spreadsheet runs.
+    const std::string csv = ViewCsv::breakdown(breakdown, Breakdown::Grouping::OpName);
+    if (csv.find('\0') != std::string::npos || safetext::validUtf8(csv) != csv)
         __builtin_trap();
     (void)PeakExplainer::explain(dump, *timeline, step, 0);
     // A dump compared with itself has no difference.

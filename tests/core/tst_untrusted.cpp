@@ -68,12 +68,14 @@ std::size_t nodesOf(const BreakdownNode &n)
 
 /// `<stem>-buffer-assignment.txt` with `values` values of 16 bytes in one allocation, value v
 /// defined at step v and live to the end, and `<stem>.txt` with a chain of `frames` stack
-/// frames (frame i called by frame i-1); value v's innermost frame is frames - v % frames.
-void writeChainDump(const std::string &stem, int kValues, int kFrames)
+/// frames (frame i called by frame i-1). Value v's innermost frame is frames - v % frames, or
+/// with `ownLeaves` a frame of its own called by the innermost frame of the chain.
+void writeChainDump(const std::string &stem, int kValues, int kFrames, bool ownLeaves = false)
 {
+    const int leaves = ownLeaves ? kValues : 0;
     std::string hlo = "HloModule chain, is_scheduled=true\n\nFileNames\n1 \"/src/deep.py\"\n\n"
                       "FunctionNames\n1 \"f\"\n\nFileLocations\n";
-    for (int i = 1; i <= kFrames; ++i)
+    for (int i = 1; i <= kFrames + leaves; ++i)
         hlo += std::to_string(i) + " {file_name_id=1 function_name_id=1 line=" + std::to_string(i) +
                " end_line=" + std::to_string(i) + " column=1 end_column=2}\n";
     hlo += "\nStackFrames\n";
@@ -81,6 +83,9 @@ void writeChainDump(const std::string &stem, int kValues, int kFrames)
     for (int i = 1; i <= kFrames; ++i)
         hlo += std::to_string(i) + " {file_location_id=" + std::to_string(i) +
                " parent_frame_id=" + std::to_string(i == 1 ? 1 : i) + "}\n";
+    for (int i = kFrames + 1; i <= kFrames + leaves; ++i)
+        hlo += std::to_string(i) + " {file_location_id=" + std::to_string(i) +
+               " parent_frame_id=" + std::to_string(kFrames + 1) + "}\n";
     hlo += "\nENTRY %main (p: f32[4]) -> f32[4] {\n  ROOT %p = f32[4]{0} parameter(0)\n}\n";
     testutil::writeFile(stem + ".txt", hlo);
     // One allocation with every value live at once, each defined by its own instruction.
@@ -91,12 +96,11 @@ void writeChainDump(const std::string &stem, int kValues, int kFrames)
                 " @0> (size=16,offset=" + std::to_string(v * 16) + "): f32[4]{0}\n";
     dump += "\nTotal bytes used: " + std::to_string(kValues * 16) + "\n\nUsed values:\n";
     for (int v = 0; v < kValues; ++v)
-        dump +=
-            "<" + std::to_string(v) + " f" + std::to_string(v) + " @0>\n positions:\n  f" +
-            std::to_string(v) + "\n uses:\n from instruction: %f" + std::to_string(v) +
-            " = f32[4]{0} parameter(" + std::to_string(v) +
-            "), metadata={op_name=\"f\" stack_frame_id=" + std::to_string(kFrames - (v % kFrames)) +
-            "}\n";
+        dump += "<" + std::to_string(v) + " f" + std::to_string(v) + " @0>\n positions:\n  f" +
+                std::to_string(v) + "\n uses:\n from instruction: %f" + std::to_string(v) +
+                " = f32[4]{0} parameter(" + std::to_string(v) +
+                "), metadata={op_name=\"f\" stack_frame_id=" +
+                std::to_string(ownLeaves ? kFrames + 1 + v : kFrames - (v % kFrames)) + "}\n";
     const std::string max = std::to_string(kValues);
     dump += "\nHloLiveRange (max " + max + "):\n  InstructionSequence:\n";
     for (int v = 0; v < kValues; ++v)
@@ -312,17 +316,28 @@ private Q_SLOTS:
     // 2000 values on a 1000-frame chain, each value's innermost frame a step further down:
     // the top-down tree shares the callers (a chain), the bottom-up tree has one path per
     // stack; before, it held values x depth nodes (diff A A: 18 s, 2 GB).
+    void deepStacks_data()
+    {
+        QTest::addColumn<int>("frames");
+        QTest::addColumn<bool>("ownLeaves");
+        // Value v's innermost frame is 1000 - v % 1000 of one chain: 1000 distinct stacks.
+        QTest::newRow("values down one chain") << 1000 << false;
+        // Every value its own innermost frame under a 999-frame chain: 2000 stacks 1000 deep
+        // (the input; before: diff A A 13 s and 1.9 GB, 2 million bottom-up nodes).
+        QTest::newRow("a leaf per value") << 999 << true;
+    }
     void deepStacks()
     {
+        QFETCH(int, frames);
+        QFETCH(bool, ownLeaves);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string stem = dir.path().toStdString() + "/chain";
-        constexpr int kFrames = 1000;
         constexpr int kValues = 2000;
-        writeChainDump(stem, kValues, kFrames);
+        writeChainDump(stem, kValues, frames, ownLeaves);
         const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
         QVERIFY2(r.ok(), r.error.c_str());
-        QVERIFY(r.dump->stackFrames.size() >= std::size_t(kFrames));
+        QCOMPARE(r.dump->stackFrames.size(), std::size_t(frames + (ownLeaves ? kValues : 0)));
         BreakdownOptions options;
         options.callStacks = true;
         const Breakdown b = Breakdown::compute(*r.dump, kValues - 1, 0, options);
@@ -331,14 +346,30 @@ private Q_SLOTS:
         QCOMPARE(b.calleesTree.bytes, std::int64_t(kValues * 16));
         QVERIFY(depthOf(b.callersTree) <= Breakdown::kMaxDepth + 3);
         QVERIFY(depthOf(b.calleesTree) <= Breakdown::kMaxDepth + 3);
+        // Each stack adds at most its cut depth and one "more frames" node to the bottom-up
+        // tree, and the depth is cut to keep within the budget.
+        const std::size_t stacks = ownLeaves ? kValues : std::size_t(frames);
         const std::size_t down = nodesOf(b.callersTree);
         const std::size_t up = nodesOf(b.calleesTree);
-        QVERIFY2(up <= std::max(Breakdown::kBottomUpNodes, down) + 2 * kFrames + kValues,
+        QVERIFY2(up <= std::max(Breakdown::kBottomUpNodes, down) + stacks + 1,
                  qPrintable(QStringLiteral("%1 nodes bottom-up, %2 top-down").arg(up).arg(down)));
-        // The bottom-up roots are the 1000 innermost frames, each with its two values.
-        QCOMPARE(b.calleesTree.children.size(), std::size_t(kFrames));
+        // The bottom-up roots are the innermost frames, each with the bytes of its values.
+        QCOMPARE(b.calleesTree.children.size(), stacks);
         for (const BreakdownNode &root : b.calleesTree.children)
-            QCOMPARE(root.bytes, std::int64_t(32));
+            QCOMPARE(root.bytes, std::int64_t(kValues / stacks * 16));
+        if (ownLeaves) {
+            // 2000 stacks in 20,000 nodes: 10 frames shown, then the other 990.
+            const BreakdownNode *n = &b.calleesTree.children.front();
+            for (int level = 1; level < 10; ++level) {
+                QCOMPARE(n->children.size(), std::size_t(1));
+                n = &n->children.front();
+            }
+            QCOMPARE(n->children.size(), std::size_t(1));
+            QCOMPARE(n->children.front().label, std::string("⋯ 990 more frames"));
+            // Top-down, the chain is shared: its first 64 frames, then the rest as one node
+            // under which every value's instruction sits.
+            QVERIFY2(down < 64 + 2 * kValues + 10, qPrintable(QString::number(down)));
+        }
 
         const testutil::CliRun diff = testutil::runBufferscope(
             {QStringLiteral("diff"), QString::fromStdString(stem + "-buffer-assignment.txt"),

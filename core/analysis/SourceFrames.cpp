@@ -176,7 +176,9 @@ SourceExcerpt readExcerpt(const std::string &path, std::int32_t line, std::int32
         }
         if (number < first || c == '\r')
             continue;
-        if (current.size() < kMaxLine) {
+        // Past the limit, the bytes that finish a UTF-8 character still go in.
+        if (current.size() < kMaxLine ||
+            (!cutLine && (c & 0xC0) == 0x80 && current.size() < kMaxLine + 3)) {
             current.push_back(static_cast<char>(c));
         } else if (!cutLine) {
             current += "…";

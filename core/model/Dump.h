@@ -227,6 +227,9 @@ struct FormatTraits
     bool hasUsedValues = false;
     bool hasLiveRange = false;
     bool liveRangeUnavailable = false;
+    /// Complete, but printed by `BufferAssignment::ToString` (which ends after the value
+    /// blocks; the dump writer adds the HloLiveRange section): no live ranges, no truncation.
+    bool printedWithoutLiveRanges = false;
 };
 
 /// Reads lazily the long texts the parser only located (instruction text can be megabytes).

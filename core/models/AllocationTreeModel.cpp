@@ -109,6 +109,8 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
                     kind += QStringLiteral(" @%1").arg(a.color);
                 if (a.isParameter)
                     kind += QStringLiteral(" #%1").arg(a.parameterNumber);
+                if (a.kind == AllocationKind::Parameter && a.isMaybeLiveOut)
+                    kind += tr(" → output, donated");
                 return kind;
             }
             case OffsetColumn:

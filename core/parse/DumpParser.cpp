@@ -63,11 +63,14 @@ bool consume(sv &text, sv prefix)
     return true;
 }
 
-/// A printable excerpt of a line for messages: at most 80 characters, control bytes escaped.
+/// A printable excerpt of a line for messages: at most 80 bytes, cut between two UTF-8
+/// characters, control bytes escaped.
 std::string excerpt(sv line)
 {
     std::string out;
-    const std::size_t n = std::min<std::size_t>(line.size(), 80);
+    std::size_t n = std::min<std::size_t>(line.size(), 80);
+    while (n > 0 && n < line.size() && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80)
+        --n; // not inside a character: "3×c128" is not cut after half of its ×
     for (std::size_t i = 0; i < n; ++i) {
         const auto c = static_cast<unsigned char>(line[i]);
         if (c < 0x20 || c == 0x7f) {
@@ -3182,9 +3185,15 @@ void Builder::finish()
     }
     if (d.traits.hasUsedValues && !d.traits.hasLiveRange && !d.traits.liveRangeUnavailable &&
         m_sawFromInstruction) {
-        d.traits.truncated = true;
-        warnAt(0, "no HloLiveRange section although this XLA version writes one: the dump "
-                  "looks truncated, so memory over time cannot be shown");
+        // BufferAssignment::ToString ends after the value blocks; only the dump writer adds the
+        // HloLiveRange section. A print whose value blocks are all there is complete
+        // (Reactant.jl and others print it so); one that lacks some was cut.
+        if (!d.traits.truncated) {
+            d.traits.printedWithoutLiveRanges = true;
+        } else {
+            warnAt(0, "no HloLiveRange section although this XLA version writes one: the "
+                      "dump looks truncated, so memory over time cannot be shown");
+        }
     }
     if (d.traits.hasLiveRange && !peak.present && !peak.undetermined) {
         d.traits.truncated = true;

@@ -108,6 +108,19 @@ private:
         return false;
     }
 
+    /// Skips a `/* … */` comment and the spaces after it, if there is one.
+    bool skipComment()
+    {
+        if (!m_cur.consume("/*"))
+            return true;
+        const std::size_t end = m_cur.text().find("*/", m_cur.pos());
+        if (end == std::string_view::npos)
+            return fail("unterminated '/*' comment");
+        m_cur.setPos(end + 2);
+        m_cur.skipSpaces();
+        return true;
+    }
+
     bool parseTuple(Shape &shape, int depth)
     {
         shape.type = ElementType::Tuple;
@@ -115,6 +128,10 @@ private:
         if (m_cur.consume(')'))
             return true;
         for (;;) {
+            // XLA's shape printer writes a comment before every fifth element:
+            // `(f32[], …, s32[], /*index=5*/f32[])` (docs/FORMAT.md §3.8).
+            if (!skipComment())
+                return false;
             Shape element;
             if (!parseShape(element, depth + 1))
                 return false;

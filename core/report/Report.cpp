@@ -81,6 +81,10 @@ struct KindTotals
 {
     std::array<std::int64_t, kAllocationKindCount> bytes{};
     std::array<std::int64_t, kAllocationKindCount> count{};
+    /// Parameter allocations that are also maybe-live-out: donated, the output written in
+    /// place (docs/FORMAT.md Part B §15). Counted in bytes[Parameter] too.
+    std::int64_t donatedBytes = 0;
+    std::int64_t donatedCount = 0;
 };
 
 KindTotals kindTotals(const Dump &dump)
@@ -89,6 +93,10 @@ KindTotals kindTotals(const Dump &dump)
     for (const Allocation &a : dump.allocations) {
         t.bytes[static_cast<std::size_t>(a.kind)] += a.size;
         ++t.count[static_cast<std::size_t>(a.kind)];
+        if (a.kind == AllocationKind::Parameter && a.isMaybeLiveOut) {
+            t.donatedBytes += a.size;
+            ++t.donatedCount;
+        }
     }
     return t;
 }
@@ -211,18 +219,33 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     line();
     line("Allocations by kind");
     const KindTotals kinds = kindTotals(dump);
+    const std::size_t nameWidth = kinds.donatedCount > 0 ? 29 : 14;
+    const auto kindRow = [&](std::string_view name, std::int64_t bytes, std::int64_t count) {
+        line("  " + pad(name, nameWidth) + padLeft(humanBytes(bytes), 10) + "  " +
+             padLeft(std::to_string(bytes), 14) + " bytes  " + percent(bytes, dump.totalBytes()) +
+             "  " + std::to_string(count) + " allocations");
+    };
     for (int k = 0; k < kAllocationKindCount; ++k) {
         const auto kind = static_cast<AllocationKind>(k);
         const auto ki = static_cast<std::size_t>(k);
-        line("  " + pad(allocationKindName(kind), 14) + padLeft(humanBytes(kinds.bytes[ki]), 10) +
-             "  " + padLeft(std::to_string(kinds.bytes[ki]), 14) + " bytes  " +
-             percent(kinds.bytes[ki], dump.totalBytes()) + "  " + std::to_string(kinds.count[ki]) +
-             " allocations");
+        if (kind != AllocationKind::Parameter) {
+            kindRow(allocationKindName(kind), kinds.bytes[ki], kinds.count[ki]);
+            continue;
+        }
+        // A donated parameter is also the output, written in place: a row of its own.
+        kindRow("parameter", kinds.bytes[ki] - kinds.donatedBytes,
+                kinds.count[ki] - kinds.donatedCount);
+        if (kinds.donatedCount > 0)
+            kindRow("parameter → output, donated", kinds.donatedBytes, kinds.donatedCount);
     }
     line();
     if (!dump.hasLiveRanges()) {
-        line("No live ranges in this dump (no HloLiveRange section): memory over time is "
-             "unknown.");
+        line(dump.traits.printedWithoutLiveRanges
+                 ? "No live ranges in this dump: it is complete but was printed by "
+                   "BufferAssignment::ToString, which has no HloLiveRange section, so memory "
+                   "over time is unknown."
+                 : "No live ranges in this dump (no HloLiveRange section): memory over time is "
+                   "unknown.");
     } else {
         line("Peak per memory space (live bytes = union of live byte ranges per allocation)");
         for (const SpaceTimeline &s : timeline.spaces()) {
@@ -373,6 +396,12 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     for (int k = 0; k < kAllocationKindCount; ++k)
         w.key(allocationKindName(static_cast<AllocationKind>(k)))
             .value(kinds.bytes[static_cast<std::size_t>(k)]);
+    w.endObject();
+    // The parameters that are also outputs (donated, updated in place); they stay counted in
+    // allocations_by_kind.parameter.
+    w.key("donated_parameters").beginObject();
+    w.key("bytes").value(kinds.donatedBytes);
+    w.key("allocations").value(kinds.donatedCount);
     w.endObject();
     w.key("memory_spaces").beginArray();
     if (dump.hasLiveRanges()) {

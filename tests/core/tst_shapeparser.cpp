@@ -36,6 +36,16 @@ private Q_SLOTS:
         QTest::newRow("nested_tuple")
             << "((f32[2], s32[]), bf16[4])" << qint64(16) << 2 << qint64(0);
         QTest::newRow("empty_tuple") << "()" << qint64(0) << 0 << qint64(0);
+        // XLA's PrintTupleShapes writes /*index=N*/ before every fifth element (shape_util.cc):
+        // line 318 of the real JAX 0.5.3 dump module_0037 (shared/real).
+        QTest::newRow("tuple_6_index_comment")
+            << "(s64[], c128[4,2,2,64]{2,1,0,3}, c128[4,2,240,64]{3,2,1,0}, s32[], "
+               "c128[64,4,2,240]{3,2,1,0}, /*index=5*/c128[64,2,2,240]{3,2,1,0})"
+            << qint64(48) << 6 << qint64(0);
+        QTest::newRow("tuple_11_nested_comments")
+            << "(s32[], s32[], s32[], s32[], s32[], /*index=5*/(f32[], f32[], f32[], f32[], f32[], "
+               "/*index=5*/f32[]), s32[], s32[], s32[], s32[], /*index=10*/s32[])"
+            << qint64(88) << 11 << qint64(0);
         QTest::newRow("tiles_many")
             << "u32[4,2]{0,1:T(2,128)(2,1)L(1024)S(6)}" << qint64(32) << -1 << qint64(6);
         QTest::newRow("tile_star")
@@ -99,6 +109,8 @@ private Q_SLOTS:
         QTest::newRow("negative_dim") << "f32[-2]";
         QTest::newRow("overflow_dim") << "f32[99999999999999999999999]";
         QTest::newRow("trailing") << "f32[2] junk";
+        QTest::newRow("unterminated_comment") << "(f32[2], /*index=1 f32[2])";
+        QTest::newRow("comment_not_in_tuple") << "/*index=5*/f32[2]";
         QTest::newRow("deep_nesting")
             << QString(200, QLatin1Char('(')) + QString(200, QLatin1Char(')'));
     }

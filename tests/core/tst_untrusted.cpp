@@ -170,6 +170,22 @@ private Q_SLOTS:
         QVERIFY(found);
     }
 
+    // A warning quotes at most 80 bytes of a line, cut between characters (issue 34: "3×c128"
+    // was cut after half of its ×, and the text report was not UTF-8).
+    void warningExcerptsAreUtf8()
+    {
+        std::string text = testutil::readFile(testutil::samplePath("tpu_dynamic_slice"));
+        const std::string line = std::string(79, 'a') + "×c128 and more\n"; // × is bytes 80-81
+        text.insert(text.find("allocation 0:"), line);
+        const testutil::Loaded l = testutil::loadText(text);
+        bool quoted = false;
+        for (const Diagnostic &w : l.dump->warnings) {
+            QCOMPARE(safetext::validUtf8(w.message), w.message);
+            quoted = quoted || w.message.find(std::string(79, 'a') + "…") != std::string::npos;
+        }
+        QVERIFY(quoted);
+    }
+
     void terminalText_data()
     {
         QTest::addColumn<QByteArray>("text");

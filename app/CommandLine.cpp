@@ -6,6 +6,8 @@
 #include "analysis/MemoryTimeline.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
+#include "parse/MappedFile.h"
+#include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
 #include "report/DiffReport.h"
 #include "report/JsonWriter.h"
@@ -15,6 +17,7 @@
 #include "util/Stopwatch.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <spdlog/spdlog.h>
@@ -32,6 +35,16 @@ namespace {
 int fail(const QString &message, int code)
 {
     return CommandLine::fail(message, code);
+}
+
+/// Whether `path` is XLA's memory-usage report: by its name, or by how it begins.
+bool isLoneMemoryUsageReport(const std::string &path)
+{
+    if (ModuleFiles::isMemoryUsageReportName(path))
+        return true;
+    MappedFile map;
+    std::string error;
+    return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
 }
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
@@ -100,6 +113,24 @@ int runReport(const QStringList &args)
     }
     if (file.isEmpty())
         return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usage(), 1);
+    // XLA's memory-usage report without its dump: what it holds.
+    if (const std::string path = file.toStdString();
+        ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
+        isLoneMemoryUsageReport(path)) {
+        std::string text;
+        {
+            QFile f(file);
+            if (!f.open(QIODevice::ReadOnly))
+                return fail(file + QStringLiteral(": ") + f.errorString(), 2);
+            text = f.readAll().toStdString();
+        }
+        const MemoryUsageReport r = MemoryUsageReport::parse(text);
+        const std::string out =
+            json ? Report::memoryUsageJson(r, path) : Report::memoryUsageText(r, path, options.top);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        std::fflush(stdout);
+        return 0;
+    }
     LoadedDump loaded;
     if (!load(file, loaded))
         return 2;
@@ -291,7 +322,14 @@ int runList(const QStringList &args)
                          safetext::forTerminal(e.module).c_str());
         LoadedDump loaded;
         QString error;
-        if (!loadDump(file, loaded, error)) {
+        if (const std::string path = file.toStdString();
+            ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
+            isLoneMemoryUsageReport(path)) {
+            // A module of which only the memory-usage report is here: its total, no peak.
+            QFile f(file);
+            if (f.open(QIODevice::ReadOnly))
+                e.total = MemoryUsageReport::parse(f.readAll().toStdString()).totalBytes;
+        } else if (!loadDump(file, loaded, error)) {
             e.error = error.toStdString();
             status = 2;
         } else {
@@ -337,8 +375,11 @@ int runList(const QStringList &args)
                        ": " + safetext::forTerminal(e.error) + "\n";
                 continue;
             }
-            std::snprintf(buf, sizeof buf, "%-12s %-12s %8lld  %s", humanBytes(e.total).c_str(),
-                          humanBytes(e.peakBytes).c_str(), static_cast<long long>(e.peakStep),
+            // No peak (no live ranges, or only the memory-usage report): a dash, not 0B.
+            const bool peak = e.peakStep >= 0;
+            std::snprintf(buf, sizeof buf, "%-12s %-12s %8s  %s", humanBytes(e.total).c_str(),
+                          peak ? humanBytes(e.peakBytes).c_str() : "-",
+                          peak ? std::to_string(e.peakStep).c_str() : "-",
                           safetext::forTerminal(e.module).c_str());
             out += buf;
             if (e.files.size() > 1)

@@ -266,6 +266,9 @@ struct Dump
     std::optional<std::int64_t> printedTotalBytes;
     PrintedPeak printedPeak;
     std::vector<Diagnostic> warnings;
+    /// What the reader did that the user should know and that is not a problem ("opened the
+    /// memory-usage report: read its module's dump").
+    std::vector<std::string> notes;
     std::int64_t suppressedWarnings = 0; ///< warnings beyond the stored limit
     FormatTraits traits;
     std::shared_ptr<const TextSource> textSource;

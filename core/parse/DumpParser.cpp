@@ -1,6 +1,7 @@
 #include "DumpParser.h"
 
 #include "parse/MappedFile.h"
+#include "parse/MemoryUsageReport.h"
 #include "parse/ShapeParser.h"
 #include "parse/StackFrames.h"
 #include "util/FlatMap.h"
@@ -3263,7 +3264,104 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
     }
 }
 
+namespace {
+
+/// Whether `path` is XLA's memory-usage report: by its name, or by what it begins with.
+bool isMemoryUsageReport(const std::string &path)
+{
+    if (ModuleFiles::isMemoryUsageReportName(path))
+        return true;
+    MappedFile map;
+    std::string error;
+    return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
+}
+
+/// Reads the memory-usage report beside a dump and says where it disagrees with the dump
+/// (docs/FORMAT.md Part B §5): its total is exact, its sizes are rounded as XLA prints them.
+/// Returns whether the two agree.
+bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
+{
+    MappedFile map;
+    std::string error;
+    if (!map.open(reportPath, error)) {
+        d.warnings.push_back({Severity::Warning, 0, 0, reportPath + ": " + error, kNone});
+        return false;
+    }
+    d.files.push_back({reportPath, ModuleFiles::Role::MemoryUsageReport, map.size()});
+    const auto file = static_cast<std::uint32_t>(d.files.size() - 1);
+    const MemoryUsageReport r = MemoryUsageReport::parse(map.data());
+    const auto warn = [&](std::int64_t line, std::string message) {
+        d.warnings.push_back({Severity::Warning, file, line, std::move(message), kNone});
+    };
+    for (const MemoryUsageReport::Problem &p : r.problems)
+        warn(p.line, p.message);
+    if (r.totalBytes >= 0 && r.totalBytes != d.allocationSizeSum())
+        warn(0, "the memory-usage report's total is " + std::to_string(r.totalBytes) +
+                    " bytes, the dump's allocations add up to " +
+                    std::to_string(d.allocationSizeSum()));
+    const std::int64_t listed = r.allocationCount();
+    if (listed != static_cast<std::int64_t>(d.allocations.size()))
+        warn(0, "the memory-usage report lists " + std::to_string(listed) +
+                    " allocations, the dump " + std::to_string(d.allocations.size()));
+    std::size_t differ = 0;
+    for (const MemoryUsageReport::Allocation &a : r.allocations) {
+        const Allocation *mine = nullptr;
+        for (const Allocation &candidate : d.allocations)
+            if (candidate.index == a.index) {
+                mine = &candidate;
+                break;
+            }
+        if (!mine) {
+            warn(0, "allocation " + std::to_string(a.index) +
+                        " of the memory-usage report is not in the dump");
+            continue;
+        }
+        const bool sizeDiffers = std::llabs(mine->size - a.size) > a.sizeUlp;
+        std::int64_t grouped = 0;
+        for (const MemoryUsageReport::Group &g : a.groups)
+            grouped += g.values;
+        const bool valuesDiffer =
+            !a.groups.empty() && a.hiddenGroups == 0 && grouped != std::int64_t(mine->valueCount);
+        if ((sizeDiffers || valuesDiffer) && ++differ <= 10)
+            warn(0, "allocation " + std::to_string(a.index) + ": the memory-usage report says " +
+                        (sizeDiffers ? "size " + humanBytes(a.size) +
+                                           " (the dump: " + std::to_string(mine->size) + " bytes)"
+                                     : std::to_string(grouped) + " values (the dump: " +
+                                           std::to_string(mine->valueCount) + ")"));
+    }
+    if (differ > 10)
+        warn(0, std::to_string(differ - 10) + " more allocations differ");
+    return r.problems.empty() && differ == 0 &&
+           listed == static_cast<std::int64_t>(d.allocations.size()) &&
+           r.totalBytes == d.allocationSizeSum();
+}
+
+} // namespace
+
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
+{
+    // XLA's memory-usage report is not a dump: its module's dump is read in its place and the
+    // report checked against it.
+    if (isMemoryUsageReport(path)) {
+        const std::vector<std::string> dumpFiles = ModuleFiles::siblings(path);
+        if (dumpFiles.size() == 1 && dumpFiles.front() == path) {
+            LoadResult result;
+            result.errorFile = path;
+            result.error = path + ": this is XLA's memory-usage report " +
+                           "(BufferAssignment::MemoryUsageReport), not a buffer-assignment dump, " +
+                           "and its module's '" + ModuleFiles::moduleName(path) +
+                           "-buffer-assignment.txt' is not beside it; 'bufferscope report' "
+                           "prints what the report holds";
+            return result;
+        }
+        LoadResult result = loadModule(dumpFiles.front(), options, path);
+        return result;
+    }
+    return loadModule(path, options, {});
+}
+
+LoadResult DumpParser::loadModule(const std::string &path, const ParseOptions &options,
+                                  const std::string &reportPath)
 {
     auto dump = std::make_unique<Dump>();
     dump->module = ModuleFiles::moduleName(path);
@@ -3339,8 +3437,22 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
     }
     // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
     const std::string hlo = ModuleFiles::optimizedHlo(path);
-    LoadResult result =
-        finishLoad(std::move(dump), *builder, std::move(source), [&hlo, &options](Dump &d) {
+    LoadResult result = finishLoad(
+        std::move(dump), *builder, std::move(source), [&hlo, &options, &reportPath](Dump &d) {
+            // The module's memory-usage report, when it is there, is checked against the dump.
+            const std::string report = reportPath.empty()
+                                           ? ModuleFiles::memoryUsageReport(d.files.front().path)
+                                           : reportPath;
+            if (!report.empty()) {
+                const bool agrees = checkMemoryUsageReport(d, report);
+                d.notes.push_back(
+                    (reportPath.empty() ? "the module's memory-usage report "
+                                        : "opened XLA's memory-usage report: read its module's "
+                                          "dump; the report ") +
+                    std::string(agrees ? "agrees with the dump (total, allocation sizes as it "
+                                         "rounds them, values per allocation)"
+                                       : "differs from the dump (see the warnings)"));
+            }
             if (hlo.empty())
                 return;
             MappedFile map;

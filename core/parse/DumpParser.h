@@ -47,6 +47,14 @@ public:
     /// Loads a module from any of its files; a 2026 split module's siblings are found by stem
     /// (ModuleFiles).
     static LoadResult loadFile(const std::string &path, const ParseOptions &options = {});
+
+private:
+    /// loadFile for a dump's own files; `reportPath`: the memory-usage report it was opened
+    /// through, read with it and checked against it.
+    static LoadResult loadModule(const std::string &path, const ParseOptions &options,
+                                 const std::string &reportPath);
+
+public:
     /// Parses text held in memory (tests, the embedded sample). `name` stands for its path.
     static LoadResult loadBuffer(std::string_view text, const std::string &name,
                                  const ParseOptions &options = {});

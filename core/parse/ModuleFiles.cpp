@@ -14,8 +14,9 @@ std::string_view baseName(std::string_view path)
 }
 
 /// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
-constexpr std::array<std::string_view, 3> kSuffixes = {"buffer-assignment-values.txt",
-                                                       "buffer-assignment.txt", "live-range.txt"};
+constexpr std::array<std::string_view, 4> kSuffixes = {"buffer-assignment-values.txt",
+                                                       "buffer-assignment.txt", "live-range.txt",
+                                                       "memory-usage-report.txt"};
 
 } // namespace
 
@@ -29,6 +30,12 @@ std::string ModuleFiles::stemOf(std::string_view fileName)
             return std::string(fileName.substr(0, fileName.size() - suffix.size() - 1));
     }
     return {};
+}
+
+bool ModuleFiles::isMemoryUsageReportName(std::string_view fileName)
+{
+    const std::string_view name = baseName(fileName);
+    return name.ends_with("memory-usage-report.txt") && !stemOf(name).empty();
 }
 
 std::string ModuleFiles::moduleName(std::string_view path)
@@ -67,6 +74,8 @@ std::vector<std::string> ModuleFiles::siblings(const std::string &path)
         if (candidate == path || fs::is_regular_file(candidate, ec))
             files.push_back(candidate);
     }
+    if (files.empty())
+        files.push_back(path);
     return files;
 }
 
@@ -79,6 +88,8 @@ ModuleFiles::Role ModuleFiles::roleOf(std::string_view path, std::size_t count)
         return Role::Values;
     if (name.ends_with("live-range.txt"))
         return Role::LiveRange;
+    if (isMemoryUsageReportName(name))
+        return Role::MemoryUsageReport;
     return Role::BufferAssignment;
 }
 
@@ -89,6 +100,18 @@ std::string ModuleFiles::optimizedHlo(const std::string &path)
     if (stem.empty())
         return {};
     const std::string candidate = path.substr(0, path.size() - name.size()) + stem + ".txt";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(candidate, ec) ? candidate : std::string();
+}
+
+std::string ModuleFiles::memoryUsageReport(const std::string &path)
+{
+    const std::string_view name = baseName(path);
+    const std::string stem = stemOf(name);
+    if (stem.empty())
+        return {};
+    const std::string candidate = path.substr(0, path.size() - name.size()) + stem +
+                                  name[stem.size()] + "memory-usage-report.txt";
     std::error_code ec;
     return std::filesystem::is_regular_file(candidate, ec) ? candidate : std::string();
 }

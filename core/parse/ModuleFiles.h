@@ -21,7 +21,10 @@ struct ModuleFiles
         BufferAssignment, ///< the allocations of a split module
         Values,
         LiveRange,
-        OptimizedHlo ///< `<stem>.txt`, read for its call-stack tables only
+        OptimizedHlo, ///< `<stem>.txt`, read for its call-stack tables only
+        /// `<stem>-memory-usage-report.txt`, XLA's report of the same allocations: read with
+        /// its module's dump and checked against it (MemoryUsageReport)
+        MemoryUsageReport
     };
 
     /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
@@ -33,13 +36,18 @@ struct ModuleFiles
     /// What one module is known by: folder and stem for dump names (the three files of a split
     /// module share it), the path itself for any other name (two such files are two modules).
     static std::string moduleKey(std::string_view path);
+    /// Whether the name is that of XLA's memory-usage report (`…-memory-usage-report.txt`).
+    static bool isMemoryUsageReportName(std::string_view fileName);
     /// The module's files that exist, in reading order (allocations, values, live ranges), for
-    /// a path to any one of them; just `path` when it has no dump suffix.
+    /// a path to any one of them (the memory-usage report too, which is not among them); just
+    /// `path` when it has no dump suffix or no dump file exists.
     static std::vector<std::string> siblings(const std::string &path);
     /// The role of a file that is one of `count` files of a module.
     static Role roleOf(std::string_view path, std::size_t count);
     /// The module's optimized HLO text (`<stem>.txt` in the same folder) when it exists, else "".
     static std::string optimizedHlo(const std::string &path);
+    /// The module's memory-usage report (`<stem>-memory-usage-report.txt`) when it exists.
+    static std::string memoryUsageReport(const std::string &path);
 };
 
 } // namespace bufferscope

@@ -61,6 +61,18 @@ std::string padLeft(std::string_view text, std::size_t width)
     return out;
 }
 
+/// The file a report names first: the one the user gave, unless that was the memory-usage
+/// report the dump was read through.
+std::string shownFile(const Dump &dump, const ReportOptions &options)
+{
+    if (options.file.empty())
+        return dump.files.front().path;
+    for (const SourceFile &f : dump.files)
+        if (f.path == options.file && f.role == ModuleFiles::Role::MemoryUsageReport)
+            return dump.files.front().path;
+    return options.file;
+}
+
 std::string stepInstruction(const Dump &dump, std::int64_t step)
 {
     const std::uint32_t ins = dump.instructionAtStep(step);
@@ -205,9 +217,11 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     const std::int32_t space = primary ? primary->memorySpace : 0;
 
     line("BufferScope report: " + dump.module);
-    line("  file          " + (options.file.empty() ? dump.files.front().path : options.file));
+    line("  file          " + shownFile(dump, options));
     for (std::size_t i = 1; i < dump.files.size(); ++i)
         line("                + " + dump.files[i].path);
+    for (const std::string &note : dump.notes)
+        line("  note          " + note);
     line("  total         " + bytesText(dump.totalBytes()) + " in " +
          std::to_string(dump.allocations.size()) + " allocations, " +
          std::to_string(dump.values.size()) + " values, " + std::to_string(dump.maxStep()) +
@@ -385,8 +399,12 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     const SpaceTimeline *primary = timeline.primary();
     const std::int32_t space = primary ? primary->memorySpace : 0;
     w.beginObject();
-    w.key("file").value(options.file.empty() ? dump.files.front().path : options.file);
+    w.key("file").value(shownFile(dump, options));
     w.key("module").value(dump.module);
+    w.key("notes").beginArray();
+    for (const std::string &note : dump.notes)
+        w.value(note);
+    w.endArray();
     w.key("total_bytes").value(dump.totalBytes());
     w.key("allocation_count").value(static_cast<std::int64_t>(dump.allocations.size()));
     w.key("value_count").value(static_cast<std::int64_t>(dump.values.size()));
@@ -534,7 +552,7 @@ std::string Report::valueText(const Dump &dump, std::uint32_t value, const Repor
     const ValueFlow flow = ValueFlow::of(dump, value);
     line("BufferScope value: " + dump.valueDisplayName(v) + " (id " + std::to_string(v.id) +
          ") in " + dump.module);
-    line("  file          " + (options.file.empty() ? dump.files.front().path : options.file));
+    line("  file          " + shownFile(dump, options));
     line("  bytes         " + bytesText(v.size));
     line("  shape         " + std::string(dump.shapeText(v)));
     line("  memory space  " + std::to_string(v.color));
@@ -588,7 +606,7 @@ std::string Report::valueJson(const Dump &dump, std::uint32_t value, const Repor
     const ValueFlow flow = ValueFlow::of(dump, value);
     JsonWriter w;
     w.beginObject();
-    w.key("file").value(options.file.empty() ? dump.files.front().path : options.file);
+    w.key("file").value(shownFile(dump, options));
     w.key("module").value(dump.module);
     writeValueFields(w, dump, v);
     w.key("memory_space").value(static_cast<std::int64_t>(v.color));
@@ -633,6 +651,134 @@ std::string Report::valueJson(const Dump &dump, std::uint32_t value, const Repor
 std::string Report::instructionAt(const Dump &dump, std::int64_t step)
 {
     return stepInstruction(dump, step);
+}
+
+} // namespace bufferscope
+
+namespace bufferscope {
+
+namespace {
+
+/// The kind of a memory-usage report's allocation, by the attributes it prints, as the parser
+/// decides it for a dump's allocation line.
+std::string_view reportKind(const MemoryUsageReport::Allocation &a)
+{
+    if (a.parameter >= 0)
+        return a.maybeLiveOut ? "parameter → output, donated" : "parameter";
+    if (a.constant)
+        return "constant";
+    if (a.threadLocal)
+        return "thread_local";
+    if (a.maybeLiveOut)
+        return "output";
+    return "temp";
+}
+
+} // namespace
+
+std::string Report::memoryUsageText(const MemoryUsageReport &r, const std::string &file, int top)
+{
+    std::string out;
+    const auto line = [&out](const std::string &text = {}) {
+        out += safetext::forTerminal(text);
+        out += '\n';
+    };
+    line("BufferScope report: " + ModuleFiles::moduleName(file) +
+         " (XLA's memory-usage report, read without its dump)");
+    line("  file          " + file);
+    line("  total         " + (r.totalBytes >= 0 ? bytesText(r.totalBytes) : std::string("?")) +
+         " in " + std::to_string(r.allocationCount()) + " allocations");
+    line("  note          only the total is exact: the report prints every other size rounded "
+         "(e.g. 2.70GiB); open the module's buffer-assignment dump for the rest");
+    line();
+    line("Allocations by kind (of those the report lists, sizes as rounded)");
+    std::vector<std::pair<std::string_view, std::pair<std::int64_t, std::int64_t>>> kinds;
+    for (const MemoryUsageReport::Allocation &a : r.allocations) {
+        const std::string_view k = reportKind(a);
+        auto it =
+            std::find_if(kinds.begin(), kinds.end(), [k](const auto &e) { return e.first == k; });
+        if (it == kinds.end())
+            it = kinds.insert(kinds.end(), {k, {0, 0}});
+        it->second.first += a.size;
+        ++it->second.second;
+    }
+    for (const auto &[kind, figures] : kinds)
+        line("  " + pad(kind, 29) + padLeft(humanBytes(figures.first), 10) + "  " +
+             std::to_string(figures.second) + " allocations");
+    if (static_cast<std::int64_t>(r.allocations.size()) < r.allocationCount())
+        line("  (and " +
+             std::to_string(r.allocationCount() - static_cast<std::int64_t>(r.allocations.size())) +
+             " smaller allocations the report leaves out)");
+    line();
+    line("Largest allocations, each with its values by offset");
+    const std::size_t shown = std::min<std::size_t>(r.allocations.size(), std::max(0, top));
+    for (std::size_t i = 0; i < shown; ++i) {
+        const MemoryUsageReport::Allocation &a = r.allocations[i];
+        line("  " + padLeft(humanBytes(a.size), 10) + "  allocation " + std::to_string(a.index) +
+             "  " + clip(a.description, 100));
+        for (const MemoryUsageReport::Group &g : a.groups)
+            line("      offset " + padLeft(std::to_string(g.offset), 12) + "  " +
+                 padLeft(humanBytes(g.size), 10) + "  " + padLeft(std::to_string(g.values), 5) +
+                 " values  " + clip(g.shapes, 80));
+        if (a.hiddenGroups > 0)
+            line("      … " + std::to_string(a.hiddenGroups) + " smaller offsets not shown");
+    }
+    if (r.allocations.size() > shown)
+        line("  … " + std::to_string(r.allocations.size() - shown) + " more (--top)");
+    line();
+    if (r.problems.empty()) {
+        line("Warnings: none");
+    } else {
+        line("Warnings (" + std::to_string(r.problems.size()) + ")");
+        for (const MemoryUsageReport::Problem &p : r.problems)
+            line("  " + file + ":" + std::to_string(p.line) + ": " + p.message);
+    }
+    return out;
+}
+
+std::string Report::memoryUsageJson(const MemoryUsageReport &r, const std::string &file)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("file").value(file);
+    w.key("module").value(ModuleFiles::moduleName(file));
+    w.key("kind").value("memory_usage_report");
+    w.key("total_bytes").value(r.totalBytes);
+    w.key("allocation_count").value(r.allocationCount());
+    w.key("hidden_allocations").value(r.hiddenAllocations);
+    w.key("allocations").beginArray();
+    for (const MemoryUsageReport::Allocation &a : r.allocations) {
+        w.beginObject();
+        w.key("index").value(a.index);
+        w.key("kind").value(reportKind(a));
+        w.key("size_rounded").value(a.size);
+        w.key("size_rounding").value(a.sizeUlp);
+        w.key("description").value(a.description);
+        w.key("values_by_offset").beginArray();
+        for (const MemoryUsageReport::Group &g : a.groups) {
+            w.beginObject();
+            w.key("offset").value(g.offset);
+            w.key("size_rounded").value(g.size);
+            w.key("values").value(g.values);
+            w.key("shapes").value(g.shapes);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("hidden_offsets").value(a.hiddenGroups);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("warnings").beginArray();
+    for (const MemoryUsageReport::Problem &p : r.problems) {
+        w.beginObject();
+        w.key("file").value(file);
+        w.key("line").value(p.line);
+        w.key("message").value(p.message);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.str() + "\n";
 }
 
 } // namespace bufferscope

@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
+#include "parse/MemoryUsageReport.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +35,11 @@ public:
     static std::int64_t reportStep(const MemoryTimeline &timeline, const ReportOptions &options);
     /// The instruction at `step`: its name, "(end of program)" or "(unknown)".
     static std::string instructionAt(const Dump &dump, std::int64_t step);
+    /// What a memory-usage report holds, for one opened without its dump: its total, its
+    /// allocations by kind, the largest with their values by offset (sizes as XLA rounds them).
+    static std::string memoryUsageText(const MemoryUsageReport &report, const std::string &file,
+                                       int top);
+    static std::string memoryUsageJson(const MemoryUsageReport &report, const std::string &file);
     /// Every warning: the parser's, then the analysis's.
     static std::vector<Diagnostic> warnings(const Dump &dump, const MemoryTimeline &timeline);
 };

@@ -2,12 +2,14 @@
 // repository: they are not ours, so they are not copied here, and a clone without them skips
 // these tests, saying why. Every expectation is a figure XLA printed in the file itself.
 #include "CliRun.h"
+#include "parse/MemoryUsageReport.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -113,6 +115,114 @@ private Q_SLOTS:
             testutil::runBufferscope({QStringLiteral("report"), real(name)});
         QVERIFY(text.out.contains("it is complete but was printed by BufferAssignment::ToString"));
         QVERIFY(text.out.contains("Warnings: none"));
+    }
+
+    // XLA's memory-usage report (issue 34): never read as a dump. Beside its dump it is checked
+    // against it (and agrees: total 2968773290, 79 allocations, the values per allocation);
+    // opened itself it reads the dump and says so; alone, report prints what it holds.
+    void memoryUsageReport()
+    {
+        const char *dumpName =
+            "module_0037.jit__full_run.sm_8.0_gpu_after_optimizations-buffer-assignment.txt";
+        const char *reportName =
+            "module_0037.jit__full_run.sm_8.0_gpu_after_optimizations-memory-usage-report.txt";
+        REQUIRE_REAL(reportName);
+        for (const char *opened : {dumpName, reportName}) {
+            const QJsonObject o = reportJson(real(opened));
+            QCOMPARE(o[QStringLiteral("warnings")].toArray().size(), 0);
+            QCOMPARE(o[QStringLiteral("file")].toString(), real(dumpName));
+            QCOMPARE(o[QStringLiteral("total_bytes")].toInteger(), 2968773290);
+            QCOMPARE(o[QStringLiteral("allocation_count")].toInteger(), 79);
+            const QString note = o[QStringLiteral("notes")].toArray().last().toString();
+            QVERIFY2(note.contains(QStringLiteral("report agrees with the dump")),
+                     qPrintable(note));
+            QCOMPARE(note.startsWith(QStringLiteral("opened XLA's memory-usage report")),
+                     opened == reportName);
+        }
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString lone = dir.filePath(QLatin1String(reportName));
+        QVERIFY(QFile::copy(real(reportName), lone));
+        const testutil::CliRun text = testutil::runBufferscope({QStringLiteral("report"), lone});
+        QCOMPARE(text.code, 0);
+        QVERIFY(
+            text.out.contains("  total         2.76GiB (2968773290 bytes) in 79 allocations\n"));
+        const QJsonObject o = reportJson(lone);
+        QCOMPARE(o[QStringLiteral("kind")].toString(), QStringLiteral("memory_usage_report"));
+        QCOMPARE(o[QStringLiteral("total_bytes")].toInteger(), 2968773290);
+        // The first list shows 51, then "The rest 28 allocations are less than 5%".
+        QCOMPARE(o[QStringLiteral("allocation_count")].toInteger(), 79);
+        QCOMPARE(o[QStringLiteral("hidden_allocations")].toInteger(), 28);
+        const QJsonObject first = o[QStringLiteral("allocations")].toArray().at(0).toObject();
+        QCOMPARE(first[QStringLiteral("index")].toInteger(), 78);
+        QCOMPARE(first[QStringLiteral("kind")].toString(), QStringLiteral("temp"));
+        // "size 2.70GiB": 2.70 × 2^30, good to half a hundredth of a GiB.
+        QCOMPARE(first[QStringLiteral("size_rounded")].toInteger(), 2899102925);
+        QCOMPARE(first[QStringLiteral("size_rounding")].toInteger(), 5368710);
+        const QJsonObject group =
+            first[QStringLiteral("values_by_offset")].toArray().at(0).toObject();
+        QCOMPARE(group[QStringLiteral("offset")].toInteger(), 4992);
+        QCOMPARE(group[QStringLiteral("values")].toInteger(), 22);
+        QCOMPARE(first[QStringLiteral("hidden_offsets")].toInteger(), 397);
+        // A folder with only the report: one module, its total, no peak.
+        const testutil::CliRun list =
+            testutil::runBufferscope({QStringLiteral("list"), dir.path()});
+        QCOMPARE(list.code, 0);
+        QVERIFY2(list.out.contains("2.76GiB      -                   -  module_0037"),
+                 list.out.constData());
+        // The GUI's loader refuses it with what it is.
+        const testutil::CliRun gui = testutil::runBufferscope(
+            {QStringLiteral("export"), lone, QStringLiteral("--view"), QStringLiteral("usage"),
+             QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(gui.code, 2);
+        QVERIFY(gui.err.contains("this is XLA's memory-usage report"));
+
+        // A report that disagrees with its dump: warned, with the figures.
+        QVERIFY(QFile::copy(real(dumpName), dir.filePath(QLatin1String(dumpName))));
+        QFile f(lone);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        bytes.replace("Total bytes used: 2968773290", "Total bytes used: 2968773291");
+        bytes.replace("allocation 0: size 56.25MiB, parameter 6",
+                      "allocation 0: size 57.25MiB, parameter 6");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+        const QJsonObject differs = reportJson(dir.filePath(QLatin1String(dumpName)));
+        QStringList messages;
+        for (const QJsonValue &w : differs[QStringLiteral("warnings")].toArray())
+            messages << w.toObject()[QStringLiteral("message")].toString();
+        QVERIFY2(messages.contains(QStringLiteral("the memory-usage report's total is 2968773291 "
+                                                  "bytes, the dump's allocations add up to "
+                                                  "2968773290")),
+                 qPrintable(messages.join(QLatin1Char('|'))));
+        QVERIFY2(messages.contains(QStringLiteral("allocation 0: the memory-usage report says size "
+                                                  "57.25MiB (the dump: 58982400 bytes)")),
+                 qPrintable(messages.join(QLatin1Char('|'))));
+    }
+
+    void humanBytes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("bytes");
+        QTest::addColumn<qint64>("rounding");
+        QTest::newRow("bytes") << "802B" << qint64(802) << qint64(1);
+        QTest::newRow("KiB one decimal") << "900.0KiB" << qint64(921600) << qint64(52);
+        QTest::newRow("MiB two decimals") << "56.25MiB" << qint64(58982400) << qint64(5243);
+        QTest::newRow("GiB") << "2.70GiB" << qint64(2899102925) << qint64(5368710);
+        QTest::newRow("not a size") << "2.70 furlongs" << qint64(-1) << qint64(0);
+    }
+    void humanBytes()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, bytes);
+        QFETCH(qint64, rounding);
+        std::int64_t ulp = 0;
+        QCOMPARE(bufferscope::MemoryUsageReport::parseHumanBytes(text.toStdString(), &ulp), bytes);
+        if (bytes >= 0)
+            QCOMPARE(ulp, rounding);
     }
 };
 

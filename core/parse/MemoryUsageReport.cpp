@@ -1,0 +1,273 @@
+#include "MemoryUsageReport.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace bufferscope {
+
+namespace {
+
+using sv = std::string_view;
+
+sv trim(sv s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool readInt(sv s, std::int64_t &out)
+{
+    s = trim(s);
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+/// The lines of `text`, each without its line end.
+std::vector<sv> linesOf(sv text)
+{
+    std::vector<sv> lines;
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        lines.push_back(text.substr(0, nl));
+        if (nl == sv::npos)
+            break;
+        text.remove_prefix(nl + 1);
+    }
+    return lines;
+}
+
+/// `allocation 78: size 2.70GiB, preallocated-temp:` (BufferAllocation::ToShortString(true)).
+bool readAllocation(sv text, MemoryUsageReport::Allocation &a, std::string &error)
+{
+    text = trim(text);
+    if (!text.starts_with("allocation ")) {
+        error = "expected 'allocation N: size S, …'";
+        return false;
+    }
+    text.remove_prefix(11);
+    const auto colon = text.find(':');
+    if (colon == sv::npos || !readInt(text.substr(0, colon), a.index) || a.index < 0) {
+        error = "expected an allocation number";
+        return false;
+    }
+    text = trim(text.substr(colon + 1));
+    if (!text.starts_with("size ")) {
+        error = "expected 'size S' after the allocation number";
+        return false;
+    }
+    text.remove_prefix(5);
+    const auto comma = text.find(',');
+    const sv size = text.substr(0, comma == sv::npos ? text.find(':') : comma);
+    a.size = MemoryUsageReport::parseHumanBytes(size, &a.sizeUlp);
+    if (a.size < 0) {
+        error = "unreadable size '" + std::string(size) + "'";
+        return false;
+    }
+    sv rest = comma == sv::npos ? sv() : trim(text.substr(comma + 1));
+    if (rest.ends_with(':'))
+        rest.remove_suffix(1);
+    a.description = std::string(rest);
+    // The attributes BufferAllocation::ToShortString writes, comma-separated; a parameter's
+    // shape `|…|` may hold commas, so look for the words only where they stand as attributes.
+    std::size_t at = 0;
+    while (at < rest.size()) {
+        std::size_t end = rest.find(", ", at);
+        // Skip over a `|…|` shape.
+        const std::size_t bar = rest.find('|', at);
+        if (bar != sv::npos && (end == sv::npos || bar < end)) {
+            const std::size_t close = rest.find('|', bar + 1);
+            end = close == sv::npos ? sv::npos : rest.find(", ", close);
+        }
+        const sv item = rest.substr(at, end == sv::npos ? sv::npos : end - at);
+        if (item.starts_with("parameter ")) {
+            std::int64_t n = -1;
+            if (readInt(item.substr(10), n))
+                a.parameter = n;
+        } else if (item == "maybe-live-out") {
+            a.maybeLiveOut = true;
+        } else if (item == "preallocated-temp") {
+            a.preallocatedTemp = true;
+        } else if (item == "constant") {
+            a.constant = true;
+        } else if (item == "thread-local") {
+            a.threadLocal = true;
+        }
+        if (end == sv::npos)
+            break;
+        at = end + 2;
+    }
+    return true;
+}
+
+/// `   2.70GiB( 98%);   64.95MiB; allocation 78: …` → the allocation part.
+bool splitCumulative(sv line, std::size_t fields, sv &rest)
+{
+    for (std::size_t i = 0; i < fields; ++i) {
+        const auto semi = line.find(';');
+        if (semi == sv::npos)
+            return false;
+        line.remove_prefix(semi + 1);
+    }
+    rest = trim(line);
+    return true;
+}
+
+} // namespace
+
+std::int64_t MemoryUsageReport::parseHumanBytes(std::string_view text, std::int64_t *ulp)
+{
+    text = trim(text);
+    static constexpr std::pair<sv, int> kUnits[] = {
+        {"EiB", 60}, {"PiB", 50}, {"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}};
+    for (const auto &[unit, shift] : kUnits) {
+        if (!text.ends_with(unit))
+            continue;
+        const sv number = trim(text.substr(0, text.size() - unit.size()));
+        if (number.empty())
+            return -1;
+        double value = 0;
+        const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+        if (ec != std::errc() || ptr != number.data() + number.size() || value < 0 ||
+            value > 8.0 * 1024)
+            return -1;
+        const auto dot = number.find('.');
+        const std::size_t decimals = dot == sv::npos ? 0 : number.size() - dot - 1;
+        const double scale = std::ldexp(1.0, shift);
+        if (ulp)
+            *ulp = static_cast<std::int64_t>(
+                std::ceil(scale * 0.5 * std::pow(10.0, -double(decimals))));
+        return static_cast<std::int64_t>(std::llround(value * scale));
+    }
+    return -1;
+}
+
+bool MemoryUsageReport::looksLike(std::string_view text)
+{
+    const std::vector<sv> lines = linesOf(text.substr(0, 4096));
+    std::size_t i = 0;
+    while (i < lines.size() && trim(lines[i]).empty())
+        ++i;
+    if (i >= lines.size() || !trim(lines[i]).starts_with("Total bytes used:"))
+        return false;
+    for (++i; i < lines.size(); ++i) {
+        const sv l = trim(lines[i]);
+        if (l.empty())
+            continue;
+        return l == "Allocations sorted by size:";
+    }
+    return false;
+}
+
+MemoryUsageReport MemoryUsageReport::parse(std::string_view text)
+{
+    MemoryUsageReport r;
+    const std::vector<sv> lines = linesOf(text);
+    const auto problem = [&r](std::size_t index, std::string message) {
+        if (r.problems.size() < 100)
+            r.problems.push_back({static_cast<std::int64_t>(index + 1), std::move(message)});
+    };
+    enum class Part
+    {
+        Header,
+        Sorted,
+        Detailed
+    } part = Part::Header;
+    Allocation *current = nullptr; // in the detailed list
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const sv raw = lines[i];
+        const sv line = trim(raw);
+        if (line.empty() || line.starts_with("----") || line.starts_with("cumulative_size;"))
+            continue;
+        if (line.starts_with("Total bytes used:")) {
+            sv n = trim(line.substr(17));
+            n = n.substr(0, n.find(' '));
+            if (!readInt(n, r.totalBytes))
+                problem(i, "unreadable total '" + std::string(line) + "'");
+            continue;
+        }
+        if (line == "Allocations sorted by size:") {
+            part = Part::Sorted;
+            continue;
+        }
+        if (line == "Allocations sorted by size with their values:") {
+            part = Part::Detailed;
+            continue;
+        }
+        if (line.starts_with("The rest ")) {
+            std::int64_t n = 0;
+            const sv count = line.substr(9, line.find(' ', 9) - 9);
+            if (readInt(count, n)) {
+                if (part == Part::Sorted)
+                    r.hiddenAllocations = n;
+                else if (current)
+                    current->hiddenGroups = n;
+            }
+            continue;
+        }
+        std::string error;
+        if (part == Part::Sorted) {
+            sv rest;
+            Allocation a;
+            if (!splitCumulative(line, 2, rest) || !readAllocation(rest, a, error)) {
+                problem(i, "unreadable allocation line: " +
+                               (error.empty() ? std::string("expected 'C(P%); R; allocation …'")
+                                              : error));
+                continue;
+            }
+            r.allocations.push_back(std::move(a));
+            ++r.sortedListed;
+            continue;
+        }
+        if (part == Part::Detailed) {
+            if (line.starts_with("allocation ")) {
+                Allocation a;
+                if (!readAllocation(line, a, error)) {
+                    problem(i, "unreadable allocation line: " + error);
+                    current = nullptr;
+                    continue;
+                }
+                current = nullptr;
+                for (Allocation &known : r.allocations)
+                    if (known.index == a.index)
+                        current = &known;
+                if (!current) { // not in the first list (it was cut): keep it
+                    r.allocations.push_back(std::move(a));
+                    current = &r.allocations.back();
+                }
+                continue;
+            }
+            // \t900.00MiB( 32%);  900.00MiB;         4992;               22; shapes
+            Group g;
+            sv fields = line;
+            const auto skip = [&fields]() {
+                const auto semi = fields.find(';');
+                if (semi == sv::npos)
+                    return sv();
+                const sv field = fields.substr(0, semi);
+                fields.remove_prefix(semi + 1);
+                return field;
+            };
+            skip(); // cumulative size and share
+            const sv size = skip();
+            const sv offset = skip();
+            const sv count = skip();
+            g.size = parseHumanBytes(size);
+            if (!current || g.size < 0 || !readInt(offset, g.offset) || !readInt(count, g.values)) {
+                problem(i, "unreadable value line of an allocation");
+                continue;
+            }
+            g.shapes = std::string(trim(fields));
+            current->groups.push_back(std::move(g));
+            continue;
+        }
+        problem(i, "unexpected line before 'Allocations sorted by size:'");
+    }
+    if (r.totalBytes < 0)
+        problem(0, "no 'Total bytes used:' line");
+    return r;
+}
+
+} // namespace bufferscope

@@ -232,7 +232,7 @@ void UsageChart::fillSpaces()
         return;
     for (const SpaceTimeline &s : timeline()->spaces())
         m_space->addItem(tr("%1 · peak %2")
-                             .arg(toQString(memorySpaceLabel(platformOf(dump()->files.front().path),
+                             .arg(toQString(memorySpaceLabel(platformOf(*dump()),
                                                              s.memorySpace)))
                              .arg(humanBytesText(s.peak.bytes)),
                          s.memorySpace);

@@ -133,7 +133,7 @@ QString ValueInspector::html(const Value &v) const
                    tr("S(%1): an S(%2) value in an S(%1) allocation").arg(v.color).arg(printed));
     else
         out += row(tr("memory space"),
-                   toQString(memorySpaceLabel(platformOf(d.files.front().path), v.color)));
+                   toQString(memorySpaceLabel(platformOf(d), v.color)));
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];
         out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")

@@ -1,5 +1,7 @@
 #include "MemorySpaces.h"
 
+#include "model/Dump.h"
+
 namespace bufferscope {
 
 Platform platformOf(std::string_view fileName)
@@ -11,6 +13,21 @@ Platform platformOf(std::string_view fileName)
         return Platform::Gpu;
     if (name.find("tpu") != std::string_view::npos)
         return Platform::Tpu;
+    if (name.find("cpu_") != std::string_view::npos || name.find(".cpu.") != std::string_view::npos)
+        return Platform::Cpu;
+    return Platform::Unknown;
+}
+
+Platform platformOf(const Dump &dump)
+{
+    if (dump.files.empty())
+        return Platform::Unknown;
+    const Platform byName = platformOf(dump.files.front().path);
+    if (byName != Platform::Unknown)
+        return byName;
+    for (const ShapeInfo &s : dump.shapes)
+        if (s.text != kNoString && dump.str(s.text).find(":T(") != std::string_view::npos)
+            return Platform::Tpu;
     return Platform::Unknown;
 }
 

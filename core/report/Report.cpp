@@ -4,6 +4,7 @@
 #include "analysis/PeakExplainer.h"
 #include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
+#include "model/MemorySpaces.h"
 #include "report/JsonWriter.h"
 #include "util/SafeText.h"
 
@@ -401,6 +402,22 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     w.beginObject();
     w.key("file").value(shownFile(dump, options));
     w.key("module").value(dump.module);
+    // By the file's name, else by its layouts (MemorySpaces.h); null when neither tells.
+    w.key("platform");
+    switch (platformOf(dump)) {
+    case Platform::Gpu:
+        w.value("gpu");
+        break;
+    case Platform::Tpu:
+        w.value("tpu");
+        break;
+    case Platform::Cpu:
+        w.value("cpu");
+        break;
+    case Platform::Unknown:
+        w.null();
+        break;
+    }
     w.key("notes").beginArray();
     for (const std::string &note : dump.notes)
         w.value(note);

@@ -203,6 +203,47 @@ private Q_SLOTS:
                  qPrintable(messages.join(QLatin1Char('|'))));
     }
 
+    // The platform by name, else by content (issue 34): a 2026 TPU dump's name says nothing,
+    // but its layouts carry tiles (tpu_random_normal: `{:T(256)}` and the like).
+    void platformFromContent_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("platform");
+        QTest::newRow("2026 TPU name") << "tpu_random_normal"
+                                       << "module_0294.jit_train_step.cl_854318611.after_"
+                                          "optimizations-buffer-assignment.txt"
+                                       << "tpu";
+        QTest::newRow("GPU by name") << "gpu_vllm_update_slice"
+                                     << "module_0001.jit_f.sm_8.0_gpu_after_optimizations-"
+                                        "buffer-assignment.txt"
+                                     << "gpu";
+        QTest::newRow("CPU by name") << "gpu_vllm_update_slice"
+                                     << "module_0001.jit_f.cpu_after_optimizations-buffer-"
+                                        "assignment.txt"
+                                     << "cpu";
+        QTest::newRow("no tiles, no name") << "gpu_vllm_update_slice"
+                                           << "module_0001.jit_f.cl_1.after_optimizations-"
+                                              "buffer-assignment.txt"
+                                           << "";
+    }
+    void platformFromContent()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, name);
+        QFETCH(QString, platform);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(name);
+        QVERIFY(QFile::copy(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(sample), path));
+        const QJsonObject o = reportJson(path);
+        if (platform.isEmpty())
+            QVERIFY(o[QStringLiteral("platform")].isNull());
+        else
+            QCOMPARE(o[QStringLiteral("platform")].toString(), platform);
+    }
+
     void humanBytes_data()
     {
         QTest::addColumn<QString>("text");

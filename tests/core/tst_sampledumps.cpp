@@ -44,7 +44,9 @@ private Q_SLOTS:
         QCOMPARE(platformOf("/d/module_0001.jit_f.sm_9.0_gpu_after_optimizations-buffer-"
                             "assignment.txt"),
                  Platform::Gpu);
-        QCOMPARE(platformOf("/d/module_0001.jit_f.cpu_after_optimizations.txt"), Platform::Unknown);
+        QCOMPARE(platformOf("/d/module_0001.jit_f.cpu_after_optimizations.txt"), Platform::Cpu);
+        QCOMPARE(platformOf("/d/module_0001.jit_f.cl_1.after_optimizations.txt"),
+                 Platform::Unknown);
         QCOMPARE(memorySpaceLabel(Platform::Gpu, 1), std::string("S(1) collective"));
         QCOMPARE(memorySpaceLabel(Platform::Gpu, 2), std::string("S(2) temp buffers"));
         QCOMPARE(memorySpaceLabel(Platform::Tpu, 0), std::string("S(0) device"));

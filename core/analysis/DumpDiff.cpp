@@ -59,21 +59,28 @@ std::vector<KeyDelta> deltas(const std::vector<BreakdownRow> &before,
 
 /// Merges two hierarchies by label, down to (not including) the instruction-name leaves, whose
 /// names a recompile renumbers.
-DeltaNode mergeTrees(const BreakdownNode *a, const BreakdownNode *b, std::string label)
+/// Merges two trees by label. `renamed` (a label of A's children, one of B's) pairs two
+/// children with different labels as one, shown as "A → B".
+DeltaNode mergeTrees(const BreakdownNode *a, const BreakdownNode *b, std::string label,
+                     const std::pair<std::string, std::string> &renamed = {})
 {
     DeltaNode node;
     node.label = std::move(label);
     node.before = a ? a->bytes : 0;
     node.after = b ? b->bytes : 0;
+    const std::string pairedLabel =
+        renamed.first.empty() ? std::string() : renamed.first + " → " + renamed.second;
     std::map<std::string, std::pair<const BreakdownNode *, const BreakdownNode *>> children;
     if (a)
         for (const BreakdownNode &c : a->children)
             if (!c.instructions)
-                children[c.label].first = &c;
+                children[!pairedLabel.empty() && c.label == renamed.first ? pairedLabel : c.label]
+                    .first = &c;
     if (b)
         for (const BreakdownNode &c : b->children)
             if (!c.instructions)
-                children[c.label].second = &c;
+                children[!pairedLabel.empty() && c.label == renamed.second ? pairedLabel : c.label]
+                    .second = &c;
     for (const auto &[key, pair] : children) {
         DeltaNode child = mergeTrees(pair.first, pair.second, key);
         if (child.delta() != 0 || !child.children.empty())
@@ -260,10 +267,64 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
                                     (y.after.value != kNone ? y.after.name : y.before.name);
                          });
     }
-    diff.byOpName = deltas(ba.byOpName, bb.byOpName);
+
     diff.bySource = deltas(ba.bySource, bb.bySource);
     diff.byKind = deltas(ba.byKind, bb.byKind);
-    diff.opNameTree = mergeTrees(&ba.opNameTree, &bb.opNameTree, "(all)");
+    // Two variants of a program (jit(f_x) against jit(f_y)): every group would show as gone
+    // and new. When each side's largest top-level group is missing from the other, the two
+    // are taken for the same function and compared below their roots.
+    const auto largestRoot = [](const BreakdownNode &tree) -> const BreakdownNode * {
+        const BreakdownNode *best = nullptr;
+        for (const BreakdownNode &c : tree.children)
+            if (!c.instructions && c.label != Breakdown::kNoOpName &&
+                (!best || c.bytes > best->bytes))
+                best = &c;
+        return best;
+    };
+    const auto hasRoot = [](const BreakdownNode &tree, const std::string &label) {
+        return std::any_of(tree.children.begin(), tree.children.end(), [&](const BreakdownNode &c) {
+            return !c.instructions && c.label == label;
+        });
+    };
+    const BreakdownNode *rootA = largestRoot(ba.opNameTree);
+    const BreakdownNode *rootB = largestRoot(bb.opNameTree);
+    // Taken for the same function only when both are a transform of one kind, `jit(…)`, hold
+    // most of their side's bytes, and have a group below them in common (`jit(main)`).
+    const auto kindOf = [](const std::string &label) {
+        const auto open = label.find('(');
+        return open == std::string::npos || !label.ends_with(')') ? std::string()
+                                                                  : label.substr(0, open);
+    };
+    const auto sharesChild = [](const BreakdownNode &x, const BreakdownNode &y) {
+        for (const BreakdownNode &c : x.children)
+            for (const BreakdownNode &o : y.children)
+                if (!c.instructions && !o.instructions && c.label == o.label)
+                    return true;
+        return false;
+    };
+    if (rootA && rootB && rootA->label != rootB->label && !hasRoot(bb.opNameTree, rootA->label) &&
+        !hasRoot(ba.opNameTree, rootB->label) && !kindOf(rootA->label).empty() &&
+        kindOf(rootA->label) == kindOf(rootB->label) && 2 * rootA->bytes >= ba.opNameTree.bytes &&
+        2 * rootB->bytes >= bb.opNameTree.bytes && sharesChild(*rootA, *rootB)) {
+        diff.opNameRootBefore = rootA->label;
+        diff.opNameRootAfter = rootB->label;
+        diff.opNameTree =
+            mergeTrees(&ba.opNameTree, &bb.opNameTree, "(all)", {rootA->label, rootB->label});
+    } else {
+        diff.opNameTree = mergeTrees(&ba.opNameTree, &bb.opNameTree, "(all)");
+    }
+    // The flat op_name groups the same way: "jit(f_x)/…" and "jit(f_y)/…" as one key.
+    const auto underPair = [&diff](std::vector<BreakdownRow> rows, const std::string &root) {
+        if (diff.opNameRootBefore.empty())
+            return rows;
+        const std::string pair = diff.opNameRootBefore + " → " + diff.opNameRootAfter;
+        for (BreakdownRow &r : rows)
+            if (r.key == root || r.key.starts_with(root + "/"))
+                r.key = pair + r.key.substr(root.size());
+        return rows;
+    };
+    diff.byOpName = deltas(underPair(ba.byOpName, diff.opNameRootBefore),
+                           underPair(bb.byOpName, diff.opNameRootAfter));
     if (diff.hasStacks)
         diff.stackTree = mergeTrees(&ba.callersTree, &bb.callersTree, "(all)");
 

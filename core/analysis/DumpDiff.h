@@ -124,7 +124,11 @@ struct DumpDiff
     std::vector<KeyDelta> bySource;
     std::vector<KeyDelta> byKind;
     DeltaNode opNameTree; ///< by op_name segment, at each peak
-    DeltaNode stackTree;  ///< by call stack, outermost caller first (empty without stacks)
+    /// When every op_name of each side sits under one root and the two roots differ (two
+    /// functions of one program, `jit(reshard_xfirst)` against `jit(reshard_yfirst)`), the
+    /// trees are compared below them: the two roots, else empty.
+    std::string opNameRootBefore, opNameRootAfter;
+    DeltaNode stackTree; ///< by call stack, outermost caller first (empty without stacks)
     bool hasStacks = false;
     std::vector<DonationChange> donations; ///< lost ones first
     /// The values of the parameters whose donation was lost, as A has them and what they became.

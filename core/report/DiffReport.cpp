@@ -271,6 +271,9 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
         if (!stack.empty())
             line("    … more (--top)");
     };
+    if (!d.opNameRootBefore.empty())
+        line("  op_name roots differ (" + d.opNameRootBefore + " → " + d.opNameRootAfter +
+             "): the op_name tree is compared below them");
     tree("Live at each peak, by op_name", d.opNameTree);
     if (d.hasStacks)
         tree("Live at each peak, by call stack (outermost caller first)", d.stackTree);
@@ -366,6 +369,15 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
     writeDeltas(w, "by_op_name_delta", d.byOpName);
     writeDeltas(w, "by_source_delta", d.bySource);
     writeDeltas(w, "by_kind_delta", d.byKind);
+    w.key("op_name_roots");
+    if (d.opNameRootBefore.empty()) {
+        w.null();
+    } else {
+        w.beginObject();
+        w.key("before").value(d.opNameRootBefore);
+        w.key("after").value(d.opNameRootAfter);
+        w.endObject();
+    }
     w.key("by_op_name_tree_delta");
     writeTree(w, d.opNameTree);
     w.key("by_call_stack_delta");

@@ -394,6 +394,34 @@ private Q_SLOTS:
                  3);
     }
 
+    // Two variants of one program (issue 34): every op_name of one is under jit(_normal), of
+    // the other under jit(_normal_v2). The trees are compared below the two roots, and the
+    // report says so; the same program against itself has no such pairing.
+    void variantsCompareBelowTheirRoots()
+    {
+        QTemporaryDir dir;
+        const std::string a = samplePath("tpu_random_normal");
+        const std::string b =
+            dir.filePath(QStringLiteral("v2-buffer-assignment.txt")).toStdString();
+        writeFile(b, replaceAll(readFile(a), "jit(_normal)", "jit(_normal_v2)"));
+        const QString qa = QString::fromStdString(a);
+        const QString qb = QString::fromStdString(b);
+        const QJsonObject o = diffJson({qa, qb}, 0);
+        const QJsonObject roots = o[QStringLiteral("op_name_roots")].toObject();
+        QCOMPARE(roots[QStringLiteral("before")].toString(), QStringLiteral("jit(_normal)"));
+        QCOMPARE(roots[QStringLiteral("after")].toString(), QStringLiteral("jit(_normal_v2)"));
+        QCOMPARE(o[QStringLiteral("by_op_name_delta")].toArray().size(), 0);
+        QCOMPARE(o[QStringLiteral("by_op_name_tree_delta")]
+                     .toObject()[QStringLiteral("children")]
+                     .toArray()
+                     .size(),
+                 0);
+        const CliRun text = runBufferscope({QStringLiteral("diff"), qa, qb});
+        QVERIFY(text.out.contains("  op_name roots differ (jit(_normal) → jit(_normal_v2)): the "
+                                  "op_name tree is compared below them\n"));
+        QVERIFY(diffJson({qa, qa}, 0)[QStringLiteral("op_name_roots")].isNull());
+    }
+
     // A dump that looks truncated (issue 33): diff lists each dump's warnings, as report does,
     // and no gate passes on it; every gate fails with exit status 4 and says why (before: exit
     // 0 under --fail-above-delta 0, "the same on every aligned step", no warning).

@@ -270,15 +270,29 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             line("            logical peak " + bytesText(s.logicalPeak.bytes) + " at step " +
                  std::to_string(s.logicalPeak.step) + " (" +
                  stepInstruction(dump, s.logicalPeak.step) + ")");
+            // One rule (docs/FORMAT.md Part A): a value counts through its last step, and one
+            // that reuses its bytes in place counts from its first, so both count at the step
+            // they share, and the sum can pass what was allocated.
+            if (s.logicalPeak.bytes > dump.totalBytes())
+                line("            (above the " + humanBytes(dump.totalBytes()) +
+                     " allocated: values that take over another's bytes in place count with it "
+                     "at the step they share)");
         }
         line();
         const PrintedPeak &printed = dump.printedPeak;
         if (printed.present) {
             static constexpr std::array kFormats = {"?", "V1", "V2", "V3", "V4"};
+            // What XLA's bytes are, by the era of the list (docs/FORMAT.md §3.7): up to V1 each
+            // entry is sized by its defining instruction's whole shape, so a tuple's element
+            // counts as the tuple's index table; from V2 on by the value's own shape.
             line("XLA's printed peak:  step " + std::to_string(printed.step) + ", " +
                  std::to_string(printed.entries.size()) + " entries, " + bytesText(printed.bytes) +
                  " (peak list " + kFormats[static_cast<std::size_t>(printed.format)] +
-                 "; XLA counts shape bytes, not assigned bytes)");
+                 (printed.format == PeakFormat::V1
+                      ? "; XLA sizes each entry by its instruction's shape: a tuple's element "
+                        "counts as the tuple's 8-byte-per-element index table, and shape bytes "
+                        "are not assigned bytes)"
+                      : "; XLA counts each value's shape bytes, not its assigned bytes)"));
             if (!printed.stackTrace.empty()) {
                 // XLA's own attribution of its printed peak to call paths (V4 peak lists).
                 line("XLA's stack trace breakdown of that peak (" +

@@ -100,6 +100,17 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains("  parameter → output, donated   810.00MiB       849346560 "
                                    "bytes   95.3%  1 allocations\n"),
                  text.out.constData());
+        // Its logical peak, 1,725,465,608 bytes at step 24, is XLA's own printed peak (`Live
+        // ranges at 24 (peak)`, six entries) and passes the 891,233,928 bytes allocated: the
+        // report says why, and says how XLA's V1 list sizes its entries.
+        QVERIFY(
+            text.out.contains("            logical peak 1.61GiB (1725465608 bytes) at step 24"));
+        QVERIFY(text.out.contains("            (above the 849.95MiB allocated: values that take "
+                                  "over another's bytes in place count with it at the step they "
+                                  "share)\n"));
+        QVERIFY(text.out.contains("(peak list V1; XLA sizes each entry by its instruction's "
+                                  "shape: a tuple's element counts as the tuple's "
+                                  "8-byte-per-element index table"));
     }
 
     // Printed through BufferAssignment::ToString (Reactant.jl): complete, without live ranges;

@@ -136,9 +136,12 @@ std::int64_t MemoryUsageReport::parseHumanBytes(std::string_view text, std::int6
         const auto dot = number.find('.');
         const std::size_t decimals = dot == sv::npos ? 0 : number.size() - dot - 1;
         const double scale = std::ldexp(1.0, shift);
+        // HumanReadableNumBytes divides by 1024 in integers down to KiB before it prints, so
+        // a size can be off by the digits' half unit plus what those divisions dropped.
         if (ulp)
             *ulp = static_cast<std::int64_t>(
-                std::ceil(scale * 0.5 * std::pow(10.0, -double(decimals))));
+                       std::ceil(scale * 0.5 * std::pow(10.0, -double(decimals)))) +
+                   (shift >= 20 ? (std::int64_t{1} << (shift - 10)) : 0);
         return static_cast<std::int64_t>(std::llround(value * scale));
     }
     return -1;

@@ -210,20 +210,30 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
     // Temps: mostly arrays, some tuple-shaped instructions ({} table + elements).
     while (static_cast<std::int64_t>(values.size()) < target - 1) {
         const int instr = addInstr(kOpcodes[rng() % kOpcodes.size()]);
-        if (rng() % 20 == 0 && static_cast<std::int64_t>(values.size()) + 4 < target) {
-            const int arity = 2 + static_cast<int>(rng() % 2);
+        // A tuple now and then; one in four of them long (6 to 40 elements), which XLA prints
+        // with a `/*index=N*/` comment before every fifth element (ShapeUtil's printer).
+        const bool tupleShaped = rng() % 20 == 0;
+        const int arity = !tupleShaped     ? 0
+                          : rng() % 4 == 0 ? 6 + static_cast<int>(rng() % 35)
+                                           : 2 + static_cast<int>(rng() % 2);
+        if (tupleShaped && static_cast<std::int64_t>(values.size()) + arity + 1 < target) {
             Instr &ins = instrs[static_cast<std::size_t>(instr)];
             ins.arity = arity;
             std::vector<ArrayShape> elems;
             for (int e = 0; e < arity; ++e)
                 elems.push_back(randomArray(rng));
+            const auto separator = [](int e) {
+                return e == 0       ? std::string()
+                       : e % 5 == 0 ? ", /*index=" + std::to_string(e) + "*/"
+                                    : std::string(", ");
+            };
             std::string tuple = "(";
             for (int e = 0; e < arity; ++e)
-                tuple += (e ? ", " : "") + elems[static_cast<std::size_t>(e)].withLayout;
+                tuple += separator(e) + elems[static_cast<std::size_t>(e)].withLayout;
             tuple += ")";
             std::string tupleNoLayout = "(";
             for (int e = 0; e < arity; ++e)
-                tupleNoLayout += (e ? ", " : "") + elems[static_cast<std::size_t>(e)].noLayout;
+                tupleNoLayout += separator(e) + elems[static_cast<std::size_t>(e)].noLayout;
             tupleNoLayout += ")";
             ins.shape = tuple;
             ins.bytes = 8 * arity;
@@ -611,6 +621,94 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
     truths.printedPeakBytes = cumulative;
     w.flush();
     truths.fileBytes = w.written();
+
+    // -- the memory-usage report, as BufferAssignment::MemoryUsageReport prints it
+    if (std::FILE *report = options.memoryUsageReport) {
+        constexpr double kPercentile = 0.05;
+        constexpr std::size_t kMoreThan = 50;
+        std::vector<std::size_t> bySize(allocs.size());
+        for (std::size_t a = 0; a < allocs.size(); ++a)
+            bySize[a] = a;
+        std::stable_sort(bySize.begin(), bySize.end(), [&](std::size_t x, std::size_t y) {
+            return allocs[x].size > allocs[y].size;
+        });
+        const auto shortString = [&](std::size_t a) {
+            return "allocation " + std::to_string(a) + ": size " + human(allocs[a].size) +
+                   allocs[a].header + ":";
+        };
+        const std::int64_t total = truths.totalBytes;
+        std::fprintf(report, "Total bytes used: %lld (%s)\n\nAllocations sorted by size:\n\n",
+                     static_cast<long long>(total), human(total).c_str());
+        std::fprintf(report, "cumulative_size; total_size - cumulative_size; allocation\n%s\n",
+                     std::string(78, '-').c_str());
+        std::int64_t listed = 0;
+        for (std::size_t i = 0; i < bySize.size(); ++i) {
+            listed += allocs[bySize[i]].size;
+            std::fprintf(report, "%10s(%3.0f%%); %10s; %s\n", human(listed).c_str(),
+                         100.0 * double(listed) / double(total), human(total - listed).c_str(),
+                         shortString(bySize[i]).c_str());
+            if (i + 1 > kMoreThan && double(total - listed) < double(total) * kPercentile) {
+                std::fprintf(report,
+                             "The rest %zu allocations are less than %d%% of the total size and "
+                             "not shown.\n",
+                             bySize.size() - i - 1, static_cast<int>(kPercentile * 100));
+                break;
+            }
+        }
+        std::fprintf(report, "\n\nAllocations sorted by size with their values:\n");
+        for (std::size_t a : bySize) {
+            if (allocs[a].members.size() == 1) {
+                std::fprintf(report, "%s\n", shortString(a).c_str());
+                continue;
+            }
+            // Values grouped by offset: the group's size is its largest value's.
+            std::map<std::int64_t, std::pair<std::int64_t, std::vector<const Gen *>>> byOffset;
+            for (int vi : allocs[a].members) {
+                const Gen &g = values[static_cast<std::size_t>(vi)];
+                auto &group = byOffset[g.offset];
+                group.first = std::max(group.first, g.bytes);
+                group.second.push_back(&g);
+            }
+            std::vector<std::pair<std::int64_t, std::pair<std::int64_t, std::vector<const Gen *>>>>
+                groups(byOffset.begin(), byOffset.end());
+            std::int64_t groupTotal = 0;
+            for (const auto &g : groups)
+                groupTotal += g.second.first;
+            std::stable_sort(groups.begin(), groups.end(), [](const auto &x, const auto &y) {
+                return x.second.first > y.second.first;
+            });
+            std::fprintf(report,
+                         "%s\n\tcumulative_size;       size;       offset; "
+                         "used_by_n_values; shapes_list\n\t%s\n",
+                         shortString(a).c_str(), std::string(60, '-').c_str());
+            std::int64_t groupCumulative = 0;
+            for (std::size_t i = 0; i < groups.size(); ++i) {
+                const auto &[offset, group] = groups[i];
+                groupCumulative += group.first;
+                std::map<std::string, int> shapes;
+                for (const Gen *g : group.second)
+                    ++shapes[g->shapeNoLayout];
+                std::string list;
+                for (const auto &[shape, n] : shapes)
+                    list += (list.empty() ? "" : ", ") +
+                            (n == 1 ? shape : std::to_string(n) + "×" + shape);
+                std::fprintf(report, "\t%9s(%3.0f%%); %10s; %12lld; %16zu; %s\n",
+                             human(groupCumulative).c_str(),
+                             100.0 * double(groupCumulative) / double(groupTotal),
+                             human(group.first).c_str(), static_cast<long long>(offset),
+                             group.second.size(), list.c_str());
+                if (i + 1 > kMoreThan &&
+                    double(groupTotal - groupCumulative) < double(groupTotal) * kPercentile) {
+                    std::fprintf(report,
+                                 "\tThe rest %zu values are less than %d%% of the total size "
+                                 "and not shown.\n",
+                                 groups.size() - i - 1, static_cast<int>(kPercentile * 100));
+                    break;
+                }
+            }
+            std::fprintf(report, "\n");
+        }
+    }
     return truths;
 }
 

@@ -14,6 +14,9 @@ struct GeneratorOptions
     /// 2026 style: metadata names `stack_frame_id=N` instead of an inline source; the frames are
     /// in the module's `<stem>.txt` (writeStackTables).
     bool stacks = false;
+    /// Also write the module's memory-usage report here (`<stem>-memory-usage-report.txt`, as
+    /// BufferAssignment::MemoryUsageReport prints it: percentile 5 %, at least 50 lines).
+    std::FILE *memoryUsageReport = nullptr;
 };
 
 /// What the generator built into a dump, computed on its own (not with BufferScope's code):
@@ -38,7 +41,8 @@ struct GeneratedTruths
 };
 
 /// Writes a large, self-consistent XLA buffer-assignment dump (E2021-2026 layout, V3 peak):
-/// parameters, constants, outputs behind a root tuple, tuple-shaped instructions, and a
+/// parameters, constants, outputs behind a root tuple, tuple-shaped instructions (one in four
+/// of 6 to 40 elements, printed with XLA's `/*index=N*/` comments), and a
 /// preallocated-temp heap packed first-fit without overlaps except in-place chains that touch
 /// at one step, long `from instruction:` lines with metadata and backend_config.
 GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out);

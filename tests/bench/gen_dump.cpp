@@ -2,6 +2,7 @@
 // built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] [--stacks] --out FILE
 // --stacks: 2026 style, stack_frame_id in the metadata and the frames in the module's
 // `<stem>.txt` beside FILE (FILE must end in -buffer-assignment.txt).
+// --report: also XLA's memory-usage report, `<stem>-memory-usage-report.txt` beside FILE.
 // gen_dump --renumber IN --out FILE: FILE is IN as a recompile that renumbered every name and
 // value id would print it (renumberDump), for benchmarks of `diff`.
 #include "DumpGenerator.h"
@@ -17,6 +18,7 @@ int main(int argc, char **argv)
     bufferscope::bench::GeneratorOptions options;
     std::string out;
     std::string renumber;
+    bool report = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--values" && i + 1 < argc)
@@ -25,12 +27,15 @@ int main(int argc, char **argv)
             options.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--stacks")
             options.stacks = true;
+        else if (a == "--report")
+            report = true;
         else if (a == "--renumber" && i + 1 < argc)
             renumber = argv[++i];
         else if (a == "--out" && i + 1 < argc)
             out = argv[++i];
         else {
-            std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");
+            std::fprintf(
+                stderr, "usage: gen_dump --values N [--seed S] [--stacks] [--report] --out FILE\n");
             return 1;
         }
     }
@@ -58,14 +63,24 @@ int main(int argc, char **argv)
         return 0;
     }
     if (out.empty() || options.values <= 0) {
-        std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] --out FILE\n");
+        std::fprintf(stderr,
+                     "usage: gen_dump --values N [--seed S] [--stacks] [--report] --out FILE\n");
         return 1;
     }
     const std::string suffix = "-buffer-assignment.txt";
-    if (options.stacks && !out.ends_with(suffix)) {
-        std::fprintf(stderr, "gen_dump: --stacks needs an --out FILE ending in %s\n",
+    if ((options.stacks || report) && !out.ends_with(suffix)) {
+        std::fprintf(stderr, "gen_dump: --stacks and --report need an --out FILE ending in %s\n",
                      suffix.c_str());
         return 1;
+    }
+    std::FILE *r = nullptr;
+    if (report) {
+        const std::string path =
+            out.substr(0, out.size() - suffix.size()) + "-memory-usage-report.txt";
+        r = std::fopen(path.c_str(), "wb");
+        if (!r)
+            return 2;
+        options.memoryUsageReport = r;
     }
     std::FILE *f = std::fopen(out.c_str(), "wb");
     if (!f) {
@@ -74,6 +89,8 @@ int main(int argc, char **argv)
     }
     const auto truths = bufferscope::bench::generateDump(options, f);
     std::fclose(f);
+    if (r)
+        std::fclose(r);
     if (options.stacks) {
         const std::string stem = out.substr(0, out.size() - suffix.size());
         std::FILE *h = std::fopen((stem + ".txt").c_str(), "wb");

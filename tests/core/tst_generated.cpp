@@ -5,6 +5,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakExplainer.h"
 #include "parse/DumpParser.h"
+#include "parse/MemoryUsageReport.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -120,6 +121,46 @@ private Q_SLOTS:
             QVERIFY(!stopped.ok());
             QVERIFY(stopped.error.empty());
         }
+    }
+
+    // The generator's dump with the memory-usage report XLA would write beside it (issue 34):
+    // long tuples with /*index=N*/ comments read without a warning, and the report, read with
+    // the dump, agrees with the generator's truths: its total, and every allocation's size
+    // within the rounding its digits allow.
+    void memoryUsageReportOfAGeneratedDump()
+    {
+        QTemporaryDir dir;
+        const std::string dump =
+            dir.filePath(QStringLiteral("g-buffer-assignment.txt")).toStdString();
+        const std::string reportPath =
+            dir.filePath(QStringLiteral("g-memory-usage-report.txt")).toStdString();
+        std::FILE *f = std::fopen(dump.c_str(), "wb");
+        std::FILE *r = std::fopen(reportPath.c_str(), "wb");
+        QVERIFY(f && r);
+        bench::GeneratorOptions options{20000, 11};
+        options.memoryUsageReport = r;
+        const bench::GeneratedTruths truths = bench::generateDump(options, f);
+        std::fclose(f);
+        std::fclose(r);
+        const auto readAll = [](const std::string &path) {
+            QFile file(QString::fromStdString(path));
+            return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+        };
+        const std::string text = readAll(dump);
+        QVERIFY(text.find(", /*index=5*/") != std::string::npos);
+        QVERIFY(text.find(", /*index=35*/") != std::string::npos);
+        const LoadResult l = DumpParser::loadFile(dump);
+        QVERIFY2(l.ok(), l.error.c_str());
+        QCOMPARE(l.dump->warnings.size(), std::size_t(0));
+        QCOMPARE(l.dump->allocationSizeSum(), truths.totalBytes);
+        QCOMPARE(l.dump->notes.size(), std::size_t(1));
+        QVERIFY2(l.dump->notes.front().find("agrees with the dump") != std::string::npos,
+                 l.dump->notes.front().c_str());
+        // And alone: its figures are the generator's.
+        const MemoryUsageReport alone = MemoryUsageReport::parse(readAll(reportPath));
+        QVERIFY(alone.problems.empty());
+        QCOMPARE(alone.totalBytes, truths.totalBytes);
+        QCOMPARE(alone.allocationCount(), truths.allocationCount);
     }
 
     void shapesAreDistinctAndMatchTheirLines()

@@ -155,8 +155,19 @@ private Q_SLOTS:
         LiveRangeGantt gantt(&workspace);
         QVERIFY(showDump(gantt));
         const Dump &d = *m_loaded.dump;
-        const QCPRange x = part(QCPRange(0, static_cast<double>(d.stepCount())), zoom.x0, zoom.x1);
-        const QCPRange y = part(QCPRange(0, gantt.rowCount()), zoom.y0, zoom.y1);
+        QCPRange x = part(QCPRange(0, static_cast<double>(d.stepCount())), zoom.x0, zoom.x1);
+        QCPRange y = part(QCPRange(0, gantt.rowCount()), zoom.y0, zoom.y1);
+        if (QByteArray(QTest::currentDataTag()) == "a few boxes") {
+            // The same small window, moved onto the middle row's box, wherever the generator
+            // put it (tuples define many values at one step, which bends the diagonal).
+            for (std::uint32_t i = 0; i < d.values.size(); ++i)
+                if (gantt.rowOf(static_cast<int>(i)) == gantt.rowCount() / 2) {
+                    const double start = static_cast<double>(d.values[i].start);
+                    x = QCPRange(start, start + x.size());
+                    y = QCPRange(gantt.rowCount() / 2, gantt.rowCount() / 2 + y.size());
+                    break;
+                }
+        }
         setRanges(gantt, x, y);
 
         std::vector<std::uint32_t> expected;

@@ -6,7 +6,6 @@
 #include "analysis/MemoryTimeline.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
-#include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
 #include "report/DiffReport.h"
@@ -35,16 +34,6 @@ namespace {
 int fail(const QString &message, int code)
 {
     return CommandLine::fail(message, code);
-}
-
-/// Whether `path` is XLA's memory-usage report: by its name, or by how it begins.
-bool isLoneMemoryUsageReport(const std::string &path)
-{
-    if (ModuleFiles::isMemoryUsageReportName(path))
-        return true;
-    MappedFile map;
-    std::string error;
-    return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
 }
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
@@ -114,9 +103,7 @@ int runReport(const QStringList &args)
     if (file.isEmpty())
         return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usage(), 1);
     // XLA's memory-usage report without its dump: what it holds.
-    if (const std::string path = file.toStdString();
-        ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
-        isLoneMemoryUsageReport(path)) {
+    if (const std::string path = file.toStdString(); DumpParser::isLoneMemoryUsageReport(path)) {
         std::string text;
         {
             QFile f(file);
@@ -322,9 +309,7 @@ int runList(const QStringList &args)
                          safetext::forTerminal(e.module).c_str());
         LoadedDump loaded;
         QString error;
-        if (const std::string path = file.toStdString();
-            ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
-            isLoneMemoryUsageReport(path)) {
+        if (DumpParser::isLoneMemoryUsageReport(file.toStdString())) {
             // A module of which only the memory-usage report is here: its total, no peak.
             QFile f(file);
             if (f.open(QIODevice::ReadOnly))

@@ -11,6 +11,7 @@
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
+#include "MemoryUsageReportView.h"
 #include "ModuleBrowser.h"
 #include "Preferences.h"
 #include "SourceView.h"
@@ -26,6 +27,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
+#include "parse/DumpParser.h"
 #include "util/Parallel.h"
 
 #include <QAction>
@@ -37,6 +39,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -680,6 +683,24 @@ void MainWindow::openPaths(const QStringList &paths)
 
 void MainWindow::openPath(const QString &path)
 {
+    // XLA's memory-usage report without its dump: what it holds, in a window of its own.
+    if (DumpParser::isLoneMemoryUsageReport(path.toStdString())) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            showError(path, file.errorString());
+            return;
+        }
+        auto *view = new MemoryUsageReportView(
+            MemoryUsageReport::parse(file.readAll().toStdString()), path, this);
+        view->setAttribute(Qt::WA_DeleteOnClose);
+        view->show();
+        Q_EMIT memoryUsageReportOpened(view);
+        statusBar()->showMessage(
+            tr("%1 is XLA's memory-usage report; its module's dump is not beside it")
+                .arg(QFileInfo(path).fileName()),
+            10000);
+        return;
+    }
     // The Gantt's rows and the memory map's boxes are built on the load job, in the order and
     // allocation the views asked the workspace for last.
     m_workspace->load(path);

@@ -116,6 +116,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void compareOpened(bufferscope::CompareView *view);
+    /// A memory-usage report without its dump was opened in a window of its own.
+    void memoryUsageReportOpened(QWidget *view);
     /// Every view shows the dump that current() now returns.
     void dumpShown();
 

@@ -225,6 +225,11 @@ int main(int argc, char **argv)
         QObject::connect(window.workspace(), &Workspace::loadFailed, &window,
                          [] { QApplication::exit(2); });
     } else if (!screenshot.isEmpty()) {
+        // A memory-usage report without its dump: its own window is the picture.
+        QObject::connect(&window, &MainWindow::memoryUsageReportOpened, &window,
+                         [&](QWidget *view) {
+                             QTimer::singleShot(300, view, [&, view] { grabAndQuit(view); });
+                         });
         // A screenshot shows the default layout at the default size for the screen, not the
         // user's.
         window.resetLayout();

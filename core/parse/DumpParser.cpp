@@ -3338,6 +3338,12 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
 
 } // namespace
 
+bool DumpParser::isLoneMemoryUsageReport(const std::string &path)
+{
+    return ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
+           isMemoryUsageReport(path);
+}
+
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
 {
     // XLA's memory-usage report is not a dump: its module's dump is read in its place and the

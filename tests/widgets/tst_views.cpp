@@ -11,7 +11,9 @@
 #include "LiveRangeGantt.h"
 #include "LoadedDump.h"
 #include "MemoryMap.h"
+#include "MemoryUsageReportView.h"
 #include "SourceView.h"
+#include "TableCsv.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
@@ -32,6 +34,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -747,6 +750,59 @@ private Q_SLOTS:
         QCOMPARE(plainToolTip(QStringLiteral("<b>a</b>\nb")),
                  QStringLiteral("<qt>&lt;b&gt;a&lt;/b&gt;<br>b</qt>"));
         QCOMPARE(richEscaped(QString(3000, QLatin1Char('a'))).size(), kMaxRichChars + 1);
+    }
+
+    // XLA's memory-usage report alone (issue 34): its allocations, their sizes, and the
+    // selected one's values by offset, no time axis. A report worked out by hand: a 2 KiB temp
+    // with three values at two offsets, and a donated 1 KiB parameter.
+    void memoryUsageReportAlone()
+    {
+        const std::string text =
+            "Total bytes used: 3072 (3.0KiB)\n\nAllocations sorted by size:\n\n"
+            "cumulative_size; total_size - cumulative_size; allocation\n" +
+            std::string(78, '-') +
+            "\n    2.0KiB( 67%);     1.0KiB; allocation 1: size 2.0KiB, preallocated-temp:\n"
+            "    3.0KiB(100%);         0B; allocation 0: size 1.0KiB, parameter 0, shape "
+            "|f32[256]| at ShapeIndex {}, maybe-live-out:\n\n\n"
+            "Allocations sorted by size with their values:\n"
+            "allocation 1: size 2.0KiB, preallocated-temp:\n\n"
+            "\tcumulative_size;       size;       offset; used_by_n_values; shapes_list\n\t" +
+            std::string(60, '-') +
+            "\n\t   1.0KiB( 50%);     1.0KiB;            0;                2; 2×f32[256]\n"
+            "\t   2.0KiB(100%);     1.0KiB;         1024;                1; f32[16,16]\n\n"
+            "allocation 0: size 1.0KiB, parameter 0, shape |f32[256]| at ShapeIndex {}, "
+            "maybe-live-out:\n";
+        QVERIFY(MemoryUsageReport::looksLike(text));
+        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        QVERIFY(report.problems.empty());
+        MemoryUsageReportView view(report, QStringLiteral("/d/m-memory-usage-report.txt"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTableWidget *table = view.table();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("1"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("temp"));
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("3"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("parameter → output, donated"));
+        QCOMPARE(view.sizes()->plottableCount(), 2);
+        // Allocation 1's two offsets, in offset order: [0, 1024) and [1024, 2048).
+        QCOMPARE(view.shownAllocation(), 0);
+        QCOMPARE(view.offsets()->itemCount(), 2);
+        const auto *first = qobject_cast<QCPItemRect *>(view.offsets()->item(0));
+        const auto *second = qobject_cast<QCPItemRect *>(view.offsets()->item(1));
+        QVERIFY(first && second);
+        QCOMPARE(first->topLeft->coords().x(), 0.0);
+        QCOMPARE(first->bottomRight->coords().x(), 1024.0);
+        QCOMPARE(second->topLeft->coords().x(), 1024.0);
+        QCOMPARE(second->bottomRight->coords().x(), 2048.0);
+        table->selectRow(1);
+        QCOMPARE(view.shownAllocation(), 1);
+        QCOMPARE(view.offsets()->itemCount(), 1); // one value: the report lists no offsets
+        // The table copies as CSV, sizes exact as the report gives them.
+        const QByteArray csv = TableCsv::of(table);
+        QVERIFY2(csv.contains("1,temp,2048,3,preallocated-temp"), csv.constData());
+        if (const QByteArray dir = qgetenv("BS_SCREENSHOT_DIR"); !dir.isEmpty())
+            view.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/usage-report.png"));
     }
 
     void usageChartClickAndCursor()

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "parse/MemoryUsageReport.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+
+namespace bufferscope {
+
+/// XLA's memory-usage report opened without its module's dump (docs/FORMAT.md Part B §5): no
+/// live ranges, so no time axis. Its allocations as a table (Copy/Save as CSV), their sizes as
+/// bars, and the selected allocation's values as an offset map: one bar per offset, from the
+/// offset to the offset plus the largest value there. Every size but the total is XLA's
+/// rounding, and the view says so.
+class MemoryUsageReportView : public QWidget
+{
+    Q_OBJECT
+public:
+    MemoryUsageReportView(MemoryUsageReport report, const QString &path, QWidget *parent = nullptr);
+
+    const MemoryUsageReport &report() const { return m_report; }
+    QTableWidget *table() const { return m_table; }
+    QCustomPlot *sizes() const { return m_sizes; }
+    QCustomPlot *offsets() const { return m_offsets; }
+    /// Shows allocation `row` of the table (the report's order) in the offset map.
+    void showAllocation(int row);
+    int shownAllocation() const { return m_shown; }
+
+private:
+    void fillTable();
+    void fillSizes();
+
+    MemoryUsageReport m_report;
+    QLabel *m_summary;
+    QTableWidget *m_table;
+    QCustomPlot *m_sizes;
+    QCustomPlot *m_offsets;
+    int m_shown = -1;
+};
+
+} // namespace bufferscope

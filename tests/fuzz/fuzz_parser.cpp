@@ -7,11 +7,13 @@
 #include "analysis/PeakExplainer.h"
 #include "analysis/SourceFrames.h"
 #include "parse/DumpParser.h"
+#include "parse/MemoryUsageReport.h"
 #include "parse/StackFrames.h"
 #include "report/Report.h"
 #include "report/ViewCsv.h"
 #include "util/SafeText.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -58,6 +60,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         for (const StackFrame &f : tables.stackFrames)
             if (f.parent > tables.stackFrames.size())
                 __builtin_trap();
+    }
+    // The same bytes as XLA's memory-usage report: read or refused line by line, never a
+    // count it did not see.
+    {
+        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        if (report.problems.size() > 100 ||
+            report.allocations.size() >
+                static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1)
+            __builtin_trap();
+        (void)MemoryUsageReport::looksLike(text);
     }
     // Parsed on three threads (chunks and read-ahead) and on one: the two must agree to the
     // byte (ARCHITECTURE.md, "The parse in chunks").

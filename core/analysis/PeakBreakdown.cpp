@@ -476,9 +476,13 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
         opType.add(ins && ins->opType != kNoString ? std::string(dump.str(ins->opType))
                                                    : std::string(kNoOpType),
                    vi, v.size);
-        kind.add(v.allocation == kNone
-                     ? std::string("unallocated")
-                     : std::string(allocationKindName(dump.allocations[v.allocation].kind)),
+        // A donated parameter (also maybe-live-out) is the output written in place: a group of
+        // its own, as in the report's kind table.
+        const Allocation *alloc = v.allocation == kNone ? nullptr : &dump.allocations[v.allocation];
+        kind.add(!alloc ? std::string("unallocated")
+                 : alloc->kind == AllocationKind::Parameter && alloc->isMaybeLiveOut
+                     ? std::string("parameter → output, donated")
+                     : std::string(allocationKindName(alloc->kind)),
                  vi, v.size);
     }
     b.byOpName = opName.take();

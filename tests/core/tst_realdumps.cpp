@@ -92,6 +92,14 @@ private Q_SLOTS:
         const QJsonObject donated = o[QStringLiteral("donated_parameters")].toObject();
         QCOMPARE(donated[QStringLiteral("bytes")].toInteger(), 849346560);
         QCOMPARE(donated[QStringLiteral("allocations")].toInteger(), 1);
+        // What is live at the peak, by kind, gives it its own group too (What Fills Memory).
+        bool grouped = false;
+        for (const QJsonValue &row :
+             o[QStringLiteral("breakdown_at_peak")].toObject()[QStringLiteral("by_kind")].toArray())
+            grouped = grouped || (row.toObject()[QStringLiteral("key")].toString() ==
+                                      QStringLiteral("parameter → output, donated") &&
+                                  row.toObject()[QStringLiteral("bytes")].toInteger() == 849346560);
+        QVERIFY(grouped);
         // The old keys stay: the parameter total still includes it.
         const QJsonObject kinds = o[QStringLiteral("allocations_by_kind")].toObject();
         QCOMPARE(kinds[QStringLiteral("parameter")].toInteger(), 849346560 + 13501448);

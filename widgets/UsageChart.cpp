@@ -5,6 +5,7 @@
 #include "StepMarks.h"
 #include "StepTicker.h"
 #include "Workspace.h"
+#include "analysis/MemoryAnalysis.h"
 #include "model/MemorySpaces.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -124,6 +125,12 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_budgetLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     m_budgetLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
     m_budgetLabel->setVisible(false);
+    m_heldLine = new QCPItemStraightLine(p);
+    m_heldLine->setVisible(false);
+    m_heldLabel = new QCPItemText(p);
+    m_heldLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_heldLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
+    m_heldLabel->setVisible(false);
 
     // Selection-dependent items live on the buffered highlight layer.
     m_valueBand = new QCPItemRect(p);
@@ -232,8 +239,7 @@ void UsageChart::fillSpaces()
         return;
     for (const SpaceTimeline &s : timeline()->spaces())
         m_space->addItem(tr("%1 · peak %2")
-                             .arg(toQString(memorySpaceLabel(platformOf(*dump()),
-                                                             s.memorySpace)))
+                             .arg(toQString(memorySpaceLabel(platformOf(*dump()), s.memorySpace)))
                              .arg(humanBytesText(s.peak.bytes)),
                          s.memorySpace);
     m_memorySpace = workspace()->memorySpaceIn(*timeline());
@@ -408,21 +414,53 @@ void UsageChart::setBudget(qint64 bytes)
         Q_EMIT budgetChanged(bytes);
 }
 
+qint64 UsageChart::heldBytes() const
+{
+    if (!dump())
+        return 0;
+    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
+    return m_memorySpace == MemoryAnalysis::kHostMemorySpace ? m.host.held() : m.device.held();
+}
+
 QString UsageChart::budgetText() const
 {
     const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
     if (m_budget <= 0 || !space)
         return {};
-    const qint64 headroom = m_budget - space->peak.bytes;
-    return headroom >= 0 ? tr("budget %1 · headroom %2 at the peak")
+    // Against what the device holds while the module runs, not the live peak: the temp and
+    // the outputs are allocated whole when it starts (MemoryAnalysis.h).
+    const qint64 headroom = m_budget - heldBytes();
+    return headroom >= 0 ? tr("budget %1 · headroom %2 while it runs")
                                .arg(humanBytesText(m_budget), humanBytesText(headroom))
-                         : tr("budget %1 · OVER by %2 at the peak")
+                         : tr("budget %1 · OVER by %2 while it runs")
                                .arg(humanBytesText(m_budget), humanBytesText(-headroom));
 }
 
 void UsageChart::placeBudget()
 {
     const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    // The level the device holds while the module runs, above the live curve; the gap is the
+    // temp allocation's packing loss and the outputs held whole.
+    const qint64 held = space ? heldBytes() : 0;
+    const bool showHeld = held > 0;
+    m_heldLine->setVisible(showHeld);
+    m_heldLabel->setVisible(showHeld);
+    if (showHeld) {
+        const double level = static_cast<double>(held);
+        m_heldLine->point1->setCoords(0, level);
+        m_heldLine->point2->setCoords(1, level);
+        m_heldLine->setPen(QPen(ChartPalette::foreground(palette()), 1, Qt::DotLine));
+        m_heldLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        m_heldLabel->position->setCoords(0.99, level);
+        m_heldLabel->setColor(ChartPalette::foreground(palette()));
+        m_heldLabel->setText(
+            held > space->peak.bytes
+                ? tr("held while it runs %1 (%2 above the live peak: packing loss, outputs whole)")
+                      .arg(humanBytesText(held), humanBytesText(held - space->peak.bytes))
+                : tr("held while it runs %1").arg(humanBytesText(held)));
+        const double top = std::max(plot()->yAxis->range().upper, level * 1.3);
+        plot()->yAxis->setRange(0, top);
+    }
     const bool show = m_budget > 0 && space;
     m_budgetLine->setVisible(show);
     m_budgetLabel->setVisible(show);
@@ -434,7 +472,7 @@ void UsageChart::placeBudget()
     m_budgetLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
     m_budgetLabel->position->setCoords(0.01, y);
     m_budgetLabel->setText(budgetText());
-    const bool over = space->peak.bytes > m_budget;
+    const bool over = heldBytes() > m_budget;
     const QColor colour = over ? ChartPalette::highlight() : ChartPalette::foreground(palette());
     m_budgetLine->setPen(QPen(colour, 1.5, Qt::DashLine));
     m_budgetLabel->setColor(colour);

@@ -87,12 +87,17 @@ private:
     QString stepSummary(qint64 step) const;
 
     void placeBudget();
+    /// What the device holds while the module runs, for the memory space on show
+    /// (MemoryAnalysis: host for S(5), the device's spaces together otherwise); 0 without a dump.
+    qint64 heldBytes() const;
 
     QComboBox *m_space;
     QComboBox *m_budgetBox;
     qint64 m_budget = 0;
     QCPItemStraightLine *m_budgetLine = nullptr;
     QCPItemText *m_budgetLabel = nullptr;
+    QCPItemStraightLine *m_heldLine = nullptr;
+    QCPItemText *m_heldLabel = nullptr;
     QCheckBox *m_logical;
     StepTicker *m_stepTicker = nullptr;
     QCPGraph *m_live = nullptr;

@@ -1,5 +1,6 @@
 #include "Report.h"
 
+#include "analysis/MemoryAnalysis.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
 #include "analysis/SourceFrames.h"
@@ -254,6 +255,41 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             kindRow("parameter → output, donated", kinds.donatedBytes, kinds.donatedCount);
     }
     line();
+    // What the device holds while the module runs (MemoryAnalysis.h): the number that decides
+    // whether it fits, more than the peak of live bytes.
+    {
+        const MemoryAnalysis m = MemoryAnalysis::of(dump);
+        const auto row = [&](const std::string &name, std::int64_t bytes,
+                             const std::string &note = {}) {
+            line("  " + pad(name, 26) + padLeft(humanBytes(bytes), 10) + "  " +
+                 padLeft(std::to_string(bytes), 14) + " bytes" + (note.empty() ? "" : "  " + note));
+        };
+        line("What the device holds while it runs (XLA's memory_analysis(), from the allocations)");
+        row("argument_size_in_bytes", m.device.argument);
+        row("output_size_in_bytes", m.device.output);
+        row("alias_size_in_bytes", m.device.alias, "(donated: argument and output at once)");
+        row("temp_size_in_bytes", m.device.temp);
+        const SpaceTimeline *live = timeline.primary();
+        std::string note = "argument + output - alias + temp";
+        if (dump.hasLiveRanges() && live &&
+            live->memorySpace != MemoryAnalysis::kHostMemorySpace)
+            note += "; the live-bytes peak is " + humanBytes(live->peak.bytes) +
+                    (m.device.held() > live->peak.bytes
+                         ? ", " + humanBytes(m.device.held() - live->peak.bytes) +
+                               " less: the temp and the outputs are held whole while it runs"
+                         : std::string());
+        row("held while it runs", m.device.held(), "(" + note + ")");
+        if (m.device.constant > 0)
+            row("constants (apart)", m.device.constant);
+        if (m.host.held() > 0 || m.host.constant > 0) {
+            row("host_argument_size_in_bytes", m.host.argument);
+            row("host_output_size_in_bytes", m.host.output);
+            row("host_alias_size_in_bytes", m.host.alias);
+            row("host_temp_size_in_bytes", m.host.temp);
+            row("host held while it runs", m.host.held());
+        }
+        line();
+    }
     if (!dump.hasLiveRanges()) {
         line(dump.traits.printedWithoutLiveRanges
                  ? "No live ranges in this dump: it is complete but was printed by "
@@ -452,6 +488,23 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     w.key("bytes").value(kinds.donatedBytes);
     w.key("allocations").value(kinds.donatedCount);
     w.endObject();
+    {
+        // The figures of CompiledMemoryStats / compiled.memory_analysis(), under its names.
+        const MemoryAnalysis m = MemoryAnalysis::of(dump);
+        w.key("memory_analysis").beginObject();
+        w.key("argument_size_in_bytes").value(m.device.argument);
+        w.key("output_size_in_bytes").value(m.device.output);
+        w.key("alias_size_in_bytes").value(m.device.alias);
+        w.key("temp_size_in_bytes").value(m.device.temp);
+        w.key("host_argument_size_in_bytes").value(m.host.argument);
+        w.key("host_output_size_in_bytes").value(m.host.output);
+        w.key("host_alias_size_in_bytes").value(m.host.alias);
+        w.key("host_temp_size_in_bytes").value(m.host.temp);
+        w.key("constant_size_in_bytes").value(m.device.constant + m.host.constant);
+        w.key("held_bytes").value(m.device.held());
+        w.key("host_held_bytes").value(m.host.held());
+        w.endObject();
+    }
     w.key("memory_spaces").beginArray();
     if (dump.hasLiveRanges()) {
         for (const SpaceTimeline &s : timeline.spaces()) {

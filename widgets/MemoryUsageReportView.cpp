@@ -30,20 +30,6 @@ enum Column
     ColumnCount
 };
 
-/// The kind, by the attributes the report prints (as the parser decides it for a dump).
-AllocationKind kindOf(const MemoryUsageReport::Allocation &a)
-{
-    if (a.parameter >= 0)
-        return AllocationKind::Parameter;
-    if (a.constant)
-        return AllocationKind::Constant;
-    if (a.threadLocal)
-        return AllocationKind::ThreadLocal;
-    if (a.maybeLiveOut)
-        return AllocationKind::Output;
-    return AllocationKind::Temp;
-}
-
 QTableWidgetItem *item(const QString &text, const QVariant &sortKey = {})
 {
     auto *i = new QTableWidgetItem(text);
@@ -141,8 +127,8 @@ void MemoryUsageReportView::fillTable()
         std::int64_t values = 0;
         for (const MemoryUsageReport::Group &g : a.groups)
             values += g.values;
-        QString kind = toQString(allocationKindName(kindOf(a)));
-        if (a.parameter >= 0 && a.maybeLiveOut)
+        QString kind = toQString(allocationKindName(a.kind()));
+        if (a.donated())
             kind += tr(" → output, donated");
         m_table->setItem(row, IndexColumn, item(QString::number(a.index), qint64(a.index)));
         m_table->setItem(row, KindColumn, item(kind));
@@ -173,7 +159,7 @@ void MemoryUsageReportView::fillSizes()
         const MemoryUsageReport::Allocation &a = m_report.allocations[i];
         auto *bar = new QCPBars(m_sizes->yAxis, m_sizes->xAxis);
         bar->setWidth(0.7);
-        bar->setBrush(ChartPalette::kindColor(kindOf(a)));
+        bar->setBrush(ChartPalette::kindColor(a.kind()));
         bar->setPen(Qt::NoPen);
         bar->setData({double(i)}, {double(a.size)}, true);
         ticker->addTick(double(i), tr("allocation %1").arg(a.index));
@@ -202,7 +188,7 @@ void MemoryUsageReportView::showAllocation(int row)
         groups.push_back(&g);
     std::sort(groups.begin(), groups.end(),
               [](const auto *x, const auto *y) { return x->offset < y->offset; });
-    const QColor color = ChartPalette::kindColor(kindOf(a));
+    const QColor color = ChartPalette::kindColor(a.kind());
     // With many offsets, only the largest twelve are named: the rest would overprint.
     std::vector<std::size_t> bySize(groups.size());
     for (std::size_t i = 0; i < groups.size(); ++i)

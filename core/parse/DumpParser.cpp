@@ -24,6 +24,7 @@
 #include <numeric>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace bufferscope {
 
@@ -3303,14 +3304,13 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
     if (listed != static_cast<std::int64_t>(d.allocations.size()))
         warn(0, "the memory-usage report lists " + std::to_string(listed) +
                     " allocations, the dump " + std::to_string(d.allocations.size()));
+    std::unordered_map<std::int64_t, const Allocation *> byIndex;
+    for (const Allocation &candidate : d.allocations)
+        byIndex.emplace(candidate.index, &candidate);
     std::size_t differ = 0;
     for (const MemoryUsageReport::Allocation &a : r.allocations) {
-        const Allocation *mine = nullptr;
-        for (const Allocation &candidate : d.allocations)
-            if (candidate.index == a.index) {
-                mine = &candidate;
-                break;
-            }
+        const auto found = byIndex.find(a.index);
+        const Allocation *mine = found == byIndex.end() ? nullptr : found->second;
         if (!mine) {
             warn(0, "allocation " + std::to_string(a.index) +
                         " of the memory-usage report is not in the dump");

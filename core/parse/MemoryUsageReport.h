@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/Dump.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -51,6 +53,17 @@ struct MemoryUsageReport
         bool threadLocal = false;
         std::vector<Group> groups;     ///< by size, as printed (empty: one value, or not listed)
         std::int64_t hiddenGroups = 0; ///< "The rest N values are … not shown."
+
+        /// The kind by the attributes printed, as the parser decides a dump allocation's.
+        AllocationKind kind() const
+        {
+            return parameter >= 0 ? AllocationKind::Parameter
+                   : constant     ? AllocationKind::Constant
+                   : threadLocal  ? AllocationKind::ThreadLocal
+                   : maybeLiveOut ? AllocationKind::Output
+                                  : AllocationKind::Temp;
+        }
+        bool donated() const { return parameter >= 0 && maybeLiveOut; }
     };
     struct Problem
     {

@@ -400,16 +400,8 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
     for (const auto &[dump, name, list] : {std::tuple{&a, "before", &options.beforeWarnings},
                                            std::tuple{&b, "after", &options.afterWarnings}}) {
         w.key(std::string(name) + "_truncated").value(dump->traits.truncated);
-        w.key(std::string(name) + "_warnings").beginArray();
-        for (const Diagnostic &diag : *list) {
-            w.beginObject();
-            w.key("file").value(diag.file < dump->files.size() ? dump->files[diag.file].path
-                                                               : std::string());
-            w.key("line").value(diag.line);
-            w.key("message").value(diag.message);
-            w.endObject();
-        }
-        w.endArray();
+        w.key(std::string(name) + "_warnings");
+        Report::warningsJson(w, *dump, *list);
         w.key(std::string(name) + "_suppressed_warnings").value(dump->suppressedWarnings);
     }
     w.endObject();

@@ -271,8 +271,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         row("temp_size_in_bytes", m.device.temp);
         const SpaceTimeline *live = timeline.primary();
         std::string note = "argument + output - alias + temp";
-        if (dump.hasLiveRanges() && live &&
-            live->memorySpace != MemoryAnalysis::kHostMemorySpace)
+        if (dump.hasLiveRanges() && live && live->memorySpace != MemoryAnalysis::kHostMemorySpace)
             note += "; the live-bytes peak is " + humanBytes(live->peak.bytes) +
                     (m.device.held() > live->peak.bytes
                          ? ", " + humanBytes(m.device.held() - live->peak.bytes) +
@@ -586,15 +585,8 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
         }
     }
     w.endArray();
-    w.key("warnings").beginArray();
-    for (const Diagnostic &d : warnings(dump, timeline)) {
-        w.beginObject();
-        w.key("file").value(d.file < dump.files.size() ? dump.files[d.file].path : std::string());
-        w.key("line").value(d.line);
-        w.key("message").value(d.message);
-        w.endObject();
-    }
-    w.endArray();
+    w.key("warnings");
+    warningsJson(w, dump, warnings(dump, timeline));
     w.key("suppressed_warnings").value(dump.suppressedWarnings);
     w.endObject();
     std::string out = w.str();
@@ -623,6 +615,19 @@ std::string valueList(const Dump &dump, const std::vector<std::uint32_t> &values
 }
 
 } // namespace
+
+void Report::warningsJson(JsonWriter &w, const Dump &dump, const std::vector<Diagnostic> &warnings)
+{
+    w.beginArray();
+    for (const Diagnostic &d : warnings) {
+        w.beginObject();
+        w.key("file").value(d.file < dump.files.size() ? dump.files[d.file].path : std::string());
+        w.key("line").value(d.line);
+        w.key("message").value(d.message);
+        w.endObject();
+    }
+    w.endArray();
+}
 
 std::string Report::valueText(const Dump &dump, std::uint32_t value, const ReportOptions &options)
 {
@@ -747,15 +752,7 @@ namespace {
 /// decides it for a dump's allocation line.
 std::string_view reportKind(const MemoryUsageReport::Allocation &a)
 {
-    if (a.parameter >= 0)
-        return a.maybeLiveOut ? "parameter → output, donated" : "parameter";
-    if (a.constant)
-        return "constant";
-    if (a.threadLocal)
-        return "thread_local";
-    if (a.maybeLiveOut)
-        return "output";
-    return "temp";
+    return a.donated() ? "parameter → output, donated" : allocationKindName(a.kind());
 }
 
 } // namespace

@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bufferscope {
+
+class JsonWriter;
 
 struct ReportOptions
 {
@@ -40,6 +43,10 @@ public:
     static std::string memoryUsageText(const MemoryUsageReport &report, const std::string &file,
                                        int top);
     static std::string memoryUsageJson(const MemoryUsageReport &report, const std::string &file);
+    /// Writes `warnings` of `dump` as a JSON array of {file, line, message}, as every command's
+    /// JSON gives them.
+    static void warningsJson(JsonWriter &w, const Dump &dump,
+                             const std::vector<Diagnostic> &warnings);
     /// Every warning: the parser's, then the analysis's.
     static std::vector<Diagnostic> warnings(const Dump &dump, const MemoryTimeline &timeline);
 };

@@ -5,6 +5,7 @@
 #include "CliRun.h"
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
+#include "analysis/SourceFrames.h"
 #include "parse/MappedFile.h"
 #include "report/Csv.h"
 #include "util/SafeText.h"
@@ -405,6 +406,12 @@ private Q_SLOTS:
         std::string error;
         QVERIFY(!map.open(fifo, error));
         QCOMPARE(error, std::string("is a FIFO (a named pipe), not a dump file"));
+        // A call-stack frame that names it: the Source dock's reader refuses it at once too.
+        QElapsedTimer excerptClock;
+        excerptClock.start();
+        const SourceExcerpt excerpt = readExcerpt(fifo, 1, 3);
+        QVERIFY(excerptClock.elapsed() < 5000);
+        QCOMPARE(excerpt.error, "cannot open " + fifo + ": not a regular file");
         for (const QString &command : {QStringLiteral("report"), QStringLiteral("diff")}) {
             QElapsedTimer clock;
             clock.start();

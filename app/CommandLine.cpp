@@ -7,10 +7,13 @@
 #include "analysis/MemoryTimeline.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
+#include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
+#include "parse/OomMessage.h"
 #include "report/DiffReport.h"
 #include "report/JsonWriter.h"
+#include "report/OomReport.h"
 #include "report/Report.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
@@ -392,6 +395,125 @@ int runList(const QStringList &args)
     return status;
 }
 
+/// Reads a whole log (a regular file only: a FIFO would hang the command).
+bool readLog(const QString &path, std::string &text)
+{
+    MappedFile file;
+    std::string error;
+    if (!file.open(path.toStdString(), error)) {
+        fail(QString::fromStdString(error), 2);
+        return false;
+    }
+    text.assign(file.data());
+    return true;
+}
+
+int runOom(const QStringList &args)
+{
+    QString log;
+    QStringList dumps;
+    bool json = false;
+    for (const QString &a : args) {
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a.startsWith(QLatin1String("--")))
+            return fail(
+                QStringLiteral("unknown option '%1' for oom\n").arg(a) + CommandLine::usage(), 1);
+        else if (log.isEmpty())
+            log = a;
+        else
+            dumps.push_back(a);
+    }
+    if (log.isEmpty())
+        return fail(QStringLiteral("oom needs a LOG (the text of an out-of-memory error)\n") +
+                        CommandLine::usage(),
+                    1);
+    OomFindings findings;
+    findings.file = log.toStdString();
+    {
+        std::string text;
+        if (!readLog(log, text))
+            return 2;
+        findings.log = OomLog::parse(text);
+    }
+    if (findings.log.messages.empty())
+        return fail(log + QStringLiteral(": no out-of-memory message found (XLA's GPU "
+                                         "\"Out of memory while trying to allocate\" or "
+                                         "\"BufferAssignment OOM Debugging\", or a TPU \"Ran out "
+                                         "of memory\" / \"Program hbm requirement\" report)"),
+                    2);
+    int status = 0;
+    if (!dumps.isEmpty()) {
+        findings.withDumps = true;
+        const DumpFiles found = DumpFiles::collect(dumps);
+        for (const QString &p : found.problems)
+            CommandLine::fail(p, 0);
+        findings.dumpsGiven = found.files.size();
+        // Load a module only when some message may be about it, and once.
+        std::vector<std::shared_ptr<const Dump>> loaded(found.files.size());
+        std::vector<bool> tried(found.files.size(), false);
+        for (const OomMessage &m : findings.log.messages) {
+            OomFindings::PerMessage per;
+            std::vector<std::size_t> index;
+            for (qsizetype i = 0; i < found.files.size(); ++i) {
+                const std::string module = ModuleFiles::moduleName(found.files[i].toStdString());
+                if (!OomMatch::nameMayMatch(m, module))
+                    continue;
+                if (!tried[i]) {
+                    tried[i] = true;
+                    LoadedDump d;
+                    QString error;
+                    if (DumpParser::isLoneMemoryUsageReport(found.files[i].toStdString()))
+                        continue;
+                    if (!loadDump(found.files[i], d, error)) {
+                        CommandLine::fail(error, 0);
+                        status = 2;
+                        continue;
+                    }
+                    loaded[i] = d.dump;
+                }
+                if (!loaded[i])
+                    continue;
+                OomFindings::Candidate c;
+                c.module = module;
+                c.file = found.files[i].toStdString();
+                c.evidence = OomMatch::moduleEvidence(m, *loaded[i], module);
+                per.candidates.push_back(std::move(c));
+                index.push_back(static_cast<std::size_t>(i));
+            }
+            // Strongest first; the order of the folder (largest first) among equals.
+            std::vector<std::size_t> order(per.candidates.size());
+            for (std::size_t k = 0; k < order.size(); ++k)
+                order[k] = k;
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+                const auto &ex = per.candidates[x].evidence;
+                const auto &ey = per.candidates[y].evidence;
+                const int sx = ex.contradiction.empty() ? ex.score : -1;
+                const int sy = ey.contradiction.empty() ? ey.score : -1;
+                return sx > sy;
+            });
+            std::vector<OomFindings::Candidate> sorted;
+            std::vector<std::size_t> sortedIndex;
+            std::vector<OomMatch::ModuleEvidence> evidence;
+            for (std::size_t k : order) {
+                sorted.push_back(per.candidates[k]);
+                sortedIndex.push_back(index[k]);
+                evidence.push_back(per.candidates[k].evidence);
+            }
+            per.candidates = std::move(sorted);
+            per.chosen = OomMatch::choose(evidence);
+            if (per.chosen >= 0) {
+                per.dump = loaded[sortedIndex[static_cast<std::size_t>(per.chosen)]];
+                per.join = OomMatch::join(m, *per.dump);
+            }
+            findings.messages.push_back(std::move(per));
+        }
+    }
+    const std::string out = json ? OomReport::json(findings) : OomReport::text(findings);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return status;
+}
+
 } // namespace
 
 int CommandLine::fail(const QString &message, int code)
@@ -431,6 +553,9 @@ QString CommandLine::usage()
         "                                              compare two dumps (before, after), values\n"
         "                                              matched by structure across renames\n"
         "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
+        "  bufferscope oom LOG [DIR|FILE ...] [--json] an out-of-memory message: what it asked\n"
+        "                                              for, the buffers it lists; with dumps,\n"
+        "                                              the module it is about and its values\n"
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
         "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up]\n"
         "      [--source-frame K]  (frame K of the selected value's stack, 0: innermost)\n"
@@ -453,8 +578,9 @@ bool CommandLine::isCommand(const QStringList &args)
         return false;
     const QString &first = args.front();
     return first == QLatin1String("report") || first == QLatin1String("diff") ||
-           first == QLatin1String("list") || first == QLatin1String("--help") ||
-           first == QLatin1String("-h") || first == QLatin1String("--version");
+           first == QLatin1String("list") || first == QLatin1String("oom") ||
+           first == QLatin1String("--help") || first == QLatin1String("-h") ||
+           first == QLatin1String("--version");
 }
 
 int CommandLine::run(const QStringList &args)
@@ -475,6 +601,8 @@ int CommandLine::run(const QStringList &args)
         return runDiff(rest);
     if (command == QLatin1String("list"))
         return runList(rest);
+    if (command == QLatin1String("oom"))
+        return runOom(rest);
     return fail(QStringLiteral("unknown command '%1'\n").arg(command) + usage(), 1);
 }
 

@@ -8,7 +8,9 @@
 #include "analysis/SourceFrames.h"
 #include "parse/DumpParser.h"
 #include "parse/MemoryUsageReport.h"
+#include "parse/OomMessage.h"
 #include "parse/StackFrames.h"
+#include "report/OomReport.h"
 #include "report/Report.h"
 #include "report/ViewCsv.h"
 #include "util/SafeText.h"
@@ -60,6 +62,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         for (const StackFrame &f : tables.stackFrames)
             if (f.parent > tables.stackFrames.size())
                 __builtin_trap();
+    }
+    // The same bytes as a log with out-of-memory messages: every buffer and message it reads
+    // stands on a line of its own, and the report of it has no control byte.
+    {
+        const OomLog log = OomLog::parse(text);
+        const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+        std::size_t buffers = 0;
+        for (const OomMessage &m : log.messages)
+            buffers += m.buffers.size();
+        if (log.messages.size() > lines || buffers > lines || log.problems.size() > 100)
+            __builtin_trap();
+        OomFindings findings;
+        findings.file = "fuzz.log";
+        findings.log = log;
+        for (char c : OomReport::text(findings))
+            if (c != '\n' && static_cast<unsigned char>(c) < 0x20)
+                __builtin_trap();
+        (void)OomLog::looksLike(text);
     }
     // The same bytes as XLA's memory-usage report: read or refused line by line, never a
     // count it did not see.

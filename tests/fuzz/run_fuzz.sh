@@ -13,6 +13,8 @@ cp "$root"/tests/data/*.txt "$root"/tests/data/bad/*.txt "$work/corpus/"
 find "$root/tests/data/fuzz" -type f ! -name README.md -exec cp {} "$work/corpus/" \;
 # Seeds for the other inputs the fuzzer feeds the bytes to (the optimized HLO's stack tables).
 cp "$root"/tests/fuzz/seeds/* "$work/corpus/"
+# Out-of-memory logs (parse/OomMessage): the same bytes are read as one.
+cp "$root"/tests/data/oom/*.log "$work/corpus/"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0

@@ -1,0 +1,116 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+/// One buffer an out-of-memory message lists (GPU `Peak buffers:`, TPU `Largest program
+/// allocations in hbm:`; docs/FORMAT.md Part B §4).
+struct OomBuffer
+{
+    std::int64_t rank = 0;    ///< `Buffer N:` / `N. Size:` as printed (1-based)
+    std::int64_t size = -1;   ///< bytes, rounded as printed; -1 when not printed
+    std::int64_t sizeUlp = 0; ///< how far the printed size may be from the real one
+    std::string shape;        ///< as printed, layout and TPU tiling included
+    std::string operatorText; ///< the `Operator:` attributes, unwrapped
+    std::string opType;       ///< from `Operator:` (C escapes undone)
+    std::string opName;
+    std::string sourceFile;
+    std::int64_t sourceLine = -1;
+    /// GPU `XLA Label:` is the opcode ("fusion"); TPU `XLA label:` starts with the
+    /// instruction's name ("broadcast.6042.remat3 = broadcast(…)").
+    std::string label;
+    bool labelIsName = false; ///< `label` is an instruction name (TPU), not an opcode (GPU)
+    std::string labelText;    ///< the whole TPU label text
+    std::string kind;         ///< `Allocation type:`, or "entry parameter"
+    bool entryParameter = false;
+    std::int64_t unpadded = -1; ///< TPU `Unpadded size:`
+    std::int64_t padding = -1;  ///< TPU `Extra memory due to padding:`
+    std::string expansion;      ///< "32.0x expansion"
+    std::int64_t line = 0;      ///< where it starts in the log (1-based)
+};
+
+/// A named size an OOM message prints: a `BufferAssignment stats:` line, a TPU usage line.
+struct OomFigure
+{
+    std::string name;        ///< "preallocated temp allocation", "HLO temp", "arguments"
+    std::int64_t bytes = -1; ///< -1: "unknown size"
+    std::int64_t ulp = 0;
+    std::string note; ///< what follows the size: "(0.00%)", "(24.2% utilization, …)"
+};
+
+/// One out-of-memory event read from a log: the lines that belong to it, merged, and the same
+/// text printed again (a log line and then the traceback) counted once.
+struct OomMessage
+{
+    enum class Form : std::uint8_t
+    {
+        GpuAllocation,       ///< only allocator lines: what was asked for, nothing listed
+        GpuBufferAssignment, ///< `BufferAssignment OOM Debugging.` with `Peak buffers:`
+        Tpu,                 ///< `Ran out of memory in memory space hbm`, program allocations
+    };
+    Form form = Form::GpuAllocation;
+    std::int64_t line = 0;    ///< first line of the event (1-based)
+    std::int64_t printed = 1; ///< how many times the log prints it
+
+    /// What the failing allocation asked for: exact when the log prints the byte count
+    /// (`… allocate 2110783616 bytes`, `cuMemAllocAsync failed to allocate N bytes`).
+    std::int64_t requested = -1;
+    std::int64_t requestedUlp = 0; ///< 0: exact
+    std::int64_t roundedTo = -1;   ///< the BFC allocator's `(rounded to N)`
+    bool hostMemory = false;       ///< `Out of host memory …`
+    std::string executable;        ///< `[executable_name='jit_train_step']`, `xla.execute{…}`
+    std::string device;            ///< "device ordinal 0", "on device 3"
+    std::string memorySpace;       ///< TPU: "hbm"
+    std::int64_t capacity = -1;    ///< TPU `Used X of Y hbm`, BFC `Limit:`, "available HBM (Y)"
+    std::int64_t capacityUlp = 0;
+    std::int64_t used = -1; ///< TPU `Used X`
+    std::int64_t usedUlp = 0;
+    std::int64_t exceededBy = -1;         ///< TPU `Exceeded hbm capacity by Z`
+    std::int64_t inUse = -1;              ///< BFC `InUse:` (exact)
+    std::int64_t programRequirement = -1; ///< TPU `Program hbm requirement X:`
+    std::int64_t tempRequired = -1;       ///< TPU 2026 early abort: "HLO temporaries (X)"
+    std::vector<OomFigure> stats;         ///< GPU `BufferAssignment stats:`
+    std::vector<OomFigure> usage;         ///< TPU `Total hbm usage >= X:` lines
+    std::vector<OomFigure> requirement;   ///< TPU `Program hbm requirement X:` lines
+    std::vector<OomBuffer> buffers;       ///< as listed, largest first
+    std::vector<std::string> headlines;   ///< the lines that announced it, cleaned
+
+    /// The `BufferAssignment stats:` figure `name` ("preallocated temp allocation"), or null.
+    const OomFigure *stat(std::string_view name) const;
+    std::string_view platform() const { return form == Form::Tpu ? "TPU" : "GPU"; }
+};
+
+/// Every out-of-memory message in a log as users meet it: with timestamps, glog, Ray or MPI
+/// prefixes, ANSI colours, carriage-return progress lines, tabs, and op_names hard-wrapped
+/// across lines. Nothing is guessed: a size is kept with the rounding the text allows.
+struct OomLog
+{
+    struct Problem
+    {
+        std::int64_t line = 0;
+        std::string message;
+    };
+    std::vector<OomMessage> messages;
+    std::vector<Problem> problems;
+
+    /// Whether `text` holds an out-of-memory message this reader knows.
+    static bool looksLike(std::string_view text);
+    static OomLog parse(std::string_view text);
+
+    /// A log line without what loggers put around the message: ANSI escapes, the text before
+    /// the last carriage return, and leading timestamps, glog/absl/TensorFlow headers,
+    /// `(Worker pid=1, ip=…)` and `[1,0]<stderr>:` prefixes. Not trimmed otherwise.
+    static std::string cleanLine(std::string_view raw);
+    /// Sizes as OOM messages print them: "1.97GiB", "1004.50MiB", "16B", TPU "32.00G", "4.0K",
+    /// "2110783616 bytes", "165425291480B". -1 when not a size.
+    static std::int64_t parseSize(std::string_view text, std::int64_t *ulp = nullptr);
+    /// "f32[5104,257152]{1,0:T(8,128)}" → "f32[5104,257152]": the shape without layouts,
+    /// tilings, comments or spaces, for comparing a log's shape with a dump's.
+    static std::string layoutFree(std::string_view shape);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,432 @@
+// Out-of-memory messages (issue 40): the logs in tests/data/oom (make_oom.py, each written for
+// a bundled sample dump in a form XLA prints) and the real ones in ../shared/real/oom (skipped,
+// saying why, where absent). Every expected figure is read by hand from the log text or from
+// the dump's allocation and value lines, never from this code's output.
+#include "CliRun.h"
+#include "parse/OomMessage.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bufferscope;
+
+namespace {
+
+QString oomLog(const char *name)
+{
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/%1").arg(QLatin1String(name));
+}
+
+QString sample(const char *name)
+{
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt")
+        .arg(QLatin1String(name));
+}
+
+QString realOom(const char *name)
+{
+    return QDir::cleanPath(
+        QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/oom/%1").arg(QLatin1String(name)));
+}
+
+std::string readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll().toStdString();
+}
+
+OomLog parseFile(const QString &path)
+{
+    return OomLog::parse(readAll(path));
+}
+
+#define REQUIRE_FILE(path)                                                                         \
+    do {                                                                                           \
+        if (!QFileInfo::exists(path))                                                              \
+            QSKIP(                                                                                 \
+                qPrintable(QStringLiteral("%1 is not here: the real logs live in ../shared/real "  \
+                                          "beside the repository, which a clone does not have")    \
+                               .arg(path)));                                                       \
+    } while (false)
+
+/// `printed` ± its rounding covers `exact`.
+bool covers(std::int64_t printed, std::int64_t ulp, std::int64_t exact)
+{
+    return printed >= 0 && std::llabs(printed - exact) <= ulp;
+}
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+/// A dump folder as XLA names it: module_NNNN.NAME.…-buffer-assignment.txt.
+void place(const QTemporaryDir &dir, const char *sampleName, const char *module)
+{
+    const QString to =
+        dir.filePath(QStringLiteral("%1.sm_8.0_gpu_after_optimizations-buffer-assignment.txt")
+                         .arg(QLatin1String(module)));
+    QVERIFY(QFile::copy(sample(sampleName), to));
+}
+
+QJsonObject oomJson(const QStringList &args, int expectedCode = 0)
+{
+    QStringList all{QStringLiteral("oom")};
+    all += args;
+    all += QStringLiteral("--json");
+    const testutil::CliRun r = testutil::runBufferscope(all);
+    if (r.code != expectedCode)
+        qWarning("exit %d: %s", r.code, r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonObject firstMessage(const QJsonObject &report)
+{
+    return report.value(QStringLiteral("messages")).toArray().first().toObject();
+}
+
+QList<qint64> matchedIds(const QJsonObject &message)
+{
+    QList<qint64> ids;
+    for (const QJsonValue &b : message.value(QStringLiteral("buffers")).toArray()) {
+        const QJsonArray values = b.toObject().value(QStringLiteral("values")).toArray();
+        ids.push_back(values.size() == 1
+                          ? values.first().toObject().value(QStringLiteral("id")).toInteger()
+                          : -1);
+    }
+    return ids;
+}
+
+} // namespace
+
+class TestOom : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleansLoggerPrefixes()
+    {
+        QCOMPARE(OomLog::cleanLine("2024-05-28 07:02:44.349554: W external/tsl/tsl/framework/"
+                                   "bfc_allocator.cc:482] Allocator ran out"),
+                 std::string("Allocator ran out"));
+        QCOMPARE(OomLog::cleanLine("E0528 07:02:44.350251   27487 pjrt_client.cc:2826] "
+                                   "Execution failed"),
+                 std::string("Execution failed"));
+        QCOMPARE(
+            OomLog::cleanLine("(RayTrainWorker pid=2211, ip=10.0.0.5) \x1b[31mSize: 4G\x1b[0m"),
+            std::string("Size: 4G"));
+        QCOMPARE(OomLog::cleanLine("[1,0]<stderr>:  1. Size: 4.00G"),
+                 std::string("1. Size: 4.00G"));
+        QCOMPARE(OomLog::cleanLine("step 1\rstep 2\r"), std::string("step 2"));
+        QCOMPARE(OomLog::cleanLine("\x1b]0;title\x07text"), std::string("text"));
+        // A message word in brackets is not a prefix to drop.
+        QCOMPARE(OomLog::cleanLine("[tf-allocator-allocation-error='']"),
+                 std::string("[tf-allocator-allocation-error='']"));
+    }
+
+    void readsSizesAsPrinted()
+    {
+        std::int64_t ulp = -1;
+        QCOMPARE(OomLog::parseSize("2110783616 bytes", &ulp), std::int64_t{2110783616});
+        QCOMPARE(ulp, std::int64_t{0});
+        QCOMPARE(OomLog::parseSize("165425291480B", &ulp), std::int64_t{165425291480});
+        QCOMPARE(ulp, std::int64_t{0});
+        // libtpu's binary units without "iB": 32.00G is 32 GiB, to a hundredth.
+        QCOMPARE(OomLog::parseSize("32.00G", &ulp), 32 * kGiB);
+        QVERIFY(ulp > 0 && ulp < 8 * kMiB);
+        QCOMPARE(OomLog::parseSize("4.0K"), std::int64_t{4096});
+        QCOMPARE(OomLog::parseSize("1004.50MiB"), std::int64_t{1053294592});
+        QCOMPARE(OomLog::parseSize("unknown size"), std::int64_t{-1});
+        QCOMPARE(OomLog::layoutFree("bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)}"),
+                 std::string("bf16[2048,1,2048,128]"));
+        QCOMPARE(OomLog::layoutFree("(f32[2]{0}, /*index=1*/s8[4]{0})"),
+                 std::string("(f32[2],s8[4])"));
+    }
+
+    // GPU before 2024 (gpu-bfc-decoder.log): the BFC lines, the exact request in red under a
+    // glog prefix, the list with op_name hard-wrapped at 100 columns, then printed again.
+    void gpuBufferAssignmentList()
+    {
+        const OomLog log = parseFile(oomLog("gpu-bfc-decoder.log"));
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages.front();
+        QCOMPARE(m.form, OomMessage::Form::GpuBufferAssignment);
+        QCOMPARE(m.printed, std::int64_t{2});
+        QCOMPARE(m.line, std::int64_t{1});
+        QCOMPARE(m.requested, std::int64_t{1311392}); // "allocate 1311392 bytes."
+        QCOMPARE(m.requestedUlp, std::int64_t{0});
+        QCOMPARE(m.roundedTo, std::int64_t{1311488});
+        QCOMPARE(m.capacity, std::int64_t{933232640}); // Limit:
+        QCOMPARE(m.inUse, std::int64_t{932000000});    // InUse:
+        QCOMPARE(m.stats.size(), std::size_t{6});
+        const OomFigure *temp = m.stat("preallocated temp allocation");
+        QVERIFY(temp);
+        QVERIFY(covers(temp->bytes, temp->ulp, 1311392)); // "1.25MiB"
+        QCOMPARE(m.buffers.size(), std::size_t{4});
+        const OomBuffer &b1 = m.buffers[0];
+        QCOMPARE(b1.rank, std::int64_t{1});
+        QVERIFY(covers(b1.size, b1.sizeUlp, 138706944)); // 132.28MiB
+        QCOMPARE(b1.shape, std::string("bf16[69353472]"));
+        QCOMPARE(b1.label, std::string("fusion"));
+        QVERIFY(!b1.labelIsName);
+        QCOMPARE(b1.opType, std::string("aten__as_strided"));
+        QCOMPARE(b1.opName, std::string("aten__as_strided"));
+        // The wrap cut the path: read whole again.
+        QCOMPARE(b1.sourceFile, std::string("/usr/local/lib/python3.10/site-packages/torch/"
+                                            "_higher_order_ops/auto_functionalize.py"));
+        QCOMPARE(b1.sourceLine, std::int64_t{54});
+        QVERIFY(m.buffers[1].entryParameter);
+        QCOMPARE(m.buffers[1].shape, std::string("bf16[151936,1024]"));
+        QVERIFY(covers(m.buffers[3].size, m.buffers[3].sizeUlp, 786432)); // 768.0KiB
+    }
+
+    // GPU 2024–26: one line. Ray's prefix, a carriage-return progress line before it.
+    void gpuOneLine()
+    {
+        const OomLog ray = parseFile(oomLog("gpu-oneline-ray.log"));
+        QCOMPARE(ray.messages.size(), std::size_t{1});
+        QCOMPARE(ray.messages[0].form, OomMessage::Form::GpuAllocation);
+        QCOMPARE(ray.messages[0].line, std::int64_t{2});
+        QCOMPARE(ray.messages[0].requested, std::int64_t{1311392});
+        QCOMPARE(ray.messages[0].requestedUlp, std::int64_t{0});
+        QCOMPARE(ray.messages[0].executable, std::string("jit_decoder_layer"));
+
+        const OomLog rounded = parseFile(oomLog("gpu-oneline-rounded.log"));
+        QCOMPARE(rounded.messages.size(), std::size_t{1});
+        const OomMessage &r = rounded.messages[0];
+        QVERIFY(r.requestedUlp > 0); // "1.25MiB." is not a byte count
+        QVERIFY(covers(r.requested, r.requestedUlp, 1311392));
+        QCOMPARE(r.executable, std::string("jit_decoder_layer"));
+
+        const OomLog async = parseFile(oomLog("gpu-async-twins.log"));
+        QCOMPARE(async.messages.size(), std::size_t{1});
+        QCOMPARE(async.messages[0].requested, std::int64_t{138706944});
+        QCOMPARE(async.messages[0].requestedUlp, std::int64_t{0});
+    }
+
+    // TPU before 2026 under an MPI prefix: usage, requirement, four program allocations.
+    void tpuHbm()
+    {
+        const OomLog log = parseFile(oomLog("tpu-hbm-unstack.log"));
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.form, OomMessage::Form::Tpu);
+        QCOMPARE(m.memorySpace, std::string("hbm"));
+        QVERIFY(covers(m.used, m.usedUlp, std::int64_t(17.23 * double(kGiB))));
+        QVERIFY(covers(m.capacity, m.capacityUlp, std::int64_t(15.48 * double(kGiB))));
+        QVERIFY(covers(m.exceededBy, 6 * kMiB, std::int64_t(1.75 * double(kGiB))));
+        QCOMPARE(m.usage.size(), std::size_t{3});
+        QCOMPARE(m.usage[2].name, std::string("arguments"));
+        QCOMPARE(m.usage[2].bytes, std::int64_t{1024});
+        QCOMPARE(m.requirement.size(), std::size_t{3});
+        QCOMPARE(m.requirement[2].name, std::string("HLO temp"));
+        QVERIFY(covers(m.programRequirement, 6 * kMiB, std::int64_t(16.71 * double(kGiB))));
+        QCOMPARE(m.buffers.size(), std::size_t{4});
+        QCOMPARE(m.buffers[0].label, std::string("Arg_0.1"));
+        QVERIFY(m.buffers[0].labelIsName);
+        QCOMPARE(m.buffers[0].kind, std::string("program argument"));
+        QCOMPARE(m.buffers[0].size, std::int64_t{1024});
+        QCOMPARE(m.buffers[0].unpadded, std::int64_t{32});
+        QCOMPARE(m.buffers[0].padding, std::int64_t{992});
+        QCOMPARE(m.buffers[0].expansion, std::string("32.0x expansion"));
+        QCOMPARE(m.buffers[1].label, std::string("slice_reduce_fusion"));
+        QCOMPARE(m.buffers[1].opName, std::string("jit(unstack)/slice"));
+        QCOMPARE(m.buffers[2].label, std::string("tuple.10")); // "%tuple.10 = …"
+        QCOMPARE(m.buffers[3].label, std::string("fusion.999.remat2"));
+        QCOMPARE(m.buffers[3].kind, std::string("HLO temp"));
+    }
+
+    // libtpu since 2026-05: the early abort names what the temporaries need and the HBM.
+    void tpuEarlyAbort()
+    {
+        const OomLog log = parseFile(oomLog("tpu-early-abort.log"));
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.form, OomMessage::Form::Tpu);
+        QVERIFY(covers(m.tempRequired, 6 * kMiB, std::int64_t(18.54 * double(kGiB))));
+        QVERIFY(covers(m.capacity, m.capacityUlp, std::int64_t(15.75 * double(kGiB))));
+    }
+
+    void notAnOomLog()
+    {
+        QVERIFY(!OomLog::looksLike(readAll(sample("gpu_decoder_layer"))));
+        QVERIFY(OomLog::parse("Epoch 1/10 loss 0.25\nAllocator (GPU_0_bfc) ran out of memory "
+                              "trying to allocate 6.88GiB with freed_by_count=0. The caller "
+                              "indicates that this is not a failure, but ...\n")
+                    .messages.empty());
+        const testutil::CliRun r =
+            testutil::runBufferscope({QStringLiteral("oom"), sample("gpu_decoder_layer")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(
+            r.err.contains("gpu_decoder_layer.buffer-assignment.txt: no out-of-memory message"),
+            r.err.constData());
+    }
+
+    // The real logs (../shared/real/oom): the buffers as their authors' runs printed them.
+    void realGpuV100()
+    {
+        const QString path = realOom("gpu-jax-v100-2024-05-28.log");
+        REQUIRE_FILE(path);
+        const OomLog log = parseFile(path);
+        QCOMPARE(log.messages.size(), std::size_t{1}); // the log line and the traceback: once
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.printed, std::int64_t{2});
+        QCOMPARE(m.requested, std::int64_t{2110783616});
+        QCOMPARE(m.roundedTo, std::int64_t{2110783744});
+        QCOMPARE(m.buffers.size(), std::size_t{6});
+        // f32[5104,257152] is 5104 × 257152 × 4 = 5,250,015,232 B, printed "4.89GiB".
+        QVERIFY(covers(m.buffers[0].size, m.buffers[0].sizeUlp, 5250015232));
+        QCOMPARE(m.buffers[0].label, std::string("custom-call"));
+        QCOMPARE(m.buffers[0].sourceLine, std::int64_t{175});
+        QVERIFY(m.buffers[2].entryParameter);
+        QCOMPARE(m.buffers[2].shape, std::string("f16[2048,257152]"));
+        QCOMPARE(m.buffers[5].shape, std::string("(f32[5104,257152], s8[4194304])"));
+        QCOMPARE(m.buffers[5].size, std::int64_t{16});
+        const OomFigure *temp = m.stat("preallocated temp allocation");
+        QVERIFY(temp && covers(temp->bytes, temp->ulp, 2110783616)); // the request: the temp
+    }
+
+    void realGpuMi250Wrapped()
+    {
+        const QString path = realOom("gpu-jax-mi250-wrapped-2024-07-09.log");
+        REQUIRE_FILE(path);
+        const OomLog log = parseFile(path);
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.requested, std::int64_t{165425291480});
+        QCOMPARE(m.requestedUlp, std::int64_t{0});
+        QCOMPARE(m.device, std::string("device ordinal 0"));
+        QCOMPARE(m.buffers.size(), std::size_t{3});
+        // Wrapped over eight lines at ~220 columns: the op_name reads whole.
+        QVERIFY(m.buffers[0].opName.starts_with("jit(apply_fn)/jit(main)/alphafold/"));
+        QVERIFY(m.buffers[0].opName.ends_with("/triangle_multiplication_incoming/div"));
+        QVERIFY(m.buffers[0].opName.find("alphafold/alphafold_iteration") != std::string::npos);
+        QCOMPARE(m.buffers[0].shape, std::string("f32[39955041,256]"));
+        // source_file wrapped across a line break.
+        QCOMPARE(m.buffers[1].sourceFile, std::string("/opt/miniconda3/bin/colabfold_batch"));
+        QCOMPARE(m.buffers[1].sourceLine, std::int64_t{8});
+        QCOMPARE(m.buffers[2].label, std::string("custom-call"));
+    }
+
+    void realTpu()
+    {
+        const QString v3 = realOom("tpu-v3-pytorch-xla-2024-03-06.log");
+        REQUIRE_FILE(v3);
+        const OomLog log = parseFile(v3);
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.buffers.size(), std::size_t{2});
+        QCOMPARE(m.buffers[0].label, std::string("broadcast.6042.remat3"));
+        QCOMPARE(m.buffers[1].label, std::string("broadcast.6043.remat3"));
+        QCOMPARE(m.buffers[0].size, 4 * kGiB);
+        QCOMPARE(m.buffers[0].unpadded, kGiB);
+        QCOMPARE(m.buffers[0].padding, 3 * kGiB);
+        QVERIFY(covers(m.programRequirement, 6 * kMiB, std::int64_t(15.45 * double(kGiB))));
+
+        const QString old = realOom("tpu-tf-2019-11-11-fragment.log");
+        REQUIRE_FILE(old);
+        const OomLog log2019 = parseFile(old);
+        QCOMPARE(log2019.messages.size(), std::size_t{1});
+        const OomMessage &o = log2019.messages[0];
+        QCOMPARE(o.capacity, 16 * kGiB);
+        QVERIFY(covers(o.used, o.usedUlp, std::int64_t(41.74 * double(kGiB))));
+        QCOMPARE(o.usage.size(), std::size_t{3});
+        QCOMPARE(o.usage[2].bytes, std::int64_t{-1}); // "arguments unknown size"
+        QCOMPARE(o.buffers.size(), std::size_t{1});
+        QCOMPARE(o.buffers[0].label, std::string("copy.40488")); // "%copy.40488 = …"
+        QCOMPARE(o.buffers[0].opType, std::string("FloorMod"));
+        QCOMPARE(o.buffers[0].size, 32 * kGiB);
+    }
+
+    // Joined to a dump folder: every exact line resolves, the rest is listed unmatched.
+    void joinsToItsModule()
+    {
+        QTemporaryDir dir;
+        place(dir, "gpu_decoder_layer", "module_0003.jit_decoder_layer");
+        place(dir, "gpu_vllm_update_slice", "module_0007.jit_update_slice");
+        place(dir, "tpu_unstack", "module_0010.jit_unstack");
+
+        // By executable_name and the exact size: allocation 25 is the 1311392-byte temp.
+        QJsonObject m = firstMessage(oomJson({oomLog("gpu-oneline-ray.log"), dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(m.value(QStringLiteral("failing_allocation")).toInteger(), 25);
+
+        // A rounded size chooses no allocation; the name still finds the module.
+        m = firstMessage(oomJson({oomLog("gpu-oneline-rounded.log"), dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QVERIFY(m.value(QStringLiteral("failing_allocation")).isNull());
+
+        // Exact, but allocations 2 and 3 both have 138706944 B: the module, not the allocation.
+        m = firstMessage(oomJson({oomLog("gpu-async-twins.log"), dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QVERIFY(m.value(QStringLiteral("failing_allocation")).isNull());
+
+        // The list: loop_slice_fusion (value 200, the only fusion of bf16[69353472] with
+        // op_name aten__as_strided) and p5.18.0 (value 203, the only bf16[151936,1024]
+        // parameter); two parameters are bf16[6144,1024] and two fusions bf16[128,3072].
+        m = firstMessage(oomJson({oomLog("gpu-bfc-decoder.log"), dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(m.value(QStringLiteral("failing_allocation")).toInteger(), 25);
+        QCOMPARE(matchedIds(m), (QList<qint64>{200, 203, -1, -1}));
+        // Parameters 653597956 + outputs 277938208 + temp 1311392 (the three 4-byte
+        // thread-local allocations are in none of them).
+        QCOMPARE(m.value(QStringLiteral("held_bytes")).toInteger(), 932847556);
+
+        // TPU labels are instruction names: Arg_0.1 is value 23, tuple.10 value 29;
+        // slice_reduce_fusion defines four u32[2] values; fusion.999.remat2 is not there.
+        m = firstMessage(oomJson({oomLog("tpu-hbm-unstack.log"), dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0010.jit_unstack.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(matchedIds(m), (QList<qint64>{23, -1, 29, -1}));
+
+        // Nothing in the early abort names a module.
+        m = firstMessage(oomJson({oomLog("tpu-early-abort.log"), dir.path()}));
+        QVERIFY(m.value(QStringLiteral("module")).isNull());
+    }
+
+    // Two modules fit equally: none is chosen, both are listed.
+    void neverGuessesBetweenTwins()
+    {
+        QTemporaryDir dir;
+        place(dir, "gpu_decoder_layer", "module_0003.jit_decoder_layer");
+        place(dir, "gpu_decoder_layer", "module_0004.jit_decoder_layer");
+        const QJsonObject m = firstMessage(oomJson({oomLog("gpu-oneline-ray.log"), dir.path()}));
+        QVERIFY(m.value(QStringLiteral("module")).isNull());
+        QCOMPARE(m.value(QStringLiteral("candidates")).toArray().size(), 2);
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("oom"), oomLog("gpu-oneline-ray.log"), dir.path()});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("undecided"), r.out.constData());
+    }
+
+    // A log's words reach the terminal as text.
+    void hostileLogIsText()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("evil.log"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Out of memory while trying to allocate 1024 bytes. "
+                "[executable_name='\x1b]0;pwned\x07jit_x\x1b[2J']\n"
+                "BufferAssignment OOM Debugging.\nPeak buffers:\n\tBuffer 1:\n\t\tSize: 1.00KiB\n"
+                "\t\tOperator: op_name=\"a\\033[31mred\\r\" \n\t\tXLA Label: fusion\n\t\tShape: "
+                "f32[256]\n");
+        f.close();
+        const testutil::CliRun r = testutil::runBufferscope({QStringLiteral("oom"), path});
+        QCOMPARE(r.code, 0);
+        for (char c : r.out)
+            QVERIFY2(c == '\n' || static_cast<unsigned char>(c) >= 0x20, r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOom)
+#include "tst_oom.moc"

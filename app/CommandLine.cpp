@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
@@ -12,6 +13,7 @@
 #include "parse/ModuleFiles.h"
 #include "parse/OomMessage.h"
 #include "report/DiffReport.h"
+#include "report/FitReport.h"
 #include "report/JsonWriter.h"
 #include "report/OomReport.h"
 #include "report/Report.h"
@@ -25,10 +27,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace bufferscope {
@@ -304,7 +308,9 @@ int runList(const QStringList &args)
         std::int64_t total = 0;
         std::int64_t peakStep = -1;
         std::int64_t peakBytes = 0;
+        std::optional<MemoryAnalysis> analysis; ///< none for a lone memory-usage report
         std::string error;
+        std::int64_t held() const { return analysis ? analysis->device.held() : -1; }
     };
     std::vector<Entry> entries;
     int status = 0;
@@ -335,13 +341,17 @@ int runList(const QStringList &args)
             e.total = figures.total;
             e.peakStep = figures.step;
             e.peakBytes = figures.peak;
+            e.analysis = MemoryAnalysis::of(*loaded.dump);
         }
         entries.push_back(std::move(e));
     }
     if (::isatty(fileno(stderr)) && !entries.empty())
         std::fprintf(stderr, "\r\033[K");
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry &x, const Entry &y) { return x.total > y.total; });
+    // What the device holds while a module runs first (what decides whether it fits), then
+    // the total; a module known only by its report (no held figure) after those with one.
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry &x, const Entry &y) {
+        return x.held() != y.held() ? x.held() > y.held() : x.total > y.total;
+    });
     std::string out;
     if (json) {
         JsonWriter w;
@@ -354,6 +364,17 @@ int runList(const QStringList &args)
                 w.value(f);
             w.endArray();
             w.key("total_bytes").value(e.total);
+            if (e.analysis) {
+                // The names of XLA's CompiledMemoryStats (JAX's memory_analysis()).
+                w.key("held_bytes").value(e.analysis->device.held());
+                w.key("argument_size_in_bytes").value(e.analysis->device.argument);
+                w.key("output_size_in_bytes").value(e.analysis->device.output);
+                w.key("alias_size_in_bytes").value(e.analysis->device.alias);
+                w.key("temp_size_in_bytes").value(e.analysis->device.temp);
+                w.key("host_held_bytes").value(e.analysis->host.held());
+            } else {
+                w.key("held_bytes").null();
+            }
             w.key("peak_step").value(e.peakStep);
             w.key("peak_bytes").value(e.peakBytes);
             if (!e.error.empty())
@@ -364,19 +385,21 @@ int runList(const QStringList &args)
         out = w.str() + "\n";
     } else {
         char buf[512];
-        std::snprintf(buf, sizeof buf, "%-12s %-12s %8s  %s\n", "total", "peak", "at step",
-                      "module (files)");
+        std::snprintf(buf, sizeof buf, "%-12s %-12s %-12s %8s  %s\n", "held", "total", "live peak",
+                      "at step", "module (files)");
         out += buf;
         for (const Entry &e : entries) {
             if (!e.error.empty()) {
-                out += "(unreadable)                       " + safetext::forTerminal(e.module) +
-                       ": " + safetext::forTerminal(e.error) + "\n";
+                out += "(unreadable)                                    " +
+                       safetext::forTerminal(e.module) + ": " + safetext::forTerminal(e.error) +
+                       "\n";
                 continue;
             }
             // No peak (no live ranges, or only the memory-usage report): a dash, not 0B.
             const bool peak = e.peakStep >= 0;
-            std::snprintf(buf, sizeof buf, "%-12s %-12s %8s  %s", humanBytes(e.total).c_str(),
-                          peak ? humanBytes(e.peakBytes).c_str() : "-",
+            std::snprintf(buf, sizeof buf, "%-12s %-12s %-12s %8s  %s",
+                          e.analysis ? humanBytes(e.held()).c_str() : "-",
+                          humanBytes(e.total).c_str(), peak ? humanBytes(e.peakBytes).c_str() : "-",
                           peak ? std::to_string(e.peakStep).c_str() : "-",
                           safetext::forTerminal(e.module).c_str());
             out += buf;
@@ -385,7 +408,8 @@ int runList(const QStringList &args)
             out += "\n";
         }
         out += std::to_string(entries.size()) + " modules in " +
-               safetext::forTerminal(dir.toStdString()) + "\n";
+               safetext::forTerminal(dir.toStdString()) +
+               "; held: what the device holds while it runs (argument + output - alias + temp)\n";
     }
     for (const QString &p : found.problems)
         CommandLine::fail(p, 0);
@@ -514,6 +538,171 @@ int runOom(const QStringList &args)
     return status;
 }
 
+std::int64_t sizeFromText(std::string_view text)
+{
+    return parseByteSize(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+}
+
+int runFit(const QStringList &args)
+{
+    QStringList inputs;
+    QString limitText;
+    QString residentText = QStringLiteral("args");
+    QString logPath;
+    bool json = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        auto next = [&](const char *what) -> std::optional<QString> {
+            if (i + 1 >= args.size()) {
+                fail(QStringLiteral("%1 needs %2").arg(a, QLatin1String(what)), 1);
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--limit")) {
+            const auto v = next("a size such as 80GiB, or a device such as a100-80gb");
+            if (!v)
+                return 1;
+            limitText = *v;
+        } else if (a == QLatin1String("--resident")) {
+            const auto v = next("args, a size such as 10GiB, args+SIZE, or in-use");
+            if (!v)
+                return 1;
+            residentText = *v;
+        } else if (a == QLatin1String("--log")) {
+            const auto v = next("an out-of-memory log");
+            if (!v)
+                return 1;
+            logPath = *v;
+        } else if (a.startsWith(QLatin1String("--"))) {
+            return fail(
+                QStringLiteral("unknown option '%1' for fit\n").arg(a) + CommandLine::usage(), 1);
+        } else {
+            inputs.push_back(a);
+        }
+    }
+    if (inputs.isEmpty())
+        return fail(QStringLiteral("fit needs modules: a dump folder or dump files\n") +
+                        CommandLine::usage(),
+                    1);
+    // The limit: typed, a named device, or what the log says the device had.
+    std::int64_t limit = -1;
+    std::string limitSource;
+    OomLog log;
+    if (!logPath.isEmpty()) {
+        std::string text;
+        if (!readLog(logPath, text))
+            return 2;
+        log = OomLog::parse(text);
+    }
+    if (!limitText.isEmpty()) {
+        if (const auto preset = DeviceFit::preset(limitText.toLower().toStdString())) {
+            limit = *preset;
+            limitSource = "device " + limitText.toLower().toStdString() +
+                          ", as its maker states it; the runtime gets less";
+        } else {
+            limit = parseByteSize(limitText);
+            if (limit <= 0)
+                return fail(QStringLiteral("--limit needs a size such as 80GiB or a device: %1")
+                                .arg(QString::fromStdString(DeviceFit::presetNames())),
+                            1);
+            limitSource = "as given";
+        }
+    } else if (!logPath.isEmpty()) {
+        for (const OomMessage &m : log.messages) {
+            if (m.capacity > 0) {
+                limit = m.capacity;
+                limitSource = "from " + logPath.toStdString() + " line " + std::to_string(m.line) +
+                              (m.capacityUlp > 0 ? ", as printed (rounded)" : "");
+                break;
+            }
+        }
+        if (limit < 0)
+            return fail(logPath + QStringLiteral(": no device limit in this log (a BFC "
+                                                 "'Limit:' line or a TPU 'Used X of Y'); give "
+                                                 "--limit"),
+                        2);
+    } else {
+        return fail(QStringLiteral("fit needs --limit SIZE|DEVICE (or --log LOG with the "
+                                   "device's limit); devices: ") +
+                        QString::fromStdString(DeviceFit::presetNames()),
+                    1);
+    }
+    DeviceFit::Resident resident;
+    if (residentText == QLatin1String("in-use")) {
+        std::int64_t inUse = -1;
+        for (const OomMessage &m : log.messages)
+            if (m.inUse >= 0 && inUse < 0)
+                inUse = m.inUse;
+        if (inUse < 0)
+            return fail(QStringLiteral("--resident in-use needs --log LOG with the allocator's "
+                                       "'InUse:' line"),
+                        1);
+        resident.arguments = false;
+        resident.fixed = inUse;
+    } else if (const auto r =
+                   DeviceFit::Resident::parse(residentText.toStdString(), &sizeFromText)) {
+        resident = *r;
+    } else {
+        return fail(QStringLiteral("--resident needs args, a size such as 10GiB, args+SIZE or "
+                                   "in-use, not '%1'")
+                        .arg(residentText),
+                    1);
+    }
+
+    const DumpFiles found = DumpFiles::collect(inputs);
+    for (const QString &p : found.problems)
+        CommandLine::fail(p, 0);
+    std::vector<DeviceFit::Module> modules;
+    bool truncated = false;
+    int status = 0;
+    for (const QString &file : found.files) {
+        if (DumpParser::isLoneMemoryUsageReport(file.toStdString())) {
+            CommandLine::fail(file + QStringLiteral(": only the memory-usage report is here; "
+                                                    "its sizes are rounded, so it is left out"),
+                              0);
+            continue;
+        }
+        LoadedDump loaded;
+        QString error;
+        if (!loadDump(file, loaded, error)) {
+            CommandLine::fail(error, 0);
+            status = 2;
+            continue;
+        }
+        DeviceFit::Module m;
+        m.name = ModuleFiles::moduleName(file.toStdString());
+        m.file = file.toStdString();
+        m.analysis = MemoryAnalysis::of(*loaded.dump);
+        if (loaded.dump->hasLiveRanges()) {
+            const std::vector<std::int64_t> live = DeviceFit::deviceLiveBytes(*loaded.timeline);
+            const auto top = std::max_element(live.begin(), live.end());
+            if (top != live.end()) {
+                m.livePeak = *top;
+                m.livePeakStep = top - live.begin();
+            }
+        }
+        truncated = truncated || loaded.dump->traits.truncated;
+        modules.push_back(std::move(m));
+    }
+    if (modules.empty())
+        return fail(QStringLiteral("fit: no module could be read"), 2);
+    const DeviceFit fit = DeviceFit::compute(modules, resident, limit);
+    const std::string out = json ? FitReport::json(fit, modules, limitSource)
+                                 : FitReport::text(fit, modules, limitSource);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    if (status != 0)
+        return status;
+    if (truncated)
+        return fail(QStringLiteral("a module looks truncated (see its warnings): whether it "
+                                   "fits cannot be judged"),
+                    CommandLine::kUnjudged);
+    return fit.fits() ? 0 : 3;
+}
+
 } // namespace
 
 int CommandLine::fail(const QString &message, int code)
@@ -553,6 +742,11 @@ QString CommandLine::usage()
         "                                              compare two dumps (before, after), values\n"
         "                                              matched by structure across renames\n"
         "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
+        "  bufferscope fit DIR|FILE ... --limit SIZE|DEVICE [--resident "
+        "args|SIZE|args+SIZE|in-use]\n"
+        "                  [--log LOG] [--json]        modules that share one device: what it\n"
+        "                                              holds while each runs, against the limit\n"
+        "                                              (exit 3 when one does not fit)\n"
         "  bufferscope oom LOG [DIR|FILE ...] [--json] an out-of-memory message: what it asked\n"
         "                                              for, the buffers it lists; with dumps,\n"
         "                                              the module it is about and its values\n"
@@ -563,7 +757,8 @@ QString CommandLine::usage()
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr), --threads N (cores\n"
         "to use: default and most every core, 1 is the serial path)\n"
-        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed,\n"
+        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed or\n"
+        "a module does not fit,\n"
         "4 a gate could not be judged (a dump looks truncated)");
 }
 
@@ -579,8 +774,8 @@ bool CommandLine::isCommand(const QStringList &args)
     const QString &first = args.front();
     return first == QLatin1String("report") || first == QLatin1String("diff") ||
            first == QLatin1String("list") || first == QLatin1String("oom") ||
-           first == QLatin1String("--help") || first == QLatin1String("-h") ||
-           first == QLatin1String("--version");
+           first == QLatin1String("fit") || first == QLatin1String("--help") ||
+           first == QLatin1String("-h") || first == QLatin1String("--version");
 }
 
 int CommandLine::run(const QStringList &args)
@@ -603,6 +798,8 @@ int CommandLine::run(const QStringList &args)
         return runList(rest);
     if (command == QLatin1String("oom"))
         return runOom(rest);
+    if (command == QLatin1String("fit"))
+        return runFit(rest);
     return fail(QStringLiteral("unknown command '%1'\n").arg(command) + usage(), 1);
 }
 

@@ -1,5 +1,7 @@
 #include "PeakExplainer.h"
 
+#include "analysis/DeviceFit.h"
+#include "analysis/MemoryAnalysis.h"
 #include "parse/ShapeParser.h"
 
 #include <algorithm>
@@ -53,6 +55,8 @@ std::string_view findingKindName(Finding::Kind kind)
         return "donation_candidate";
     case Finding::Kind::Fragmentation:
         return "fragmentation";
+    case Finding::Kind::HeldWhole:
+        return "held_above_live_peak";
     }
     return "finding";
 }
@@ -283,6 +287,37 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
             frag.resize(5);
         for (Finding &f : frag)
             out.push_back(std::move(f));
+    }
+
+    // -- held whole: the temp and the outputs are allocated at full size when the module starts.
+    if (memorySpace != MemoryAnalysis::kHostMemorySpace && dump.hasLiveRanges()) {
+        const MemoryAnalysis::Side d = MemoryAnalysis::of(dump).device;
+        const std::int64_t held = d.held();
+        const std::int64_t livePeak = DeviceFit::deviceLivePeak(timeline);
+        const std::int64_t gap = held - livePeak;
+        if (gap > 0 && gap * 10 >= held) {
+            std::uint32_t temp = kNone;
+            for (std::uint32_t ai = 0; ai < dump.allocations.size(); ++ai) {
+                const Allocation &a = dump.allocations[ai];
+                if (a.isPreallocatedTemp && a.color != MemoryAnalysis::kHostMemorySpace &&
+                    (temp == kNone || a.size > dump.allocations[temp].size))
+                    temp = ai;
+            }
+            Finding f{Finding::Kind::HeldWhole, {}, {}, gap, {}, temp};
+            f.title = "While it runs the device holds " + humanBytes(held) + ", " +
+                      humanBytes(gap) + " (" + percent(gap, held) +
+                      ") more than its live-bytes peak of " + humanBytes(livePeak) +
+                      ": budget against " + humanBytes(held) + ".";
+            f.detail = "XLA allocates the temp allocation (" + humanBytes(d.temp) +
+                       ") and the outputs that are not donated parameters (" +
+                       humanBytes(d.output - d.alias) +
+                       ") whole when the module starts, beside its arguments (" +
+                       humanBytes(d.argument) +
+                       "); the live bytes are what it uses inside them at one step. This is "
+                       "argument + output - alias + temp, the figure of JAX's "
+                       "compiled.memory_analysis().";
+            out.push_back(std::move(f));
+        }
     }
 
     std::stable_sort(out.begin(), out.end(),

@@ -21,6 +21,7 @@ struct Finding
         LongLivedTemp, ///< temporaries live across the step and most of the program
         Donation,      ///< a parameter and an output of the same shape, not aliased
         Fragmentation, ///< an allocation never filled: size vs its largest live bytes
+        HeldWhole,     ///< the device holds ≥ 10 % more than the live peak (MemoryAnalysis)
     };
     Kind kind = Kind::Padding;
     std::string title;      ///< one sentence
@@ -37,7 +38,8 @@ std::string_view findingKindName(Finding::Kind kind); ///< "padding", "large_val
 /// Findings about the values of `memorySpace` live at `step`, largest bytes first. Thresholds:
 /// padding ≥ 5 % of the live bytes, a value > 10 %, f32 ≥ 10 %, temporaries spanning half the
 /// program and ≥ 1 % each, donation pairs of equal layout-free shape and size, fragmentation
-/// ≥ 10 % of an allocation of at least 1 MiB.
+/// ≥ 10 % of an allocation of at least 1 MiB, what the device holds while the module runs ≥ 10 %
+/// above its device live-bytes peak (not for S(5)).
 class PeakExplainer
 {
 public:

@@ -221,7 +221,7 @@ private Q_SLOTS:
         const testutil::CliRun list =
             testutil::runBufferscope({QStringLiteral("list"), dir.path()});
         QCOMPARE(list.code, 0);
-        QVERIFY2(list.out.contains("2.76GiB      -                   -  module_0037"),
+        QVERIFY2(list.out.contains("-            2.76GiB      -                   -  module_0037"),
                  list.out.constData());
         // The GUI's loader refuses it with what it is.
         const testutil::CliRun gui = testutil::runBufferscope(

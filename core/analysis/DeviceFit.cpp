@@ -1,0 +1,137 @@
+#include "DeviceFit.h"
+
+#include "model/Dump.h"
+
+#include <algorithm>
+
+namespace bufferscope {
+
+namespace {
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+struct Preset
+{
+    std::string_view name;
+    std::int64_t gib;
+};
+
+// Memory per device as its maker states it (a TPU "device" is what JAX calls one: a core on
+// v2/v3, a chip from v4 on).
+constexpr Preset kPresets[] = {
+    {"v100-16gb", 16},  {"v100-32gb", 32}, {"a100-40gb", 40}, {"a100-80gb", 80}, {"h100-80gb", 80},
+    {"mi250-64gb", 64}, {"tpu-v3", 16},    {"tpu-v4", 32},    {"tpu-v5e", 16},   {"tpu-v6e", 32},
+};
+
+} // namespace
+
+std::optional<DeviceFit::Resident>
+DeviceFit::Resident::parse(std::string_view text, std::int64_t (*parseSize)(std::string_view))
+{
+    Resident r;
+    if (text == "args" || text == "arguments")
+        return r;
+    r.arguments = false;
+    for (std::string_view prefix : {std::string_view("args+"), std::string_view("arguments+")}) {
+        if (text.starts_with(prefix)) {
+            r.arguments = true;
+            text.remove_prefix(prefix.size());
+            break;
+        }
+    }
+    r.fixed = parseSize(text);
+    if (r.fixed < 0)
+        return std::nullopt;
+    return r;
+}
+
+std::string DeviceFit::Resident::describe() const
+{
+    if (arguments && fixed == 0)
+        return "each module's arguments";
+    if (arguments)
+        return "each module's arguments + " + humanBytes(fixed);
+    return humanBytes(fixed) + " (each module's arguments included)";
+}
+
+DeviceFit DeviceFit::compute(const std::vector<Module> &modules, const Resident &resident,
+                             std::int64_t limit)
+{
+    DeviceFit fit;
+    fit.limit = limit;
+    fit.resident = resident;
+    for (const Module &m : modules)
+        fit.constantsLoaded += m.analysis.device.constant;
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        const MemoryAnalysis::Side &d = modules[i].analysis.device;
+        Row row;
+        if (resident.arguments) {
+            row.resident = d.argument + resident.fixed;
+        } else {
+            // A typed number holds the module's arguments: it cannot be less than them.
+            row.residentBelowArguments = resident.fixed < d.argument;
+            row.resident = std::max(resident.fixed, d.argument);
+        }
+        row.allocated = d.output - d.alias + d.temp;
+        row.device = row.resident + row.allocated + fit.constantsLoaded;
+        row.headroom = limit - row.device;
+        row.host = modules[i].analysis.host.held();
+        if (fit.limiting < 0 || row.device > fit.peak) {
+            fit.limiting = static_cast<int>(i);
+            fit.peak = row.device;
+        }
+        fit.rows.push_back(row);
+    }
+    return fit;
+}
+
+std::vector<std::int64_t> DeviceFit::deviceLiveBytes(const MemoryTimeline &timeline)
+{
+    std::vector<std::int64_t> total;
+    for (const SpaceTimeline &s : timeline.spaces()) {
+        if (s.memorySpace == MemoryAnalysis::kHostMemorySpace)
+            continue;
+        if (total.size() < s.liveBytes.size())
+            total.resize(s.liveBytes.size(), 0);
+        for (std::size_t t = 0; t < s.liveBytes.size(); ++t)
+            total[t] += s.liveBytes[t];
+    }
+    return total;
+}
+
+std::int64_t DeviceFit::deviceLivePeak(const MemoryTimeline &timeline)
+{
+    std::size_t steps = 0;
+    for (const SpaceTimeline &s : timeline.spaces())
+        steps = std::max(steps, s.liveBytes.size());
+    std::int64_t peak = 0;
+    for (std::size_t t = 0; t < steps; ++t) {
+        std::int64_t sum = 0;
+        for (const SpaceTimeline &s : timeline.spaces())
+            if (s.memorySpace != MemoryAnalysis::kHostMemorySpace && t < s.liveBytes.size())
+                sum += s.liveBytes[t];
+        peak = std::max(peak, sum);
+    }
+    return peak;
+}
+
+std::optional<std::int64_t> DeviceFit::preset(std::string_view name)
+{
+    for (const Preset &p : kPresets)
+        if (p.name == name)
+            return p.gib * kGiB;
+    return std::nullopt;
+}
+
+std::string DeviceFit::presetNames()
+{
+    std::string out;
+    for (const Preset &p : kPresets) {
+        if (!out.empty())
+            out += ", ";
+        out += p.name;
+    }
+    return out;
+}
+
+} // namespace bufferscope

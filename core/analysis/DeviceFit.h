@@ -1,0 +1,76 @@
+#pragma once
+
+#include "analysis/MemoryAnalysis.h"
+#include "analysis/MemoryTimeline.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+/// Several modules that run one after another on one device (a training step's compiled
+/// functions): what the device holds while each runs, against a limit (docs/FORMAT.md Part A,
+/// "Several modules on one device").
+///
+/// While module m runs the device holds what stays resident between modules, which includes
+/// m's own arguments (they are on the device before it starts), plus what m allocates when it
+/// starts — output − alias + temp (MemoryAnalysis) — plus the constants of every module, which
+/// stay while the executables are loaded. Memory spaces other than S(5) share the device and
+/// add up; S(5) is host memory and is reported apart.
+struct DeviceFit
+{
+    /// What stays on the device between modules.
+    struct Resident
+    {
+        bool arguments = true;  ///< each module's own arguments
+        std::int64_t fixed = 0; ///< and a number (typed, or a log's InUse)
+        /// "args" (the default), "SIZE" or "args+SIZE"; nullopt when malformed. `parseSize`
+        /// reads "10GiB", "512MiB", "1234".
+        static std::optional<Resident> parse(std::string_view text,
+                                             std::int64_t (*parseSize)(std::string_view));
+        std::string describe() const; ///< "each module's arguments + 1.00GiB"
+    };
+    struct Module
+    {
+        std::string name;
+        std::string file;
+        MemoryAnalysis analysis;
+        std::int64_t livePeak = -1; ///< device live bytes at their peak; -1 without live ranges
+        std::int64_t livePeakStep = -1;
+    };
+    struct Row
+    {
+        std::int64_t resident = 0;  ///< held before it starts, its arguments included
+        std::int64_t allocated = 0; ///< output − alias + temp: what it allocates at its start
+        std::int64_t device = 0;    ///< resident + allocated + constants loaded: while it runs
+        std::int64_t headroom = 0;  ///< limit − device (negative: over)
+        std::int64_t host = 0;      ///< S(5): argument + output − alias + temp, apart
+        bool residentBelowArguments = false; ///< a typed resident smaller than its arguments
+    };
+    std::int64_t limit = 0;
+    Resident resident;
+    std::int64_t constantsLoaded = 0; ///< every module's constants
+    std::vector<Row> rows;            ///< parallel to the modules
+    int limiting = -1;                ///< the module that sets the device peak (first of equals)
+    std::int64_t peak = 0;            ///< the most the device holds, while `limiting` runs
+    bool fits() const { return limiting < 0 || peak <= limit; }
+
+    static DeviceFit compute(const std::vector<Module> &modules, const Resident &resident,
+                             std::int64_t limit);
+    /// The module's device live bytes at every step: the sum of the live bytes of every memory
+    /// space but S(5) (MemoryTimeline's per-space curves).
+    static std::vector<std::int64_t> deviceLiveBytes(const MemoryTimeline &timeline);
+    /// The most device live bytes at one step (the maximum of deviceLiveBytes), without
+    /// building the curve.
+    static std::int64_t deviceLivePeak(const MemoryTimeline &timeline);
+    /// Named devices' memory as their makers state it ("a100-80gb" → 80 GiB); nullopt when
+    /// unknown. The runtime gets less: the driver's context, and JAX preallocates 75 % of a GPU
+    /// unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise.
+    static std::optional<std::int64_t> preset(std::string_view name);
+    static std::string presetNames(); ///< "a100-40gb, a100-80gb, …"
+};
+
+} // namespace bufferscope

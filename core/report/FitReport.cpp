@@ -1,0 +1,141 @@
+#include "FitReport.h"
+
+#include "model/Dump.h"
+#include "report/JsonWriter.h"
+#include "util/SafeText.h"
+
+#include <cstdio>
+
+namespace bufferscope {
+
+namespace {
+
+std::string padRight(std::string s, std::size_t width)
+{
+    std::size_t chars = 0;
+    for (char c : s)
+        chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (chars < width)
+        s.append(width - chars, ' ');
+    return s;
+}
+
+std::string padLeft(const std::string &s, std::size_t width)
+{
+    return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+std::string verdict(std::int64_t headroom)
+{
+    return headroom >= 0 ? "headroom " + humanBytes(headroom) : "OVER by " + humanBytes(-headroom);
+}
+
+} // namespace
+
+std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::Module> &modules,
+                            const std::string &limitSource)
+{
+    std::string out;
+    auto line = [&out](const std::string &text = {}) {
+        out += safetext::forTerminal(text);
+        out += '\n';
+    };
+    line("BufferScope device fit: " + std::to_string(modules.size()) +
+         (modules.size() == 1 ? " module" : " modules") + " on one device");
+    line("  limit         " + humanBytes(fit.limit) + " (" + std::to_string(fit.limit) + " B" +
+         (limitSource.empty() ? std::string() : ", " + limitSource) + ")");
+    line("  resident      " + fit.resident.describe());
+    if (fit.constantsLoaded > 0)
+        line("  constants     " + humanBytes(fit.constantsLoaded) +
+             " (every module's, held while the executables are loaded)");
+    line();
+    std::size_t nameWidth = 6;
+    for (const auto &m : modules)
+        nameWidth = std::max(nameWidth, std::min<std::size_t>(m.name.size(), 60));
+    line(padRight("module", nameWidth) + "  " + padLeft("resident", 10) + "  " +
+         padLeft("allocates", 10) + "  " + padLeft("held", 10) + "  " + padLeft("live peak", 10) +
+         "  verdict");
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        const DeviceFit::Row &r = fit.rows[i];
+        std::string name = modules[i].name;
+        if (name.size() > 60)
+            name = name.substr(0, 59) + "…";
+        line(
+            padRight(name, nameWidth) + "  " + padLeft(humanBytes(r.resident), 10) + "  " +
+            padLeft(humanBytes(r.allocated), 10) + "  " + padLeft(humanBytes(r.device), 10) + "  " +
+            padLeft(modules[i].livePeak >= 0 ? humanBytes(modules[i].livePeak) : "-", 10) + "  " +
+            verdict(r.headroom) +
+            (static_cast<int>(i) == fit.limiting && modules.size() > 1 ? "  (sets the peak)" : ""));
+    }
+    line();
+    line("  resident: what is on the device before it starts (its arguments among it);");
+    line("  allocates: outputs - donated + temp, made at full size when it starts;");
+    line("  held: resident + allocates + constants, while it runs (XLA's argument + output -");
+    line("  alias + temp); live peak: the most of it the heap simulator uses at one step.");
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        if (fit.rows[i].residentBelowArguments)
+            line("  note: " + modules[i].name + "'s arguments (" +
+                 humanBytes(modules[i].analysis.device.argument) +
+                 ") are more than the resident given; counted as its arguments");
+        if (fit.rows[i].host > 0)
+            line("  note: " + modules[i].name + " also holds " + humanBytes(fit.rows[i].host) +
+                 " of host memory (S(5)), not counted against the device");
+    }
+    line();
+    if (fit.limiting >= 0) {
+        const std::string who = modules[static_cast<std::size_t>(fit.limiting)].name;
+        line(std::string(fit.fits() ? "Fits: " : "Does not fit: ") + humanBytes(fit.peak) +
+             " held while " + who + " runs, " +
+             (fit.fits() ? humanBytes(fit.limit - fit.peak) + " under"
+                         : humanBytes(fit.peak - fit.limit) + " over") +
+             " the limit of " + humanBytes(fit.limit) + ".");
+    }
+    return out;
+}
+
+std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::Module> &modules,
+                            const std::string &limitSource)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("limit_bytes").value(fit.limit);
+    w.key("limit_source").value(limitSource);
+    w.key("resident").beginObject();
+    w.key("arguments").value(fit.resident.arguments);
+    w.key("fixed_bytes").value(fit.resident.fixed);
+    w.endObject();
+    w.key("constants_loaded_bytes").value(fit.constantsLoaded);
+    w.key("modules").beginArray();
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+        const DeviceFit::Module &m = modules[i];
+        const DeviceFit::Row &r = fit.rows[i];
+        w.beginObject();
+        w.key("module").value(m.name);
+        w.key("file").value(m.file);
+        w.key("argument_size_in_bytes").value(m.analysis.device.argument);
+        w.key("output_size_in_bytes").value(m.analysis.device.output);
+        w.key("alias_size_in_bytes").value(m.analysis.device.alias);
+        w.key("temp_size_in_bytes").value(m.analysis.device.temp);
+        w.key("constant_bytes").value(m.analysis.device.constant);
+        w.key("resident_bytes").value(r.resident);
+        w.key("allocated_bytes").value(r.allocated);
+        w.key("held_bytes").value(r.device);
+        w.key("headroom_bytes").value(r.headroom);
+        w.key("fits").value(r.headroom >= 0);
+        w.key("live_peak_bytes").value(m.livePeak);
+        w.key("host_held_bytes").value(r.host);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("limiting_module");
+    if (fit.limiting >= 0)
+        w.value(modules[static_cast<std::size_t>(fit.limiting)].name);
+    else
+        w.null();
+    w.key("device_peak_bytes").value(fit.peak);
+    w.key("fits").value(fit.fits());
+    w.endObject();
+    return w.str() + "\n";
+}
+
+} // namespace bufferscope

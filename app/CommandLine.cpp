@@ -6,6 +6,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
 #include "parse/MappedFile.h"
@@ -93,6 +94,14 @@ int runReport(const QStringList &args)
             if (!next(v) || v.isEmpty())
                 return fail(QStringLiteral("--value needs a value id, NAME or NAME{INDEX}"), 1);
             valueName = v;
+        } else if (a == QLatin1String("--group-by")) {
+            Breakdown::Grouping grouping = Breakdown::Grouping::OpName;
+            if (!next(v) || !Breakdown::groupingByName(v.toStdString(), grouping) ||
+                grouping == Breakdown::Grouping::CallersTopDown ||
+                grouping == Breakdown::Grouping::CallersBottomUp)
+                return fail(
+                    QStringLiteral("--group-by needs op_name, source, op_type, kind or shape"), 1);
+            options.groupBy = grouping;
         } else if (a == QLatin1String("--fail-above")) {
             if (!next(v) || (failAbove = CommandLine::parseSize(v)) < 0)
                 return fail(QStringLiteral("--fail-above needs a size such as 16GiB, 512MiB or "
@@ -726,6 +735,7 @@ QString CommandLine::usage()
         "  bufferscope [FILE|DIR ...]                  open the GUI (no argument: the bundled "
         "sample)\n"
         "  bufferscope report FILE [--json] [--top N] [--step T] [--fail-above SIZE]\n"
+        "                     [--group-by op_name|source|op_type|kind|shape]\n"
         "                                              memory report on stdout\n"
         "  bufferscope report FILE --value VALUE [--json]\n"
         "                                              one value (id, NAME or NAME{INDEX}): its\n"
@@ -751,7 +761,7 @@ QString CommandLine::usage()
         "                                              for, the buffers it lists; with dumps,\n"
         "                                              the module it is about and its values\n"
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
-        "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up]\n"
+        "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up|shape]\n"
         "      [--source-frame K]  (frame K of the selected value's stack, 0: innermost)\n"
         "                                              open, grab the window to OUT.png, quit\n"
         "  bufferscope --help | --version\n"

@@ -28,7 +28,8 @@ namespace {
 const QStringList kOrders = {QStringLiteral("start"), QStringLiteral("size"),
                              QStringLiteral("allocation")};
 const QStringList kGroupings = {QStringLiteral("op_name"), QStringLiteral("source"),
-                                QStringLiteral("op_type"), QStringLiteral("kind")};
+                                QStringLiteral("op_type"), QStringLiteral("kind"),
+                                QStringLiteral("shape")};
 
 int fail(const QString &message, int code)
 {
@@ -141,7 +142,8 @@ int ExportCommand::run(const QStringList &args)
                 return fail(QStringLiteral("--order needs start, size or allocation"), 1);
         } else if (a == QLatin1String("--group-by")) {
             if (!next(groupBy) || !kGroupings.contains(groupBy))
-                return fail(QStringLiteral("--group-by needs op_name, source, op_type or kind"), 1);
+                return fail(
+                    QStringLiteral("--group-by needs op_name, source, op_type, kind or shape"), 1);
         } else if (a == QLatin1String("--allocation")) {
             if (!next(v) || (allocation = v.toLongLong(&ok), !ok) || allocation < 0)
                 return fail(QStringLiteral("--allocation needs an allocation number ≥ 0"), 1);
@@ -163,7 +165,7 @@ int ExportCommand::run(const QStringList &args)
                            "[--width W] [--height H] [--scale S] [--title TEXT] "
                            "[--footer] [--select VALUE_ID|NAME] [--step T] "
                            "[--budget SIZE] [--order start|size|allocation] "
-                           "[--group-by op_name|source|op_type|kind] [--allocation N] "
+                           "[--group-by op_name|source|op_type|kind|shape] [--allocation N] "
                            "[--compare OTHER]"),
             1);
     if (!ChartExport::formatOf(out))
@@ -239,9 +241,11 @@ int ExportCommand::run(const QStringList &args)
     if (!order.isEmpty())
         static_cast<LiveRangeGantt *>(chart.get())
             ->setOrder(static_cast<GanttOrder>(kOrders.indexOf(order)));
-    if (!groupBy.isEmpty())
-        static_cast<BreakdownChart *>(chart.get())
-            ->setGrouping(static_cast<Breakdown::Grouping>(kGroupings.indexOf(groupBy)));
+    if (!groupBy.isEmpty()) {
+        Breakdown::Grouping grouping = Breakdown::Grouping::OpName;
+        Breakdown::groupingByName(groupBy.toStdString(), grouping);
+        static_cast<BreakdownChart *>(chart.get())->setGrouping(grouping);
+    }
     if (allocation >= 0) {
         const auto it = std::find_if(dump.allocations.begin(), dump.allocations.end(),
                                      [&](const Allocation &a) { return a.index == allocation; });

@@ -159,7 +159,8 @@ int main(int argc, char **argv)
     QStringList paths;
     const QStringList groupings = {QStringLiteral("op_name"), QStringLiteral("source"),
                                    QStringLiteral("op_type"), QStringLiteral("kind"),
-                                   QStringLiteral("stack"),   QStringLiteral("stack-bottom-up")};
+                                   QStringLiteral("stack"),   QStringLiteral("stack-bottom-up"),
+                                   QStringLiteral("shape")};
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args[i];
         if ((arg == QLatin1String("--screenshot") || arg == QLatin1String("--select")) &&
@@ -247,9 +248,9 @@ int main(int argc, char **argv)
                     }
                     window.selection()->setCurrentValue(static_cast<int>(value));
                 }
-                if (!groupBy.isEmpty())
-                    window.showBreakdownBy(
-                        static_cast<Breakdown::Grouping>(groupings.indexOf(groupBy)));
+                Breakdown::Grouping grouping = Breakdown::Grouping::OpName;
+                if (Breakdown::groupingByName(groupBy.toStdString(), grouping))
+                    window.showBreakdownBy(grouping);
                 if (sourceFrame >= 0) {
                     const auto &frames = window.inspector()->frames();
                     if (static_cast<std::size_t>(sourceFrame) >= frames.size()) {

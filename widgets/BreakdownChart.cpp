@@ -30,6 +30,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     m_grouping->addItem(tr("source line"), static_cast<int>(Grouping::Source));
     m_grouping->addItem(tr("op_type"), static_cast<int>(Grouping::OpType));
     m_grouping->addItem(tr("allocation kind"), static_cast<int>(Grouping::Kind));
+    m_grouping->addItem(tr("shape and dtype"), static_cast<int>(Grouping::Shape));
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setTextFormat(Qt::PlainText); // it names an instruction of the dump
     toolRow()->addWidget(label);
@@ -43,7 +44,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     QCustomPlot *p = plot();
     m_bars = new QCPBars(p->yAxis, p->xAxis);
     m_bars->setWidth(0.7);
-    m_bars->setName(tr("assigned bytes of the live values"));
+    m_bars->setName(tr("live bytes (bytes shared in place counted once)"));
     m_highlight = new QCPBars(p->yAxis, p->xAxis);
     m_highlight->setWidth(0.7);
     m_highlight->setLayer(highlightLayer());
@@ -180,7 +181,7 @@ void BreakdownChart::fillBars()
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         keys << static_cast<double>(i);
         bytes << static_cast<double>(m_rows[i].bytes);
-        const QString key = toQString(m_rows[i].key);
+        const QString key = toQString(Breakdown::rowLabel(m_groupBy, m_rows[i]));
         // Labels take at most 40 % of the width; op_name prefixes repeat, so keep the tail.
         const QString shown = metrics.elidedText(key, Qt::ElideLeft, std::max(80, width() * 2 / 5));
         ticker->addTick(static_cast<double>(i),

@@ -40,6 +40,12 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_grouping->addItem(tr("allocation kind"));
     m_grouping->addItem(tr("call stack, top-down"));
     m_grouping->addItem(tr("call stack, bottom-up"));
+    m_grouping->addItem(tr("shape and dtype"));
+    m_grouping->setItemData(static_cast<int>(Grouping::Shape),
+                            tr("Values of one shape and element type together, layout aside: "
+                               "\"83 × bf16[32768,4096]\"; reliable where op metadata is not "
+                               "(scan, remat, jvp)"),
+                            Qt::ToolTipRole);
     m_grouping->setItemData(static_cast<int>(Grouping::Source),
                             tr("The innermost frame of each value's call stack that is not library "
                                "code (Edit ▸ Preferences), so your own line shows"),

@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryTimeline.h"
 #include "analysis/SourceFrames.h"
+#include "parse/ShapeParser.h"
 
 #include <algorithm>
 #include <map>
@@ -354,6 +355,44 @@ private:
 
 } // namespace
 
+namespace {
+/// What each live value adds to the live bytes (docs/FORMAT.md Part A): its bytes not already
+/// counted for a value before it in `live` (largest first) in the same allocation. Values
+/// written in place share their bytes at the step where one ends and the next starts; those
+/// bytes count once, for the larger, so the groups add up to the curve.
+std::vector<std::int64_t> countedBytes(const Dump &dump, const std::vector<std::uint32_t> &live)
+{
+    std::vector<std::int64_t> out(live.size());
+    // Allocation -> the byte ranges counted so far, [begin, end) sorted and disjoint.
+    std::unordered_map<std::uint32_t, std::map<std::int64_t, std::int64_t>> covered;
+    for (std::size_t i = 0; i < live.size(); ++i) {
+        const Value &v = dump.values[live[i]];
+        if (v.allocation == kNone || v.size <= 0) {
+            out[i] = std::max<std::int64_t>(v.size, 0);
+            continue;
+        }
+        auto &ranges = covered[v.allocation];
+        std::int64_t begin = v.offset;
+        std::int64_t end = v.offset + v.size;
+        std::int64_t overlap = 0;
+        // Merge every range that touches [begin, end), counting what they cover of it.
+        auto it = ranges.upper_bound(begin);
+        if (it != ranges.begin() && std::prev(it)->second >= begin)
+            --it;
+        while (it != ranges.end() && it->first <= end) {
+            overlap += std::max<std::int64_t>(0, std::min(v.offset + v.size, it->second) -
+                                                     std::max(v.offset, it->first));
+            begin = std::min(begin, it->first);
+            end = std::max(end, it->second);
+            it = ranges.erase(it);
+        }
+        ranges.emplace(begin, end);
+        out[i] = v.size - overlap;
+    }
+    return out;
+}
+} // namespace
+
 const BreakdownNode *Breakdown::tree(Grouping grouping) const
 {
     switch (grouping) {
@@ -366,6 +405,7 @@ const BreakdownNode *Breakdown::tree(Grouping grouping) const
     case Grouping::Source:
     case Grouping::OpType:
     case Grouping::Kind:
+    case Grouping::Shape:
         break;
     }
     return nullptr;
@@ -380,12 +420,52 @@ const std::vector<BreakdownRow> &Breakdown::rows(Grouping grouping) const
         return byOpType;
     case Grouping::Kind:
         return byKind;
+    case Grouping::Shape:
+        return byShape;
     case Grouping::OpName:
     case Grouping::CallersTopDown:
     case Grouping::CallersBottomUp:
         break;
     }
     return byOpName;
+}
+
+namespace {
+constexpr std::pair<Breakdown::Grouping, std::string_view> kGroupingNames[] = {
+    {Breakdown::Grouping::OpName, "op_name"},
+    {Breakdown::Grouping::Source, "source"},
+    {Breakdown::Grouping::OpType, "op_type"},
+    {Breakdown::Grouping::Kind, "kind"},
+    {Breakdown::Grouping::CallersTopDown, "stack"},
+    {Breakdown::Grouping::CallersBottomUp, "stack-bottom-up"},
+    {Breakdown::Grouping::Shape, "shape"},
+};
+} // namespace
+
+std::string_view Breakdown::groupingName(Grouping grouping)
+{
+    for (const auto &[g, name] : kGroupingNames)
+        if (g == grouping)
+            return name;
+    return "op_name";
+}
+
+bool Breakdown::groupingByName(std::string_view name, Grouping &grouping)
+{
+    for (const auto &[g, n] : kGroupingNames) {
+        if (n == name) {
+            grouping = g;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string Breakdown::rowLabel(Grouping grouping, const BreakdownRow &row)
+{
+    if (grouping != Grouping::Shape)
+        return row.key;
+    return std::to_string(row.values) + " × " + row.key;
 }
 
 std::string Breakdown::nameStem(std::string_view name)
@@ -432,14 +512,20 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     Grouper source;
     Grouper opType;
     Grouper kind;
+    Grouper shape;
+    // Layout-free shape text per shape id: a few thousand distinct shapes, a million values.
+    std::unordered_map<ShapeId, std::string> shapeKey;
     TreeBuilder tree;
     StackTrees stacks(dump, b);
     std::int64_t cutOpNames = 0;
     // By source with library patterns: the row of each stack, found once per innermost frame.
     std::unordered_map<std::uint32_t, std::string> userSourceOf;
     b.live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
-    for (std::uint32_t vi : b.live) {
+    const std::vector<std::int64_t> counted = countedBytes(dump, b.live);
+    for (std::size_t li = 0; li < b.live.size(); ++li) {
+        const std::uint32_t vi = b.live[li];
         const Value &v = dump.values[vi];
+        const std::int64_t bytes = counted[li];
         const Instruction *ins = dump.instructionOf(v);
         const std::string_view name = dump.valueName(v);
         std::vector<std::string_view> path = ins && ins->opName != kNoString
@@ -455,12 +541,12 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
             path.push_back(rest);
             ++cutOpNames;
         }
-        tree.add(path, nameStem(name), name, vi, v.size);
-        b.bytes += v.size;
+        tree.add(path, nameStem(name), name, vi, bytes);
+        b.bytes += bytes;
         ++b.valueCount;
         opName.add(ins && ins->opName != kNoString ? std::string(dump.str(ins->opName))
                                                    : std::string(kNoOpName),
-                   vi, v.size);
+                   vi, bytes);
         std::string src;
         if (ins && ins->stackFrame != 0 && !options.libraryPatterns.empty()) {
             auto [it, added] = userSourceOf.try_emplace(ins->stackFrame);
@@ -470,12 +556,12 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
         } else if (ins) {
             src = dump.sourceLocation(*ins);
         }
-        source.add(src.empty() ? std::string(kNoSource) : src, vi, v.size);
+        source.add(src.empty() ? std::string(kNoSource) : src, vi, bytes);
         if (options.callStacks)
-            stacks.add(ins, name, vi, v.size);
+            stacks.add(ins, name, vi, bytes);
         opType.add(ins && ins->opType != kNoString ? std::string(dump.str(ins->opType))
                                                    : std::string(kNoOpType),
-                   vi, v.size);
+                   vi, bytes);
         // A donated parameter (also maybe-live-out) is the output written in place: a group of
         // its own, as in the report's kind table.
         const Allocation *alloc = v.allocation == kNone ? nullptr : &dump.allocations[v.allocation];
@@ -483,12 +569,20 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
                  : alloc->kind == AllocationKind::Parameter && alloc->isMaybeLiveOut
                      ? std::string("parameter → output, donated")
                      : std::string(allocationKindName(alloc->kind)),
-                 vi, v.size);
+                 vi, bytes);
+        auto [sk, fresh] = shapeKey.try_emplace(v.shape);
+        if (fresh) {
+            const std::string_view text = dump.shapeText(v);
+            const ShapeParseResult parsed = ShapeParser::parse(text);
+            sk->second = parsed.ok ? parsed.shape.toStringWithoutLayout() : std::string(text);
+        }
+        shape.add(sk->second, vi, bytes);
     }
     b.byOpName = opName.take();
     b.bySource = source.take();
     b.byOpType = opType.take();
     b.byKind = kind.take();
+    b.byShape = shape.take();
     b.opNameTree = TreeBuilder::freeze(tree.root);
     if (options.callStacks)
         stacks.finish();

@@ -11,7 +11,7 @@ namespace bufferscope {
 struct BreakdownRow
 {
     std::string key;
-    std::int64_t bytes = 0; ///< assigned bytes (`size=`) of the group's values
+    std::int64_t bytes = 0; ///< the group's values' bytes, in-place sharing counted once
     std::int64_t values = 0;
     std::vector<std::uint32_t> members; ///< value indices, largest first
 };
@@ -42,9 +42,10 @@ struct BreakdownOptions
     bool callStacks = false;
 };
 
-/// What the values live at one step are made of, grouped four ways, and by call stack when
-/// asked. Every grouping adds up to the sum of the assigned bytes of the values of
-/// `memorySpace` live at `step`.
+/// What the values live at one step are made of, grouped five ways, and by call stack when
+/// asked. Every grouping adds up to the live bytes of `memorySpace` at `step` (the curve): a
+/// value counts its assigned bytes except those a larger live value of its allocation already
+/// counted (values written in place share bytes at the step one hands over to the next).
 struct Breakdown
 {
     /// The ways the values are grouped.
@@ -54,9 +55,17 @@ struct Breakdown
         Source,
         OpType,
         Kind,
-        CallersTopDown, ///< outermost caller at the root, down to the instructions
-        CallersBottomUp ///< innermost frame at the root, out to the callers
+        CallersTopDown,  ///< outermost caller at the root, down to the instructions
+        CallersBottomUp, ///< innermost frame at the root, out to the callers
+        Shape,           ///< shape and dtype without layout: "bf16[32768,4096]" (op metadata aside)
     };
+    /// "op_name", "source", "op_type", "kind", "stack", "stack-bottom-up", "shape": the names
+    /// the command line takes.
+    static std::string_view groupingName(Grouping grouping);
+    /// The grouping a command-line name stands for; false when there is none.
+    static bool groupingByName(std::string_view name, Grouping &grouping);
+    /// "83 × bf16[32768,4096]" for a by-shape row, else the row's key.
+    static std::string rowLabel(Grouping grouping, const BreakdownRow &row);
 
     std::int64_t step = -1;
     std::int32_t memorySpace = 0;
@@ -69,7 +78,8 @@ struct Breakdown
     std::vector<BreakdownRow> bySource;
     std::vector<BreakdownRow> byOpType;
     std::vector<BreakdownRow> byKind;
-    BreakdownNode opNameTree; ///< the by-op_name grouping as a hierarchy split on '/'
+    std::vector<BreakdownRow> byShape; ///< layout-free shape and dtype
+    BreakdownNode opNameTree;          ///< the by-op_name grouping as a hierarchy split on '/'
     /// By call stack, top-down: the outermost callers at the root, each frame's callees below
     /// it, and under a stack's innermost frame its values' instruction names. A value without
     /// a stack sits in one "(no call stack)" group. Built when BreakdownOptions::callStacks.

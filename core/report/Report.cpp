@@ -395,23 +395,37 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
             line("  … " + std::to_string(live.size() - top) + " more (use --top N)");
         line();
 
-        auto group = [&](std::string_view title, const std::vector<BreakdownRow> &rows) {
+        auto group = [&](std::string_view title, Breakdown::Grouping grouping, std::size_t most) {
+            const std::vector<BreakdownRow> &rows = b.rows(grouping);
             line("  by " + std::string(title));
-            const std::size_t n = std::min<std::size_t>(rows.size(), 8);
-            for (std::size_t i = 0; i < n; ++i)
+            const std::size_t n = std::min<std::size_t>(rows.size(), most);
+            for (std::size_t i = 0; i < n; ++i) {
+                // By shape: "83 × bf16[32768,4096]", the count is the label.
+                const std::string count =
+                    grouping == Breakdown::Grouping::Shape
+                        ? std::string()
+                        : padLeft(std::to_string(rows[i].values), 5) + " values  ";
                 line("    " + padLeft(humanBytes(rows[i].bytes), 10) + " " +
-                     percent(rows[i].bytes, b.bytes) + "  " +
-                     padLeft(std::to_string(rows[i].values), 5) + " values  " +
-                     clip(rows[i].key, 100));
+                     percent(rows[i].bytes, b.bytes) + "  " + count +
+                     clip(Breakdown::rowLabel(grouping, rows[i]), 100));
+            }
             if (rows.size() > n)
-                line("    … " + std::to_string(rows.size() - n) + " more groups");
+                line("    … " + std::to_string(rows.size() - n) + " more groups" +
+                     (options.groupBy ? " (use --top N)" : ""));
         };
         line("Breakdown at step " + std::to_string(step) +
-             " (assigned bytes of the live values: " + bytesText(b.bytes) + ")");
-        group("op_name", b.byOpName);
-        group("source", b.bySource);
-        group("op_type", b.byOpType);
-        group("allocation kind", b.byKind);
+             " (live bytes, in-place sharing counted once: " + bytesText(b.bytes) + ")");
+        using G = Breakdown::Grouping;
+        if (options.groupBy) {
+            group(Breakdown::groupingName(*options.groupBy), *options.groupBy,
+                  static_cast<std::size_t>(std::max(options.top, 1)));
+        } else {
+            group("op_name", G::OpName, 8);
+            group("source", G::Source, 8);
+            group("op_type", G::OpType, 8);
+            group("allocation kind", G::Kind, 8);
+            group("shape and dtype", G::Shape, 8);
+        }
         line();
         const auto findings = PeakExplainer::explain(dump, timeline, step, space, live);
         if (findings.empty()) {
@@ -565,6 +579,7 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
         writeRows(w, "by_source", b.bySource);
         writeRows(w, "by_op_type", b.byOpType);
         writeRows(w, "by_kind", b.byKind);
+        writeRows(w, "by_shape", b.byShape);
         w.endObject();
     } else {
         w.null();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
 #include "model/Dump.h"
 #include "parse/MemoryUsageReport.h"
 
@@ -18,6 +19,9 @@ struct ReportOptions
     int top = 10;                     ///< how many values to list
     std::optional<std::int64_t> step; ///< report at this step instead of the peak
     std::string file;                 ///< the path as the user gave it
+    /// The text's breakdown in this one grouping, with up to `top` rows (JSON has them all);
+    /// unset: op_name, source, op_type, kind and shape, eight rows each.
+    std::optional<Breakdown::Grouping> groupBy;
 };
 
 /// The `bufferscope report` output, text and JSON, from one Dump and its timeline.

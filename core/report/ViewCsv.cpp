@@ -152,6 +152,8 @@ const char *ViewCsv::groupingColumn(Breakdown::Grouping grouping)
         return "op_type";
     case Breakdown::Grouping::Kind:
         return "kind";
+    case Breakdown::Grouping::Shape:
+        return "shape";
     case Breakdown::Grouping::CallersTopDown:
     case Breakdown::Grouping::CallersBottomUp:
         break;

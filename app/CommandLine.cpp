@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "OomJoin.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
@@ -477,70 +478,15 @@ int runOom(const QStringList &args)
                     2);
     int status = 0;
     if (!dumps.isEmpty()) {
-        findings.withDumps = true;
         const DumpFiles found = DumpFiles::collect(dumps);
         for (const QString &p : found.problems)
             CommandLine::fail(p, 0);
-        findings.dumpsGiven = found.files.size();
-        // Load a module only when some message may be about it, and once.
-        std::vector<std::shared_ptr<const Dump>> loaded(found.files.size());
-        std::vector<bool> tried(found.files.size(), false);
-        for (const OomMessage &m : findings.log.messages) {
-            OomFindings::PerMessage per;
-            std::vector<std::size_t> index;
-            for (qsizetype i = 0; i < found.files.size(); ++i) {
-                const std::string module = ModuleFiles::moduleName(found.files[i].toStdString());
-                if (!OomMatch::nameMayMatch(m, module))
-                    continue;
-                if (!tried[i]) {
-                    tried[i] = true;
-                    LoadedDump d;
-                    QString error;
-                    if (DumpParser::isLoneMemoryUsageReport(found.files[i].toStdString()))
-                        continue;
-                    if (!loadDump(found.files[i], d, error)) {
-                        CommandLine::fail(error, 0);
-                        status = 2;
-                        continue;
-                    }
-                    loaded[i] = d.dump;
-                }
-                if (!loaded[i])
-                    continue;
-                OomFindings::Candidate c;
-                c.module = module;
-                c.file = found.files[i].toStdString();
-                c.evidence = OomMatch::moduleEvidence(m, *loaded[i], module);
-                per.candidates.push_back(std::move(c));
-                index.push_back(static_cast<std::size_t>(i));
-            }
-            // Strongest first; the order of the folder (largest first) among equals.
-            std::vector<std::size_t> order(per.candidates.size());
-            for (std::size_t k = 0; k < order.size(); ++k)
-                order[k] = k;
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-                const auto &ex = per.candidates[x].evidence;
-                const auto &ey = per.candidates[y].evidence;
-                const int sx = ex.contradiction.empty() ? ex.score : -1;
-                const int sy = ey.contradiction.empty() ? ey.score : -1;
-                return sx > sy;
-            });
-            std::vector<OomFindings::Candidate> sorted;
-            std::vector<std::size_t> sortedIndex;
-            std::vector<OomMatch::ModuleEvidence> evidence;
-            for (std::size_t k : order) {
-                sorted.push_back(per.candidates[k]);
-                sortedIndex.push_back(index[k]);
-                evidence.push_back(per.candidates[k].evidence);
-            }
-            per.candidates = std::move(sorted);
-            per.chosen = OomMatch::choose(evidence);
-            if (per.chosen >= 0) {
-                per.dump = loaded[sortedIndex[static_cast<std::size_t>(per.chosen)]];
-                per.join = OomMatch::join(m, *per.dump);
-            }
-            findings.messages.push_back(std::move(per));
-        }
+        QStringList errors;
+        weighModules(findings, found.files, errors);
+        for (const QString &e : errors)
+            CommandLine::fail(e, 0);
+        if (!errors.isEmpty())
+            status = 2;
     }
     const std::string out = json ? OomReport::json(findings) : OomReport::text(findings);
     std::fwrite(out.data(), 1, out.size(), stdout);

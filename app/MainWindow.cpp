@@ -13,6 +13,7 @@
 #include "MemoryMap.h"
 #include "MemoryUsageReportView.h"
 #include "ModuleBrowser.h"
+#include "OomView.h"
 #include "Preferences.h"
 #include "SourceView.h"
 #include "TableCsv.h"
@@ -28,11 +29,15 @@
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
 #include "parse/DumpParser.h"
+#include "parse/MappedFile.h"
+#include "parse/ModuleFiles.h"
+#include "parse/OomMessage.h"
 #include "util/Parallel.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -478,6 +483,11 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *paste =
+        edit->addAction(tr("&Paste Out-of-Memory Message"), this, &MainWindow::pasteFromClipboard);
+    paste->setShortcut(QKeySequence::Paste);
+    paste->setToolTip(tr("Open the out-of-memory error on the clipboard, as copied from a "
+                         "terminal, a log or an issue"));
     QAction *preferences = edit->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
     preferences->setShortcut(QKeySequence::Preferences);
     preferences->setMenuRole(QAction::PreferencesRole);
@@ -662,8 +672,182 @@ void MainWindow::resetLayout()
             dock->show();
 }
 
+QStringList MainWindow::oomLogsAmong(const QStringList &paths) const
+{
+    QStringList logs;
+    for (const QString &p : paths) {
+        const QFileInfo info(p);
+        if (!info.isFile() || ModuleFiles::isDumpName(info.fileName().toStdString()) ||
+            DumpParser::isLoneMemoryUsageReport(p.toStdString()))
+            continue;
+        MappedFile file;
+        std::string error;
+        if (file.open(p.toStdString(), error) && OomLog::looksLike(file.data()))
+            logs << p;
+    }
+    return logs;
+}
+
+bool MainWindow::openOomText(const QString &name, const std::string &text, const QStringList &dumps)
+{
+    OomFindings findings;
+    findings.file = name.toStdString();
+    findings.log = OomLog::parse(text);
+    if (findings.log.messages.empty()) {
+        showError(name, tr("No out-of-memory message in it: BufferScope reads XLA's GPU \"Out of "
+                           "memory while trying to allocate\" and \"BufferAssignment OOM "
+                           "Debugging\" messages and the TPU \"Ran out of memory\" reports."));
+        return false;
+    }
+    auto *view = new OomView(std::move(findings), this);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    connect(view, &OomView::findModuleRequested, this, [this, view, name] {
+        const QString start = name.startsWith(QLatin1Char('('))
+                                  ? (current().isEmbedded() || current().path.isEmpty()
+                                         ? QDir::homePath()
+                                         : QFileInfo(current().path).absolutePath())
+                                  : QFileInfo(name).absolutePath();
+        const QString dir = QFileDialog::getExistingDirectory(
+            view, tr("The --xla_dump_to folder of the run that ran out of memory"), start);
+        if (!dir.isEmpty())
+            weighOomModules(view, {dir});
+    });
+    connect(view, &OomView::openModuleRequested, this,
+            [this, view](int message) { openOomModule(view, message); });
+    view->show();
+    Q_EMIT oomOpened(view);
+    // With dumps given, look there; else try the module on screen, which costs one load.
+    if (!dumps.isEmpty())
+        weighOomModules(view, dumps);
+    else if (current().dump && !current().isEmbedded())
+        weighOomModules(view, {current().path});
+    return true;
+}
+
+void MainWindow::weighOomModules(OomView *view, const QStringList &dumps)
+{
+    const DumpFiles found = DumpFiles::collect(dumps);
+    view->setWeighing(tr("Weighing %n module(s) against the message…", nullptr,
+                         static_cast<int>(found.files.size())));
+    QPointer<OomView> guard(view);
+    // One connection per request: the newest request's result is the one delivered.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection =
+        connect(m_workspace, &Workspace::oomWeighed, this,
+                [this, guard, connection](const OomFindings &findings, const QStringList &errors) {
+                    disconnect(*connection);
+                    if (!guard)
+                        return;
+                    guard->setFindings(findings);
+                    if (!errors.isEmpty())
+                        statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+                    const int m = guard->message();
+                    if (m < static_cast<int>(findings.messages.size()) &&
+                        findings.messages[static_cast<std::size_t>(m)].chosen >= 0)
+                        openOomModule(guard, m);
+                });
+    m_workspace->weighOomModules(view->findings(), found.files);
+}
+
+void MainWindow::openOomModule(OomView *view, int message)
+{
+    const OomFindings &f = view->findings();
+    if (message < 0 || message >= static_cast<int>(f.messages.size()))
+        return;
+    const OomFindings::PerMessage &per = f.messages[static_cast<std::size_t>(message)];
+    if (per.chosen < 0 || !per.dump)
+        return;
+    OomTarget target;
+    target.path = toQString(per.candidates[static_cast<std::size_t>(per.chosen)].file);
+    for (const OomMatch::BufferMatch &b : per.join.buffers)
+        for (std::uint32_t v : b.values)
+            target.valueIds.push_back(per.dump->values[v].id);
+    if (per.join.failingAllocation != kNone)
+        target.allocation = per.dump->allocations[per.join.failingAllocation].index;
+    target.limit = f.log.messages[static_cast<std::size_t>(message)].capacity;
+    m_oomTarget = target;
+    if (current().dump && QFileInfo(current().path) == QFileInfo(target.path))
+        selectOomTarget();
+    else
+        openPaths({target.path});
+}
+
+void MainWindow::selectOomTarget()
+{
+    if (!m_oomTarget || !current().dump)
+        return;
+    const OomTarget target = *m_oomTarget;
+    m_oomTarget.reset();
+    const Dump &dump = *current().dump;
+    QVector<int> group;
+    QString label;
+    for (std::int64_t id : target.valueIds)
+        if (const std::uint32_t v = dump.findValueById(id); v != kNone)
+            group << static_cast<int>(v);
+    if (!group.isEmpty()) {
+        label = tr("the buffers the out-of-memory message lists");
+        selection()->setCurrentValue(group.front());
+    } else if (target.allocation >= 0 &&
+               target.allocation < static_cast<std::int64_t>(dump.allocations.size())) {
+        const Allocation &a = dump.allocations[static_cast<std::size_t>(target.allocation)];
+        for (std::uint32_t k = 0; k < a.valueCount; ++k)
+            group << static_cast<int>(dump.allocationValues[a.firstValue + k]);
+        label = tr("allocation %1, the one that failed").arg(a.index);
+    }
+    if (!group.isEmpty())
+        selection()->setHighlightedGroup(group, label);
+    if (target.limit > 0)
+        m_usage->setBudget(target.limit);
+    const QString what = label.isEmpty() ? tr("nothing it lists is known exactly") : label;
+    statusBar()->showMessage(
+        target.limit > 0 ? tr("The out-of-memory message's module: %1 selected; the device's "
+                              "limit (%2) is the budget line")
+                               .arg(what, humanBytesText(target.limit))
+                         : tr("The out-of-memory message's module: %1 selected").arg(what),
+        15000);
+}
+
+void MainWindow::pasteFromClipboard()
+{
+    const QString text = QGuiApplication::clipboard()->text();
+    if (OomLog::looksLike(text.toStdString())) {
+        openOomText(tr("(pasted)"), text.toStdString());
+        return;
+    }
+    // Paths, one per line (a file manager's copy).
+    QStringList paths;
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString p = line.trimmed();
+        const QString local = p.startsWith(QLatin1String("file://")) ? QUrl(p).toLocalFile() : p;
+        if (!local.isEmpty() && QFileInfo::exists(local))
+            paths << local;
+    }
+    if (!paths.isEmpty()) {
+        openPaths(paths);
+        return;
+    }
+    statusBar()->showMessage(tr("The clipboard holds no out-of-memory message and no path to open"),
+                             8000);
+}
+
 void MainWindow::openPaths(const QStringList &paths)
 {
+    // An out-of-memory log among them: its window, with the rest as where its module is.
+    if (const QStringList logs = oomLogsAmong(paths); !logs.isEmpty()) {
+        QStringList rest = paths;
+        for (const QString &log : logs)
+            rest.removeAll(log);
+        for (const QString &log : logs) {
+            MappedFile file;
+            std::string error;
+            if (!file.open(log.toStdString(), error)) {
+                showError(log, toQString(error));
+                continue;
+            }
+            openOomText(log, std::string(file.data()), rest);
+        }
+        return;
+    }
     const DumpFiles found = DumpFiles::collect(paths);
     if (!found.problems.isEmpty() && found.files.isEmpty()) {
         showError(paths.front(), found.problems.join(QLatin1Char('\n')));
@@ -838,6 +1022,8 @@ void MainWindow::finishShowing()
     }
     m_reload.reset();
     m_modules->setKnownResult(loaded.path, ModuleFigures::of(loaded));
+    if (m_oomTarget && QFileInfo(m_oomTarget->path) == QFileInfo(loaded.path))
+        selectOomTarget();
     Q_EMIT dumpShown();
 }
 
@@ -954,7 +1140,7 @@ void MainWindow::showExportDialog(ChartView *view)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls())
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
         event->acceptProposedAction();
 }
 
@@ -965,8 +1151,15 @@ void MainWindow::dropEvent(QDropEvent *event)
     for (const QUrl &url : urls)
         if (url.isLocalFile())
             paths << url.toLocalFile();
-    if (paths.isEmpty())
+    if (paths.isEmpty()) {
+        // Dropped text: an out-of-memory message selected in a terminal or a browser.
+        const QString text = event->mimeData()->text();
+        if (OomLog::looksLike(text.toStdString())) {
+            event->acceptProposedAction();
+            openOomText(tr("(dropped)"), text.toStdString());
+        }
         return;
+    }
     event->acceptProposedAction();
     openPaths(paths);
 }

@@ -61,6 +61,13 @@ public:
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
     void openEmbeddedSample();
+    /// Opens an out-of-memory message (a log's text) in a window of its own; with `dumps`
+    /// (folders or files) its module is looked for there and opened with what the message
+    /// lists selected and the device's limit drawn. `name` is the log's path or "(pasted)".
+    /// False, with the error shown, when the text holds no message.
+    bool openOomText(const QString &name, const std::string &text, const QStringList &dumps = {});
+    /// Edit ▸ Paste: an out-of-memory message from the clipboard, or paths to open.
+    void pasteFromClipboard();
     /// Exports `view` without asking; returns false and shows why on failure. A CSV is made
     /// and written in the background (ChartView::writeCsvInBackground): true means it was
     /// started, and the status bar or a warning says how it ended.
@@ -118,6 +125,8 @@ Q_SIGNALS:
     void compareOpened(bufferscope::CompareView *view);
     /// A memory-usage report without its dump was opened in a window of its own.
     void memoryUsageReportOpened(QWidget *view);
+    /// An out-of-memory message was opened in a window of its own.
+    void oomOpened(QWidget *view);
     /// Every view shows the dump that current() now returns.
     void dumpShown();
 
@@ -193,6 +202,20 @@ private:
         std::vector<std::pair<ChartView *, ChartView::Ranges>> ranges;
     };
     std::optional<ReloadState> m_reload;
+    /// What to select once the module an out-of-memory message is about arrives.
+    struct OomTarget
+    {
+        QString path;
+        std::vector<std::int64_t> valueIds; ///< the values the message lists, as XLA ids
+        std::int64_t allocation = -1;       ///< the allocation that failed
+        qint64 limit = -1;                  ///< the device's limit the message states
+    };
+    std::optional<OomTarget> m_oomTarget;
+    void weighOomModules(class OomView *view, const QStringList &dumps);
+    void openOomModule(class OomView *view, int message);
+    void selectOomTarget();
+    /// The paths among `paths` that hold an out-of-memory message rather than a dump.
+    QStringList oomLogsAmong(const QStringList &paths) const;
 };
 
 } // namespace bufferscope

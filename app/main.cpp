@@ -2,6 +2,7 @@
 #include "CompareView.h"
 #include "ExportCommand.h"
 #include "MainWindow.h"
+#include "OomView.h"
 #include "Preferences.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
@@ -11,6 +12,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QPointer>
 #include <QTextBrowser>
 #include <QTimer>
 
@@ -194,6 +196,7 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
     app.setProperty(kThreadsFromCommandLine, threads.has_value());
     MainWindow window;
+    QPointer<OomView> oomView;
     const auto grabAndQuit = [&screenshot](QWidget *shown) {
         const bool ok = shown->grab().save(screenshot);
         if (!ok)
@@ -231,6 +234,20 @@ int main(int argc, char **argv)
                          [&](QWidget *view) {
                              QTimer::singleShot(300, view, [&, view] { grabAndQuit(view); });
                          });
+        // An out-of-memory message: its window is the picture, and when its module is found
+        // and opened, the main window too, as OUT-window.png.
+        QObject::connect(&window, &MainWindow::oomOpened, &window, [&](QWidget *shown) {
+            oomView = qobject_cast<OomView *>(shown);
+            const auto grabUnlessOpening = [&] {
+                QTimer::singleShot(300, oomView, [&] {
+                    if (oomView && !oomView->isWeighing() && !oomView->moduleChosen())
+                        grabAndQuit(oomView);
+                });
+            };
+            grabUnlessOpening();
+            QObject::connect(window.workspace(), &Workspace::oomWeighed, oomView,
+                             grabUnlessOpening);
+        });
         // A screenshot shows the default layout at the default size for the screen, not the
         // user's.
         window.resetLayout();
@@ -262,7 +279,22 @@ int main(int argc, char **argv)
                     window.showSource(frames[static_cast<std::size_t>(sourceFrame)]);
                     window.inspector()->details()->scrollToAnchor(QStringLiteral("stack"));
                 }
-                QTimer::singleShot(500, &window, [&] { grabAndQuit(&window); });
+                QTimer::singleShot(500, &window, [&] {
+                    if (oomView) {
+                        QString windowShot = screenshot;
+                        windowShot.insert(windowShot.lastIndexOf(QLatin1Char('.')),
+                                          QStringLiteral("-window"));
+                        if (!window.grab().save(windowShot)) {
+                            std::fprintf(stderr, "bufferscope: cannot write %s\n",
+                                         windowShot.toUtf8().constData());
+                            QApplication::exit(2);
+                            return;
+                        }
+                        grabAndQuit(oomView);
+                        return;
+                    }
+                    grabAndQuit(&window);
+                });
             });
         });
         QObject::connect(window.workspace(), &Workspace::loadFailed, &window,

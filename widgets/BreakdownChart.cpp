@@ -44,7 +44,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     QCustomPlot *p = plot();
     m_bars = new QCPBars(p->yAxis, p->xAxis);
     m_bars->setWidth(0.7);
-    m_bars->setName(tr("live bytes (bytes shared in place counted once)"));
+    m_bars->setName(tr("live bytes"));
     m_highlight = new QCPBars(p->yAxis, p->xAxis);
     m_highlight->setWidth(0.7);
     m_highlight->setLayer(highlightLayer());

@@ -1,5 +1,6 @@
 #include "Workspace.h"
 
+#include "OomJoin.h"
 #include "analysis/SourceFrames.h"
 #include "models/Selection.h"
 
@@ -18,6 +19,7 @@ Workspace::Workspace(QObject *parent)
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
+      m_oomLane(m_jobs->newLane("oom", JobRunner::Scope::Session)),
       m_ganttLane(m_jobs->newLane("gantt rows", JobRunner::Scope::Dump)),
       m_mapLane(m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump)),
       m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump)),
@@ -229,6 +231,28 @@ void Workspace::compareWith(const QString &path)
             else
                 Q_EMIT compareFailed(
                     path, r.error.isEmpty() ? tr("%1: comparison stopped").arg(path) : r.error);
+        });
+}
+
+void Workspace::weighOomModules(OomFindings findings, const QStringList &files)
+{
+    struct Result
+    {
+        OomFindings findings;
+        QStringList errors;
+        bool done = false;
+    };
+    m_jobs->run(
+        m_oomLane, this,
+        [findings = std::move(findings), files](const JobControl &control) {
+            Result r;
+            r.findings = findings;
+            r.done = weighModules(r.findings, files, r.errors, control.flag());
+            return r;
+        },
+        [this](Result r) {
+            if (r.done)
+                Q_EMIT oomWeighed(r.findings, r.errors);
         });
 }
 

@@ -6,6 +6,7 @@
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
 #include "analysis/ValueFlow.h"
+#include "report/OomReport.h"
 
 #include <QObject>
 #include <QString>
@@ -93,6 +94,9 @@ public:
     /// compareReady or compareFailed.
     void compareWith(const QString &path);
     bool isComparing() const;
+    /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); then
+    /// oomWeighed. A newer request replaces the one running.
+    void weighOomModules(OomFindings findings, const QStringList &files);
 
     // --- Derived data -----------------------------------------------------------------------
 
@@ -159,6 +163,9 @@ Q_SIGNALS:
     void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
                       std::shared_ptr<const bufferscope::DumpDiff> diff);
     void compareFailed(const QString &path, const QString &error);
+    /// The messages of an out-of-memory log with the modules weighed; `errors` are the modules
+    /// that did not load.
+    void oomWeighed(const bufferscope::OomFindings &findings, const QStringList &errors);
     void ganttRowsReady();
     void mapLayoutReady();
     void breakdownReady();
@@ -176,6 +183,7 @@ private:
     JobRunner::Lane m_loadLane;
     JobRunner::Lane m_scanLane;
     JobRunner::Lane m_compareLane;
+    JobRunner::Lane m_oomLane;
     JobRunner::Lane m_ganttLane;
     JobRunner::Lane m_mapLane;
     JobRunner::Lane m_breakdownLane;

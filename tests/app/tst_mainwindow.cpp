@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "MemoryMap.h"
 #include "ModuleBrowser.h"
+#include "OomView.h"
 #include "Preferences.h"
 #include "SourceView.h"
 #include "TableCsv.h"
@@ -38,6 +39,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -1086,6 +1088,74 @@ private Q_SLOTS:
         QVERIFY2(box->text().contains(QStringLiteral("no such file")), qPrintable(box->text()));
         QCOMPARE(opened, 1);
         box->close();
+    }
+
+    // An out-of-memory log dropped with its dump folder (issue 40): its window lists the
+    // buffers; the module is found (the 1311392-byte temp, the stats), opened, the two buffers
+    // known exactly — loop_slice_fusion (id 200) and p5.18.0 (id 203) — selected, and the
+    // allocator's Limit (933232640 B) drawn as the budget. tests/data/oom/make_oom.py.
+    void oomLogWithItsFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(
+            QFile::copy(sample("gpu_decoder_layer"),
+                        dir.filePath(QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_"
+                                                    "after_optimizations-buffer-assignment.txt"))));
+        QVERIFY(
+            QFile::copy(sample("gpu_vllm_update_slice"),
+                        dir.filePath(QStringLiteral("module_0007.jit_update_slice.sm_8.0_gpu_"
+                                                    "after_optimizations-buffer-assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        drop(&w,
+             {QUrl::fromLocalFile(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log")),
+              QUrl::fromLocalFile(dir.path())});
+        QTRY_VERIFY(view);
+        QCOMPARE(view->table()->rowCount(), 4);
+        QVERIFY(waitLoaded(w, QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_"
+                                             "optimizations")));
+        QTRY_COMPARE(w.usageChart()->budget(), qint64(933232640));
+        const Dump &dump = *w.current().dump;
+        QVector<int> expected{static_cast<int>(dump.findValueById(200)),
+                              static_cast<int>(dump.findValueById(203))};
+        QCOMPARE(w.selection()->highlightedGroup(), expected);
+        QCOMPARE(w.selection()->currentValue(), expected.front());
+        QVERIFY(view->moduleLabel()->text().contains(QStringLiteral("allocation 25")));
+        QVERIFY(view->openButton()->isEnabled());
+        // The table is largest first and says what each buffer is in the module.
+        QCOMPARE(view->table()->item(0, 2)->text(), QStringLiteral("bf16[151936,1024]"));
+        QCOMPARE(view->table()->item(0, 3)->text(), QStringLiteral("p5.18.0 (value 203)"));
+        QVERIFY(
+            view->table()->item(2, 3)->text().startsWith(QStringLiteral("unmatched: 2 values")));
+        view->close();
+    }
+
+    // Pasted (Edit ▸ Paste, Ctrl+V): the one-line GPU error opens; nothing else does.
+    void oomMessagePasted()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        QGuiApplication::clipboard()->setText(QStringLiteral("hello"));
+        w.pasteFromClipboard();
+        QVERIFY(!view);
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("no out-of-memory")));
+        QGuiApplication::clipboard()->setText(QStringLiteral(
+            "\x1b[31mE1125 10:01:02.1 27487 client.cc:3000] RESOURCE_EXHAUSTED: Out of memory "
+            "while trying to allocate 1311392 bytes. "
+            "[executable_name='jit_decoder_layer']\x1b[0m"));
+        w.pasteFromClipboard();
+        QTRY_VERIFY(view);
+        QVERIFY(view->findings().log.messages.front().requested == 1311392);
+        QVERIFY(view->table()->isColumnHidden(3)); // nothing weighed: no "In the module"
+        view->close();
     }
 
     void errorNamesFileAndLine()

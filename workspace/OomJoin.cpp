@@ -1,0 +1,81 @@
+#include "OomJoin.h"
+
+#include "LoadedDump.h"
+#include "parse/DumpParser.h"
+#include "parse/ModuleFiles.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace bufferscope {
+
+bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
+                  const std::atomic<bool> *cancel)
+{
+    findings.withDumps = true;
+    findings.dumpsGiven = files.size();
+    findings.messages.clear();
+    std::vector<std::shared_ptr<const Dump>> loaded(static_cast<std::size_t>(files.size()));
+    std::vector<bool> tried(loaded.size(), false);
+    for (const OomMessage &m : findings.log.messages) {
+        OomFindings::PerMessage per;
+        std::vector<std::size_t> index;
+        for (std::size_t i = 0; i < loaded.size(); ++i) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return false;
+            const QString &file = files[static_cast<qsizetype>(i)];
+            const std::string module = ModuleFiles::moduleName(file.toStdString());
+            if (!OomMatch::nameMayMatch(m, module))
+                continue;
+            if (!tried[i]) {
+                tried[i] = true;
+                if (DumpParser::isLoneMemoryUsageReport(file.toStdString()))
+                    continue; // rounded sizes only: nothing exact to match on
+                LoadedDump d;
+                QString error;
+                if (!loadDump(file, d, error, cancel)) {
+                    if (cancel && cancel->load(std::memory_order_relaxed))
+                        return false;
+                    errors << error;
+                    continue;
+                }
+                loaded[i] = d.dump;
+            }
+            if (!loaded[i])
+                continue;
+            OomFindings::Candidate c;
+            c.module = module;
+            c.file = file.toStdString();
+            c.evidence = OomMatch::moduleEvidence(m, *loaded[i], module);
+            per.candidates.push_back(std::move(c));
+            index.push_back(i);
+        }
+        // Strongest first; the folder's order (largest first) among equals.
+        std::vector<std::size_t> order(per.candidates.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        const auto score = [&](std::size_t k) {
+            const auto &e = per.candidates[k].evidence;
+            return e.contradiction.empty() ? e.score : -1;
+        };
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return score(x) > score(y); });
+        std::vector<OomFindings::Candidate> sorted;
+        std::vector<OomMatch::ModuleEvidence> evidence;
+        std::vector<std::size_t> sortedIndex;
+        for (std::size_t k : order) {
+            evidence.push_back(per.candidates[k].evidence);
+            sorted.push_back(std::move(per.candidates[k]));
+            sortedIndex.push_back(index[k]);
+        }
+        per.candidates = std::move(sorted);
+        per.chosen = OomMatch::choose(evidence);
+        if (per.chosen >= 0) {
+            per.dump = loaded[sortedIndex[static_cast<std::size_t>(per.chosen)]];
+            per.join = OomMatch::join(m, *per.dump);
+        }
+        findings.messages.push_back(std::move(per));
+    }
+    return true;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "report/OomReport.h"
+
+#include <QStringList>
+
+#include <atomic>
+
+namespace bufferscope {
+
+/// Weighs the modules in `files` (one dump file per module, DumpFiles' order) for every message
+/// of `findings.log`: a module is loaded only when a message may be about it (its name is the
+/// message's executable_name, or the message names none) and once. Fills findings.messages,
+/// withDumps and dumpsGiven; `errors` gets "FILE:LINE: message" for modules that do not load.
+/// Returns false when cancelled. For `bufferscope oom` and the window's out-of-memory view.
+bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
+                  const std::atomic<bool> *cancel = nullptr);
+
+} // namespace bufferscope

@@ -627,18 +627,9 @@ int runFit(const QStringList &args)
             status = 2;
             continue;
         }
-        DeviceFit::Module m;
-        m.name = ModuleFiles::moduleName(file.toStdString());
-        m.file = file.toStdString();
-        m.analysis = MemoryAnalysis::of(*loaded.dump);
-        if (loaded.dump->hasLiveRanges()) {
-            const std::vector<std::int64_t> live = DeviceFit::deviceLiveBytes(*loaded.timeline);
-            const auto top = std::max_element(live.begin(), live.end());
-            if (top != live.end()) {
-                m.livePeak = *top;
-                m.livePeakStep = top - live.begin();
-            }
-        }
+        DeviceFit::Module m =
+            DeviceFit::Module::of(ModuleFiles::moduleName(file.toStdString()), file.toStdString(),
+                                  *loaded.dump, *loaded.timeline);
         truncated = truncated || loaded.dump->traits.truncated;
         modules.push_back(std::move(m));
     }
@@ -709,7 +700,10 @@ QString CommandLine::usage()
         "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
         "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up|shape]\n"
         "      [--source-frame K]  (frame K of the selected value's stack, 0: innermost)\n"
-        "                                              open, grab the window to OUT.png, quit\n"
+        "      [--fit LIMIT]       (the Device Fit window of the folder's modules instead)\n"
+        "                                              open, grab the window to OUT.png, quit;\n"
+        "                                              an out-of-memory LOG with its DIR: its\n"
+        "                                              window, and the module's as OUT-window.png\n"
         "  bufferscope --help | --version\n"
         "options for every command: --verbose (debug logging on stderr), --threads N (cores\n"
         "to use: default and most every core, 1 is the serial path)\n"

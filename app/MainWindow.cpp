@@ -7,6 +7,7 @@
 #include "CompareView.h"
 #include "DumpFiles.h"
 #include "ExportDialog.h"
+#include "FitView.h"
 #include "HelpDialogs.h"
 #include "InstructionsView.h"
 #include "LiveRangeGantt.h"
@@ -539,6 +540,19 @@ void MainWindow::createActions()
     }
     applyColorScheme(saved);
 
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *deviceFit = tools->addAction(tr("&Device Fit…"), this, [this] { showDeviceFit(); });
+    deviceFit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    deviceFit->setToolTip(tr("The open folder's modules on one device: what it holds while each "
+                             "runs, against a limit"));
+    tools->addAction(tr("Open an &Out-of-Memory Log…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open the log of a run that ran out of memory"), QString(),
+            tr("Logs (*.log *.txt *.out *.err);;All files (*)"));
+        if (!path.isEmpty())
+            openPaths({path});
+    });
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting a Dump…"), this, [this] { showGettingADump(this); });
     QAction *keys =
@@ -807,6 +821,47 @@ void MainWindow::selectOomTarget()
         15000);
 }
 
+FitView *MainWindow::showDeviceFit(const QString &limit)
+{
+    QStringList files = m_moduleFiles;
+    if (files.isEmpty() && current().dump && !current().isEmbedded())
+        files << current().path;
+    auto *view = new FitView(this);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    if (!limit.isEmpty())
+        view->setLimit(limit);
+    else if (m_usage->budget() > 0)
+        view->setLimit(humanBytesText(m_usage->budget()));
+    view->show();
+    if (files.isEmpty()) {
+        view->setModules({});
+        Q_EMIT deviceFitReady(view);
+        return view;
+    }
+    QPointer<FitView> guard(view);
+    auto progress = std::make_shared<QMetaObject::Connection>();
+    auto done = std::make_shared<QMetaObject::Connection>();
+    *progress = connect(m_workspace, &Workspace::measureProgress, view, [guard](int d, int total) {
+        if (guard)
+            guard->setMeasuring(d, total);
+    });
+    *done = connect(m_workspace, &Workspace::modulesMeasured, view,
+                    [this, guard, progress, done](const std::vector<DeviceFit::Module> &modules,
+                                                  const QStringList &errors) {
+                        disconnect(*progress);
+                        disconnect(*done);
+                        if (!guard)
+                            return;
+                        guard->setModules(modules);
+                        if (!errors.isEmpty())
+                            statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+                        Q_EMIT deviceFitReady(guard);
+                    });
+    view->setMeasuring(0, static_cast<int>(files.size()));
+    m_workspace->measureModules(files);
+    return view;
+}
+
 void MainWindow::pasteFromClipboard()
 {
     const QString text = QGuiApplication::clipboard()->text();
@@ -857,6 +912,7 @@ void MainWindow::openPaths(const QStringList &paths)
         statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
     // The first file is about to be loaded here: the Modules list takes its figures from that.
     m_modules->setFiles(found.files, found.files.value(0));
+    m_moduleFiles = found.files;
     if (found.files.size() > 1) {
         m_modulesDock->show();
         m_modulesDock->raise();

@@ -68,6 +68,9 @@ public:
     bool openOomText(const QString &name, const std::string &text, const QStringList &dumps = {});
     /// Edit ▸ Paste: an out-of-memory message from the clipboard, or paths to open.
     void pasteFromClipboard();
+    /// Tools ▸ Device Fit: the modules of the open folder (or the open module) on one device,
+    /// measured on a job; returns the window. `limit` as FitView::setLimit, empty: the budget.
+    class FitView *showDeviceFit(const QString &limit = {});
     /// Exports `view` without asking; returns false and shows why on failure. A CSV is made
     /// and written in the background (ChartView::writeCsvInBackground): true means it was
     /// started, and the status bar or a warning says how it ended.
@@ -127,6 +130,8 @@ Q_SIGNALS:
     void memoryUsageReportOpened(QWidget *view);
     /// An out-of-memory message was opened in a window of its own.
     void oomOpened(QWidget *view);
+    /// The device-fit window has its modules measured.
+    void deviceFitReady(QWidget *view);
     /// Every view shows the dump that current() now returns.
     void dumpShown();
 
@@ -211,6 +216,7 @@ private:
         qint64 limit = -1;                  ///< the device's limit the message states
     };
     std::optional<OomTarget> m_oomTarget;
+    QStringList m_moduleFiles; ///< the modules of the folder opened last (one file each)
     void weighOomModules(class OomView *view, const QStringList &dumps);
     void openOomModule(class OomView *view, int message);
     void selectOomTarget();

@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "CompareView.h"
 #include "ExportCommand.h"
+#include "FitView.h"
 #include "MainWindow.h"
 #include "OomView.h"
 #include "Preferences.h"
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
     QString select;
     QString compare;
     QString groupBy;
+    QString fitLimit;
     int sourceFrame = -1;
     QStringList paths;
     const QStringList groupings = {QStringLiteral("op_name"), QStringLiteral("source"),
@@ -168,6 +170,8 @@ int main(int argc, char **argv)
         if ((arg == QLatin1String("--screenshot") || arg == QLatin1String("--select")) &&
             i + 1 < args.size()) {
             (arg == QLatin1String("--screenshot") ? screenshot : select) = args[++i];
+        } else if (arg == QLatin1String("--fit") && i + 1 < args.size()) {
+            fitLimit = args[++i];
         } else if (arg == QLatin1String("--compare") && i + 1 < args.size()) {
             compare = args[++i];
         } else if (arg == QLatin1String("--group-by") && i + 1 < args.size() &&
@@ -252,7 +256,15 @@ int main(int argc, char **argv)
         // user's.
         window.resetLayout();
         window.sizeToScreen();
+        // --fit LIMIT: the device-fit window of the folder's modules is the picture.
+        QObject::connect(&window, &MainWindow::deviceFitReady, &window, [&](QWidget *view) {
+            QTimer::singleShot(300, view, [&, view] { grabAndQuit(view); });
+        });
         QObject::connect(&window, &MainWindow::dumpShown, &window, [&] {
+            if (!fitLimit.isEmpty()) {
+                window.showDeviceFit(fitLimit);
+                return;
+            }
             QTimer::singleShot(300, &window, [&] {
                 const Dump &dump = *window.current().dump;
                 if (!select.isEmpty()) {

@@ -3,6 +3,7 @@
 #include "OomJoin.h"
 #include "analysis/SourceFrames.h"
 #include "models/Selection.h"
+#include "parse/ModuleFiles.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -20,6 +21,7 @@ Workspace::Workspace(QObject *parent)
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_oomLane(m_jobs->newLane("oom", JobRunner::Scope::Session)),
+      m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
       m_ganttLane(m_jobs->newLane("gantt rows", JobRunner::Scope::Dump)),
       m_mapLane(m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump)),
       m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump)),
@@ -253,6 +255,38 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files)
         [this](Result r) {
             if (r.done)
                 Q_EMIT oomWeighed(r.findings, r.errors);
+        });
+}
+
+void Workspace::measureModules(const QStringList &files)
+{
+    struct Result
+    {
+        std::vector<DeviceFit::Module> modules;
+        QStringList errors;
+    };
+    m_jobs->run(
+        m_fitLane, this,
+        [files](const JobControl &control) {
+            Result r;
+            for (qsizetype i = 0; i < files.size() && !control.cancelled(); ++i) {
+                control.progress(i, files.size());
+                LoadedDump d;
+                QString error;
+                if (!loadDump(files[i], d, error, control.flag())) {
+                    if (!error.isEmpty())
+                        r.errors << error;
+                    continue;
+                }
+                r.modules.push_back(
+                    DeviceFit::Module::of(ModuleFiles::moduleName(files[i].toStdString()),
+                                          files[i].toStdString(), *d.dump, *d.timeline));
+            }
+            return r;
+        },
+        [this](Result r) { Q_EMIT modulesMeasured(r.modules, r.errors); },
+        [this](qint64 done, qint64 total) {
+            Q_EMIT measureProgress(static_cast<int>(done), static_cast<int>(total));
         });
 }
 

@@ -2,6 +2,7 @@
 
 #include "JobRunner.h"
 #include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
@@ -97,6 +98,9 @@ public:
     /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); then
     /// oomWeighed. A newer request replaces the one running.
     void weighOomModules(OomFindings findings, const QStringList &files);
+    /// Loads each of `files` (one per module) on a job and measures what the device holds
+    /// while it runs (DeviceFit::Module::of); then modulesMeasured.
+    void measureModules(const QStringList &files);
 
     // --- Derived data -----------------------------------------------------------------------
 
@@ -166,6 +170,10 @@ Q_SIGNALS:
     /// The messages of an out-of-memory log with the modules weighed; `errors` are the modules
     /// that did not load.
     void oomWeighed(const bufferscope::OomFindings &findings, const QStringList &errors);
+    void measureProgress(int done, int total);
+    /// The modules measured, in the order given; `errors` name those that did not load.
+    void modulesMeasured(const std::vector<bufferscope::DeviceFit::Module> &modules,
+                         const QStringList &errors);
     void ganttRowsReady();
     void mapLayoutReady();
     void breakdownReady();
@@ -184,6 +192,7 @@ private:
     JobRunner::Lane m_scanLane;
     JobRunner::Lane m_compareLane;
     JobRunner::Lane m_oomLane;
+    JobRunner::Lane m_fitLane;
     JobRunner::Lane m_ganttLane;
     JobRunner::Lane m_mapLane;
     JobRunner::Lane m_breakdownLane;

@@ -99,6 +99,39 @@ std::vector<std::int64_t> DeviceFit::deviceLiveBytes(const MemoryTimeline &timel
     return total;
 }
 
+DeviceFit::Module DeviceFit::Module::of(std::string name, std::string file, const Dump &dump,
+                                        const MemoryTimeline &timeline)
+{
+    Module m;
+    m.name = std::move(name);
+    m.file = std::move(file);
+    m.analysis = MemoryAnalysis::of(dump);
+    if (dump.hasLiveRanges()) {
+        const std::vector<std::int64_t> live = deviceLiveBytes(timeline);
+        const auto top = std::max_element(live.begin(), live.end());
+        if (top != live.end()) {
+            m.livePeak = *top;
+            m.livePeakStep = top - live.begin();
+        }
+        m.steps = static_cast<std::int64_t>(live.size());
+        m.curve = downsample(live, kCurvePoints);
+    }
+    return m;
+}
+
+std::vector<std::int64_t> DeviceFit::downsample(const std::vector<std::int64_t> &values,
+                                                std::size_t points)
+{
+    if (values.size() <= points || points == 0)
+        return values;
+    std::vector<std::int64_t> out(points, 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::size_t bucket = i * points / values.size();
+        out[bucket] = std::max(out[bucket], values[i]);
+    }
+    return out;
+}
+
 std::int64_t DeviceFit::deviceLivePeak(const MemoryTimeline &timeline)
 {
     std::size_t steps = 0;

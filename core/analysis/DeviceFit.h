@@ -40,7 +40,19 @@ struct DeviceFit
         MemoryAnalysis analysis;
         std::int64_t livePeak = -1; ///< device live bytes at their peak; -1 without live ranges
         std::int64_t livePeakStep = -1;
+        /// Device live bytes over the program order, at most kCurvePoints (each the most of
+        /// the steps it stands for, so no peak is lost); empty without live ranges.
+        std::vector<std::int64_t> curve;
+        std::int64_t steps = 0; ///< how many steps the curve stands for
+
+        /// A module as `fit` and the window weigh it: its figures and its curve.
+        static Module of(std::string name, std::string file, const Dump &dump,
+                         const MemoryTimeline &timeline);
     };
+    static constexpr std::size_t kCurvePoints = 1500;
+    /// `values` cut to at most `points`, each the maximum of the run it stands for.
+    static std::vector<std::int64_t> downsample(const std::vector<std::int64_t> &values,
+                                                std::size_t points);
     struct Row
     {
         std::int64_t resident = 0;  ///< held before it starts, its arguments included

@@ -5,6 +5,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartPalette.h"
+#include "FitView.h"
 #include "FlameGraph.h"
 #include "FlowFacts.h"
 #include "InstructionsView.h"
@@ -755,6 +756,57 @@ private Q_SLOTS:
     // XLA's memory-usage report alone (issue 34): its allocations, their sizes, and the
     // selected one's values by offset, no time axis. A report worked out by hand: a 2 KiB temp
     // with three values at two offsets, and a donated 1 KiB parameter.
+
+    // Tools ▸ Device Fit on two modules whose figures are worked out by hand (as tst_fit's):
+    // A: argument 1000, output 400, temp 3000, constant 100; B: argument 2500, output 1300
+    // (500 of it donated), temp 2000. Constants of both stay loaded: 100 B. Held: A 1000 + 3400
+    // + 100 = 4500, B 2500 + 2800 + 100 = 5400. Limit 5000: B is 400 over and sets the peak.
+    void deviceFitWindow()
+    {
+        DeviceFit::Module a;
+        a.name = "module_0001.jit_forward";
+        a.analysis.device = {1000, 400, 0, 3000, 100};
+        a.livePeak = 2300;
+        a.curve = {1000, 2300, 2000};
+        a.steps = 3;
+        DeviceFit::Module b;
+        b.name = "module_0002.jit_backward";
+        b.analysis.device = {2500, 1300, 500, 2000, 0};
+        b.livePeak = 4000;
+        b.curve = {2500, 4000, 3000};
+        b.steps = 3;
+        FitView view;
+        QVERIFY(view.setLimit(QStringLiteral("5000")));
+        view.setModules({a, b});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.fit().rows.size(), std::size_t{2});
+        QCOMPARE(view.fit().rows[0].device, std::int64_t{4500});
+        QCOMPARE(view.fit().rows[1].device, std::int64_t{5400});
+        QCOMPARE(view.fit().limiting, 1);
+        QVERIFY2(view.verdict()->text().startsWith(QStringLiteral("Does not fit")),
+                 qPrintable(view.verdict()->text()));
+        QVERIFY(view.table()->item(1, 6)->text().startsWith(QStringLiteral("OVER by 400B")));
+        // Take B off the device: A alone fits, with its own 100 B of constants.
+        view.table()->item(1, 0)->setCheckState(Qt::Unchecked);
+        QCOMPARE(view.fit().rows.size(), std::size_t{1});
+        QCOMPARE(view.fit().rows[0].device, std::int64_t{4500});
+        QVERIFY(view.verdict()->text().startsWith(QStringLiteral("Fits")));
+        // 1000 more resident beside the arguments: 5500, over again.
+        QVERIFY(view.setResident(QStringLiteral("args+1000")));
+        QCOMPARE(view.fit().rows[0].device, std::int64_t{5500});
+        QVERIFY(!view.fit().fits());
+        // A named device.
+        QVERIFY(view.setLimit(QStringLiteral("a100-80gb")));
+        QCOMPARE(view.fit().limit, std::int64_t{80} << 30);
+        QVERIFY(!view.setLimit(QStringLiteral("lots")));
+        // The chart never draws the live curve above what the module holds.
+        for (int i = 0; i < view.plot()->graphCount(); ++i)
+            for (auto it = view.plot()->graph(i)->data()->constBegin();
+                 it != view.plot()->graph(i)->data()->constEnd(); ++it)
+                QVERIFY(it->value <= 5500.0);
+    }
+
     void memoryUsageReportAlone()
     {
         const std::string text =

@@ -1,0 +1,410 @@
+#include "FitView.h"
+
+#include "BytesTicker.h"
+#include "ChartPalette.h"
+#include "TableCsv.h"
+#include "models/ByteSize.h"
+#include "models/QtText.h"
+#include "models/Roles.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScreen>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace bufferscope {
+
+namespace {
+
+enum Column
+{
+    OnColumn,
+    ModuleColumn,
+    ResidentColumn,
+    AllocatesColumn,
+    HeldColumn,
+    LivePeakColumn,
+    VerdictColumn,
+    ColumnCount
+};
+
+enum ResidentMode
+{
+    Arguments,
+    Fixed,
+    ArgumentsPlus
+};
+
+QTableWidgetItem *cell(const QString &text, qint64 sortKey = -1)
+{
+    auto *i = new QTableWidgetItem(text);
+    i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    i->setToolTip(plainToolTip(text));
+    if (sortKey >= 0) {
+        i->setData(BytesRole, sortKey);
+        i->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return i;
+}
+
+std::int64_t sizeOf(std::string_view text)
+{
+    return parseByteSize(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+}
+
+} // namespace
+
+FitView::FitView(QWidget *parent)
+    : QWidget(parent, Qt::Window), m_limitBox(new QComboBox(this)),
+      m_residentMode(new QComboBox(this)), m_residentSize(new QLineEdit(this)),
+      m_verdict(new QLabel(this)), m_table(new QTableWidget(this)), m_plot(new QCustomPlot(this))
+{
+    setWindowTitle(tr("Device Fit — BufferScope"));
+    m_limitBox->setEditable(true);
+    m_limitBox->setInsertPolicy(QComboBox::NoInsert);
+    for (const std::string &name :
+         {std::string("v100-16gb"), std::string("v100-32gb"), std::string("a100-40gb"),
+          std::string("a100-80gb"), std::string("h100-80gb"), std::string("mi250-64gb"),
+          std::string("tpu-v3"), std::string("tpu-v4"), std::string("tpu-v5e"),
+          std::string("tpu-v6e")})
+        if (const auto bytes = DeviceFit::preset(name))
+            m_limitBox->addItem(toQString(name), qint64(*bytes));
+    m_limitBox->setToolTip(tr("A device (its memory as its maker states it; the runtime gets "
+                              "less, and JAX preallocates 75 % of a GPU unless "
+                              "XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise) or a size such as "
+                              "22.5GiB"));
+    m_residentMode->addItem(tr("each module's arguments"));
+    m_residentMode->addItem(tr("a number (its arguments among it)"));
+    m_residentMode->addItem(tr("each module's arguments + a number"));
+    m_residentMode->setToolTip(tr("What is on the device before a module starts: its own "
+                                  "arguments at least; a number for what else stays (another "
+                                  "model, caches, or a log's InUse figure)"));
+    m_residentSize->setPlaceholderText(tr("e.g. 10GiB"));
+    m_residentSize->setEnabled(false);
+    m_verdict->setTextFormat(Qt::PlainText);
+    m_verdict->setWordWrap(true);
+    QFont bold = m_verdict->font();
+    bold.setBold(true);
+    m_verdict->setFont(bold);
+
+    m_table->setColumnCount(ColumnCount);
+    m_table->setHorizontalHeaderLabels({tr("On"), tr("Module"), tr("Resident"), tr("Allocates"),
+                                        tr("Holds while it runs"), tr("Live peak"),
+                                        tr("Against the limit")});
+    m_table->horizontalHeaderItem(ResidentColumn)
+        ->setToolTip(tr("On the device before it starts, its arguments among it"));
+    m_table->horizontalHeaderItem(AllocatesColumn)
+        ->setToolTip(tr("Outputs that are not donated parameters, and the temp allocation, "
+                        "made whole when it starts"));
+    m_table->horizontalHeaderItem(HeldColumn)
+        ->setToolTip(tr("Resident + allocates + every module's constants"));
+    m_table->horizontalHeaderItem(LivePeakColumn)
+        ->setToolTip(tr("The most of it the module uses at one step (device memory spaces "
+                        "summed)"));
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    TableCsv::addActions(m_table, QStringLiteral("device-fit"));
+
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    m_plot->yAxis->setLabel(tr("device memory"));
+    m_plot->xAxis->setLabel(tr("the modules one after another, each over its program order"));
+    m_plot->xAxis->setTicks(false);
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    auto *form = new QHBoxLayout;
+    form->addWidget(new QLabel(tr("&Limit:"), this));
+    static_cast<QLabel *>(form->itemAt(0)->widget())->setBuddy(m_limitBox);
+    form->addWidget(m_limitBox);
+    form->addSpacing(16);
+    auto *residentLabel = new QLabel(tr("&Resident between modules:"), this);
+    residentLabel->setBuddy(m_residentMode);
+    form->addWidget(residentLabel);
+    form->addWidget(m_residentMode);
+    form->addWidget(m_residentSize);
+    form->addStretch(1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_split = split;
+    split->addWidget(m_table);
+    split->addWidget(m_plot);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_verdict);
+    layout->addWidget(split, 1);
+
+    connect(m_limitBox, &QComboBox::activated, this,
+            [this](int index) { setLimit(m_limitBox->itemText(index)); });
+    connect(m_limitBox->lineEdit(), &QLineEdit::editingFinished, this,
+            [this] { setLimit(m_limitBox->currentText()); });
+    const auto residentChanged = [this] {
+        const int mode = m_residentMode->currentIndex();
+        m_residentSize->setEnabled(mode != Arguments);
+        const QString size = m_residentSize->text().trimmed();
+        if (mode == Arguments)
+            setResident(QStringLiteral("args"));
+        else if (!size.isEmpty())
+            setResident(mode == Fixed ? size : QStringLiteral("args+") + size);
+    };
+    connect(m_residentMode, &QComboBox::activated, this, residentChanged);
+    connect(m_residentSize, &QLineEdit::editingFinished, this, residentChanged);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (m_filling || item->column() != OnColumn)
+            return;
+        setIncluded(item->data(Qt::UserRole).toInt(), item->checkState() == Qt::Checked);
+    });
+    setLimit(QStringLiteral("a100-80gb"));
+    const QRect screen =
+        this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
+    resize(std::min(1500, screen.width() * 9 / 10), std::min(950, screen.height() * 85 / 100));
+}
+
+FitView::~FitView()
+{
+    // An editable combo box and a line edit report "activated" and "editing finished" when
+    // they lose focus as the window goes: the members those slots use are gone by then.
+    QObject::disconnect(m_limitBox, nullptr, this, nullptr);
+    QObject::disconnect(m_limitBox->lineEdit(), nullptr, this, nullptr);
+    QObject::disconnect(m_residentMode, nullptr, this, nullptr);
+    QObject::disconnect(m_residentSize, nullptr, this, nullptr);
+    QObject::disconnect(m_table, nullptr, this, nullptr);
+}
+
+void FitView::setMeasuring(int done, int total)
+{
+    m_verdict->setText(tr("Reading module %1 of %2…").arg(done + 1).arg(total));
+}
+
+void FitView::setModules(std::vector<DeviceFit::Module> modules)
+{
+    m_modules = std::move(modules);
+    m_on.assign(m_modules.size(), true);
+    recompute();
+    // The table as tall as its rows (up to two fifths), the chart the rest.
+    const int rows = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth() + 4 +
+                     m_table->verticalHeader()->length();
+    const int total = m_split->height() > 0 ? m_split->height() : height() * 3 / 4;
+    const int tableHeight = std::min(rows, total * 2 / 5);
+    m_split->setSizes({tableHeight, std::max(total - tableHeight, 100)});
+}
+
+bool FitView::setLimit(const QString &text)
+{
+    const QString t = text.trimmed();
+    qint64 bytes = -1;
+    if (const auto preset = DeviceFit::preset(t.toLower().toStdString()))
+        bytes = *preset;
+    else
+        bytes = parseByteSize(t);
+    if (bytes <= 0) {
+        m_verdict->setText(tr("\"%1\" is not a size or a known device").arg(t));
+        return false;
+    }
+    m_limit = bytes;
+    if (m_limitBox->currentText() != t)
+        m_limitBox->setEditText(t);
+    recompute();
+    return true;
+}
+
+bool FitView::setResident(const QString &text)
+{
+    const auto r = DeviceFit::Resident::parse(text.trimmed().toStdString(), &sizeOf);
+    if (!r) {
+        m_verdict->setText(tr("\"%1\" is not a size").arg(text));
+        return false;
+    }
+    m_resident = *r;
+    const int mode = !r->arguments ? Fixed : r->fixed > 0 ? ArgumentsPlus : Arguments;
+    m_residentMode->setCurrentIndex(mode);
+    m_residentSize->setEnabled(mode != Arguments);
+    if (mode != Arguments && m_residentSize->text().trimmed().isEmpty())
+        m_residentSize->setText(humanBytesText(r->fixed));
+    recompute();
+    return true;
+}
+
+void FitView::setIncluded(int module, bool included)
+{
+    if (module < 0 || module >= static_cast<int>(m_on.size()))
+        return;
+    m_on[static_cast<std::size_t>(module)] = included;
+    recompute();
+}
+
+void FitView::recompute()
+{
+    m_included.clear();
+    for (std::size_t i = 0; i < m_modules.size(); ++i)
+        if (m_on[i])
+            m_included.push_back(m_modules[i]);
+    m_fit = DeviceFit::compute(m_included, m_resident, m_limit);
+    if (m_modules.empty()) {
+        m_verdict->setText(tr("No module to weigh: open a dump folder first."));
+    } else if (m_fit.limiting < 0) {
+        m_verdict->setText(tr("No module is on the device: tick the ones that share it."));
+    } else {
+        const QString who = toQString(m_included[static_cast<std::size_t>(m_fit.limiting)].name);
+        m_verdict->setText(
+            m_fit.fits()
+                ? tr("Fits: the device holds at most %1, while %2 runs — %3 under the limit of "
+                     "%4.")
+                      .arg(humanBytesText(m_fit.peak), who,
+                           humanBytesText(m_fit.limit - m_fit.peak), humanBytesText(m_fit.limit))
+                : tr("Does not fit: the device holds %1 while %2 runs — %3 over the limit of "
+                     "%4.")
+                      .arg(humanBytesText(m_fit.peak), who,
+                           humanBytesText(m_fit.peak - m_fit.limit), humanBytesText(m_fit.limit)));
+    }
+    fillTable();
+    fillPlot();
+}
+
+void FitView::fillTable()
+{
+    m_filling = true;
+    m_table->setRowCount(static_cast<int>(m_modules.size()));
+    std::size_t k = 0; // into m_fit.rows
+    for (std::size_t i = 0; i < m_modules.size(); ++i) {
+        const int row = static_cast<int>(i);
+        const DeviceFit::Module &m = m_modules[i];
+        auto *on = new QTableWidgetItem;
+        on->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        on->setCheckState(m_on[i] ? Qt::Checked : Qt::Unchecked);
+        on->setData(Qt::UserRole, row);
+        on->setToolTip(tr("Whether this module runs on the device with the others"));
+        m_table->setItem(row, OnColumn, on);
+        m_table->setItem(row, ModuleColumn, cell(toQString(m.name)));
+        m_table->setItem(row, LivePeakColumn,
+                         m.livePeak >= 0 ? cell(humanBytesText(m.livePeak), m.livePeak)
+                                         : cell(tr("-")));
+        if (!m_on[i]) {
+            for (int c : {ResidentColumn, AllocatesColumn, HeldColumn, VerdictColumn})
+                m_table->setItem(row, c, cell(QString()));
+            continue;
+        }
+        const DeviceFit::Row &r = m_fit.rows[k];
+        m_table->setItem(row, ResidentColumn, cell(humanBytesText(r.resident), r.resident));
+        m_table->setItem(row, AllocatesColumn, cell(humanBytesText(r.allocated), r.allocated));
+        m_table->setItem(row, HeldColumn, cell(humanBytesText(r.device), r.device));
+        QString verdict = r.headroom >= 0 ? tr("headroom %1").arg(humanBytesText(r.headroom))
+                                          : tr("OVER by %1").arg(humanBytesText(-r.headroom));
+        if (static_cast<int>(k) == m_fit.limiting && m_included.size() > 1)
+            verdict += tr(" · sets the device's peak");
+        if (r.host > 0)
+            verdict += tr(" · also %1 of host memory (S(5))").arg(humanBytesText(r.host));
+        QTableWidgetItem *v = cell(verdict);
+        if (r.headroom < 0)
+            v->setForeground(ChartPalette::peakMarker());
+        m_table->setItem(row, VerdictColumn, v);
+        ++k;
+    }
+    m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(ModuleColumn, std::min(m_table->columnWidth(ModuleColumn), 420));
+    m_filling = false;
+}
+
+void FitView::fillPlot()
+{
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    // Each module gets a width in proportion to its steps' share, at least a twentieth, so a
+    // short module stays visible beside a long one.
+    std::int64_t totalSteps = 0;
+    for (const auto &m : m_included)
+        totalSteps += std::max<std::int64_t>(m.steps, 1);
+    double x = 0;
+    double top = static_cast<double>(m_limit);
+    for (std::size_t i = 0; i < m_included.size(); ++i) {
+        const DeviceFit::Module &m = m_included[i];
+        const DeviceFit::Row &r = m_fit.rows[i];
+        const double width =
+            std::max(0.05, static_cast<double>(std::max<std::int64_t>(m.steps, 1)) /
+                               static_cast<double>(std::max<std::int64_t>(totalSteps, 1))) *
+            100.0;
+        // Live: what is resident besides the module's own arguments and constants (those are
+        // among its live bytes), plus its device live bytes; never above what it holds.
+        const double base =
+            static_cast<double>(r.resident - m.analysis.device.argument + m_fit.constantsLoaded -
+                                m.analysis.device.constant);
+        auto *curve = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+        QVector<double> xs;
+        QVector<double> ys;
+        const std::size_t n = std::max<std::size_t>(m.curve.size(), 1);
+        for (std::size_t p = 0; p < n; ++p) {
+            xs << x + width * static_cast<double>(p) / static_cast<double>(n);
+            ys << base + (m.curve.empty() ? 0.0 : static_cast<double>(m.curve[p]));
+        }
+        xs << x + width;
+        ys << ys.back();
+        curve->setData(xs, ys, true);
+        curve->setLineStyle(QCPGraph::lsStepLeft);
+        const QColor color = ChartPalette::liveBytes();
+        curve->setPen(QPen(color, 1.5));
+        QColor fill = color;
+        fill.setAlpha(60);
+        curve->setBrush(fill);
+        curve->setName(tr("live bytes, with what else is resident"));
+        if (i > 0)
+            curve->removeFromLegend(); // one entry per kind
+        // Held: what the device holds while it runs, flat over the module.
+        auto *level = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
+        level->setData({x, x + width}, {double(r.device), double(r.device)}, true);
+        QPen dotted(r.headroom < 0 ? ChartPalette::peakMarker() : palette().color(QPalette::Text),
+                    2, Qt::DashLine);
+        level->setPen(dotted);
+        level->setName(tr("held while it runs"));
+        if (i > 0)
+            level->removeFromLegend();
+        // The module's name at its start, and a line between modules.
+        auto *name = new QCPItemText(m_plot);
+        name->position->setType(QCPItemPosition::ptPlotCoords);
+        name->position->setCoords(x + width / 2, double(r.device));
+        name->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        QString label = toQString(m.name);
+        if (label.size() > 28)
+            label = label.left(27) + QStringLiteral("…");
+        name->setText(label + QStringLiteral("\n") + humanBytesText(r.device));
+        name->setColor(palette().color(QPalette::Text));
+        name->setClipToAxisRect(true);
+        if (i > 0) {
+            auto *divider = new QCPItemStraightLine(m_plot);
+            divider->point1->setCoords(x, 0);
+            divider->point2->setCoords(x, 1);
+            divider->setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
+        }
+        top = std::max(top, static_cast<double>(r.device));
+        x += width;
+    }
+    if (m_limit > 0) {
+        auto *limit = new QCPItemStraightLine(m_plot);
+        limit->point1->setCoords(0, double(m_limit));
+        limit->point2->setCoords(1, double(m_limit));
+        limit->setPen(QPen(ChartPalette::peakMarker(), 1.5));
+        auto *text = new QCPItemText(m_plot);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->position->setCoords(std::max(x, 1.0), double(m_limit));
+        text->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+        text->setText(tr("limit %1").arg(humanBytesText(m_limit)));
+        text->setColor(ChartPalette::peakMarker());
+    }
+    m_plot->xAxis->setRange(0, std::max(x, 1.0));
+    m_plot->yAxis->setRange(0, top * 1.25); // room for the names above the levels
+    m_plot->replot();
+}
+
+} // namespace bufferscope

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "analysis/DeviceFit.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QTableWidget;
+
+namespace bufferscope {
+
+/// Several modules on one device (docs/FORMAT.md Part A, "Several modules on one device"):
+/// choose the modules that share it, what stays resident between them and the device's limit,
+/// and see per module what the device holds while it runs against the limit, and which module
+/// sets the device's peak. The chart lays the modules end to end in the order they are listed:
+/// each one's resident bytes plus its device live bytes over its program order, the level it
+/// holds while it runs, and the limit.
+class FitView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FitView(QWidget *parent = nullptr);
+    ~FitView() override;
+
+    /// The modules measured (Workspace::measureModules), all on the device at first.
+    void setModules(std::vector<DeviceFit::Module> modules);
+    void setMeasuring(int done, int total);
+    /// The limit: a size ("80GiB") or a device ("a100-80gb"); false when it is neither.
+    bool setLimit(const QString &text);
+    /// "args", "SIZE" or "args+SIZE" as `bufferscope fit --resident`; false when malformed.
+    bool setResident(const QString &text);
+    void setIncluded(int module, bool included);
+
+    const DeviceFit &fit() const { return m_fit; }
+    /// The modules included, in the order of fit().rows.
+    const std::vector<DeviceFit::Module> &included() const { return m_included; }
+    QTableWidget *table() const { return m_table; }
+    QCustomPlot *plot() const { return m_plot; }
+    QLabel *verdict() const { return m_verdict; }
+
+private:
+    void recompute();
+    void fillTable();
+    void fillPlot();
+
+    std::vector<DeviceFit::Module> m_modules;
+    std::vector<bool> m_on;
+    std::vector<DeviceFit::Module> m_included;
+    DeviceFit m_fit;
+    qint64 m_limit = 0;
+    DeviceFit::Resident m_resident;
+    bool m_filling = false;
+    QComboBox *m_limitBox;
+    QComboBox *m_residentMode;
+    QLineEdit *m_residentSize;
+    QLabel *m_verdict;
+    QTableWidget *m_table;
+    QCustomPlot *m_plot;
+    QSplitter *m_split;
+};
+
+} // namespace bufferscope

@@ -44,12 +44,16 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
 {
     m_tree->setColumnCount(ColumnCount);
     TableCsv::addActions(m_tree, QStringLiteral("modules"));
-    m_tree->setHeaderLabels({tr("Module"), tr("Total"), tr("Peak"), tr("At step"), tr("Files")});
+    m_tree->setHeaderLabels(
+        {tr("Module"), tr("Holds"), tr("Total"), tr("Live peak"), tr("At step"), tr("Files")});
+    m_tree->headerItem()->setToolTip(
+        HeldColumn, tr("What the device holds while the module runs: argument + output - "
+                       "alias + temp, as JAX's memory_analysis() (more than the live peak)"));
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->setSortingEnabled(true);
-    m_tree->sortByColumn(TotalColumn, Qt::DescendingOrder);
+    m_tree->sortByColumn(HeldColumn, Qt::DescendingOrder);
     m_tree->header()->setSectionResizeMode(ModuleColumn, QHeaderView::Stretch);
     m_tree->header()->setStretchLastSection(false);
     m_tree->setToolTip(tr("Modules found in what you opened; double-click to open one"));
@@ -89,6 +93,7 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
         item->setText(TotalColumn, tr("reading…"));
         // Until its total is known a module keeps the order it came in (largest file first).
         item->setData(TotalColumn, kSortRole, qint64(-2) - i);
+        item->setData(HeldColumn, kSortRole, qint64(-2) - i);
         for (int c = TotalColumn; c <= FilesColumn; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -123,8 +128,12 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
                                        : tr("unreadable"));
         item->setToolTip(TotalColumn, plainToolTip(figures.error));
         item->setData(TotalColumn, kSortRole, qint64(-1) - count());
+        item->setData(HeldColumn, kSortRole, qint64(-1) - count());
         break;
     case ModuleFigures::Status::Read:
+        item->setText(HeldColumn, humanBytesText(figures.held));
+        item->setToolTip(HeldColumn, tr("%1 bytes").arg(figures.held));
+        item->setData(HeldColumn, kSortRole, figures.held);
         item->setText(TotalColumn, humanBytesText(figures.total));
         item->setToolTip(TotalColumn, tr("%1 bytes").arg(figures.total));
         item->setData(TotalColumn, kSortRole, figures.total);
@@ -145,7 +154,7 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
         m_status->setText(
             tr("Reading modules: %1 of %2 done…").arg(count() - m_remaining).arg(count()));
     else
-        m_status->setText(tr("%1 module(s), largest total first").arg(count()));
+        m_status->setText(tr("%1 module(s), the one the device holds most for first").arg(count()));
 }
 
 } // namespace bufferscope

@@ -23,6 +23,7 @@ public:
     enum Column
     {
         ModuleColumn,
+        HeldColumn, ///< what the device holds while it runs (MemoryAnalysis)
         TotalColumn,
         PeakColumn,
         StepColumn,

@@ -1,5 +1,6 @@
 #include "LoadedDump.h"
 
+#include "analysis/MemoryAnalysis.h"
 #include "parse/DumpParser.h"
 #include "util/Stopwatch.h"
 
@@ -58,6 +59,7 @@ ModuleFigures ModuleFigures::of(const LoadedDump &loaded)
 {
     ModuleFigures figures;
     figures.total = loaded.dump->totalBytes();
+    figures.held = MemoryAnalysis::of(*loaded.dump).device.held();
     figures.files = static_cast<int>(loaded.dump->files.size());
     if (const SpaceTimeline *primary = loaded.timeline->primary();
         primary && loaded.dump->hasLiveRanges()) {

@@ -39,6 +39,7 @@ struct ModuleFigures
     };
     Status status = Status::Read;
     qint64 total = 0;
+    qint64 held = 0; ///< device: argument + output - alias + temp (MemoryAnalysis)
     qint64 peak = 0;
     qint64 step = -1; ///< of the peak; -1 without live ranges
     int files = 0;

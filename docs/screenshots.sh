@@ -52,4 +52,31 @@ QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
     "$bin" "$data/gpu_decoder_layer.buffer-assignment.txt" --select wrapped_slice.1 \
     --compare "$pair/gpu_decoder_layer_after-buffer-assignment.txt" --screenshot "$out/compare.png"
 rm -rf "$pair"
+# Out of memory: a log made for the decoder-layer sample (tests/data/oom/make_oom.py) dropped
+# with a folder holding that module: the message's window, and the main window with what it
+# lists selected and the device's limit as the budget.
+oom=$(mktemp -d)
+cp "$data/gpu_decoder_layer.buffer-assignment.txt" \
+    "$oom/module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"
+cp "$data/gpu_vllm_update_slice.buffer-assignment.txt" \
+    "$oom/module_0007.jit_update_slice.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" "$data/oom/gpu-bfc-decoder.log" "$oom" --screenshot "$out/oom.png"
+mv "$out/oom-window.png" "$out/oom-module.png"
+rm -rf "$oom"
+# Several modules on one device (Tools > Device Fit), three generated modules, 512 MiB.
+fit=$(mktemp -d)
+"$gen" --values 3000 --seed 1 \
+    --out "$fit/module_0012.jit_train_step.sm_9.0_gpu_after_optimizations-buffer-assignment.txt" >/dev/null
+"$gen" --values 1500 --seed 2 \
+    --out "$fit/module_0009.jit_eval_step.sm_9.0_gpu_after_optimizations-buffer-assignment.txt" >/dev/null
+"$gen" --values 800 --seed 3 \
+    --out "$fit/module_0003.jit_init.sm_9.0_gpu_after_optimizations-buffer-assignment.txt" >/dev/null
+rm -f "$fit"/*.json
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" "$fit" --fit 512MiB --screenshot "$out/device-fit.png"
+# The usage chart of the largest, with what the device holds and a 512 MiB budget.
+"$bin" export "$fit/module_0012.jit_train_step.sm_9.0_gpu_after_optimizations-buffer-assignment.txt" \
+    --view usage --budget 512MiB --width 900 --height 340 --scale 1 --out "$out/usage-held.png"
+rm -rf "$fit"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

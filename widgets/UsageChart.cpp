@@ -476,6 +476,20 @@ void UsageChart::placeBudget()
     const QColor colour = over ? ChartPalette::highlight() : ChartPalette::foreground(palette());
     m_budgetLine->setPen(QPen(colour, 1.5, Qt::DashLine));
     m_budgetLabel->setColor(colour);
+    // Two levels, two labels: the upper one's above its line, the lower one's below its own,
+    // so they never print over each other; each on the plot's background, so no line strikes
+    // through it.
+    const bool heldAbove = !showHeld || heldBytes() >= m_budget;
+    m_heldLabel->setPositionAlignment((heldAbove ? Qt::AlignBottom : Qt::AlignTop) |
+                                      Qt::AlignRight);
+    m_budgetLabel->setPositionAlignment((heldAbove && showHeld ? Qt::AlignTop : Qt::AlignBottom) |
+                                        Qt::AlignLeft);
+    QColor ground = palette().color(QPalette::Base);
+    ground.setAlpha(210);
+    for (QCPItemText *label : {m_heldLabel, m_budgetLabel}) {
+        label->setBrush(ground);
+        label->setPadding(QMargins(2, 0, 2, 0));
+    }
     // Keep both the curve and the budget in view.
     const double top = std::max(plot()->yAxis->range().upper, y * 1.08);
     plot()->yAxis->setRange(0, top);

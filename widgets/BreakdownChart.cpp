@@ -52,7 +52,7 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     auto bytesTicker = QSharedPointer<BytesTicker>::create();
     bytesTicker->setTickCount(3); // byte labels are wide; the dock is often narrow (updateLabels)
     p->xAxis->setTicker(bytesTicker);
-    p->xAxis->setLabel(tr("assigned bytes live at the step"));
+    p->xAxis->setLabel(tr("live bytes at the step (shared in place: once)"));
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     p->yAxis->setRangeReversed(true);
     p->yAxis->grid()->setVisible(false);
@@ -183,7 +183,10 @@ void BreakdownChart::fillBars()
         bytes << static_cast<double>(m_rows[i].bytes);
         const QString key = toQString(Breakdown::rowLabel(m_groupBy, m_rows[i]));
         // Labels take at most 40 % of the width; op_name prefixes repeat, so keep the tail.
-        const QString shown = metrics.elidedText(key, Qt::ElideLeft, std::max(80, width() * 2 / 5));
+        // op_name prefixes repeat, so their tail is kept; a shape keeps its count and its end.
+        const QString shown =
+            metrics.elidedText(key, m_groupBy == Grouping::Shape ? Qt::ElideMiddle : Qt::ElideLeft,
+                               std::max(80, width() * 2 / 5));
         ticker->addTick(static_cast<double>(i),
                         QStringLiteral("%1  ·  %2").arg(shown, humanBytesText(m_rows[i].bytes)));
     }

@@ -74,6 +74,21 @@ OomMatch::ModuleEvidence OomMatch::moduleEvidence(const OomMessage &message, con
             return e;
         }
     }
+    // A module_NNNN the message's own lines name.
+    if (!message.modules.empty()) {
+        bool named = false;
+        for (const std::string &m : message.modules)
+            named = named || (moduleName.starts_with(m) &&
+                              (moduleName.size() == m.size() || moduleName[m.size()] == '.'));
+        if (named) {
+            e.score += 4;
+            e.reasons.push_back("the message names it (" +
+                                std::string(moduleName.substr(0, moduleName.find('.'))) + ")");
+        } else {
+            e.contradiction = "the message names " + message.modules.front();
+            return e;
+        }
+    }
     // The request, against what the runtime allocates when the module starts.
     if (message.requested >= 0) {
         std::int64_t exact = 0;

@@ -25,7 +25,8 @@ struct OomMatch
     };
     static ModuleEvidence moduleEvidence(const OomMessage &message, const Dump &dump,
                                          std::string_view moduleName);
-    /// "module_0012.jit_train_step" → "jit_train_step" (what `executable_name` says).
+    /// "module_0012.jit_train_step" → "jit_train_step" (what `executable_name` says). A message
+    /// that names a `module_NNNN` (OomMessage::modules) is about that module only.
     static std::string_view executableOf(std::string_view moduleName);
     /// Whether the module is the executable: "module_0003.jit_step.sm_8.0_gpu…" is jit_step.
     static bool isExecutable(std::string_view moduleName, std::string_view executable);

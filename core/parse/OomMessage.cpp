@@ -4,6 +4,7 @@
 #include "util/SafeText.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <deque>
@@ -327,6 +328,9 @@ void merge(OomMessage &into, const OomMessage &from)
     }
     if (into.inUse < 0)
         into.inUse = from.inUse;
+    for (const std::string &name : from.modules)
+        if (std::find(into.modules.begin(), into.modules.end(), name) == into.modules.end())
+            into.modules.push_back(name);
     into.printed += from.printed;
 }
 
@@ -560,6 +564,26 @@ private:
         return false;
     }
 
+    /// Every `module_NNNN` in an announcing line, for the event it belongs to.
+    static void moduleNames(sv body, OomMessage &m)
+    {
+        for (std::size_t at = body.find("module_"); at != sv::npos;
+             at = body.find("module_", at + 7)) {
+            if (at > 0 &&
+                (std::isalnum(static_cast<unsigned char>(body[at - 1])) || body[at - 1] == '_'))
+                continue;
+            const std::size_t end = skipDigits(body, at + 7);
+            if (end == at + 7 ||
+                (end < body.size() &&
+                 (std::isalnum(static_cast<unsigned char>(body[end])) || body[end] == '_')))
+                continue; // "module_00x" is a word of its own
+            const std::string name(body.substr(at, end - at));
+            if (std::find(m.modules.begin(), m.modules.end(), name) == m.modules.end() &&
+                m.modules.size() < 16)
+                m.modules.push_back(name);
+        }
+    }
+
     void headline(sv body, std::int64_t lineNo)
     {
         if (body.empty())
@@ -585,6 +609,7 @@ private:
             OomMessage &m = event(lineNo, m_cur && m_cur->form == OomMessage::Form::Tpu);
             m.form = OomMessage::Form::GpuBufferAssignment;
             m.headlines.emplace_back(body);
+            moduleNames(body, m);
             m_block = Block::GpuStats;
             return;
         }
@@ -610,6 +635,7 @@ private:
             OomMessage &m = event(lineNo, m_cur && (m_cur->capacity >= 0 || m_cur->used >= 0));
             m.form = OomMessage::Form::Tpu;
             m.headlines.emplace_back(body);
+            moduleNames(body, m);
             if (const std::size_t at = body.find("memory space "); at != sv::npos)
                 m.memorySpace = quotedAfter(body.substr(at), "memory space ");
             if (m.memorySpace.ends_with('.'))
@@ -670,6 +696,7 @@ private:
         if (body.find("Out of host memory") != sv::npos)
             m.hostMemory = true;
         m.headlines.emplace_back(body);
+        moduleNames(body, m);
         if (std::string e = quotedAfter(body, "executable_name="); !e.empty())
             m.executable = std::move(e);
         if (const std::size_t at = body.find("device ordinal "); at != sv::npos)

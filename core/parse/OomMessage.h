@@ -63,9 +63,11 @@ struct OomMessage
     std::int64_t roundedTo = -1;   ///< the BFC allocator's `(rounded to N)`
     bool hostMemory = false;       ///< `Out of host memory …`
     std::string executable;        ///< `[executable_name='jit_train_step']`, `xla.execute{…}`
-    std::string device;            ///< "device ordinal 0", "on device 3"
-    std::string memorySpace;       ///< TPU: "hbm"
-    std::int64_t capacity = -1;    ///< TPU `Used X of Y hbm`, BFC `Limit:`, "available HBM (Y)"
+    /// `module_NNNN` names in the event's own lines (a dump file's prefix quoted in the error)
+    std::vector<std::string> modules;
+    std::string device;         ///< "device ordinal 0", "on device 3"
+    std::string memorySpace;    ///< TPU: "hbm"
+    std::int64_t capacity = -1; ///< TPU `Used X of Y hbm`, BFC `Limit:`, "available HBM (Y)"
     std::int64_t capacityUlp = 0;
     std::int64_t used = -1; ///< TPU `Used X`
     std::int64_t usedUlp = 0;

@@ -129,6 +129,8 @@ std::string OomReport::text(const OomFindings &f)
             line("  rounded to    " + std::to_string(m.roundedTo) + " B by the allocator");
         if (!m.executable.empty())
             line("  executable    " + m.executable);
+        for (const std::string &name : m.modules)
+            line("  names         " + name);
         if (!m.device.empty())
             line("  device        " + m.device);
         if (m.used >= 0)
@@ -293,6 +295,10 @@ std::string OomReport::json(const OomFindings &f)
         optionalBytes(w, "rounded_to_bytes", m.roundedTo);
         w.key("host_memory").value(m.hostMemory);
         w.key("executable").value(m.executable);
+        w.key("modules_named").beginArray();
+        for (const std::string &name : m.modules)
+            w.value(name);
+        w.endArray();
         w.key("device").value(m.device);
         w.key("memory_space").value(m.memorySpace);
         optionalBytes(w, "limit_bytes", m.capacity);

@@ -75,6 +75,14 @@ void place(const QTemporaryDir &dir, const char *sampleName, const char *module)
     QVERIFY(QFile::copy(sample(sampleName), to));
 }
 
+void testutilWrite(const QString &path, const char *text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(text);
+}
+
 QJsonObject oomJson(const QStringList &args, int expectedCode = 0)
 {
     QStringList all{QStringLiteral("oom")};
@@ -391,6 +399,27 @@ private Q_SLOTS:
         // Nothing in the early abort names a module.
         m = firstMessage(oomJson({oomLog("tpu-early-abort.log"), dir.path()}));
         QVERIFY(m.value(QStringLiteral("module")).isNull());
+    }
+
+    // A line of the message that quotes a dump's module_NNNN prefix picks that module, and
+    // rules the others out (the executable name alone would not tell 0003 from 0004).
+    void modulePrefixNamesTheModule()
+    {
+        const OomLog log = OomLog::parse(
+            "2026-11-25 10:01:02.123456: E xla/pjrt/client.cc:88] Out of memory while trying to "
+            "allocate 1.25MiB. (module_0004.jit_decoder_layer, a copy of module_00x)\n");
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        QCOMPARE(log.messages[0].modules, (std::vector<std::string>{"module_0004"}));
+        QTemporaryDir dir;
+        place(dir, "gpu_decoder_layer", "module_0003.jit_decoder_layer");
+        place(dir, "gpu_decoder_layer", "module_0004.jit_decoder_layer");
+        const QString path = dir.filePath(QStringLiteral("named.log"));
+        testutilWrite(path, "Out of memory while trying to allocate 1311392 bytes. while running "
+                            "module_0004.jit_decoder_layer\n");
+        const QJsonObject m = firstMessage(oomJson({path, dir.path()}));
+        QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0004.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(m.value(QStringLiteral("failing_allocation")).toInteger(), 25);
     }
 
     // Two modules fit equally: none is chosen, both are listed.

@@ -715,6 +715,7 @@ bool MainWindow::openOomText(const QString &name, const std::string &text, const
     }
     auto *view = new OomView(std::move(findings), this);
     view->setAttribute(Qt::WA_DeleteOnClose);
+    m_lastOom = view;
     connect(view, &OomView::findModuleRequested, this, [this, view, name] {
         const QString start = name.startsWith(QLatin1Char('('))
                                   ? (current().isEmbedded() || current().path.isEmpty()
@@ -832,6 +833,13 @@ FitView *MainWindow::showDeviceFit(const QString &limit)
         view->setLimit(limit);
     else if (m_usage->budget() > 0)
         view->setLimit(humanBytesText(m_usage->budget()));
+    // An out-of-memory message open: the device's limit and InUse it states.
+    if (m_lastOom && limit.isEmpty()) {
+        const OomMessage &m =
+            m_lastOom->findings().log.messages[static_cast<std::size_t>(m_lastOom->message())];
+        if (m.capacity > 0 || m.inUse > 0)
+            view->setLogFigures(toQString(m_lastOom->findings().file), m.capacity, m.inUse);
+    }
     view->show();
     if (files.isEmpty()) {
         view->setModules({});

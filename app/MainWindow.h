@@ -6,6 +6,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -216,7 +217,8 @@ private:
         qint64 limit = -1;                  ///< the device's limit the message states
     };
     std::optional<OomTarget> m_oomTarget;
-    QStringList m_moduleFiles; ///< the modules of the folder opened last (one file each)
+    QStringList m_moduleFiles;         ///< the modules of the folder opened last (one file each)
+    QPointer<class OomView> m_lastOom; ///< the out-of-memory message opened last
     void weighOomModules(class OomView *view, const QStringList &dumps);
     void openOomModule(class OomView *view, int message);
     void selectOomTarget();

@@ -238,6 +238,24 @@ bool FitView::setResident(const QString &text)
     return true;
 }
 
+void FitView::setLogFigures(const QString &log, qint64 limit, qint64 inUse)
+{
+    if (limit > 0) {
+        m_limitBox->insertItem(0, humanBytesText(limit), limit);
+        m_limitBox->setItemData(0, tr("The device's limit in %1").arg(log), Qt::ToolTipRole);
+        setLimit(QString::number(limit));
+        m_limitBox->setEditText(humanBytesText(limit));
+    }
+    if (inUse > 0) {
+        // The allocator's InUse when the allocation failed: everything on the device then,
+        // the failing module's arguments among it.
+        m_residentMode->setCurrentIndex(Fixed);
+        m_residentSize->setText(QString::number(inUse));
+        m_residentSize->setToolTip(tr("InUse in %1: %2").arg(log, humanBytesText(inUse)));
+        setResident(QString::number(inUse));
+    }
+}
+
 void FitView::setIncluded(int module, bool included)
 {
     if (module < 0 || module >= static_cast<int>(m_on.size()))
@@ -338,9 +356,8 @@ void FitView::fillPlot()
             100.0;
         // Live: what is resident besides the module's own arguments and constants (those are
         // among its live bytes), plus its device live bytes; never above what it holds.
-        const double base =
-            static_cast<double>(r.resident - m.analysis.device.argument + m_fit.constantsLoaded -
-                                m.analysis.device.constant);
+        const double base = static_cast<double>(r.resident - m.analysis.device.argument +
+                                                m_fit.constantsLoaded - m.analysis.device.constant);
         auto *curve = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
         QVector<double> xs;
         QVector<double> ys;

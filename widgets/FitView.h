@@ -36,6 +36,9 @@ public:
     /// "args", "SIZE" or "args+SIZE" as `bufferscope fit --resident`; false when malformed.
     bool setResident(const QString &text);
     void setIncluded(int module, bool included);
+    /// What an out-of-memory log says of the device: its limit becomes a choice of the limit
+    /// box (and the limit), its InUse figure what is resident. -1: not in the log.
+    void setLogFigures(const QString &log, qint64 limit, qint64 inUse);
 
     const DeviceFit &fit() const { return m_fit; }
     /// The modules included, in the order of fit().rows.

@@ -796,6 +796,12 @@ private Q_SLOTS:
         QVERIFY(view.setResident(QStringLiteral("args+1000")));
         QCOMPARE(view.fit().rows[0].device, std::int64_t{5500});
         QVERIFY(!view.fit().fits());
+        // An out-of-memory log's Limit and InUse: 4000 resident (A's 1000 of arguments among
+        // it) + 3400 + 100 = 7500 against 6000.
+        view.setLogFigures(QStringLiteral("job.log"), 6000, 4000);
+        QCOMPARE(view.fit().limit, std::int64_t{6000});
+        QCOMPARE(view.fit().rows[0].device, std::int64_t{7500});
+        QCOMPARE(view.fit().rows[0].headroom, std::int64_t{-1500});
         // A named device.
         QVERIFY(view.setLimit(QStringLiteral("a100-80gb")));
         QCOMPARE(view.fit().limit, std::int64_t{80} << 30);
@@ -804,7 +810,7 @@ private Q_SLOTS:
         for (int i = 0; i < view.plot()->graphCount(); ++i)
             for (auto it = view.plot()->graph(i)->data()->constBegin();
                  it != view.plot()->graph(i)->data()->constEnd(); ++it)
-                QVERIFY(it->value <= 5500.0);
+                QVERIFY(it->value <= 7500.0);
     }
 
     void memoryUsageReportAlone()

@@ -703,6 +703,8 @@ private:
             m.device = "device ordinal " + quotedAfter(body.substr(at), "device ordinal ");
         else if (const std::size_t on = body.find(" on device "); on != sv::npos)
             m.device = "device " + quotedAfter(body.substr(on), " on device ");
+        while (!m.device.empty() && (m.device.back() == '.' || m.device.back() == ':'))
+            m.device.pop_back();
     }
 
     /// The BFC allocator's summary and chunk lines: `Limit:`, `InUse:`, `xla.execute{…}`.

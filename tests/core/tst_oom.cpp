@@ -211,6 +211,17 @@ private Q_SLOTS:
         QVERIFY(covers(r.requested, r.requestedUlp, 1311392));
         QCOMPARE(r.executable, std::string("jit_decoder_layer"));
 
+        // Since 2026-07 the line also names the allocator and the device.
+        const OomLog named = OomLog::parse(
+            "E1125 10:01:02.1 27487 client.cc:3000] RESOURCE_EXHAUSTED: Out of memory while "
+            "trying to allocate 1311392 bytes with allocator GPU_3_bfc on device 3. "
+            "[executable_name='jit_decoder_layer']\n");
+        QCOMPARE(named.messages.size(), std::size_t{1});
+        QCOMPARE(named.messages[0].requested, std::int64_t{1311392});
+        QCOMPARE(named.messages[0].requestedUlp, std::int64_t{0});
+        QCOMPARE(named.messages[0].device, std::string("device 3"));
+        QCOMPARE(named.messages[0].executable, std::string("jit_decoder_layer"));
+
         const OomLog async = parseFile(oomLog("gpu-async-twins.log"));
         QCOMPARE(async.messages.size(), std::size_t{1});
         QCOMPARE(async.messages[0].requested, std::int64_t{138706944});

@@ -83,6 +83,22 @@ QStringList setUpLogging(QStringList args)
     return args;
 }
 
+QtMessageHandler g_qtHandler = nullptr;
+
+/// Qt's notes about the environment, not about the user's work ("XDG_RUNTIME_DIR not set" when
+/// run as root or from a service, the offscreen platform's "does not support
+/// propagateSizeHints()"), go to the debug log; everything else as Qt prints it.
+void qtMessages(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type != QtCriticalMsg && type != QtFatalMsg &&
+        (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")) ||
+         message.contains(QLatin1String("does not support propagateSizeHints")))) {
+        spdlog::debug("qt: {}", message.toStdString());
+        return;
+    }
+    g_qtHandler(type, context, message);
+}
+
 /// `--threads N` (every command and the GUI): how many threads core/ may use. Removes the
 /// option from `args`; false with `error` set when N is not a count of threads.
 bool takeThreads(QStringList &args, std::optional<int> &threads, QString &error)
@@ -112,6 +128,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
     args = setUpLogging(args);
+    g_qtHandler = qInstallMessageHandler(qtMessages);
     std::optional<int> threads;
     if (QString error; !takeThreads(args, threads, error)) {
         std::fprintf(stderr, "bufferscope: %s\n", error.toUtf8().constData());

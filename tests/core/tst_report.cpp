@@ -32,6 +32,26 @@ class TestReport : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+
+    // Headless commands say nothing on stderr about the environment: Qt's "XDG_RUNTIME_DIR
+    // not set" (root, services, CI) is for --verbose only.
+    void headlessStderrIsQuiet()
+    {
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BUFFERSCOPE_BINARY),
+                {QStringLiteral("export"), sample("gpu_vllm_update_slice"),
+                 QStringLiteral("--view"), QStringLiteral("usage"), QStringLiteral("--out"),
+                 dir.filePath(QStringLiteral("u.png"))});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.isEmpty(), err.constData());
+    }
     void json_data()
     {
         QTest::addColumn<QString>("name");

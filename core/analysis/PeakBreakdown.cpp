@@ -355,12 +355,12 @@ private:
 
 } // namespace
 
-namespace {
 /// What each live value adds to the live bytes (docs/FORMAT.md Part A): its bytes not already
 /// counted for a value before it in `live` (largest first) in the same allocation. Values
 /// written in place share their bytes at the step where one ends and the next starts; those
 /// bytes count once, for the larger, so the groups add up to the curve.
-std::vector<std::int64_t> countedBytes(const Dump &dump, const std::vector<std::uint32_t> &live)
+std::vector<std::int64_t> Breakdown::countedBytes(const Dump &dump,
+                                                  const std::vector<std::uint32_t> &live)
 {
     std::vector<std::int64_t> out(live.size());
     // Allocation -> the byte ranges counted so far, [begin, end) sorted and disjoint.
@@ -391,7 +391,6 @@ std::vector<std::int64_t> countedBytes(const Dump &dump, const std::vector<std::
     }
     return out;
 }
-} // namespace
 
 const BreakdownNode *Breakdown::tree(Grouping grouping) const
 {

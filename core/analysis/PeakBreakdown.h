@@ -97,6 +97,11 @@ struct Breakdown
 
     static Breakdown compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace = 0,
                              const BreakdownOptions &options = {});
+    /// What each of `live` (largest first) adds to the live bytes: its assigned bytes except
+    /// those a value before it in `live` already counted in the same allocation (values written
+    /// in place share bytes at the step one hands over to the next). Sums to the curve.
+    static std::vector<std::int64_t> countedBytes(const Dump &dump,
+                                                  const std::vector<std::uint32_t> &live);
     /// `fusion.12` → `fusion`, `copy-start.3` → `copy-start`: the name without its number.
     static std::string nameStem(std::string_view name);
     /// Splits an op_name on '/' outside parentheses.

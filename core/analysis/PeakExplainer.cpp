@@ -2,6 +2,7 @@
 
 #include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
+#include "analysis/PeakBreakdown.h"
 #include "parse/ShapeParser.h"
 
 #include <algorithm>
@@ -74,9 +75,11 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
                                             const std::vector<std::string> &libraryPatterns)
 {
     std::vector<Finding> out;
+    // The live bytes as the curve counts them: bytes two values share in place count once.
+    const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
     std::int64_t liveSum = 0;
-    for (std::uint32_t vi : live)
-        liveSum += dump.values[vi].size;
+    for (std::int64_t bytes : counted)
+        liveSum += bytes;
     const std::string at = "step " + std::to_string(step);
 
     if (liveSum > 0) {
@@ -108,10 +111,13 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
         }
 
         // -- single values above 10 % of the live bytes.
-        for (std::uint32_t vi : live) {
+        for (std::size_t li = 0; li < live.size(); ++li) {
+            const std::uint32_t vi = live[li];
             const Value &v = dump.values[vi];
             if (v.size * 10 <= liveSum)
                 break; // `live` is largest first
+            if (counted[li] == 0)
+                continue; // the same bytes as a larger value, handed over in place
             Finding f{Finding::Kind::LargeValue, {}, {}, v.size, {vi}, v.allocation};
             f.title = dump.valueDisplayName(v) + " alone is " + percent(v.size, liveSum) +
                       " of the memory live at " + at + " (" + humanBytes(v.size) + ", " +
@@ -123,12 +129,23 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
             const AllocationKind kind =
                 v.allocation == kNone ? AllocationKind::Temp : dump.allocations[v.allocation].kind;
             std::string advice;
-            if (kind == AllocationKind::Parameter)
+            // A parameter or an output is live from the start or to the end; another value
+            // that only reuses such an allocation (written in place) is not.
+            const bool wholeProgram = v.start <= 0 && v.end >= dump.maxStep();
+            const bool toTheEnd = v.end >= dump.maxStep();
+            if (kind == AllocationKind::Parameter && wholeProgram)
                 advice = "It is a parameter, live for the whole program: only sharding it across "
                          "devices (or offloading it) makes it smaller here.";
-            else if (kind == AllocationKind::Output)
+            else if (kind == AllocationKind::Output && toTheEnd)
                 advice = "It is an output, live until the program ends: sharding it, or "
                          "returning less, makes it smaller.";
+            else if (kind == AllocationKind::Parameter || kind == AllocationKind::Output)
+                advice = "It reuses " +
+                         std::string(kind == AllocationKind::Parameter ? "a parameter's"
+                                                                       : "an output's") +
+                         " allocation, written in place, and the allocation stays whatever it "
+                         "holds; shortening this value's life does not free it, making the "
+                         "values that share it smaller does.";
             else
                 advice = "Rematerializing it, sharding it, or shortening its life lowers the "
                          "peak.";

@@ -141,6 +141,29 @@ private Q_SLOTS:
         QVERIFY(sizes > 1042);
     }
 
+    void findingsCountInPlaceOnceAndSayWhatAValueIs()
+    {
+        // gpu_vllm_update_slice at step 37: loop_dynamic_update_slice_fusion.12 (35-37) hands
+        // its 512 bytes of output allocation 0 over, in place, to .11 (37-39); with
+        // wrapped_slice.15 (32), constant_61_0 (16) and p0.37.0 (2), 562 bytes are live. One
+        // finding for the shared bytes, 512 / 562 = 91 %, and not "live until the program
+        // ends": the value ends at step 37 of 76 (issue 35, item 4).
+        const Loaded l = loadSample("gpu_vllm_update_slice");
+        const auto findings = PeakExplainer::explain(*l.dump, *l.timeline, 37, 0);
+        int large = 0;
+        for (const Finding &f : findings) {
+            if (f.kind != Finding::Kind::LargeValue)
+                continue;
+            ++large;
+            QVERIFY2(f.title.find("91%") != std::string::npos, f.title.c_str());
+            QVERIFY2(f.detail.find("live until the program ends") == std::string::npos,
+                     f.detail.c_str());
+            QVERIFY2(f.detail.find("reuses an output's allocation") != std::string::npos,
+                     f.detail.c_str());
+        }
+        QCOMPARE(large, 1);
+    }
+
     void groupsByShapeAndDtype()
     {
         // tpu_unstack at step 6 (XLA's printed peak), memory space 0: Arg_0.1 (u32[4,2],

@@ -16,8 +16,16 @@ double StepTicker::getTickStep(const QCPRange &range)
     m_names = m_dump && range.size() > 0 && pixels / range.size() >= kNamePixels;
     if (m_names)
         return 1;
+    // Steps are integers, so are ticks: 1, 2, 5, 10, 20, 50, … (QCustomPlot's clean mantissas
+    // include 2.5, which drew "2" at step 2.5).
     const double raw = range.size() / (mTickCount + 1e-10);
-    return std::max(1.0, cleanMantissa(raw));
+    if (raw <= 1)
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double mantissa : {1.0, 2.0, 5.0})
+        if (raw <= mantissa * magnitude)
+            return mantissa * magnitude;
+    return 10 * magnitude;
 }
 
 QVector<double> StepTicker::createTickVector(double tickStep, const QCPRange &range)

@@ -14,6 +14,7 @@
 #include "MemoryMap.h"
 #include "MemoryUsageReportView.h"
 #include "SourceView.h"
+#include "StepTicker.h"
 #include "TableCsv.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
@@ -879,6 +880,28 @@ private Q_SLOTS:
         const std::uint32_t ins = views.loaded.dump->instructionAtStep(40);
         QVERIFY(text.contains(QString::fromStdString(
             std::string(views.loaded.dump->str(views.loaded.dump->instructions[ins].name)))));
+    }
+
+    // Step axes tick at whole steps, labelled with the step they stand at (issue 35, item 3:
+    // tpu_random_normal's 16 steps read "0 2 5 7 10 12 15", with "2" drawn at 2.5).
+    void stepTicksAreWholeSteps()
+    {
+        StepTicker ticker;
+        for (const double width : {16.0, 17.0, 45.0, 130.0, 1000.0, 12345.0}) {
+            for (int count : {4, 5, 7, 9}) {
+                ticker.setTickCount(count);
+                QVector<double> ticks;
+                QVector<double> subTicks;
+                QVector<QString> labels;
+                ticker.generate(QCPRange(0, width), QLocale::c(), QLatin1Char('g'), 6, ticks,
+                                &subTicks, &labels);
+                QVERIFY(!ticks.isEmpty());
+                for (qsizetype i = 0; i < ticks.size(); ++i) {
+                    QCOMPARE(ticks[i], std::round(ticks[i]));
+                    QCOMPARE(labels[i], QString::number(static_cast<qint64>(ticks[i])));
+                }
+            }
+        }
     }
 
     void usageBudgetAndHeadroom()

@@ -65,6 +65,12 @@ std::string padLeft(std::string_view text, std::size_t width)
 
 /// The file a report names first: the one the user gave, unless that was the memory-usage
 /// report the dump was read through.
+std::string_view baseName(std::string_view path)
+{
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 std::string shownFile(const Dump &dump, const ReportOptions &options)
 {
     if (options.file.empty())
@@ -219,9 +225,13 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     const std::int32_t space = primary ? primary->memorySpace : 0;
 
     line("BufferScope report: " + dump.module);
-    line("  file          " + shownFile(dump, options));
-    for (std::size_t i = 1; i < dump.files.size(); ++i)
-        line("                + " + dump.files[i].path);
+    // The file as the user named it, then every other file the module was read from (a split
+    // module opened through its -values or -live-range file lists its -buffer-assignment.txt).
+    const std::string shown = shownFile(dump, options);
+    line("  file          " + shown);
+    for (const SourceFile &f : dump.files)
+        if (f.path != shown && baseName(f.path) != baseName(shown))
+            line("                + " + f.path);
     for (const std::string &note : dump.notes)
         line("  note          " + note);
     line("  total         " + bytesText(dump.totalBytes()) + " in " +
@@ -464,6 +474,10 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
     const std::int32_t space = primary ? primary->memorySpace : 0;
     w.beginObject();
     w.key("file").value(shownFile(dump, options));
+    w.key("files").beginArray();
+    for (const SourceFile &f : dump.files)
+        w.value(f.path);
+    w.endArray();
     w.key("module").value(dump.module);
     // By the file's name, else by its layouts (MemorySpaces.h); null when neither tells.
     w.key("platform");

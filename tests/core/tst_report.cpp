@@ -33,6 +33,40 @@ class TestReport : public QObject
     Q_OBJECT
 private Q_SLOTS:
 
+    // A split module (April 2026 on) opened through any of its three files: each file once,
+    // the -buffer-assignment.txt among them (issue 35, item 11).
+    void splitModuleListsEachFileOnce()
+    {
+        QTemporaryDir dir;
+        QFile in(sample("tpu_unstack"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = in.readAll();
+        const qsizetype total = text.indexOf("Total bytes used");
+        const qsizetype totalEnd = text.indexOf('\n', total) + 1;
+        const qsizetype ranges = text.indexOf("HloLiveRange");
+        const QString stem =
+            dir.filePath(QStringLiteral("module_0009.jit_split.tpu_after_optimizations"));
+        const auto write = [](const QString &path, const QByteArray &bytes) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write(stem + QStringLiteral("-buffer-assignment.txt"), text.left(totalEnd));
+        write(stem + QStringLiteral("-buffer-assignment-values.txt"),
+              text.mid(total, ranges - total));
+        write(stem + QStringLiteral("-live-range.txt"), text.mid(ranges));
+        for (const char *opened :
+             {"-live-range.txt", "-buffer-assignment-values.txt", "-buffer-assignment.txt"}) {
+            const testutil::CliRun r =
+                testutil::runBufferscope({QStringLiteral("report"), stem + QLatin1String(opened)});
+            QCOMPARE(r.code, 0);
+            const QByteArray head = r.out.left(r.out.indexOf("  total"));
+            for (const char *part :
+                 {"-buffer-assignment.txt", "-buffer-assignment-values.txt", "-live-range.txt"})
+                QVERIFY2(head.count(part) == 1, head.constData());
+        }
+    }
+
     // Headless commands say nothing on stderr about the environment: Qt's "XDG_RUNTIME_DIR
     // not set" (root, services, CI) is for --verbose only.
     void headlessStderrIsQuiet()

@@ -110,6 +110,61 @@ void SourceView::showPlace(const SourcePlace &place)
     refresh();
 }
 
+namespace {
+/// `path` in `room` pixels: the folders give way in their middle, the file name stays whole.
+QString elidedPath(const QFontMetrics &metrics, const QString &path, int room)
+{
+    if (metrics.horizontalAdvance(path) <= room)
+        return path;
+    const qsizetype slash = path.lastIndexOf(QLatin1Char('/'));
+    const QString name = slash < 0 ? path : path.mid(slash + 1);
+    const QString folder = slash < 0 ? QString() : path.left(slash + 1);
+    const int left = room - metrics.horizontalAdvance(name);
+    if (folder.isEmpty() || left < metrics.horizontalAdvance(QStringLiteral("…/")))
+        return QStringLiteral("…/") + name;
+    return metrics.elidedText(folder, Qt::ElideMiddle, left) + name;
+}
+} // namespace
+
+void SourceView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (m_place.isValid())
+        updateHeading();
+}
+
+QString SourceView::headingText() const
+{
+    return m_heading->text();
+}
+
+void SourceView::updateHeading()
+{
+    // The line number is what the user came for: the path gives way, in its middle, so the
+    // file name and ":line:column" stay.
+    QString position = QStringLiteral(":%1").arg(m_place.line);
+    if (m_place.column > 0)
+        position += QStringLiteral(":%1").arg(m_place.column);
+    const QString function = toQString(m_place.function);
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    const QFontMetrics plain(m_heading->font());
+    int room = std::max(m_heading->width(), 120) - 8 - plain.horizontalAdvance(position);
+    if (!function.isEmpty()) {
+        // The function takes at most half; the rest is the path's.
+        const QString shownFunction =
+            QFontMetrics(bold).elidedText(function, Qt::ElideRight, room / 2);
+        room -= QFontMetrics(bold).horizontalAdvance(shownFunction) +
+                plain.horizontalAdvance(QStringLiteral(" · "));
+        const QString file = elidedPath(plain, toQString(m_place.file), room);
+        m_heading->setText(QStringLiteral("<b>%1</b> · <code>%2%3</code>")
+                               .arg(richEscaped(shownFunction), richEscaped(file), position));
+        return;
+    }
+    const QString file = elidedPath(plain, toQString(m_place.file), room);
+    m_heading->setText(QStringLiteral("<code>%1%2</code>").arg(richEscaped(file), position));
+}
+
 void SourceView::refresh()
 {
     m_localPath.clear();
@@ -123,12 +178,7 @@ void SourceView::refresh()
         m_mapping->hide();
         return;
     }
-    QString where = richEscaped(m_place.file) + QStringLiteral(":%1").arg(m_place.line);
-    if (m_place.column > 0)
-        where += QStringLiteral(":%1").arg(m_place.column);
-    m_heading->setText(m_place.function.empty() ? QStringLiteral("<code>%1</code>").arg(where)
-                                                : QStringLiteral("<b>%1</b> · <code>%2</code>")
-                                                      .arg(richEscaped(m_place.function), where));
+    updateHeading();
     m_heading->setToolTip(plainToolTip(toQString(m_place.file)));
     for (const std::string &candidate :
          localCandidates(m_place.file, m_mappings, QDir::homePath().toStdString(),

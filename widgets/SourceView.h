@@ -42,13 +42,20 @@ public:
     QStringList editorArguments() const;
 
     static constexpr int kContext = 40; ///< lines shown on each side of the frame's line
+    /// The heading as shown: "function · file:line:column", the file elided in the middle to
+    /// fit, never the line number.
+    QString headingText() const;
 
 Q_SIGNALS:
     /// The user asked to set a path mapping (the file was not found).
     void preferencesRequested();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void refresh();
+    void updateHeading();
     /// The Open button's tooltip says what it will run.
     void updateOpenToolTip();
 

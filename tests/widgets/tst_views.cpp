@@ -904,6 +904,28 @@ private Q_SLOTS:
         }
     }
 
+    // The Source heading keeps the line number and elides the path in its middle (issue 35,
+    // item 6: "train.py:5" was shown for line 57).
+    void sourceHeadingKeepsTheLine()
+    {
+        SourceView view;
+        view.resize(320, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        SourcePlace place;
+        place.file = "/usr/local/lib/python3.10/site-packages/very/long/package/path/train.py";
+        place.function = "a_rather_long_function_name_for_training";
+        place.line = 57;
+        place.column = 3;
+        view.showPlace(place);
+        const QString heading = view.headingText();
+        QVERIFY2(heading.contains(QStringLiteral("train.py:57:3")), qPrintable(heading));
+        QVERIFY2(heading.contains(QStringLiteral("…")), qPrintable(heading));
+        view.resize(1400, 300);
+        QTRY_VERIFY(view.headingText().contains(QString::fromStdString(place.file) +
+                                                QStringLiteral(":57:3")));
+    }
+
     void usageBudgetAndHeadroom()
     {
         Views views;

@@ -12,6 +12,7 @@
 #include "models/Selection.h"
 #include "report/ViewCsv.h"
 
+#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontMetricsF>
@@ -50,7 +51,11 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_budgetBox->setToolTip(tr("The device's memory, drawn with the headroom left at the peak"));
     m_budgetBox->addItem(tr("none"), qint64(0));
     for (qint64 preset : budgetPresets())
-        m_budgetBox->addItem(humanBytesText(preset), preset);
+        m_budgetBox->addItem(budgetPresetName(preset), preset);
+    // Closed, the box shows the size and the start of the names; the list shows them whole.
+    m_budgetBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_budgetBox->setMinimumContentsLength(10);
+    m_budgetBox->view()->setMinimumWidth(m_budgetBox->view()->sizeHintForColumn(0) + 24);
     m_budgetBox->addItem(tr("Custom…"), qint64(-1));
     toolRow()->addWidget(budgetLabel);
     toolRow()->addWidget(m_budgetBox);
@@ -385,6 +390,28 @@ void UsageChart::plotSpace()
         m_printedPeakLabel->setVisible(true);
     }
     placeBudget();
+}
+
+QString UsageChart::budgetPresetName(qint64 bytes)
+{
+    constexpr qint64 GiB = qint64(1) << 30;
+    // The memory their makers state; the runtime gets a little less (see the README).
+    const struct
+    {
+        qint64 bytes;
+        const char *devices;
+    } names[] = {{16 * GiB, "V100 16GB, TPU v5e, TPU v3 core"},
+                 {24 * GiB, "L4, RTX 4090, A10"},
+                 {32 * GiB, "V100 32GB, TPU v4, TPU v6e"},
+                 {40 * GiB, "A100 40GB"},
+                 {48 * GiB, "L40S, RTX A6000"},
+                 {80 * GiB, "A100 80GB, H100 80GB"},
+                 {96 * GiB, "H100 NVL"},
+                 {141 * GiB, "H200"}};
+    for (const auto &n : names)
+        if (n.bytes == bytes)
+            return QStringLiteral("%1 · %2").arg(humanBytesText(bytes), QLatin1String(n.devices));
+    return humanBytesText(bytes);
 }
 
 QList<qint64> UsageChart::budgetPresets()

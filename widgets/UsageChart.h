@@ -57,6 +57,8 @@ public:
     QString budgetText() const;
     /// The presets offered (bytes): 16, 24, 32, 40, 48, 80, 96 and 141 GiB.
     static QList<qint64> budgetPresets();
+    /// "80.00GiB · A100 80GB, H100 80GB": a preset with the devices that have that memory.
+    static QString budgetPresetName(qint64 bytes);
 
 Q_SIGNALS:
     void budgetChanged(qint64 bytes);

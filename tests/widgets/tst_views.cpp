@@ -948,6 +948,12 @@ private Q_SLOTS:
         QVERIFY(views.usage.budgetText().isEmpty());
         QCOMPARE(UsageChart::budgetPresets().size(), 8);
         QCOMPARE(UsageChart::budgetPresets().last(), 141LL << 30);
+        // Presets name the devices that have that memory (issue 35, item 24).
+        QCOMPARE(UsageChart::budgetPresetName(80LL << 30),
+                 QStringLiteral("80.00GiB · A100 80GB, H100 80GB"));
+        for (qint64 preset : UsageChart::budgetPresets())
+            QVERIFY(UsageChart::budgetPresetName(preset).contains(QStringLiteral(" · ")));
+        QCOMPARE(UsageChart::budgetPresetName(3LL << 30), QStringLiteral("3.00GiB"));
     }
 
     void ganttOrders()

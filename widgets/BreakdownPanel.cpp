@@ -96,6 +96,8 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     for (int c : {BreakdownTreeModel::ShareColumn, BreakdownTreeModel::ValuesColumn})
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
+    m_findingsView->document()->setDefaultStyleSheet(
+        QStringLiteral("a { text-decoration: none; }"));
     m_findingsView->setOpenLinks(false);
     m_findingsView->setPlaceholderText(tr("No findings at this step."));
 

@@ -154,7 +154,9 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
         m_status->setText(
             tr("Reading modules: %1 of %2 done…").arg(count() - m_remaining).arg(count()));
     else
-        m_status->setText(tr("%1 module(s), the one the device holds most for first").arg(count()));
+        m_status->setText(tr("%1 module(s), the one the device holds most for first; "
+                             "double-click one (or Enter) to open it")
+                              .arg(count()));
 }
 
 } // namespace bufferscope

@@ -44,6 +44,9 @@ ValueInspector::ValueInspector(Selection *selection, QWidget *parent)
     layout->addLayout(top);
     auto *split = new QSplitter(Qt::Vertical, this);
     m_details->setOpenLinks(false);
+    // Links are coloured, not underlined: an underline hides the underscores of names such as
+    // fn_355 and train_step.
+    m_details->document()->setDefaultStyleSheet(QStringLiteral("a { text-decoration: none; }"));
     m_details->setOpenExternalLinks(false);
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -132,8 +135,7 @@ QString ValueInspector::html(const Value &v) const
         out += row(tr("memory space"),
                    tr("S(%1): an S(%2) value in an S(%1) allocation").arg(v.color).arg(printed));
     else
-        out += row(tr("memory space"),
-                   toQString(memorySpaceLabel(platformOf(d), v.color)));
+        out += row(tr("memory space"), toQString(memorySpaceLabel(platformOf(d), v.color)));
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];
         out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")

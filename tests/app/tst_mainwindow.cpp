@@ -246,6 +246,9 @@ private Q_SLOTS:
         QCOMPARE(vllm->toolTip(ModuleBrowser::HeldColumn), QStringLiteral("1506 bytes"));
         QCOMPARE(vllm->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("1210 bytes"));
         QCOMPARE(vllm->text(ModuleBrowser::StepColumn), QStringLiteral("68"));
+        // The dock says how to open one (issue 35, item 23).
+        QVERIFY2(modules->findChild<QLabel *>()->text().contains(QStringLiteral("double-click")),
+                 qPrintable(modules->findChild<QLabel *>()->text()));
         // Double-click (activation) opens a module.
         Q_EMIT tree->itemActivated(tree->topLevelItem(1), 0);
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));

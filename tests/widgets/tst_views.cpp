@@ -39,6 +39,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QToolButton>
@@ -472,6 +473,19 @@ private Q_SLOTS:
         Q_EMIT views.inspector.details()->anchorClicked(
             QUrl(QStringLiteral("value:%1").arg(d.findValueById(204))));
         QCOMPARE(idOfSelected(), std::int64_t(204));
+        // Links are not underlined, so "loop_gather_fusion" keeps its underscores visible
+        // (issue 35, item 7).
+        views.selection.setCurrentValue(static_cast<int>(d.findValueById(203)));
+        int anchors = 0;
+        for (QTextBlock b = views.inspector.details()->document()->begin(); b.isValid();
+             b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (it.fragment().charFormat().isAnchor()) {
+                    ++anchors;
+                    QVERIFY2(!it.fragment().charFormat().fontUnderline(),
+                             qPrintable(it.fragment().text()));
+                }
+        QVERIFY(anchors > 0);
     }
 
     void inspectorShowsTheCallStack()

@@ -40,7 +40,7 @@ public:
         if (dy == 0)
             return pixel;
         const double top = keyAxis()->axisRect()->top() + kUseSize / 2;
-        return QPointF(pixel.x(), pixel.y() - dy >= top ? pixel.y() - dy : pixel.y() + dy);
+        return QPointF(pixel.x(), StepMarks::useMarkY(pixel.y(), dy, top));
     }
 
 protected:
@@ -50,25 +50,20 @@ protected:
         const double dy = lift();
         if (dy == 0)
             return QCPGraph::drawScatterPlot(painter, scatters, style);
-        // Above the value, pointing down at it; below it, pointing up, where there is no room
-        // above (the top row of the chart).
+        // Above the value, pointing down at it; at the top of the chart where there is no room
+        // above (the top row): one symbol, one meaning, as the legend shows it.
         const double top = keyAxis()->axisRect()->top() + kUseSize / 2;
-        QVector<QPointF> above;
-        QVector<QPointF> below;
-        for (const QPointF &p : scatters) {
-            if (p.y() - dy >= top)
-                above.append(QPointF(p.x(), p.y() - dy));
-            else
-                below.append(QPointF(p.x(), p.y() + dy));
-        }
-        QCPGraph::drawScatterPlot(painter, above, style);
-        if (!below.isEmpty()) {
-            QCPScatterStyle up = style;
-            up.setShape(QCPScatterStyle::ssTriangle);
-            QCPGraph::drawScatterPlot(painter, below, up);
-        }
+        QVector<QPointF> marks;
+        for (const QPointF &p : scatters)
+            marks.append(QPointF(p.x(), StepMarks::useMarkY(p.y(), dy, top)));
+        QCPGraph::drawScatterPlot(painter, marks, style);
     }
 };
+
+double StepMarks::useMarkY(double valueY, double lift, double top)
+{
+    return std::max(valueY - lift, std::min(top, valueY));
+}
 
 StepMarks::StepMarks(QCPAxis *keyAxis, QCPAxis *valueAxis, QCPLayer *layer)
     : m_uses(new Graph(keyAxis, valueAxis)), m_positions(new Graph(keyAxis, valueAxis))

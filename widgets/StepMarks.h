@@ -38,6 +38,10 @@ public:
     /// What the marks within a few pixels of `pixel` are ("use: fusion.40, operand 1 · step 36"),
     /// one per line; empty when there is none.
     QString toolTipAt(const QPointF &pixel) const;
+    /// Where a use mark (always ▼, as the legends show it) is drawn for a value whose centre is
+    /// at pixel row `valueY`: `lift` pixels above it, or, where the plot's `top` leaves no room,
+    /// at the top, still pointing down at the value.
+    static double useMarkY(double valueY, double lift, double top);
 
 private:
     const Dump *m_dump = nullptr;

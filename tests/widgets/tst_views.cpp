@@ -14,6 +14,7 @@
 #include "MemoryMap.h"
 #include "MemoryUsageReportView.h"
 #include "SourceView.h"
+#include "StepMarks.h"
 #include "StepTicker.h"
 #include "TableCsv.h"
 #include "UsageChart.h"
@@ -938,6 +939,17 @@ private Q_SLOTS:
         view.resize(1400, 300);
         QTRY_VERIFY(view.headingText().contains(QString::fromStdString(place.file) +
                                                 QStringLiteral(":57:3")));
+    }
+
+    // Use marks are ▼ everywhere, as the legends say: at the top row of a chart the mark sits
+    // at the top, never below the value pointing up (issue 35, item 8).
+    void useMarksAlwaysPointDown()
+    {
+        for (const double valueY : {4.0, 10.0, 30.0, 200.0})
+            for (const double lift : {5.0, 12.0})
+                QVERIFY(StepMarks::useMarkY(valueY, lift, 8.5) <= valueY);
+        QCOMPARE(StepMarks::useMarkY(200, 12, 8.5), 188.0); // room above: lifted
+        QCOMPARE(StepMarks::useMarkY(12, 12, 8.5), 8.5);    // none: at the top
     }
 
     void usageBudgetAndHeadroom()

@@ -1,8 +1,10 @@
 #include "HelpDialogs.h"
 
+#include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QMessageBox>
+#include <QSet>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -58,27 +60,45 @@ limits the dump to the modules whose name matches.</p>
 )");
 }
 
-QString keyboardShortcutsHtml()
+QString keyboardShortcutsHtml(const QWidget *window)
 {
-    const QString rows = QObject::tr(R"(
-<tr><td><b>Ctrl+O</b></td><td>Open a dump</td></tr>
-<tr><td><b>F5</b></td><td>Reload the dump from disk</td></tr>
-<tr><td><b>Ctrl+E</b></td><td>Export a chart as PNG</td></tr>
-<tr><td><b>Ctrl+F</b></td><td>Find a value (the filter of the Values table)</td></tr>
-<tr><td><b>Ctrl+P</b></td><td>Go to the peak</td></tr>
-<tr><td><b>Alt+← / Alt+→</b></td><td>Previous / next step, anywhere in the window</td></tr>
-<tr><td><b>Alt+↑ / Alt+↓</b></td><td>Select the largest producer (a value the selected value's instruction reads) / consumer (a value made by one of its readers)</td></tr>
+    // The actions themselves: what each shortcut does, as its menu names it.
+    QStringList rows;
+    QSet<QString> seen;
+    for (const QAction *action : window->findChildren<QAction *>()) {
+        if (action->shortcut().isEmpty())
+            continue;
+        const QString keys = action->shortcut().toString(QKeySequence::NativeText);
+        QString what = action->text();
+        what.remove(QLatin1Char('&'));
+        if (what.endsWith(QStringLiteral("…")))
+            what.chop(1);
+        if (!action->toolTip().isEmpty() && action->toolTip() != action->text() &&
+            !action->toolTip().startsWith(what))
+            what += QStringLiteral(" — ") + action->toolTip();
+        const QString row = QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                                .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+        if (seen.contains(keys + what))
+            continue;
+        seen.insert(keys + what);
+        rows << row;
+    }
+    rows.sort();
+    const QString charts = QObject::tr(R"(
 <tr><td><b>← / →</b></td><td>Previous / next step in a chart; with Shift, ten steps</td></tr>
 <tr><td><b>Home / End</b></td><td>First / last step in a chart</td></tr>
-<tr><td><b>Ctrl+0</b></td><td>Zoom every chart to fit</td></tr>
-<tr><td><b>Mouse wheel</b></td><td>Zoom the steps of the Live Ranges and the Memory Map;
-with Ctrl, zoom the rows or offsets</td></tr>
+<tr><td><b>Esc</b></td><td>Clear the selected value (in a chart or a table)</td></tr>
+<tr><td><b>Wheel</b></td><td>Zoom the program order of a chart (Memory Usage, Live Ranges,
+Memory Map, Compare) around the pointer</td></tr>
+<tr><td><b>Ctrl+Wheel</b></td><td>In Live Ranges and the Memory Map: zoom the rows or the
+offsets instead</td></tr>
 <tr><td><b>Drag</b></td><td>Pan a zoomed chart</td></tr>
-<tr><td><b>Esc</b></td><td>Clear the selected value</td></tr>
-<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>
+<tr><td><b>Enter / double-click</b></td><td>In the Modules dock: open the module</td></tr>
 )");
-    return QStringLiteral("<h3>%1</h3><table cellspacing=\"6\">%2</table>")
-        .arg(QObject::tr("Keyboard shortcuts"), rows);
+    return QStringLiteral("<h3>%1</h3><table cellspacing=\"6\">%2</table><h3>%3</h3>"
+                          "<table cellspacing=\"6\">%4</table>")
+        .arg(QObject::tr("Keyboard shortcuts"), rows.join(QString()), QObject::tr("In the charts"),
+             charts);
 }
 
 QString aboutHtml()
@@ -111,7 +131,8 @@ void showGettingADump(QWidget *parent)
 
 void showKeyboardShortcuts(QWidget *parent)
 {
-    showHtml(parent, QObject::tr("Keyboard Shortcuts"), keyboardShortcutsHtml(), QSize(560, 520));
+    showHtml(parent, QObject::tr("Keyboard Shortcuts"), keyboardShortcutsHtml(parent->window()),
+             QSize(620, 560));
 }
 
 void showAbout(QWidget *parent)

@@ -14,7 +14,9 @@ void showKeyboardShortcuts(QWidget *parent);
 void showAbout(QWidget *parent);
 /// The HTML of the dialogs above (tests read it).
 QString gettingADumpHtml();
-QString keyboardShortcutsHtml();
+/// Every shortcut of `window`'s actions (menus, docks, tables: as they are bound, so the list
+/// cannot drift from them), then the keys and the wheel inside a chart.
+QString keyboardShortcutsHtml(const QWidget *window);
 QString aboutHtml();
 
 } // namespace bufferscope

@@ -622,7 +622,9 @@ void MainWindow::connectViews()
                     statusBar()->clearMessage();
                 else
                     statusBar()->showMessage(
-                        tr("Highlighted: %1 (%n value(s))", nullptr, values.size()).arg(label));
+                        values.size() == 1
+                            ? tr("Picked: %1 (1 value)").arg(label)
+                            : tr("Picked: %1 (%2 values)").arg(label).arg(values.size()));
             });
 }
 

@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMenu>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -105,9 +106,15 @@ void ChartView::addBelowPlot(QWidget *widget)
     layout()->addWidget(widget);
 }
 
+void ChartView::pointerLeft()
+{
+    QToolTip::hideText();
+}
+
 void ChartView::setDump(std::shared_ptr<const Dump> dump,
                         std::shared_ptr<const MemoryTimeline> timeline)
 {
+    pointerLeft(); // nothing the pointer showed of the previous dump stays
     m_dump = std::move(dump);
     m_timeline = std::move(timeline);
     m_highlighted = -1;
@@ -352,8 +359,10 @@ bool ChartView::eventFilter(QObject *watched, QEvent *event)
         // the view appears (possibly on another screen), or it draws blurry on HiDPI.
         m_plot->setBufferDevicePixelRatio(m_plot->devicePixelRatioF());
     }
-    if (watched == m_plot && event->type() == QEvent::Leave)
+    if (watched == m_plot && event->type() == QEvent::Leave) {
         m_selection->setHoveredValue(-1);
+        pointerLeft();
+    }
     return QWidget::eventFilter(watched, event);
 }
 

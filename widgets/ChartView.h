@@ -121,6 +121,9 @@ protected:
     void setHighlighted(int value) { m_highlighted = value; }
     /// A left click on the plot that was not the end of a drag (the dump is loaded).
     virtual void plotClicked(const QPointF &pixel) { Q_UNUSED(pixel) }
+    /// The pointer left the plot, or another dump came: whatever followed the pointer goes
+    /// (a tooltip, a cursor line and its label).
+    virtual void pointerLeft();
     /// The program step under widget pixel column `x`, or -1 outside the program.
     qint64 stepAtPixel(double x) const;
     /// Replaces the legend with a swatch for each allocation kind the dump has.

@@ -699,6 +699,16 @@ void UsageChart::plotClicked(const QPointF &pixel)
         selection()->setCurrentStep(step);
 }
 
+void UsageChart::pointerLeft()
+{
+    ChartView::pointerLeft();
+    if (!m_cursor->visible() && !m_cursorLabel->visible())
+        return;
+    m_cursor->setVisible(false);
+    m_cursorLabel->setVisible(false);
+    m_cursorLabel->layer()->replot();
+}
+
 QString UsageChart::cursorText() const
 {
     return m_cursorLabel->visible() ? m_cursorLabel->text() : QString();

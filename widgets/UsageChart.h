@@ -45,6 +45,7 @@ public:
     /// Moves the cursor as the mouse would (widget pixels), for tests and keyboard use; over a
     /// use or position mark of the selected value the text names it too.
     void moveCursorTo(double pixelX, double pixelY = -1);
+    void pointerLeft() override;
     /// Steps marked for the selected value's uses and positions (sorted), on the curve.
     std::vector<qint64> markedUseSteps() const;
     std::vector<qint64> markedPositionSteps() const;

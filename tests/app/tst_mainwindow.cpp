@@ -6,6 +6,7 @@
 #include "CompareView.h"
 #include "CsvRead.h"
 #include "ExportDialog.h"
+#include "HelpDialogs.h"
 #include "LiveRangeGantt.h"
 #include "MainWindow.h"
 #include "MemoryMap.h"
@@ -737,6 +738,35 @@ private Q_SLOTS:
             QVERIFY(helpItems.contains(QStringLiteral("&About BufferScope")));
         }
         QSettings().clear();
+    }
+
+    // F1's list comes from the actions themselves, so it names every shortcut there is
+    // (issue 35, item 10: it missed Ctrl+Shift+D and Ctrl+Shift+C and said Ctrl+E exports "as
+    // PNG"); a group of one value says "1 value", not "(1 value(s))".
+    void shortcutsComeFromTheActions()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_decoder_layer")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        const QString html = keyboardShortcutsHtml(&w);
+        int shortcuts = 0;
+        for (const QAction *a : w.findChildren<QAction *>()) {
+            if (a->shortcut().isEmpty())
+                continue;
+            ++shortcuts;
+            const QString keys = a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped();
+            QVERIFY2(html.contains(keys), qPrintable(keys));
+        }
+        QVERIFY(shortcuts >= 10);
+        for (const char *keys : {"Ctrl+Shift+D", "Ctrl+Shift+C", "Ctrl+E", "Ctrl+V"})
+            QVERIFY2(html.contains(QLatin1String(keys)), keys);
+        QVERIFY(!html.contains(QStringLiteral("as PNG")));
+        w.selection()->setHighlightedGroup({3}, QStringLiteral("fn_355"));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Picked: fn_355 (1 value)"));
+        w.selection()->setHighlightedGroup({3, 4}, QStringLiteral("fusion.*"));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Picked: fusion.* (2 values)"));
     }
 
     void colorSchemeFollowsLive()

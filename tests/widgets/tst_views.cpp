@@ -895,6 +895,15 @@ private Q_SLOTS:
         const std::uint32_t ins = views.loaded.dump->instructionAtStep(40);
         QVERIFY(text.contains(QString::fromStdString(
             std::string(views.loaded.dump->str(views.loaded.dump->instructions[ins].name)))));
+        // What follows the pointer goes when it leaves the plot, and when another dump comes
+        // (issue 35, item 5: a vllm cursor label floated over the decoder).
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(p, &leave);
+        QVERIFY(views.usage.cursorText().isEmpty());
+        views.usage.moveCursorTo(x);
+        QVERIFY(!views.usage.cursorText().isEmpty());
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        QVERIFY(views.usage.cursorText().isEmpty());
     }
 
     // Step axes tick at whole steps, labelled with the step they stand at (issue 35, item 3:

@@ -1088,6 +1088,7 @@ void MainWindow::finishShowing()
     }
     m_reload.reset();
     m_modules->setKnownResult(loaded.path, ModuleFigures::of(loaded));
+    m_modules->setOpenFile(loaded.path);
     if (m_oomTarget && QFileInfo(m_oomTarget->path) == QFileInfo(loaded.path))
         selectOomTarget();
     Q_EMIT dumpShown();

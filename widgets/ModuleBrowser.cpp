@@ -150,13 +150,50 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
     }
     m_tree->sortItems(m_tree->sortColumn(), m_tree->header()->sortIndicatorOrder());
     --m_remaining;
-    if (m_remaining > 0)
+    updateStatus();
+}
+
+void ModuleBrowser::setOpenFile(const QString &file)
+{
+    m_openFile = file;
+    for (int r = 0; r < m_tree->topLevelItemCount(); ++r) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(r);
+        const bool open = item->data(ModuleColumn, kFileRole).toString() == file;
+        for (int c = 0; c < ColumnCount; ++c) {
+            QFont font = item->font(c);
+            font.setBold(open);
+            item->setFont(c, font);
+        }
+    }
+    updateStatus();
+}
+
+void ModuleBrowser::updateStatus()
+{
+    if (m_remaining > 0) {
         m_status->setText(
             tr("Reading modules: %1 of %2 done…").arg(count() - m_remaining).arg(count()));
-    else
-        m_status->setText(tr("%1 module(s), the one the device holds most for first; "
-                             "double-click one (or Enter) to open it")
-                              .arg(count()));
+        return;
+    }
+    QString text = tr("%1 module(s), the one the device holds most for first; "
+                      "double-click one (or Enter) to open it.")
+                       .arg(count());
+    // Which one is open, and whether the top one is another: a folder opens its largest file
+    // at once, before any module is read.
+    QString openName;
+    for (int r = 0; r < m_tree->topLevelItemCount(); ++r)
+        if (m_tree->topLevelItem(r)->data(ModuleColumn, kFileRole).toString() == m_openFile)
+            openName = m_tree->topLevelItem(r)->text(ModuleColumn);
+    if (!openName.isEmpty()) {
+        text += QLatin1Char(' ') + tr("Open: %1 (bold).").arg(openName);
+        const QTreeWidgetItem *top = m_tree->topLevelItem(0);
+        if (top && m_tree->sortColumn() == HeldColumn &&
+            top->data(ModuleColumn, kFileRole).toString() != m_openFile &&
+            top->data(ModuleColumn, kKnownRole).toBool())
+            text +=
+                QLatin1Char(' ') + tr("The device holds most for %1.").arg(top->text(ModuleColumn));
+    }
+    m_status->setText(text);
 }
 
 } // namespace bufferscope

@@ -45,6 +45,9 @@ public:
     bool isScanning() const { return m_remaining > 0; }
     /// The module file shown in row `row` (top to bottom).
     QString fileAt(int row) const;
+    /// The module on show in the window: its row is bold, and once every module is read the
+    /// status line says which it is and, when another one holds more, which.
+    void setOpenFile(const QString &file);
 
 Q_SIGNALS:
     void moduleActivated(const QString &file);
@@ -57,6 +60,8 @@ private:
     QTreeWidget *m_tree;
     int m_remaining = 0;
     QString m_loadedElsewhere; ///< waiting for setKnownResult
+    QString m_openFile;
+    void updateStatus();
 };
 
 } // namespace bufferscope

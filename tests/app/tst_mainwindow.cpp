@@ -247,6 +247,15 @@ private Q_SLOTS:
         QCOMPARE(vllm->toolTip(ModuleBrowser::HeldColumn), QStringLiteral("1506 bytes"));
         QCOMPARE(vllm->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("1210 bytes"));
         QCOMPARE(vllm->text(ModuleBrowser::StepColumn), QStringLiteral("68"));
+        // The open module is bold, and the status line says which it is and that the device
+        // holds most for another (issue 35, item 2: the folder opened its largest file).
+        QVERIFY(vllm->font(ModuleBrowser::ModuleColumn).bold());
+        QVERIFY(!decoder->font(ModuleBrowser::ModuleColumn).bold());
+        const QString status = modules->findChild<QLabel *>()->text();
+        QVERIFY2(status.contains(QStringLiteral("Open: gpu_vllm_update_slice")),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("holds most for gpu_decoder_layer")),
+                 qPrintable(status));
         // The dock says how to open one (issue 35, item 23).
         QVERIFY2(modules->findChild<QLabel *>()->text().contains(QStringLiteral("double-click")),
                  qPrintable(modules->findChild<QLabel *>()->text()));

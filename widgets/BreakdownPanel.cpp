@@ -87,6 +87,8 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(BreakdownTreeModel::BytesColumn, Qt::DescendingOrder);
     m_tree->setUniformRowHeights(true);
+    // Paths share their start (/usr/local/lib/python3.10/site-packages/…): keep file.py:line.
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     TableCsv::addActions(m_tree, QStringLiteral("what-fills-memory"));
     m_tree->setAlternatingRowColors(true);
     m_tree->setIndentation(12); // call stacks nest deep: keep room for the names

@@ -114,7 +114,7 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
                 return kind;
             }
             case OffsetColumn:
-                return tr("%n value(s)", nullptr, static_cast<int>(a.valueCount));
+                return a.valueCount == 1 ? tr("1 value") : tr("%1 values").arg(a.valueCount);
             case LiveColumn:
                 return usage ? tr("max %1 live").arg(humanBytesText(usage->largestLiveBytes))
                              : QVariant();
@@ -183,7 +183,7 @@ QVariant AllocationTreeModel::headerData(int section, Qt::Orientation orientatio
     case KindColumn:
         return tr("Kind / shape");
     case OffsetColumn:
-        return tr("Offset");
+        return tr("Offset / values"); // a value's offset; an allocation's count of values
     case LiveColumn:
         return tr("Live");
     default:

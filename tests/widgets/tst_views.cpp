@@ -532,6 +532,9 @@ private Q_SLOTS:
         Selection &selection = *workspace.selection();
         workspace.show(loaded);
         BreakdownPanel panel(&workspace);
+        // Source paths share their start: the tree elides in the middle, keeping file.py:line
+        // (issue 35, item 14).
+        QCOMPARE(panel.tree()->textElideMode(), Qt::ElideMiddle);
         panel.resize(1000, 600);
         panel.setDump(loaded.dump, loaded.timeline);
         workspace.showFinished();

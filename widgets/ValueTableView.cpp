@@ -65,9 +65,20 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                if (current.isValid() && !m_filtering)
+                // Only a row the user selected (a click, the arrow keys). The view also moves
+                // its current index by itself, unselected — to the first row when it gets the
+                // focus without one — and that must never select a value.
+                if (current.isValid() && !m_filtering &&
+                    m_table->selectionModel()->isSelected(current))
                     m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
             });
+    // A click on the row the view made current by itself selects it without moving the
+    // current index: the selection change says so.
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndex current = m_table->selectionModel()->currentIndex();
+        if (current.isValid() && !m_filtering && m_table->selectionModel()->isSelected(current))
+            m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
+    });
     connect(m_selection, &Selection::currentValueChanged, this, &ValueTableView::showValue);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         if (m_filtering)

@@ -778,6 +778,39 @@ private Q_SLOTS:
         QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Picked: fusion.* (2 values)"));
     }
 
+    // A selection only ever comes from the user (issue 35, item 1): with the Values table
+    // filtered and nothing selected, another dump opened and the table given the focus (as a
+    // tab click does), no value is selected — the view's own "first row current" on focus-in
+    // used to select tuple{}.
+    void aValueNeverSelectsItself()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_vllm_update_slice")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
+        ValueTableView *values = w.valueTable();
+        values->filterEdit()->setText(QStringLiteral("tuple"));
+        QTRY_VERIFY(!values->isFiltering());
+        w.selection()->setCurrentValue(-1);
+        w.openPaths({sample("tpu_unstack")});
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        QTRY_VERIFY(!values->isFiltering());
+        QVERIFY(values->table()->model()->rowCount() > 0);
+        QCOMPARE(w.selection()->currentValue(), -1);
+        values->table()->selectionModel()->clearCurrentIndex();
+        values->table()->setFocus(Qt::TabFocusReason);
+        QFocusEvent focusIn(QEvent::FocusIn, Qt::TabFocusReason);
+        QApplication::sendEvent(values->table(), &focusIn);
+        QTest::qWait(50);
+        QCOMPARE(w.selection()->currentValue(), -1);
+        // A click still selects.
+        const QRect row = values->table()->visualRect(values->table()->model()->index(0, 1));
+        QTest::mouseClick(values->table()->viewport(), Qt::LeftButton, {}, row.center());
+        QVERIFY(w.selection()->currentValue() >= 0);
+        values->filterEdit()->clear();
+    }
+
     void colorSchemeFollowsLive()
     {
         QSettings().clear();

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -34,8 +35,11 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     connect(m_filter, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
     connect(m_filter, &QLineEdit::returnPressed, this, [this, debounce] {
         debounce->stop();
+        // Find, then Enter: the first match is the one wanted (an empty filter finds nothing).
+        m_selectFirst = !m_filter->text().trimmed().isEmpty();
         applyFilter();
     });
+    m_filter->installEventFilter(this); // ↓ goes from the filter into the matches
 
     m_table = new QTableView(this);
     m_table->setModel(model);
@@ -83,12 +87,16 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         if (m_filtering)
             return; // the filter's own reset
-        // Another dump: columns to its contents, and the filter typed so far applies to it.
+        // Another dump: columns to its contents, and a fresh start: what was typed to find a
+        // value of the last dump is not a question about this one.
         m_table->resizeColumnsToContents();
-        if (!m_filter->text().trimmed().isEmpty())
+        m_selectFirst = false;
+        if (!m_filter->text().isEmpty()) {
+            const QSignalBlocker blocker(m_filter);
+            m_filter->clear();
             applyFilter();
-        else
-            m_count->clear();
+        }
+        m_count->clear();
     });
 }
 
@@ -142,7 +150,33 @@ void ValueTableView::adoptFilter(std::vector<std::uint8_t> keep)
     else
         m_count->clear();
     showValue(m_selection->currentValue());
+    if (m_selectFirst) {
+        m_selectFirst = false;
+        selectFirstRow();
+    }
     Q_EMIT filterApplied();
+}
+
+void ValueTableView::selectFirstRow()
+{
+    if (m_model->rowCount() == 0)
+        return;
+    const QModelIndex first = m_table->model()->index(0, 0);
+    m_table->selectionModel()->setCurrentIndex(first, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+    m_table->scrollTo(first);
+}
+
+bool ValueTableView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_filter && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent *>(event)->key() == Qt::Key_Down && m_model->rowCount() > 0) {
+        m_table->setFocus(Qt::OtherFocusReason);
+        if (!m_table->selectionModel()->hasSelection())
+            selectFirstRow();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ValueTableView::showValue(int value)

@@ -39,6 +39,9 @@ Q_SIGNALS:
     /// The rows now shown are those of the filter text (also when it was cleared).
     void filterApplied();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void applyFilter();
     void adoptFilter(std::vector<std::uint8_t> keep);
@@ -51,7 +54,9 @@ private:
     QTableView *m_table;
     QLineEdit *m_filter;
     QLabel *m_count;
-    bool m_filtering = false; ///< the table's current row moves because of the filter
+    bool m_filtering = false;   ///< the table's current row moves because of the filter
+    bool m_selectFirst = false; ///< Enter in the filter: select the first match once applied
+    void selectFirstRow();
     int m_backgroundFrom = 50000;
 };
 

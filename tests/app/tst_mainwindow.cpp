@@ -297,10 +297,9 @@ private Q_SLOTS:
         w.inspector()->activateLink(QUrl(QStringLiteral("step:37")));
         QCOMPARE(w.selection()->currentStep(), qint64(37));
         QCOMPARE(w.instructionTable()->currentIndex().row(), 37);
-        // The filter box: Enter applies it at once.
+        // The filter box: typing filters once the keys stop, and selects nothing else.
         QLineEdit *filter = w.valueTable()->filterEdit();
         filter->setText(QStringLiteral("WRAPPED_SLICE"));
-        QTest::keyClick(filter, Qt::Key_Return);
         int matching = 0;
         for (int r = 0; r < static_cast<int>(w.current().dump->values.size()); ++r) {
             const std::string name(
@@ -308,14 +307,19 @@ private Q_SLOTS:
             matching += name.find("wrapped_slice") != std::string::npos;
         }
         QVERIFY(matching > 1);
-        QCOMPARE(table->model()->rowCount(), matching);
+        QTRY_COMPARE(table->model()->rowCount(), matching);
         QCOMPARE(w.selection()->currentValue(), value); // filtering selects nothing else
+        // Enter applies it at once and selects the first match (Find, then Enter).
+        QTest::keyClick(filter, Qt::Key_Return);
+        QCOMPARE(w.selection()->currentValue(),
+                 table->model()->index(0, 0).data(ValueIndexRole).toInt());
         filter->clear();
         QTest::keyClick(filter, Qt::Key_Return);
         QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
         // Alt+Right steps the program order anywhere in the window; Esc clears the value.
+        const qint64 before = w.selection()->currentStep();
         QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
-        QCOMPARE(w.selection()->currentStep(), qint64(38));
+        QCOMPARE(w.selection()->currentStep(), before + 1);
         QTest::keyClick(&w, Qt::Key_Escape);
         QCOMPARE(w.selection()->currentValue(), -1);
         QCOMPARE(w.gantt()->highlightedValue(), -1);
@@ -811,6 +815,35 @@ private Q_SLOTS:
         values->filterEdit()->clear();
     }
 
+    // Find (Ctrl+F): Enter selects the first match, ↓ walks from the filter into the matches,
+    // and another dump starts with an empty filter (issue 35, item 19).
+    void findSelectsWithEnterAndDown()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_decoder_layer")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        ValueTableView *values = w.valueTable();
+        QTableView *table = values->table();
+        values->filterEdit()->setFocus();
+        QTest::keyClicks(values->filterEdit(), QStringLiteral("fusion.3"));
+        QTest::keyClick(values->filterEdit(), Qt::Key_Return);
+        QTRY_VERIFY(!values->isFiltering());
+        QTRY_VERIFY(w.selection()->currentValue() >= 0);
+        QCOMPARE(w.selection()->currentValue(),
+                 table->model()->index(0, 0).data(ValueIndexRole).toInt());
+        w.selection()->setCurrentValue(-1);
+        QTest::keyClick(values->filterEdit(), Qt::Key_Down);
+        QVERIFY(table->hasFocus());
+        QCOMPARE(w.selection()->currentValue(),
+                 table->model()->index(0, 0).data(ValueIndexRole).toInt());
+        w.openPaths({sample("tpu_unstack")});
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        QVERIFY(values->filterEdit()->text().isEmpty());
+        QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
+    }
+
     void colorSchemeFollowsLive()
     {
         QSettings().clear();
@@ -995,9 +1028,14 @@ private Q_SLOTS:
         // Sorting keeps the filter.
         table->sortByColumn(ValueTableModel::SizeColumn, Qt::DescendingOrder);
         QCOMPARE(table->model()->rowCount(), wrapped);
-        // Another dump: the filter typed applies to it.
+        // Another dump starts with an empty filter: every value (issue 35, item 19).
         w.openPath(sample("gpu_vllm_update_slice"));
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
+        QTRY_VERIFY(!w.valueTable()->isFiltering());
+        QVERIFY(filter->text().isEmpty());
+        QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
+        filter->setText(QStringLiteral("Wrapped_Slice"));
+        QTest::keyClick(filter, Qt::Key_Return);
         QTRY_VERIFY(!w.valueTable()->isFiltering());
         QCOMPARE(table->model()->rowCount(), rowsMatching("wrapped_slice"));
         // Cleared: every value again.

@@ -200,6 +200,10 @@ void MainWindow::createFileNotice()
     m_noticeReload = m_notice->addAction(tr("Reload"), this, &MainWindow::reload);
     m_noticeHelp =
         m_notice->addAction(tr("Getting a Dump…"), this, [this] { showGettingADump(this); });
+    m_noticeWarnings = m_notice->addAction(tr("Show Warnings"), this, [this] {
+        m_warningsDock->show();
+        m_warningsDock->raise();
+    });
     m_notice->addAction(tr("Dismiss"), this, [this] {
         // The first-run hint stays dismissed; file notices come back on the next change.
         if (m_noticeHelp->isVisible())
@@ -209,11 +213,13 @@ void MainWindow::createFileNotice()
     addToolBar(Qt::TopToolBarArea, m_notice);
 }
 
-void MainWindow::showNotice(const QString &text, bool offerReload, bool offerHelp)
+void MainWindow::showNotice(const QString &text, bool offerReload, bool offerHelp,
+                            bool offerWarnings)
 {
     m_noticeText->setText(text);
     m_noticeReload->setVisible(offerReload);
     m_noticeHelp->setVisible(offerHelp);
+    m_noticeWarnings->setVisible(offerWarnings);
     m_notice->show();
 }
 
@@ -1067,6 +1073,25 @@ void MainWindow::finishShowing()
         addRecent(loaded.path);
     watch(loaded);
     m_notice->hide();
+    // Warnings where the user looks, over the charts: a truncated dump draws empty axes that
+    // would otherwise pass for "nothing is live".
+    if (warningCount > 0) {
+        const Diagnostic &first = !loaded.dump->warnings.empty()
+                                      ? loaded.dump->warnings.front()
+                                      : loaded.timeline->warnings().front();
+        QString firstText = toQString(loaded.dump->diagnosticText(first));
+        if (firstText.size() > 160)
+            firstText = firstText.left(159) + QStringLiteral("…");
+        const QString count = warningCount == 1
+                                  ? tr("1 warning")
+                                  : tr("%1 warnings").arg(static_cast<qint64>(warningCount));
+        showNotice(loaded.dump->traits.truncated
+                       ? tr("This dump looks truncated: what the charts show may be incomplete "
+                            "(%1). %2")
+                             .arg(count, firstText)
+                       : tr("%1 while reading this dump. %2").arg(count, firstText),
+                   false, false, true);
+    }
     if (loaded.path.startsWith(QLatin1Char(':')) && !QSettings().value(kSampleHintKey).toBool())
         showNotice(tr("This is a bundled sample (a GPU decoder layer). To see your own program, "
                       "run it with XLA_FLAGS=--xla_dump_to=DIR and drop DIR here."),
@@ -1104,6 +1129,11 @@ void MainWindow::showError(const QString &path, const QString &error)
     m_progress->hide();
     m_cancel->hide();
     m_statusFile->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+    // The dump on screen is the one before: say so, so it is not taken for the new one.
+    if (current().dump)
+        showNotice(tr("Could not open %1; still showing %2.")
+                       .arg(QFileInfo(path).fileName(), toQString(current().dump->module)),
+                   false, false);
     CommandLine::fail(error, 0);
     // Window-modal but not blocking: loading, tests and --screenshot runs carry on.
     auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,

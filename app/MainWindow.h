@@ -162,7 +162,8 @@ private:
     void createFileNotice();
     void watch(const LoadedDump &loaded);
     void fileChangedOnDisk(const QString &path);
-    void showNotice(const QString &text, bool offerReload, bool offerHelp);
+    void showNotice(const QString &text, bool offerReload, bool offerHelp,
+                    bool offerWarnings = false);
 
     Workspace *m_workspace;
     ValueTableModel *m_valueModel;
@@ -198,6 +199,7 @@ private:
     QLabel *m_noticeText = nullptr;
     QAction *m_noticeReload = nullptr;
     QAction *m_noticeHelp = nullptr;
+    QAction *m_noticeWarnings = nullptr;
     QAction *m_reloadAction = nullptr;
     /// What to put back once a reload arrives.
     struct ReloadState

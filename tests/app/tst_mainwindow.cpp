@@ -505,7 +505,10 @@ private Q_SLOTS:
         QCOMPARE(w.selection()->currentStep(), qint64(37));
         QCOMPARE(w.gantt()->plot()->xAxis->range().lower, 30.0);
         QCOMPARE(w.gantt()->plot()->xAxis->range().upper, 45.0);
-        QVERIFY(w.fileNoticeText().isEmpty());
+        // The "changed on disk" notice is gone; the new version's two warnings are said instead.
+        QVERIFY(!w.fileNoticeText().contains(QStringLiteral("changed on disk")));
+        QVERIFY2(w.fileNoticeText().contains(QStringLiteral("2 warning")),
+                 qPrintable(w.fileNoticeText()));
         QVERIFY(w.fileWatcher()->files().contains(path)); // still watched
     }
 
@@ -842,6 +845,30 @@ private Q_SLOTS:
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
         QVERIFY(values->filterEdit()->text().isEmpty());
         QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
+    }
+
+    // Warnings over the charts, and a failed open does not pass for the new dump (issue 35,
+    // item 17).
+    void warningsAndFailuresAreSaid()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString bad = QStringLiteral(BUFFERSCOPE_TEST_DATA "/bad/");
+        w.openPaths({bad + QStringLiteral("truncated-live-ranges.txt")});
+        QVERIFY(waitLoaded(w, QStringLiteral("truncated-live-ranges")) ||
+                QTest::qWaitFor([&] { return w.current().dump != nullptr; }, 10000));
+        QTRY_VERIFY2(w.fileNoticeText().contains(QStringLiteral("looks truncated")),
+                     qPrintable(w.fileNoticeText()));
+        QVERIFY(w.fileNoticeText().contains(QStringLiteral("3 warning")));
+        const std::string module = w.current().dump->module;
+        w.openPaths({bad + QStringLiteral("binary.txt")});
+        QTRY_VERIFY2(w.fileNoticeText().startsWith(QStringLiteral("Could not open binary.txt; "
+                                                                  "still showing")),
+                     qPrintable(w.fileNoticeText()));
+        QCOMPARE(w.current().dump->module, module);
+        for (QMessageBox *box : w.findChildren<QMessageBox *>())
+            box->close();
     }
 
     void colorSchemeFollowsLive()

@@ -9,6 +9,7 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -103,9 +104,13 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_findingsView->setOpenLinks(false);
     m_findingsView->setPlaceholderText(tr("No findings at this step."));
 
+    m_pin = new QCheckBox(tr("&Pin to peak"), this);
+    m_pin->setToolTip(tr("Stay at the peak while you click around; unticked, the panel shows "
+                         "what is live at the current step"));
     auto *top = new QHBoxLayout;
     top->addWidget(groupLabel);
     top->addWidget(m_grouping);
+    top->addWidget(m_pin);
     top->addWidget(m_summary, 1);
     auto *crumbRow = new QHBoxLayout;
     crumbRow->addWidget(m_up);
@@ -132,8 +137,12 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
 
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this](int i) { setGrouping(static_cast<Grouping>(i)); });
+    connect(m_pin, &QCheckBox::toggled, this, [this] {
+        if (m_dump)
+            follow(m_selection->currentStep());
+    });
     connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
-        if (!m_dump || step == this->step())
+        if (!m_dump || step == this->step() || m_pin->isChecked())
             return;
         // Behind another dock tab the O(values) breakdown waits until the panel is shown.
         if (!m_onScreen) {
@@ -239,8 +248,26 @@ void BreakdownPanel::setGrouping(Grouping grouping)
         apply(m_shown); // the breakdown holds all four groupings
 }
 
+void BreakdownPanel::setPinnedToPeak(bool pinned)
+{
+    m_pin->setChecked(pinned);
+}
+
+bool BreakdownPanel::isPinnedToPeak() const
+{
+    return m_pin->isChecked();
+}
+
 void BreakdownPanel::follow(qint64 step)
 {
+    // Pinned: the peak of the memory space on show, whatever step is current.
+    if (m_pin->isChecked() && m_timeline) {
+        const SpaceTimeline *space = m_timeline->space(m_workspace->memorySpace());
+        if (!space)
+            space = m_timeline->primary();
+        if (space && space->peak.step >= 0)
+            step = space->peak.step;
+    }
     if (!m_dump || !m_timeline || !m_dump->hasLiveRanges()) {
         m_shown.reset();
         m_wanted = -2;

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QScrollArea;
@@ -53,6 +54,9 @@ public:
     const std::vector<Finding> &findings() const;
     BreakdownTreeModel *model() const { return m_model; }
     QTreeView *tree() const { return m_tree; }
+    /// "Pin to peak": the panel stays at the peak of the memory space on show.
+    void setPinnedToPeak(bool pinned);
+    bool isPinnedToPeak() const;
     Treemap *treemap() const { return m_treemap; }
     FlameGraph *flameGraph() const { return m_flame; }
     /// Picks `node` of the tree on show, as a click on its row would.
@@ -83,6 +87,7 @@ private:
     std::shared_ptr<const Dump> m_dump;
     std::shared_ptr<const MemoryTimeline> m_timeline;
     QComboBox *m_grouping;
+    QCheckBox *m_pin; ///< stay at the peak whatever the current step
     QLabel *m_summary;
     QToolButton *m_up;
     QLabel *m_crumbs;

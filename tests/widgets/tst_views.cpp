@@ -541,6 +541,15 @@ private Q_SLOTS:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QCOMPARE(panel.step(), qint64(7));
+        // Pinned to the peak it stays at step 7 whatever step is current; unpinned it follows
+        // (issue 35, item 20).
+        panel.setPinnedToPeak(true);
+        selection.setCurrentStep(2);
+        QCOMPARE(panel.step(), qint64(7));
+        panel.setPinnedToPeak(false);
+        QCOMPARE(panel.step(), qint64(2));
+        selection.setCurrentStep(7);
+        QCOMPARE(panel.step(), qint64(7));
         panel.setGrouping(Breakdown::Grouping::CallersTopDown);
         const BreakdownNode &root = panel.model()->root();
         QCOMPARE(root.bytes, std::int64_t(9728));

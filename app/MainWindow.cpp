@@ -142,6 +142,22 @@ MainWindow::MainWindow(QWidget *parent)
         m_modules->setKnownResult(path, notRead);
     });
     connect(m_workspace, &Workspace::compareReady, this, &MainWindow::openComparison);
+    // Another memory space on show is said, whoever switched it: selecting an S(2) value moves
+    // the usage chart there (issue 35, item 21).
+    connect(m_workspace, &Workspace::memorySpaceChanged, this, [this](int space) {
+        const int value = selection()->currentValue();
+        const bool followed =
+            current().dump && value >= 0 &&
+            static_cast<std::size_t>(value) < current().dump->values.size() &&
+            current().dump->values[static_cast<std::size_t>(value)].color == space;
+        statusBar()->showMessage(
+            followed
+                ? tr("Memory Usage and What Fills Memory now show memory space S(%1), the "
+                     "selected value's")
+                      .arg(space)
+                : tr("Memory Usage and What Fills Memory now show memory space S(%1)").arg(space),
+            8000);
+    });
     connect(m_workspace, &Workspace::compareFailed, this,
             [this](const QString &path, const QString &error) {
                 statusBar()->clearMessage();

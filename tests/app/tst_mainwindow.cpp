@@ -871,6 +871,24 @@ private Q_SLOTS:
             box->close();
     }
 
+    // Selecting a value of another memory space moves the usage chart there, and says so.
+    void memorySpaceSwitchIsSaid()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("tpu_random_normal")});
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));
+        // fusion.21{0}: an S(1) value (tpu_random_normal's allocation 3, color 1).
+        const std::uint32_t v = w.current().dump->findValue("fusion.21{0}");
+        QVERIFY(v != kNone);
+        QCOMPARE(w.current().dump->values[v].color, 1);
+        w.selection()->setCurrentValue(static_cast<int>(v));
+        QCOMPARE(w.workspace()->memorySpace(), 1);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("S(1), the selected")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
     void colorSchemeFollowsLive()
     {
         QSettings().clear();

@@ -18,6 +18,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QSplitter>
@@ -124,12 +125,24 @@ void fillTree(QTreeWidget *tree, const DeltaNode &root)
 
 } // namespace
 
+void CompareView::keyPressEvent(QKeyEvent *event)
+{
+    // A window of its own closes as windows do: Ctrl+W, and Esc (keys its tables leave alone
+    // come here).
+    if (isWindow() && (event->matches(QKeySequence::Close) || event->key() == Qt::Key_Escape)) {
+        close();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
 CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags)
     : QWidget(parent, flags), m_jobs(jobs), m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)), m_tabs(new QTabWidget(this))
 {
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     m_summary->setWordWrap(true);
     m_atPeak = makeTable(
         this, {tr("change"), tr("Δ at the peak"), tr("before"), tr("after"), tr("value")});
@@ -467,6 +480,10 @@ void CompareView::fillTables()
     if (m_diff->hasStacks)
         fillTree(m_byStack, m_diff->stackTree);
 
+    // The tab says how many values differ there, and when none does, that none does.
+    m_tabs->setTabText(m_tabs->indexOf(m_atPeak),
+                       m_diff->atPeak.empty() ? tr("At the peaks (no value differs)")
+                                              : tr("At the peaks (%1)").arg(m_diff->atPeak.size()));
     m_atPeak->setRowCount(static_cast<int>(m_diff->atPeak.size()));
     for (int r = 0; r < static_cast<int>(m_diff->atPeak.size()); ++r) {
         const PeakChange &c = m_diff->atPeak[static_cast<std::size_t>(r)];

@@ -73,6 +73,9 @@ Q_SIGNALS:
     /// and its name.
     void valuePicked(int before, const QString &name);
 
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
 private:
     void fillPlot();
     void fillTables();

@@ -326,6 +326,14 @@ QString CompareView::summaryText() const
                  .arg(d.added.size())
                  .arg(d.removed.size())
                  .arg(d.changed.size());
+    // Two unrelated programs match only by accident: say so before anyone reads the deltas.
+    const std::size_t fewer = std::min(m_before->values.size(), m_after->values.size());
+    if (fewer >= 20 && static_cast<std::size_t>(d.matched) * 10 < fewer)
+        lines += QStringLiteral(" <b style='color:#b3261e'>%1</b>")
+                     .arg(tr("Only %1 of %2 values match: these look like different programs, "
+                             "and the differences below say little.")
+                              .arg(d.matched)
+                              .arg(fewer));
     if (d.lostDonations() > 0)
         lines += QStringLiteral(" <b style='color:#b3261e'>%1</b>")
                      .arg(tr("%n donation(s) lost: a parameter aliased with an output before is "

@@ -203,6 +203,12 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
         std::to_string(d.matched) + " in both (" + std::to_string(d.renamed) + " renamed), " +
         std::to_string(d.added.size()) + " added, " + std::to_string(d.removed.size()) +
         " removed, " + std::to_string(d.changed.size()) + " changed");
+    // Two unrelated programs match only by accident.
+    if (const std::size_t fewer = std::min(a.values.size(), b.values.size());
+        fewer >= 20 && static_cast<std::size_t>(d.matched) * 10 < fewer)
+        line("  warning: only " + std::to_string(d.matched) + " of " + std::to_string(fewer) +
+             " values match: these look like different programs, and the differences below "
+             "say little");
     const auto list = [&](const char *title, const std::vector<ValueChange> &changes,
                           bool isAdded) {
         if (changes.empty())

@@ -93,6 +93,24 @@ class TestDiff : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+
+    // Two unrelated programs: gpu_decoder_layer (49 values) against gpu_vllm_update_slice
+    // (68) match 2 values by structure; the report says they look like different programs
+    // (issue 35, item 18). A recompile of one program does not get the warning.
+    void unrelatedProgramsAreSaid()
+    {
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("diff"),
+             QString::fromStdString(testutil::samplePath("gpu_decoder_layer")),
+             QString::fromStdString(testutil::samplePath("gpu_vllm_update_slice"))});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("look like different programs"), r.out.constData());
+        const testutil::CliRun same = testutil::runBufferscope(
+            {QStringLiteral("diff"),
+             QString::fromStdString(testutil::samplePath("gpu_decoder_layer")),
+             QString::fromStdString(testutil::samplePath("gpu_decoder_layer"))});
+        QVERIFY(!same.out.contains("look like different programs"));
+    }
     void sameProgramIsUnchanged_data()
     {
         QTest::addColumn<QString>("sample");
@@ -281,8 +299,8 @@ private Q_SLOTS:
         QVERIFY(d.donations.empty());
 
         // The command line says the same.
-        const QString pa = QString::fromStdString(samplePath("tpu_dynamic_slice"));
-        const QString pb = QString::fromStdString(samplePath("tpu_random_normal"));
+        const QString pa = QString::fromStdString(testutil::samplePath("tpu_dynamic_slice"));
+        const QString pb = QString::fromStdString(testutil::samplePath("tpu_random_normal"));
         const QJsonObject o = diffJson({pa, pb}, 0);
         QCOMPARE(o[QStringLiteral("total_bytes_delta")].toInteger(), 92676 - 18980);
         QCOMPARE(o[QStringLiteral("peak_bytes_delta")].toInteger(), 17920 - 9728);
@@ -320,9 +338,10 @@ private Q_SLOTS:
         const std::string pb =
             dir.filePath(QStringLiteral("b-buffer-assignment.txt")).toStdString();
         writeFile(pb, renumbered);
-        const QJsonObject o = diffJson(
-            {QString::fromStdString(samplePath("tpu_random_normal")), QString::fromStdString(pb)},
-            0);
+        const QJsonObject o =
+            diffJson({QString::fromStdString(testutil::samplePath("tpu_random_normal")),
+                      QString::fromStdString(pb)},
+                     0);
         const QJsonArray changed = o[QStringLiteral("values_changed")].toArray();
         QCOMPARE(changed.size(), 1);
         const QJsonObject c = changed.at(0).toObject();
@@ -337,8 +356,8 @@ private Q_SLOTS:
 
     void gates()
     {
-        const QString a = QString::fromStdString(samplePath("tpu_dynamic_slice"));
-        const QString b = QString::fromStdString(samplePath("tpu_random_normal"));
+        const QString a = QString::fromStdString(testutil::samplePath("tpu_dynamic_slice"));
+        const QString b = QString::fromStdString(testutil::samplePath("tpu_random_normal"));
         const auto code = [](const QStringList &args, QByteArray *err = nullptr) {
             const CliRun r = runBufferscope(QStringList{QStringLiteral("diff")} + args);
             if (err)
@@ -428,7 +447,7 @@ private Q_SLOTS:
     void truncatedDumpFailsEveryGate()
     {
         const QString cut = QStringLiteral(BUFFERSCOPE_TEST_DATA "/bad/truncated-live-ranges.txt");
-        const QString whole = QString::fromStdString(samplePath("tpu_dynamic_slice"));
+        const QString whole = QString::fromStdString(testutil::samplePath("tpu_dynamic_slice"));
         const CliRun text = runBufferscope({QStringLiteral("diff"), cut, whole});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("  WARNING the before dump looks truncated"),

@@ -216,6 +216,11 @@ void UsageChart::applyPalette()
     m_peakLabel->setFont(QFont(font().family(), font().pointSize(), QFont::Bold));
     m_printedPeak->setPen(QPen(ChartPalette::printedPeakMarker(), 1.5, Qt::DashDotLine));
     m_printedPeakLabel->setColor(ChartPalette::printedPeakMarker());
+    // Labels on the plot's background: no level line strikes through them.
+    QColor ground = ChartPalette::background(palette());
+    ground.setAlpha(210);
+    for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel})
+        label->setBrush(ground);
     QColor band = ChartPalette::highlight();
     band.setAlpha(50);
     m_valueBand->setBrush(band);
@@ -522,14 +527,126 @@ void UsageChart::placeBudget()
     plot()->yAxis->setRange(0, top);
 }
 
+namespace {
+QRectF boxOf(const QCPItemText *label)
+{
+    return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+        .normalized();
+}
+
+/// Where `label` would stand anchored at `anchor` with `alignment` (widget pixels).
+QRectF boxAt(const QCPItemText *label, QPointF anchor, Qt::Alignment alignment)
+{
+    const QFontMetricsF metrics(label->font());
+    const QMargins pad = label->padding();
+    const double w = metrics.horizontalAdvance(label->text()) + pad.left() + pad.right();
+    const double h = metrics.height() + pad.top() + pad.bottom();
+    const double left = alignment & Qt::AlignRight     ? anchor.x() - w
+                        : alignment & Qt::AlignHCenter ? anchor.x() - w / 2
+                                                       : anchor.x();
+    const double top = alignment & Qt::AlignBottom    ? anchor.y() - h
+                       : alignment & Qt::AlignVCenter ? anchor.y() - h / 2
+                                                      : anchor.y();
+    return QRectF(left, top, w, h);
+}
+} // namespace
+
+QList<QRectF> UsageChart::labelBoxes() const
+{
+    QList<QRectF> boxes;
+    for (const QCPItemText *label :
+         {m_peakLabel, m_printedPeakLabel, m_heldLabel, m_budgetLabel, m_valueLabel})
+        if (label->visible())
+            boxes << boxOf(label);
+    return boxes;
+}
+
+bool UsageChart::placeLevelLabels()
+{
+    bool moved = false;
+    const QRectF area = plot()->axisRect()->rect();
+    // The peak's label opens towards the side with room; never out of the plot.
+    if (m_peakLabel->visible()) {
+        const QRectF box = boxOf(m_peakLabel);
+        const bool right = m_peakLabel->positionAlignment() & Qt::AlignRight;
+        if ((right && box.left() < area.left()) || (!right && box.right() > area.right())) {
+            const QPointF at = m_peak->position->pixelPosition();
+            const bool flip = right ? at.x() + 10 + box.width() <= area.right()
+                                    : at.x() - 10 - box.width() >= area.left();
+            if (flip) {
+                m_peakLabel->position->setCoords(right ? 10 : -10, 0);
+                m_peakLabel->setPositionAlignment(Qt::AlignVCenter |
+                                                  (right ? Qt::AlignLeft : Qt::AlignRight));
+                moved = true;
+            }
+        }
+    }
+    // The held and budget levels: each label above or below its line, at the right or the
+    // left end, the first place the peak's and XLA's labels (and each other) leave free.
+    QList<QRectF> taken;
+    if (m_peakLabel->visible())
+        taken << boxOf(m_peakLabel);
+    if (m_printedPeakLabel->visible())
+        taken << boxOf(m_printedPeakLabel);
+    if (m_peak->visible()) {
+        const QPointF p = m_peak->position->pixelPosition();
+        taken << QRectF(p.x() - 6, p.y() - 6, 12, 12);
+    }
+    const auto place = [&](QCPItemText *label, Qt::Alignment preferredSide, bool preferRight) {
+        if (!label->visible())
+            return;
+        const double y = label->position->pixelPosition().y();
+        const Qt::Alignment other =
+            preferredSide == Qt::AlignBottom ? Qt::AlignTop : Qt::AlignBottom;
+        const double rightX = area.left() + 0.99 * area.width();
+        const double leftX = area.left() + 0.01 * area.width();
+        struct Spot
+        {
+            Qt::Alignment alignment;
+            double ratio;
+            double x;
+        };
+        const Spot right{Qt::AlignRight, 0.99, rightX};
+        const Spot left{Qt::AlignLeft, 0.01, leftX};
+        const Spot order[] = {preferRight ? right : left, preferRight ? left : right};
+        for (const Qt::Alignment side : {preferredSide, other}) {
+            for (const Spot &spot : order) {
+                const Qt::Alignment alignment = side | spot.alignment;
+                const QRectF box = boxAt(label, QPointF(spot.x, y), alignment);
+                bool free = area.contains(box);
+                for (const QRectF &t : taken)
+                    free = free && !box.intersects(t);
+                if (!free)
+                    continue;
+                if (label->positionAlignment() != alignment ||
+                    label->position->coords().x() != spot.ratio) {
+                    label->setPositionAlignment(alignment);
+                    label->position->setCoords(spot.ratio, label->position->coords().y());
+                    moved = true;
+                }
+                taken << box;
+                return;
+            }
+        }
+        taken << boxOf(label); // nowhere free: where it is
+    };
+    // The upper level's label above its line, the lower one's below (placeBudget).
+    const bool heldAbove = !m_budgetLabel->visible() || heldBytes() >= m_budget;
+    place(m_heldLabel, heldAbove ? Qt::AlignBottom : Qt::AlignTop, true);
+    place(m_budgetLabel, heldAbove && m_heldLabel->visible() ? Qt::AlignTop : Qt::AlignBottom,
+          false);
+    return moved;
+}
+
 bool UsageChart::updateLabels()
 {
+    const bool levels = placeLevelLabels();
     // The selected value's name starts at its band; a band too near the right edge for the
     // name to fit gets it ending at the band's end instead, so it is never cut off. It sits at
     // the top of the chart, else at the bottom, else halfway: the first place no other label
     // (the peak, XLA's peak, the budget) covers.
     if (!m_valueLabel->visible())
-        return false;
+        return levels;
     const QCPAxisRect *rect = plot()->axisRect();
     const QFontMetricsF metrics(m_valueLabel->font());
     const double width = metrics.horizontalAdvance(m_valueLabel->text());
@@ -538,7 +655,8 @@ bool UsageChart::updateLabels()
     const bool right = start + width > rect->right() && end - width >= rect->left();
     const double left = right ? end - width : start;
     const auto covered = [&](const QRectF &place) {
-        for (const QCPItemText *other : {m_peakLabel, m_printedPeakLabel, m_budgetLabel}) {
+        for (const QCPItemText *other :
+             {m_peakLabel, m_printedPeakLabel, m_budgetLabel, m_heldLabel}) {
             if (other->visible() && place.intersects(QRectF(other->topLeft->pixelPosition(),
                                                             other->bottomRight->pixelPosition())
                                                          .normalized()))
@@ -555,7 +673,7 @@ bool UsageChart::updateLabels()
                                                                     : ValueLabelRow::Bottom;
     }
     if (right == m_valueLabelRight && row == m_valueLabelRow)
-        return false;
+        return levels;
     m_valueLabelRight = right;
     m_valueLabelRow = row;
     const Qt::Alignment vertical = row == ValueLabelRow::Top      ? Qt::AlignTop

@@ -42,6 +42,9 @@ public:
     QPair<double, double> highlightedRange() const;
     /// The text under the mouse cursor (step, instruction, bytes); empty when outside.
     QString cursorText() const;
+    /// The boxes (widget pixels) of the labels on show: peak, XLA's printed peak, held,
+    /// budget, selected value. For tests: none overlaps another or leaves the plot.
+    QList<QRectF> labelBoxes() const;
     /// Moves the cursor as the mouse would (widget pixels), for tests and keyboard use; over a
     /// use or position mark of the selected value the text names it too.
     void moveCursorTo(double pixelX, double pixelY = -1);
@@ -72,6 +75,9 @@ protected:
     void plotClicked(const QPointF &pixel) override;
     CsvWork csvWork() const override;
     bool updateLabels() override;
+    /// The peak label inside the plot, and the held and budget labels where no other label
+    /// is; true when one moved.
+    bool placeLevelLabels();
 
 private:
     /// The graphs' data of one memory space, built on any thread.

@@ -20,6 +20,7 @@
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
+#include "analysis/MemoryAnalysis.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
@@ -971,6 +972,39 @@ private Q_SLOTS:
                 QVERIFY(StepMarks::useMarkY(valueY, lift, 8.5) <= valueY);
         QCOMPARE(StepMarks::useMarkY(200, 12, 8.5), 188.0); // room above: lifted
         QCOMPARE(StepMarks::useMarkY(12, 12, 8.5), 8.5);    // none: at the top
+    }
+
+    // Memory Usage's labels never overlap one another or leave the plot (issue 35, item 13):
+    // the peak, XLA's printed peak, the held level, the budget and the selected value, on the
+    // decoder layer (held and live peak 1.25 MiB apart, so their labels meet) with a budget a
+    // hair above both, and on vllm with a value selected near the right edge.
+    void usageLabelsNeverOverlap()
+    {
+        for (const auto &[name, value] :
+             {std::pair{"gpu_decoder_layer", "loop_slice_fusion"},
+              std::pair{"gpu_vllm_update_slice", "loop_dynamic_update_slice_fusion.28"}}) {
+            Views views;
+            QVERIFY(views.load(QString::fromLatin1(name)));
+            const Dump &d = *views.loaded.dump;
+            views.selection.setCurrentValue(static_cast<int>(d.findValue(value)));
+            views.usage.setBudget(MemoryAnalysis::of(d).device.held() + 4096);
+            for (int i = 0; i < 3; ++i) { // as the window settles: replot, place, replot
+                views.usage.plot()->replot(QCustomPlot::rpImmediateRefresh);
+                QCoreApplication::processEvents();
+            }
+            const QRectF area = views.usage.plot()->axisRect()->rect();
+            const QList<QRectF> boxes = views.usage.labelBoxes();
+            QVERIFY2(boxes.size() >= 4, name);
+            for (qsizetype i = 0; i < boxes.size(); ++i) {
+                QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(boxes[i]), name);
+                for (qsizetype j = i + 1; j < boxes.size(); ++j)
+                    QVERIFY2(!boxes[i].intersects(boxes[j]),
+                             qPrintable(QStringLiteral("%1: labels %2 and %3 overlap")
+                                            .arg(QLatin1String(name))
+                                            .arg(i)
+                                            .arg(j)));
+            }
+        }
     }
 
     void usageBudgetAndHeadroom()

@@ -9,11 +9,14 @@
 #include "models/Roles.h"
 #include "models/Selection.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -57,6 +60,21 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
                             Qt::ToolTipRole);
     m_grouping->setItemData(static_cast<int>(Grouping::CallersBottomUp),
                             tr("Innermost frames first, out to their callers"), Qt::ToolTipRole);
+    // The treemap and the flame graph are pictures too: Save Picture… on their context menu
+    // (Export Chart covers the charts).
+    for (QWidget *picture : {static_cast<QWidget *>(m_treemap), static_cast<QWidget *>(m_flame)}) {
+        auto *save = new QAction(tr("Save Picture…"), picture);
+        picture->addAction(save);
+        picture->setContextMenuPolicy(Qt::ActionsContextMenu);
+        connect(save, &QAction::triggered, this, [this] {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save the picture"), QStringLiteral("what-fills-memory.png"),
+                tr("Images (*.png *.jpg *.bmp)"));
+            QString error;
+            if (!path.isEmpty() && !savePicture(path, &error))
+                QMessageBox::warning(this, tr("Save Picture"), error);
+        });
+    }
     m_flameScroll->setWidget(m_flame);
     m_flameScroll->setWidgetResizable(true);
     m_flameScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -246,6 +264,21 @@ void BreakdownPanel::setGrouping(Grouping grouping)
         m_grouping->setCurrentIndex(static_cast<int>(grouping));
     if (m_shown)
         apply(m_shown); // the breakdown holds all four groupings
+}
+
+bool BreakdownPanel::savePicture(const QString &path, QString *error) const
+{
+    // The flame graph whole, not the part its scroll area shows.
+    QWidget *picture = m_pictures->currentWidget() == m_flameScroll
+                           ? static_cast<QWidget *>(m_flame)
+                           : static_cast<QWidget *>(m_treemap);
+    const QPixmap pixmap = picture->grab();
+    if (pixmap.isNull() || !pixmap.save(path)) {
+        if (error)
+            *error = tr("%1: cannot be written as an image (use .png, .jpg or .bmp)").arg(path);
+        return false;
+    }
+    return true;
 }
 
 void BreakdownPanel::setPinnedToPeak(bool pinned)

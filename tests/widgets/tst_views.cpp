@@ -551,7 +551,23 @@ private Q_SLOTS:
         QCOMPARE(panel.step(), qint64(2));
         selection.setCurrentStep(7);
         QCOMPARE(panel.step(), qint64(7));
+        // The treemap can be saved as a picture (issue 35, item 22), and so can the flame graph.
+        {
+            QTemporaryDir shots;
+            QString why;
+            const QString treemapPng = shots.filePath(QStringLiteral("treemap.png"));
+            QVERIFY2(panel.savePicture(treemapPng, &why), qPrintable(why));
+            QVERIFY(!QImage(treemapPng).isNull());
+            QVERIFY(!panel.savePicture(shots.filePath(QStringLiteral("x.nope")), &why));
+            QVERIFY(why.contains(QStringLiteral(".png")));
+        }
         panel.setGrouping(Breakdown::Grouping::CallersTopDown);
+        {
+            QTemporaryDir shots;
+            const QString flamePng = shots.filePath(QStringLiteral("flame.png"));
+            QVERIFY(panel.savePicture(flamePng));
+            QVERIFY(!QImage(flamePng).isNull());
+        }
         const BreakdownNode &root = panel.model()->root();
         QCOMPARE(root.bytes, std::int64_t(9728));
         std::vector<std::pair<std::string, std::int64_t>> top;

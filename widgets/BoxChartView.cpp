@@ -39,13 +39,14 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
     m_group->setLayer(highlightLayer());
     m_group->setOutlined(false);
     m_group->setBrushStyle(Qt::BDiagPattern);
-    // The selected value's producers and consumers, under it: at least a few pixels, too.
+    // The selected value's producers and consumers, under it: a few pixels along the program
+    // order at least, but no taller than their own row, so they never cover a neighbour.
     m_producers = new BoxPlottable(p->xAxis, p->yAxis);
     m_consumers = new BoxPlottable(p->xAxis, p->yAxis);
     for (BoxPlottable *b : {m_producers, m_consumers}) {
         b->removeFromLegend();
         b->setLayer(highlightLayer());
-        b->setMinimumPixelSize(kHighlightPixels);
+        b->setMinimumPixelSize(kHighlightPixels, 1);
     }
     // The selected and hovered value: never folded, and at least a few pixels on screen, so
     // they stay visible at any zoom.

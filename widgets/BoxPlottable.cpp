@@ -6,6 +6,18 @@
 
 namespace bufferscope {
 
+QRectF BoxPlottable::grown(const QRectF &r, double along, double across, bool keyHorizontal)
+{
+    const double minWidth = keyHorizontal ? along : across;
+    const double minHeight = keyHorizontal ? across : along;
+    QRectF out = r;
+    if (out.width() < minWidth)
+        out = QRectF(out.center().x() - minWidth / 2, out.top(), minWidth, out.height());
+    if (out.height() < minHeight)
+        out = QRectF(out.left(), out.center().y() - minHeight / 2, out.width(), minHeight);
+    return out;
+}
+
 namespace {
 
 /// Boxes thinner than this many device pixels in a direction are folded in that direction.
@@ -287,12 +299,9 @@ void BoxPlottable::draw(QCPPainter *painter)
         const bool narrow = right - left < kFoldBelow;
         const bool flat = bottom - top < kFoldBelow;
         if (m_minimumPixels > 0 || (!narrow && !flat)) {
-            QRectF r(left, top, right - left, bottom - top);
-            const double least = std::max(1.0, m_minimumPixels * scale);
-            if (r.width() < least)
-                r = QRectF(r.center().x() - least / 2, r.top(), least, r.height());
-            if (r.height() < least)
-                r = QRectF(r.left(), r.center().y() - least / 2, r.width(), least);
+            const QRectF r = grown(QRectF(left, top, right - left, bottom - top),
+                                   std::max(1.0, m_minimumPixels * scale),
+                                   std::max(1.0, m_minimumAcross * scale), keyHorizontal);
             // Back to widget coordinates: the painter scales them.
             const QRectF logical(clip.left() + r.left() / scale, clip.top() + r.top() / scale,
                                  r.width() / scale, r.height() / scale);

@@ -65,7 +65,21 @@ public:
     /// 0 (the default): small boxes are folded. Otherwise no box is folded and each is drawn
     /// at least this many device pixels wide and tall, centred on where it is: for the few
     /// boxes of a highlight, which must stay visible at any zoom.
-    void setMinimumPixelSize(double pixels) { m_minimumPixels = pixels; }
+    void setMinimumPixelSize(double pixels)
+    {
+        m_minimumPixels = pixels;
+        m_minimumAcross = pixels;
+    }
+    /// The same along the key axis (time) only; across it (rows, offsets) at least
+    /// `acrossPixels`: tints that must not cover the neighbouring rows.
+    void setMinimumPixelSize(double alongPixels, double acrossPixels)
+    {
+        m_minimumPixels = alongPixels;
+        m_minimumAcross = acrossPixels;
+    }
+    /// `r` (device pixels) grown about its centre to `along` pixels on the key axis and
+    /// `across` on the value axis, where it is smaller.
+    static QRectF grown(const QRectF &r, double along, double across, bool keyHorizontal);
     /// Records which values each frame drew and how (tests).
     void setRecording(bool on) { m_recording = on; }
     const Frame &lastFrame() const { return m_frame; }
@@ -96,6 +110,7 @@ private:
     std::vector<QRgb> m_rgb;
     QPen m_outlinePen = Qt::NoPen;
     double m_minimumPixels = 0;
+    double m_minimumAcross = 0;
     bool m_outlined = true;
     bool m_recording = false;
     Qt::BrushStyle m_brushStyle = Qt::SolidPattern;

@@ -159,6 +159,13 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
              m_valueBand, m_valueLabel, m_currentStep, m_cursor, m_cursorLabel, m_peak, m_peakLabel,
              m_printedPeak, m_printedPeakLabel})
         item->setVisible(false);
+    // The level and peak labels above every line and mark, so none strikes through them.
+    // (The selected value's and the cursor's stay on the highlight layer, which is redrawn
+    // alone as the pointer moves.)
+    if (p->addLayer(QStringLiteral("labels"), highlightLayer(), QCustomPlot::limAbove)) {
+        for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_heldLabel, m_budgetLabel})
+            label->setLayer(QStringLiteral("labels"));
+    }
 
     m_marks = std::make_unique<StepMarks>(p->xAxis, p->yAxis, highlightLayer());
     m_marks->addToLegend();

@@ -1023,6 +1023,22 @@ private Q_SLOTS:
         }
     }
 
+    // Producer and consumer tints grow along the program order only (issue 35, item 16):
+    // a 2-pixel row stays 2 pixels tall, where the selected value's box grows both ways.
+    void tintsKeepToTheirRow()
+    {
+        const QRectF row(100, 50, 3, 2);
+        const QRectF tint = BoxPlottable::grown(row, 7, 1, true);
+        QCOMPARE(tint.height(), 2.0);
+        QCOMPARE(tint.width(), 7.0);
+        QCOMPARE(tint.center(), row.center());
+        const QRectF selected = BoxPlottable::grown(row, 7, 7, true);
+        QCOMPARE(selected.height(), 7.0);
+        // The memory map draws time vertically when its key axis is vertical.
+        QCOMPARE(BoxPlottable::grown(QRectF(0, 0, 2, 3), 7, 1, false).height(), 7.0);
+        QCOMPARE(BoxPlottable::grown(QRectF(0, 0, 2, 3), 7, 1, false).width(), 2.0);
+    }
+
     void usageBudgetAndHeadroom()
     {
         Views views;

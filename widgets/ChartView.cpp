@@ -181,6 +181,9 @@ void ChartView::placeStepLine(QCPItemStraightLine *line, qint64 step) const
 void ChartView::replotHighlight()
 {
     m_highlightLayer->replot();
+    // A chart's own label layer above it (UsageChart) shows what the highlight changes.
+    if (QCPLayer *labels = m_plot->layer(QStringLiteral("labels")))
+        labels->replot();
 }
 
 void ChartView::replotAll()

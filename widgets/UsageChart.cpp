@@ -159,11 +159,13 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
              m_valueBand, m_valueLabel, m_currentStep, m_cursor, m_cursorLabel, m_peak, m_peakLabel,
              m_printedPeak, m_printedPeakLabel})
         item->setVisible(false);
-    // The level and peak labels above every line and mark, so none strikes through them.
-    // (The selected value's and the cursor's stay on the highlight layer, which is redrawn
-    // alone as the pointer moves.)
+    // Every label above every line and mark, so none strikes through them; buffered, and
+    // redrawn with the highlight layer (ChartView::replotHighlight), as the selected value's
+    // and the cursor's labels move with the selection and the pointer.
     if (p->addLayer(QStringLiteral("labels"), highlightLayer(), QCustomPlot::limAbove)) {
-        for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_heldLabel, m_budgetLabel})
+        p->layer(QStringLiteral("labels"))->setMode(QCPLayer::lmBuffered);
+        for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_heldLabel, m_budgetLabel,
+                                   m_valueLabel, m_cursorLabel})
             label->setLayer(QStringLiteral("labels"));
     }
 
@@ -225,8 +227,8 @@ void UsageChart::applyPalette()
     m_printedPeakLabel->setColor(ChartPalette::printedPeakMarker());
     // Labels on the plot's background: no level line strikes through them.
     QColor ground = ChartPalette::background(palette());
-    ground.setAlpha(210);
-    for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel})
+    ground.setAlpha(235);
+    for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_valueLabel})
         label->setBrush(ground);
     QColor band = ChartPalette::highlight();
     band.setAlpha(50);
@@ -524,7 +526,7 @@ void UsageChart::placeBudget()
     m_budgetLabel->setPositionAlignment((heldAbove && showHeld ? Qt::AlignTop : Qt::AlignBottom) |
                                         Qt::AlignLeft);
     QColor ground = palette().color(QPalette::Base);
-    ground.setAlpha(210);
+    ground.setAlpha(235);
     for (QCPItemText *label : {m_heldLabel, m_budgetLabel}) {
         label->setBrush(ground);
         label->setPadding(QMargins(2, 0, 2, 0));

@@ -79,4 +79,19 @@ QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
 "$bin" export "$fit/module_0012.jit_train_step.sm_9.0_gpu_after_optimizations-buffer-assignment.txt" \
     --view usage --budget 512MiB --width 900 --height 340 --scale 1 --out "$out/usage-held.png"
 rm -rf "$fit"
+# The default window as a new user meets it, on a laptop and a desktop screen: a sample and a
+# 100k-value generated dump, each with a value selected.
+big=$(mktemp -d)
+"$gen" --values 100000 --seed 1 --out "$big/module_0001.jit_train_step-buffer-assignment.txt" >/dev/null
+rm -f "$big"/*.json
+for screen in 1366x768 1920x1080; do
+    # Fresh settings each: the out-of-memory run above left its limit as the budget.
+    XDG_CONFIG_HOME=$(mktemp -d) QT_QPA_PLATFORM="offscreen:configfile=$data/screens/$screen.json" \
+        "$bin" --screenshot "$out/window-sample-$screen.png" --select 528 \
+        "$data/gpu_vllm_update_slice.buffer-assignment.txt"
+    XDG_CONFIG_HOME=$(mktemp -d) QT_QPA_PLATFORM="offscreen:configfile=$data/screens/$screen.json" \
+        "$bin" --screenshot "$out/window-100k-$screen.png" --select custom-call.7066 \
+        "$big/module_0001.jit_train_step-buffer-assignment.txt"
+done
+rm -rf "$big"
 echo "wrote $(ls "$out" | wc -l) pictures to $out"

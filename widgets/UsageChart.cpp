@@ -583,12 +583,33 @@ bool UsageChart::placeLevelLabels()
             const bool flip = right ? at.x() + 10 + box.width() <= area.right()
                                     : at.x() - 10 - box.width() >= area.left();
             if (flip) {
-                m_peakLabel->position->setCoords(right ? 10 : -10, 0);
+                m_peakLabel->position->setCoords(right ? 10 : -10,
+                                                 m_peakLabel->position->coords().y());
                 m_peakLabel->setPositionAlignment(Qt::AlignVCenter |
                                                   (right ? Qt::AlignLeft : Qt::AlignRight));
                 moved = true;
             }
         }
+        // A peak near the floor or the ceiling of the plot (a budget far above the curve): the
+        // label moves up or down into the plot, off its marker's centre line.
+        const double below = box.bottom() - area.bottom();
+        const double above = area.top() - box.top();
+        const double shift = below > 0 ? -below - 2 : above > 0 ? above + 2 : 0;
+        if (shift != 0) {
+            m_peakLabel->position->setCoords(m_peakLabel->position->coords().x(),
+                                             m_peakLabel->position->coords().y() + shift);
+            moved = true;
+        }
+    }
+    // XLA's printed peak sits at the foot of its line; where the peak's label is there too (a
+    // peak on the floor), it goes to the top of its line instead.
+    if (m_printedPeakLabel->visible() && m_peakLabel->visible() &&
+        boxOf(m_printedPeakLabel).intersects(boxOf(m_peakLabel)) &&
+        m_printedPeakLabel->position->coords().y() > 0.5) {
+        m_printedPeakLabel->position->setCoords(m_printedPeakLabel->position->coords().x(), 0.03);
+        m_printedPeakLabel->setPositionAlignment(
+            Qt::AlignTop | (m_printedPeakLabel->positionAlignment() & Qt::AlignHorizontal_Mask));
+        moved = true;
     }
     // The held and budget levels: each label above or below its line, at the right or the
     // left end, the first place the peak's and XLA's labels (and each other) leave free.

@@ -212,6 +212,8 @@ void MainWindow::createFileNotice()
     m_notice->addWidget(icon);
     m_noticeText = new QLabel(m_notice);
     m_noticeText->setContentsMargins(6, 0, 12, 0);
+    // It quotes file names, module names and the dump's own warnings: text, never markup.
+    m_noticeText->setTextFormat(Qt::PlainText);
     m_notice->addWidget(m_noticeText);
     m_noticeReload = m_notice->addAction(tr("Reload"), this, &MainWindow::reload);
     m_noticeHelp =
@@ -1155,6 +1157,7 @@ void MainWindow::showError(const QString &path, const QString &error)
     auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,
                                 QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::PlainText); // the error quotes the file's own text
     box->open();
 }
 

@@ -861,14 +861,21 @@ private Q_SLOTS:
         QTRY_VERIFY2(w.fileNoticeText().contains(QStringLiteral("looks truncated")),
                      qPrintable(w.fileNoticeText()));
         QVERIFY(w.fileNoticeText().contains(QStringLiteral("3 warning")));
+        // The notice quotes the dump's warnings: plain text, never markup.
+        for (const QLabel *label :
+             w.findChild<QToolBar *>(QStringLiteral("FileNotice"))->findChildren<QLabel *>())
+            if (label->text() == w.fileNoticeText())
+                QCOMPARE(label->textFormat(), Qt::PlainText);
         const std::string module = w.current().dump->module;
         w.openPaths({bad + QStringLiteral("binary.txt")});
         QTRY_VERIFY2(w.fileNoticeText().startsWith(QStringLiteral("Could not open binary.txt; "
                                                                   "still showing")),
                      qPrintable(w.fileNoticeText()));
         QCOMPARE(w.current().dump->module, module);
-        for (QMessageBox *box : w.findChildren<QMessageBox *>())
+        for (QMessageBox *box : w.findChildren<QMessageBox *>()) {
+            QCOMPARE(box->textFormat(), Qt::PlainText);
             box->close();
+        }
     }
 
     // Selecting a value of another memory space moves the usage chart there, and says so.

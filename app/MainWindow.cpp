@@ -52,6 +52,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -95,6 +96,10 @@ MainWindow::MainWindow(QWidget *parent)
     sizeToScreen();
     createViews();
     createDocks();
+    // Text fields take a file manager's drop as typed text (it offers the paths as text/plain
+    // too): files dropped on one go on to the window, which opens them.
+    for (QLineEdit *edit : findChildren<QLineEdit *>())
+        edit->installEventFilter(this);
     createActions();
     connectViews();
 
@@ -186,13 +191,14 @@ const LoadedDump &MainWindow::current() const
 
 void MainWindow::sizeToScreen()
 {
-    // 1600 × 1000 where there is room; on a laptop (1366 × 768) the whole available area,
-    // so the status bar and the right-hand docks are on screen.
+    // The screen's available area (less the window manager's frame), up to 2400 × 1400: a tool
+    // kept open all day, with charts that want width. Smaller screens (1366 × 768) likewise, so
+    // the status bar and the right-hand docks are on screen.
     const QScreen *screen = QGuiApplication::primaryScreen();
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000);
     const QSize frame(16, 40); // title bar and borders the window manager adds
-    const QSize size(std::min(1600, available.width() - frame.width()),
-                     std::min(1000, available.height() - frame.height()));
+    const QSize size(std::min(2400, available.width() - frame.width()),
+                     std::min(1400, available.height() - frame.height()));
     resize(size);
     move(available.topLeft() + QPoint((available.width() - size.width()) / 2,
                                       (available.height() - size.height() - frame.height()) / 2));
@@ -402,68 +408,87 @@ void MainWindow::createDocks()
     m_modulesDock = addDock(m_modules, tr("Modules"), QStringLiteral("ModulesDock"));
     m_sourceDock = addDock(m_source, tr("Source"), QStringLiteral("SourceDock"));
 
-    // On a laptop screen (1366 x 768) the rows under the usage chart would leave each view a
-    // few dozen pixels: there they are one tab group (Live Ranges first), and the right-hand
-    // tables another.
-    const bool compact = height() < 900 || width() < 1500;
+    // Two defaults, each giving every chart room. On a laptop screen (1366 × 768) rows under the
+    // usage chart would leave each view a few dozen pixels: the charts and the values are one
+    // tab group under the usage chart (Live Ranges first), the right-hand tables another. On a
+    // larger screen the Gantt and the memory map sit side by side under the usage chart, the
+    // values and What Fills Memory under them; the right-hand column is the inspector over one
+    // tab group of tables, each as wide as the column (side by side they were ~200 px each).
+    const bool compact = isCompactLayout();
     addDockWidget(Qt::LeftDockWidgetArea, usage);
     splitDockWidget(usage, gantt, Qt::Vertical);
-    splitDockWidget(gantt, map, Qt::Horizontal);
-    splitDockWidget(gantt, values, Qt::Vertical);
-    splitDockWidget(values, breakdown, Qt::Horizontal);
+    if (!compact) {
+        // Rows first, then each row split: the map beside the Gantt only, not beside the values.
+        splitDockWidget(gantt, values, Qt::Vertical);
+        splitDockWidget(gantt, map, Qt::Horizontal);
+        splitDockWidget(values, peak, Qt::Horizontal);
+    }
     addDockWidget(Qt::RightDockWidgetArea, inspector);
-    splitDockWidget(inspector, allocations, Qt::Vertical);
-    splitDockWidget(allocations, instructions, Qt::Horizontal);
-    tabifyDockWidget(breakdown, peak);
-    // The breakdown views cost O(values) per step: they follow the step only when seen.
-    connect(breakdown, &QDockWidget::visibilityChanged, m_breakdown, &BreakdownChart::setOnScreen);
-    connect(peak, &QDockWidget::visibilityChanged, m_peakPanel, &BreakdownPanel::setOnScreen);
-    tabifyDockWidget(instructions, m_warningsDock);
-    // Source lines need width: beside the memory map on a large screen, with the right-hand
-    // tables on a laptop (where the map is one of the chart tabs).
-    if (compact)
-        tabifyDockWidget(m_warningsDock, m_sourceDock);
-    else
-        tabifyDockWidget(map, m_sourceDock);
-    tabifyDockWidget(allocations, m_modulesDock);
+    splitDockWidget(inspector, instructions, Qt::Vertical);
+    for (QDockWidget *dock : {allocations, m_warningsDock, m_modulesDock})
+        tabifyDockWidget(instructions, dock);
     if (compact) {
         for (QDockWidget *dock : {map, peak, breakdown, values})
             tabifyDockWidget(gantt, dock);
-        tabifyDockWidget(m_warningsDock, allocations);
+        // Source lines need width: with the right-hand tables on a laptop, beside the memory
+        // map on a large screen.
+        tabifyDockWidget(instructions, m_sourceDock);
+    } else {
+        tabifyDockWidget(peak, breakdown);
+        tabifyDockWidget(map, m_sourceDock);
     }
+    // The breakdown views cost O(values) per step: they follow the step only when seen.
+    connect(breakdown, &QDockWidget::visibilityChanged, m_breakdown, &BreakdownChart::setOnScreen);
+    connect(peak, &QDockWidget::visibilityChanged, m_peakPanel, &BreakdownPanel::setOnScreen);
     peak->raise();
     map->raise();
-    if (compact)
-        gantt->raise();
+    gantt->raise();
     instructions->raise();
-    if (!compact)
-        allocations->raise();
-    const double w = width() / 1600.0;
-    const double h = height() / 1000.0;
-    const auto scaled = [](double factor, std::initializer_list<int> sizes) {
-        QList<int> out;
-        for (int size : sizes)
-            out << static_cast<int>(size * factor);
-        return out;
-    };
-    if (compact)
-        resizeDocks({usage, gantt}, scaled(h, {330, 670}), Qt::Vertical);
-    else
-        resizeDocks({usage, gantt, values}, scaled(h, {250, 380, 300}), Qt::Vertical);
-    if (!compact)
-        resizeDocks({gantt, map}, scaled(w, {560, 560}), Qt::Horizontal);
-    if (!compact)
-        resizeDocks({values, peak}, scaled(w, {420, 700}), Qt::Horizontal);
-    resizeDocks({usage, inspector},
-                scaled(w, compact ? std::initializer_list<int>{1180, 420}
-                                  : std::initializer_list<int>{1120, 480}),
-                Qt::Horizontal);
-    if (!compact)
-        resizeDocks({inspector, allocations}, scaled(h, {520, 420}), Qt::Vertical);
-    else
-        resizeDocks({inspector, instructions}, scaled(h, {520, 420}), Qt::Vertical);
+    sizeDefaultDocks();
     m_modulesDock->hide();
     m_defaultState = saveState(kLayoutVersion);
+}
+
+void MainWindow::sizeDefaultDocks()
+{
+    const auto dock = [this](const char *name) {
+        return findChild<QDockWidget *>(QLatin1String(name), Qt::FindDirectChildrenOnly);
+    };
+    QDockWidget *usage = dock("UsageDock");
+    QDockWidget *gantt = dock("GanttDock");
+    QDockWidget *map = dock("MemoryMapDock");
+    QDockWidget *values = dock("ValuesDock");
+    QDockWidget *peak = dock("WhatFillsMemoryDock");
+    QDockWidget *inspector = dock("InspectorDock");
+    QDockWidget *instructions = dock("InstructionsDock");
+    const bool compact = isCompactLayout();
+    // Sizes as shares of the window: the right column a fixed-ish width for the inspector's
+    // card, the usage chart tall enough to read its levels (a third on a laptop).
+    const int right = std::clamp(width() * 27 / 100, 380, 560);
+    const int left = width() - right;
+    resizeDocks({usage, inspector}, {left, right}, Qt::Horizontal);
+    const int tall = height() - 60; // menu and status bar
+    if (compact) {
+        resizeDocks({usage, gantt}, {tall * 40 / 100, tall * 60 / 100}, Qt::Vertical);
+    } else {
+        resizeDocks({usage, gantt, values}, {tall * 29 / 100, tall * 40 / 100, tall * 31 / 100},
+                    Qt::Vertical);
+        resizeDocks({gantt, map}, {left * 55 / 100, left * 45 / 100}, Qt::Horizontal);
+        resizeDocks({values, peak}, {left * 40 / 100, left * 60 / 100}, Qt::Horizontal);
+    }
+    resizeDocks({inspector, instructions}, {tall * 55 / 100, tall * 45 / 100}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Dock sizes set before the first show are rescaled by the layout's first pass: set them
+    // again at the window's real size (not over a layout the user saved).
+    if (m_defaultSizesPending) {
+        m_defaultSizesPending = false;
+        sizeDefaultDocks();
+        m_defaultState = saveState(kLayoutVersion);
+    }
 }
 
 void MainWindow::createActions()
@@ -663,9 +688,12 @@ void MainWindow::restoreSettings()
             sizeToScreen();
     }
     // A layout saved by another version of the dock set is ignored (restoreState checks it).
-    if (settings.contains(kStateKey) &&
-        !restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
-        spdlog::debug("ignoring a saved window layout of another version");
+    if (settings.contains(kStateKey)) {
+        if (restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
+            m_defaultSizesPending = false;
+        else
+            spdlog::debug("ignoring a saved window layout of another version");
+    }
 }
 
 void MainWindow::applyPreferences(const Preferences &preferences)
@@ -1256,7 +1284,14 @@ void MainWindow::showExportDialog(ChartView *view)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
+    // Taken only what a drop would open: a local file or folder, or the text of an
+    // out-of-memory message (a web address or stray text is refused at once, not on drop).
+    const QMimeData *mime = event->mimeData();
+    const QList<QUrl> urls = mime->urls();
+    const bool files =
+        std::any_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); });
+    if (files ||
+        (urls.isEmpty() && mime->hasText() && OomLog::looksLike(mime->text().toStdString())))
         event->acceptProposedAction();
 }
 
@@ -1278,6 +1313,20 @@ void MainWindow::dropEvent(QDropEvent *event)
     }
     event->acceptProposedAction();
     openPaths(paths);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    const QEvent::Type type = event->type();
+    if (type == QEvent::DragEnter || type == QEvent::DragMove || type == QEvent::Drop) {
+        const QList<QUrl> urls = static_cast<QDropEvent *>(event)->mimeData()->urls();
+        if (std::any_of(urls.begin(), urls.end(),
+                        [](const QUrl &url) { return url.isLocalFile(); })) {
+            event->ignore(); // QApplication passes it to the parents: this window
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -51,7 +51,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 4;
+    static constexpr int kLayoutVersion = 5;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -140,10 +140,15 @@ protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void createViews();
     void createDocks();
+    // The default dock sizes as shares of the window; again once it is shown at its real size.
+    void sizeDefaultDocks();
+    bool isCompactLayout() const { return height() < 900 || width() < 1500; }
     void createActions();
     void connectViews();
     void restoreSettings();
@@ -190,6 +195,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
     QByteArray m_defaultState;
+    bool m_defaultSizesPending = true; // until shown, unless a saved layout was restored
     ChartView *m_lastChart = nullptr;
     quint64 m_fillGeneration = 0;
     QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate

@@ -39,11 +39,15 @@ ValueInspector::ValueInspector(Selection *selection, QWidget *parent)
     auto *top = new QHBoxLayout;
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_heading->setWordWrap(true);
+    // A long name must not widen the column (and make every chart jump) when a value is
+    // selected: the heading takes the width it is given; the card below wraps anywhere.
+    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_heading, 1);
     top->addWidget(m_copySource);
     layout->addLayout(top);
     auto *split = new QSplitter(Qt::Vertical, this);
     m_details->setOpenLinks(false);
+    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     // Links are coloured, not underlined: an underline hides the underscores of names such as
     // fn_355 and train_step.
     m_details->document()->setDefaultStyleSheet(QStringLiteral("a { text-decoration: none; }"));

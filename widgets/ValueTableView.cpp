@@ -2,6 +2,7 @@
 
 #include "TableCsv.h"
 #include "Workspace.h"
+#include "model/Dump.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
@@ -12,6 +13,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -89,7 +91,7 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
             return; // the filter's own reset
         // Another dump: columns to its contents, and a fresh start: what was typed to find a
         // value of the last dump is not a question about this one.
-        m_table->resizeColumnsToContents();
+        fitColumns();
         m_selectFirst = false;
         if (!m_filter->text().isEmpty()) {
             const QSignalBlocker blocker(m_filter);
@@ -98,6 +100,35 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
         }
         m_count->clear();
     });
+}
+
+void ValueTableView::fitColumns()
+{
+    // Widths measured on the first rows (see setResizeContentsPrecision), then made to hold
+    // what later rows may say: the largest id, any size, and names from 18 characters up to a third
+    // of the view.
+    m_table->resizeColumnsToContents();
+    const Dump *dump = m_model->dump();
+    if (!dump)
+        return;
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const int pad = 2 * m_table->style()->pixelMetric(QStyle::PM_HeaderMargin) + 12;
+    std::int64_t largestId = 0;
+    for (const Value &v : dump->values)
+        largestId = std::max(largestId, v.id);
+    QHeaderView *header = m_table->horizontalHeader();
+    const auto atLeast = [&](int column, const QString &text) {
+        header->resizeSection(
+            column, std::max(header->sectionSize(column), metrics.horizontalAdvance(text) + pad));
+    };
+    atLeast(ValueTableModel::IdColumn, QString::number(largestId));
+    const QString size = QStringLiteral("1023.99MiB");
+    atLeast(ValueTableModel::SizeColumn, size);
+    atLeast(ValueTableModel::LogicalColumn, size);
+    const int letter = metrics.horizontalAdvance(QLatin1Char('x'));
+    header->resizeSection(ValueTableModel::NameColumn,
+                          std::clamp(header->sectionSize(ValueTableModel::NameColumn), 18 * letter,
+                                     std::max(24 * letter, width() / 3)));
 }
 
 bool ValueTableView::isFiltering() const

@@ -44,6 +44,7 @@ protected:
 
 private:
     void applyFilter();
+    void fitColumns();
     void adoptFilter(std::vector<std::uint8_t> keep);
     void showValue(int value);
 

@@ -40,6 +40,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QScreen>
 #include <QSettings>
@@ -58,6 +59,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QWindow>
 #include <qcustomplot.h>
 
 using namespace bufferscope;
@@ -101,15 +103,36 @@ void rewrite(const QString &path, const QByteArray &from, const QByteArray &to)
     f.write(text);
 }
 
-void drop(QWidget *target, const QList<QUrl> &urls)
+/// A drop as the windowing system delivers it: to the window, at a point over `over`, where Qt
+/// finds the widget under the pointer that accepts drops (a chart, a table, a text field) and
+/// sends it the enter, move and drop; with what a file manager offers (text/uri-list and the
+/// same URLs as text/plain). Says whether the drop was taken.
+bool drop(QWidget *window, const QList<QUrl> &urls, QWidget *over = nullptr)
 {
     QMimeData mime;
     mime.setUrls(urls);
-    const QPoint at = target->rect().center();
-    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(target, &enter);
-    QDropEvent dropEvent(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(target, &dropEvent);
+    QStringList lines;
+    for (const QUrl &url : urls)
+        lines << url.toString();
+    mime.setText(lines.join(QStringLiteral("\r\n")));
+    QWindow *handle = window->windowHandle();
+    if (!handle)
+        return false;
+    const QPoint at = over ? over->mapTo(window, over->rect().center()) : window->rect().center();
+    const Qt::DropActions offered = Qt::CopyAction | Qt::MoveAction | Qt::LinkAction;
+    QDragEnterEvent enter(at, offered, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(handle, &enter);
+    // The platform's first move carries the enter's answer: a target that only answers the
+    // enter has taken the drag (QGuiApplicationPrivate::processDrag).
+    QDragMoveEvent move(at, offered, &mime, Qt::LeftButton, Qt::NoModifier);
+    move.setDropAction(enter.dropAction());
+    move.setAccepted(enter.isAccepted());
+    QApplication::sendEvent(handle, &move);
+    if (!move.isAccepted())
+        return false;
+    QDropEvent dropEvent(at, offered, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(handle, &dropEvent);
+    return dropEvent.isAccepted();
 }
 
 } // namespace
@@ -132,7 +155,7 @@ private Q_SLOTS:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        drop(&w, {QUrl::fromLocalFile(sample("tpu_unstack"))});
+        QVERIFY(drop(&w, {QUrl::fromLocalFile(sample("tpu_unstack"))}));
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("tpu_unstack")));
         // The current step starts at the peak (docs/FORMAT.md Part A table: step 1).
@@ -214,11 +237,87 @@ private Q_SLOTS:
                  QStringLiteral("100.00MiB read · analysing…"));
     }
 
+    // Issue 35, item 26: a file dropped anywhere in the window opens, whatever lies under the
+    // pointer — a chart, a table, the Values filter (a text field that would take a file
+    // manager's text/plain as typed text), the inspector's instruction text — and a drop of
+    // something that is neither a file nor a folder is refused, never half-taken.
+    void dropOpensOverEveryView()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto dockWidget = [&w](const char *name) {
+            return w.findChild<QDockWidget *>(QString::fromLatin1(name))->widget();
+        };
+        QLineEdit *filter = w.findChild<ValueTableView *>()->findChild<QLineEdit *>();
+        QPlainTextEdit *text = w.findChild<ValueInspector *>()->findChild<QPlainTextEdit *>();
+        struct Target
+        {
+            const char *dock;
+            QWidget *over; // in that dock; null: the dock's middle
+            const char *dump;
+        };
+        const Target targets[] = {
+            {"UsageDock", nullptr, "tpu_unstack"},
+            {"GanttDock", nullptr, "tpu_dynamic_slice"},
+            {"ValuesDock", w.findChild<ValueTableView *>()->findChild<QTableView *>(),
+             "gpu_vllm_update_slice"},
+            {"ValuesDock", filter, "tpu_random_normal"},
+            {"InspectorDock", text, "tpu_unstack"},
+            {"InstructionsDock", nullptr, "gpu_vllm_update_slice"},
+        };
+        for (const Target &t : targets) {
+            w.findChild<QDockWidget *>(QString::fromLatin1(t.dock))->raise();
+            QWidget *over = t.over ? t.over : dockWidget(t.dock);
+            QTRY_VERIFY2(!over->visibleRegion().isEmpty(), t.dock);
+            QVERIFY2(drop(&w, {QUrl::fromLocalFile(sample(t.dump))}, over),
+                     qPrintable(QStringLiteral("over %1 in %2")
+                                    .arg(QLatin1String(over->metaObject()->className()),
+                                         QLatin1String(t.dock))));
+            QVERIFY2(waitLoaded(w, QString::fromLatin1(t.dump)), t.dump);
+        }
+        QVERIFY2(filter->text().isEmpty(), qPrintable(filter->text())); // not typed into it
+        // A web address is not a file: refused, the dump stays.
+        QVERIFY(!drop(&w, {QUrl(QStringLiteral("https://example.com/x-buffer-assignment.txt"))},
+                      dockWidget("InstructionsDock")));
+        QCOMPARE(QString::fromStdString(w.current().dump->module),
+                 QStringLiteral("gpu_vllm_update_slice"));
+        QSettings().clear();
+    }
+
+    // Issue 35, item 12: selecting a value with a long name keeps every dock where it was (the
+    // right-hand column used to widen to the name and make every chart jump).
+    void selectingKeepsTheLayout()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_vllm_update_slice")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
+        QApplication::processEvents();
+        const auto geometries = [&w] {
+            QList<QRect> out;
+            for (QDockWidget *dock : w.docks())
+                out << dock->geometry();
+            return out;
+        };
+        const QList<QRect> before = geometries();
+        // Value 528: loop_broadcast_dynamic_update_slice_fusion{0}, 46 characters.
+        w.selection()->setCurrentValue(static_cast<int>(w.current().dump->findValueById(528)));
+        QApplication::processEvents();
+        QTest::qWait(50);
+        QCOMPARE(geometries(), before);
+        QSettings().clear();
+    }
+
     void dropFolderListsModules()
     {
         MainWindow w;
         w.show();
-        drop(&w, {QUrl::fromLocalFile(QStringLiteral(BUFFERSCOPE_TEST_DATA))});
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(drop(&w, {QUrl::fromLocalFile(QStringLiteral(BUFFERSCOPE_TEST_DATA))}));
         ModuleBrowser *modules = w.modules();
         QCOMPARE(modules->count(), 5);
         // The largest file (45826 bytes) opens at once, before any total is known.
@@ -392,9 +491,10 @@ private Q_SLOTS:
             QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("GanttDock"))->isHidden());
             w.resetLayout();
             QVERIFY(!w.findChild<QDockWidget *>(QStringLiteral("GanttDock"))->isHidden());
-            // The default layout shows every view at once (none tabbed behind another).
+            // The default layout on a large screen shows the charts, the values and the
+            // inspector at once (the right-hand tables are tabs, each as wide as the column).
             for (const char *name : {"UsageDock", "GanttDock", "MemoryMapDock", "ValuesDock",
-                                     "InspectorDock", "AllocationsDock", "InstructionsDock"}) {
+                                     "WhatFillsMemoryDock", "InspectorDock", "InstructionsDock"}) {
                 QDockWidget *dock = w.findChild<QDockWidget *>(QString::fromLatin1(name));
                 QVERIFY2(!dock->isHidden() && !dock->visibleRegion().isEmpty(), name);
             }

@@ -17,6 +17,7 @@ namespace bufferscope {
 
 namespace {
 constexpr double kHighlightPixels = 7; ///< the least size of the selected and hovered box
+constexpr std::size_t kGroupBoxesDrawnAlone = 2000;
 } // namespace
 
 BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(workspace, parent)
@@ -33,12 +34,22 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
     p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     p->axisRect()->setRangeZoom(Qt::Horizontal);
 
-    // The highlighted group under the selected value's outline, on the highlight layer.
+    // A picked group (a breakdown group, a finding): a veil fades every other box and the
+    // group's boxes are drawn over it in their own colours, outlined, under the selected
+    // value.
+    m_veil = new QCPItemRect(p);
+    m_veil->setLayer(highlightLayer());
+    m_veil->setSelectable(false);
+    for (QCPItemPosition *corner : {m_veil->topLeft, m_veil->bottomRight})
+        corner->setType(QCPItemPosition::ptAxisRectRatio);
+    m_veil->topLeft->setCoords(0, 0);
+    m_veil->bottomRight->setCoords(1, 1);
+    m_veil->setPen(Qt::NoPen);
+    m_veil->setVisible(false);
     m_group = new BoxPlottable(p->xAxis, p->yAxis);
     m_group->removeFromLegend();
     m_group->setLayer(highlightLayer());
-    m_group->setOutlined(false);
-    m_group->setBrushStyle(Qt::BDiagPattern);
+
     // The selected value's producers and consumers, under it: a few pixels along the program
     // order at least, but no taller than their own row, so they never cover a neighbour.
     m_producers = new BoxPlottable(p->xAxis, p->yAxis);
@@ -197,6 +208,12 @@ std::vector<Box> BoxChartView::boxesFor(int value) const
     return out;
 }
 
+void BoxChartView::setBoxColours(const std::vector<QColor> &colours)
+{
+    m_boxes->setColours(colours);
+    m_group->setColours(colours);
+}
+
 void BoxChartView::showGroup(const QVector<int> &values)
 {
     std::vector<Box> boxes;
@@ -205,6 +222,11 @@ void BoxChartView::showGroup(const QVector<int> &values)
         boxes.insert(boxes.end(), more.begin(), more.end());
     }
     m_groupShown = static_cast<int>(boxes.size());
+    m_veil->setVisible(!values.isEmpty());
+    // A few boxes each at least a few pixels along the program order, so a small one still
+    // shows; thousands folded by pixel like the chart itself (each on its own would cost a
+    // rectangle per value at every replot).
+    m_group->setMinimumPixelSize(boxes.size() <= kGroupBoxesDrawnAlone ? kHighlightPixels : 0, 1);
     m_group->setBoxes(std::move(boxes));
 }
 
@@ -263,7 +285,10 @@ void BoxChartView::applyPalette()
     const QPalette pal = palette();
     m_selected->setColours({ChartPalette::highlight()});
     m_selected->setOutlinePen(QPen(ChartPalette::foreground(pal), 1));
-    m_group->setColours({ChartPalette::highlight()});
+    QColor veil = ChartPalette::background(pal);
+    veil.setAlpha(185);
+    m_veil->setBrush(veil);
+    m_group->setOutlinePen(QPen(ChartPalette::highlight(), 1));
     m_hovered->setColours({Qt::transparent});
     m_producers->setColours({ChartPalette::producer()});
     m_consumers->setColours({ChartPalette::consumer()});

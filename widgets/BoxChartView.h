@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+class QCPItemRect;
 class QCPItemStraightLine;
 
 namespace bufferscope {
@@ -26,6 +27,8 @@ public:
     ~BoxChartView() override;
 
     BoxPlottable *boxes() const { return m_boxes; }
+    /// The colours of the boxes, by Box::colour (a picked group is drawn in them too).
+    void setBoxColours(const std::vector<QColor> &colours);
     /// The selected value's box in widget pixels (empty when it is not drawn).
     QRectF highlightedPixelRect() const;
     /// The plottable that draws the selected value (its lastFrame() says what it drew).
@@ -77,6 +80,7 @@ private:
     BoxPlottable *m_boxes;
     StepTicker *m_stepTicker;
     BoxPlottable *m_group;
+    QCPItemRect *m_veil; // fades what is not in the picked group
     int m_groupShown = 0;
     BoxPlottable *m_selected;
     BoxPlottable *m_hovered;

@@ -1,6 +1,7 @@
 #include "InstructionsView.h"
 
 #include "ChartPalette.h"
+#include "MarkedRowDelegate.h"
 #include "TableCsv.h"
 #include "Workspace.h"
 #include "models/InstructionListModel.h"
@@ -18,28 +19,6 @@
 #include <QVBoxLayout>
 
 namespace bufferscope {
-
-namespace {
-
-/// Tints the rows where the selected value is used or held, in the selection's colour.
-class MarkedRowDelegate : public QStyledItemDelegate
-{
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-    void paint(QPainter *painter, const QStyleOptionViewItem &option,
-               const QModelIndex &index) const override
-    {
-        if (index.data(MarkedRole).toBool() && !(option.state & QStyle::State_Selected)) {
-            QColor tint = ChartPalette::highlight();
-            tint.setAlpha(45);
-            painter->fillRect(option.rect, tint);
-        }
-        QStyledItemDelegate::paint(painter, option, index);
-    }
-};
-
-} // namespace
 
 InstructionsView::InstructionsView(InstructionListModel *model, Workspace *workspace,
                                    QWidget *parent)

@@ -96,7 +96,7 @@ void LiveRangeGantt::applyPalette()
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
     colours.push_back(ChartPalette::grid(pal)); // values in no allocation
-    boxes()->setColours(colours);
+    setBoxColours(colours);
 }
 
 void LiveRangeGantt::setOrder(Order order)

@@ -75,7 +75,7 @@ void MemoryMap::applyPalette()
     std::vector<QColor> colours;
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
-    boxes()->setColours(colours);
+    setBoxColours(colours);
     QColor even = ChartPalette::foreground(palette());
     even.setAlpha(14);
     QColor odd = even;

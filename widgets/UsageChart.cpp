@@ -30,7 +30,8 @@ namespace bufferscope {
 UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     : ChartView(workspace, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
       m_logical(new QCheckBox(tr("Logical bytes"), this)),
-      m_curveLane(workspace->jobs()->newLane("usage curves", JobRunner::Scope::Dump))
+      m_curveLane(workspace->jobs()->newLane("usage curves", JobRunner::Scope::Dump)),
+      m_groupLane(workspace->jobs()->newLane("picked group's curve", JobRunner::Scope::Dump))
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
     spaceLabel->setBuddy(m_space);
@@ -107,7 +108,13 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_logicalGraph = p->addGraph();
     m_logicalGraph->setName(tr("logical bytes (shapes)"));
     m_logicalGraph->setLineStyle(QCPGraph::lsStepLeft);
-    for (QCPGraph *g : {m_live, m_logicalGraph}) {
+    // A picked group (a breakdown group, a finding): its own live bytes, filled over the
+    // curve's, in the legend while there is one.
+    m_groupGraph = p->addGraph();
+    m_groupGraph->setName(tr("picked group"));
+    m_groupGraph->setLineStyle(QCPGraph::lsStepLeft);
+    m_groupGraph->removeFromLegend();
+    for (QCPGraph *g : {m_live, m_logicalGraph, m_groupGraph}) {
         g->setAntialiased(false);
         g->setAntialiasedFill(false);
     }
@@ -219,6 +226,10 @@ void UsageChart::applyPalette()
     m_live->setPen(QPen(ChartPalette::liveBytes(), 1));
     m_live->setBrush(fill);
     m_logicalGraph->setPen(QPen(ChartPalette::logicalBytes(), 1, Qt::DashLine));
+    QColor share = ChartPalette::highlight();
+    share.setAlpha(120);
+    m_groupGraph->setPen(QPen(ChartPalette::highlight(), 1));
+    m_groupGraph->setBrush(share);
     m_peak->setPen(QPen(ChartPalette::peakMarker(), 2));
     m_peak->setBrush(Qt::NoBrush);
     m_peakLabel->setColor(ChartPalette::peakMarker());
@@ -289,6 +300,7 @@ void UsageChart::followSpace()
     plotSpace();
     showValue(selection()->currentValue());
     showStep(selection()->currentStep());
+    showGroup(selection()->highlightedGroup());
     replotAll();
 }
 
@@ -803,6 +815,46 @@ void UsageChart::showStep(qint64 step)
     placeStepLine(m_currentStep, step);
 }
 
+void UsageChart::showGroup(const QVector<int> &values)
+{
+    workspace()->jobs()->cancel(m_groupLane);
+    m_groupBytes.clear();
+    m_groupGraph->data()->clear();
+    m_groupGraph->removeFromLegend();
+    if (values.isEmpty() || !dump())
+        return;
+    // The share by the curve's own rule (bytes shared in place once), on a job: a group may
+    // hold most of a big dump's values.
+    std::vector<std::uint32_t> members;
+    members.reserve(static_cast<std::size_t>(values.size()));
+    for (int v : values)
+        if (v >= 0)
+            members.push_back(static_cast<std::uint32_t>(v));
+    const std::shared_ptr<const Dump> keep = dumpPointer();
+    const int space = m_memorySpace;
+    workspace()->jobs()->run(
+        m_groupLane, this,
+        [keep, space, members = std::move(members)](const JobControl &control) mutable {
+            return MemoryTimeline::liveBytesOf(*keep, std::move(members), space, control.flag())
+                .value_or(std::vector<std::int64_t>());
+        },
+        [this, keep, space](std::vector<std::int64_t> bytes) {
+            if (dumpPointer() != keep || space != m_memorySpace)
+                return; // another dump or memory space meanwhile
+            QVector<QCPGraphData> points(static_cast<qsizetype>(bytes.size() + 1));
+            for (std::size_t t = 0; t < bytes.size(); ++t)
+                points[static_cast<qsizetype>(t)] = {static_cast<double>(t),
+                                                     static_cast<double>(bytes[t])};
+            if (!bytes.empty()) // the last step as wide as the others (curvesOf)
+                points.back() = {static_cast<double>(bytes.size()),
+                                 static_cast<double>(bytes.back())};
+            m_groupGraph->data()->set(points, true);
+            m_groupGraph->addToLegend();
+            m_groupBytes = std::move(bytes);
+            replotAll();
+        });
+}
+
 QString UsageChart::stepSummary(qint64 step) const
 {
     const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
@@ -812,9 +864,19 @@ QString UsageChart::stepSummary(qint64 step) const
     const QString name = ins == kNone ? tr("(end of program)")
                                       : toQString(dump()->str(dump()->instructions[ins].name));
     const auto i = static_cast<std::size_t>(step);
-    return tr("step %1 · %2\nlive %3 · logical %4")
-        .arg(step)
-        .arg(name, humanBytesText(space->liveBytes[i]), humanBytesText(space->logicalBytes[i]));
+    QString text =
+        tr("step %1 · %2\nlive %3 · logical %4")
+            .arg(step)
+            .arg(name, humanBytesText(space->liveBytes[i]), humanBytesText(space->logicalBytes[i]));
+    if (i < m_groupBytes.size()) {
+        const std::int64_t live = space->liveBytes[i];
+        text += tr("\npicked group %1 (%2%)")
+                    .arg(humanBytesText(m_groupBytes[i]))
+                    .arg(live > 0 ? qRound(100.0 * static_cast<double>(m_groupBytes[i]) /
+                                           static_cast<double>(live))
+                                  : 0);
+    }
+    return text;
 }
 
 void UsageChart::moveCursorTo(double pixelX, double pixelY)

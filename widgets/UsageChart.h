@@ -63,6 +63,9 @@ public:
     static QList<qint64> budgetPresets();
     /// "80.00GiB · A100 80GB, H100 80GB": a preset with the devices that have that memory.
     static QString budgetPresetName(qint64 bytes);
+    /// The picked group's live bytes at each step of the space on show (empty: none, or not
+    /// computed yet).
+    const std::vector<std::int64_t> &groupBytes() const { return m_groupBytes; }
 
 Q_SIGNALS:
     void budgetChanged(qint64 bytes);
@@ -71,6 +74,7 @@ protected:
     void rebuild() override;
     void showValue(int value) override;
     void showStep(qint64 step) override;
+    void showGroup(const QVector<int> &values) override;
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     CsvWork csvWork() const override;
@@ -111,6 +115,8 @@ private:
     StepTicker *m_stepTicker = nullptr;
     QCPGraph *m_live = nullptr;
     QCPGraph *m_logicalGraph = nullptr;
+    QCPGraph *m_groupGraph = nullptr;       ///< a picked group's share of the curve
+    std::vector<std::int64_t> m_groupBytes; ///< that share at each step (empty: none)
     QCPItemTracer *m_peak = nullptr;
     QCPItemText *m_peakLabel = nullptr;
     QCPItemStraightLine *m_printedPeak = nullptr;
@@ -132,6 +138,7 @@ private:
     ValueLabelRow m_valueLabelRow = ValueLabelRow::Top; ///< where no other label covers it
     int m_memorySpace = 0;                              ///< the one plotted
     int m_curveLane;
+    int m_groupLane;
 };
 
 } // namespace bufferscope

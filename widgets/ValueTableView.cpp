@@ -1,5 +1,6 @@
 #include "ValueTableView.h"
 
+#include "MarkedRowDelegate.h"
 #include "TableCsv.h"
 #include "Workspace.h"
 #include "model/Dump.h"
@@ -57,6 +58,7 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
+    m_table->setItemDelegate(new MarkedRowDelegate(m_table)); // a picked group's values
     TableCsv::addActions(m_table, QStringLiteral("values"));
 
     auto *filterRow = new QHBoxLayout;
@@ -86,6 +88,8 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
             m_selection->setCurrentValue(current.data(ValueIndexRole).toInt());
     });
     connect(m_selection, &Selection::currentValueChanged, this, &ValueTableView::showValue);
+    connect(m_selection, &Selection::highlightedGroupChanged, m_model,
+            [this](const QVector<int> &values) { m_model->setMarked(values); });
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         if (m_filtering)
             return; // the filter's own reset

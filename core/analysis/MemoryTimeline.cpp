@@ -300,6 +300,45 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
     return tl;
 }
 
+std::optional<std::vector<std::int64_t>>
+MemoryTimeline::liveBytesOf(const Dump &dump, std::vector<std::uint32_t> values, std::int32_t color,
+                            const std::atomic<bool> *cancel)
+{
+    const auto steps = static_cast<std::size_t>(dump.stepCount());
+    // By allocation, then value: each allocation's boxes are one run of the list.
+    const auto allocationOf = [&dump](std::uint32_t v) { return dump.values[v].allocation; };
+    std::erase_if(values, [&](std::uint32_t v) {
+        if (v >= dump.values.size())
+            return true;
+        const Value &value = dump.values[v];
+        return value.color != color || !value.hasLiveRange() || value.size <= 0 ||
+               value.allocation == kNone || steps == 0;
+    });
+    std::sort(values.begin(), values.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return allocationOf(a) != allocationOf(b) ? allocationOf(a) < allocationOf(b) : a < b;
+    });
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::vector<std::int64_t> delta(steps + 1, 0);
+    std::vector<LiveBox> boxes;
+    CoverageSweep::Scratch scratch;
+    for (std::size_t first = 0; first < values.size();) {
+        if (cancelled(cancel))
+            return std::nullopt;
+        std::size_t last = first;
+        boxes.clear();
+        while (last < values.size() && allocationOf(values[last]) == allocationOf(values[first])) {
+            const Value &v = dump.values[values[last]];
+            boxes.push_back({v.offset, v.size, v.start, v.end});
+            ++last;
+        }
+        CoverageSweep::run(boxes, steps, delta, scratch);
+        first = last;
+    }
+    std::vector<std::int64_t> out;
+    integrate(delta, out, steps);
+    return out;
+}
+
 const SpaceTimeline *MemoryTimeline::space(std::int32_t color) const
 {
     for (const auto &s : m_spaces) {

@@ -64,6 +64,13 @@ public:
     /// Values of memory space `color` live at `step`, largest assigned size first (then id).
     static std::vector<std::uint32_t> valuesLiveAt(const Dump &dump, std::int64_t step,
                                                    std::int32_t color);
+    /// The live bytes at every step of the values `values` (indices, any order, repeats
+    /// allowed) that are of memory space `color`, by the curve's own rule: per allocation the
+    /// union of their live byte ranges (bytes shared in place counted once), summed. A picked
+    /// group's share of the curve. Returns nullopt only when cancelled.
+    static std::optional<std::vector<std::int64_t>>
+    liveBytesOf(const Dump &dump, std::vector<std::uint32_t> values, std::int32_t color,
+                const std::atomic<bool> *cancel = nullptr);
     /// XLA's ByteSizeOf(defining instruction's shape, 8) for a value; nullopt when unknown.
     static std::optional<std::int64_t> instructionBytes(const Dump &dump, const Value &value);
 

@@ -19,7 +19,7 @@ enum Roles : int
     BytesRole,
     MembersRole, ///< value indices of a group (QVector<int>)
     PathRole,    ///< op_name prefix of a breakdown group (QString)
-    MarkedRole,  ///< the row is a use or position of the selected value
+    MarkedRole,  ///< the row is a use or position of the selected value, or in the picked group
 };
 
 } // namespace bufferscope

@@ -17,6 +17,7 @@ void ValueTableModel::setDump(std::shared_ptr<const Dump> dump)
     for (std::size_t i = 0; i < n; ++i)
         m_order[i] = static_cast<std::uint32_t>(i);
     m_keep.clear();
+    m_marked.clear();
     updateRows();
     endResetModel();
 }
@@ -249,6 +250,19 @@ bool ValueTableModel::lessThan(int a, int b, int column) const
     }
 }
 
+void ValueTableModel::setMarked(const QVector<int> &values)
+{
+    m_marked.clear();
+    if (m_dump && !values.isEmpty()) {
+        m_marked.assign(m_dump->values.size(), 0);
+        for (int v : values)
+            if (v >= 0 && static_cast<std::size_t>(v) < m_marked.size())
+                m_marked[static_cast<std::size_t>(v)] = 1;
+    }
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {MarkedRole});
+}
+
 QVariant ValueTableModel::data(const QModelIndex &index, int role) const
 {
     if (!m_dump || !checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -261,6 +275,8 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case ValueIndexRole:
         return static_cast<int>(value);
+    case MarkedRole:
+        return value < m_marked.size() && m_marked[value] != 0;
     case ValueIdRole:
         return static_cast<qint64>(v.id);
     case AllocationIndexRole:

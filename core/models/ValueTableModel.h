@@ -67,6 +67,8 @@ public:
     /// order; an empty `keep` shows every value again. Resets the model.
     void setFilter(std::vector<std::uint8_t> keep);
     bool isFiltered() const { return !m_keep.empty(); }
+    /// Marks the values of a picked group (MarkedRole); empty: none.
+    void setMarked(const QVector<int> &values);
     /// Whether value `a` sorts before value `b` in `column`, compared on the dump's own numbers
     /// and strings (what SortRole gives, without building a QVariant per comparison: sorting
     /// a million rows makes twenty million comparisons).
@@ -83,6 +85,7 @@ private:
     std::vector<std::uint32_t> m_order; ///< every value, in the sort order
     std::vector<std::uint8_t> m_keep;   ///< per value: shown under the filter (empty: no filter)
     std::vector<std::uint32_t> m_rows;  ///< row -> value index (those shown)
+    std::vector<std::uint8_t> m_marked; ///< per value, in the picked group (empty: none)
     std::vector<std::uint32_t> m_rowOf; ///< value index -> row, kNoRow when filtered out
     static constexpr std::uint32_t kNoRow = 0xffffffffu;
 };

@@ -1054,6 +1054,27 @@ private Q_SLOTS:
         QVERIFY(w.memoryMap()->groupBoxCount() >= static_cast<int>(largest.members.size()));
         const QModelIndex current = panel->tree()->currentIndex();
         QCOMPARE(current.siblingAtColumn(0).data().toString(), QStringLiteral("xla__device_data"));
+        // The pick reads in the other views too (issue 35, item 15): the usage chart fills the
+        // group's share of the curve — at the peak the group's bytes, 623.32MiB of 888.38MiB —
+        // and the Values table marks exactly its rows.
+        QTRY_VERIFY(!w.usageChart()->groupBytes().empty());
+        QCOMPARE(w.usageChart()->groupBytes()[58], largest.bytes);
+        QVERIFY(w.usageChart()->groupBytes()[58] < w.current().timeline->space(0)->liveBytes[58]);
+        {
+            const QAbstractItemModel *values =
+                w.findChild<ValueTableView *>()->findChild<QTableView *>()->model();
+            int marked = 0;
+            for (int r = 0; r < values->rowCount(); ++r) {
+                const QModelIndex i = values->index(r, 0);
+                const bool member =
+                    std::find(largest.members.begin(), largest.members.end(),
+                              static_cast<std::uint32_t>(i.data(ValueIndexRole).toInt())) !=
+                    largest.members.end();
+                QCOMPARE(i.data(MarkedRole).toBool(), member);
+                marked += member ? 1 : 0;
+            }
+            QCOMPARE(static_cast<std::size_t>(marked), largest.members.size());
+        }
 
         // Going into it shows its instruction names; Up comes back.
         QTest::mouseDClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());
@@ -1104,6 +1125,7 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(w.selection()->highlightedGroup().isEmpty());
         QCOMPARE(w.gantt()->groupBoxCount(), 0);
+        QVERIFY(w.usageChart()->groupBytes().empty());
         if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
             w.selection()->setCurrentStep(58);
             QTest::mouseClick(map, Qt::LeftButton, {}, map->rects().front().center().toPoint());

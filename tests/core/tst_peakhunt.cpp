@@ -141,6 +141,28 @@ private Q_SLOTS:
         QVERIFY(sizes > 1042);
     }
 
+    void groupShareOfTheCurve()
+    {
+        // A picked group's share of the curve (issue 35, item 15), by the curve's rule.
+        const Loaded l = loadSample("gpu_vllm_update_slice");
+        const Dump &d = *l.dump;
+        // One value: loop_broadcast_dynamic_update_slice_fusion{0} (id 528), 512 B, live
+        // 61..76 (its value and live-range lines): 512 B there, nothing elsewhere.
+        const std::uint32_t v528 = d.findValueById(528);
+        const auto one = MemoryTimeline::liveBytesOf(d, {v528, v528}, 0);
+        QVERIFY(one);
+        QCOMPARE(one->size(), static_cast<std::size_t>(d.stepCount()));
+        for (std::size_t t = 0; t < one->size(); ++t)
+            QCOMPARE((*one)[t], t >= 61 && t <= 76 ? std::int64_t{512} : std::int64_t{0});
+        // The values live at step 61 (their sizes add up to more): 1,042 B, in-place sharing
+        // of allocation 0's 512 bytes counted once, as in inPlaceSharingCountsOnce.
+        const auto live = MemoryTimeline::liveBytesOf(d, Breakdown::compute(d, 61, 0).live, 0);
+        QVERIFY(live);
+        QCOMPARE((*live)[61], std::int64_t{1042});
+        // Another memory space's values count nothing on this one.
+        QCOMPARE(MemoryTimeline::liveBytesOf(d, {v528}, 1)->at(61), std::int64_t{0});
+    }
+
     void findingsCountInPlaceOnceAndSayWhatAValueIs()
     {
         // gpu_vllm_update_slice at step 37: loop_dynamic_update_slice_fusion.12 (35-37) hands

@@ -4,6 +4,7 @@
 #include "ChartPalette.h"
 #include "StepTicker.h"
 #include "Workspace.h"
+#include "model/MemorySpaces.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 #include "report/ViewCsv.h"
@@ -121,6 +122,7 @@ void LiveRangeGantt::takeRows(bool rebuilding)
     const bool hadNone = m_rows->values.empty(); // the first rows of a dump: fit them
     m_rows = std::move(rows);
     boxes()->setBoxSet(m_rows->bars);
+    placeBands();
     updateLabels();
     if (rebuilding)
         return; // rebuild() goes on with the new dump
@@ -162,6 +164,55 @@ void LiveRangeGantt::rebuild()
     setKindLegend();
     addFlowLegend();
     resetZoom();
+}
+
+void LiveRangeGantt::placeBands()
+{
+    for (QCPItemStraightLine *line : m_bandLines)
+        plot()->removeItem(line);
+    for (QCPItemText *label : m_bandLabels)
+        plot()->removeItem(label);
+    m_bandLines.clear();
+    m_bandLabels.clear();
+    if (m_rows->bands.size() < 2 || !dump())
+        return;
+    // Several memory spaces: each its own band of rows, named at its first row, so an S(1)
+    // value is never read as device memory.
+    const QPalette pal = palette();
+    for (const GanttRows::Band &band : m_rows->bands) {
+        const auto y = static_cast<double>(band.firstRow);
+        if (band.firstRow > 0) {
+            auto *line = new QCPItemStraightLine(plot());
+            line->point1->setCoords(0, y);
+            line->point2->setCoords(1, y);
+            line->setPen(QPen(ChartPalette::foreground(pal), 1, Qt::DashLine));
+            line->setSelectable(false);
+            m_bandLines.push_back(line);
+        }
+        auto *label = new QCPItemText(plot());
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.995, y);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        label->setText(
+            tr("%1 · %n value(s)", nullptr, static_cast<int>(band.rows))
+                .arg(toQString(memorySpaceLabel(platformOf(*dump()), band.memorySpace))));
+        label->setColor(ChartPalette::foreground(pal));
+        QColor ground = ChartPalette::background(pal);
+        ground.setAlpha(220);
+        label->setBrush(ground);
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setSelectable(false);
+        m_bandLabels.push_back(label);
+    }
+}
+
+QStringList LiveRangeGantt::bandLabels() const
+{
+    QStringList out;
+    for (const QCPItemText *label : m_bandLabels)
+        out << label->text();
+    return out;
 }
 
 int LiveRangeGantt::rowOf(int value) const

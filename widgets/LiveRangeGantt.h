@@ -9,6 +9,8 @@
 class QComboBox;
 class QCPGraph;
 class QCPItemRect;
+class QCPItemStraightLine;
+class QCPItemText;
 class QListWidget;
 class QToolButton;
 
@@ -35,6 +37,8 @@ public:
     /// Row of `value` in the current order, -1 when it has no live range.
     int rowOf(int value) const;
     int rowCount() const { return static_cast<int>(m_rows->values.size()); }
+    /// The memory spaces' labels drawn over their rows ("S(1) · 12 values"); empty with one.
+    QStringList bandLabels() const;
     /// Values listed apart because they have no live range.
     QListWidget *noLiveRangeList() const { return m_apart; }
 
@@ -50,11 +54,15 @@ protected:
 private:
     /// Shows the workspace's rows in the current order, or keeps the old ones while it builds.
     void takeRows(bool rebuilding = false);
+    /// A line and a label at the first row of each memory space, when there are several.
+    void placeBands();
 
     QComboBox *m_orderBox;
     QToolButton *m_apartButton;
     QListWidget *m_apart;
     QCPItemRect *m_rowBand;
+    std::vector<QCPItemStraightLine *> m_bandLines;
+    std::vector<QCPItemText *> m_bandLabels;
     Order m_order = Order::ByStart;
     std::shared_ptr<const GanttRows> m_rows;
 };

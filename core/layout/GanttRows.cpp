@@ -26,6 +26,8 @@ std::shared_ptr<const GanttRows> GanttRows::layOut(const std::shared_ptr<const D
     std::stable_sort(values.begin(), values.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Value &va = d.values[a];
         const Value &vb = d.values[b];
+        if (va.color != vb.color)
+            return va.color < vb.color;
         switch (order) {
         case GanttOrder::ByStart:
             return std::tie(va.start, va.end) < std::tie(vb.start, vb.end);
@@ -44,6 +46,9 @@ std::shared_ptr<const GanttRows> GanttRows::layOut(const std::shared_ptr<const D
         const std::uint32_t value = values[row];
         const Value &v = d.values[value];
         rows->rowOf[value] = static_cast<int>(row);
+        if (rows->bands.empty() || rows->bands.back().memorySpace != v.color)
+            rows->bands.push_back({v.color, row, 0});
+        ++rows->bands.back().rows;
         Box b;
         b.x0 = static_cast<double>(v.start);
         b.x1 = static_cast<double>(v.end + 1);

@@ -29,9 +29,19 @@ struct GanttRows
     std::vector<std::uint32_t> values; ///< row → value index
     std::vector<int> rowOf;            ///< value index → row, -1 without a live range
     std::shared_ptr<const BoxSet> bars = std::make_shared<const BoxSet>();
+    /// The rows of one memory space, together: in every order the rows go by memory space
+    /// first, so a dump with several never mixes them (one band for most dumps).
+    struct Band
+    {
+        std::int32_t memorySpace = 0;
+        std::size_t firstRow = 0;
+        std::size_t rows = 0;
+    };
+    std::vector<Band> bands;
 
-    /// Sorts the values with a live range into `order` and makes a bar for each, coloured by
-    /// allocation kind (kAllocationKindCount: in no allocation). O(n log n).
+    /// Sorts the values with a live range by memory space, then into `order`, and makes a bar
+    /// for each, coloured by allocation kind (kAllocationKindCount: in no allocation).
+    /// O(n log n).
     static std::shared_ptr<const GanttRows> layOut(const std::shared_ptr<const Dump> &dump,
                                                    GanttOrder order);
 };

@@ -994,6 +994,31 @@ private Q_SLOTS:
         QCOMPARE(w.workspace()->memorySpace(), 1);
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("S(1), the selected")),
                  qPrintable(w.statusBar()->currentMessage()));
+        // Live Ranges never mixes the spaces (issue 35, item 21): each is a band of rows,
+        // named. From the allocation lines: S(1) allocation 3 holds values 319, 321, 322 and
+        // 325; S(2) allocation 5 value 326; S(6) allocation 6 values 330 and 332; the other 8
+        // of the 15 values with a live range are S(0).
+        LiveRangeGantt *gantt = w.gantt();
+        QTRY_COMPARE(gantt->bandLabels().size(), 4);
+        QVERIFY2(gantt->bandLabels()[0].endsWith(QStringLiteral("· 8 value(s)")),
+                 qPrintable(gantt->bandLabels()[0]));
+        QVERIFY2(gantt->bandLabels()[1].startsWith(QStringLiteral("S(1)")) &&
+                     gantt->bandLabels()[1].endsWith(QStringLiteral("· 4 value(s)")),
+                 qPrintable(gantt->bandLabels()[1]));
+        QVERIFY2(gantt->bandLabels()[2].endsWith(QStringLiteral("· 1 value(s)")),
+                 qPrintable(gantt->bandLabels()[2]));
+        QVERIFY2(gantt->bandLabels()[3].endsWith(QStringLiteral("· 2 value(s)")),
+                 qPrintable(gantt->bandLabels()[3]));
+        const Dump &d = *w.current().dump;
+        for (std::int64_t id : {319, 321, 322, 325}) {
+            const int row = gantt->rowOf(static_cast<int>(d.findValueById(id)));
+            QVERIFY2(row >= 8 && row < 12, qPrintable(QString::number(id)));
+        }
+        QCOMPARE(gantt->rowOf(static_cast<int>(d.findValueById(326))), 12);
+        // One space only: no bands.
+        w.openPaths({sample("gpu_vllm_update_slice")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
+        QVERIFY(gantt->bandLabels().isEmpty());
     }
 
     void colorSchemeFollowsLive()

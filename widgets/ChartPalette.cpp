@@ -66,6 +66,16 @@ QColor printedPeakMarker()
     return QColor(0xcc, 0x79, 0xa7);
 }
 
+QColor grew()
+{
+    return QColor(0xd5, 0x5e, 0x00); // vermillion: more memory
+}
+
+QColor shrank()
+{
+    return QColor(0x00, 0x9e, 0x73); // bluish green: less
+}
+
 QColor foreground(const QPalette &palette)
 {
     return palette.color(QPalette::WindowText);

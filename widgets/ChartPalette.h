@@ -27,6 +27,9 @@ QColor liveBytes();
 QColor logicalBytes();
 QColor peakMarker();
 QColor printedPeakMarker();
+/// A comparison's difference: where the second curve is above the first, and below.
+QColor grew();
+QColor shrank();
 /// Text, axes and grid colours follow the palette of the widget that draws them.
 QColor foreground(const QPalette &palette);
 QColor background(const QPalette &palette);

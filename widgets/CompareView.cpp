@@ -78,8 +78,12 @@ QTreeWidget *makeTree(QWidget *parent, const QString &what)
     t->setHeaderLabels({what, QObject::tr("Δ bytes"), QObject::tr("before"), QObject::tr("after")});
     t->setAlternatingRowColors(true);
     t->setUniformRowHeights(true);
-    t->header()->setStretchLastSection(false);
-    t->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // The numbers first and the names last, stretched, as in the tables beside it; the tree's
+    // branches go with the names.
+    t->header()->moveSection(0, 3);
+    t->header()->setStretchLastSection(true);
+    for (int c = 1; c < 4; ++c)
+        t->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     return t;
 }
 
@@ -366,6 +370,7 @@ void CompareView::fillPlot()
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_spanBefore = m_spanAfter = nullptr;
+    m_spanBeforeLabel = m_spanAfterLabel = nullptr;
     const SpaceTimeline *a =
         m_beforeTimeline->space(0) ? m_beforeTimeline->space(0) : m_beforeTimeline->primary();
     const SpaceTimeline *b =
@@ -409,11 +414,36 @@ void CompareView::fillPlot()
     after->setPen(QPen(ChartPalette::kindColor(AllocationKind::ThreadLocal), 1));
     after->setAntialiased(false);
     after->setAntialiasedFill(false);
-    // The difference, shaded between the two curves.
-    QColor shade = ChartPalette::highlight();
-    shade.setAlpha(60);
-    after->setBrush(shade);
-    after->setChannelFillGraph(before);
+    // The difference, shaded between the two curves: one colour where after is higher, another
+    // where it is lower (each a curve through the higher or the lower side, filled down or
+    // up to before's).
+    QVector<double> higher(keys.size());
+    QVector<double> lower(keys.size());
+    bool grew = false;
+    bool shrank = false;
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        higher[i] = std::max(va[i], vb[i]);
+        lower[i] = std::min(va[i], vb[i]);
+        grew = grew || vb[i] > va[i];
+        shrank = shrank || vb[i] < va[i];
+    }
+    const auto shade = [&](const QVector<double> &side, const QColor &colour, const QString &name,
+                           bool present) {
+        QCPGraph *g = m_plot->addGraph();
+        g->setName(name);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setData(keys, side, true);
+        g->setPen(Qt::NoPen);
+        QColor fill = colour;
+        fill.setAlpha(70);
+        g->setBrush(fill);
+        g->setChannelFillGraph(before);
+        g->setAntialiasedFill(false);
+        if (!present)
+            g->removeFromLegend();
+    };
+    shade(higher, ChartPalette::grew(), tr("after is higher"), grew);
+    shade(lower, ChartPalette::shrank(), tr("after is lower"), shrank);
 
     // Both peaks, and where the curves part.
     const auto marker = [this](double x, const QColor &color, const QString &text,
@@ -425,7 +455,7 @@ void CompareView::fillPlot()
         line->setPen(pen);
         auto *label = new QCPItemText(m_plot);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(x, 0.09); // under the picked value's bands
+        label->position->setCoords(x, 0.11); // under the picked value's bands
         label->setPositionAlignment(align | Qt::AlignTop);
         label->setPadding(QMargins(4, 0, 4, 0));
         label->setColor(color);
@@ -550,37 +580,61 @@ std::pair<double, double> CompareView::shownRange(bool after) const
     return {span->topLeft->coords().x(), span->bottomRight->coords().x() - 1};
 }
 
+QString CompareView::shownLabel(bool after) const
+{
+    const QCPItemText *label = after ? m_spanAfterLabel : m_spanBeforeLabel;
+    return label && label->visible() ? label->text() : QString();
+}
+
 void CompareView::showChange(const ValueChange &change)
 {
     const StepAlignment &steps = m_diff->match.steps;
-    const auto span = [this](QCPItemRect *&rect, const DiffSide &side,
-                             const std::vector<std::uint32_t> &rowOfStep, const QColor &color,
-                             double top, double bottom) {
+    const double rows = static_cast<double>(steps.rows.size());
+    const auto span = [this, rows](QCPItemRect *&rect, QCPItemText *&label, const QString &side,
+                                   const DiffSide &value,
+                                   const std::vector<std::uint32_t> &rowOfStep, const QColor &color,
+                                   double top, double bottom) {
         if (!rect) {
             rect = new QCPItemRect(m_plot);
             rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
             rect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            label = new QCPItemText(m_plot);
+            label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            label->setPadding(QMargins(4, 0, 4, 0));
+            label->setClipToAxisRect(true);
         }
-        const bool shown = side.value != kNone && side.start >= 0 &&
-                           static_cast<std::size_t>(side.end) < rowOfStep.size() &&
-                           static_cast<std::size_t>(side.start) < rowOfStep.size();
+        const bool shown = value.value != kNone && value.start >= 0 &&
+                           static_cast<std::size_t>(value.end) < rowOfStep.size() &&
+                           static_cast<std::size_t>(value.start) < rowOfStep.size();
         rect->setVisible(shown);
+        label->setVisible(shown);
         if (!shown)
             return;
-        const double first = rowOfStep[static_cast<std::size_t>(side.start)];
-        const double last = rowOfStep[static_cast<std::size_t>(side.end)];
-        rect->topLeft->setCoords(std::min(first, last), top);
-        rect->bottomRight->setCoords(std::max(first, last) + 1, bottom);
+        const double first = rowOfStep[static_cast<std::size_t>(value.start)];
+        const double last = rowOfStep[static_cast<std::size_t>(value.end)];
+        const double from = std::min(first, last);
+        const double to = std::max(first, last) + 1;
+        rect->topLeft->setCoords(from, top);
+        rect->bottomRight->setCoords(to, bottom);
         QColor fill = color;
         fill.setAlpha(90);
         rect->setBrush(fill);
         rect->setPen(QPen(color, 1));
+        // Named beside the band, on the side with more room.
+        label->setText(tr("%1: %2 · %3 · steps %4–%5")
+                           .arg(side, toQString(value.name), humanBytesText(value.bytes))
+                           .arg(value.start)
+                           .arg(value.end));
+        label->setColor(color.darker(130));
+        const bool before = from > rows - to;
+        label->position->setCoords(before ? from : to, (top + bottom) / 2);
+        label->setPositionAlignment((before ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     };
     // Before's range as a band along the top of the chart, after's just under it.
-    span(m_spanBefore, change.before, steps.rowOfA,
-         ChartPalette::kindColor(AllocationKind::Parameter), 0.0, 0.035);
-    span(m_spanAfter, change.after, steps.rowOfB,
-         ChartPalette::kindColor(AllocationKind::ThreadLocal), 0.04, 0.075);
+    span(m_spanBefore, m_spanBeforeLabel, tr("before"), change.before, steps.rowOfA,
+         ChartPalette::kindColor(AllocationKind::Parameter), 0.0, 0.045);
+    span(m_spanAfter, m_spanAfterLabel, tr("after"), change.after, steps.rowOfB,
+         ChartPalette::kindColor(AllocationKind::ThreadLocal), 0.05, 0.095);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QCPItemRect;
+class QCPItemText;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
@@ -55,6 +56,8 @@ public:
     /// The aligned rows the picked value's live ranges cover in before and after ([first,
     /// last], -1 when that side has none).
     std::pair<double, double> shownRange(bool after) const;
+    /// What names that band on the chart ("before: name · size · steps a–b"; empty: none).
+    QString shownLabel(bool after) const;
 
     /// Exports the curves as the extension of `path` says (ChartExport.h): PNG, SVG or PDF of
     /// the chart (a null title: "Live bytes of A and B, aligned"), or CSV of the aligned curves
@@ -91,6 +94,8 @@ private:
     QCustomPlot *m_plot;
     QCPItemRect *m_spanBefore = nullptr;
     QCPItemRect *m_spanAfter = nullptr;
+    QCPItemText *m_spanBeforeLabel = nullptr; ///< "before: name · size · steps a–b"
+    QCPItemText *m_spanAfterLabel = nullptr;
     QTabWidget *m_tabs;
     QTableWidget *m_atPeak;
     QTreeWidget *m_byOpName;

@@ -1265,13 +1265,19 @@ private Q_SLOTS:
         // docs/FORMAT.md Part A: totals 18980 -> 92676, peaks 9728 -> 17920.
         QCOMPARE(view->diff().totalDelta(), std::int64_t(92676 - 18980));
         QCOMPARE(view->diff().peakDelta(), std::int64_t(17920 - 9728));
-        QCOMPARE(view->plot()->graphCount(), 2);
-        QCOMPARE(view->plot()->graph(1)->channelFillGraph(), view->plot()->graph(0));
+        // Before, after, and the difference shaded by direction (issue 35, item 18): one fill
+        // where after is higher, another where it is lower, each against before's curve.
+        QCOMPARE(view->plot()->graphCount(), 4);
+        QCOMPARE(view->plot()->graph(2)->channelFillGraph(), view->plot()->graph(0));
+        QCOMPARE(view->plot()->graph(3)->channelFillGraph(), view->plot()->graph(0));
+        QVERIFY(view->plot()->graph(2)->brush().color() != view->plot()->graph(3)->brush().color());
         // The tables fill a moment after the window shows. tst_diff works this comparison out
         // by hand: 8 values differ at the peaks, the largest the new select_multiply_fusion.
         QTRY_COMPARE(view->opNameTree()->topLevelItemCount(),
                      static_cast<int>(view->diff().opNameTree.children.size()));
         QCOMPARE(view->opNameTree()->topLevelItem(0)->text(0), QStringLiteral("jit(_normal)"));
+        // Names last, numbers first, in the trees as in the tables (issue 35, item 18).
+        QCOMPARE(view->opNameTree()->header()->visualIndex(0), 3);
         QCOMPARE(view->peakTable()->rowCount(), 8);
         QCOMPARE(view->tabs()->tabText(view->tabs()->indexOf(view->peakTable())),
                  QStringLiteral("At the peaks (8)"));
@@ -1320,6 +1326,19 @@ private Q_SLOTS:
             }
             QCOMPARE(peakBefore, qint64(9728));
             QCOMPARE(peakAfter, qint64(17920));
+            // The legend names the shading that occurs: after is higher somewhere (its peak is),
+            // and lower where the CSV says so.
+            bool lower = false;
+            for (std::size_t r = 1; r < curves->size(); ++r)
+                lower = lower || (*curves)[r].at(7).toLongLong() < 0;
+            QStringList legend;
+            for (int k = 0; k < view->plot()->legend->itemCount(); ++k)
+                if (auto *item =
+                        qobject_cast<QCPPlottableLegendItem *>(view->plot()->legend->item(k)))
+                    legend << item->plottable()->name();
+            QVERIFY2(legend.contains(QStringLiteral("after is higher")),
+                     qPrintable(legend.join(u',')));
+            QCOMPARE(legend.contains(QStringLiteral("after is lower")), lower);
             const QString svgPath = dir.filePath(QStringLiteral("compare.svg"));
             QVERIFY2(view->exportChart(svgPath, ExportOptions::sized(800, 400), &why),
                      qPrintable(why));
@@ -1375,6 +1394,10 @@ private Q_SLOTS:
         const std::pair<double, double> none{-1, -1};
         QVERIFY(view->shownRange(false) != none);
         QCOMPARE(view->shownRange(true), none);
+        // The band is named, not an unlabelled strip (issue 35, item 18).
+        QVERIFY2(view->shownLabel(false).startsWith(QStringLiteral("before: ") + removed),
+                 qPrintable(view->shownLabel(false)));
+        QVERIFY(view->shownLabel(true).isEmpty());
         const int kept = w.selection()->currentValue();
         const QString added = clickRow(QStringLiteral("added"));
         QCOMPARE(w.selection()->currentValue(), kept);
@@ -1397,6 +1420,9 @@ private Q_SLOTS:
         if (qEnvironmentVariableIsSet("BUFFERSCOPE_SHOTS")) {
             QTest::qWait(200);
             view->grab().save(QStringLiteral("/tmp/compare.png"));
+            view->tabs()->setCurrentWidget(view->opNameTree());
+            QTest::qWait(100);
+            view->grab().save(QStringLiteral("/tmp/compare-opname.png"));
         }
         // Ctrl+W closes the comparison window (issue 35, item 18), as Esc does.
         QVERIFY(view->isVisible());

@@ -464,7 +464,7 @@ void MainWindow::sizeDefaultDocks()
     const bool compact = isCompactLayout();
     // Sizes as shares of the window: the right column a fixed-ish width for the inspector's
     // card, the usage chart tall enough to read its levels (a third on a laptop).
-    const int right = std::clamp(width() * 27 / 100, 380, 560);
+    const int right = std::clamp(width() * 30 / 100, 400, 560);
     const int left = width() - right;
     resizeDocks({usage, inspector}, {left, right}, Qt::Horizontal);
     const int tall = height() - 60; // menu and status bar

@@ -85,12 +85,12 @@ void InstructionsView::setDump(std::shared_ptr<const Dump> dump,
                      metrics.horizontalAdvance(QString::number(m_dump->maxStep())) + padding));
     m_table->setColumnWidth(InstructionListModel::MarksColumn,
                             metrics.horizontalAdvance(tr("▼ operand 10")) + padding);
-    // Names between 20 and 40 characters wide: the first rows are often short parameters.
+    // Names between 20 and 32 characters wide: the first rows are often short parameters.
     const int letter = metrics.horizontalAdvance(QLatin1Char('x'));
     m_table->setColumnWidth(
         InstructionListModel::InstructionColumn,
         std::clamp(m_table->columnWidth(InstructionListModel::InstructionColumn), 20 * letter,
-                   40 * letter));
+                   32 * letter));
 }
 
 void InstructionsView::showStep(qint64 step)

@@ -35,9 +35,10 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
     spaceLabel->setBuddy(m_space);
-    // Long entries must not widen the dock: the popup shows them whole.
+    // Room for "S(0) device · peak 1023.99MiB"; longer entries must not widen the dock: the
+    // popup shows them whole.
     m_space->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_space->setMinimumContentsLength(16);
+    m_space->setMinimumContentsLength(28);
     m_space->setToolTip(tr("Memory space (the @N colour of values and allocations)"));
     m_logical->setChecked(true);
     m_logical->setToolTip(tr("Also plot the logical bytes: the sum of the live values' shape "
@@ -239,7 +240,8 @@ void UsageChart::applyPalette()
     // Labels on the plot's background: no level line strikes through them.
     QColor ground = ChartPalette::background(palette());
     ground.setAlpha(235);
-    for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_valueLabel})
+    for (QCPItemText *label :
+         {m_peakLabel, m_printedPeakLabel, m_valueLabel, m_heldLabel, m_budgetLabel})
         label->setBrush(ground);
     QColor band = ChartPalette::highlight();
     band.setAlpha(50);
@@ -537,12 +539,8 @@ void UsageChart::placeBudget()
                                       Qt::AlignRight);
     m_budgetLabel->setPositionAlignment((heldAbove && showHeld ? Qt::AlignTop : Qt::AlignBottom) |
                                         Qt::AlignLeft);
-    QColor ground = palette().color(QPalette::Base);
-    ground.setAlpha(235);
-    for (QCPItemText *label : {m_heldLabel, m_budgetLabel}) {
-        label->setBrush(ground);
+    for (QCPItemText *label : {m_heldLabel, m_budgetLabel})
         label->setPadding(QMargins(2, 0, 2, 0));
-    }
     // Keep both the curve and the budget in view.
     const double top = std::max(plot()->yAxis->range().upper, y * 1.08);
     plot()->yAxis->setRange(0, top);
@@ -634,10 +632,11 @@ bool UsageChart::placeLevelLabels()
         const QPointF p = m_peak->position->pixelPosition();
         taken << QRectF(p.x() - 6, p.y() - 6, 12, 12);
     }
-    const auto place = [&](QCPItemText *label, Qt::Alignment preferredSide, bool preferRight) {
+    const auto place = [&](QCPItemText *label, double level, Qt::Alignment preferredSide,
+                           bool preferRight) {
         if (!label->visible())
             return;
-        const double y = label->position->pixelPosition().y();
+        const double line = plot()->yAxis->coordToPixel(level);
         const Qt::Alignment other =
             preferredSide == Qt::AlignBottom ? Qt::AlignTop : Qt::AlignBottom;
         const double rightX = area.left() + 0.99 * area.width();
@@ -651,32 +650,48 @@ bool UsageChart::placeLevelLabels()
         const Spot right{Qt::AlignRight, 0.99, rightX};
         const Spot left{Qt::AlignLeft, 0.01, leftX};
         const Spot order[] = {preferRight ? right : left, preferRight ? left : right};
-        for (const Qt::Alignment side : {preferredSide, other}) {
-            for (const Spot &spot : order) {
-                const Qt::Alignment alignment = side | spot.alignment;
-                const QRectF box = boxAt(label, QPointF(spot.x, y), alignment);
-                bool free = area.contains(box);
-                for (const QRectF &t : taken)
-                    free = free && !box.intersects(t);
-                if (!free)
-                    continue;
-                if (label->positionAlignment() != alignment ||
-                    label->position->coords().x() != spot.ratio) {
-                    label->setPositionAlignment(alignment);
-                    label->position->setCoords(spot.ratio, label->position->coords().y());
-                    moved = true;
-                }
-                taken << box;
-                return;
+        const auto tryAt = [&](double y, Qt::Alignment side, const Spot &spot) {
+            const Qt::Alignment alignment = side | spot.alignment;
+            const QRectF box = boxAt(label, QPointF(spot.x, y), alignment);
+            bool free = area.contains(box);
+            for (const QRectF &t : taken)
+                free = free && !box.intersects(t);
+            if (!free)
+                return false;
+            const double coord = plot()->yAxis->pixelToCoord(y);
+            if (label->positionAlignment() != alignment ||
+                label->position->coords().x() != spot.ratio ||
+                std::abs(plot()->yAxis->coordToPixel(label->position->coords().y()) - y) > 0.5) {
+                label->setPositionAlignment(alignment);
+                label->position->setCoords(spot.ratio, coord);
+                moved = true;
             }
-        }
+            taken << box;
+            return true;
+        };
+        // On its line: above or below it, at either end.
+        for (const Qt::Alignment side : {preferredSide, other})
+            for (const Spot &spot : order)
+                if (tryAt(line, side, spot))
+                    return;
+        // Levels a few pixels apart (a budget just above what the device holds, just above
+        // the peak): the label steps away from its line, a label's height at a time, rather
+        // than print over another.
+        const double step = boxOf(label).height() + 2;
+        for (int k = 1; k <= 6; ++k)
+            for (const Qt::Alignment side : {preferredSide, other})
+                for (const Spot &spot : order)
+                    if (tryAt(side == Qt::AlignBottom ? line - k * step : line + k * step, side,
+                              spot))
+                        return;
         taken << boxOf(label); // nowhere free: where it is
     };
     // The upper level's label above its line, the lower one's below (placeBudget).
     const bool heldAbove = !m_budgetLabel->visible() || heldBytes() >= m_budget;
-    place(m_heldLabel, heldAbove ? Qt::AlignBottom : Qt::AlignTop, true);
-    place(m_budgetLabel, heldAbove && m_heldLabel->visible() ? Qt::AlignTop : Qt::AlignBottom,
-          false);
+    place(m_heldLabel, static_cast<double>(heldBytes()), heldAbove ? Qt::AlignBottom : Qt::AlignTop,
+          true);
+    place(m_budgetLabel, static_cast<double>(m_budget),
+          heldAbove && m_heldLabel->visible() ? Qt::AlignTop : Qt::AlignBottom, false);
     return moved;
 }
 

@@ -38,9 +38,9 @@ ValueInspector::ValueInspector(Selection *selection, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     auto *top = new QHBoxLayout;
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_heading->setWordWrap(true);
     // A long name must not widen the column (and make every chart jump) when a value is
-    // selected: the heading takes the width it is given; the card below wraps anywhere.
+    // selected: the heading takes the width it is given and elides the name in its middle
+    // (the whole name is in the card below, which wraps anywhere, and in the tooltip).
     m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_heading, 1);
     top->addWidget(m_copySource);
@@ -259,11 +259,35 @@ QString ValueInspector::html(const Value &v) const
     return out;
 }
 
+void ValueInspector::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitHeading();
+}
+
+void ValueInspector::fitHeading()
+{
+    if (m_headingName.isEmpty())
+        return;
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    const QString size = QStringLiteral(" · ") + m_headingSize;
+    const int room = std::max(40, m_heading->width() - m_heading->fontMetrics().horizontalAdvance(
+                                                           size + QStringLiteral("  ")));
+    const QString name = QFontMetrics(bold).elidedText(m_headingName, Qt::ElideMiddle, room);
+    m_heading->setWordWrap(false);
+    m_heading->setToolTip(name == m_headingName ? QString() : plainToolTip(m_headingName));
+    m_heading->setText(QStringLiteral("<b>%1</b>%2").arg(richEscaped(name), richEscaped(size)));
+}
+
 void ValueInspector::showValue(int value)
 {
     if (!m_dump || value < 0 || static_cast<std::size_t>(value) >= m_dump->values.size()) {
         m_value = -1;
         m_frames.clear();
+        m_headingName.clear();
+        m_heading->setWordWrap(true);
+        m_heading->setToolTip(QString());
         m_heading->setText(tr("<i>No value selected. Click a value in any view.</i>"));
         m_details->clear();
         m_text->clear();
@@ -274,8 +298,9 @@ void ValueInspector::showValue(int value)
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
     const Instruction *stackOwner = m_dump->instructionOf(v);
     m_frames = stackOwner ? placesOf(*m_dump, *stackOwner) : std::vector<SourcePlace>();
-    m_heading->setText(QStringLiteral("<b>%1</b> · %2")
-                           .arg(richEscaped(m_dump->valueDisplayName(v)), humanBytesText(v.size)));
+    m_headingName = toQString(m_dump->valueDisplayName(v));
+    m_headingSize = humanBytesText(v.size);
+    fitHeading();
     m_details->setHtml(html(v));
     const Instruction *ins = m_dump->instructionOf(v);
     m_copySource->setEnabled(ins && !m_dump->sourceLocation(*ins).empty());

@@ -36,6 +36,9 @@ public:
     /// The shown value's call stack, innermost first (its inline source as one frame).
     const std::vector<SourcePlace> &frames() const { return m_frames; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 Q_SIGNALS:
     /// A frame of the call stack was clicked: show its source.
     void frameActivated(const bufferscope::SourcePlace &place);
@@ -45,6 +48,8 @@ private:
     QString html(const Value &v) const;
     QString stepLink(std::int64_t step) const;
     QString instructionLink(std::uint32_t instruction) const;
+    /// The heading: the name, elided in the middle to the width there is, and the size.
+    void fitHeading();
 
     Selection *m_selection;
     std::shared_ptr<const Dump> m_dump;
@@ -53,6 +58,8 @@ private:
     QPlainTextEdit *m_text;
     QPushButton *m_copySource;
     int m_value = -1;
+    QString m_headingName; ///< the shown value's name (empty: none)
+    QString m_headingSize;
     std::vector<SourcePlace> m_frames;
     std::vector<std::string> m_libraryPatterns = defaultLibraryPatterns();
 };

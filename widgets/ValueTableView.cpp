@@ -57,6 +57,8 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     // dump costs the GUI thread some 60 ms per dump.
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->setWordWrap(false);
+    // Names keep their ends (fusion.28, {0}) and shapes their layouts when cut.
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setAlternatingRowColors(true);
     m_table->setItemDelegate(new MarkedRowDelegate(m_table)); // a picked group's values
     TableCsv::addActions(m_table, QStringLiteral("values"));
@@ -109,8 +111,8 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
 void ValueTableView::fitColumns()
 {
     // Widths measured on the first rows (see setResizeContentsPrecision), then made to hold
-    // what later rows may say: the largest id, any size, and names from 18 characters up to a third
-    // of the view.
+    // what later rows may say: the largest id, any size, and names from 18 characters up to two
+    // fifths of the view.
     m_table->resizeColumnsToContents();
     const Dump *dump = m_model->dump();
     if (!dump)
@@ -132,7 +134,7 @@ void ValueTableView::fitColumns()
     const int letter = metrics.horizontalAdvance(QLatin1Char('x'));
     header->resizeSection(ValueTableModel::NameColumn,
                           std::clamp(header->sectionSize(ValueTableModel::NameColumn), 18 * letter,
-                                     std::max(24 * letter, width() / 3)));
+                                     std::max(28 * letter, width() * 2 / 5)));
 }
 
 bool ValueTableView::isFiltering() const

@@ -13,7 +13,8 @@ export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 XDG_CONFIG_HOME=$(mktemp -d)
 export XDG_CONFIG_HOME
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
-"$bin" --screenshot "$out/main-window.png" --select 528 "$data/gpu_vllm_update_slice.buffer-assignment.txt"
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" --screenshot "$out/main-window.png" --select 528 "$data/gpu_vllm_update_slice.buffer-assignment.txt"
 "$bin" export "$data/gpu_vllm_update_slice.buffer-assignment.txt" --view usage --select 528 \
     --width 900 --height 340 --scale 1 --out "$out/usage.png"
 "$bin" export "$data/gpu_decoder_layer.buffer-assignment.txt" --view gantt --select fusion.40 \

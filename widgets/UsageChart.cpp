@@ -35,16 +35,17 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
 {
     auto *spaceLabel = new QLabel(tr("Memory &space:"), this);
     spaceLabel->setBuddy(m_space);
-    // Room for "S(0) device · peak 1023.99MiB"; longer entries must not widen the dock: the
-    // popup shows them whole.
+    // Long entries must not widen the dock (the popup shows them whole): 16 characters at
+    // least, and as wide as its entries where the row has room (fillSpaces).
     m_space->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_space->setMinimumContentsLength(28);
+    m_space->setMinimumContentsLength(16);
+    m_space->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_space->setToolTip(tr("Memory space (the @N colour of values and allocations)"));
     m_logical->setChecked(true);
     m_logical->setToolTip(tr("Also plot the logical bytes: the sum of the live values' shape "
                              "sizes, without the padding and alignment of their buffers"));
     toolRow()->addWidget(spaceLabel);
-    toolRow()->addWidget(m_space);
+    toolRow()->addWidget(m_space, 1);
     toolRow()->addSpacing(12);
     toolRow()->addWidget(m_logical);
     toolRow()->addSpacing(12);
@@ -277,6 +278,10 @@ void UsageChart::fillSpaces()
     m_memorySpace = workspace()->memorySpaceIn(*timeline());
     m_space->setCurrentIndex(std::max(0, m_space->findData(m_memorySpace)));
     m_space->setEnabled(m_space->count() > 1);
+    int widest = 0;
+    for (int i = 0; i < m_space->count(); ++i)
+        widest = std::max(widest, m_space->fontMetrics().horizontalAdvance(m_space->itemText(i)));
+    m_space->setMaximumWidth(std::max(m_space->minimumSizeHint().width(), widest + 48));
 }
 
 void UsageChart::setMemorySpace(int memorySpace)

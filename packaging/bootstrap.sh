@@ -43,11 +43,17 @@ bs_install_packages() {
 
 # bs_build PRESET: configure (once) and build build/PRESET.
 bs_build() {
+    # bs_build PRESET [TARGET...]: configure once, then build every target or those named.
     local preset=$1
+    shift
     if [ ! -f "$BS_ROOT/build/$preset/build.ninja" ]; then
         bs_log "Configuring ($preset)"
         cmake --preset "$preset" -S "$BS_ROOT" >/dev/null
     fi
     bs_log "Building ($preset)"
-    cmake --build "$BS_ROOT/build/$preset" --parallel "$(nproc)"
+    if [ $# -gt 0 ]; then
+        cmake --build "$BS_ROOT/build/$preset" --parallel "$(nproc)" --target "$@"
+    else
+        cmake --build "$BS_ROOT/build/$preset" --parallel "$(nproc)"
+    fi
 }

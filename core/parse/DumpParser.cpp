@@ -1167,8 +1167,19 @@ std::size_t Builder::chunkBoundary(sv text, std::size_t from, std::size_t limit)
     std::size_t p = lineStartFrom(text, from);
     // The block before: chunks are cut between instructions, not inside a tuple's values.
     sv previous;
-    for (std::size_t q = p, budget = std::size_t{1} << 20; q > 1 && budget > 0;) {
-        const auto *nl = static_cast<const char *>(::memrchr(base, '\n', q - 1));
+    for (std::size_t q = p, budget = std::size_t{1} << 20, window = 256; q > 1 && budget > 0;) {
+        // Back to the previous newline, reading a window that grows from a line's length up to
+        // the budget: a search bounded by what it may need, not by the file before it (a
+        // sanitizer's memrchr marks the whole range it is given as read).
+        window = std::min(window, budget);
+        const std::size_t low = q - 1 > window ? q - 1 - window : 0;
+        const auto *nl = static_cast<const char *>(::memrchr(base + low, '\n', q - 1 - low));
+        if (!nl && low > 0) {
+            if (window == budget)
+                break; // a line longer than the budget: no block before within reach
+            window *= 16;
+            continue;
+        }
         const std::size_t start = nl ? static_cast<std::size_t>(nl - base) + 1 : 0;
         if (base[start] == '<') {
             previous = blockName(text.substr(start, q - start));

@@ -62,8 +62,6 @@ public:
     /// The picture on show (the treemap, or the whole flame graph) as an image file, its
     /// format by extension (.png, .jpg, .bmp); false with `error` set when it cannot be written.
     bool savePicture(const QString &path, QString *error = nullptr) const;
-    /// Picks `node` of the tree on show, as a click on its row would.
-    void pickNode(const BreakdownNode *node) { pick(node); }
     /// Zooms the treemap or flame graph into `node` (the root: all), as a double-click would.
     void zoomTo(const BreakdownNode *node);
     /// Highlights finding `k`'s values (what its link does).

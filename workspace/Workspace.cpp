@@ -99,7 +99,6 @@ void Workspace::showFinished()
     m_selection->setFrozen(false);
     m_selection->clear(); // nothing was set meanwhile, but the hover may have been
     goToPeak();
-    Q_EMIT dumpShown();
 }
 
 bool Workspace::isCurrent(const std::shared_ptr<const Dump> &dump) const
@@ -288,11 +287,6 @@ void Workspace::measureModules(const QStringList &files)
         [this](qint64 done, qint64 total) {
             Q_EMIT measureProgress(static_cast<int>(done), static_cast<int>(total));
         });
-}
-
-bool Workspace::isComparing() const
-{
-    return m_jobs->isBusy(m_compareLane);
 }
 
 // --- Derived data ---------------------------------------------------------------------------

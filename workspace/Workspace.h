@@ -94,7 +94,6 @@ public:
     /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
     /// compareReady or compareFailed.
     void compareWith(const QString &path);
-    bool isComparing() const;
     /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); then
     /// oomWeighed. A newer request replaces the one running.
     void weighOomModules(OomFindings findings, const QStringList &files);
@@ -161,8 +160,6 @@ Q_SIGNALS:
     void loadCancelled(const QString &path);
     /// current() is another dump; views take it (the selection is frozen until showFinished).
     void dumpChanged();
-    /// Every view shows current(); the selection is live again.
-    void dumpShown();
     void moduleScanned(const QString &file, const bufferscope::ModuleFigures &figures);
     void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
                       std::shared_ptr<const bufferscope::DumpDiff> diff);

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "model/FileRole.h"
 #include "model/Shape.h"
 #include "model/StringPool.h"
-#include "parse/ModuleFiles.h"
 
 #include <cstdint>
 #include <memory>
@@ -209,7 +209,7 @@ struct Diagnostic
 struct SourceFile
 {
     std::string path;
-    ModuleFiles::Role role = ModuleFiles::Role::Combined;
+    DumpFileRole role = DumpFileRole::Combined;
     std::int64_t size = 0;
 };
 

@@ -37,8 +37,6 @@ public:
     /// Only the marked steps as rows (a reset), or every step.
     void setOnlyMarked(bool only);
     bool onlyMarked() const { return m_onlyMarked; }
-    /// The steps marked, ascending.
-    const std::vector<qint64> &markedSteps() const { return m_markedSteps; }
     qint64 stepOfRow(int row) const;
     /// The row showing `step`; -1 when it is not shown.
     int rowOfStep(qint64 step) const;

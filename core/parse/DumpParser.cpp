@@ -2,6 +2,7 @@
 
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
+#include "parse/ModuleFiles.h"
 #include "parse/ShapeParser.h"
 #include "parse/StackFrames.h"
 #include "util/FlatMap.h"

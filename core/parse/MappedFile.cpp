@@ -139,7 +139,6 @@ bool MappedFile::open(const std::string &path, std::string &error)
         ::close(fd);
         return false;
     }
-    m_mtime = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
     m_size = static_cast<std::size_t>(st.st_size);
     m_fd = fd;
     if (m_size == 0)

@@ -22,7 +22,6 @@ public:
     bool open(const std::string &path, std::string &error);
     std::string_view data() const { return {m_data, m_size}; }
     std::int64_t size() const { return static_cast<std::int64_t>(m_size); }
-    std::int64_t modifiedTime() const { return m_mtime; }
     /// Tells the kernel the bytes before `offset` are no longer needed.
     void releaseBefore(std::size_t offset);
     /// Tells the kernel the whole pages inside [begin, end) are no longer needed (a parsed
@@ -46,7 +45,6 @@ private:
     const char *m_data = nullptr;
     std::size_t m_size = 0;
     std::size_t m_released = 0;
-    std::int64_t m_mtime = 0;
     int m_guard = -1; ///< the slot of the SIGBUS guard that covers the mapping
 };
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/FileRole.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,17 +17,7 @@ namespace bufferscope {
 /// `.` instead of `-` before a suffix is accepted too (renamed copies, our samples).
 struct ModuleFiles
 {
-    enum class Role
-    {
-        Combined,         ///< one file with everything (up to 2026, or any other name)
-        BufferAssignment, ///< the allocations of a split module
-        Values,
-        LiveRange,
-        OptimizedHlo, ///< `<stem>.txt`, read for its call-stack tables only
-        /// `<stem>-memory-usage-report.txt`, XLA's report of the same allocations: read with
-        /// its module's dump and checked against it (MemoryUsageReport)
-        MemoryUsageReport
-    };
+    using Role = DumpFileRole;
 
     /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
     static std::string stemOf(std::string_view fileName);

@@ -6,6 +6,7 @@
 #include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
 #include "model/MemorySpaces.h"
+#include "parse/ModuleFiles.h"
 #include "report/JsonWriter.h"
 #include "util/SafeText.h"
 

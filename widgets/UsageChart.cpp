@@ -262,6 +262,8 @@ void UsageChart::rebuild()
     m_stepTicker->setDump(dump());
     fillSpaces();
     plotSpace();
+    // Another dump: the last one's group share (its steps) must not be read against this one.
+    showGroup(selection()->highlightedGroup());
 }
 
 void UsageChart::fillSpaces()

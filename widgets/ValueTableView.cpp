@@ -119,9 +119,7 @@ void ValueTableView::fitColumns()
         return;
     const QFontMetrics metrics = m_table->fontMetrics();
     const int pad = 2 * m_table->style()->pixelMetric(QStyle::PM_HeaderMargin) + 12;
-    std::int64_t largestId = 0;
-    for (const Value &v : dump->values)
-        largestId = std::max(largestId, v.id);
+    const std::int64_t largestId = dump->values.empty() ? 0 : dump->values.back().id; // id order
     QHeaderView *header = m_table->horizontalHeader();
     const auto atLeast = [&](int column, const QString &text) {
         header->resizeSection(

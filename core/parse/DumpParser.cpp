@@ -40,6 +40,32 @@ LoadResult finishLoad(std::unique_ptr<Dump> dump, Builder &builder,
     return result;
 }
 
+/// The one restart protocol. `feed` gives a builder the text; when the chunked parse meets what
+/// only the serial one decides (Builder::restartSerial), everything read is dropped and the text
+/// is read again on one thread into a fresh dump that keeps what the caller had set on the first
+/// (module, files, split-file trait). `how` ends as the options the kept parse ran with.
+std::unique_ptr<Builder> parseRestarting(std::unique_ptr<Dump> &dump, ParseOptions &how,
+                                         const std::string &name,
+                                         const std::function<void(Builder &)> &feed)
+{
+    for (;;) {
+        auto builder = std::make_unique<Builder>(*dump, how);
+        feed(*builder);
+        if (!builder->restartSerial || how.threads == 1)
+            return builder;
+        spdlog::debug("{}: the chunked parse met what only the serial one decides; reading it "
+                      "again on one thread",
+                      name);
+        how.threads = 1;
+        auto fresh = std::make_unique<Dump>();
+        fresh->module = dump->module;
+        fresh->files = dump->files;
+        fresh->traits.splitFiles = dump->traits.splitFiles;
+        builder.reset();
+        dump = std::move(fresh);
+    }
+}
+
 } // namespace
 
 LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name,
@@ -48,26 +74,18 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
     auto source = std::make_shared<FileTextSource>();
     source->files.push_back(
         {name, static_cast<std::int64_t>(text.size()), std::string(text), true});
+    auto dump = std::make_unique<Dump>();
+    dump->module = ModuleFiles::moduleName(name);
+    dump->files.push_back(
+        {name, ModuleFiles::Role::Combined, static_cast<std::int64_t>(text.size())});
     ParseOptions how = options;
-    for (;;) {
-        auto dump = std::make_unique<Dump>();
-        dump->module = ModuleFiles::moduleName(name);
-        dump->files.push_back(
-            {name, ModuleFiles::Role::Combined, static_cast<std::int64_t>(text.size())});
-        Builder builder(*dump, how);
+    const std::unique_ptr<Builder> builder = parseRestarting(dump, how, name, [text](Builder &b) {
         std::int64_t done = 0;
-        builder.parseText(text, 0, nullptr, done, static_cast<std::int64_t>(text.size()));
-        if (builder.restartSerial && how.threads != 1) {
-            spdlog::debug("{}: the chunked parse met what only the serial one decides; reading "
-                          "it again on one thread",
-                          name);
-            how.threads = 1;
-            continue;
-        }
-        LoadResult result = finishLoad(std::move(dump), builder, std::move(source));
-        result.readAgainSerially = how.threads != options.threads;
-        return result;
-    }
+        b.parseText(text, 0, nullptr, done, static_cast<std::int64_t>(text.size()));
+    });
+    LoadResult result = finishLoad(std::move(dump), *builder, std::move(source));
+    result.readAgainSerially = how.threads != options.threads;
+    return result;
 }
 
 namespace {
@@ -210,28 +228,15 @@ LoadResult DumpParser::loadModule(const std::string &path, const ParseOptions &o
     }
     spdlog::debug("loading {} ({} file(s), {} bytes)", path, paths.size(), total);
     ParseOptions how = options;
-    std::unique_ptr<Builder> builder;
-    for (;;) {
-        builder = std::make_unique<Builder>(*dump, how);
-        std::int64_t done = 0;
-        for (std::size_t i = 0; i < maps.size(); ++i) {
-            if (!builder->parseText(maps[i]->data(), static_cast<std::uint32_t>(i), maps[i].get(),
-                                    done, total))
-                break;
-        }
-        if (!builder->restartSerial || how.threads == 1)
-            break;
-        spdlog::debug("{}: the chunked parse met what only the serial one decides; reading it "
-                      "again on one thread",
-                      path);
-        how.threads = 1;
-        auto fresh = std::make_unique<Dump>();
-        fresh->module = dump->module;
-        fresh->files = dump->files;
-        fresh->traits.splitFiles = dump->traits.splitFiles;
-        builder.reset();
-        dump = std::move(fresh);
-    }
+    const std::unique_ptr<Builder> builder =
+        parseRestarting(dump, how, path, [&maps, total](Builder &b) {
+            std::int64_t done = 0;
+            for (std::size_t i = 0; i < maps.size(); ++i) {
+                if (!b.parseText(maps[i]->data(), static_cast<std::uint32_t>(i), maps[i].get(),
+                                 done, total))
+                    break;
+            }
+        });
     // A file cut short while it was read: what was read past its new end was zeros.
     for (std::size_t i = 0; i < maps.size() && !builder->cancelled; ++i) {
         const std::int64_t now = maps[i]->shrank();

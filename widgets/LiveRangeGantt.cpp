@@ -122,6 +122,8 @@ void LiveRangeGantt::takeRows(bool rebuilding)
     const bool hadNone = m_rows->values.empty(); // the first rows of a dump: fit them
     m_rows = std::move(rows);
     boxes()->setBoxSet(m_rows->bars);
+    if (!m_apartListed)
+        listApart();
     placeBands();
     updateLabels();
     if (rebuilding)
@@ -138,32 +140,34 @@ void LiveRangeGantt::rebuild()
     stepTicker()->setDump(dump());
     m_rows = std::make_shared<const GanttRows>();
     boxes()->setBoxSet(m_rows->bars);
-    takeRows(true);
-
     m_apart->clear();
-    const Dump &d = *dump();
-    int apart = 0;
-    for (std::uint32_t i = 0; i < d.values.size(); ++i) {
-        const Value &v = d.values[i];
-        if (v.hasLiveRange())
-            continue;
-        ++apart;
-        // The list is for finding a value, not for browsing millions: cap it.
-        if (m_apart->count() < 5000) {
-            auto *item = new QListWidgetItem(
-                tr("%1 · %2").arg(toQString(d.valueDisplayName(v)), humanBytesText(v.size)),
-                m_apart);
-            item->setData(Qt::UserRole, static_cast<int>(i));
-        }
-    }
-    m_apartButton->setText(tr("No live range: %1").arg(apart));
-    m_apartButton->setEnabled(apart > 0);
-    m_apartButton->setVisible(true);
+    m_apartListed = false;
+    m_apartButton->setVisible(false); // until the rows say how many values have no range
+    takeRows(true);
 
     // Legend: the kinds that occur, then the marks.
     setKindLegend();
     addFlowLegend();
     resetZoom();
+}
+
+void LiveRangeGantt::listApart()
+{
+    // Every order lists the same values apart (found on the job runner with the rows): the
+    // list is filled once per dump. It is for finding a value, not for browsing millions.
+    m_apartListed = true;
+    const Dump &d = *dump();
+    for (const std::uint32_t i : m_rows->apart) {
+        auto *item =
+            new QListWidgetItem(tr("%1 · %2").arg(toQString(d.valueDisplayName(d.values[i])),
+                                                  humanBytesText(d.values[i].size)),
+                                m_apart);
+        item->setData(Qt::UserRole, static_cast<int>(i));
+    }
+    const auto apart = static_cast<qlonglong>(m_rows->apartCount);
+    m_apartButton->setText(tr("No live range: %1").arg(apart));
+    m_apartButton->setEnabled(apart > 0);
+    m_apartButton->setVisible(true);
 }
 
 void LiveRangeGantt::placeBands()

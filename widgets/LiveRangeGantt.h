@@ -55,11 +55,13 @@ private:
     /// Shows the workspace's rows in the current order, or keeps the old ones while it builds.
     void takeRows(bool rebuilding = false);
     /// A line and a label at the first row of each memory space, when there are several.
+    void listApart();
     void placeBands();
 
     QComboBox *m_orderBox;
     QToolButton *m_apartButton;
     QListWidget *m_apart;
+    bool m_apartListed = false; ///< m_apart holds the current dump's values without a range
     QCPItemRect *m_rowBand;
     std::vector<QCPItemStraightLine *> m_bandLines;
     std::vector<QCPItemText *> m_bandLabels;

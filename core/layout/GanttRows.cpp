@@ -16,9 +16,12 @@ std::shared_ptr<const GanttRows> GanttRows::layOut(const std::shared_ptr<const D
     rows->order = order;
     const Dump &d = *dump;
     std::vector<std::uint32_t> &values = rows->values;
-    for (std::uint32_t i = 0; i < d.values.size(); ++i)
+    for (std::uint32_t i = 0; i < d.values.size(); ++i) {
         if (d.values[i].hasLiveRange())
             values.push_back(i);
+        else if (++rows->apartCount <= kListedApart)
+            rows->apart.push_back(i);
+    }
     const auto allocationOf = [&d](const Value &v) {
         return v.allocation == kNone ? std::numeric_limits<std::int64_t>::max()
                                      : d.allocations[v.allocation].index;

@@ -28,6 +28,11 @@ struct GanttRows
     GanttOrder order = GanttOrder::ByStart;
     std::vector<std::uint32_t> values; ///< row → value index
     std::vector<int> rowOf;            ///< value index → row, -1 without a live range
+    /// The values without a live range (not drawn), in id order: the first kListedApart of
+    /// them, for a list to find one in, and how many there are.
+    static constexpr std::size_t kListedApart = 5000;
+    std::vector<std::uint32_t> apart;
+    std::size_t apartCount = 0;
     std::shared_ptr<const BoxSet> bars = std::make_shared<const BoxSet>();
     /// The rows of one memory space, together: in every order the rows go by memory space
     /// first, so a dump with several never mixes them (one band for most dumps).

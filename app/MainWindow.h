@@ -98,8 +98,6 @@ public:
     ValueTableView *valueTable() const { return m_valueView; }
     QTreeView *allocationTree() const { return m_allocationView; }
     QTableView *instructionTable() const;
-    InstructionsView *instructionsView() const { return m_instructionView; }
-    WarningsView *warningsView() const { return m_warnings; }
     ModuleBrowser *modules() const { return m_modules; }
     QList<ChartView *> chartViews() const;
     /// The loading progress text: bytes read of the total and an estimate of the time left.

@@ -40,8 +40,6 @@ public:
     /// Adds a mapping row with `from` filled in and its `to` cell ready to type into.
     void addMapping(const QString &from = {}, const QString &to = {});
     QPlainTextEdit *patternsEdit() const { return m_patterns; }
-    QTableWidget *mappingsTable() const { return m_mappings; }
-    QLineEdit *editorEdit() const { return m_editor; }
     QSpinBox *threadsSpin() const { return m_threads; }
 
 private:

@@ -3,6 +3,7 @@
 #include "DumpFiles.h"
 #include "LoadedDump.h"
 #include "OomJoin.h"
+#include "Usage.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
@@ -110,7 +111,7 @@ int runReport(const QStringList &args)
                             1);
         } else if (a.startsWith(QLatin1String("--"))) {
             return fail(QStringLiteral("unknown option '%1' for report\n").arg(a) +
-                            CommandLine::usage(),
+                            CommandLine::usageOf(u"report"),
                         1);
         } else if (file.isEmpty()) {
             file = a;
@@ -119,7 +120,7 @@ int runReport(const QStringList &args)
         }
     }
     if (file.isEmpty())
-        return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usage(), 1);
+        return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usageOf(u"report"), 1);
     // XLA's memory-usage report without its dump: what it holds.
     if (const std::string path = file.toStdString(); DumpParser::isLoneMemoryUsageReport(path)) {
         std::string text;
@@ -221,15 +222,16 @@ int runDiff(const QStringList &args)
         } else if (a == QLatin1String("--fail-on-lost-donation")) {
             failOnLostDonation = true;
         } else if (a.startsWith(QLatin1String("--"))) {
-            return fail(
-                QStringLiteral("unknown option '%1' for diff\n").arg(a) + CommandLine::usage(), 1);
+            return fail(QStringLiteral("unknown option '%1' for diff\n").arg(a) +
+                            CommandLine::usageOf(u"diff"),
+                        1);
         } else {
             files << a;
         }
     }
     if (files.size() != 2)
         return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
-                        CommandLine::usage(),
+                        CommandLine::usageOf(u"diff"),
                     1);
     // Both files at once, one per core.
     LoadedDump a;
@@ -295,8 +297,9 @@ int runList(const QStringList &args)
         if (a == QLatin1String("--json"))
             json = true;
         else if (a.startsWith(QLatin1String("--")))
-            return fail(
-                QStringLiteral("unknown option '%1' for list\n").arg(a) + CommandLine::usage(), 1);
+            return fail(QStringLiteral("unknown option '%1' for list\n").arg(a) +
+                            CommandLine::usageOf(u"list"),
+                        1);
         else if (dir.isEmpty())
             dir = a;
         else
@@ -304,7 +307,7 @@ int runList(const QStringList &args)
     }
     if (dir.isEmpty())
         return fail(QStringLiteral("list needs a DIR (an --xla_dump_to folder)\n") +
-                        CommandLine::usage(),
+                        CommandLine::usageOf(u"list"),
                     1);
     if (!QFileInfo(dir).isDir())
         return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
@@ -451,8 +454,9 @@ int runOom(const QStringList &args)
         if (a == QLatin1String("--json"))
             json = true;
         else if (a.startsWith(QLatin1String("--")))
-            return fail(
-                QStringLiteral("unknown option '%1' for oom\n").arg(a) + CommandLine::usage(), 1);
+            return fail(QStringLiteral("unknown option '%1' for oom\n").arg(a) +
+                            CommandLine::usageOf(u"oom"),
+                        1);
         else if (log.isEmpty())
             log = a;
         else
@@ -460,7 +464,7 @@ int runOom(const QStringList &args)
     }
     if (log.isEmpty())
         return fail(QStringLiteral("oom needs a LOG (the text of an out-of-memory error)\n") +
-                        CommandLine::usage(),
+                        CommandLine::usageOf(u"oom"),
                     1);
     OomFindings findings;
     findings.file = log.toStdString();
@@ -532,15 +536,16 @@ int runFit(const QStringList &args)
                 return 1;
             logPath = *v;
         } else if (a.startsWith(QLatin1String("--"))) {
-            return fail(
-                QStringLiteral("unknown option '%1' for fit\n").arg(a) + CommandLine::usage(), 1);
+            return fail(QStringLiteral("unknown option '%1' for fit\n").arg(a) +
+                            CommandLine::usageOf(u"fit"),
+                        1);
         } else {
             inputs.push_back(a);
         }
     }
     if (inputs.isEmpty())
         return fail(QStringLiteral("fit needs modules: a dump folder or dump files\n") +
-                        CommandLine::usage(),
+                        CommandLine::usageOf(u"fit"),
                     1);
     // The limit: typed, a named device, or what the log says the device had.
     std::int64_t limit = -1;
@@ -667,49 +672,24 @@ int CommandLine::fail(const QString &message, int code)
 
 QString CommandLine::usage()
 {
-    return QStringLiteral(
-        "usage:\n"
-        "  bufferscope [FILE|DIR ...]                  open the GUI (no argument: the bundled "
-        "sample)\n"
-        "  bufferscope report FILE [--json] [--top N] [--step T] [--fail-above SIZE]\n"
-        "                     [--group-by op_name|source|op_type|kind|shape]\n"
-        "                                              memory report on stdout\n"
-        "  bufferscope report FILE --value VALUE [--json]\n"
-        "                                              one value (id, NAME or NAME{INDEX}): its\n"
-        "                                              uses, positions, producers, consumers\n"
-        "  bufferscope export FILE --view usage|gantt|memory-map|breakdown --out OUT\n"
-        "                     [--width W] [--height H] [--scale S] [--title TEXT] [--footer]\n"
-        "                     [--select VALUE_ID|NAME] [--step T] [--budget SIZE]\n"
-        "                     [--order start|size|allocation] [--group-by G] [--allocation N]\n"
-        "  bufferscope export A --view compare --compare B --out OUT [--select NAME] ...\n"
-        "                                              render a chart headless: OUT.png, .svg,\n"
-        "                                              .pdf, or .csv for the data behind it\n"
-        "  bufferscope diff A B [--json] [--top N] [--fail-above-delta SIZE]\n"
-        "                       [--fail-on-lost-donation]\n"
-        "                                              compare two dumps (before, after), values\n"
-        "                                              matched by structure across renames\n"
-        "  bufferscope list DIR [--json]               every module of an --xla_dump_to folder\n"
-        "  bufferscope fit DIR|FILE ... --limit SIZE|DEVICE [--resident "
-        "args|SIZE|args+SIZE|in-use]\n"
-        "                  [--log LOG] [--json]        modules that share one device: what it\n"
-        "                                              holds while each runs, against the limit\n"
-        "                                              (exit 3 when one does not fit)\n"
-        "  bufferscope oom LOG [DIR|FILE ...] [--json] an out-of-memory message: what it asked\n"
-        "                                              for, the buffers it lists; with dumps,\n"
-        "                                              the module it is about and its values\n"
-        "  bufferscope [FILE|DIR ...] --screenshot OUT.png [--select VALUE]\n"
-        "      [--group-by op_name|source|op_type|kind|stack|stack-bottom-up|shape]\n"
-        "      [--source-frame K]  (frame K of the selected value's stack, 0: innermost)\n"
-        "      [--fit LIMIT]       (the Device Fit window of the folder's modules instead)\n"
-        "                                              open, grab the window to OUT.png, quit;\n"
-        "                                              an out-of-memory LOG with its DIR: its\n"
-        "                                              window, and the module's as OUT-window.png\n"
-        "  bufferscope --help | --version\n"
-        "options for every command: --verbose (debug logging on stderr), --threads N (cores\n"
-        "to use: default and most every core, 1 is the serial path)\n"
-        "exit status: 0 ok, 1 bad command line, 2 input error, 3 a --fail-... gate failed or\n"
-        "a module does not fit,\n"
-        "4 a gate could not be judged (a dump looks truncated)");
+    return QStringLiteral("usage:\n") + QString::fromUtf8(kUsageText).trimmed();
+}
+
+QString CommandLine::usageOf(QStringView command)
+{
+    // The synopsis lines of `command`: its own lines and the ones indented under them.
+    const QString prefix = QStringLiteral("bufferscope ") + command + QLatin1Char(' ');
+    QStringList lines;
+    bool in = false;
+    for (const QString &line : QString::fromUtf8(kUsageText).split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("bufferscope")))
+            in = line.startsWith(prefix);
+        else if (!line.startsWith(QLatin1Char(' ')))
+            in = false;
+        if (in)
+            lines << line;
+    }
+    return QStringLiteral("usage:\n") + lines.join(QLatin1Char('\n'));
 }
 
 qint64 CommandLine::parseSize(const QString &text)

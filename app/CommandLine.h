@@ -14,7 +14,10 @@ public:
     /// True when argv names a headless command rather than files for the GUI.
     static bool isCommand(const QStringList &args);
     static int run(const QStringList &args);
+    /// The synopsis (app/usage.txt, the one copy), as --help prints it.
     static QString usage();
+    /// The synopsis lines of one command ("report", "export", ...).
+    static QString usageOf(QStringView command);
     /// Parses "1234", "512MiB", "1.5GiB", "80 GB" (binary units); -1 when malformed.
     static qint64 parseSize(const QString &text);
     /// Prints "bufferscope: MESSAGE" on stderr, each line through safetext::forTerminal (a

@@ -159,15 +159,9 @@ int ExportCommand::run(const QStringList &args)
         }
     }
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
-        return fail(
-            QStringLiteral("usage: bufferscope export FILE --view "
-                           "usage|gantt|memory-map|breakdown|compare --out OUT.png|.svg|.pdf|.csv "
-                           "[--width W] [--height H] [--scale S] [--title TEXT] "
-                           "[--footer] [--select VALUE_ID|NAME] [--step T] "
-                           "[--budget SIZE] [--order start|size|allocation] "
-                           "[--group-by op_name|source|op_type|kind|shape] [--allocation N] "
-                           "[--compare OTHER]"),
-            1);
+        return fail(QStringLiteral("export needs FILE, --view and --out\n") +
+                        CommandLine::usageOf(u"export"),
+                    1);
     if (!ChartExport::formatOf(out))
         return fail(QStringLiteral("%1: unknown file type; --out must end in %2")
                         .arg(out, ChartExport::formatsText()),

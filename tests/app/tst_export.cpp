@@ -460,8 +460,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         const QString file = sample(QStringLiteral("tpu_unstack"));
         const QString out = QStringLiteral("/tmp/bufferscope-tst-export-unused.png");
-        QTest::newRow("no view") << QStringList{file, QStringLiteral("--out"), out} << 1
-                                 << QStringLiteral("usage: bufferscope export");
+        QTest::newRow("no view")
+            << QStringList{file, QStringLiteral("--out"), out} << 1
+            << QStringLiteral(
+                   "export needs FILE, --view and --out\nusage:\nbufferscope export FILE");
         QTest::newRow("unknown view")
             << QStringList{file, QStringLiteral("--view"), QStringLiteral("pie"),
                            QStringLiteral("--out"), out}

@@ -14,7 +14,7 @@ appstreamcli validate --no-net "$src/packaging/$id.metainfo.xml" || fail "metain
 xmllint --noout "$src/packaging/$id.mime.xml" || fail "MIME type XML is not well-formed"
 grep -q 'MimeType=application/x-xla-buffer-assignment;' "$src/packaging/$id.desktop" ||
     fail "the desktop entry does not claim the MIME type"
-warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 groff -man -Tutf8 -ww -z "$src/packaging/bufferscope.1" 2>&1)
+warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 groff -man -Tutf8 -ww -z "$bin/packaging/bufferscope.1" 2>&1)
 [ -z "$warnings" ] || fail "man page warnings: $warnings"
 
 for size in 16 22 24 32 48 64 128 256; do

@@ -20,6 +20,7 @@
 #include "report/JsonWriter.h"
 #include "report/OomReport.h"
 #include "report/Report.h"
+#include "report/ValueCard.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
 #include "util/Stopwatch.h"
@@ -154,8 +155,9 @@ int runReport(const QStringList &args)
                                        "as the Values table shows them)")
                             .arg(file, valueName),
                         2);
-        const std::string card = json ? Report::valueJson(dump, value, options)
-                                      : Report::valueText(dump, value, options);
+        const ValueCard facts = ValueCard::of(dump, value);
+        const std::string card = json ? Report::valueJson(dump, facts, options)
+                                      : Report::valueText(dump, facts, options);
         std::fwrite(card.data(), 1, card.size(), stdout);
         std::fflush(stdout);
         return 0;

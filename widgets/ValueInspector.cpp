@@ -1,9 +1,9 @@
 #include "ValueInspector.h"
 
 #include "analysis/ValueFlow.h"
-#include "model/MemorySpaces.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "report/ValueCard.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -126,79 +126,69 @@ QString ValueInspector::instructionLink(std::uint32_t instruction) const
     return name;
 }
 
-QString ValueInspector::html(const Value &v) const
+QString ValueInspector::html(const ValueCard &card) const
 {
     const Dump &d = *m_dump;
-    const Instruction *ins = d.instructionOf(v);
     QString out = QStringLiteral("<table cellspacing='2'>");
-    out += row(tr("id"), QString::number(v.id));
-    out += row(tr("name"), richEscaped(d.valueDisplayName(v)));
-    out += row(tr("key"), richEscaped(d.valueKey(v)));
-    const std::uint32_t index = static_cast<std::uint32_t>(&v - d.values.data());
-    if (const std::int32_t printed = d.printedColorOf(index); printed >= 0)
-        out += row(tr("memory space"),
-                   tr("S(%1): an S(%2) value in an S(%1) allocation").arg(v.color).arg(printed));
-    else
-        out += row(tr("memory space"), toQString(memorySpaceLabel(platformOf(d), v.color)));
-    if (v.allocation != kNone) {
-        const Allocation &a = d.allocations[v.allocation];
+    out += row(tr("id"), QString::number(card.id));
+    out += row(tr("name"), richEscaped(card.name));
+    out += row(tr("key"), richEscaped(card.key));
+    out += row(tr("memory space"), richEscaped(card.memorySpaceText));
+    if (card.allocation) {
+        const ValueCard::Placement &a = *card.allocation;
         out += row(tr("allocation"), tr("%1 · %2 · %3 (%4 bytes)")
                                          .arg(a.index)
                                          .arg(toQString(allocationKindName(a.kind)))
                                          .arg(humanBytesText(a.size))
                                          .arg(a.size));
         out += row(tr("offset"),
-                   QStringLiteral("%1 (0x%2)").arg(v.offset).arg(QString::number(v.offset, 16)));
+                   QStringLiteral("%1 (0x%2)").arg(a.offset).arg(QString::number(a.offset, 16)));
     } else {
         out += row(tr("allocation"), tr("none (not in any allocation)"));
     }
-    const std::int64_t logical = d.logicalBytes(v);
-    out += row(tr("assigned bytes"), tr("%1 (%2 bytes)").arg(humanBytesText(v.size)).arg(v.size));
-    out +=
-        row(tr("logical bytes"), d.shapes[v.shape].bytesKnown
-                                     ? tr("%1 (%2 bytes)").arg(humanBytesText(logical)).arg(logical)
-                                     : tr("unknown (dynamic or unreadable shape)"));
-    if (d.shapes[v.shape].bytesKnown)
-        out += row(tr("padding"), tr("%1 bytes").arg(v.size - logical));
-    out += row(tr("shape"), QStringLiteral("<code>%1</code>").arg(richEscaped(d.shapeText(v))));
-    if (v.hasLiveRange())
+    out += row(tr("assigned bytes"),
+               tr("%1 (%2 bytes)").arg(humanBytesText(card.bytes)).arg(card.bytes));
+    if (card.logicalBytes) {
+        out += row(
+            tr("logical bytes"),
+            tr("%1 (%2 bytes)").arg(humanBytesText(*card.logicalBytes)).arg(*card.logicalBytes));
+        out += row(tr("padding"), tr("%1 bytes").arg(card.bytes - *card.logicalBytes));
+    } else {
+        out += row(tr("logical bytes"), tr("unknown (dynamic or unreadable shape)"));
+    }
+    out += row(tr("shape"), QStringLiteral("<code>%1</code>").arg(richEscaped(card.shape)));
+    if (card.hasLiveRange())
         out += row(tr("live range"), tr("%1 – %2 · %3 steps")
-                                         .arg(stepLink(v.start), stepLink(v.end))
-                                         .arg(v.end - v.start + 1));
+                                         .arg(stepLink(card.start), stepLink(card.end))
+                                         .arg(card.end - card.start + 1));
     else
         out += row(tr("live range"), tr("none printed"));
 
-    QStringList positions;
-    for (std::uint32_t i = 0; i < v.positionCount && i < kMaxListed; ++i) {
-        const Position &p = d.positions[v.firstPosition + i];
-        QString text = p.instruction == kNone ? tr("?") : instructionLink(p.instruction);
-        if (p.index != kNoString)
-            text += QStringLiteral(" ") + richEscaped(d.str(p.index));
-        positions << text;
-    }
-    if (v.positionCount > kMaxListed)
-        positions << tr("… and %1 more").arg(v.positionCount - kMaxListed);
-    out += row(tr("positions"),
-               positions.isEmpty() ? tr("none") : positions.join(QStringLiteral("<br>")));
-    QStringList uses;
-    for (std::uint32_t i = 0; i < v.useCount && i < kMaxListed; ++i) {
-        const Use &u = d.uses[v.firstUse + i];
-        QString text = u.instruction == kNone ? tr("?") : instructionLink(u.instruction);
-        text += tr(" · operand %1").arg(u.operand);
-        if (u.index != kNoString)
-            text += QStringLiteral(" ") + richEscaped(d.str(u.index));
-        uses << text;
-    }
-    if (v.useCount > kMaxListed)
-        uses << tr("… and %1 more").arg(v.useCount - kMaxListed);
-    QString usesText = uses.join(QStringLiteral("<br>"));
-    if (v.usesState == UsesState::NotInitialized)
+    const ValueFlow &flow = card.flow;
+    const auto marks = [&](const std::vector<ValueMark> &list, bool uses) {
+        QStringList items;
+        for (std::size_t i = 0; i < list.size() && i < kMaxListed; ++i) {
+            const ValueMark &m = list[i];
+            QString text = m.instruction == kNone ? tr("?") : instructionLink(m.instruction);
+            if (uses)
+                text += tr(" · operand %1").arg(m.operand);
+            if (m.index != kNoString)
+                text += QStringLiteral(" ") + richEscaped(d.str(m.index));
+            items << text;
+        }
+        if (list.size() > kMaxListed)
+            items << tr("… and %1 more").arg(list.size() - kMaxListed);
+        return items.join(QStringLiteral("<br>"));
+    };
+    const QString positions = marks(flow.positions, false);
+    out += row(tr("positions"), positions.isEmpty() ? tr("none") : positions);
+    QString usesText = marks(flow.uses, true);
+    if (card.usesNotInitialized)
         usesText = tr("not initialized yet (XLA printed no uses)");
-    else if (uses.isEmpty())
-        usesText = tr("none");
+    else if (usesText.isEmpty())
+        usesText = flow.usesKnown ? tr("none") : tr("not in this dump");
     out += row(tr("uses"), usesText);
     // The data flow around it: what its instruction reads, what its readers make.
-    const ValueFlow flow = ValueFlow::of(d, index);
     const auto links = [&](const std::vector<std::uint32_t> &values,
                            const QString &key) -> QString {
         QStringList items;
@@ -217,23 +207,23 @@ QString ValueInspector::html(const Value &v) const
     };
     out += row(tr("producers"), links(flow.producers, tr("Alt+↑")));
     out += row(tr("consumers"), links(flow.consumers, tr("Alt+↓")));
-    if (ins) {
-        out += row(tr("instruction"), instructionLink(v.instruction));
-        if (ins->opcode != kNoString)
-            out += row(tr("opcode"), richEscaped(d.str(ins->opcode)));
-        if (ins->opType != kNoString)
-            out += row(tr("op_type"), richEscaped(d.str(ins->opType)));
-        if (ins->opName != kNoString)
-            out += row(tr("op_name"), richEscaped(d.str(ins->opName)));
-        const std::string source = d.sourceLocation(*ins);
-        if (!source.empty())
-            out += row(tr("source"), QStringLiteral("<code>%1</code>").arg(richEscaped(source)));
+    if (card.instruction != kNone) {
+        out += row(tr("instruction"), instructionLink(card.instruction));
+        if (!card.opcode.empty())
+            out += row(tr("opcode"), richEscaped(card.opcode));
+        if (!card.opType.empty())
+            out += row(tr("op_type"), richEscaped(card.opType));
+        if (!card.opName.empty())
+            out += row(tr("op_name"), richEscaped(card.opName));
+        if (!card.source.empty())
+            out +=
+                row(tr("source"), QStringLiteral("<code>%1</code>").arg(richEscaped(card.source)));
         // The call stack, innermost first (2026 dumps: the optimized HLO's tables; older ones:
         // the inline source as one frame). Each frame links to its source; library frames are
         // grey, so the user's own line stands out.
         QStringList frames;
-        for (std::size_t k = 0; k < m_frames.size(); ++k) {
-            const SourcePlace &f = m_frames[k];
+        for (std::size_t k = 0; k < card.stack.size(); ++k) {
+            const SourcePlace &f = card.stack[k];
             QString place = f.file.empty() ? tr("?") : toQString(f.file);
             if (f.line >= 0)
                 place += QStringLiteral(":%1").arg(f.line);
@@ -252,9 +242,7 @@ QString ValueInspector::html(const Value &v) const
                        frames.join(QStringLiteral("<br>")));
     }
     out += row(tr("listed at"),
-               tr("%1 line %2")
-                   .arg(richEscaped(d.files.empty() ? std::string() : d.files[v.file].path))
-                   .arg(v.line));
+               tr("%1 line %2").arg(richEscaped(card.listedFile)).arg(card.listedLine));
     out += QStringLiteral("</table>");
     return out;
 }
@@ -296,12 +284,12 @@ void ValueInspector::showValue(int value)
     }
     m_value = value;
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
-    const Instruction *stackOwner = m_dump->instructionOf(v);
-    m_frames = stackOwner ? placesOf(*m_dump, *stackOwner) : std::vector<SourcePlace>();
-    m_headingName = toQString(m_dump->valueDisplayName(v));
-    m_headingSize = humanBytesText(v.size);
+    const ValueCard card = ValueCard::of(*m_dump, static_cast<std::uint32_t>(value));
+    m_frames = card.stack;
+    m_headingName = toQString(card.name);
+    m_headingSize = humanBytesText(card.bytes);
     fitHeading();
-    m_details->setHtml(html(v));
+    m_details->setHtml(html(card));
     const Instruction *ins = m_dump->instructionOf(v);
     m_copySource->setEnabled(ins && !m_dump->sourceLocation(*ins).empty());
     m_text->setPlainText(ins && ins->hasText

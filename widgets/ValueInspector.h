@@ -15,6 +15,7 @@ class QTextBrowser;
 namespace bufferscope {
 
 class Selection;
+struct ValueCard;
 
 /// Every field of the selected value: identity, allocation, sizes and padding, shape, live
 /// range, positions and uses as links (select that step or value), metadata with a copyable
@@ -45,7 +46,7 @@ Q_SIGNALS:
 
 private:
     void showValue(int value);
-    QString html(const Value &v) const;
+    QString html(const ValueCard &card) const;
     QString stepLink(std::int64_t step) const;
     QString instructionLink(std::uint32_t instruction) const;
     /// The heading: the name, elided in the middle to the width there is, and the size.

@@ -8,6 +8,7 @@
 #include "model/MemorySpaces.h"
 #include "parse/ModuleFiles.h"
 #include "report/JsonWriter.h"
+#include "report/ValueCard.h"
 #include "util/SafeText.h"
 
 #include <algorithm>
@@ -144,6 +145,32 @@ void writeStepBytes(JsonWriter &w, const Dump &dump, std::string_view name, cons
     w.endObject();
 }
 
+/// "stack": [{file, line, function, column?}], innermost first; nothing when `frames` is empty.
+void writeStack(JsonWriter &w, const std::vector<SourcePlace> &frames)
+{
+    if (frames.empty())
+        return;
+    w.key("stack").beginArray();
+    for (const SourcePlace &f : frames) {
+        w.beginObject();
+        w.key("file");
+        if (f.file.empty())
+            w.null();
+        else
+            w.value(f.file);
+        w.key("line").value(static_cast<std::int64_t>(f.line));
+        w.key("function");
+        if (f.function.empty())
+            w.null();
+        else
+            w.value(f.function);
+        if (f.column > 0)
+            w.key("column").value(static_cast<std::int64_t>(f.column));
+        w.endObject();
+    }
+    w.endArray();
+}
+
 void writeValueFields(JsonWriter &w, const Dump &dump, const Value &v)
 {
     const Instruction *ins = dump.instructionOf(v);
@@ -172,28 +199,7 @@ void writeValueFields(JsonWriter &w, const Dump &dump, const Value &v)
         w.value(src);
     // The call stack, innermost first: the optimized HLO's frames, else the inline source as
     // one frame; absent when neither is known.
-    const std::vector<StackFrame> frames = ins ? framesOf(dump, *ins) : std::vector<StackFrame>();
-    if (!frames.empty()) {
-        w.key("stack").beginArray();
-        for (const StackFrame &f : frames) {
-            w.beginObject();
-            w.key("file");
-            if (f.file == kNoString)
-                w.null();
-            else
-                w.value(dump.str(f.file));
-            w.key("line").value(static_cast<std::int64_t>(f.line));
-            w.key("function");
-            if (f.function == kNoString)
-                w.null();
-            else
-                w.value(dump.str(f.function));
-            if (f.column > 0)
-                w.key("column").value(static_cast<std::int64_t>(f.column));
-            w.endObject();
-        }
-        w.endArray();
-    }
+    writeStack(w, ins ? placesOf(dump, *ins) : std::vector<SourcePlace>());
 }
 
 } // namespace
@@ -659,48 +665,77 @@ void Report::warningsJson(JsonWriter &w, const Dump &dump, const std::vector<Dia
     w.endArray();
 }
 
-std::string Report::valueText(const Dump &dump, std::uint32_t value, const ReportOptions &options)
+std::string Report::valueText(const Dump &dump, const ValueCard &card, const ReportOptions &options)
 {
     std::string out;
     const auto line = [&out](const std::string &text = {}) {
         out += safetext::forTerminal(text); // names are the dump's: no control reaches a terminal
         out += '\n';
     };
-    const Value &v = dump.values[value];
-    const Instruction *ins = dump.instructionOf(v);
-    const ValueFlow flow = ValueFlow::of(dump, value);
-    line("BufferScope value: " + dump.valueDisplayName(v) + " (id " + std::to_string(v.id) +
-         ") in " + dump.module);
-    line("  file          " + shownFile(dump, options));
-    line("  bytes         " + bytesText(v.size));
-    line("  shape         " + std::string(dump.shapeText(v)));
-    line("  memory space  " + std::to_string(v.color));
-    if (v.allocation != kNone) {
-        const Allocation &a = dump.allocations[v.allocation];
-        line("  allocation    " + std::to_string(a.index) + " (" +
-             std::string(allocationKindName(a.kind)) + "), offset " + std::to_string(v.offset));
-    } else {
-        line("  allocation    none");
-    }
-    if (v.hasLiveRange())
-        line("  live          " + std::to_string(v.start) + " (" + stepInstruction(dump, v.start) +
-             ") – " + std::to_string(v.end) + " (" + stepInstruction(dump, v.end) + ")");
+    const auto field = [&line](std::string_view key, const std::string &text) {
+        line("  " + pad(key, 14) + text);
+    };
+    line("BufferScope value: " + card.name + " (id " + std::to_string(card.id) + ") in " +
+         dump.module);
+    field("file", shownFile(dump, options));
+    field("key", card.key);
+    field("bytes", bytesText(card.bytes));
+    field("logical bytes",
+          card.logicalBytes
+              ? bytesText(*card.logicalBytes) +
+                    (card.bytes != *card.logicalBytes
+                         ? ", padding " + std::to_string(card.bytes - *card.logicalBytes) + " bytes"
+                         : std::string())
+              : std::string("unknown (dynamic or unreadable shape)"));
+    field("shape", card.shape);
+    field("memory space", card.memorySpaceText);
+    if (card.allocation)
+        field("allocation", std::to_string(card.allocation->index) + " (" +
+                                std::string(allocationKindName(card.allocation->kind)) + ", " +
+                                humanBytes(card.allocation->size) + "), offset " +
+                                std::to_string(card.allocation->offset));
     else
-        line("  live          no live range");
-    if (ins && ins->opName != kNoString)
-        line("  op_name       " + std::string(dump.str(ins->opName)));
-    if (ins && !dump.sourceLocation(*ins).empty())
-        line("  source        " + dump.sourceLocation(*ins));
+        field("allocation", "none");
+    if (card.hasLiveRange())
+        field("live", std::to_string(card.start) + " (" + stepInstruction(dump, card.start) +
+                          ") – " + std::to_string(card.end) + " (" +
+                          stepInstruction(dump, card.end) + "), " +
+                          std::to_string(card.end - card.start + 1) + " steps");
+    else
+        field("live", "no live range");
+    if (card.instruction != kNone)
+        field("instruction", std::string(dump.str(dump.instructions[card.instruction].name)) +
+                                 (card.opcode.empty() ? std::string() : " (" + card.opcode + ")"));
+    if (!card.opType.empty())
+        field("op_type", card.opType);
+    if (!card.opName.empty())
+        field("op_name", card.opName);
+    if (!card.source.empty())
+        field("source", card.source);
+    field("listed at", card.listedFile + ":" + std::to_string(card.listedLine));
+    const ValueFlow &flow = card.flow;
     const auto stepText = [](std::int64_t step) {
         return step < 0 ? std::string("     -") : padLeft(std::to_string(step), 6);
     };
+    // The stack, when it says more than the source line above (2026 dumps' frames).
+    if (card.stack.size() > 1 || (!card.stack.empty() && !card.stack.front().function.empty())) {
+        line();
+        line("Call stack (innermost first)");
+        for (const SourcePlace &f : card.stack)
+            line("  " + (f.function.empty() ? std::string() : f.function + "  ") +
+                 (f.file.empty() ? std::string("?") : f.file) +
+                 (f.line >= 0 ? ":" + std::to_string(f.line) : std::string()) +
+                 (f.column > 0 ? ":" + std::to_string(f.column) : std::string()));
+    }
     line();
     line("Positions (step, instruction, index)");
     for (const ValueMark &m : flow.positions)
         line("  " + stepText(m.step) + "  " + markInstruction(dump, m) +
              (m.index == kNoString ? std::string() : " " + std::string(dump.str(m.index))));
     line("Uses (step, instruction, operand)");
-    if (!flow.usesKnown)
+    if (card.usesNotInitialized)
+        line("  not initialized yet (XLA printed no uses)");
+    else if (!flow.usesKnown)
         line("  not in this dump");
     else if (flow.uses.empty())
         line("  none");
@@ -719,16 +754,62 @@ std::string Report::valueText(const Dump &dump, std::uint32_t value, const Repor
     return out;
 }
 
-std::string Report::valueJson(const Dump &dump, std::uint32_t value, const ReportOptions &options)
+std::string Report::valueJson(const Dump &dump, const ValueCard &card, const ReportOptions &options)
 {
-    const Value &v = dump.values[value];
-    const ValueFlow flow = ValueFlow::of(dump, value);
+    const ValueFlow &flow = card.flow;
+    const auto orNull = [](JsonWriter &w, const std::string &text) {
+        if (text.empty())
+            w.null();
+        else
+            w.value(text);
+    };
     JsonWriter w;
     w.beginObject();
     w.key("file").value(shownFile(dump, options));
     w.key("module").value(dump.module);
-    writeValueFields(w, dump, v);
-    w.key("memory_space").value(static_cast<std::int64_t>(v.color));
+    w.key("id").value(card.id);
+    w.key("name").value(card.name);
+    w.key("key").value(card.key);
+    w.key("bytes").value(card.bytes);
+    w.key("logical_bytes");
+    if (card.logicalBytes)
+        w.value(*card.logicalBytes);
+    else
+        w.null();
+    w.key("shape").value(card.shape);
+    w.key("allocation");
+    if (card.allocation)
+        w.value(card.allocation->index);
+    else
+        w.null();
+    w.key("allocation_kind");
+    if (card.allocation)
+        w.value(allocationKindName(card.allocation->kind));
+    else
+        w.null();
+    w.key("offset").value(card.allocation ? card.allocation->offset : 0);
+    w.key("start").value(card.start);
+    w.key("end").value(card.end);
+    w.key("op_name");
+    orNull(w, card.opName);
+    w.key("op_type");
+    orNull(w, card.opType);
+    w.key("opcode");
+    orNull(w, card.opcode);
+    w.key("instruction");
+    if (card.instruction == kNone)
+        w.null();
+    else
+        w.value(dump.str(dump.instructions[card.instruction].name));
+    w.key("source");
+    orNull(w, card.source);
+    writeStack(w, card.stack);
+    w.key("memory_space").value(static_cast<std::int64_t>(card.memorySpace));
+    w.key("memory_space_label").value(card.memorySpaceText);
+    w.key("listed_at").beginObject();
+    w.key("file").value(card.listedFile);
+    w.key("line").value(card.listedLine);
+    w.endObject();
     const auto marks = [&](std::string_view name, const std::vector<ValueMark> &list, bool uses) {
         w.key(name).beginArray();
         for (const ValueMark &m : list) {

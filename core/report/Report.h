@@ -13,6 +13,7 @@
 namespace bufferscope {
 
 class JsonWriter;
+struct ValueCard;
 
 struct ReportOptions
 {
@@ -32,11 +33,11 @@ public:
                             const ReportOptions &options);
     static std::string json(const Dump &dump, const MemoryTimeline &timeline,
                             const ReportOptions &options);
-    /// `report --value`: one value's card (what the top list says of a value) with its uses,
-    /// positions, producers and consumers (analysis/ValueFlow).
-    static std::string valueText(const Dump &dump, std::uint32_t value,
+    /// `report --value`: one value's card (report/ValueCard: what the inspector shows) with its
+    /// uses, positions, producers and consumers.
+    static std::string valueText(const Dump &dump, const ValueCard &card,
                                  const ReportOptions &options);
-    static std::string valueJson(const Dump &dump, std::uint32_t value,
+    static std::string valueJson(const Dump &dump, const ValueCard &card,
                                  const ReportOptions &options);
     /// The step the report is about: the option's, else memory space 0's peak.
     static std::int64_t reportStep(const MemoryTimeline &timeline, const ReportOptions &options);

@@ -5,6 +5,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "report/Report.h"
+#include "report/ValueCard.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -320,6 +321,17 @@ private Q_SLOTS:
         QCOMPARE(d->values[moved].color, 1);   // it takes up S(1) memory
         QCOMPARE(d->printedColorOf(moved), 0); // though its own line says @0
         QCOMPARE(d->printedColorOf(d->findValueById(325)), -1);
+        // Its card says so, in the text and JSON of `report --value` alike (the inspector shows
+        // the same card).
+        const ValueCard card = ValueCard::of(*d, moved);
+        QCOMPARE(card.memorySpaceText, std::string("S(1): an S(0) value in an S(1) allocation"));
+        QVERIFY(Report::valueText(*d, card, {})
+                    .find("\n  memory space  S(1): an S(0) value in an S(1) allocation\n") !=
+                std::string::npos);
+        QVERIFY(
+            Report::valueJson(*d, card, {})
+                .find("\"memory_space_label\": \"S(1): an S(0) value in an S(1) allocation\"") !=
+            std::string::npos);
         // S(0) at step 15 was 16384 + 3 x 512 = 17920 (docs/FORMAT.md Part A); without the moved
         // value 17408, still the S(0) peak (step 16 holds 16384 + 512). S(1) had 1536 at steps
         // 12-15 (broadcast_add_fusion, fusion.21{0}, fusion.21{1}); with it, 2048.

@@ -436,6 +436,15 @@ private Q_SLOTS:
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains("      42  fusion.38, operand 1\n"));
         QVERIFY(text.out.contains("p5.18.0 (203), p4.16.0 (204)"));
+        // The card's fields, as the inspector shows them: value 175 is listed on line 41 of the
+        // dump, bf16[128,1,1024] is 128 x 1024 x 2 = 262144 bytes with no padding, in
+        // allocation 13 (an output of 262144 bytes), in device memory, live 34-48.
+        QVERIFY(text.out.contains("\n  key           loop_gather_fusion{}\n"));
+        QVERIFY(text.out.contains("\n  logical bytes 256.0KiB (262144 bytes)\n"));
+        QVERIFY(text.out.contains("\n  memory space  S(0) device\n"));
+        QVERIFY(text.out.contains("\n  allocation    13 (output, 256.0KiB), offset 0\n"));
+        QVERIFY(text.out.contains(" – 48 (fusion.36), 15 steps\n"));
+        QVERIFY(text.out.contains("gpu_decoder_layer.buffer-assignment.txt:41\n"));
         // An unknown value: exit 2, naming it.
         const Run unknown = run({QStringLiteral("report"), sample("gpu_decoder_layer"),
                                  QStringLiteral("--value"), QStringLiteral("fusion.999")});

@@ -49,7 +49,7 @@ int fail(const QString &message, int code)
 }
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
-bool load(const QString &file, LoadedDump &out)
+bool load(const QString &file, LoadedDump &out, int threads)
 {
     if (QFileInfo(file).isDir()) {
         fail(file +
@@ -58,14 +58,14 @@ bool load(const QString &file, LoadedDump &out)
         return false;
     }
     QString error;
-    if (!loadDump(file, out, error)) {
+    if (!loadDump(file, out, error, nullptr, {}, threads)) {
         fail(error, 2);
         return false;
     }
     return true;
 }
 
-int runReport(const QStringList &args)
+int runReport(const QStringList &args, int threads)
 {
     QString file;
     bool json = false;
@@ -139,7 +139,7 @@ int runReport(const QStringList &args)
         return 0;
     }
     LoadedDump loaded;
-    if (!load(file, loaded))
+    if (!load(file, loaded, threads))
         return 2;
     const Dump &dump = *loaded.dump;
     options.file = file.toStdString();
@@ -200,7 +200,7 @@ int runReport(const QStringList &args)
     return 0;
 }
 
-int runDiff(const QStringList &args)
+int runDiff(const QStringList &args, int threads)
 {
     QStringList files;
     bool json = false;
@@ -235,17 +235,20 @@ int runDiff(const QStringList &args)
         return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
                         CommandLine::usageOf(u"diff"),
                     1);
-    // Both files at once, one per core.
+    // Both files at once, each on half the threads.
+    const int half = std::max(1, threadsFor(threads) / 2);
     LoadedDump a;
     LoadedDump b;
     bool okA = false;
     bool okB = false;
     const Stopwatch timing;
-    runBoth([&] { okA = load(files[0], a); }, [&] { okB = load(files[1], b); });
+    runBoth([&] { okA = load(files[0], a, half); }, [&] { okB = load(files[1], b, half); },
+            threads);
     if (!okA || !okB)
         return 2;
     spdlog::debug("both dumps loaded in {:.3f} s", timing.seconds());
-    const DumpDiff d = DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
+    const DumpDiff d =
+        DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
     spdlog::debug("compared in {:.3f} s", timing.seconds());
     options.before = files[0].toStdString();
     options.after = files[1].toStdString();
@@ -291,7 +294,7 @@ int runDiff(const QStringList &args)
     return code;
 }
 
-int runList(const QStringList &args)
+int runList(const QStringList &args, int threads)
 {
     QString dir;
     bool json = false;
@@ -348,7 +351,7 @@ int runList(const QStringList &args)
             QFile f(file);
             if (f.open(QIODevice::ReadOnly))
                 e.total = MemoryUsageReport::parse(f.readAll().toStdString()).totalBytes;
-        } else if (!loadDump(file, loaded, error)) {
+        } else if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
             e.error = error.toStdString();
             status = 2;
         } else {
@@ -447,7 +450,7 @@ bool readLog(const QString &path, std::string &text)
     return true;
 }
 
-int runOom(const QStringList &args)
+int runOom(const QStringList &args, int threads)
 {
     QString log;
     QStringList dumps;
@@ -488,7 +491,7 @@ int runOom(const QStringList &args)
         for (const QString &p : found.problems)
             CommandLine::fail(p, 0);
         QStringList errors;
-        weighModules(findings, found.files, errors);
+        weighModules(findings, found.files, errors, nullptr, threads);
         for (const QString &e : errors)
             CommandLine::fail(e, 0);
         if (!errors.isEmpty())
@@ -504,7 +507,7 @@ std::int64_t sizeFromText(std::string_view text)
     return parseByteSize(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
 }
 
-int runFit(const QStringList &args)
+int runFit(const QStringList &args, int threads)
 {
     QStringList inputs;
     QString limitText;
@@ -629,7 +632,7 @@ int runFit(const QStringList &args)
         }
         LoadedDump loaded;
         QString error;
-        if (!loadDump(file, loaded, error)) {
+        if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
             CommandLine::fail(error, 0);
             status = 2;
             continue;
@@ -710,7 +713,7 @@ bool CommandLine::isCommand(const QStringList &args)
            first == QLatin1String("-h") || first == QLatin1String("--version");
 }
 
-int CommandLine::run(const QStringList &args)
+int CommandLine::run(const QStringList &args, int threads)
 {
     const QString command = args.front();
     if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
@@ -723,15 +726,15 @@ int CommandLine::run(const QStringList &args)
     }
     const QStringList rest = args.mid(1);
     if (command == QLatin1String("report"))
-        return runReport(rest);
+        return runReport(rest, threads);
     if (command == QLatin1String("diff"))
-        return runDiff(rest);
+        return runDiff(rest, threads);
     if (command == QLatin1String("list"))
-        return runList(rest);
+        return runList(rest, threads);
     if (command == QLatin1String("oom"))
-        return runOom(rest);
+        return runOom(rest, threads);
     if (command == QLatin1String("fit"))
-        return runFit(rest);
+        return runFit(rest, threads);
     return fail(QStringLiteral("unknown command '%1'\n").arg(command) + usage(), 1);
 }
 

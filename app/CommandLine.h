@@ -13,7 +13,8 @@ public:
     static constexpr int kUnjudged = 4;
     /// True when argv names a headless command rather than files for the GUI.
     static bool isCommand(const QStringList &args);
-    static int run(const QStringList &args);
+    /// Runs the command in `args` with `threads` (util/Parallel.h threadsFor: 0 every core).
+    static int run(const QStringList &args, int threads);
     /// The synopsis (app/usage.txt, the one copy), as --help prints it.
     static QString usage();
     /// The synopsis lines of one command ("report", "export", ...).

@@ -48,11 +48,12 @@ int exportComparison(Workspace &workspace, const QString &file, const QString &o
                                        std::pair<const QString &, LoadedDump &>{other, after}}) {
         if (QFileInfo(path).isDir())
             return fail(path + QStringLiteral(": is a directory; give one dump file"), 2);
-        if (!loadDump(path, loaded, error))
+        if (!loadDump(path, loaded, error, nullptr, {}, workspace.threads()))
             return fail(error, 2);
     }
-    auto diff = std::make_shared<const DumpDiff>(
-        DumpDiff::compute(*before.dump, *before.timeline, *after.dump, *after.timeline));
+    auto diff = std::make_shared<const DumpDiff>(DumpDiff::compute(*before.dump, *before.timeline,
+                                                                   *after.dump, *after.timeline,
+                                                                   nullptr, workspace.threads()));
     CompareView view(workspace.jobs());
     view.resize(options.width, options.height);
     view.setDumps(before.dump, before.timeline, toQString(before.dump->module), after.dump,
@@ -73,7 +74,7 @@ int exportComparison(Workspace &workspace, const QString &file, const QString &o
 
 } // namespace
 
-int ExportCommand::run(const QStringList &args)
+int ExportCommand::run(const QStringList &args, int threads)
 {
     QString file;
     QString view;
@@ -173,6 +174,7 @@ int ExportCommand::run(const QStringList &args)
     // The same workspace and views as the app, with everything built at once (nothing here
     // can wait for a job).
     Workspace workspace;
+    workspace.setThreads(threads);
     workspace.setBackgroundFrom(std::numeric_limits<std::size_t>::max());
     if (!compare.isEmpty() && (budget > 0 || step >= 0))
         return fail(QStringLiteral("--budget and --step are for the single-dump views"), 1);
@@ -209,7 +211,7 @@ int ExportCommand::run(const QStringList &args)
     QString error;
     if (QFileInfo(file).isDir())
         return fail(file + QStringLiteral(": is a directory; give one dump file"), 2);
-    if (!loadDump(file, loaded, error))
+    if (!loadDump(file, loaded, error, nullptr, {}, threads))
         return fail(error, 2);
     const Dump &dump = *loaded.dump;
     if (step >= 0 && step >= dump.stepCount())

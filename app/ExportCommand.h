@@ -12,7 +12,8 @@ namespace bufferscope {
 class ExportCommand
 {
 public:
-    static int run(const QStringList &args);
+    /// `threads` as util/Parallel.h threadsFor takes them (0: every core).
+    static int run(const QStringList &args, int threads);
 };
 
 } // namespace bufferscope

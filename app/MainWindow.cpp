@@ -702,9 +702,14 @@ void MainWindow::applyPreferences(const Preferences &preferences)
     m_inspector->setLibraryPatterns(preferences.libraryPatterns);
     m_source->setPathMappings(preferences.pathMappings);
     m_source->setEditorCommand(preferences.editorCommand);
-    // `--threads N` on the command line decides for the whole run.
-    if (!qApp->property(kThreadsFromCommandLine).toBool())
-        setThreadBudget(preferences.threads);
+    if (!m_threadsFromCommandLine)
+        m_workspace->setThreads(preferences.threads);
+}
+
+void MainWindow::setCommandLineThreads(int threads)
+{
+    m_threadsFromCommandLine = true;
+    m_workspace->setThreads(threads);
 }
 
 void MainWindow::showBreakdownBy(Breakdown::Grouping grouping)

@@ -87,8 +87,10 @@ public:
     BreakdownPanel *peakPanel() const { return m_peakPanel; }
     ValueInspector *inspector() const { return m_inspector; }
     SourceView *sourceView() const { return m_source; }
-    /// Applies the library patterns, path mappings and editor command.
+    /// Applies the library patterns, path mappings, editor command and threads.
     void applyPreferences(const Preferences &preferences);
+    /// `--threads N`: it decides for the whole run, whatever the Preferences say.
+    void setCommandLineThreads(int threads);
     /// Brings What Fills Memory to the front, grouped by `grouping`.
     void showBreakdownBy(Breakdown::Grouping grouping);
     /// Edit ▸ Preferences.
@@ -169,6 +171,7 @@ private:
                     bool offerWarnings = false);
 
     Workspace *m_workspace;
+    bool m_threadsFromCommandLine = false; ///< `--threads N` outranks the Preferences
     ValueTableModel *m_valueModel;
     AllocationTreeModel *m_allocationModel;
     InstructionListModel *m_instructionModel;

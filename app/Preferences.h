@@ -11,9 +11,6 @@ class QTableWidget;
 
 namespace bufferscope {
 
-/// The application property main() sets when `--threads N` was given: it outranks the setting.
-inline constexpr char kThreadsFromCommandLine[] = "bufferscopeThreadsFromCommandLine";
-
 /// What the user sets, kept in QSettings: the library patterns "by source" and the stacks look
 /// past, where the dumps' files are on this machine, the editor, and the threads to load with.
 struct Preferences

@@ -140,13 +140,12 @@ int main(int argc, char **argv)
                          "bufferscope: --threads %d is more than the %d core(s) here: "
                          "using %d\n",
                          *threads, maxThreads(), maxThreads());
-        setThreadBudget(*threads);
     }
 
     if (CommandLine::isCommand(args)) {
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("bufferscope"));
-        return CommandLine::run(args);
+        return CommandLine::run(args, threads.value_or(0));
     }
     if (!args.isEmpty() && args.front() == QLatin1String("export")) {
         // Headless: the same widgets draw into an offscreen surface; no display needed.
@@ -155,7 +154,7 @@ int main(int argc, char **argv)
         QApplication app(argc, argv);
         QApplication::setApplicationName(QStringLiteral("bufferscope"));
         QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION)); // --footer
-        return ExportCommand::run(args.mid(1));
+        return ExportCommand::run(args.mid(1), threads.value_or(0));
     }
     // A bare word that is no file is a mistyped command, not a file for the GUI to open.
     if (!args.isEmpty() && !QFileInfo::exists(args.front()) &&
@@ -215,8 +214,9 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("BufferScope"));
     QApplication::setOrganizationName(QStringLiteral("BufferScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUFFERSCOPE_VERSION));
-    app.setProperty(kThreadsFromCommandLine, threads.has_value());
     MainWindow window;
+    if (threads)
+        window.setCommandLineThreads(*threads);
     QPointer<OomView> oomView;
     const auto grabAndQuit = [&screenshot](QWidget *shown) {
         const bool ok = shown->grab().save(screenshot);

@@ -856,8 +856,10 @@ void UsageChart::showGroup(const QVector<int> &values)
     const int space = m_memorySpace;
     workspace()->jobs()->run(
         m_groupLane, this,
-        [keep, space, members = std::move(members)](const JobControl &control) mutable {
-            return MemoryTimeline::liveBytesOf(*keep, std::move(members), space, control.flag())
+        [keep, space, members = std::move(members),
+         threads = workspace()->threads()](const JobControl &control) mutable {
+            return MemoryTimeline::liveBytesOf(*keep, std::move(members), space, control.flag(),
+                                               threads)
                 .value_or(std::vector<std::int64_t>());
         },
         [this, keep, space](std::vector<std::int64_t> bytes) {

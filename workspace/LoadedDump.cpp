@@ -12,10 +12,11 @@
 namespace bufferscope {
 
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::atomic<bool> *cancel,
-              const std::function<void(qint64, qint64)> &progress)
+              const std::function<void(qint64, qint64)> &progress, int threads)
 {
     ParseOptions options;
     options.cancel = cancel;
+    options.threads = threads;
     if (progress)
         options.progress = [&progress](std::int64_t done, std::int64_t total) {
             progress(done, total);
@@ -45,7 +46,7 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::a
         return false;
     }
     const Stopwatch timing;
-    auto timeline = MemoryTimeline::compute(*result.dump, cancel);
+    auto timeline = MemoryTimeline::compute(*result.dump, cancel, threads);
     spdlog::debug("memory timeline {:.3f} s", timing.seconds());
     if (!timeline)
         return false;

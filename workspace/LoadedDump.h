@@ -52,10 +52,11 @@ struct ModuleFigures
 /// Parses `path` (a file, or ":/…" for an embedded resource) and computes its timeline, on the
 /// calling thread: for the command line, tests and the workspace's load job. On failure
 /// returns false and fills `error` ("FILE:LINE: message"); a cancelled load returns false
-/// with `error` empty.
+/// with `error` empty. `threads` for the parse and the timeline, as util/Parallel.h threadsFor
+/// takes them (0: every core).
 bool loadDump(const QString &path, LoadedDump &out, QString &error,
               const std::atomic<bool> *cancel = nullptr,
-              const std::function<void(qint64, qint64)> &progress = {});
+              const std::function<void(qint64, qint64)> &progress = {}, int threads = 0);
 
 } // namespace bufferscope
 

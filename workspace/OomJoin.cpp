@@ -10,7 +10,7 @@
 namespace bufferscope {
 
 bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
-                  const std::atomic<bool> *cancel)
+                  const std::atomic<bool> *cancel, int threads)
 {
     findings.withDumps = true;
     findings.dumpsGiven = files.size();
@@ -33,7 +33,7 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
                     continue; // rounded sizes only: nothing exact to match on
                 LoadedDump d;
                 QString error;
-                if (!loadDump(file, d, error, cancel)) {
+                if (!loadDump(file, d, error, cancel, {}, threads)) {
                     if (cancel && cancel->load(std::memory_order_relaxed))
                         return false;
                     errors << error;

@@ -14,6 +14,6 @@ namespace bufferscope {
 /// withDumps and dumpsGiven; `errors` gets "FILE:LINE: message" for modules that do not load.
 /// Returns false when cancelled. For `bufferscope oom` and the window's out-of-memory view.
 bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
-                  const std::atomic<bool> *cancel = nullptr);
+                  const std::atomic<bool> *cancel = nullptr, int threads = 0);
 
 } // namespace bufferscope

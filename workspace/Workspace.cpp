@@ -122,11 +122,11 @@ void Workspace::load(const QString &path)
     };
     m_jobs->run(
         m_loadLane, this,
-        [path, order, allocation](const JobControl &control) {
+        [path, order, allocation, threads = m_threads](const JobControl &control) {
             Result r;
-            r.ok =
-                loadDump(path, r.loaded, r.error, control.flag(),
-                         [&control](qint64 done, qint64 total) { control.progress(done, total); });
+            r.ok = loadDump(
+                path, r.loaded, r.error, control.flag(),
+                [&control](qint64 done, qint64 total) { control.progress(done, total); }, threads);
             if (r.ok && !control.cancelled()) {
                 // Built here, next to the analyses, so showing the dump costs the GUI thread
                 // only the views' own work.
@@ -178,12 +178,13 @@ void Workspace::scanNext(std::shared_ptr<const QStringList> files, int next, QSt
         return;
     // One job per module: the lane is free between two, and a newer scan replaces this one.
     const QString file = files->at(next);
+    const int threads = scanThreads();
     m_jobs->run(
         m_scanLane, this,
-        [file](const JobControl &control) {
+        [file, threads](const JobControl &control) {
             LoadedDump loaded;
             QString error;
-            if (loadDump(file, loaded, error, control.flag()))
+            if (loadDump(file, loaded, error, control.flag(), {}, threads))
                 return ModuleFigures::of(loaded);
             ModuleFigures figures;
             figures.status = error.isEmpty() ? ModuleFigures::Status::NotRead
@@ -215,12 +216,13 @@ void Workspace::compareWith(const QString &path)
     const LoadedDump before = m_current;
     m_jobs->run(
         m_compareLane, this,
-        [path, before](const JobControl &control) {
+        [path, before, threads = m_threads](const JobControl &control) {
             Result r;
-            if (loadDump(path, r.other, r.error, control.flag()) && !control.cancelled()) {
+            if (loadDump(path, r.other, r.error, control.flag(), {}, threads) &&
+                !control.cancelled()) {
                 auto diff = std::make_shared<DumpDiff>(
                     DumpDiff::compute(*before.dump, *before.timeline, *r.other.dump,
-                                      *r.other.timeline, control.flag()));
+                                      *r.other.timeline, control.flag(), threads));
                 if (!diff->match.cancelled)
                     r.diff = std::move(diff);
             }
@@ -245,10 +247,10 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files)
     };
     m_jobs->run(
         m_oomLane, this,
-        [findings = std::move(findings), files](const JobControl &control) {
+        [findings = std::move(findings), files, threads = m_threads](const JobControl &control) {
             Result r;
             r.findings = findings;
-            r.done = weighModules(r.findings, files, r.errors, control.flag());
+            r.done = weighModules(r.findings, files, r.errors, control.flag(), threads);
             return r;
         },
         [this](Result r) {
@@ -266,13 +268,13 @@ void Workspace::measureModules(const QStringList &files)
     };
     m_jobs->run(
         m_fitLane, this,
-        [files](const JobControl &control) {
+        [files, threads = m_threads](const JobControl &control) {
             Result r;
             for (qsizetype i = 0; i < files.size() && !control.cancelled(); ++i) {
                 control.progress(i, files.size());
                 LoadedDump d;
                 QString error;
-                if (!loadDump(files[i], d, error, control.flag())) {
+                if (!loadDump(files[i], d, error, control.flag(), {}, threads)) {
                     if (!error.isEmpty())
                         r.errors << error;
                     continue;

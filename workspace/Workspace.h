@@ -62,6 +62,12 @@ public:
     explicit Workspace(QObject *parent = nullptr);
     ~Workspace() override;
 
+    /// The threads every computation the workspace starts may use (util/Parallel.h threadsFor:
+    /// 0 is every core, 1 the serial paths); decided by the app (`--threads`, Preferences).
+    /// The module scan reads on one thread while a load runs, so the two do not compete.
+    void setThreads(int threads) { m_threads = threads; }
+    int threads() const { return m_threads; }
+
     Selection *selection() const { return m_selection; }
     JobRunner *jobs() const { return m_jobs; }
     /// The shared action (with its shortcut) that applies a selection rule.
@@ -90,6 +96,9 @@ public:
     /// A newer scan replaces an older one. `skip` is not read (it is being loaded anyway).
     void scanModules(const QStringList &files, const QString &skip = {});
     bool isScanning() const;
+    /// The threads the scan reads its next module on: one while a load runs (the two do not
+    /// compete for the cores), else threads().
+    int scanThreads() const { return isLoading() ? 1 : m_threads; }
 
     /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
     /// compareReady or compareFailed.
@@ -187,6 +196,7 @@ private:
     std::map<Action, QAction *> m_actions;
     JobRunner::Lane m_loadLane;
     JobRunner::Lane m_scanLane;
+    int m_threads = 0;
     JobRunner::Lane m_compareLane;
     JobRunner::Lane m_oomLane;
     JobRunner::Lane m_fitLane;

@@ -192,7 +192,7 @@ Largest sweep(const std::vector<LiveBox> &boxes, std::size_t steps,
 
 Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
                            std::vector<std::int64_t> &delta, Scratch &scratch,
-                           std::size_t splitFrom)
+                           std::size_t splitFrom, int threads)
 {
     if (boxes.empty())
         return {};
@@ -203,7 +203,7 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
                 out.insert(out.end(), boxes.begin() + static_cast<std::ptrdiff_t>(from),
                            boxes.begin() + static_cast<std::ptrdiff_t>(to));
             },
-            steps, delta);
+            steps, delta, threads);
     }
     const auto byOffset = [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; };
     // XLA lists an allocation's values by offset, so the boxes usually come sorted.
@@ -213,9 +213,9 @@ Largest CoverageSweep::run(std::vector<LiveBox> &boxes, std::size_t steps,
 }
 
 Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std::size_t steps,
-                                   std::vector<std::int64_t> &delta)
+                                   std::vector<std::int64_t> &delta, int requested)
 {
-    const int threads = threadsToUse();
+    const int threads = threadsFor(requested);
     const std::size_t parts = 2 * static_cast<std::size_t>(threads);
     std::vector<std::vector<LiveBox>> gathered(parts);
     parallelFor(parts, threads, [&](std::size_t i) {

@@ -59,7 +59,7 @@ struct CoverageSweep
     /// Reorders `boxes`.
     static Largest run(std::vector<LiveBox> &boxes, std::size_t steps,
                        std::vector<std::int64_t> &delta, Scratch &scratch,
-                       std::size_t splitFrom = kDefaultSplitFrom);
+                       std::size_t splitFrom = kDefaultSplitFrom, int threads = 0);
 
     /// Appends the boxes of items [from, to) to `out`, in any order; called on several threads
     /// at once, for disjoint ranges.
@@ -67,9 +67,9 @@ struct CoverageSweep
     /// run() for a big set of `count` items (the values of a temp heap) read where they are:
     /// gathered in ranges on every thread, cut into byte slabs at quantiles of a sample of
     /// the offsets, and each slab sorted and swept on its own thread. Nothing runs on one
-    /// thread alone but the sum of the slabs.
+    /// thread alone but the sum of the slabs. `threads` as util/Parallel.h threadsFor takes them.
     static Largest runGathered(std::size_t count, const Gather &gather, std::size_t steps,
-                               std::vector<std::int64_t> &delta);
+                               std::vector<std::int64_t> &delta, int threads = 0);
 };
 
 } // namespace bufferscope

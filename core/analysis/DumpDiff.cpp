@@ -140,7 +140,7 @@ std::int64_t DumpDiff::lostDonations() const
 }
 
 DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &b,
-                           const MemoryTimeline &tb, const std::atomic<bool> *cancel)
+                           const MemoryTimeline &tb, const std::atomic<bool> *cancel, int threads)
 {
     DumpDiff diff;
     diff.totalBefore = a.totalBytes();
@@ -152,7 +152,7 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     diff.peakAfter = sb ? sb->peak.bytes : 0;
     diff.peakStepAfter = sb ? sb->peak.step : -1;
 
-    diff.match = DumpMatch::compute(a, b, cancel);
+    diff.match = DumpMatch::compute(a, b, cancel, threads);
     if (diff.match.cancelled)
         return diff;
     const DumpMatch &m = diff.match;

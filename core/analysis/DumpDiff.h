@@ -141,7 +141,8 @@ struct DumpDiff
     std::int64_t lostDonations() const;
 
     static DumpDiff compute(const Dump &a, const MemoryTimeline &ta, const Dump &b,
-                            const MemoryTimeline &tb, const std::atomic<bool> *cancel = nullptr);
+                            const MemoryTimeline &tb, const std::atomic<bool> *cancel = nullptr,
+                            int threads = 0);
 };
 
 } // namespace bufferscope

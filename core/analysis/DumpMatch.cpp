@@ -273,7 +273,9 @@ monotoneAnchors(const Dump &a, const std::vector<std::uint32_t> &inB, const Dump
 class Matcher
 {
 public:
-    Matcher(const Side &a, const Side &b, DumpMatch &m) : A(a), B(b), M(m) {}
+    Matcher(const Side &a, const Side &b, DumpMatch &m, int threads)
+        : A(a), B(b), M(m), m_threads(threads)
+    {}
 
     void run(const std::atomic<bool> *cancel)
     {
@@ -341,7 +343,7 @@ private:
         Keyed ka;
         Keyed kb;
         runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
-                [&] { kb = collect(keyB, B.rank, M.instructionInA); });
+                [&] { kb = collect(keyB, B.rank, M.instructionInA); }, m_threads);
         Span la;
         Span lb;
         forEachCommonKey(ka, kb, [&](std::size_t i, std::size_t ie, std::size_t j, std::size_t je) {
@@ -517,6 +519,7 @@ private:
     const Side &A;
     const Side &B;
     DumpMatch &M;
+    int m_threads;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> queue;
     std::vector<std::pair<std::int64_t, std::int64_t>> anchors;
 };
@@ -599,7 +602,8 @@ bool DumpMatch::sameStep(const Dump &a, std::int64_t sa, const Dump &b, std::int
     return steps.rowOfA[static_cast<std::size_t>(sa)] == steps.rowOfB[static_cast<std::size_t>(sb)];
 }
 
-DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<bool> *cancel)
+DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<bool> *cancel,
+                             int threads)
 {
     DumpMatch m;
     m.instructionInB.assign(a.instructions.size(), kNone);
@@ -611,12 +615,12 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
 
     Side sa;
     Side sb;
-    runBoth([&] { sa.build(a); }, [&] { sb.build(b); });
+    runBoth([&] { sa.build(a); }, [&] { sb.build(b); }, threads);
     if (cancel && cancel->load()) {
         m.cancelled = true;
         return m;
     }
-    Matcher(sa, sb, m).run(cancel);
+    Matcher(sa, sb, m, threads).run(cancel);
     if (cancel && cancel->load()) {
         m.cancelled = true;
         return m;

@@ -77,8 +77,9 @@ struct DumpMatch
     /// place in a stretch as long on both sides).
     bool sameStep(const Dump &a, std::int64_t sa, const Dump &b, std::int64_t sb) const;
 
+    /// `threads` as util/Parallel.h threadsFor takes them.
     static DumpMatch compute(const Dump &a, const Dump &b,
-                             const std::atomic<bool> *cancel = nullptr);
+                             const std::atomic<bool> *cancel = nullptr, int threads = 0);
 };
 
 } // namespace bufferscope

@@ -202,7 +202,7 @@ std::optional<std::int64_t> MemoryTimeline::instructionBytes(const Dump &dump, c
 }
 
 std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
-                                                      const std::atomic<bool> *cancel)
+                                                      const std::atomic<bool> *cancel, int threads)
 {
     MemoryTimeline tl;
     const auto steps = static_cast<std::size_t>(dump.stepCount());
@@ -269,7 +269,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
             CoverageSweep::Largest largest;
             if (a.valueCount >= CoverageSweep::kDefaultSplitFrom) {
                 // A temp heap with most of the dump's values: read in place, on every thread.
-                largest = CoverageSweep::runGathered(a.valueCount, gather, steps, delta);
+                largest = CoverageSweep::runGathered(a.valueCount, gather, steps, delta, threads);
             } else {
                 boxes.clear();
                 gather(0, a.valueCount, boxes);
@@ -281,7 +281,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
         }
         sweepSeconds = sweepTiming.seconds();
     };
-    runBoth(allocationSweep, valueSweeps);
+    runBoth(allocationSweep, valueSweeps, threads);
     spdlog::debug("memory timeline: allocation sweep {:.3f} s, value sweeps {:.3f} s", sweepSeconds,
                   valueSeconds);
     if (stopped)
@@ -302,7 +302,7 @@ std::optional<MemoryTimeline> MemoryTimeline::compute(const Dump &dump,
 
 std::optional<std::vector<std::int64_t>>
 MemoryTimeline::liveBytesOf(const Dump &dump, std::vector<std::uint32_t> values, std::int32_t color,
-                            const std::atomic<bool> *cancel)
+                            const std::atomic<bool> *cancel, int threads)
 {
     const auto steps = static_cast<std::size_t>(dump.stepCount());
     // By allocation, then value: each allocation's boxes are one run of the list.
@@ -331,7 +331,7 @@ MemoryTimeline::liveBytesOf(const Dump &dump, std::vector<std::uint32_t> values,
             boxes.push_back({v.offset, v.size, v.start, v.end});
             ++last;
         }
-        CoverageSweep::run(boxes, steps, delta, scratch);
+        CoverageSweep::run(boxes, steps, delta, scratch, CoverageSweep::kDefaultSplitFrom, threads);
         first = last;
     }
     std::vector<std::int64_t> out;

@@ -47,9 +47,9 @@ struct XlaPeak
 class MemoryTimeline
 {
 public:
-    /// Returns nullopt only when cancelled.
-    static std::optional<MemoryTimeline> compute(const Dump &dump,
-                                                 const std::atomic<bool> *cancel = nullptr);
+    /// Returns nullopt only when cancelled. `threads` as util/Parallel.h threadsFor takes them.
+    static std::optional<MemoryTimeline>
+    compute(const Dump &dump, const std::atomic<bool> *cancel = nullptr, int threads = 0);
 
     const std::vector<SpaceTimeline> &spaces() const { return m_spaces; }
     /// The timeline of memory space `color`, or nullptr.
@@ -70,7 +70,7 @@ public:
     /// group's share of the curve. Returns nullopt only when cancelled.
     static std::optional<std::vector<std::int64_t>>
     liveBytesOf(const Dump &dump, std::vector<std::uint32_t> values, std::int32_t color,
-                const std::atomic<bool> *cancel = nullptr);
+                const std::atomic<bool> *cancel = nullptr, int threads = 0);
     /// XLA's ByteSizeOf(defining instruction's shape, 8) for a value; nullopt when unknown.
     static std::optional<std::int64_t> instructionBytes(const Dump &dump, const Value &value);
 

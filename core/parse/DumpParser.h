@@ -20,8 +20,8 @@ struct ParseOptions
     const std::atomic<bool> *cancel = nullptr;
     /// Warnings kept in the Dump; the rest are only counted (Dump::suppressedWarnings).
     std::size_t maxWarnings = 1000;
-    /// Threads for the parse: 0 takes threadBudget() (every core unless `--threads` says
-    /// otherwise), 1 is the serial path. The Dump is the same for every count.
+    /// Threads for the parse (util/Parallel.h threadsFor): 0 is every core, 1 the serial path.
+    /// The Dump is the same for every count.
     int threads = 0;
 };
 

@@ -124,7 +124,7 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         return false;
     }
     bool first = true;
-    const int threads = m_options.threads > 0 ? m_options.threads : threadsToUse();
+    const int threads = threadsFor(m_options.threads);
     bool readAheadAllocations = threads > 1;
     std::size_t lastProgress = 0;
     std::size_t lastRelease = 0;

@@ -10,10 +10,6 @@
 
 namespace bufferscope {
 
-namespace {
-std::atomic<int> g_threadBudget{0};
-} // namespace
-
 void shareMainHeap()
 {
 #if defined(__GLIBC__)
@@ -21,34 +17,21 @@ void shareMainHeap()
 #endif
 }
 
-int threadBudget()
-{
-    return g_threadBudget.load(std::memory_order_relaxed);
-}
-
 int maxThreads()
 {
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-void setThreadBudget(int threads)
+int threadsFor(int threads)
 {
-    g_threadBudget.store(std::clamp(threads, 0, maxThreads()), std::memory_order_relaxed);
-}
-
-int threadsToUse()
-{
-    const int budget = threadBudget();
-    if (budget > 0)
-        return budget;
-    return maxThreads();
+    return threads > 0 ? std::min(threads, maxThreads()) : maxThreads();
 }
 
 bool Prefaulter::add(const void *data, std::size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
     // With one thread there is nothing to gain, and a small array is not worth a thread.
-    if (threadsToUse() < 2 || bytes < (std::size_t{4} << 20))
+    if (m_threads < 2 || bytes < (std::size_t{4} << 20))
         return false;
     static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
     const auto from = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;

@@ -10,18 +10,18 @@
 
 namespace bufferscope {
 
-/// How many threads core/ may use at once, for the whole process: `--threads N` on the command
-/// line and the app's setting. 0 (the default) means every core; 1 means everything runs on
-/// the calling thread, in the serial code paths.
-int threadBudget();
-/// Sets the budget, lowered to maxThreads(): more threads than cores only add chunks, stacks
-/// and heap to the same work (`--threads 1024` on two cores cost 29x the time and 36x the
-/// memory), so no setting or option can ask for them.
-void setThreadBudget(int threads);
+/// The thread count is a parameter of every computation in core/ that splits its work (the
+/// parse's ParseOptions::threads, MemoryTimeline::compute, DumpMatch, CoverageSweep): the app
+/// decides it once (`--threads N`, else the Preferences setting, else every core) and passes it
+/// down. There is no process-wide setting.
+///
 /// The most threads core/ will use: the number of cores (at least 1).
 int maxThreads();
-/// threadBudget() with 0 resolved to the number of cores (at least 1).
-int threadsToUse();
+/// The threads a computation asked for `threads` runs on: 0 (the default everywhere) is every
+/// core, 1 the serial code paths, and no request gets more than maxThreads(): more threads
+/// than cores only add chunks, stacks and heap to the same work (`--threads 1024` on two cores
+/// cost 29x the time and 36x the memory).
+int threadsFor(int threads);
 
 /// Has the threads core/ starts allocate from the process's main heap, as the calling thread
 /// does: glibc gives each new thread an arena of its own, and on the machine the thread figures
@@ -56,11 +56,11 @@ std::size_t withHelpers(std::size_t helpers, const Helper &helper, const Main &m
 
 /// Runs `a` on the calling thread and `b` on a second one, and returns when both are done: the
 /// way core/ splits a computation in two (the timeline's sweeps). Background work that outlives
-/// a call goes through the app's JobRunner instead. With a budget of one thread, or without a
-/// thread to be had, `b` runs after `a`, on the calling thread.
-template <class A, class B> void runBoth(const A &a, const B &b)
+/// a call goes through the app's JobRunner instead. With `threads` resolving to one
+/// (threadsFor), or without a thread to be had, `b` runs after `a`, on the calling thread.
+template <class A, class B> void runBoth(const A &a, const B &b, int threads)
 {
-    if (withHelpers(threadsToUse() > 1 ? 1 : 0, b, a) == 0)
+    if (withHelpers(threadsFor(threads) > 1 ? 1 : 0, b, a) == 0)
         b();
 }
 
@@ -70,13 +70,16 @@ template <class A, class B> void runBoth(const A &a, const B &b)
 /// pages of several regions are faulted in a 2 MiB slice at a time by whichever thread has a
 /// moment (the parse's helpers between the stretches they split), the rest at the end by
 /// finish(); the contents are untouched. Regions are added before any thread takes a slice;
-/// step() and finish() may then run on any threads at once. Nothing is added with a budget of
-/// one thread, for less than 4 MiB, or where the kernel cannot (before Linux 5.14): the pages
+/// step() and finish() may then run on any threads at once. Nothing is added for a parse on one
+/// thread, for less than 4 MiB, or where the kernel cannot (before Linux 5.14): the pages
 /// then fault in as usual.
 class Prefaulter
 {
 public:
     static constexpr std::size_t kSlice = std::size_t{2} << 20;
+
+    /// For a computation on `threads` (as threadsFor takes them).
+    explicit Prefaulter(int threads) : m_threads(threadsFor(threads)) {}
 
     /// Adds the whole pages of [data, data + bytes); returns whether they will be faulted in.
     bool add(const void *data, std::size_t bytes);
@@ -98,6 +101,7 @@ private:
     };
     void populate(std::size_t slice);
 
+    int m_threads = 1;
     std::vector<Region> m_regions;
     std::size_t m_slices = 0;
     std::atomic<std::size_t> m_next{0};

@@ -553,9 +553,15 @@ private Q_SLOTS:
         QCOMPARE(Preferences::load(), edited);
         // A window applies them: the workspace's "by source" and the Source dock follow, and
         // the parser's threads (here 1: the serial path).
-        setThreadBudget(0);
         MainWindow w;
-        QCOMPARE(threadBudget(), 1);
+        QCOMPARE(w.workspace()->threads(), 1);
+        // `--threads N` outranks the setting, for the whole run.
+        {
+            MainWindow fromCommandLine;
+            fromCommandLine.setCommandLineThreads(2);
+            fromCommandLine.applyPreferences(edited);
+            QCOMPARE(fromCommandLine.workspace()->threads(), 2);
+        }
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QCOMPARE(w.workspace()->libraryPatterns(), edited.libraryPatterns);

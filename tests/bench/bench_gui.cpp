@@ -101,15 +101,14 @@ int main(int argc, char **argv)
     }
     const QString file = args[1];
     // --threads N: the parser's threads, as the app's --threads (else the app's setting).
-    if (const qsizetype at = args.indexOf(QStringLiteral("--threads")); at > 0) {
-        setThreadBudget(args.value(at + 1).toInt());
-        app.setProperty(kThreadsFromCommandLine, true);
-    }
+    const qsizetype threadsAt = args.indexOf(QStringLiteral("--threads"));
     const QString shots = args.indexOf(QStringLiteral("--shots")) > 0
                               ? args.value(args.indexOf(QStringLiteral("--shots")) + 1)
                               : QString();
 
     MainWindow w;
+    if (threadsAt > 0)
+        w.setCommandLineThreads(args.value(threadsAt + 1).toInt());
     w.resize(1920, 1080);
     w.show();
     QApplication::processEvents();

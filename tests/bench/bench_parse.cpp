@@ -22,6 +22,15 @@
 #include <vector>
 
 namespace {
+int g_threads = 0; ///< --threads N (0: every core)
+
+bufferscope::ParseOptions parseOptions()
+{
+    bufferscope::ParseOptions options;
+    options.threads = g_threads;
+    return options;
+}
+
 long peakRssKiB()
 {
     struct rusage usage
@@ -41,13 +50,14 @@ int timeFile(const std::string &path, int runs)
     long long fileBytes = 0;
     for (int r = 0; r < runs; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        const auto result = bufferscope::DumpParser::loadFile(path);
+        const auto result = bufferscope::DumpParser::loadFile(path, parseOptions());
         const auto t1 = std::chrono::steady_clock::now();
         if (!result.ok()) {
             std::fprintf(stderr, "%s\n", result.error.c_str());
             return 2;
         }
-        const auto timeline = bufferscope::MemoryTimeline::compute(*result.dump);
+        const auto timeline =
+            bufferscope::MemoryTimeline::compute(*result.dump, nullptr, g_threads);
         const auto t2 = std::chrono::steady_clock::now();
         bestParse = std::min(bestParse, std::chrono::duration<double>(t1 - t0).count());
         bestAnalyse = std::min(bestAnalyse, std::chrono::duration<double>(t2 - t1).count());
@@ -97,7 +107,7 @@ int main(int argc, char **argv)
         else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
-            bufferscope::setThreadBudget(std::max(1, std::atoi(argv[++i])));
+            g_threads = std::max(1, std::atoi(argv[++i]));
         else
             sizes.push_back(std::atoll(argv[i]));
     }
@@ -134,13 +144,14 @@ int main(int argc, char **argv)
         std::fclose(tf);
         std::remove(truthPath.c_str());
         const auto t0 = std::chrono::steady_clock::now();
-        const auto result = bufferscope::DumpParser::loadFile(path);
+        const auto result = bufferscope::DumpParser::loadFile(path, parseOptions());
         const auto t1 = std::chrono::steady_clock::now();
         if (!result.ok()) {
             std::fprintf(stderr, "%s\n", result.error.c_str());
             return 2;
         }
-        const auto timeline = bufferscope::MemoryTimeline::compute(*result.dump);
+        const auto timeline =
+            bufferscope::MemoryTimeline::compute(*result.dump, nullptr, g_threads);
         const auto t2 = std::chrono::steady_clock::now();
         const double parse = std::chrono::duration<double>(t1 - t0).count();
         const double analyse = std::chrono::duration<double>(t2 - t1).count();

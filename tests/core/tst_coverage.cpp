@@ -147,11 +147,9 @@ private Q_SLOTS:
         QFETCH(int, count);
         QFETCH(int, steps);
         QFETCH(int, splitFrom);
-        // The thread budget sets the number of slabs (two per thread): 2, 4, 6 and 14.
+        // The thread count sets the number of slabs (two per thread): 2, 4, 6 and 14.
         for (std::uint32_t seed = 1; seed <= 4; ++seed) {
             const int budget = std::array{1, 2, 3, 7}[seed - 1];
-            setThreadBudget(budget);
-            const auto restore = qScopeGuard([] { setThreadBudget(0); });
             std::vector<LiveBox> boxes =
                 makeBoxes(static_cast<Kind>(kind), static_cast<std::size_t>(count),
                           static_cast<std::size_t>(steps), seed);
@@ -160,7 +158,7 @@ private Q_SLOTS:
             CoverageSweep::Scratch scratch;
             const CoverageSweep::Largest largest =
                 CoverageSweep::run(boxes, static_cast<std::size_t>(steps), delta, scratch,
-                                   static_cast<std::size_t>(splitFrom));
+                                   static_cast<std::size_t>(splitFrom), budget);
             std::int64_t running = 0;
             for (std::size_t t = 0; t < delta.size(); ++t) {
                 running += delta[t];

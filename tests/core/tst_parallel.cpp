@@ -22,11 +22,11 @@
 using namespace bufferscope;
 
 namespace {
-// One region faulted in at once, on the thread budget.
-bool prefault(const void *data, std::size_t bytes)
+// One region faulted in at once, on `threads`.
+bool prefault(const void *data, std::size_t bytes, int threads)
 {
-    Prefaulter pages;
-    return pages.add(data, bytes) && pages.finish(threadsToUse());
+    Prefaulter pages(threads);
+    return pages.add(data, bytes) && pages.finish(threadsFor(threads));
 }
 } // namespace
 
@@ -35,7 +35,6 @@ class TestParallel : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { shareMainHeap(); } // as main() does, before any thread starts
-    void cleanup() { setThreadBudget(0); }
 
     // First, before the other tests' threads: a thread that has ended leaves its arena to the
     // next one, which would hide a new thread's arena.
@@ -59,12 +58,13 @@ private Q_SLOTS:
         };
         const qsizetype before = heaps();
         QVERIFY(before >= 1);
-        setThreadBudget(2);
         std::vector<char> here(1 << 16, 'a');
-        runBoth([]{}, [] {
-            std::vector<char> there(1 << 16, 'b');
-            QCOMPARE(there.back(), 'b');
-        });
+        runBoth([]{},
+                [] {
+                    std::vector<char> there(1 << 16, 'b');
+                    QCOMPARE(there.back(), 'b');
+                },
+                2);
         QCOMPARE(heaps(), before);
         QCOMPARE(here.front(), 'a');
 #else
@@ -72,31 +72,25 @@ private Q_SLOTS:
 #endif
     }
 
-    void budget()
+    void threadCounts()
     {
-        setThreadBudget(1);
-        QCOMPARE(threadBudget(), 1);
-        QCOMPARE(threadsToUse(), 1);
+        QCOMPARE(threadsFor(1), 1);
         // No more threads than cores (issue 33: --threads 1024 cost 29x the time, 36x the
         // memory on two cores).
-        QCOMPARE(maxThreads(), std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
-        setThreadBudget(1024);
-        QCOMPARE(threadBudget(), maxThreads());
-        QCOMPARE(threadsToUse(), maxThreads());
-        setThreadBudget(-4); // no such thing: every core
-        QCOMPARE(threadBudget(), 0);
-        QCOMPARE(threadsToUse(),
-                 std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+        const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        QCOMPARE(maxThreads(), cores);
+        QCOMPARE(threadsFor(1024), cores);
+        QCOMPARE(threadsFor(0), cores);  // the default: every core
+        QCOMPARE(threadsFor(-4), cores); // no such thing: every core
     }
 
     void runBothKeepsToTheBudget()
     {
         for (const int budget : {1, 2}) {
-            setThreadBudget(budget);
             std::thread::id a;
             std::thread::id b;
             runBoth([&] { a = std::this_thread::get_id(); },
-                    [&] { b = std::this_thread::get_id(); });
+                    [&] { b = std::this_thread::get_id(); }, budget);
             QCOMPARE(a, std::this_thread::get_id());
             if (budget == 1)
                 QCOMPARE(b, std::this_thread::get_id()); // serial: both on the caller
@@ -155,12 +149,11 @@ private Q_SLOTS:
         // 24 MiB plus a ragged end, from an address that is not on a page boundary: every byte
         // reads back as written, at one thread and at two.
         for (const int budget : {1, 2}) {
-            setThreadBudget(budget);
             const std::size_t words = (std::size_t{24} << 20) / sizeof(std::uint64_t) + 77;
             std::vector<std::uint64_t> data(words);
             for (std::size_t i = 0; i < words; ++i)
                 data[i] = i * 0x9e3779b97f4a7c15ull;
-            prefault(reinterpret_cast<const char *>(data.data()) + 13, words * 8 - 13);
+            prefault(reinterpret_cast<const char *>(data.data()) + 13, words * 8 - 13, budget);
             bool same = true;
             for (std::size_t i = 0; i < words && same; ++i)
                 same = data[i] == i * 0x9e3779b97f4a7c15ull;
@@ -168,16 +161,16 @@ private Q_SLOTS:
             // Reserved, never written memory: what is written after reads back too.
             std::vector<std::uint64_t> fresh;
             fresh.reserve(words);
-            prefault(fresh.data(), words * 8);
+            prefault(fresh.data(), words * 8, budget);
             for (std::size_t i = 0; i < words; ++i)
                 fresh.push_back(~i);
             QCOMPARE(fresh.size(), words);
             QCOMPARE(fresh[words / 2], ~(words / 2));
             // Empty and tiny ranges are nothing to do; nor is anything at one thread.
-            QVERIFY(!prefault(nullptr, 0));
-            QVERIFY(!prefault(data.data(), 1));
+            QVERIFY(!prefault(nullptr, 0, budget));
+            QVERIFY(!prefault(data.data(), 1, budget));
             if (budget == 1)
-                QVERIFY(!prefault(data.data(), words * 8));
+                QVERIFY(!prefault(data.data(), words * 8, budget));
         }
     }
 
@@ -185,12 +178,11 @@ private Q_SLOTS:
     {
         // 64 MiB reserved and never written is not resident; once prefault says it did its
         // work, it is.
-        setThreadBudget(2);
         const std::size_t bytes = std::size_t{64} << 20;
         std::vector<char> fresh;
         fresh.reserve(bytes);
         const std::int64_t before = testutil::residentBytes();
-        if (!prefault(fresh.data(), bytes))
+        if (!prefault(fresh.data(), bytes, 2))
             QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_WRITE, Linux 5.14)");
         const std::int64_t grown = testutil::residentBytes() - before;
         QVERIFY2(grown >= static_cast<std::int64_t>(bytes) * 9 / 10,
@@ -201,7 +193,6 @@ private Q_SLOTS:
     {
         // Two reserved regions (one ragged), taken a slice at a time by three threads at once
         // and finished by two: every slice once, every page resident, the contents as written.
-        setThreadBudget(2);
         const std::size_t big = (std::size_t{24} << 20) + 4096 * 3 + 100;
         const std::size_t small = std::size_t{6} << 20;
         std::vector<char> first;
@@ -209,7 +200,7 @@ private Q_SLOTS:
         first.reserve(big);
         second.reserve(small);
         const std::int64_t before = testutil::residentBytes();
-        Prefaulter pages;
+        Prefaulter pages(2);
         if (!pages.add(first.data(), big))
             QSKIP("this kernel cannot populate pages ahead (MADV_POPULATE_WRITE, Linux 5.14)");
         QVERIFY(pages.add(second.data(), small));
@@ -233,8 +224,7 @@ private Q_SLOTS:
         QCOMPARE(first[big - 1], 'a');
         QCOMPARE(second[small / 2], 'b');
         // At one thread nothing is added, and finishing nothing is a success.
-        setThreadBudget(1);
-        Prefaulter none;
+        Prefaulter none(1);
         QVERIFY(!none.add(first.data(), big));
         QCOMPARE(none.slices(), std::size_t{0});
         QVERIFY(none.finish(1));

@@ -251,6 +251,15 @@ private Q_SLOTS:
         QCOMPARE(got.size(), 1);
         QCOMPARE(got.first().status, ModuleFigures::Status::Unreadable);
         QVERIFY(got.first().error.contains(QStringLiteral("/nonexistent-buffer-assignment.txt")));
+        // The scan reads on the workspace's threads, and on one while a load runs.
+        ws.setThreads(2);
+        QCOMPARE(ws.scanThreads(), 2);
+        QSignalSpy loaded(&ws, &Workspace::loaded);
+        ws.load(files[1]);
+        QVERIFY(ws.isLoading());
+        QCOMPARE(ws.scanThreads(), 1);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(ws.scanThreads(), 2);
     }
 
     void moduleFileNames()

@@ -8,7 +8,8 @@ namespace bufferscope::parse_detail {
 class Builder
 {
 public:
-    Builder(Dump &dump, const ParseOptions &options) : d(dump), gd(dump), m_options(options)
+    Builder(Dump &dump, const ParseOptions &options)
+        : d(dump), gd(dump), m_options(options), m_prefault(options.threads)
     {
         d.shapes.emplace_back(); // ShapeId 0: no shape
     }
@@ -16,7 +17,7 @@ public:
     /// `main` knows (values, instructions, names, shapes) and keeps what it adds itself in
     /// `local`, under local ids, for the merge.
     Builder(Dump &local, const ParseOptions &options, Builder &main, std::uint32_t chunk)
-        : d(local), gd(main.d), m_options(options), m_main(&main), m_chunk(chunk)
+        : d(local), gd(main.d), m_options(options), m_main(&main), m_chunk(chunk), m_prefault(1)
     {
         d.shapes.emplace_back();
         m_file = main.m_file;

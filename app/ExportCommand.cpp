@@ -229,9 +229,7 @@ int ExportCommand::run(const QStringList &args, int threads)
         value = static_cast<int>(found);
     }
     chart->resize(options.width, options.height);
-    workspace.show(loaded);
-    chart->setDump(loaded.dump, loaded.timeline);
-    workspace.showFinished(); // at the peak
+    workspace.show(loaded, Workspace::Fill::AtOnce); // the chart takes it, at the peak
     if (budget > 0)
         static_cast<UsageChart *>(chart.get())->setBudget(budget);
     if (!order.isEmpty())

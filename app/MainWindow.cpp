@@ -135,7 +135,8 @@ MainWindow::MainWindow(QWidget *parent)
             tr("Loading %1: %2")
                 .arg(m_loadingName, progressText(done, total, m_loadClock.elapsed())));
     });
-    connect(m_workspace, &Workspace::loaded, this, &MainWindow::showLoaded);
+    connect(m_workspace, &Workspace::dumpChanged, this, &MainWindow::takeDump);
+    connect(m_workspace, &Workspace::dumpShown, this, &MainWindow::finishShowing);
     connect(m_workspace, &Workspace::loadFailed, this, &MainWindow::showError);
     connect(m_workspace, &Workspace::loadCancelled, this, [this](const QString &path) {
         m_progress->hide();
@@ -374,6 +375,23 @@ void MainWindow::createViews()
 
     m_warnings = new WarningsView(selection(), this);
     m_modules = new ModuleBrowser(m_workspace, this);
+
+    // The chart views and What Fills Memory take each dump the workspace shows themselves; the
+    // tables, the inspector and the warnings are handed it here, after them.
+    m_workspace->subscribe(m_valueModel, tr("values"), [this](const LoadedDump &loaded) {
+        m_valueModel->setDump(loaded.dump);
+    });
+    m_workspace->subscribe(
+        m_allocationModel, tr("allocations, instructions"), [this](const LoadedDump &loaded) {
+            m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
+            m_instructionView->setDump(loaded.dump, loaded.timeline);
+            m_allocationView->resizeColumnToContents(0);
+        });
+    m_workspace->subscribe(m_inspector, tr("inspector, warnings"),
+                           [this](const LoadedDump &loaded) {
+                               m_inspector->setDump(loaded.dump);
+                               m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
+                           });
 }
 
 QDockWidget *MainWindow::addDock(QWidget *widget, const QString &title, const QString &objectName)
@@ -1035,87 +1053,24 @@ void MainWindow::openEmbeddedSample()
     openPath(QStringLiteral(":/sample/gpu_decoder_layer.buffer-assignment.txt"));
 }
 
-void MainWindow::showLoaded(const LoadedDump &loaded)
+void MainWindow::takeDump()
 {
+    // The workspace hands the new dump to the views, a few per turn of the event loop, so the
+    // window keeps painting and answering: the summary first, the charts as they are filled.
+    const LoadedDump &loaded = current();
     m_progress->hide();
     m_cancel->hide();
-    // The workspace takes the dump and freezes the selection while the views take it, a few per
-    // turn of the event loop, so the window keeps painting and answering: the summary first,
-    // the charts as they are filled.
-    m_workspace->show(loaded);
-    const quint64 generation = ++m_fillGeneration;
     setWindowTitle(tr("%1 — BufferScope").arg(toQString(loaded.dump->module)));
     updateStatus(loaded);
     // A frame's relative file is looked for next to the dump, never in the current folder.
     m_source->setDumpFolder(loaded.path.startsWith(QLatin1Char(':'))
                                 ? QString()
                                 : QFileInfo(loaded.path).absolutePath());
-
-    // What each view costs the GUI thread, at --verbose: the stall a big dump would cause.
-    // Each step: its cost, and when it started (ms after the dump arrived).
-    auto costs = std::make_shared<QStringList>();
-    auto since = std::make_shared<QElapsedTimer>();
-    since->start();
-    const auto timed = [costs, since](const QString &what, const std::function<void()> &work) {
-        return [costs, since, what, work] {
-            const qint64 start = since->elapsed();
-            QElapsedTimer clock;
-            clock.start();
-            work();
-            *costs << QStringLiteral("%1 %2 ms (at %3)")
-                          .arg(what)
-                          .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1)
-                          .arg(start);
-        };
-    };
-    auto steps = std::make_shared<std::vector<std::function<void()>>>();
-    steps->push_back(timed(m_usage->viewName(),
-                           [this, loaded] { m_usage->setDump(loaded.dump, loaded.timeline); }));
-    steps->push_back(
-        timed(QStringLiteral("values"), [this, loaded] { m_valueModel->setDump(loaded.dump); }));
-    steps->push_back(timed(QStringLiteral("allocations, instructions"), [this, loaded] {
-        m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
-        m_instructionView->setDump(loaded.dump, loaded.timeline);
-        m_allocationView->resizeColumnToContents(0);
-    }));
-    steps->push_back(timed(m_gantt->viewName(),
-                           [this, loaded] { m_gantt->setDump(loaded.dump, loaded.timeline); }));
-    steps->push_back(
-        timed(m_map->viewName(), [this, loaded] { m_map->setDump(loaded.dump, loaded.timeline); }));
-    steps->push_back(
-        timed(QStringLiteral("breakdown, inspector, what fills memory, warnings"), [this, loaded] {
-            for (ChartView *view : chartViews())
-                if (view != m_usage && view != m_gantt && view != m_map)
-                    view->setDump(loaded.dump, loaded.timeline);
-            m_inspector->setDump(loaded.dump);
-            m_peakPanel->setDump(loaded.dump, loaded.timeline);
-            m_warnings->setDiagnostics(loaded.dump, loaded.timeline->warnings());
-        }));
-    steps->push_back([this, loaded, costs] {
-        spdlog::debug("showing the dump on the GUI thread, one step per event-loop turn: {}",
-                      costs->join(QStringLiteral(", ")).toStdString());
-        finishShowing();
-    });
-    runFillStep(steps, 0, generation);
-}
-
-void MainWindow::runFillStep(const std::shared_ptr<std::vector<std::function<void()>>> &steps,
-                             std::size_t next, quint64 generation)
-{
-    if (generation != m_fillGeneration)
-        return; // a newer dump took over
-    (*steps)[next]();
-    // A timer, not a posted call: posted calls may all run in one pass of the event loop,
-    // while a timer lets input, painting and the queued replots in between.
-    if (next + 1 < steps->size())
-        QTimer::singleShot(
-            1, this, [this, steps, next, generation] { runFillStep(steps, next + 1, generation); });
 }
 
 void MainWindow::finishShowing()
 {
-    // Every view holds the new dump now: the selection thaws and the step goes to the peak.
-    m_workspace->showFinished();
+    // Every view holds the new dump now; the selection is live again, at the peak.
     const LoadedDump &loaded = current();
     const auto warningCount = loaded.dump->warnings.size() + loaded.timeline->warnings().size();
     m_warningsDock->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)

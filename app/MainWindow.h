@@ -153,11 +153,9 @@ private:
     void connectViews();
     void restoreSettings();
     QDockWidget *addDock(QWidget *widget, const QString &title, const QString &objectName);
-    void showLoaded(const LoadedDump &loaded);
+    void takeDump();
     void showError(const QString &path, const QString &error);
     void updateStatus(const LoadedDump &shown);
-    void runFillStep(const std::shared_ptr<std::vector<std::function<void()>>> &steps,
-                     std::size_t next, quint64 generation);
     void finishShowing();
     void openComparison(const LoadedDump &before, const LoadedDump &after,
                         std::shared_ptr<const DumpDiff> diff);
@@ -198,7 +196,6 @@ private:
     QByteArray m_defaultState;
     bool m_defaultSizesPending = true; // until shown, unless a saved layout was restored
     ChartView *m_lastChart = nullptr;
-    quint64 m_fillGeneration = 0;
     QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
     QString m_loadingName;     ///< file name of the dump being loaded
     QFileSystemWatcher *m_watcher = nullptr;

@@ -169,6 +169,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         }
         follow(step);
     });
+    m_workspace->subscribe(this, tr("what fills memory"), [this](const LoadedDump &loaded) {
+        setDump(loaded.dump, loaded.timeline);
+    });
     connect(m_workspace, &Workspace::breakdownReady, this, [this] {
         if (m_wanted != -2 && m_onScreen)
             follow(m_wanted);

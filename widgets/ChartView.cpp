@@ -58,6 +58,10 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->legend->setWrap(4);
     m_plot->legend->setBorderPen(Qt::NoPen);
 
+    // Every dump the workspace shows comes here (Workspace::show hands it to its subscribers).
+    workspace->subscribe(
+        this, {}, [this](const LoadedDump &loaded) { setDump(loaded.dump, loaded.timeline); });
+
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->setFocusPolicy(Qt::StrongFocus);
     m_plot->installEventFilter(this);

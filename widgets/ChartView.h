@@ -32,6 +32,8 @@ public:
     explicit ChartView(Workspace *workspace, QWidget *parent = nullptr);
     ~ChartView() override;
 
+    /// Shows `dump`: the workspace calls it for each dump it shows (the view subscribes itself);
+    /// a host calls it only to show a dump the workspace does not hold.
     void setDump(std::shared_ptr<const Dump> dump, std::shared_ptr<const MemoryTimeline> timeline);
     QCustomPlot *plot() const { return m_plot; }
     Selection *selection() const { return m_selection; }

@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QKeySequence>
+#include <QTimer>
 
 #include <spdlog/spdlog.h>
 
@@ -70,7 +71,7 @@ QAction *Workspace::action(Action which) const
 
 // --- The dump on screen ---------------------------------------------------------------------
 
-void Workspace::show(LoadedDump loaded)
+void Workspace::show(LoadedDump loaded, Fill fill)
 {
     m_jobs->dumpChanged();
     LoadedDump old = std::exchange(m_current, std::move(loaded));
@@ -88,17 +89,75 @@ void Workspace::show(LoadedDump loaded)
     m_selection->clear();
     m_selection->setCurrentStep(-1);
     m_selection->setFrozen(true);
+    const quint64 generation = ++m_fillGeneration;
+    m_filling = true;
+    m_fillCosts.clear();
+    m_fillClock.start();
     Q_EMIT dumpChanged();
+    if (fill == Fill::AtOnce) {
+        for (std::size_t i = 0; i < m_subscribers.size() && generation == m_fillGeneration; ++i)
+            handTo(i);
+        if (generation == m_fillGeneration)
+            finishShowing();
+        return;
+    }
+    QTimer::singleShot(0, this, [this, generation] { fillNext(0, generation); });
 }
 
-void Workspace::showFinished()
+void Workspace::subscribe(QObject *subscriber, const QString &name, Taker take)
 {
+    m_subscribers.push_back({subscriber, name, std::move(take)});
+    connect(subscriber, &QObject::destroyed, this, [this, subscriber] {
+        std::erase_if(m_subscribers, [subscriber](const Subscriber &s) {
+            return s.object.isNull() || s.object == subscriber;
+        });
+    });
+}
+
+void Workspace::handTo(std::size_t subscriber)
+{
+    // Copied: a taker may subscribe another view, which may move the list.
+    const Subscriber s = m_subscribers[subscriber];
+    if (!s.object)
+        return;
+    const qint64 start = m_fillClock.elapsed();
+    QElapsedTimer clock;
+    clock.start();
+    s.take(m_current);
+    m_fillCosts << QStringLiteral("%1 %2 ms (at %3)")
+                       .arg(s.name.isEmpty()
+                                ? QString::fromLatin1(s.object->metaObject()->className())
+                                : s.name)
+                       .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1)
+                       .arg(start);
+}
+
+void Workspace::fillNext(std::size_t next, quint64 generation)
+{
+    if (generation != m_fillGeneration)
+        return; // a newer dump took over
+    if (next >= m_subscribers.size()) {
+        finishShowing();
+        return;
+    }
+    handTo(next);
+    // A timer, not a posted call: posted calls may all run in one pass of the event loop,
+    // while a timer lets input, painting and the queued replots in between.
+    QTimer::singleShot(1, this, [this, next, generation] { fillNext(next + 1, generation); });
+}
+
+void Workspace::finishShowing()
+{
+    spdlog::debug("showing the dump on the GUI thread, one view per event-loop turn: {}",
+                  m_fillCosts.join(QStringLiteral(", ")).toStdString());
+    m_filling = false;
     for (std::shared_ptr<Retiring> &old : m_retiring)
         m_jobs->release(std::move(old));
     m_retiring.clear();
     m_selection->setFrozen(false);
     m_selection->clear(); // nothing was set meanwhile, but the hover may have been
     goToPeak();
+    Q_EMIT dumpShown();
 }
 
 bool Workspace::isCurrent(const std::shared_ptr<const Dump> &dump) const
@@ -140,9 +199,10 @@ void Workspace::load(const QString &path)
         },
         [this, path](Result r) {
             m_loadingPath.clear();
-            if (r.ok)
+            if (r.ok) {
                 Q_EMIT loaded(r.loaded);
-            else if (r.error.isEmpty())
+                show(std::move(r.loaded));
+            } else if (r.error.isEmpty())
                 Q_EMIT loadCancelled(path);
             else
                 Q_EMIT loadFailed(path, r.error);

@@ -9,10 +9,13 @@
 #include "analysis/ValueFlow.h"
 #include "report/OomReport.h"
 
+#include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -76,18 +79,33 @@ public:
     // --- The dump on screen ---------------------------------------------------------------
 
     const LoadedDump &current() const { return m_current; }
-    /// Makes `loaded` the dump on screen: jobs about the old one are dropped and the old one is
-    /// freed off the GUI thread; the selection is cleared and frozen until showFinished(), so
-    /// views that have not taken the new dump yet never hear of its values. Emits dumpChanged.
-    void show(LoadedDump loaded);
-    /// Every view holds the dump: the selection thaws and the step goes to the peak.
-    void showFinished();
+
+    /// How a view (a chart, a model, the inspector) takes the dump on screen.
+    using Taker = std::function<void(const LoadedDump &)>;
+    /// `subscriber` is handed every dump shown from now on, after those that subscribed before
+    /// it, until it is destroyed. Chart views subscribe themselves; `name` is what the cost
+    /// log at --verbose calls it.
+    void subscribe(QObject *subscriber, const QString &name, Taker take);
+    enum class Fill
+    {
+        Staggered, ///< one subscriber per turn of the event loop: the window keeps painting
+        AtOnce     ///< all before show() returns (exports, tests)
+    };
+    /// Makes `loaded` the dump on screen and hands it to every subscriber: jobs about the old
+    /// dump are dropped and it is freed off the GUI thread once no view holds it. Emits
+    /// dumpChanged first; the selection is cleared and frozen until every subscriber has the
+    /// new dump, so a view that has not taken it never hears of its values; then it thaws, the
+    /// step goes to the peak, and dumpShown follows. A newer show() stops an older fill.
+    /// A load (load()) shows what it loaded itself.
+    void show(LoadedDump loaded, Fill fill = Fill::Staggered);
+    /// show() has not handed the dump on screen to every subscriber yet.
+    bool isFilling() const { return m_filling; }
 
     // --- Loading ----------------------------------------------------------------------------
 
     /// Loads `path` on a job (a newer load replaces an older one); loadStarted, loadProgress,
-    /// then loaded, loadFailed or loadCancelled. The Gantt rows and the memory-map layout are
-    /// built on the job too, in the order and allocation last asked for.
+    /// then loaded (and show()), loadFailed or loadCancelled. The Gantt rows and the memory-map
+    /// layout are built on the job too, in the order and allocation last asked for.
     void load(const QString &path);
     void cancelLoad();
     bool isLoading() const;
@@ -167,8 +185,11 @@ Q_SIGNALS:
     void loaded(const bufferscope::LoadedDump &loaded);
     void loadFailed(const QString &path, const QString &error);
     void loadCancelled(const QString &path);
-    /// current() is another dump; views take it (the selection is frozen until showFinished).
+    /// current() is another dump; the subscribers are being handed it (the selection is
+    /// frozen until dumpShown).
     void dumpChanged();
+    /// Every subscriber holds current(); the selection is live again, at the peak.
+    void dumpShown();
     void moduleScanned(const QString &file, const bufferscope::ModuleFigures &figures);
     void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
                       std::shared_ptr<const bufferscope::DumpDiff> diff);
@@ -188,6 +209,9 @@ Q_SIGNALS:
 
 private:
     void valueChosen(int value);
+    void handTo(std::size_t subscriber);
+    void fillNext(std::size_t next, quint64 generation);
+    void finishShowing();
     void scanNext(std::shared_ptr<const QStringList> files, int next, QString skip);
     bool isCurrent(const std::shared_ptr<const Dump> &dump) const;
 
@@ -204,7 +228,18 @@ private:
     JobRunner::Lane m_mapLane;
     JobRunner::Lane m_breakdownLane;
     LoadedDump m_current;
-    /// Dumps replaced by show() that views may still hold, until showFinished().
+    struct Subscriber
+    {
+        QPointer<QObject> object;
+        QString name;
+        Taker take;
+    };
+    std::vector<Subscriber> m_subscribers;
+    quint64 m_fillGeneration = 0; ///< a newer show() stops an older fill
+    bool m_filling = false;
+    QStringList m_fillCosts; ///< what each subscriber cost the GUI thread (--verbose)
+    QElapsedTimer m_fillClock;
+    /// Dumps replaced by show() that views may still hold, until the fill is done.
     struct Retiring
     {
         LoadedDump loaded;

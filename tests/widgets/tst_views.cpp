@@ -92,6 +92,14 @@ struct Views
     ValueInspector inspector{&selection};
     LoadedDump loaded;
 
+    Views()
+    {
+        // As the window does: the inspector is handed each dump the workspace shows (the
+        // charts subscribe themselves).
+        workspace.subscribe(&inspector, {},
+                            [this](const LoadedDump &shown) { inspector.setDump(shown.dump); });
+    }
+
     bool load(const QString &name)
     {
         QString error;
@@ -100,16 +108,13 @@ struct Views
             qWarning("%s", qPrintable(error));
             return false;
         }
-        // As the app shows a dump: the workspace holds it while the views take it.
-        workspace.show(loaded);
+        // As the app shows a dump: the workspace hands it to the views (they subscribe).
+        workspace.show(loaded, Workspace::Fill::AtOnce);
         for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
                              static_cast<ChartView *>(&map)}) {
             v->resize(1000, 520);
-            v->setDump(loaded.dump, loaded.timeline);
             v->show();
         }
-        inspector.setDump(loaded.dump);
-        workspace.showFinished();
         for (ChartView *v : {static_cast<ChartView *>(&usage), static_cast<ChartView *>(&gantt),
                              static_cast<ChartView *>(&map)}) {
             if (!QTest::qWaitForWindowExposed(v))
@@ -531,14 +536,12 @@ private Q_SLOTS:
         QVERIFY2(loadDump(path, loaded, error), qPrintable(error));
         Workspace workspace;
         Selection &selection = *workspace.selection();
-        workspace.show(loaded);
         BreakdownPanel panel(&workspace);
         // Source paths share their start: the tree elides in the middle, keeping file.py:line
         // (issue 35, item 14).
         QCOMPARE(panel.tree()->textElideMode(), Qt::ElideMiddle);
         panel.resize(1000, 600);
-        panel.setDump(loaded.dump, loaded.timeline);
-        workspace.showFinished();
+        workspace.show(loaded, Workspace::Fill::AtOnce);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QCOMPARE(panel.step(), qint64(7));
@@ -767,11 +770,9 @@ private Q_SLOTS:
         QVERIFY2(loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/html.txt"), loaded, error),
                  qPrintable(error));
         Workspace workspace;
-        workspace.show(loaded);
         BreakdownPanel panel(&workspace);
         panel.resize(1000, 600);
-        panel.setDump(loaded.dump, loaded.timeline);
-        workspace.showFinished();
+        workspace.show(loaded, Workspace::Fill::AtOnce);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.setGrouping(Breakdown::Grouping::OpName);
@@ -1163,9 +1164,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY(loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
                          other, error));
-        views.workspace.show(other);
-        views.map.setDump(other.dump, other.timeline);
-        views.workspace.showFinished();
+        views.workspace.show(other, Workspace::Fill::AtOnce);
         const auto drawnOf = [](const Dump &dump) {
             std::size_t n = 0;
             for (const Value &value : dump.values)

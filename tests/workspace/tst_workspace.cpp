@@ -152,14 +152,33 @@ private Q_SLOTS:
         LoadedDump loaded;
         QString error;
         QVERIFY2(loadDump(sample("gpu_decoder_layer"), loaded, error), qPrintable(error));
+        // The workspace hands the dump to its subscribers in order, one per turn of the event
+        // loop; while they take it the selection holds still.
+        QStringList took;
+        QObject first;
+        QObject second;
+        for (QObject *view : {&first, &second})
+            ws.subscribe(view, {}, [&, view](const LoadedDump &shown) {
+                QCOMPARE(shown.dump, loaded.dump);
+                QCOMPARE(ws.current().dump, loaded.dump);
+                QVERIFY(sel->isFrozen());
+                sel->setCurrentValue(3);
+                sel->setCurrentStep(10);
+                QCOMPARE(sel->currentValue(), -1);
+                QCOMPARE(sel->currentStep(), qint64(-1));
+                took << (view == &first ? QStringLiteral("first") : QStringLiteral("second"));
+            });
+        {
+            QObject gone; // destroyed before the dump is shown: never handed it
+            ws.subscribe(&gone, {}, [&](const LoadedDump &) { took << QStringLiteral("gone"); });
+        }
+        QSignalSpy shown(&ws, &Workspace::dumpShown);
         ws.show(loaded);
-        // While the views take the dump the selection holds still.
-        QVERIFY(sel->isFrozen());
-        sel->setCurrentValue(3);
-        sel->setCurrentStep(10);
-        QCOMPARE(sel->currentValue(), -1);
-        QCOMPARE(sel->currentStep(), qint64(-1));
-        ws.showFinished();
+        QVERIFY(ws.isFilling());
+        QVERIFY(took.isEmpty()); // not on the caller's turn
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(took, (QStringList{QStringLiteral("first"), QStringLiteral("second")}));
+        QVERIFY(!ws.isFilling());
         QVERIFY(!sel->isFrozen());
         // Shown at the peak: "Live ranges at 58 (peak)" (line 561).
         QCOMPARE(sel->currentStep(), qint64(58));
@@ -199,8 +218,7 @@ private Q_SLOTS:
         LoadedDump loaded;
         QString error;
         QVERIFY2(loadDump(sample("gpu_decoder_layer"), loaded, error), qPrintable(error));
-        ws.show(loaded);
-        ws.showFinished();
+        ws.show(loaded, Workspace::Fill::AtOnce);
         ws.setBackgroundFrom(0); // as for a big dump: on a job
         QVERIFY(!ws.breakdown(loaded.dump, loaded.timeline, 40));
         QSignalSpy ready(&ws, &Workspace::breakdownReady);

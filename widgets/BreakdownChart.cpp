@@ -59,8 +59,8 @@ BreakdownChart::BreakdownChart(Workspace *workspace, QWidget *parent)
     p->yAxis->setSubTicks(false);
     p->yAxis->setTickLength(0, 2);
     connect(workspace, &Workspace::breakdownReady, this, [this] {
-        if (m_wanted != -2 && m_onScreen)
-            follow(m_wanted);
+        if (m_waiting && m_onScreen)
+            follow(selection()->currentStep());
     });
     // Another memory space on show: what is live in it at the same step.
     connect(workspace, &Workspace::memorySpaceChanged, this, [this] {
@@ -129,7 +129,7 @@ void BreakdownChart::setGrouping(Grouping grouping)
 void BreakdownChart::rebuild()
 {
     m_shown.reset();
-    m_wanted = -2;
+    m_waiting = false;
     follow(selection()->currentStep());
 }
 
@@ -139,11 +139,11 @@ void BreakdownChart::follow(qint64 step, bool now)
         workspace()->breakdown(dumpPointer(), timelinePointer(), step, now);
     if (!b) {
         // Computed on a job (big dumps): the old bars stay until it is ready.
-        m_wanted = step;
+        m_waiting = true;
         m_summary->setText(tr("step %1: reading what is live…").arg(step));
         return;
     }
-    m_wanted = -2;
+    m_waiting = false;
     apply(std::move(b));
 }
 
@@ -267,7 +267,7 @@ void BreakdownChart::showStep(qint64 step)
 void BreakdownChart::ensureCurrent()
 {
     // An export draws what is live at the current step, computed now if need be.
-    if (!dump() || (!m_stale && m_wanted == -2))
+    if (!dump() || (!m_stale && !m_waiting))
         return;
     m_stale = false;
     follow(selection()->currentStep(), true);
@@ -276,9 +276,9 @@ void BreakdownChart::ensureCurrent()
 void BreakdownChart::setOnScreen(bool onScreen)
 {
     m_onScreen = onScreen;
-    if (!onScreen && m_wanted != -2) {
+    if (!onScreen && m_waiting) {
         // It stops waiting for the job; the step is read again when the chart is shown.
-        m_wanted = -2;
+        m_waiting = false;
         m_stale = true;
     }
     if (onScreen && m_stale) {

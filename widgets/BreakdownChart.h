@@ -63,7 +63,7 @@ private:
     QCPBars *m_highlight;
     Grouping m_groupBy = Grouping::OpName;
     std::shared_ptr<const StepBreakdown> m_shown;
-    qint64 m_wanted = -2; ///< the step asked of the workspace, while it computes
+    bool m_waiting = false; ///< for the workspace to compute the current step (breakdownReady)
     std::vector<BreakdownRow> m_rows;
     int m_highlightRow = -1;
     bool m_stale = false; ///< the step moved while the chart was off screen

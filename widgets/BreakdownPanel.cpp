@@ -173,8 +173,8 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         setDump(loaded.dump, loaded.timeline);
     });
     connect(m_workspace, &Workspace::breakdownReady, this, [this] {
-        if (m_wanted != -2 && m_onScreen)
-            follow(m_wanted);
+        if (m_waiting && m_onScreen)
+            follow(m_selection->currentStep());
     });
     // Another memory space on show: what is live in it at the same step. Other library
     // patterns: the by-source rows change.
@@ -222,9 +222,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
 void BreakdownPanel::setOnScreen(bool onScreen)
 {
     m_onScreen = onScreen;
-    if (!onScreen && m_wanted != -2) {
+    if (!onScreen && m_waiting) {
         // It stops waiting for the job; the step is read again when the panel is shown.
-        m_wanted = -2;
+        m_waiting = false;
         m_stale = true;
     }
     if (onScreen && m_stale) {
@@ -256,7 +256,7 @@ void BreakdownPanel::setDump(std::shared_ptr<const Dump> dump,
     m_dump = std::move(dump);
     m_timeline = std::move(timeline);
     m_shown.reset();
-    m_wanted = -2;
+    m_waiting = false;
     follow(m_selection->currentStep());
 }
 
@@ -306,7 +306,7 @@ void BreakdownPanel::follow(qint64 step)
     }
     if (!m_dump || !m_timeline || !m_dump->hasLiveRanges()) {
         m_shown.reset();
-        m_wanted = -2;
+        m_waiting = false;
         m_drill.clear();
         m_model->setTree({}, 0);
         m_treemap->setNode(nullptr, 0);
@@ -318,11 +318,11 @@ void BreakdownPanel::follow(qint64 step)
     std::shared_ptr<const StepBreakdown> b = m_workspace->breakdown(m_dump, m_timeline, step);
     if (!b) {
         // Big dumps: computed on a job; the last step asked for wins.
-        m_wanted = step;
+        m_waiting = true;
         m_summary->setText(tr("step %1: reading what is live…").arg(step));
         return;
     }
-    m_wanted = -2;
+    m_waiting = false;
     apply(std::move(b));
 }
 

@@ -42,7 +42,7 @@ public:
 
     /// The workspace computes the breakdown the panel waits for (in the background on big
     /// dumps).
-    bool isComputing() const { return m_wanted != -2; }
+    bool isComputing() const { return m_waiting; }
 
     explicit BreakdownPanel(Workspace *workspace, QWidget *parent = nullptr);
 
@@ -102,7 +102,7 @@ private:
     QTextBrowser *m_findingsView;
     Grouping m_groupBy = Grouping::OpName;
     std::shared_ptr<const StepBreakdown> m_shown;
-    qint64 m_wanted = -2; ///< the step asked of the workspace, while it computes
+    bool m_waiting = false; ///< for the workspace to compute the current step (breakdownReady)
     /// The treemap's or flame graph's path below the root to the node it is zoomed into.
     std::vector<const BreakdownNode *> m_drill;
     bool m_picking = false;

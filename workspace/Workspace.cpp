@@ -23,9 +23,15 @@ Workspace::Workspace(QObject *parent)
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_oomLane(m_jobs->newLane("oom", JobRunner::Scope::Session)),
       m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
-      m_ganttLane(m_jobs->newLane("gantt rows", JobRunner::Scope::Dump)),
-      m_mapLane(m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump)),
-      m_breakdownLane(m_jobs->newLane("breakdown", JobRunner::Scope::Dump)),
+      m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
+             decltype(m_rows)::Jobs::Latest, this, [this] { Q_EMIT ganttRowsReady(); }),
+      m_layout(m_jobs, m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump),
+               decltype(m_layout)::Jobs::Latest, this, [this] { Q_EMIT mapLayoutReady(); }),
+      // O(values) each: one at a time, so stepping faster than they compute never has two
+      // share the cores, and the steps in between are never computed.
+      m_breakdown(m_jobs, m_jobs->newLane("breakdown", JobRunner::Scope::Dump),
+                  decltype(m_breakdown)::Jobs::OneAtATime, this,
+                  [this] { Q_EMIT breakdownReady(); }),
       m_libraryPatterns(defaultLibraryPatterns())
 {
     qRegisterMetaType<LoadedDump>();
@@ -60,8 +66,8 @@ Workspace::Workspace(QObject *parent)
 Workspace::~Workspace()
 {
     // The dump and what was derived from it are freed off the GUI thread, like any old dump.
-    m_jobs->release(std::move(m_current), std::move(m_rows), std::move(m_layout),
-                    std::move(m_breakdown), std::move(m_retiring));
+    m_jobs->release(std::move(m_current), m_rows.drop(), m_layout.drop(), m_breakdown.drop(),
+                    std::move(m_retiring));
 }
 
 QAction *Workspace::action(Action which) const
@@ -75,16 +81,21 @@ void Workspace::show(LoadedDump loaded, Fill fill)
 {
     m_jobs->dumpChanged();
     LoadedDump old = std::exchange(m_current, std::move(loaded));
-    std::shared_ptr<const GanttRows> rows = std::exchange(m_rows, m_current.ganttRows);
-    std::shared_ptr<const MemoryMapLayout> layout = std::exchange(m_layout, m_current.mapLayout);
+    std::shared_ptr<const GanttRows> rows = m_rows.drop();
+    std::shared_ptr<const MemoryMapLayout> layout = m_layout.drop();
     // The load job built them; the workspace keeps them from now on.
-    m_current.ganttRows.reset();
-    m_current.mapLayout.reset();
+    if (m_current.ganttRows) {
+        const GanttOrder order = m_current.ganttRows->order;
+        m_rows.keep(order, std::exchange(m_current.ganttRows, nullptr));
+    }
+    if (m_current.mapLayout) {
+        const int allocation = m_current.mapLayout->allocation;
+        m_layout.keep(allocation, std::exchange(m_current.mapLayout, nullptr));
+    }
     // The views still hold the old dump until they take the new one: it is kept here and freed
     // off the GUI thread once they all have (a view must not hold the last reference).
     m_retiring.push_back(std::make_shared<Retiring>(
-        Retiring{std::move(old), std::move(rows), std::move(layout), std::move(m_breakdown)}));
-    m_breakdown.reset();
+        Retiring{std::move(old), std::move(rows), std::move(layout), m_breakdown.drop()}));
     m_selection->setFrozen(false);
     m_selection->clear();
     m_selection->setCurrentStep(-1);
@@ -366,25 +377,9 @@ std::shared_ptr<const GanttRows> Workspace::ganttRows(const std::shared_ptr<cons
     if (!isCurrent(dump))
         return GanttRows::layOut(dump, order); // a dump not on show (export, tests): at once
     m_ganttOrder = order;
-    if (m_rows && m_rows->order == order)
-        return m_rows;
-    if (!buildsInBackground(*dump)) {
-        m_jobs->cancel(m_ganttLane);
-        m_rows = GanttRows::layOut(dump, order);
-        return m_rows;
-    }
     // A million rows take a few hundred ms to sort: the view keeps the old ones meanwhile.
-    if (!m_jobs->isBusy(m_ganttLane) || m_rowsPending != order) {
-        m_rowsPending = order;
-        m_jobs->run(
-            m_ganttLane, this,
-            [dump, order](const JobControl &) { return GanttRows::layOut(dump, order); },
-            [this](std::shared_ptr<const GanttRows> rows) {
-                m_rows = std::move(rows);
-                Q_EMIT ganttRowsReady();
-            });
-    }
-    return nullptr;
+    return m_rows.get(order, !buildsInBackground(*dump),
+                      [dump, order](const JobControl *) { return GanttRows::layOut(dump, order); });
 }
 
 std::shared_ptr<const MemoryMapLayout> Workspace::mapLayout(const std::shared_ptr<const Dump> &dump,
@@ -395,26 +390,10 @@ std::shared_ptr<const MemoryMapLayout> Workspace::mapLayout(const std::shared_pt
     if (!isCurrent(dump))
         return MemoryMapLayout::layOut(dump, allocation);
     m_mapAllocation = allocation;
-    if (m_layout && m_layout->allocation == allocation)
-        return m_layout;
-    if (!buildsInBackground(*dump)) {
-        m_jobs->cancel(m_mapLane);
-        m_layout = MemoryMapLayout::layOut(dump, allocation);
-        return m_layout;
-    }
-    if (!m_jobs->isBusy(m_mapLane) || m_layoutPending != allocation) {
-        m_layoutPending = allocation;
-        m_jobs->run(
-            m_mapLane, this,
-            [dump, allocation](const JobControl &) {
-                return MemoryMapLayout::layOut(dump, allocation);
-            },
-            [this](std::shared_ptr<const MemoryMapLayout> layout) {
-                m_layout = std::move(layout);
-                Q_EMIT mapLayoutReady();
-            });
-    }
-    return nullptr;
+    return m_layout.get(allocation, !buildsInBackground(*dump),
+                        [dump, allocation](const JobControl *) {
+                            return MemoryMapLayout::layOut(dump, allocation);
+                        });
 }
 
 std::shared_ptr<const StepBreakdown>
@@ -445,34 +424,12 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
     };
     if (!isCurrent(dump))
         return compute(nullptr);
-    if (m_breakdown && m_breakdown->step == step && m_breakdown->memorySpace == space)
-        return m_breakdown;
-    if (now || !buildsInBackground(*dump)) {
-        const bool superseded = m_jobs->isBusy(m_breakdownLane);
-        m_jobs->cancel(m_breakdownLane);
-        m_breakdown = compute(nullptr);
-        // Views waiting for the cancelled job ask again (after this caller has its answer).
-        if (superseded)
-            QMetaObject::invokeMethod(this, &Workspace::breakdownReady, Qt::QueuedConnection);
-        return m_breakdown;
-    }
-    // O(values): off the GUI thread, one at a time. Stepping faster than it computes, the views
-    // ask again for their newest step when the running one is ready (breakdownReady), so the
-    // steps in between are never computed and two breakdowns never share the cores.
-    if (!m_jobs->isBusy(m_breakdownLane))
-        m_jobs->run(
-            m_breakdownLane, this,
-            [compute](const JobControl &control) { return compute(&control); },
-            [this](std::shared_ptr<const StepBreakdown> b) {
-                m_breakdown = std::move(b);
-                Q_EMIT breakdownReady();
-            });
-    return nullptr;
+    return m_breakdown.get({step, space}, now || !buildsInBackground(*dump), compute);
 }
 
 bool Workspace::isComputingBreakdown() const
 {
-    return m_jobs->isBusy(m_breakdownLane);
+    return m_breakdown.isBuilding();
 }
 
 void Workspace::setLibraryPatterns(std::vector<std::string> patterns)
@@ -480,8 +437,7 @@ void Workspace::setLibraryPatterns(std::vector<std::string> patterns)
     if (patterns == m_libraryPatterns)
         return;
     m_libraryPatterns = std::move(patterns);
-    m_jobs->cancel(m_breakdownLane);
-    m_breakdown.reset();
+    m_jobs->release(m_breakdown.drop());
     Q_EMIT libraryPatternsChanged();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Derived.h"
 #include "JobRunner.h"
 #include "LoadedDump.h"
 #include "analysis/DeviceFit.h"
@@ -224,9 +225,6 @@ private:
     JobRunner::Lane m_compareLane;
     JobRunner::Lane m_oomLane;
     JobRunner::Lane m_fitLane;
-    JobRunner::Lane m_ganttLane;
-    JobRunner::Lane m_mapLane;
-    JobRunner::Lane m_breakdownLane;
     LoadedDump m_current;
     struct Subscriber
     {
@@ -253,18 +251,14 @@ private:
     std::size_t m_backgroundFrom = 50000;
     GanttOrder m_ganttOrder = GanttOrder::ByStart; ///< prepared by the next load
     int m_mapAllocation = MemoryMapLayout::kAllAllocations;
-    /// Derived data of the dump on screen, the last of each asked for (one Gantt order of a
-    /// million values is some 50 MB: older ones are not kept).
-    std::shared_ptr<const GanttRows> m_rows;
-    std::shared_ptr<const MemoryMapLayout> m_layout;
-    std::shared_ptr<const StepBreakdown> m_breakdown;
+    /// Derived data of the dump on screen, the last of each asked for.
+    Derived<GanttOrder, GanttRows> m_rows;
+    Derived<int, MemoryMapLayout> m_layout;
+    Derived<std::pair<qint64, int>, StepBreakdown> m_breakdown; ///< (step, memory space)
     std::vector<std::string> m_libraryPatterns;
     std::weak_ptr<const Dump> m_flowDump;
     int m_flowValue = -1;
     std::shared_ptr<const ValueFlow> m_flow;
-    /// What the running jobs build, so asking again does not start them again.
-    GanttOrder m_rowsPending = GanttOrder::ByStart;
-    int m_layoutPending = MemoryMapLayout::kAllAllocations;
 };
 
 } // namespace bufferscope

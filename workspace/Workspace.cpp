@@ -100,6 +100,7 @@ void Workspace::show(LoadedDump loaded, Fill fill)
     m_selection->clear();
     m_selection->setCurrentStep(-1);
     m_selection->setFrozen(true);
+    std::erase_if(m_subscribers, [](const Subscriber &s) { return s.object.isNull(); });
     const quint64 generation = ++m_fillGeneration;
     m_filling = true;
     m_fillCosts.clear();
@@ -117,12 +118,9 @@ void Workspace::show(LoadedDump loaded, Fill fill)
 
 void Workspace::subscribe(QObject *subscriber, const QString &name, Taker take)
 {
+    // A destroyed subscriber's entry stays (its pointer nulls itself) until the next show(), so
+    // a fill under way keeps its place in the list.
     m_subscribers.push_back({subscriber, name, std::move(take)});
-    connect(subscriber, &QObject::destroyed, this, [this, subscriber] {
-        std::erase_if(m_subscribers, [subscriber](const Subscriber &s) {
-            return s.object.isNull() || s.object == subscriber;
-        });
-    });
 }
 
 void Workspace::handTo(std::size_t subscriber)

@@ -89,10 +89,8 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
 {
     const Stopwatch clock;
     const std::size_t size = text.size();
-    const auto slices = static_cast<std::size_t>(threads) * 4;
-    const std::size_t chunkBytes =
-        std::clamp<std::size_t>((size - begin) / slices, 512, std::size_t{16} << 20);
-    const std::size_t count = (size - begin + chunkBytes - 1) / chunkBytes;
+    const ChunkPlan plan = ChunkPlan::of(begin, size, threads, 4, std::size_t{16} << 20);
+    const std::size_t count = plan.count;
     // Local ids carry the top bit: a dump with 2^31 of anything is read serially.
     if (count < 2 || d.values.size() >= kLocal || d.instructions.size() >= kLocal ||
         d.strings.size() >= kLocal || d.shapes.size() >= kLocal)
@@ -114,7 +112,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
         std::unique_ptr<Builder> builder;
     };
     std::vector<Chunk> chunks(count);
-    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * chunkBytes); };
+    const auto raw = [&plan](std::size_t k) { return plan.raw(k); };
     std::atomic<std::size_t> sectionEnd{size};
     std::atomic<std::int64_t> parsed{0};
     const std::int64_t doneBefore = bytesDone;
@@ -184,7 +182,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     if (m_options.progress)
         m_options.progress(bytesDone, bytesTotal);
     spdlog::debug("used values: {} chunks of ~{} KiB on {} threads in {:.3f} s ({:.3f} s to merge)",
-                  merged, chunkBytes >> 10, threads, clock.seconds(),
+                  merged, plan.bytes >> 10, threads, clock.seconds(),
                   clock.seconds() - parallelSeconds);
     return end;
 }
@@ -276,10 +274,8 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
     const Stopwatch clock;
     const char *const base = text.data();
     const std::size_t size = text.size();
-    const auto slices = static_cast<std::size_t>(threads) * 4;
-    const std::size_t chunkBytes =
-        std::clamp<std::size_t>((size - begin) / slices, 512, std::size_t{4} << 20);
-    const std::size_t count = (size - begin + chunkBytes - 1) / chunkBytes;
+    const ChunkPlan plan = ChunkPlan::of(begin, size, threads, 4, std::size_t{4} << 20);
+    const std::size_t count = plan.count;
     // A second InstructionSequence, or values added since the order was built, are the serial
     // loop's to sort out.
     if (count < 2 || (sequence && !d.sequence.empty()))
@@ -303,7 +299,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
         std::vector<sv> newNames;         ///< the names of the kNone lines, in order
     };
     std::vector<Piece> pieces(count);
-    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * chunkBytes); };
+    const auto raw = [&plan](std::size_t k) { return plan.raw(k); };
     const auto bound = [&](Piece &piece, std::size_t k) {
         piece.start = k == 0 ? begin : lineStartFrom(text, raw(k));
         piece.end = k + 1 == count ? size : lineStartFrom(text, raw(k + 1));
@@ -541,7 +537,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
         m_options.progress(bytesDone, bytesTotal);
     spdlog::debug("{}: {} lines in {} chunks of ~{} KiB on {} threads in {:.3f} s",
                   sequence ? "instruction sequence" : "buffer live ranges", taken, count,
-                  chunkBytes >> 10, threads, clock.seconds());
+                  plan.bytes >> 10, threads, clock.seconds());
     return end;
 }
 

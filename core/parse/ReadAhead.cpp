@@ -43,9 +43,9 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     const Stopwatch clock;
     const std::size_t size = text.size();
     // Stretches of up to 128 KiB, small enough on a small file that every thread gets some.
-    const std::size_t stretchBytes = std::clamp<std::size_t>(
-        (size - begin) / (static_cast<std::size_t>(threads) * 64), 512, std::size_t{128} << 10);
-    const std::size_t count = (size - begin + stretchBytes - 1) / stretchBytes;
+    const ChunkPlan plan = ChunkPlan::of(begin, size, threads, 64, std::size_t{128} << 10);
+    const std::size_t stretchBytes = plan.bytes;
+    const std::size_t count = plan.count;
     if (count < 2)
         return begin;
     const auto inSection = [](sv line) {
@@ -68,7 +68,7 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     std::atomic<std::size_t> consumed{0};  // stretches this thread is done with
     std::atomic<bool> stop{false};
     const char *const base = text.data();
-    const auto raw = [&](std::size_t k) { return std::min(size, begin + k * stretchBytes); };
+    const auto raw = [&plan](std::size_t k) { return plan.raw(k); };
     // Stretch k holds the lines that start in [raw(k), raw(k + 1)).
     const auto fill = [&](std::size_t k) {
         Stretch &s = ring[k % window];

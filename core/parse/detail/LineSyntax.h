@@ -335,6 +335,29 @@ inline std::size_t lineStartFrom(sv text, std::size_t at)
     return nl ? static_cast<std::size_t>(nl - text.data()) + 1 : text.size();
 }
 
+/// How the threaded drivers cut [begin, size) of a text: `perThread` pieces a thread (so one
+/// slow piece does not hold the others up), each at least 512 bytes and at most `maxBytes`. A
+/// piece k starts at raw(k), which the driver moves to a line start (or a value block).
+struct ChunkPlan
+{
+    std::size_t begin = 0;
+    std::size_t size = 0;
+    std::size_t bytes = 0; ///< per piece
+    std::size_t count = 0;
+
+    static ChunkPlan of(std::size_t begin, std::size_t size, int threads, std::size_t perThread,
+                        std::size_t maxBytes)
+    {
+        ChunkPlan plan{begin, size, 0, 0};
+        const std::size_t slices = static_cast<std::size_t>(std::max(threads, 1)) * perThread;
+        plan.bytes = std::clamp<std::size_t>((size - begin) / slices, 512, maxBytes);
+        plan.count = (size - begin + plan.bytes - 1) / plan.bytes;
+        return plan;
+    }
+    /// Where piece k would start before it is moved to a line start.
+    std::size_t raw(std::size_t k) const { return std::min(size, begin + k * bytes); }
+};
+
 /// The instruction name of a value block's header line `<ID NAME...`.
 inline sv blockName(sv line)
 {

@@ -5,19 +5,69 @@
 // --report: also XLA's memory-usage report, `<stem>-memory-usage-report.txt` beside FILE.
 // gen_dump --renumber IN --out FILE: FILE is IN as a recompile that renumbered every name and
 // value id would print it (renumberDump), for benchmarks of `diff`.
+// gen_dump --folder DIR --modules N [--seed S]: a folder of N small modules (writeFolder), for
+// benchmarks of `list` and Open Folder.
 #include "DumpGenerator.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
+
+namespace {
+
+/// `--folder DIR --modules N`: a dump folder as a JAX training run leaves it, one module per
+/// compiled function: N small modules of 4 to 128 values each (log-uniform: half under 23
+/// values, some 13 KB; the largest some 115 KB; a real folder of 4,276 modules holds about
+/// 100 MB), three in four with XLA's memory-usage report beside them. Named as XLA names them, so `bufferscope list DIR` and Open Folder read them as such.
+int writeFolder(const std::string &dir, long long modules, std::uint64_t seed)
+{
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    long long bytes = 0;
+    for (long long i = 1; i <= modules; ++i) {
+        bufferscope::bench::GeneratorOptions options;
+        options.values = std::llround(4.0 * std::pow(32.0, unit(random)));
+        options.seed = seed * 1000003 + static_cast<std::uint64_t>(i);
+        char stem[160];
+        std::snprintf(stem, sizeof stem,
+                      "%s/module_%04lld.jit_step_%lld.sm_8.0_gpu_after_optimizations", dir.c_str(),
+                      i, i % 97);
+        std::FILE *r = nullptr;
+        if (i % 4 != 0) {
+            r = std::fopen((std::string(stem) + "-memory-usage-report.txt").c_str(), "wb");
+            if (!r)
+                return 2;
+            options.memoryUsageReport = r;
+        }
+        const std::string path = std::string(stem) + "-buffer-assignment.txt";
+        std::FILE *f = std::fopen(path.c_str(), "wb");
+        if (!f) {
+            std::fprintf(stderr, "gen_dump: cannot write %s: %s\n", path.c_str(),
+                         std::strerror(errno));
+            return 2;
+        }
+        bytes += bufferscope::bench::generateDump(options, f).fileBytes;
+        std::fclose(f);
+        if (r)
+            std::fclose(r);
+    }
+    std::printf("%s: %lld modules, %lld bytes of dumps\n", dir.c_str(), modules, bytes);
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     bufferscope::bench::GeneratorOptions options;
     std::string out;
     std::string renumber;
+    std::string folder;
+    long long modules = 0;
     bool report = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -33,11 +83,22 @@ int main(int argc, char **argv)
             renumber = argv[++i];
         else if (a == "--out" && i + 1 < argc)
             out = argv[++i];
+        else if (a == "--folder" && i + 1 < argc)
+            folder = argv[++i];
+        else if (a == "--modules" && i + 1 < argc)
+            modules = std::atoll(argv[++i]);
         else {
             std::fprintf(
                 stderr, "usage: gen_dump --values N [--seed S] [--stacks] [--report] --out FILE\n");
             return 1;
         }
+    }
+    if (!folder.empty()) {
+        if (modules <= 0) {
+            std::fprintf(stderr, "usage: gen_dump --folder DIR --modules N [--seed S]\n");
+            return 1;
+        }
+        return writeFolder(folder, modules, options.seed);
     }
     if (!renumber.empty() && !out.empty()) {
         std::FILE *in = std::fopen(renumber.c_str(), "rb");

@@ -32,10 +32,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <unistd.h>
 
@@ -294,6 +296,10 @@ int runDiff(const QStringList &args, int threads)
     return code;
 }
 
+/// A module file at least this big is read on every thread of its own (the threaded parse
+/// pays); smaller ones are read one per thread, side by side.
+constexpr qint64 kOwnThreadsFrom = qint64{16} << 20;
+
 int runList(const QStringList &args, int threads)
 {
     QString dir;
@@ -330,20 +336,38 @@ int runList(const QStringList &args, int threads)
         std::string error;
         std::int64_t held() const { return analysis ? analysis->device.held() : -1; }
     };
-    std::vector<Entry> entries;
-    int status = 0;
-    for (const QString &file : found.files) {
-        Entry e;
+    // Threads where they pay: a folder's small modules are read one per thread, each on the
+    // serial path (no helper threads started per file); a big one on every thread, alone
+    // (kOwnThreadsFrom, measured in tests/bench/README.md, "A folder of modules").
+    const std::size_t count = static_cast<std::size_t>(found.files.size());
+    std::vector<Entry> entries(count);
+    std::vector<std::size_t> big;
+    std::vector<std::size_t> small;
+    for (std::size_t i = 0; i < count; ++i) {
+        const QString &file = found.files[static_cast<qsizetype>(i)];
+        qint64 bytes = 0;
+        for (const std::string &f : ModuleFiles::siblings(file.toStdString()))
+            bytes += QFileInfo(QString::fromStdString(f)).size();
+        (bytes >= kOwnThreadsFrom ? big : small).push_back(i);
+    }
+    std::atomic<std::size_t> done{0};
+    std::atomic<int> failed{0};
+    std::mutex progressLock;
+    const bool tty = ::isatty(fileno(stderr));
+    const auto read = [&](std::size_t i, int fileThreads) {
+        const QString &file = found.files[static_cast<qsizetype>(i)];
+        Entry &e = entries[i];
         e.module = ModuleFiles::moduleName(file.toStdString());
         for (const std::string &f : ModuleFiles::siblings(file.toStdString()))
             e.files.push_back(
                 QDir(QFileInfo(dir).absoluteFilePath())
                     .relativeFilePath(QFileInfo(QString::fromStdString(f)).absoluteFilePath())
                     .toStdString());
-        if (::isatty(fileno(stderr)))
-            std::fprintf(stderr, "\rreading %zu/%lld: %s\033[K", entries.size() + 1,
-                         static_cast<long long>(found.files.size()),
+        if (tty) {
+            const std::lock_guard<std::mutex> hold(progressLock);
+            std::fprintf(stderr, "\rreading %zu/%zu: %s\033[K", done.load() + 1, count,
                          safetext::forTerminal(e.module).c_str());
+        }
         LoadedDump loaded;
         QString error;
         if (DumpParser::isLoneMemoryUsageReport(file.toStdString())) {
@@ -351,9 +375,9 @@ int runList(const QStringList &args, int threads)
             QFile f(file);
             if (f.open(QIODevice::ReadOnly))
                 e.total = MemoryUsageReport::parse(f.readAll().toStdString()).totalBytes;
-        } else if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
+        } else if (!loadDump(file, loaded, error, nullptr, {}, fileThreads)) {
             e.error = error.toStdString();
-            status = 2;
+            failed.store(1);
         } else {
             const ModuleFigures figures = ModuleFigures::of(loaded);
             e.total = figures.total;
@@ -361,8 +385,12 @@ int runList(const QStringList &args, int threads)
             e.peakBytes = figures.peak;
             e.analysis = MemoryAnalysis::of(*loaded.dump);
         }
-        entries.push_back(std::move(e));
-    }
+        done.fetch_add(1);
+    };
+    for (const std::size_t i : big)
+        read(i, threads);
+    parallelFor(small.size(), threadsFor(threads), [&](std::size_t k) { read(small[k], 1); });
+    const int status = failed.load() ? 2 : 0;
     if (::isatty(fileno(stderr)) && !entries.empty())
         std::fprintf(stderr, "\r\033[K");
     // What the device holds while a module runs first (what decides whether it fits), then

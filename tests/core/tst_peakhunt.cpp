@@ -372,6 +372,11 @@ private Q_SLOTS:
             QVERIFY(m[QStringLiteral("held_bytes")].toInteger() <= previous);
             previous = m[QStringLiteral("held_bytes")].toInteger();
         }
+        // The modules are read side by side, one per thread: the same list as on one thread.
+        const Run serial = run({QStringLiteral("list"), dir.path(), QStringLiteral("--json"),
+                                QStringLiteral("--threads"), QStringLiteral("1")});
+        QCOMPARE(serial.code, 0);
+        QCOMPARE(serial.out, r.out);
         // Text form and errors.
         const Run text = run({QStringLiteral("list"), dir.path()});
         QCOMPARE(text.code, 0);

@@ -19,7 +19,10 @@ void shareMainHeap()
 
 int maxThreads()
 {
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    // Asked once: glibc reads /sys/devices/system/cpu/online on every call, and a folder's
+    // list asks for every module.
+    static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return cores;
 }
 
 int threadsFor(int threads)

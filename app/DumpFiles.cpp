@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QSet>
 
 #include <algorithm>
@@ -49,16 +50,19 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
                 return am && !bm;
             });
         const qsizetype before = out.files.size();
-        for (const QFileInfo &e : entries)
+        QHash<QString, qint64> sizes; // as the listing read them: no stat per comparison
+        for (const QFileInfo &e : entries) {
             add(e);
+            sizes.insert(e.filePath(), e.size());
+        }
         if (out.files.size() == before)
             out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
                                            "(expected files named *buffer-assignment.txt)")
                                 .arg(path);
         // Largest modules first: they are the ones that run out of memory.
         std::stable_sort(out.files.begin() + before, out.files.end(),
-                         [](const QString &a, const QString &b) {
-                             return QFileInfo(a).size() > QFileInfo(b).size();
+                         [&sizes](const QString &a, const QString &b) {
+                             return sizes.value(a) > sizes.value(b);
                          });
     }
     return out;

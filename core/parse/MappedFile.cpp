@@ -98,7 +98,7 @@ MappedFile::~MappedFile()
         slot.begin.store(0, std::memory_order_release);
         slot.used.store(false, std::memory_order_release);
     }
-    if (m_data != nullptr && m_size > 0)
+    if (m_data != nullptr && m_size > 0 && !m_read)
         ::munmap(const_cast<char *>(m_data), m_size);
     if (m_fd >= 0)
         ::close(m_fd);
@@ -143,6 +143,30 @@ bool MappedFile::open(const std::string &path, std::string &error)
     m_fd = fd;
     if (m_size == 0)
         return true;
+    if (m_size < kReadBelow) {
+        // Read whole. A file cut short meanwhile reads as zeros past its new end, as a mapping
+        // would, and shrank() says so.
+        m_read = std::make_unique<char[]>(m_size);
+        std::size_t got = 0;
+        while (got < m_size) {
+            const ssize_t n =
+                ::pread(fd, m_read.get() + got, m_size - got, static_cast<off_t>(got));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                error = std::string("cannot read the file: ") + std::strerror(errno);
+                m_read.reset();
+                m_size = 0;
+                return false;
+            }
+            if (n == 0)
+                break;
+            got += static_cast<std::size_t>(n);
+        }
+        std::memset(m_read.get() + got, 0, m_size - got);
+        m_data = m_read.get();
+        return true;
+    }
     void *p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
         error = std::string("cannot map the file: ") + std::strerror(errno);
@@ -172,7 +196,7 @@ void MappedFile::releaseBefore(std::size_t offset)
 {
     static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     offset = offset / page * page;
-    if (m_data == nullptr || offset <= m_released)
+    if (m_data == nullptr || m_read || offset <= m_released)
         return;
     ::madvise(const_cast<char *>(m_data) + m_released, offset - m_released, MADV_DONTNEED);
     m_released = offset;
@@ -183,7 +207,7 @@ void MappedFile::releaseRange(std::size_t begin, std::size_t end) const
     static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     begin = (begin + page - 1) / page * page;
     end = std::min(end, m_size) / page * page;
-    if (m_data == nullptr || begin >= end)
+    if (m_data == nullptr || m_read || begin >= end)
         return;
     ::madvise(const_cast<char *>(m_data) + begin, end - begin, MADV_DONTNEED);
 }
@@ -194,7 +218,7 @@ bool MappedFile::populate(std::size_t begin, std::size_t end) const
     static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     begin = begin / page * page;
     end = std::min(end, m_size);
-    if (m_data == nullptr || begin >= end)
+    if (m_data == nullptr || m_read || begin >= end)
         return false;
     // A failure (a page that cannot be read) is left to the fault the parse then takes.
     return ::madvise(const_cast<char *>(m_data) + begin, end - begin, MADV_POPULATE_READ) == 0;

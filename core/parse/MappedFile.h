@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -8,10 +9,14 @@ namespace bufferscope {
 
 /// A read-only memory mapping of a whole file. The parser reads the file through one
 /// string_view and releases the pages behind its cursor, so resident memory stays small even
-/// for multi-GB dumps.
+/// for multi-GB dumps. A file under kReadBelow is read into memory instead: unmapping it would
+/// cost more than reading it (in a process with threads every munmap interrupts the other
+/// cores to flush their TLBs, which is most of a small module's cost in a folder's `list`).
 class MappedFile
 {
 public:
+    static constexpr std::size_t kReadBelow = std::size_t{1} << 20;
+
     MappedFile() = default;
     ~MappedFile();
     MappedFile(const MappedFile &) = delete;
@@ -45,7 +50,8 @@ private:
     const char *m_data = nullptr;
     std::size_t m_size = 0;
     std::size_t m_released = 0;
-    int m_guard = -1; ///< the slot of the SIGBUS guard that covers the mapping
+    int m_guard = -1;               ///< the slot of the SIGBUS guard that covers the mapping
+    std::unique_ptr<char[]> m_read; ///< a small file's bytes, read (m_data points here)
 };
 
 } // namespace bufferscope

@@ -1,5 +1,5 @@
 // core/parse/MappedFile: mapping a dump, and the page hints the parse gives the kernel
-// (populate ahead of the parse, release behind it).
+// (populate ahead of the parse, release behind it), and small files read instead of mapped.
 #include "Resident.h"
 #include "parse/MappedFile.h"
 
@@ -56,6 +56,42 @@ private Q_SLOTS:
         QVERIFY2(dropped >= static_cast<std::int64_t>(to - from) * 9 / 10,
                  qPrintable(QStringLiteral("resident memory fell by %1 bytes").arg(dropped)));
         QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
+    }
+
+    void smallFilesAreRead()
+    {
+        // Under MappedFile::kReadBelow a file is read, not mapped: the same bytes, and releasing
+        // or populating ranges (which would drop pages of a mapping) leaves them as they are.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("small.txt"));
+        QByteArray text;
+        for (int i = 0; text.size() < 300000; ++i)
+            text += "line " + QByteArray::number(i) + '\n';
+        QVERIFY(static_cast<std::size_t>(text.size()) < MappedFile::kReadBelow);
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            QCOMPARE(out.write(text), text.size());
+        }
+        MappedFile file;
+        std::string error;
+        QVERIFY2(file.open(path.toStdString(), error), error.c_str());
+        QCOMPARE(file.size(), static_cast<std::int64_t>(text.size()));
+        QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
+        file.releaseRange(0, text.size());
+        file.releaseBefore(text.size());
+        QVERIFY(!file.populate(0, text.size()));
+        QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
+        // Cut short after it was read: what was read stays, and the file says it shrank.
+        QCOMPARE(file.shrank(), std::int64_t(-1));
+        QCOMPARE(::truncate(path.toLocal8Bit().constData(), 100), 0);
+        QCOMPARE(file.shrank(), std::int64_t(100));
+        QVERIFY(file.data() == std::string_view(text.constData(), text.size()));
+        // And a descriptor to read it again later (the instruction texts) is still there.
+        const int fd = file.takeDescriptor();
+        QVERIFY(fd >= 0);
+        ::close(fd);
     }
 };
 

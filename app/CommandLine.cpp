@@ -350,6 +350,7 @@ int runList(const QStringList &args, int threads)
             bytes += QFileInfo(QString::fromStdString(f)).size();
         (bytes >= kOwnThreadsFrom ? big : small).push_back(i);
     }
+    keepHeapBetweenLoads();
     std::atomic<std::size_t> done{0};
     std::atomic<int> failed{0};
     std::mutex progressLock;

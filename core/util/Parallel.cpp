@@ -17,6 +17,17 @@ void shareMainHeap()
 #endif
 }
 
+void keepHeapBetweenLoads()
+{
+#if defined(__GLIBC__)
+    ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    // Each thread its own arena again (shareMainHeap set one): the threads of a list load
+    // files of their own, and one heap's lock had them wait on each other.
+    ::mallopt(M_ARENA_MAX, 8);
+#endif
+}
+
 int maxThreads()
 {
     // Asked once: glibc reads /sys/devices/system/cpu/online on every call, and a folder's

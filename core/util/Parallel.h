@@ -31,6 +31,13 @@ int threadsFor(int threads);
 /// threads allocate seldom (tables grow by doubling), so one heap's lock is not contended.
 /// Call it first thing in main(), before any thread starts.
 void shareMainHeap();
+/// Has glibc keep freed memory in the heap (up to 256 MiB) rather than give it back to the
+/// kernel at once, serve blocks under 32 MiB from the heap rather than mmap, and give each
+/// thread an arena of its own again: for a run that loads many small modules side by side
+/// (`list`), where each load's tables were taken from fresh huge pages the kernel zeroed (a
+/// fifth of the time) and the threads waited on one heap's lock. Not for the window: there the
+/// memory a closed dump held must go back.
+void keepHeapBetweenLoads();
 
 /// Starts up to `helpers` threads that each run `helper()`, runs `main()` on the calling thread,
 /// and returns when all are done: the one place core/ starts threads. Returns how many helpers

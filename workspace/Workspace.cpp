@@ -4,6 +4,7 @@
 #include "analysis/SourceFrames.h"
 #include "models/Selection.h"
 #include "parse/ModuleFiles.h"
+#include "util/Parallel.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -241,29 +242,41 @@ void Workspace::scanModules(const QStringList &files, const QString &skip)
 
 void Workspace::scanNext(std::shared_ptr<const QStringList> files, int next, QString skip)
 {
-    while (next < files->size() && files->at(next) == skip)
-        ++next;
-    if (next >= files->size())
+    // A batch of modules per job, read side by side, one per thread on the parse's serial path
+    // (a folder's modules are mostly small; a helper thread per file cost more than it gave).
+    // The lane is free between two batches, so a newer scan replaces this one, and the Modules
+    // dock fills batch by batch.
+    constexpr int kBatch = 32;
+    QStringList batch;
+    for (; next < files->size() && batch.size() < kBatch; ++next)
+        if (files->at(next) != skip)
+            batch << files->at(next);
+    if (batch.isEmpty())
         return;
-    // One job per module: the lane is free between two, and a newer scan replaces this one.
-    const QString file = files->at(next);
     const int threads = scanThreads();
     m_jobs->run(
         m_scanLane, this,
-        [file, threads](const JobControl &control) {
-            LoadedDump loaded;
-            QString error;
-            if (loadDump(file, loaded, error, control.flag(), {}, threads))
-                return ModuleFigures::of(loaded);
-            ModuleFigures figures;
-            figures.status = error.isEmpty() ? ModuleFigures::Status::NotRead
-                                             : ModuleFigures::Status::Unreadable;
-            figures.error = error;
+        [batch, threads](const JobControl &control) {
+            std::vector<ModuleFigures> figures(static_cast<std::size_t>(batch.size()));
+            parallelFor(figures.size(), threadsFor(threads), [&](std::size_t i) {
+                ModuleFigures &f = figures[i];
+                LoadedDump loaded;
+                QString error;
+                if (!control.cancelled() && loadDump(batch[static_cast<qsizetype>(i)], loaded,
+                                                     error, control.flag(), {}, 1)) {
+                    f = ModuleFigures::of(loaded);
+                    return;
+                }
+                f.status = error.isEmpty() ? ModuleFigures::Status::NotRead
+                                           : ModuleFigures::Status::Unreadable;
+                f.error = error;
+            });
             return figures;
         },
-        [this, files, next, skip, file](ModuleFigures figures) {
-            Q_EMIT moduleScanned(file, figures);
-            scanNext(files, next + 1, skip);
+        [this, files, next, skip, batch](std::vector<ModuleFigures> figures) {
+            for (qsizetype i = 0; i < batch.size(); ++i)
+                Q_EMIT moduleScanned(batch[i], figures[static_cast<std::size_t>(i)]);
+            scanNext(files, next, skip);
         });
 }
 

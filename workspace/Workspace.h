@@ -111,11 +111,12 @@ public:
     void cancelLoad();
     bool isLoading() const;
 
-    /// Reads every file's figures, one module after another, on jobs; moduleScanned for each.
-    /// A newer scan replaces an older one. `skip` is not read (it is being loaded anyway).
+    /// Reads every file's figures on jobs, a batch at a time, the modules of a batch side by
+    /// side (one per thread, scanThreads() of them); moduleScanned for each. A newer scan
+    /// replaces an older one. `skip` is not read (it is being loaded anyway).
     void scanModules(const QStringList &files, const QString &skip = {});
     bool isScanning() const;
-    /// The threads the scan reads its next module on: one while a load runs (the two do not
+    /// The threads the scan reads its next batch on: one while a load runs (the two do not
     /// compete for the cores), else threads().
     int scanThreads() const { return isLoading() ? 1 : m_threads; }
 

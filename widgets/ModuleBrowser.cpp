@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -40,7 +41,7 @@ public:
 
 ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_status(new QLabel(this)),
-      m_tree(new QTreeWidget(this))
+      m_tree(new QTreeWidget(this)), m_resort(new QTimer(this))
 {
     m_tree->setColumnCount(ColumnCount);
     TableCsv::addActions(m_tree, QStringLiteral("modules"));
@@ -66,6 +67,9 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
         Q_EMIT moduleActivated(item->data(ModuleColumn, kFileRole).toString());
     });
     connect(workspace, &Workspace::moduleScanned, this, &ModuleBrowser::applyResult);
+    m_resort->setSingleShot(true);
+    m_resort->setInterval(250);
+    connect(m_resort, &QTimer::timeout, this, &ModuleBrowser::resort);
 }
 
 int ModuleBrowser::count() const
@@ -83,9 +87,13 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
 {
     m_loadedElsewhere = files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     m_tree->clear();
+    m_itemOf.clear();
+    // Thousands of rows: inserted unsorted, sorted once (a sorted insert each was quadratic).
+    m_tree->setSortingEnabled(false);
     for (int i = 0; i < files.size(); ++i) {
         const QFileInfo info(files[i]);
         auto *item = new Item(m_tree);
+        m_itemOf.insert(files[i], item);
         item->setText(ModuleColumn,
                       toQString(ModuleFiles::moduleName(info.fileName().toStdString())));
         item->setData(ModuleColumn, kFileRole, files[i]);
@@ -97,6 +105,7 @@ void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElse
         for (int c = TotalColumn; c <= FilesColumn; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     }
+    m_tree->setSortingEnabled(true);
     m_remaining = static_cast<int>(files.size());
     m_status->setText(files.isEmpty() ? QString() : tr("Reading %1 module(s)…").arg(files.size()));
     // A newer scan replaces the one running (the workspace's newest request wins).
@@ -113,12 +122,16 @@ void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &fig
 
 void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figures)
 {
-    QTreeWidgetItem *item = nullptr;
-    for (int r = 0; r < m_tree->topLevelItemCount() && !item; ++r)
-        if (m_tree->topLevelItem(r)->data(ModuleColumn, kFileRole).toString() == file)
-            item = m_tree->topLevelItem(r);
+    QTreeWidgetItem *item = m_itemOf.value(file);
     if (!item || item->data(ModuleColumn, kKnownRole).toBool())
         return; // not listed (an older scan's), or already has its figures
+    // Sorting thousands of rows after every result stalled the window for seconds: results
+    // go in unsorted, and the list is sorted a few times a second while they come (and at
+    // once when the last arrives).
+    if (m_tree->isSortingEnabled()) {
+        m_tree->setSortingEnabled(false);
+        m_resort->start();
+    }
     item->setData(ModuleColumn, kKnownRole, true);
     switch (figures.status) {
     case ModuleFigures::Status::NotRead: // cancelled by the user is not the file's fault
@@ -148,8 +161,16 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
         item->setData(FilesColumn, kSortRole, figures.files);
         break;
     }
-    m_tree->sortItems(m_tree->sortColumn(), m_tree->header()->sortIndicatorOrder());
     --m_remaining;
+    if (m_remaining <= 0)
+        resort();
+}
+
+void ModuleBrowser::resort()
+{
+    m_resort->stop();
+    if (!m_tree->isSortingEnabled())
+        m_tree->setSortingEnabled(true); // sorts by the column and order the header shows
     updateStatus();
 }
 
@@ -180,10 +201,8 @@ void ModuleBrowser::updateStatus()
                        .arg(count());
     // Which one is open, and whether the top one is another: a folder opens its largest file
     // at once, before any module is read.
-    QString openName;
-    for (int r = 0; r < m_tree->topLevelItemCount(); ++r)
-        if (m_tree->topLevelItem(r)->data(ModuleColumn, kFileRole).toString() == m_openFile)
-            openName = m_tree->topLevelItem(r)->text(ModuleColumn);
+    const QTreeWidgetItem *open = m_itemOf.value(m_openFile);
+    const QString openName = open ? open->text(ModuleColumn) : QString();
     if (!openName.isEmpty()) {
         text += QLatin1Char(' ') + tr("Open: %1 (bold).").arg(openName);
         const QTreeWidgetItem *top = m_tree->topLevelItem(0);

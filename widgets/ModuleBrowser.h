@@ -1,10 +1,13 @@
 #pragma once
 
+#include <QHash>
 #include <QStringList>
 #include <QWidget>
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
+class QTimer;
 
 namespace bufferscope {
 
@@ -61,7 +64,10 @@ private:
     int m_remaining = 0;
     QString m_loadedElsewhere; ///< waiting for setKnownResult
     QString m_openFile;
+    QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row
+    QTimer *m_resort;                           ///< sorts the rows results came in for
     void updateStatus();
+    void resort();
 };
 
 } // namespace bufferscope

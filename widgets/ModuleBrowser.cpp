@@ -59,6 +59,10 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     m_tree->header()->setStretchLastSection(false);
     m_tree->setToolTip(tr("Modules found in what you opened; double-click to open one"));
     m_status->setTextFormat(Qt::PlainText);
+    // The status names modules (long names): it wraps in the width the dock has, and never
+    // widens the dock (one line of it had made a 1366-pixel window 2234 pixels wide).
+    m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_status);

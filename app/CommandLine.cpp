@@ -345,9 +345,14 @@ int runList(const QStringList &args, int threads)
     std::vector<std::size_t> small;
     for (std::size_t i = 0; i < count; ++i) {
         const QString &file = found.files[static_cast<qsizetype>(i)];
+        const QDir folder(QFileInfo(dir).absoluteFilePath());
         qint64 bytes = 0;
-        for (const std::string &f : ModuleFiles::siblings(file.toStdString()))
-            bytes += QFileInfo(QString::fromStdString(f)).size();
+        for (const std::string &f : ModuleFiles::siblings(file.toStdString())) {
+            const QFileInfo info(QString::fromStdString(f));
+            bytes += info.size();
+            entries[i].files.push_back(
+                folder.relativeFilePath(info.absoluteFilePath()).toStdString());
+        }
         (bytes >= kOwnThreadsFrom ? big : small).push_back(i);
     }
     keepHeapBetweenLoads();
@@ -359,11 +364,6 @@ int runList(const QStringList &args, int threads)
         const QString &file = found.files[static_cast<qsizetype>(i)];
         Entry &e = entries[i];
         e.module = ModuleFiles::moduleName(file.toStdString());
-        for (const std::string &f : ModuleFiles::siblings(file.toStdString()))
-            e.files.push_back(
-                QDir(QFileInfo(dir).absoluteFilePath())
-                    .relativeFilePath(QFileInfo(QString::fromStdString(f)).absoluteFilePath())
-                    .toStdString());
         if (tty) {
             const std::lock_guard<std::mutex> hold(progressLock);
             std::fprintf(stderr, "\rreading %zu/%zu: %s\033[K", done.load() + 1, count,

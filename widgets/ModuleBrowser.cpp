@@ -6,8 +6,10 @@
 #include "parse/ModuleFiles.h"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QStyle>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -57,6 +59,18 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     m_tree->sortByColumn(HeldColumn, Qt::DescendingOrder);
     m_tree->header()->setSectionResizeMode(ModuleColumn, QHeaderView::Stretch);
     m_tree->header()->setStretchLastSection(false);
+    // The figures as wide as they get ("1023.99MiB", a step of six digits), no wider, so the
+    // module names keep the rest of the dock (at the default 100 px each they took it all and
+    // a name showed as "m…"). Set once: sizing to the contents would walk every row.
+    const QFontMetrics metrics(m_tree->font());
+    const int pad = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this) + 8;
+    for (const int c : {HeldColumn, TotalColumn, PeakColumn})
+        m_tree->header()->resizeSection(c, metrics.horizontalAdvance(QStringLiteral("1023.99MiB")) +
+                                               pad);
+    m_tree->header()->resizeSection(StepColumn,
+                                    metrics.horizontalAdvance(QStringLiteral("At step")) + pad);
+    m_tree->header()->resizeSection(FilesColumn,
+                                    metrics.horizontalAdvance(QStringLiteral("Files")) + pad);
     m_tree->setToolTip(tr("Modules found in what you opened; double-click to open one"));
     m_status->setTextFormat(Qt::PlainText);
     // The status names modules (long names): it wraps in the width the dock has, and never

@@ -49,55 +49,8 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
                 return logicalBufferLine(line);
             return unrecognized(line, "' value: <ID NAME @C> (size=S,offset=O): SHAPE'");
         }
-        if (m_section == Section::UsedValues) {
-            if (m_block == Block::Skip) {
-                if (line.starts_with(" from instruction:"))
-                    m_block = Block::Done;
-                return;
-            }
-            if (line.starts_with(" from instruction:"))
-                return fromInstruction(line, offset, next);
-            if (line == " positions:") {
-                if (m_block != Block::Header)
-                    return warn("' positions:' outside a value block");
-                m_block = Block::Positions;
-                if (m_blockValue != kNone) {
-                    gd.values[m_blockValue].firstPosition =
-                        static_cast<std::uint32_t>(d.positions.size());
-                    if (m_main)
-                        m_blockFlags.back() |= 1;
-                }
-                return;
-            }
-            if (line == " uses:") {
-                if (m_block != Block::Positions)
-                    return warn("' uses:' not after the positions of a value");
-                m_block = Block::Uses;
-                if (m_blockValue != kNone) {
-                    Value &v = gd.values[m_blockValue];
-                    v.firstUse = static_cast<std::uint32_t>(d.uses.size());
-                    v.usesState = UsesState::Known;
-                    if (m_main)
-                        m_blockFlags.back() |= 2;
-                }
-                return;
-            }
-            if (line == " uses are not initialized yet.") {
-                m_block = Block::UsesUnknown;
-                if (m_blockValue != kNone)
-                    gd.values[m_blockValue].usesState = UsesState::NotInitialized;
-                return;
-            }
-            if (line == "  (none)" && m_block == Block::Uses)
-                return;
-            if (line.starts_with("  ") && line.size() > 2 && line[2] != ' ') {
-                if (m_block == Block::Positions)
-                    return position(line.substr(2));
-                if (m_block == Block::Uses)
-                    return use(line.substr(2));
-            }
-            return unrecognized(line, "a position, use or ' from instruction:' line");
-        }
+        if (m_section == Section::UsedValues)
+            return usedValueLine(line, offset, next);
         if (m_section == Section::LiveRangeHeader || m_section == Section::Sequence ||
             m_section == Section::BufferLiveRange || m_section == Section::Peak ||
             m_section == Section::StackTrace) {
@@ -181,7 +134,7 @@ void Builder::handleLine(sv line, std::uint64_t offset, sv next)
         // of hashing every id, and fetch the next ones' records ahead of time.
         buildIdOrder();
         m_headerCursor = 0;
-        m_enterUsedValues = m_main == nullptr;
+        m_enterUsedValues = true;
         return;
     }
     if (line.starts_with("HloLiveRange (max "))

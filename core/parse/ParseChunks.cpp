@@ -1,4 +1,4 @@
-#include "parse/detail/Builder.h"
+#include "parse/detail/ChunkBuilder.h"
 
 namespace bufferscope::parse_detail {
 
@@ -49,41 +49,6 @@ std::size_t Builder::chunkBoundary(sv text, std::size_t from, std::size_t limit)
     return sv::npos;
 }
 
-bool Builder::parseChunk(sv text, std::size_t begin, std::size_t end)
-{
-    const char *const base = text.data();
-    const std::size_t size = text.size();
-    LineQueue lines(text, begin, end, 0);
-    m_hints.fill(Hint{});
-    QueuedLine current;
-    std::uint64_t linesSinceCheck = 0;
-    while (lines.next(current, *this)) {
-        // A line outside a value block ends the section: the serial loop goes on from there.
-        const sv raw = text.substr(current.begin, current.end - current.begin);
-        if (!raw.empty() && raw[0] != ' ' && raw[0] != '<' && raw != "\r") {
-            m_sectionEnd = current.begin;
-            break;
-        }
-        ++m_line;
-        hintEntry(m_line + static_cast<std::int64_t>(kAhead / 2));
-        const sv line = lineText(text, current);
-        const sv next = current.newline ? sv(base + current.end + 1,
-                                             std::min<std::size_t>(size - current.end - 1, 16))
-                                        : sv();
-        handleLine(line, current.begin, next);
-        if (++linesSinceCheck >= 4096) {
-            linesSinceCheck = 0;
-            if (m_main->m_stopChunks.load(std::memory_order_relaxed))
-                return false;
-            if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
-                m_main->m_stopChunks.store(true, std::memory_order_relaxed);
-                return false;
-            }
-        }
-    }
-    return !m_main->m_stopChunks.load(std::memory_order_relaxed);
-}
-
 std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *mapping, int threads,
                                      std::int64_t &bytesDone, std::int64_t bytesTotal)
 {
@@ -96,20 +61,19 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
         d.strings.size() >= kLocal || d.shapes.size() >= kLocal)
         return begin;
     m_prefault.finish(threads); // where no read-ahead ran before
-    m_sharedSeen = std::make_unique<std::atomic<std::uint8_t>[]>(d.values.size());
+    ChunkRun run(d);
     // Blocks read by an earlier Used values section (a damaged file may have two) count as
-    // seen: a chunk that meets one again hands the load to the serial path, which warns.
-    for (std::size_t i = 0; i < m_blockSeen.size() && i < d.values.size(); ++i)
-        m_sharedSeen[i].store(m_blockSeen[i], std::memory_order_relaxed);
-    m_textOwner = std::make_unique<std::atomic<std::uint32_t>[]>(d.instructions.size());
-    m_stopChunks.store(false);
-    m_serialNeeded.store(false);
+    // read: a chunk that meets one again hands the load to the serial path, which warns.
+    for (std::uint32_t i = 0; i < m_blockSeen.size() && i < d.values.size(); ++i) {
+        if (m_blockSeen[i])
+            run.markRead(i);
+    }
     struct Chunk
     {
         std::size_t start = sv::npos;
         std::size_t end = sv::npos;
         std::unique_ptr<Dump> dump;
-        std::unique_ptr<Builder> builder;
+        std::unique_ptr<ChunkBuilder> builder;
     };
     std::vector<Chunk> chunks(count);
     const auto raw = [&plan](std::size_t k) { return plan.raw(k); };
@@ -119,7 +83,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     const auto caller = std::this_thread::get_id();
     parallelFor(count, threads, [&](std::size_t k) {
         Chunk &c = chunks[k];
-        if (m_stopChunks.load(std::memory_order_relaxed) || (k > 0 && raw(k) >= sectionEnd.load()))
+        if (run.stop.stopped() || (k > 0 && raw(k) >= sectionEnd.load()))
             return;
         c.start = k == 0 ? begin : chunkBoundary(text, raw(k), raw(k + 1));
         if (c.start == sv::npos)
@@ -135,8 +99,8 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
             mapping->populate(c.start, c.end); // one call, not a fault every 64 KiB
         c.dump = std::make_unique<Dump>();
         c.builder =
-            std::make_unique<Builder>(*c.dump, m_options, *this, static_cast<std::uint32_t>(k));
-        if (!c.builder->parseChunk(text, c.start, c.end))
+            std::make_unique<ChunkBuilder>(*c.dump, *this, run, static_cast<std::uint32_t>(k));
+        if (!c.builder->parse(text, c.start, c.end))
             return;
         const std::size_t stop = std::min(c.end, c.builder->m_sectionEnd);
         lowerTo(sectionEnd, c.builder->m_sectionEnd);
@@ -146,14 +110,12 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
         if (m_options.progress && std::this_thread::get_id() == caller)
             m_options.progress(doneBefore + parsed.load(), bytesTotal);
     });
-    m_sharedSeen.reset();
-    m_textOwner.reset();
     if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
         cancelled = true;
         return sv::npos;
     }
     const std::size_t end = sectionEnd.load();
-    bool serial = m_serialNeeded.load();
+    bool serial = run.stop.serialNeeded.load();
     // A chunk that began after the section's end read value blocks the serial loop would not
     // have taken for this section.
     for (const Chunk &c : chunks) {
@@ -187,7 +149,7 @@ std::size_t Builder::parseUsedValues(sv text, std::size_t begin, MappedFile *map
     return end;
 }
 
-void Builder::mergeChunk(Builder &c)
+void Builder::mergeChunk(ChunkBuilder &c)
 {
     Dump &l = c.d;
     // Names first, in the order the chunk met them: ids come out as a serial parse gives them.
@@ -200,7 +162,7 @@ void Builder::mergeChunk(Builder &c)
     for (ShapeId i = 1; i < l.shapes.size(); ++i) {
         const sv text = c.str(l.shapes[i].text);
         const std::uint64_t h = StringPool::hash(text);
-        shapes[i] = findShape(text, h);
+        shapes[i] = m_shapes.find(text, h);
         if (shapes[i] == 0) {
             ShapeInfo info = l.shapes[i];
             info.text = mapString(info.text);
@@ -246,9 +208,9 @@ void Builder::mergeChunk(Builder &c)
     }
     for (std::size_t b = 0; b < c.m_blocks.size(); ++b) {
         Value &v = d.values[c.m_blocks[b]];
-        if (c.m_blockFlags[b] & 1)
+        if (c.m_blockFlags[b] & ChunkBuilder::kPositionsHere)
             v.firstPosition += positionBase;
-        if (c.m_blockFlags[b] & 2)
+        if (c.m_blockFlags[b] & ChunkBuilder::kUsesHere)
             v.firstUse += useBase;
         m_blockSeen[c.m_blocks[b]] = 1;
     }
@@ -322,8 +284,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             linesBefore[k] = linesBefore[k - 1] + pieces[k - 1].lines;
     }
 
-    m_stopChunks.store(false);
-    m_serialNeeded.store(false);
+    ChunkStop stop;
     std::atomic<std::size_t> runEnd{size}; // the first line not indented, or a bad one
     std::atomic<std::int64_t> parsedBytes{0};
     const std::int64_t doneBefore = bytesDone;
@@ -347,8 +308,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             if (mapping && (k == 0 || piece.start < runEnd.load()))
                 mapping->populate(piece.start, piece.end);
         }
-        if (m_stopChunks.load(std::memory_order_relaxed) ||
-            (k > 0 && piece.start >= runEnd.load()) || piece.start >= piece.end)
+        if (stop.stopped() || (k > 0 && piece.start >= runEnd.load()) || piece.start >= piece.end)
             return;
         std::size_t cursor = m_liveCursor + linesBefore[k];
         std::string scratch;
@@ -406,7 +366,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
                 if (value == kNone || !isValueCalled(value, name, index)) {
                     std::call_once(indexed, indexValues);
                     if (!keysUnique) {
-                        needSerial("two values with one name and index", -1);
+                        stop.needSerial("two values with one name and index", -1);
                         break;
                     }
                     value = lookupValueByKey(name, index);
@@ -430,10 +390,10 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             p = lineEnd + 1;
             if (++sinceCheck >= 4096) {
                 sinceCheck = 0;
-                if (m_stopChunks.load(std::memory_order_relaxed))
+                if (stop.stopped())
                     break;
                 if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) {
-                    m_stopChunks.store(true, std::memory_order_relaxed);
+                    stop.stop.store(true, std::memory_order_relaxed);
                     break;
                 }
             }
@@ -445,10 +405,10 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
         piece.steps.reserve(names.size());
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (i + kAhead < names.size())
-                gd.strings.prefetchSlot(names[i + kAhead].hash);
+                d.strings.prefetchSlot(names[i + kAhead].hash);
             if (i + kAhead / 2 < names.size())
-                gd.strings.prefetchEntry(names[i + kAhead / 2].hash);
-            const StringId id = gd.strings.find(names[i].text, names[i].hash);
+                d.strings.prefetchEntry(names[i + kAhead / 2].hash);
+            const StringId id = d.strings.find(names[i].text, names[i].hash);
             const std::uint32_t ins = id != kNoString && id < byName.size() ? byName[id] : kNone;
             if (ins == kNone) {
                 piece.newNames.push_back(names[i].text);
@@ -456,8 +416,8 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
                        !std::atomic_ref<std::int64_t>(d.instructions[ins].step)
                             .compare_exchange_strong(
                                 unscheduled, piece.firstStep + static_cast<std::int64_t>(i))) {
-                needSerial("an instruction scheduled twice",
-                           piece.firstStep + static_cast<std::int64_t>(i));
+                stop.needSerial("an instruction scheduled twice",
+                                piece.firstStep + static_cast<std::int64_t>(i));
                 break;
             }
             piece.steps.push_back(ins);
@@ -477,7 +437,7 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
     // The lines before the run's end must all have been taken, in one run of steps; a bad
     // line before it, or lines taken after it, are the serial parse's to report.
     const std::size_t end = runEnd.load();
-    bool serial = m_serialNeeded.load();
+    bool serial = stop.serialNeeded.load();
     std::size_t taken = 0;
     std::int64_t nextStep = static_cast<std::int64_t>(d.sequence.size());
     for (const Piece &piece : pieces) {

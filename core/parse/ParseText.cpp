@@ -2,69 +2,6 @@
 
 namespace bufferscope::parse_detail {
 
-void Builder::unrecognized(sv line, sv expected)
-{
-    warn("unrecognized line '" + excerpt(line) + "'; expected " + std::string(expected));
-}
-
-void Builder::hintAhead(sv line, std::int64_t lineNo)
-{
-    Hint &hint = m_hints[static_cast<std::size_t>(lineNo) % kAhead];
-    hint = Hint{};
-    if (line.size() < 3 || line[0] != ' ')
-        return;
-    sv name;
-    sv shape;
-    if (line.starts_with(" value: <")) {
-        // ` value: <ID NAME[{IDX}][ (phi)] @C> ...`: the id for the id map, the name for the pool.
-        sv rest = line.substr(9);
-        std::int64_t id = 0;
-        if (!readInt(rest, id) || id < 0 || !consume(rest, " "))
-            return;
-        G().m_valueById.prefetch(static_cast<std::uint64_t>(id));
-        consume(rest, "PHI ");
-        name = rest.substr(0, rest.find_first_of(" {>"));
-        // `... (size=S,offset=O): SHAPE`
-        if (const auto colon = rest.find("): "); colon != sv::npos)
-            shape = rest.substr(colon + 3);
-    } else if (line.starts_with(" from instruction:")) {
-        // ` from instruction:[ ]%NAME = SHAPE opcode(...`: the instruction's shape.
-        sv rest = line.substr(18);
-        consume(rest, " ");
-        if (const auto eq = rest.find(" = "); eq != sv::npos && eq < 1024) {
-            rest.remove_prefix(eq + 3);
-            shape = rest.substr(0, ShapeParser::shapeTokenLength(rest));
-        }
-    } else if (line[1] == ' ' && line[2] != ' ') {
-        // Used values: `  NAME[ {IDX}]` (a position) or `  NAME, operand N` (a use).
-        name = line.substr(2);
-        name = name.substr(0, name.find_first_of(" ,\r"));
-    } else if (line.starts_with("    ") && line.size() > 4 && line[4] >= '0' && line[4] <= '9') {
-        // InstructionSequence: `    STEP:NAME`.
-        const auto colon = line.find(':');
-        if (colon == sv::npos)
-            return;
-        name = line.substr(colon + 1);
-        if (name.ends_with('\r'))
-            name.remove_suffix(1);
-    }
-    if (shape.ends_with('\r'))
-        shape.remove_suffix(1);
-    if (!shape.empty()) {
-        hint.shape = shape.data();
-        hint.shapeLength = shape.size();
-        hint.shapeHash = StringPool::hash(shape);
-        const std::vector<ShapeSlot> &slots = G().m_shapeSlots;
-        __builtin_prefetch(&slots[hint.shapeHash & (slots.size() - 1)]);
-    }
-    if (name.empty())
-        return;
-    hint.name = name.data();
-    hint.length = name.size();
-    hint.hash = StringPool::hash(name);
-    gd.strings.prefetchSlot(hint.hash);
-}
-
 bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
                         std::int64_t bytesTotal)
 {

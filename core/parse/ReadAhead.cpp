@@ -19,17 +19,14 @@ void Builder::prefetchToken(const Token &t, bool entries) const
     switch (t.kind) {
     case TokenKind::AllocationValue:
         if (entries) {
-            gd.strings.prefetchEntry(t.hashes.name);
-            if (!t.shape.empty()) {
-                const ShapeSlot &slot = m_shapeSlots[t.hashes.shape & (m_shapeSlots.size() - 1)];
-                if (slot.shape != 0)
-                    __builtin_prefetch(m_shapeTexts.data() + slot.begin);
-            }
+            d.strings.prefetchEntry(t.hashes.name);
+            if (!t.shape.empty())
+                m_shapes.prefetchText(t.hashes.shape);
         } else {
-            gd.strings.prefetchSlot(t.hashes.name);
+            d.strings.prefetchSlot(t.hashes.name);
             m_valueById.prefetch(static_cast<std::uint64_t>(t.value.id));
             if (!t.shape.empty())
-                __builtin_prefetch(&m_shapeSlots[t.hashes.shape & (m_shapeSlots.size() - 1)]);
+                m_shapes.prefetchSlot(t.hashes.shape);
         }
         break;
     case TokenKind::Other:

@@ -358,6 +358,21 @@ struct ChunkPlan
     std::size_t raw(std::size_t k) const { return std::min(size, begin + k * bytes); }
 };
 
+/// What the pieces of one threaded run share to stop: set by the first piece that meets what
+/// only the serial parse decides (or sees the load cancelled); every piece checks it now and then.
+struct ChunkStop
+{
+    std::atomic<bool> stop{false};
+    std::atomic<bool> serialNeeded{false};
+    void needSerial(const char *why, std::int64_t id)
+    {
+        if (!serialNeeded.exchange(true))
+            spdlog::debug("chunked parse: {} (id {}); the serial parse takes over", why, id);
+        stop.store(true, std::memory_order_relaxed);
+    }
+    bool stopped() const { return stop.load(std::memory_order_relaxed); }
+};
+
 /// The instruction name of a value block's header line `<ID NAME...`.
 inline sv blockName(sv line)
 {

@@ -1,12 +1,16 @@
 #include "StringPool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace bufferscope {
 
 namespace {
+/// Names are stored in chunks that start small (a module of a few dozen values needs a few KiB)
+/// and double up to 1 MiB; a chunk is not zeroed, every byte of it is written before it is read.
+constexpr std::size_t kFirstChunkSize = 1 << 14;
 constexpr std::size_t kChunkSize = 1 << 20;
-constexpr std::size_t kInitialSlots = 1 << 12;
+constexpr std::size_t kInitialSlots = 1 << 8; // a big dump reserves more (DumpParser)
 } // namespace
 
 StringPool::StringPool() : m_slots(kInitialSlots, 0), m_mask(kInitialSlots - 1)
@@ -83,14 +87,17 @@ const char *StringPool::store(std::string_view text, StringId id)
     char *dst = nullptr;
     if (need > kChunkSize / 4) {
         // Oversized strings get a chunk of their own so they don't waste the current one.
-        auto chunk = std::make_unique<char[]>(need);
+        auto chunk = std::make_unique_for_overwrite<char[]>(need);
         dst = chunk.get();
         m_chunks.insert(m_chunks.end() - (m_chunks.empty() ? 0 : 1), std::move(chunk));
     } else {
         if (m_chunkUsed + need > m_chunkCapacity) {
-            m_chunks.push_back(std::make_unique<char[]>(kChunkSize));
+            const std::size_t size =
+                std::max(need, m_chunkCapacity == 0 ? kFirstChunkSize
+                                                    : std::min(m_chunkCapacity * 2, kChunkSize));
+            m_chunks.push_back(std::make_unique_for_overwrite<char[]>(size));
             m_chunkUsed = 0;
-            m_chunkCapacity = kChunkSize;
+            m_chunkCapacity = size;
         }
         dst = m_chunks.back().get() + m_chunkUsed;
         m_chunkUsed += need;

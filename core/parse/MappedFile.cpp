@@ -146,7 +146,7 @@ bool MappedFile::open(const std::string &path, std::string &error)
     if (m_size < kReadBelow) {
         // Read whole. A file cut short meanwhile reads as zeros past its new end, as a mapping
         // would, and shrank() says so.
-        m_read = std::make_unique<char[]>(m_size);
+        m_read = std::make_unique_for_overwrite<char[]>(m_size); // every byte written below
         std::size_t got = 0;
         while (got < m_size) {
             const ssize_t n =

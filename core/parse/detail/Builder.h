@@ -235,7 +235,7 @@ private:
     std::chrono::steady_clock::time_point m_sectionSince = std::chrono::steady_clock::now();
     std::array<double, 10> m_sectionSeconds{};
     std::vector<std::uint32_t> m_instructionByName;
-    FlatMap64 m_valueById{1024};
+    FlatMap64 m_valueById{64}; // parseText reserves for a big file
     FlatMap64 m_allocationByIndex{64};
     FlatMap64 m_valueByKey{16};
     bool m_keyMapBuilt = false;

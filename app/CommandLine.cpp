@@ -324,7 +324,9 @@ int runList(const QStringList &args, int threads)
         return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
                                                   : QStringLiteral(": no such folder")),
                     2);
+    const Stopwatch clock;
     const DumpFiles found = DumpFiles::collect({dir});
+    spdlog::debug("list: {} modules found in {:.3f} s", found.files.size(), clock.seconds());
     struct Entry
     {
         std::string module;
@@ -343,18 +345,17 @@ int runList(const QStringList &args, int threads)
     std::vector<Entry> entries(count);
     std::vector<std::size_t> big;
     std::vector<std::size_t> small;
+    const QString prefix = QDir(dir).path() + QLatin1Char('/');
     for (std::size_t i = 0; i < count; ++i) {
-        const QString &file = found.files[static_cast<qsizetype>(i)];
-        const QDir folder(QFileInfo(dir).absoluteFilePath());
-        qint64 bytes = 0;
-        for (const std::string &f : ModuleFiles::siblings(file.toStdString())) {
-            const QFileInfo info(QString::fromStdString(f));
-            bytes += info.size();
+        const auto at = static_cast<qsizetype>(i);
+        // The module's files as the folder listing found them, named from the folder.
+        for (const QString &f : found.members[at])
             entries[i].files.push_back(
-                folder.relativeFilePath(info.absoluteFilePath()).toStdString());
-        }
-        (bytes >= kOwnThreadsFrom ? big : small).push_back(i);
+                (f.startsWith(prefix) ? f.mid(prefix.size()) : f).toStdString());
+        (found.bytes[at] >= kOwnThreadsFrom ? big : small).push_back(i);
     }
+    spdlog::debug("list: {} read alone, {} side by side; sized in {:.3f} s", big.size(),
+                  small.size(), clock.seconds());
     keepHeapBetweenLoads();
     std::atomic<std::size_t> done{0};
     std::atomic<int> failed{0};
@@ -369,28 +370,29 @@ int runList(const QStringList &args, int threads)
             std::fprintf(stderr, "\rreading %zu/%zu: %s\033[K", done.load() + 1, count,
                          safetext::forTerminal(e.module).c_str());
         }
-        LoadedDump loaded;
-        QString error;
-        if (DumpParser::isLoneMemoryUsageReport(file.toStdString())) {
-            // A module of which only the memory-usage report is here: its total, no peak.
+        if (ModuleFiles::isMemoryUsageReportName(file.toStdString())) {
+            // A module of which only the memory-usage report is here (the listing keeps a
+            // module's report only when none of its dump files is beside it): its total, no
+            // peak.
             QFile f(file);
             if (f.open(QIODevice::ReadOnly))
                 e.total = MemoryUsageReport::parse(f.readAll().toStdString()).totalBytes;
-        } else if (!loadDump(file, loaded, error, nullptr, {}, fileThreads)) {
-            e.error = error.toStdString();
+        } else if (const ModuleFigures figures = ModuleFigures::read(file, fileThreads);
+                   figures.status != ModuleFigures::Status::Read) {
+            e.error = figures.error.toStdString();
             failed.store(1);
         } else {
-            const ModuleFigures figures = ModuleFigures::of(loaded);
             e.total = figures.total;
             e.peakStep = figures.step;
             e.peakBytes = figures.peak;
-            e.analysis = MemoryAnalysis::of(*loaded.dump);
+            e.analysis = figures.analysis;
         }
         done.fetch_add(1);
     };
     for (const std::size_t i : big)
         read(i, threads);
     parallelFor(small.size(), threadsFor(threads), [&](std::size_t k) { read(small[k], 1); });
+    spdlog::debug("list: read in {:.3f} s", clock.seconds());
     const int status = failed.load() ? 2 : 0;
     if (::isatty(fileno(stderr)) && !entries.empty())
         std::fprintf(stderr, "\r\033[K");

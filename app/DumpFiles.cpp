@@ -4,66 +4,137 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QHash>
 #include <QSet>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace bufferscope {
 
+namespace {
+
+struct Found
+{
+    QString path; ///< as it is listed: the folder as given, then the name
+    std::string key;
+    qint64 size = 0;
+    bool main = false;    ///< `<stem>-buffer-assignment.txt`: the file a split module is opened by
+    char separator = '-'; ///< between the stem and the suffix ('.' in renamed copies)
+    int order = 0;        ///< among a module's files: allocations, values, live ranges, report
+};
+
+/// The dump files directly in `folder` (as given: `shown`, absolute: `absolute`), with their
+/// sizes. One directory read and one stat per dump file, none for the other files: a dump
+/// folder holds thousands of modules (and their HLO texts) and is listed on every open.
+void listFolder(const QString &shown, const std::filesystem::path &absolute,
+                std::vector<Found> &out)
+{
+    namespace fs = std::filesystem;
+    const std::size_t first = out.size();
+    std::error_code ec;
+    for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.front() == '.' || !ModuleFiles::isDumpName(name))
+            continue;
+        std::error_code statError;
+        if (!it->is_regular_file(statError))
+            continue;
+        const std::uintmax_t size = it->file_size(statError);
+        Found f;
+        f.path = shown + QLatin1Char('/') + QString::fromStdString(name);
+        f.key = ModuleFiles::moduleKey(it->path().string());
+        f.size = statError ? 0 : static_cast<qint64>(size);
+        f.main = name.ends_with("-buffer-assignment.txt");
+        const std::string stem = ModuleFiles::stemOf(name);
+        f.separator = name[stem.size()];
+        const std::string_view suffix = std::string_view(name).substr(stem.size() + 1);
+        f.order = suffix == "buffer-assignment.txt"          ? 0
+                  : suffix == "buffer-assignment-values.txt" ? 1
+                  : suffix == "live-range.txt"               ? 2
+                                                             : 3;
+        out.push_back(std::move(f));
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const Found &a, const Found &b) { return a.path < b.path; });
+}
+
+} // namespace
+
 DumpFiles DumpFiles::collect(const QStringList &paths)
 {
+    namespace fs = std::filesystem;
     DumpFiles out;
-    QSet<QString> modules; // one entry per module (the 2026 split has three files)
-    const auto add = [&](const QFileInfo &info) {
-        const QString key =
-            QString::fromStdString(ModuleFiles::moduleKey(info.absoluteFilePath().toStdString()));
-        if (modules.contains(key))
-            return;
-        modules.insert(key);
-        out.files << info.filePath();
-    };
+    std::unordered_set<std::string>
+        modules; // one entry per module (the 2026 split has three files)
     for (const QString &path : paths) {
         const QFileInfo info(path);
         if (!info.isDir()) {
-            add(info);
+            if (modules.insert(ModuleFiles::moduleKey(info.absoluteFilePath().toStdString()))
+                    .second) {
+                out.files << info.filePath();
+                out.members << QStringList();
+                out.bytes << -1;
+            }
             continue;
         }
         // The folder's files, then those of its direct subfolders (some tools write one folder
-        // per module); deeper folders are not searched.
-        QFileInfoList entries = QDir(path).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
-        const QFileInfoList subdirs = QDir(path).entryInfoList(
-            QDir::Dirs | QDir::NoDotAndDotDot | QDir::Readable, QDir::Name);
-        for (const QFileInfo &sub : subdirs)
-            entries += QDir(sub.filePath()).entryInfoList(QDir::Files | QDir::Readable, QDir::Name);
-        entries.erase(std::remove_if(entries.begin(), entries.end(),
-                                     [](const QFileInfo &e) {
-                                         return !ModuleFiles::isDumpName(
-                                             e.fileName().toStdString());
-                                     }),
-                      entries.end());
-        // The main file of a split module first, so it is the one kept for the module.
-        std::stable_sort(
-            entries.begin(), entries.end(), [](const QFileInfo &a, const QFileInfo &b) {
-                const bool am = a.fileName().endsWith(QLatin1String("-buffer-assignment.txt"));
-                const bool bm = b.fileName().endsWith(QLatin1String("-buffer-assignment.txt"));
-                return am && !bm;
-            });
-        const qsizetype before = out.files.size();
-        QHash<QString, qint64> sizes; // as the listing read them: no stat per comparison
-        for (const QFileInfo &e : entries) {
-            add(e);
-            sizes.insert(e.filePath(), e.size());
+        // per module); deeper folders are not searched. Subfolders in name order.
+        const QString shown = QDir(path).path();
+        const fs::path absolute = fs::path(info.absoluteFilePath().toStdString());
+        std::vector<Found> found;
+        listFolder(shown, absolute, found);
+        std::vector<std::string> subfolders;
+        std::error_code ec;
+        for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code typeError;
+            const std::string name = it->path().filename().string();
+            if (!name.empty() && name.front() != '.' && it->is_directory(typeError))
+                subfolders.push_back(name);
         }
-        if (out.files.size() == before)
+        std::sort(subfolders.begin(), subfolders.end());
+        for (const std::string &sub : subfolders)
+            listFolder(shown + QLatin1Char('/') + QString::fromStdString(sub), absolute / sub,
+                       found);
+        // The main file of a split module first, so it is the one kept for the module.
+        std::stable_sort(found.begin(), found.end(),
+                         [](const Found &a, const Found &b) { return a.main && !b.main; });
+        std::vector<const Found *> kept;
+        std::unordered_map<std::string, std::vector<const Found *>> byKey;
+        for (const Found &f : found) {
+            byKey[f.key].push_back(&f);
+            if (modules.insert(f.key).second)
+                kept.push_back(&f);
+        }
+        if (kept.empty())
             out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
                                            "(expected files named *buffer-assignment.txt)")
                                 .arg(path);
         // Largest modules first: they are the ones that run out of memory.
-        std::stable_sort(out.files.begin() + before, out.files.end(),
-                         [&sizes](const QString &a, const QString &b) {
-                             return sizes.value(a) > sizes.value(b);
-                         });
+        std::stable_sort(kept.begin(), kept.end(),
+                         [](const Found *a, const Found *b) { return a->size > b->size; });
+        for (const Found *f : kept) {
+            out.files << f->path;
+            // Its module's files: those with its separator, a report only when it is alone.
+            std::vector<const Found *> members;
+            for (const Found *m : byKey[f->key])
+                if (m->separator == f->separator && (m->order < 3 || m == f))
+                    members.push_back(m);
+            std::sort(members.begin(), members.end(),
+                      [](const Found *a, const Found *b) { return a->order < b->order; });
+            if (f->order == 3)
+                members = {f}; // a report kept for its module: no dump file of it is here
+            QStringList files;
+            qint64 bytes = 0;
+            for (const Found *m : members) {
+                files << m->path;
+                bytes += m->size;
+            }
+            out.members << files;
+            out.bytes << bytes;
+        }
     }
     return out;
 }

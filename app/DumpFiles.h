@@ -11,6 +11,11 @@ struct DumpFiles
 {
     QStringList files;
     QStringList problems; ///< e.g. "DIR: no buffer-assignment dumps in this folder"
+    /// Per file in `files` found in a folder: its module's dump files as the listing found them
+    /// (ModuleFiles::siblings without a stat: allocations, values, live ranges), and their bytes
+    /// together. Empty, and -1, for a file given by name.
+    QList<QStringList> members;
+    QList<qint64> bytes;
 
     static DumpFiles collect(const QStringList &paths);
 };

@@ -52,6 +52,10 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     m_tree->headerItem()->setToolTip(
         HeldColumn, tr("What the device holds while the module runs: argument + output - "
                        "alias + temp, as JAX's memory_analysis() (more than the live peak)"));
+    m_tree->headerItem()->setToolTip(
+        FilesColumn, tr("The module's dump files: one, or three where XLA splits the dump (since "
+                        "April 2026). Its memory-usage report and optimized HLO text are read "
+                        "when it is opened"));
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);

@@ -58,16 +58,46 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::a
 
 ModuleFigures ModuleFigures::of(const LoadedDump &loaded)
 {
+    return of(*loaded.dump, *loaded.timeline);
+}
+
+ModuleFigures ModuleFigures::of(const Dump &dump, const MemoryTimeline &timeline)
+{
     ModuleFigures figures;
-    figures.total = loaded.dump->totalBytes();
-    figures.held = MemoryAnalysis::of(*loaded.dump).device.held();
-    figures.files = static_cast<int>(loaded.dump->files.size());
-    if (const SpaceTimeline *primary = loaded.timeline->primary();
-        primary && loaded.dump->hasLiveRanges()) {
+    figures.total = dump.totalBytes();
+    figures.analysis = MemoryAnalysis::of(dump);
+    figures.held = figures.analysis.device.held();
+    figures.files = static_cast<int>(dump.files.size());
+    if (const SpaceTimeline *primary = timeline.primary(); primary && dump.hasLiveRanges()) {
         figures.peak = primary->peak.bytes;
         figures.step = primary->peak.step;
     }
     return figures;
+}
+
+ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::atomic<bool> *cancel)
+{
+    ModuleFigures figures;
+    figures.status = Status::NotRead;
+    if (cancel && cancel->load())
+        return figures;
+    ParseOptions options;
+    options.cancel = cancel;
+    options.threads = threads;
+    options.companions = false;
+    options.usedValues = false;
+    const LoadResult result = DumpParser::loadFile(path.toStdString(), options);
+    if (result.cancelled)
+        return figures;
+    if (!result.ok()) {
+        figures.status = Status::Unreadable;
+        figures.error = QString::fromStdString(result.error);
+        return figures;
+    }
+    const auto timeline = MemoryTimeline::compute(*result.dump, cancel, threads);
+    if (!timeline)
+        return figures;
+    return of(*result.dump, *timeline);
 }
 
 } // namespace bufferscope

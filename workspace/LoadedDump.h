@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
 #include "layout/GanttRows.h"
 #include "layout/MemoryMapLayout.h"
@@ -39,7 +40,8 @@ struct ModuleFigures
     };
     Status status = Status::Read;
     qint64 total = 0;
-    qint64 held = 0; ///< device: argument + output - alias + temp (MemoryAnalysis)
+    qint64 held = 0; ///< device: argument + output - alias + temp (analysis.device.held())
+    MemoryAnalysis analysis;
     qint64 peak = 0;
     qint64 step = -1; ///< of the peak; -1 without live ranges
     int files = 0;
@@ -47,6 +49,13 @@ struct ModuleFigures
 
     /// The figures of a loaded module: total bytes, its primary memory space's peak.
     static ModuleFigures of(const LoadedDump &loaded);
+    static ModuleFigures of(const Dump &dump, const MemoryTimeline &timeline);
+    /// Reads module `path` for its figures alone, on the calling thread, the quickest way: the
+    /// dump without what adds nothing to them (its Used values section, the memory-usage report
+    /// and optimized HLO beside it: ParseOptions), and nothing kept. For the Modules dock's scan
+    /// and `bufferscope list`; `threads` as loadDump takes them.
+    static ModuleFigures read(const QString &path, int threads,
+                              const std::atomic<bool> *cancel = nullptr);
 };
 
 /// Parses `path` (a file, or ":/…" for an embedded resource) and computes its timeline, on the

@@ -259,17 +259,8 @@ void Workspace::scanNext(std::shared_ptr<const QStringList> files, int next, QSt
         [batch, threads](const JobControl &control) {
             std::vector<ModuleFigures> figures(static_cast<std::size_t>(batch.size()));
             parallelFor(figures.size(), threadsFor(threads), [&](std::size_t i) {
-                ModuleFigures &f = figures[i];
-                LoadedDump loaded;
-                QString error;
-                if (!control.cancelled() && loadDump(batch[static_cast<qsizetype>(i)], loaded,
-                                                     error, control.flag(), {}, 1)) {
-                    f = ModuleFigures::of(loaded);
-                    return;
-                }
-                f.status = error.isEmpty() ? ModuleFigures::Status::NotRead
-                                           : ModuleFigures::Status::Unreadable;
-                f.error = error;
+                figures[i] =
+                    ModuleFigures::read(batch[static_cast<qsizetype>(i)], 1, control.flag());
             });
             return figures;
         },

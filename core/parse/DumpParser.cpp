@@ -95,6 +95,9 @@ bool isMemoryUsageReport(const std::string &path)
 {
     if (ModuleFiles::isMemoryUsageReportName(path))
         return true;
+    // A dump's own name is not sniffed: a folder of modules would open each file twice.
+    if (ModuleFiles::isDumpName(path.substr(path.rfind('/') + 1)))
+        return false;
     MappedFile map;
     std::string error;
     return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
@@ -252,13 +255,14 @@ LoadResult DumpParser::loadModule(const std::string &path, const ParseOptions &o
         return result;
     }
     // The call stacks of 2026 dumps are in the module's optimized HLO text, when it is there.
-    const std::string hlo = ModuleFiles::optimizedHlo(path);
+    const std::string hlo = options.companions ? ModuleFiles::optimizedHlo(path) : std::string();
     LoadResult result = finishLoad(
         std::move(dump), *builder, std::move(source), [&hlo, &options, &reportPath](Dump &d) {
             // The module's memory-usage report, when it is there, is checked against the dump.
-            const std::string report = reportPath.empty()
+            const std::string report = !reportPath.empty() ? reportPath
+                                       : options.companions
                                            ? ModuleFiles::memoryUsageReport(d.files.front().path)
-                                           : reportPath;
+                                           : std::string();
             if (!report.empty()) {
                 const bool agrees = checkMemoryUsageReport(d, report);
                 d.notes.push_back(

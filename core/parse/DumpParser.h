@@ -23,6 +23,16 @@ struct ParseOptions
     /// Threads for the parse (util/Parallel.h threadsFor): 0 is every core, 1 the serial path.
     /// The Dump is the same for every count.
     int threads = 0;
+    /// Also read the files beside a module's dump that add to what it says: XLA's memory-usage
+    /// report (checked against the dump, warnings where they differ) and the optimized HLO text
+    /// (the call stacks). Off for a folder's figures (`list`, the Modules dock): they use
+    /// neither.
+    bool companions = true;
+    /// Read the Used values section (each value's positions, uses and instruction text). Off
+    /// for a folder's figures: totals, what the device holds and the live-bytes peak come from
+    /// the allocations and the live ranges alone, and the section is most of a dump's bytes.
+    /// Its lines are then passed over, not read: no warning about them, no value it alone names.
+    bool usedValues = true;
 };
 
 struct LoadResult

@@ -2,6 +2,31 @@
 
 namespace bufferscope::parse_detail {
 
+std::size_t Builder::usedValuesEnd(sv text, std::size_t from, std::int64_t &line,
+                                   MappedFile *mapping)
+{
+    const char *const base = text.data();
+    const std::size_t size = text.size();
+    std::size_t p = from;
+    std::size_t released = from;
+    while (p < size) {
+        const char c = base[p];
+        if (c != ' ' && c != '<' && c != '\n' &&
+            !(c == '\r' && p + 1 < size && base[p + 1] == '\n'))
+            return p;
+        const auto *nl = static_cast<const char *>(std::memchr(base + p, '\n', size - p));
+        if (!nl)
+            return size; // the section runs to the end of the file, without a last newline
+        ++line;
+        p = static_cast<std::size_t>(nl - base) + 1;
+        if (mapping && p - released >= kReleaseChunk) {
+            mapping->releaseBefore(p); // as the serial loop does: read pages are not kept
+            released = p;
+        }
+    }
+    return size;
+}
+
 bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::int64_t &bytesDone,
                         std::int64_t bytesTotal)
 {
@@ -98,6 +123,16 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         // The long sections go on other threads: Used values, the InstructionSequence and the
         // BufferLiveRange lines in chunks (at each of their headers), the allocations through
         // the read-ahead (once a file).
+        if (m_enterUsedValues && !m_options.usedValues) {
+            // Passed over: on to the first line that is not indented, a value block or blank.
+            m_enterUsedValues = false;
+            const std::size_t resume = usedValuesEnd(text, pos, m_line, mapping);
+            pos = lastRelease = resume;
+            lines.jump(resume, m_line);
+            if (mapping)
+                mapping->releaseBefore(resume);
+            continue;
+        }
         const bool enterUsedValues = m_enterUsedValues && threads > 1;
         m_enterUsedValues = false;
         const bool enterAllocations = m_section == Section::Allocations && readAheadAllocations;

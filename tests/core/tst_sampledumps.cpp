@@ -156,6 +156,52 @@ private Q_SLOTS:
         QCOMPARE(printed, live);
     }
 
+    void figuresWithoutUsedValues_data() { truths_data(); }
+    void figuresWithoutUsedValues()
+    {
+        // A folder's figures (`list`, the Modules dock) pass over the Used values section: the
+        // same truths as above, from the allocations and the live ranges alone, at every
+        // thread count.
+        QFETCH(QString, name);
+        QFETCH(qint64, total);
+        QFETCH(qint64, peakStep);
+        QFETCH(qint64, peakBytes);
+        QFETCH(qint64, printedStep);
+        QFETCH(int, printedEntries);
+        QFETCH(qint64, printedBytes);
+        for (const int threads : {1, 2, 7}) {
+            ParseOptions options;
+            options.threads = threads;
+            options.usedValues = false;
+            options.companions = false;
+            const LoadResult r =
+                DumpParser::loadFile(testutil::samplePath(qPrintable(name)), options);
+            QVERIFY2(r.ok(), r.error.c_str());
+            const Dump &d = *r.dump;
+            QVERIFY(d.positions.empty());
+            QVERIFY(d.uses.empty());
+            QVERIFY(std::none_of(d.instructions.begin(), d.instructions.end(),
+                                 [](const Instruction &i) { return i.hasText; }));
+            QCOMPARE(d.totalBytes(), total);
+            const std::optional<MemoryTimeline> timeline = MemoryTimeline::compute(d);
+            QVERIFY(timeline);
+            QCOMPARE(timeline->space(0)->peak.step, peakStep);
+            QCOMPARE(timeline->space(0)->peak.bytes, peakBytes);
+            QCOMPARE(d.printedPeak.step, printedStep);
+            QCOMPARE(static_cast<int>(d.printedPeak.entries.size()), printedEntries);
+            QCOMPARE(d.printedPeak.bytes, printedBytes);
+        }
+        // A dump cut inside the section, with no last newline: read to its end, no more.
+        const std::string text = testutil::readFile(testutil::samplePath(qPrintable(name)));
+        const std::string cut = text.substr(0, text.find(" uses:", text.find("Used values:")));
+        ParseOptions options;
+        options.usedValues = false;
+        const LoadResult r = DumpParser::loadBuffer(cut, "cut-buffer-assignment.txt", options);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.dump->totalBytes(), total);
+        QVERIFY(!r.dump->hasLiveRanges());
+    }
+
     void otherMemorySpaces_data()
     {
         QTest::addColumn<QString>("name");

@@ -210,6 +210,10 @@ private:
     /// (parseText, readAhead); what is left before the Used values section needs it.
     Prefaulter m_prefault;
     bool m_enterUsedValues = false; ///< handleLine saw `Used values:`
+    /// Where the Used values section that starts at `from` ends (ParseOptions::usedValues off):
+    /// the first line that is not indented, a value block or blank; counts the lines to it.
+    static std::size_t usedValuesEnd(sv text, std::size_t from, std::int64_t &line,
+                                     MappedFile *mapping);
     Section m_section = Section::Start;
     bool m_sawHeader = false;
     bool m_sawAllocations = false;

@@ -296,10 +296,6 @@ int runDiff(const QStringList &args, int threads)
     return code;
 }
 
-/// A module file at least this big is read on every thread of its own (the threaded parse
-/// pays); smaller ones are read one per thread, side by side.
-constexpr qint64 kOwnThreadsFrom = qint64{16} << 20;
-
 int runList(const QStringList &args, int threads)
 {
     QString dir;
@@ -340,7 +336,7 @@ int runList(const QStringList &args, int threads)
     };
     // Threads where they pay: a folder's small modules are read one per thread, each on the
     // serial path (no helper threads started per file); a big one on every thread, alone
-    // (kOwnThreadsFrom, measured in tests/bench/README.md, "A folder of modules").
+    // (kReadAloneFrom, measured in tests/bench/README.md, "A folder of modules").
     const std::size_t count = static_cast<std::size_t>(found.files.size());
     std::vector<Entry> entries(count);
     std::vector<std::size_t> big;
@@ -352,7 +348,7 @@ int runList(const QStringList &args, int threads)
         for (const QString &f : found.members[at])
             entries[i].files.push_back(
                 (f.startsWith(prefix) ? f.mid(prefix.size()) : f).toStdString());
-        (found.bytes[at] >= kOwnThreadsFrom ? big : small).push_back(i);
+        (found.bytes[at] >= kReadAloneFrom ? big : small).push_back(i);
     }
     spdlog::debug("list: {} read alone, {} side by side; sized in {:.3f} s", big.size(),
                   small.size(), clock.seconds());

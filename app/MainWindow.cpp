@@ -657,6 +657,8 @@ void MainWindow::connectViews()
     connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentChanged, this,
             selectFromTree);
     connect(m_modules, &ModuleBrowser::moduleActivated, this, &MainWindow::openPath);
+    connect(m_modules, &ModuleBrowser::allRead, this, &MainWindow::openLargestModule);
+    connect(m_workspace, &Workspace::modulesListed, this, &MainWindow::openListed);
     for (ChartView *view : chartViews()) {
         connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
         connect(
@@ -988,26 +990,63 @@ void MainWindow::openPaths(const QStringList &paths)
         }
         return;
     }
-    const DumpFiles found = DumpFiles::collect(paths);
+    // Listed on a job: a folder of thousands of modules never holds the window up.
+    m_workspace->listModules(paths);
+}
+
+void MainWindow::openListed(const DumpFiles &found)
+{
     if (!found.problems.isEmpty() && found.files.isEmpty()) {
-        showError(paths.front(), found.problems.join(QLatin1Char('\n')));
+        showError(found.problems.front().section(QLatin1Char(':'), 0, 0),
+                  found.problems.join(QLatin1Char('\n')));
         return;
     }
     if (!found.problems.isEmpty())
         statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
-    // The first file is about to be loaded here: the Modules list takes its figures from that.
-    m_modules->setFiles(found.files, found.files.value(0));
     m_moduleFiles = found.files;
-    if (found.files.size() > 1) {
-        m_modulesDock->show();
-        m_modulesDock->raise();
-    }
-    if (!found.files.isEmpty())
+    if (found.files.size() == 1) {
+        // One module: it opens at once, and the Modules list takes its figures from the load.
+        m_modules->setFiles(found, found.files.front());
         openPath(found.files.front());
+        return;
+    }
+    // A folder: its modules are read for their figures (a fraction of a load each, many at a
+    // time), then the one the device holds most for opens: the one that runs out of memory
+    // first. A big largest file (a load of seconds) starts loading at once, beside the scan;
+    // should another module hold more, that one opens when all are read. Opening another
+    // meanwhile keeps that one.
+    const bool bigFirst = found.bytes.value(0) >= kReadAloneFrom;
+    m_modules->setFiles(found, bigFirst ? found.files.front() : QString());
+    m_modulesDock->show();
+    m_modulesDock->raise();
+    if (bigFirst) {
+        openPath(found.files.front());
+    } else {
+        m_statusFile->setText(tr("Reading %1 modules; the one the device holds most for opens "
+                                 "when they are read")
+                                  .arg(found.files.size()));
+    }
+    m_openLargestWhenRead = true;
+}
+
+void MainWindow::openLargestModule()
+{
+    if (!std::exchange(m_openLargestWhenRead, false))
+        return;
+    const QString largest = m_modules->largestModule();
+    if (largest == m_workspace->current().path)
+        return; // the big file loaded at once was the largest module
+    if (!largest.isEmpty()) {
+        openPath(largest);
+        return;
+    }
+    m_statusFile->setText(tr("None of the %1 modules could be read; the Modules list says why")
+                              .arg(m_moduleFiles.size()));
 }
 
 void MainWindow::openPath(const QString &path)
 {
+    m_openLargestWhenRead = false; // the user chose; or this is the largest, chosen for them
     // XLA's memory-usage report without its dump: what it holds, in a window of its own.
     if (DumpParser::isLoneMemoryUsageReport(path.toStdString())) {
         QFile file(path);

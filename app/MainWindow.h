@@ -29,6 +29,7 @@ class AllocationTreeModel;
 class BreakdownChart;
 class BreakdownPanel;
 class CompareView;
+struct DumpFiles;
 class ModuleBrowser;
 class InstructionListModel;
 class InstructionsView;
@@ -56,8 +57,9 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens files and folders: folders are searched for dumps; with several modules the
-    /// Modules dock lists them and the first (largest) is loaded.
+    /// Opens files and folders: folders are searched for dumps (on a job); with several
+    /// modules the Modules dock lists them as they are read, and then the one the device holds
+    /// most for is loaded.
     void openPaths(const QStringList &paths);
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
@@ -223,13 +225,16 @@ private:
         qint64 limit = -1;                  ///< the device's limit the message states
     };
     std::optional<OomTarget> m_oomTarget;
-    QStringList m_moduleFiles;         ///< the modules of the folder opened last (one file each)
-    QPointer<class OomView> m_lastOom; ///< the out-of-memory message opened last
+    QStringList m_moduleFiles;          ///< the modules of the folder opened last (one file each)
+    bool m_openLargestWhenRead = false; ///< a folder was opened and nothing since
+    QPointer<class OomView> m_lastOom;  ///< the out-of-memory message opened last
     void weighOomModules(class OomView *view, const QStringList &dumps);
     void openOomModule(class OomView *view, int message);
     void selectOomTarget();
     /// The paths among `paths` that hold an out-of-memory message rather than a dump.
     QStringList oomLogsAmong(const QStringList &paths) const;
+    void openListed(const DumpFiles &found);
+    void openLargestModule();
 };
 
 } // namespace bufferscope

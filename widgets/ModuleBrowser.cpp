@@ -1,10 +1,12 @@
 #include "ModuleBrowser.h"
 
+#include "DumpFiles.h"
 #include "TableCsv.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "parse/ModuleFiles.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QHeaderView>
@@ -14,6 +16,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <spdlog/spdlog.h>
+
 namespace bufferscope {
 
 namespace {
@@ -21,7 +25,6 @@ namespace {
 // Item data roles of this widget's own tree (not models: Roles.h is for those).
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
-constexpr int kKnownRole = Qt::UserRole + 2; ///< the row has its figures
 
 /// Sorts numeric columns by their exact value, not their text.
 class Item : public QTreeWidgetItem
@@ -43,7 +46,7 @@ public:
 
 ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_status(new QLabel(this)),
-      m_tree(new QTreeWidget(this)), m_resort(new QTimer(this))
+      m_tree(new QTreeWidget(this)), m_resort(new QTimer(this)), m_drain(new QTimer(this))
 {
     m_tree->setColumnCount(ColumnCount);
     TableCsv::addActions(m_tree, QStringLiteral("modules"));
@@ -88,7 +91,10 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         Q_EMIT moduleActivated(item->data(ModuleColumn, kFileRole).toString());
     });
-    connect(workspace, &Workspace::moduleScanned, this, &ModuleBrowser::applyResult);
+    connect(workspace, &Workspace::modulesScanned, this, &ModuleBrowser::applyResults);
+    m_drain->setSingleShot(true);
+    m_drain->setInterval(0);
+    connect(m_drain, &QTimer::timeout, this, &ModuleBrowser::addPending);
     m_resort->setSingleShot(true);
     m_resort->setInterval(250);
     connect(m_resort, &QTimer::timeout, this, &ModuleBrowser::resort);
@@ -105,33 +111,20 @@ QString ModuleBrowser::fileAt(int row) const
     return item ? item->data(ModuleColumn, kFileRole).toString() : QString();
 }
 
-void ModuleBrowser::setFiles(const QStringList &files, const QString &loadedElsewhere)
+void ModuleBrowser::setFiles(const DumpFiles &found, const QString &loadedElsewhere)
 {
-    m_loadedElsewhere = files.contains(loadedElsewhere) ? loadedElsewhere : QString();
+    m_loadedElsewhere = found.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     m_tree->clear();
     m_itemOf.clear();
-    // Thousands of rows: inserted unsorted, sorted once (a sorted insert each was quadratic).
-    m_tree->setSortingEnabled(false);
-    for (int i = 0; i < files.size(); ++i) {
-        const QFileInfo info(files[i]);
-        auto *item = new Item(m_tree);
-        m_itemOf.insert(files[i], item);
-        item->setText(ModuleColumn,
-                      toQString(ModuleFiles::moduleName(info.fileName().toStdString())));
-        item->setData(ModuleColumn, kFileRole, files[i]);
-        item->setToolTip(ModuleColumn, plainToolTip(files[i]));
-        item->setText(TotalColumn, tr("reading…"));
-        // Until its total is known a module keeps the order it came in (largest file first).
-        item->setData(TotalColumn, kSortRole, qint64(-2) - i);
-        item->setData(HeldColumn, kSortRole, qint64(-2) - i);
-        for (int c = TotalColumn; c <= FilesColumn; ++c)
-            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-    }
-    m_tree->setSortingEnabled(true);
-    m_remaining = static_cast<int>(files.size());
-    m_status->setText(files.isEmpty() ? QString() : tr("Reading %1 module(s)…").arg(files.size()));
+    m_pending.clear();
+    // A row appears when its module's figures do: thousands of placeholder rows cost the GUI
+    // thread more than the scan takes to fill them.
+    for (const QString &file : found.files)
+        m_itemOf.insert(file, nullptr);
+    m_remaining = static_cast<int>(found.files.size());
+    updateStatus();
     // A newer scan replaces the one running (the workspace's newest request wins).
-    m_workspace->scanModules(files, m_loadedElsewhere);
+    m_workspace->scanModules(found, m_loadedElsewhere);
 }
 
 void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &figures)
@@ -139,22 +132,87 @@ void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &fig
     if (file.isEmpty() || file != m_loadedElsewhere)
         return;
     m_loadedElsewhere.clear();
-    applyResult(file, figures);
+    applyResults({{file, figures}});
 }
 
-void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figures)
+QString ModuleBrowser::largestModule() const
 {
-    QTreeWidgetItem *item = m_itemOf.value(file);
-    if (!item || item->data(ModuleColumn, kKnownRole).toBool())
-        return; // not listed (an older scan's), or already has its figures
-    // Sorting thousands of rows after every result stalled the window for seconds: results
-    // go in unsorted, and the list is sorted a few times a second while they come (and at
-    // once when the last arrives).
+    const QTreeWidgetItem *best = nullptr;
+    for (const QTreeWidgetItem *item : m_itemOf) {
+        if (!item || item->text(HeldColumn).isEmpty())
+            continue; // not read, or unreadable
+        const auto key = [](const QTreeWidgetItem *i) {
+            return std::pair(i->data(HeldColumn, kSortRole).toLongLong(),
+                             i->data(TotalColumn, kSortRole).toLongLong());
+        };
+        if (!best || key(item) > key(best) ||
+            (key(item) == key(best) && item->data(ModuleColumn, kFileRole).toString() <
+                                           best->data(ModuleColumn, kFileRole).toString()))
+            best = item;
+    }
+    return best ? best->data(ModuleColumn, kFileRole).toString() : QString();
+}
+
+void ModuleBrowser::applyResults(const QList<ScannedModule> &modules)
+{
+    m_pending += modules;
+    addPending();
+}
+
+void ModuleBrowser::addPending()
+{
+    // A few hundred rows an event-loop turn (a thousand at once held the window 30 ms), in one
+    // insertion each; the list is sorted a few times a second while they come (sorting
+    // thousands of rows after every result stalled the window for seconds), and at once when
+    // the last arrives.
+    constexpr qsizetype kRowsPerTurn = 250;
+    QElapsedTimer clock;
+    clock.start();
+    QList<QTreeWidgetItem *> rows;
+    qsizetype taken = 0;
+    for (; taken < m_pending.size() && rows.size() < kRowsPerTurn; ++taken) {
+        const ScannedModule &m = m_pending[taken];
+        const auto at = m_itemOf.find(m.file);
+        if (at == m_itemOf.end() || at.value())
+            continue; // not listed (an older scan's), or already has its figures
+        auto *item = new Item;
+        at.value() = item;
+        fill(item, m.file, m.figures);
+        rows << item;
+        --m_remaining;
+    }
+    m_pending.remove(0, taken);
+    if (!m_pending.isEmpty())
+        m_drain->start();
+    if (rows.isEmpty())
+        return;
     if (m_tree->isSortingEnabled()) {
         m_tree->setSortingEnabled(false);
         m_resort->start();
     }
-    item->setData(ModuleColumn, kKnownRole, true);
+    m_tree->addTopLevelItems(rows);
+    if (m_remaining <= 0) {
+        resort();
+        Q_EMIT allRead();
+    } else {
+        updateStatus();
+    }
+    spdlog::debug("modules: {} rows added in {} ms", rows.size(), clock.elapsed());
+}
+
+void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures)
+{
+    item->setText(ModuleColumn, toQString(ModuleFiles::moduleName(file.toStdString())));
+    item->setData(ModuleColumn, kFileRole, file);
+    item->setToolTip(ModuleColumn, plainToolTip(file));
+    for (int c = HeldColumn; c <= FilesColumn; ++c)
+        item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    if (file == m_openFile) {
+        QFont font = item->font(ModuleColumn);
+        font.setBold(true);
+        for (int c = 0; c < ColumnCount; ++c)
+            item->setFont(c, font);
+    }
     switch (figures.status) {
     case ModuleFigures::Status::NotRead: // cancelled by the user is not the file's fault
     case ModuleFigures::Status::Unreadable:
@@ -162,8 +220,8 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
                                        ? tr("not read")
                                        : tr("unreadable"));
         item->setToolTip(TotalColumn, plainToolTip(figures.error));
-        item->setData(TotalColumn, kSortRole, qint64(-1) - count());
-        item->setData(HeldColumn, kSortRole, qint64(-1) - count());
+        item->setData(TotalColumn, kSortRole, qint64(-1));
+        item->setData(HeldColumn, kSortRole, qint64(-1));
         break;
     case ModuleFigures::Status::Read:
         item->setText(HeldColumn, humanBytesText(figures.held));
@@ -183,54 +241,58 @@ void ModuleBrowser::applyResult(const QString &file, const ModuleFigures &figure
         item->setData(FilesColumn, kSortRole, figures.files);
         break;
     }
-    --m_remaining;
-    if (m_remaining <= 0)
-        resort();
 }
 
 void ModuleBrowser::resort()
 {
+    QElapsedTimer clock;
+    clock.start();
     m_resort->stop();
     if (!m_tree->isSortingEnabled())
         m_tree->setSortingEnabled(true); // sorts by the column and order the header shows
     updateStatus();
+    spdlog::debug("modules: {} rows sorted in {} ms", count(), clock.elapsed());
 }
 
 void ModuleBrowser::setOpenFile(const QString &file)
 {
-    m_openFile = file;
-    for (int r = 0; r < m_tree->topLevelItemCount(); ++r) {
-        QTreeWidgetItem *item = m_tree->topLevelItem(r);
-        const bool open = item->data(ModuleColumn, kFileRole).toString() == file;
-        for (int c = 0; c < ColumnCount; ++c) {
-            QFont font = item->font(c);
-            font.setBold(open);
+    // Only the rows that change: a font set on each of thousands of rows is a model change each.
+    const auto bold = [](QTreeWidgetItem *item, bool on) {
+        if (!item)
+            return;
+        QFont font = item->font(ModuleColumn);
+        font.setBold(on);
+        for (int c = 0; c < ColumnCount; ++c)
             item->setFont(c, font);
-        }
-    }
+    };
+    if (file != m_openFile)
+        bold(m_itemOf.value(m_openFile, nullptr), false);
+    m_openFile = file;
+    bold(m_itemOf.value(file, nullptr), true);
     updateStatus();
 }
 
 void ModuleBrowser::updateStatus()
 {
     if (m_remaining > 0) {
-        m_status->setText(
-            tr("Reading modules: %1 of %2 done…").arg(count() - m_remaining).arg(count()));
+        m_status->setText(tr("Reading modules: %1 of %2 done…")
+                              .arg(m_itemOf.size() - m_remaining)
+                              .arg(m_itemOf.size()));
         return;
     }
     QString text = tr("%1 module(s), the one the device holds most for first; "
                       "double-click one (or Enter) to open it.")
                        .arg(count());
-    // Which one is open, and whether the top one is another: a folder opens its largest file
-    // at once, before any module is read.
-    const QTreeWidgetItem *open = m_itemOf.value(m_openFile);
+    // Which one is open, and whether the top one is another (the user opened another, or
+    // sorted by another column).
+    const QTreeWidgetItem *open = m_itemOf.value(m_openFile, nullptr);
     const QString openName = open ? open->text(ModuleColumn) : QString();
     if (!openName.isEmpty()) {
         text += QLatin1Char(' ') + tr("Open: %1 (bold).").arg(openName);
         const QTreeWidgetItem *top = m_tree->topLevelItem(0);
         if (top && m_tree->sortColumn() == HeldColumn &&
             top->data(ModuleColumn, kFileRole).toString() != m_openFile &&
-            top->data(ModuleColumn, kKnownRole).toBool())
+            !top->text(HeldColumn).isEmpty())
             text +=
                 QLatin1Char(' ') + tr("The device holds most for %1.").arg(top->text(ModuleColumn));
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "LoadedDump.h"
+
 #include <QHash>
 #include <QStringList>
 #include <QWidget>
@@ -12,12 +14,14 @@ class QTimer;
 namespace bufferscope {
 
 class Workspace;
+struct DumpFiles;
 struct ModuleFigures;
+struct ScannedModule;
 
-/// The modules of an opened --xla_dump_to folder: module, total bytes, peak and its step, and
-/// the module's files. The list appears at once; the workspace reads totals and peaks in the
-/// background, one module after another, and the list is kept sorted by total bytes, largest
-/// first.
+/// The modules of an opened --xla_dump_to folder: what the device holds while each runs, total
+/// bytes, peak and its step, and the module's files. The workspace reads them in the
+/// background, many at a time; each row appears with its figures, and the list is kept sorted
+/// by the column the header shows (what the device holds, largest first, to begin with).
 /// Double-click (or Enter) opens a module.
 class ModuleBrowser : public QWidget
 {
@@ -36,14 +40,18 @@ public:
 
     explicit ModuleBrowser(Workspace *workspace, QWidget *parent = nullptr);
 
-    /// Lists `files` (one per module) and starts reading their totals; a previous scan stops.
-    /// `loadedElsewhere` (one of the files) is not read: the window that loads it anyway hands
-    /// its figures over with setKnownResult, so a big dump is not parsed twice.
-    void setFiles(const QStringList &files, const QString &loadedElsewhere = {});
+    /// Starts reading the figures of `found`'s modules (one file per module); a previous scan
+    /// stops. `loadedElsewhere` (one of the files) is not read: the window that loads it anyway
+    /// hands its figures over with setKnownResult, so a big dump is not parsed twice.
+    void setFiles(const DumpFiles &found, const QString &loadedElsewhere = {});
     /// The figures of a listed file, read by someone else (ignored when it is not listed or
     /// already has them).
     void setKnownResult(const QString &file, const ModuleFigures &figures);
+    /// The rows so far: one per module read.
     int count() const;
+    /// The module the device holds most for (ties: the larger total, then the file name) among
+    /// those read; empty when none is.
+    QString largestModule() const;
     QTreeWidget *tree() const { return m_tree; }
     bool isScanning() const { return m_remaining > 0; }
     /// The module file shown in row `row` (top to bottom).
@@ -54,9 +62,13 @@ public:
 
 Q_SIGNALS:
     void moduleActivated(const QString &file);
+    /// Every module of the last setFiles has its figures.
+    void allRead();
 
 private:
-    void applyResult(const QString &file, const ModuleFigures &figures);
+    void applyResults(const QList<ScannedModule> &modules);
+    void addPending();
+    void fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures);
 
     Workspace *m_workspace;
     QLabel *m_status;
@@ -64,8 +76,10 @@ private:
     int m_remaining = 0;
     QString m_loadedElsewhere; ///< waiting for setKnownResult
     QString m_openFile;
-    QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row
+    QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row (null until it is read)
     QTimer *m_resort;                           ///< sorts the rows results came in for
+    QList<ScannedModule> m_pending;             ///< read, their rows not made yet
+    QTimer *m_drain;                            ///< makes the next rows of m_pending
     void updateStatus();
     void resort();
 };

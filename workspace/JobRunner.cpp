@@ -116,6 +116,19 @@ void JobRunner::start(Lane lane, QObject *receiver, Erased work,
                 },
                 Qt::QueuedConnection);
         };
+    control.m_part = [alive, lane, generation, epoch, target](std::function<void()> part) {
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [alive, lane, generation, epoch, target, part = std::move(part)]() mutable {
+                const auto runner = alive.lock();
+                if (runner && *runner &&
+                    (*runner)->wanted(lane, generation, epoch, !target.isNull()))
+                    part();
+                else if (runner && *runner)
+                    (*runner)->release(std::move(part)); // what it holds is freed on a worker
+            },
+            Qt::QueuedConnection);
+    };
     post([alive, lane, generation, epoch, target, control, work = std::move(work)]() mutable {
         QElapsedTimer clock;
         clock.start();
@@ -144,15 +157,21 @@ void JobRunner::finish(Lane lane, quint64 generation, quint64 epoch, bool receiv
         release(std::move(deliver)); // a newer request runs; it reports idle itself
         return;
     }
-    const bool wanted = l.cancel && !l.cancel->load() && receiverAlive &&
-                        (l.scope == Scope::Session || epoch == m_epoch);
+    const bool deliverIt = wanted(lane, generation, epoch, receiverAlive);
     l.cancel.reset();
-    if (wanted)
+    if (deliverIt)
         deliver(); // may start the lane's next job
     else
         release(std::move(deliver)); // a dropped result may be big: freed on a worker
     if (!m_lanes[static_cast<std::size_t>(lane)].cancel)
         Q_EMIT idle(lane);
+}
+
+bool JobRunner::wanted(Lane lane, quint64 generation, quint64 epoch, bool receiverAlive) const
+{
+    const LaneState &l = m_lanes[static_cast<std::size_t>(lane)];
+    return generation == l.generation && l.cancel && !l.cancel->load() && receiverAlive &&
+           (l.scope == Scope::Session || epoch == m_epoch);
 }
 
 void JobRunner::post(std::function<void()> task)

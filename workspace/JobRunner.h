@@ -31,6 +31,9 @@ private:
     friend class JobRunner;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::function<void(qint64, qint64)> m_post;
+    /// Hands a part of a streamed result (JobRunner::stream) to the GUI thread, where it runs
+    /// under the rules a result is delivered by; callable from any thread.
+    std::function<void(std::function<void()>)> m_part;
     struct Throttle
     {
         qint64 lastDone = -1;
@@ -86,6 +89,27 @@ public:
             std::move(progress));
     }
 
+    /// Like run(), for a job whose result comes in parts (a folder's modules as they are read):
+    /// `work(control, send)` calls `send(Part)` from the worker or any thread it starts, and
+    /// each part reaches `take(Part)` on the GUI thread under the rules a result is delivered
+    /// by (the newest request of the lane, not cancelled, the receiver alive, the same dump
+    /// for Scope::Dump); `finished()` follows the last part, under the same rules.
+    template <class Part, class Work, class Take, class Finished>
+    void stream(Lane lane, QObject *receiver, Work work, Take take, Finished finished)
+    {
+        start(lane, receiver,
+              [work = std::move(work), take = std::move(take),
+               finished = std::move(finished)](const JobControl &control) mutable {
+                  const auto send = [&control, &take](Part part) {
+                      control.m_part([take, held = std::make_shared<Part>(std::move(part))] {
+                          take(std::move(*held));
+                      });
+                  };
+                  work(control, send);
+                  return std::function<void()>(finished);
+              },
+              {});
+    }
     /// Cancels the lane's running job; its result is dropped.
     void cancel(Lane lane);
     /// A job of the lane runs (its result not yet delivered or dropped).
@@ -121,6 +145,9 @@ private:
                std::function<void(qint64, qint64)> progress);
     void finish(Lane lane, quint64 generation, quint64 epoch, bool receiverAlive,
                 std::function<void()> deliver);
+    /// Whether what a job of `lane` (request `generation`, started in `epoch`) hands over now
+    /// is still wanted.
+    bool wanted(Lane lane, quint64 generation, quint64 epoch, bool receiverAlive) const;
     /// Runs `task` on a worker thread, nothing delivered.
     void post(std::function<void()> task);
 

@@ -58,6 +58,13 @@ struct ModuleFigures
                               const std::atomic<bool> *cancel = nullptr);
 };
 
+/// A module's figures as the folder scan read them (Workspace::modulesScanned).
+struct ScannedModule
+{
+    QString file;
+    ModuleFigures figures;
+};
+
 /// Parses `path` (a file, or ":/…" for an embedded resource) and computes its timeline, on the
 /// calling thread: for the command line, tests and the workspace's load job. On failure
 /// returns false and fills `error` ("FILE:LINE: message"); a cancelled load returns false

@@ -14,12 +14,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <mutex>
 
 namespace bufferscope {
 
 Workspace::Workspace(QObject *parent)
     : QObject(parent), m_selection(new Selection(this)), m_jobs(new JobRunner(this)),
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
+      m_listLane(m_jobs->newLane("listing", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_oomLane(m_jobs->newLane("oom", JobRunner::Scope::Session)),
@@ -234,41 +236,54 @@ bool Workspace::isLoading() const
     return m_jobs->isBusy(m_loadLane);
 }
 
-void Workspace::scanModules(const QStringList &files, const QString &skip)
+void Workspace::listModules(const QStringList &paths)
 {
-    m_jobs->cancel(m_scanLane);
-    scanNext(std::make_shared<const QStringList>(files), 0, skip);
+    m_jobs->run(
+        m_listLane, this, [paths](const JobControl &) { return DumpFiles::collect(paths); },
+        [this](DumpFiles found) { Q_EMIT modulesListed(found); });
 }
 
-void Workspace::scanNext(std::shared_ptr<const QStringList> files, int next, QString skip)
+void Workspace::scanModules(const DumpFiles &found, const QString &skip)
 {
-    // A batch of modules per job, read side by side, one per thread on the parse's serial path
-    // (a folder's modules are mostly small; a helper thread per file cost more than it gave).
-    // The lane is free between two batches, so a newer scan replaces this one, and the Modules
-    // dock fills batch by batch.
-    constexpr int kBatch = 32;
-    QStringList batch;
-    for (; next < files->size() && batch.size() < kBatch; ++next)
-        if (files->at(next) != skip)
-            batch << files->at(next);
-    if (batch.isEmpty())
-        return;
+    std::vector<QString> alone;
+    std::vector<QString> sideBySide;
+    for (qsizetype i = 0; i < found.files.size(); ++i) {
+        if (found.files[i] == skip)
+            continue;
+        (found.bytes.value(i, -1) >= kReadAloneFrom ? alone : sideBySide).push_back(found.files[i]);
+    }
     const int threads = scanThreads();
-    m_jobs->run(
+    using Part = QList<ScannedModule>;
+    m_jobs->stream<Part>(
         m_scanLane, this,
-        [batch, threads](const JobControl &control) {
-            std::vector<ModuleFigures> figures(static_cast<std::size_t>(batch.size()));
-            parallelFor(figures.size(), threadsFor(threads), [&](std::size_t i) {
-                figures[i] =
-                    ModuleFigures::read(batch[static_cast<qsizetype>(i)], 1, control.flag());
+        [alone = std::move(alone), sideBySide = std::move(sideBySide),
+         threads](const JobControl &control, const auto &send) {
+            // Handed over a few times a second: the dock fills as they come, without a
+            // GUI-thread turn per module.
+            std::mutex lock;
+            Part pending;
+            QElapsedTimer since;
+            since.start();
+            const auto done = [&](const QString &file, int fileThreads) {
+                ScannedModule m{file, ModuleFigures::read(file, fileThreads, control.flag())};
+                const std::lock_guard<std::mutex> hold(lock);
+                pending.push_back(std::move(m));
+                if (since.elapsed() >= 100) {
+                    send(std::exchange(pending, {}));
+                    since.restart();
+                }
+            };
+            for (const QString &file : alone)
+                if (!control.cancelled())
+                    done(file, threads);
+            parallelFor(sideBySide.size(), threadsFor(threads), [&](std::size_t i) {
+                if (!control.cancelled())
+                    done(sideBySide[i], 1);
             });
-            return figures;
+            if (!pending.isEmpty())
+                send(std::move(pending));
         },
-        [this, files, next, skip, batch](std::vector<ModuleFigures> figures) {
-            for (qsizetype i = 0; i < batch.size(); ++i)
-                Q_EMIT moduleScanned(batch[i], figures[static_cast<std::size_t>(i)]);
-            scanNext(files, next, skip);
-        });
+        [this](Part part) { Q_EMIT modulesScanned(part); }, [this] { Q_EMIT scanFinished(); });
 }
 
 bool Workspace::isScanning() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Derived.h"
+#include "DumpFiles.h"
 #include "JobRunner.h"
 #include "LoadedDump.h"
 #include "analysis/DeviceFit.h"
@@ -111,10 +112,16 @@ public:
     void cancelLoad();
     bool isLoading() const;
 
-    /// Reads every file's figures on jobs, a batch at a time, the modules of a batch side by
-    /// side (one per thread, scanThreads() of them); moduleScanned for each. A newer scan
-    /// replaces an older one. `skip` is not read (it is being loaded anyway).
-    void scanModules(const QStringList &files, const QString &skip = {});
+    /// Lists what the user opened (files and --xla_dump_to folders: DumpFiles) on a job, so a
+    /// folder of thousands of files never holds the window up; modulesListed. A newer listing
+    /// replaces an older one.
+    void listModules(const QStringList &paths);
+    /// Reads every module's figures (ModuleFigures::read) on one job: a module of
+    /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
+    /// thread, scanThreads() of them. modulesScanned hands them over a few times a second as
+    /// they are read, scanFinished follows the last. A newer scan replaces an older one.
+    /// `skip` is not read (it is being loaded anyway).
+    void scanModules(const DumpFiles &found, const QString &skip = {});
     bool isScanning() const;
     /// The threads the scan reads its next batch on: one while a load runs (the two do not
     /// compete for the cores), else threads().
@@ -192,7 +199,9 @@ Q_SIGNALS:
     void dumpChanged();
     /// Every subscriber holds current(); the selection is live again, at the peak.
     void dumpShown();
-    void moduleScanned(const QString &file, const bufferscope::ModuleFigures &figures);
+    void modulesListed(const bufferscope::DumpFiles &found);
+    void modulesScanned(const QList<bufferscope::ScannedModule> &modules);
+    void scanFinished();
     void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
                       std::shared_ptr<const bufferscope::DumpDiff> diff);
     void compareFailed(const QString &path, const QString &error);
@@ -221,6 +230,7 @@ private:
     JobRunner *m_jobs;
     std::map<Action, QAction *> m_actions;
     JobRunner::Lane m_loadLane;
+    JobRunner::Lane m_listLane;
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
     JobRunner::Lane m_compareLane;

@@ -78,6 +78,50 @@ private Q_SLOTS:
         QVERIFY(idle.count() >= 1);
     }
 
+    void streamedPartsArriveBeforeTheEnd()
+    {
+        JobRunner runner;
+        const auto lane = runner.newLane("stream", JobRunner::Scope::Session);
+        QStringList got;
+        // Parts sent from the job and from threads it starts reach the GUI thread, then the end.
+        runner.stream<int>(
+            lane, this,
+            [](const JobControl &, const auto &send) {
+                send(1);
+                std::thread([&send] { send(2); }).join();
+                send(3);
+            },
+            [&](int part) {
+                QCOMPARE(QThread::currentThread(), qApp->thread());
+                got << QString::number(part);
+            },
+            [&] { got << QStringLiteral("end"); });
+        QTRY_COMPARE(got, (QStringList{QStringLiteral("1"), QStringLiteral("2"),
+                                       QStringLiteral("3"), QStringLiteral("end")}));
+        // A newer request drops what the older one still sends, its end too.
+        got.clear();
+        std::atomic<bool> release{false};
+        std::atomic<bool> sentLate{false};
+        runner.stream<int>(
+            lane, this,
+            [&](const JobControl &c, const auto &send) {
+                send(1);
+                waitThen(release, c, 0);
+                send(2);
+                sentLate = true;
+            },
+            [&](int part) { got << QString::number(part); }, [&] { got << QStringLiteral("end"); });
+        QTRY_COMPARE(got, QStringList{QStringLiteral("1")});
+        runner.stream<int>(
+            lane, this, [](const JobControl &, const auto &send) { send(7); },
+            [&](int part) { got << QString::number(part); }, [&] { got << QStringLiteral("end"); });
+        QTRY_VERIFY(sentLate.load());
+        QTRY_VERIFY(!runner.isBusy(lane));
+        QTest::qWait(50);
+        QCOMPARE(got,
+                 (QStringList{QStringLiteral("1"), QStringLiteral("7"), QStringLiteral("end")}));
+    }
+
     void dumpChangeDropsDumpScopedResults()
     {
         JobRunner runner;
@@ -247,11 +291,15 @@ private Q_SLOTS:
                                  "tpu_random_normal", "tpu_unstack"})
             files << sample(name);
         QMap<QString, ModuleFigures> got;
-        connect(&ws, &Workspace::moduleScanned, this,
-                [&](const QString &file, const ModuleFigures &f) { got.insert(file, f); });
+        connect(&ws, &Workspace::modulesScanned, this, [&](const QList<ScannedModule> &part) {
+            for (const ScannedModule &m : part)
+                got.insert(m.file, m.figures);
+        });
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
         // The one being loaded anyway is skipped.
-        ws.scanModules(files, files.front());
-        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 10000);
+        ws.scanModules(DumpFiles::collect(files), files.front());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(got.size(), 4);
         QVERIFY(!got.contains(files.front()));
         // "Total bytes used:" of each (lines 80, 20, 25 and 42).
         QCOMPARE(got[files[1]].total, qint64(1522));
@@ -262,8 +310,8 @@ private Q_SLOTS:
             QCOMPARE(f.status, ModuleFigures::Status::Read);
         // A newer scan replaces the running one: only its files are reported.
         got.clear();
-        ws.scanModules(files.mid(1, 2));
-        ws.scanModules({QStringLiteral("/nonexistent-buffer-assignment.txt")});
+        ws.scanModules(DumpFiles::collect(files.mid(1, 2)));
+        ws.scanModules(DumpFiles::collect({QStringLiteral("/nonexistent-buffer-assignment.txt")}));
         QTRY_COMPARE(got.size(), 1);
         QTest::qWait(100);
         QCOMPARE(got.size(), 1);

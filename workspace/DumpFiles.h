@@ -7,6 +7,12 @@ namespace bufferscope {
 /// Turns what the user opened (files and --xla_dump_to folders) into one file per module:
 /// folders and their direct subfolders are searched for buffer-assignment dumps, the three files of
 /// a 2026 split module count once, and folders list their largest modules first.
+/// A module of at least this many bytes is read on every thread, alone; smaller ones are read
+/// one per thread, side by side, on the parse's serial path (`list`, the Modules dock's scan):
+/// a folder's modules are mostly small, and helper threads started per file cost more than
+/// they gave. Measured in tests/bench/README.md, "A folder of modules".
+constexpr qint64 kReadAloneFrom = qint64{16} << 20;
+
 struct DumpFiles
 {
     QStringList files;

@@ -22,6 +22,7 @@ constexpr std::size_t kGroupBoxesDrawnAlone = 2000;
 
 BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(workspace, parent)
 {
+    setDeferHiddenReplots(true);
     QCustomPlot *p = plot();
     m_boxes = new BoxPlottable(p->xAxis, p->yAxis);
     m_boxes->removeFromLegend();

@@ -184,10 +184,22 @@ void ChartView::placeStepLine(QCPItemStraightLine *line, qint64 step) const
 
 void ChartView::replotHighlight()
 {
+    if (m_deferHiddenReplots && !m_plot->isVisible()) {
+        m_highlightStale = true;
+        return;
+    }
+    m_highlightStale = false;
     m_highlightLayer->replot();
     // A chart's own label layer above it (UsageChart) shows what the highlight changes.
     if (QCPLayer *labels = m_plot->layer(QStringLiteral("labels")))
         labels->replot();
+}
+
+void ChartView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_highlightStale)
+        replotHighlight();
 }
 
 void ChartView::replotAll()

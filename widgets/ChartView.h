@@ -132,13 +132,20 @@ protected:
     void setKindLegend();
     /// Puts a vertical step line at the centre of `step`; hides it for steps outside the program.
     void placeStepLine(QCPItemStraightLine *line, qint64 step) const;
-    /// Replots the highlight layer only (cheap), through the queued replot.
+    /// Replots the highlight layer only (cheap), through the queued replot. With
+    /// setDeferHiddenReplots, a chart not on screen (a closed or tabbed-away dock, a chart drawn
+    /// for `export`) does so when it is shown instead: its first replot draws every layer, a
+    /// million boxes for a big dump.
     void replotHighlight();
+    /// For charts whose picture does not depend on having been replotted before (the box
+    /// charts: the usage chart places its labels after a replot).
+    void setDeferHiddenReplots(bool defer) { m_deferHiddenReplots = defer; }
     void replotAll();
 
     bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void showContextMenu(const QPoint &pos);
@@ -155,6 +162,8 @@ private:
     std::shared_ptr<const Dump> m_dump;
     std::shared_ptr<const MemoryTimeline> m_timeline;
     int m_highlighted = -1;
+    bool m_deferHiddenReplots = false;
+    bool m_highlightStale = false; ///< replotHighlight came while the chart was not shown
     QPoint m_pressPos;
     int m_csvLane; ///< the JobRunner lane of writeCsvInBackground and copyCsvInBackground
 };

@@ -21,6 +21,13 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::a
         options.progress = [&progress](std::int64_t done, std::int64_t total) {
             progress(done, total);
         };
+    return loadDump(path, out, error, options);
+}
+
+bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options)
+{
+    const std::atomic<bool> *const cancel = options.cancel;
+    const int threads = options.threads;
     LoadResult result;
     if (path.startsWith(QLatin1Char(':'))) {
         QFile file(path);

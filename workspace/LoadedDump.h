@@ -5,6 +5,7 @@
 #include "layout/GanttRows.h"
 #include "layout/MemoryMapLayout.h"
 #include "model/Dump.h"
+#include "parse/DumpParser.h"
 
 #include <QMetaType>
 #include <QString>
@@ -73,6 +74,9 @@ struct ScannedModule
 bool loadDump(const QString &path, LoadedDump &out, QString &error,
               const std::atomic<bool> *cancel = nullptr,
               const std::function<void(qint64, qint64)> &progress = {}, int threads = 0);
+/// The same with the parse's options given: what to read (ParseOptions::usedValues,
+/// companions), and the threads, cancel flag and progress, which the timeline shares.
+bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options);
 
 } // namespace bufferscope
 

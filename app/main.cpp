@@ -123,7 +123,7 @@ bool takeThreads(QStringList &args, std::optional<int> &threads, QString &error)
 int main(int argc, char **argv)
 {
     startWithHugePages(argv);
-    shareMainHeap();
+    heapPerCore();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

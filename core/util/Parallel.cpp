@@ -10,10 +10,10 @@
 
 namespace bufferscope {
 
-void shareMainHeap()
+void heapPerCore()
 {
 #if defined(__GLIBC__)
-    ::mallopt(M_ARENA_MAX, 1);
+    ::mallopt(M_ARENA_MAX, 1 + maxThreads());
 #endif
 }
 
@@ -22,8 +22,8 @@ void keepHeapBetweenLoads()
 #if defined(__GLIBC__)
     ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
     ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    // Each thread its own arena again (shareMainHeap set one): the threads of a list load
-    // files of their own, and one heap's lock had them wait on each other.
+    // More heaps than heapPerCore allows, before any thread starts: the threads of a list load
+    // files of their own.
     ::mallopt(M_ARENA_MAX, 8);
 #endif
 }

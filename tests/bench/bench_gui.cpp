@@ -78,7 +78,7 @@ double replotMs(QCustomPlot *plot)
 
 int main(int argc, char **argv)
 {
-    bufferscope::shareMainHeap(); // as the app does (app/main.cpp)
+    bufferscope::heapPerCore(); // as the app does (app/main.cpp)
     // A 1920x1080 screen, as the figures in README.md were taken on (the offscreen platform's
     // default is 800x600, where the window starts in its laptop layout).
     QTemporaryDir screenDir;

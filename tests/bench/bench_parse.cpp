@@ -94,7 +94,7 @@ int timeFile(const std::string &path, int runs)
 
 int main(int argc, char **argv)
 {
-    bufferscope::shareMainHeap(); // as the app does (app/main.cpp)
+    bufferscope::heapPerCore(); // as the app does (app/main.cpp)
     std::string dir = "/tmp";
     std::string file;
     int runs = 3;

@@ -22,7 +22,8 @@ namespace {
 /// `--folder DIR --modules N`: a dump folder as a JAX training run leaves it, one module per
 /// compiled function: N small modules of 4 to 128 values each (log-uniform: half under 23
 /// values, some 13 KB; the largest some 115 KB; a real folder of 4,276 modules holds about
-/// 100 MB), three in four with XLA's memory-usage report beside them. Named as XLA names them, so `bufferscope list DIR` and Open Folder read them as such.
+/// 100 MB), three in four with XLA's memory-usage report beside them. Named as XLA names them, so
+/// `bufferscope list DIR` and Open Folder read them as such.
 int writeFolder(const std::string &dir, long long modules, std::uint64_t seed)
 {
     std::mt19937_64 random(seed);

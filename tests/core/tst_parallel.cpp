@@ -34,15 +34,15 @@ class TestParallel : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { shareMainHeap(); } // as main() does, before any thread starts
+    void initTestCase() { heapPerCore(); } // as main() does, before any thread starts
 
-    // First, before the other tests' threads: a thread that has ended leaves its arena to the
-    // next one, which would hide a new thread's arena.
-    void helpersAllocateFromTheMainHeap()
+    // First, before the other tests' threads.
+    void heapsAreBoundedByTheCores()
     {
 #if defined(__GLIBC__)
-        // glibc's own report lists a heap per arena: a helper that allocates must not add one.
-        // (QtTest's watchdog thread may have one already, made before initTestCase.)
+        // glibc's own report lists a heap per arena. heapPerCore: the threads that allocate side
+        // by side get heaps of their own, one per core besides the main one, and no more however
+        // many there are.
         const auto heaps = [] {
             char *text = nullptr;
             std::size_t size = 0;
@@ -56,17 +56,27 @@ private Q_SLOTS:
             std::free(text);
             return count;
         };
-        const qsizetype before = heaps();
-        QVERIFY(before >= 1);
-        std::vector<char> here(1 << 16, 'a');
-        runBoth([]{},
-                [] {
-                    std::vector<char> there(1 << 16, 'b');
-                    QCOMPARE(there.back(), 'b');
-                },
-                2);
-        QCOMPARE(heaps(), before);
-        QCOMPARE(here.front(), 'a');
+        const qsizetype limit = 1 + maxThreads();
+        const int many = 4 * static_cast<int>(limit);
+        std::atomic<int> allocated{0};
+        std::atomic<bool> done{false};
+        std::vector<std::thread> threads;
+        for (int i = 0; i < many; ++i)
+            threads.emplace_back([&] {
+                std::vector<char> mine(1 << 16, 'b');
+                ++allocated;
+                while (!done.load())
+                    std::this_thread::yield();
+                QCOMPARE(mine.back(), 'b');
+            });
+        while (allocated.load() < many)
+            std::this_thread::yield();
+        const qsizetype during = heaps();
+        done = true;
+        for (std::thread &t : threads)
+            t.join();
+        QVERIFY2(during >= 2 && during <= limit,
+                 qPrintable(QStringLiteral("%1 heaps, at most %2").arg(during).arg(limit)));
 #else
         QSKIP("glibc only: other C libraries' allocators are left as they are");
 #endif

@@ -990,7 +990,9 @@ void MainWindow::openPaths(const QStringList &paths)
         }
         return;
     }
-    // Listed on a job: a folder of thousands of modules never holds the window up.
+    // Listed on a job: a folder of thousands of modules never holds the window up. A folder
+    // opened before is no longer waited on.
+    m_openLargestWhenRead = false;
     m_workspace->listModules(paths);
 }
 

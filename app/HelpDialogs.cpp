@@ -53,7 +53,8 @@ care about (an out-of-memory error is fine), then open the folder here.</p>
 <code>…-buffer-assignment-values.txt</code> and <code>…-live-range.txt</code>; open any one and
 BufferScope reads all three.</p>
 <p><b>Open it:</b> drop the folder on this window, or use <i>File → Open Folder…</i>. The
-Modules list shows every module, largest first; your training step is usually the largest.
+Modules list shows every module as it is read, the one the device holds most for first, and
+then opens that one; your training step is usually it.
 On the command line, <code>bufferscope report FILE</code> prints the same facts.</p>
 <p>Dumping many modules can take disk space; <code>--xla_dump_hlo_module_re=train_step</code>
 limits the dump to the modules whose name matches.</p>

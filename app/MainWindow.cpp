@@ -1018,16 +1018,15 @@ void MainWindow::openListed(const DumpFiles &found)
     // should another module hold more, that one opens when all are read. Opening another
     // meanwhile keeps that one.
     const bool bigFirst = found.bytes.value(0) >= kReadAloneFrom;
+    if (bigFirst)
+        openPath(found.files.front()); // first, so the scan starts narrow beside the load
     m_modules->setFiles(found, bigFirst ? found.files.front() : QString());
     m_modulesDock->show();
     m_modulesDock->raise();
-    if (bigFirst) {
-        openPath(found.files.front());
-    } else {
+    if (!bigFirst)
         m_statusFile->setText(tr("Reading %1 modules; the one the device holds most for opens "
                                  "when they are read")
                                   .arg(found.files.size()));
-    }
     m_openLargestWhenRead = true;
 }
 

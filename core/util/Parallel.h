@@ -29,7 +29,7 @@ int threadsFor(int threads);
 /// arenas were filled in 4 KiB page faults where the main heap gets huge pages; with the app's
 /// `glibc.malloc.hugetlb` start and today's parse that no longer pays: `report` on the 1M
 /// dump takes the same time or less and 1/5 less CPU with the arenas, despite 4x the faults,
-/// and a folder of 5,000 modules is read in the window in 0.25 s instead of 0.42 s;
+/// and a folder of 5,000 modules is listed in the window in 0.26-0.34 s instead of 0.41-0.43 s;
 /// tests/bench/README.md.) Call it first thing in main(), before any thread starts: glibc reads
 /// the limit once.
 void heapPerCore();

@@ -240,6 +240,21 @@ private Q_SLOTS:
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
     }
 
+    void hiddenChartsDrawWhenShown()
+    {
+        // A box chart not on screen (a tabbed-away dock, a chart drawn for `export`) does not
+        // draw its 20,000 boxes when the selection moves; it draws when it is shown.
+        Workspace workspace;
+        LiveRangeGantt gantt(&workspace);
+        gantt.resize(900, 520);
+        workspace.show(m_loaded, Workspace::Fill::AtOnce); // the selection moves to the peak
+        workspace.selection()->setCurrentValue(static_cast<int>(smallValue()));
+        QCOMPARE(gantt.boxes()->lastFrame().visible, std::size_t(0));
+        gantt.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&gantt));
+        QTRY_VERIFY(gantt.boxes()->lastFrame().visible > 0);
+    }
+
     void selectedValueIsHighlightedAtAnyZoom()
     {
         const Dump &d = *m_loaded.dump;

@@ -93,18 +93,14 @@ ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::a
     options.threads = threads;
     options.companions = false;
     options.usedValues = false;
-    const LoadResult result = DumpParser::loadFile(path.toStdString(), options);
-    if (result.cancelled)
-        return figures;
-    if (!result.ok()) {
-        figures.status = Status::Unreadable;
-        figures.error = QString::fromStdString(result.error);
+    LoadedDump loaded;
+    QString error;
+    if (!loadDump(path, loaded, error, options)) {
+        figures.status = error.isEmpty() ? Status::NotRead : Status::Unreadable; // cancelled
+        figures.error = error;
         return figures;
     }
-    const auto timeline = MemoryTimeline::compute(*result.dump, cancel, threads);
-    if (!timeline)
-        return figures;
-    return of(*result.dump, *timeline);
+    return of(loaded);
 }
 
 } // namespace bufferscope

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace bufferscope {
 
@@ -22,8 +21,6 @@ namespace {
 
 /// Boxes thinner than this many device pixels in a direction are folded in that direction.
 constexpr double kFoldBelow = 1.5;
-/// Scratch buffers above this size are released after a frame instead of kept for the next.
-constexpr std::size_t kKeepScratchBytes = std::size_t{96} << 20;
 
 /// An axis's coordinate → device pixel mapping, as a + b·v (the axes are linear).
 struct Linear
@@ -40,79 +37,6 @@ Linear linearOf(const QCPAxis *axis, double origin, double scale)
     const double p1 = axis->coordToPixel(r.upper);
     const double b = r.size() != 0 ? (p1 - p0) / r.size() : 0;
     return {(p0 - b * r.lower - origin) * scale, b * scale};
-}
-
-/// Colour weight of folded boxes at one pixel: how many cover it and the sum of their colours.
-/// Unsigned arithmetic, so the difference arrays below may wrap in between and still sum right.
-struct Weight
-{
-    std::uint32_t n = 0;
-    std::uint32_t r = 0;
-    std::uint32_t g = 0;
-    std::uint32_t b = 0;
-    std::uint32_t a = 0; ///< the colours' own opacity (faint bands stay faint when folded)
-
-    void add(QRgb c)
-    {
-        ++n;
-        r += static_cast<std::uint32_t>(qRed(c));
-        g += static_cast<std::uint32_t>(qGreen(c));
-        b += static_cast<std::uint32_t>(qBlue(c));
-        a += static_cast<std::uint32_t>(qAlpha(c));
-    }
-    void remove(QRgb c)
-    {
-        --n;
-        r -= static_cast<std::uint32_t>(qRed(c));
-        g -= static_cast<std::uint32_t>(qGreen(c));
-        b -= static_cast<std::uint32_t>(qBlue(c));
-        a -= static_cast<std::uint32_t>(qAlpha(c));
-    }
-    void operator+=(const Weight &o)
-    {
-        n += o.n;
-        r += o.r;
-        g += o.g;
-        b += o.b;
-        a += o.a;
-    }
-    /// The mix, more opaque where more values overlap (one value alone stays clearly visible),
-    /// times the colours' own opacity.
-    QRgb colour() const
-    {
-        static constexpr float kDensity[] = {0, 150, 185, 210, 230};
-        const float density = n < 5 ? kDensity[n] : 255.0f;
-        const float inverse = 1.0f / static_cast<float>(n);
-        const float opacity = static_cast<float>(a) * inverse / 255.0f;
-        return qRgba(static_cast<int>(static_cast<float>(r) * inverse),
-                     static_cast<int>(static_cast<float>(g) * inverse),
-                     static_cast<int>(static_cast<float>(b) * inverse),
-                     static_cast<int>(density * opacity + 0.5f));
-    }
-    bool operator==(const Weight &o) const = default;
-};
-
-/// Per-frame scratch shared by every BoxPlottable (they all draw on the GUI thread).
-struct Scratch
-{
-    std::vector<Weight> columns;        ///< column-major, (h + 1) per column: narrow boxes
-    std::vector<Weight> rows;           ///< row-major, (w + 1) per row: flat boxes
-    std::vector<std::uint32_t> anchors; ///< column-major: values counted at each pixel
-
-    void release()
-    {
-        for (auto *v : {&columns, &rows})
-            if (v->capacity() * sizeof(Weight) > kKeepScratchBytes)
-                std::vector<Weight>().swap(*v);
-        if (anchors.capacity() * sizeof(std::uint32_t) > kKeepScratchBytes)
-            std::vector<std::uint32_t>().swap(anchors);
-    }
-};
-
-Scratch &scratch()
-{
-    static Scratch s;
-    return s;
 }
 
 int clampInt(double v, int lo, int hi)
@@ -251,33 +175,8 @@ void BoxPlottable::draw(QCPPainter *painter)
     const Linear valueMap = linearOf(mValueAxis, keyHorizontal ? clip.top() : clip.left(), scale);
     const std::size_t maxColour = m_brushes.size() - 1;
 
-    Scratch &s = scratch();
-    bool haveColumns = false;
-    bool haveRows = false;
-    const auto anchor = [&](int x, int y) {
-        if (s.anchors.empty())
-            s.anchors.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), 0);
-        ++s.anchors[static_cast<std::size_t>(x) * static_cast<std::size_t>(h) +
-                    static_cast<std::size_t>(y)];
-    };
-    const auto column = [&](int x, int y) -> Weight & {
-        if (!haveColumns) {
-            s.columns.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h + 1),
-                             Weight{});
-            haveColumns = true;
-        }
-        return s.columns[static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1) +
-                         static_cast<std::size_t>(y)];
-    };
-    const auto row = [&](int x, int y) -> Weight & {
-        if (!haveRows) {
-            s.rows.assign(static_cast<std::size_t>(w + 1) * static_cast<std::size_t>(h), Weight{});
-            haveRows = true;
-        }
-        return s.rows[static_cast<std::size_t>(y) * static_cast<std::size_t>(w + 1) +
-                      static_cast<std::size_t>(x)];
-    };
-    s.anchors.clear();
+    PixelFold &fold = PixelFold::shared();
+    fold.begin(w, h, m_recording);
 
     const double outlineMin = 4 * scale;
     for (std::size_t i = m_set->firstCandidate(vals.lower);
@@ -330,85 +229,23 @@ void BoxPlottable::draw(QCPPainter *painter)
             const int y =
                 flat ? clampInt((top + bottom) / 2, 0, h - 1) : clampInt(std::floor(top), 0, h - 1);
             const int end = flat ? y + 1 : std::max(y + 1, clampInt(std::ceil(bottom), 0, h));
-            column(x, y).add(rgb);
-            column(x, end).remove(rgb);
-            anchor(x, y);
+            fold.column(x, y, end, rgb);
         } else {
             const int y = clampInt((top + bottom) / 2, 0, h - 1);
             const int x = clampInt(std::floor(left), 0, w - 1);
             const int end = std::max(x + 1, clampInt(std::ceil(right), 0, w));
-            row(x, y).add(rgb);
-            row(end, y).remove(rgb);
-            anchor(x, y);
+            fold.row(y, x, end, rgb);
         }
         ++m_frame.folded;
         if (m_recording)
             m_frame.foldedValues.push_back(b.value);
     }
-    if (m_frame.folded == 0) {
-        s.release();
+    if (fold.empty())
         return;
-    }
-
-    // Sum the difference arrays: columns down, then rows across into the same columns.
-    if (!haveColumns)
-        column(0, 0);
-    for (int x = 0; x < w; ++x) {
-        Weight *col =
-            s.columns.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1);
-        Weight sum;
-        for (int y = 0; y < h; ++y) {
-            sum += col[y];
-            col[y] = sum;
-        }
-    }
-    if (haveRows) {
-        for (int y = 0; y < h; ++y) {
-            const Weight *line =
-                s.rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w + 1);
-            Weight sum;
-            for (int x = 0; x < w; ++x) {
-                sum += line[x];
-                if (sum.n != 0)
-                    s.columns[static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1) +
-                              static_cast<std::size_t>(y)] += sum;
-            }
-        }
-    }
-
-    // Cut each column into runs of one colour and paint them through one image.
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
-    auto *pixels = reinterpret_cast<QRgb *>(image.bits());
-    const auto stride = static_cast<std::size_t>(image.bytesPerLine() / 4);
-    for (int x = 0; x < w; ++x) {
-        const Weight *col =
-            s.columns.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h + 1);
-        const std::uint32_t *counts =
-            s.anchors.data() + static_cast<std::size_t>(x) * static_cast<std::size_t>(h);
-        for (int y = 0; y < h;) {
-            if (col[y].n == 0) {
-                ++y;
-                continue;
-            }
-            FoldedRun run;
-            run.column = x;
-            run.top = y;
-            run.colour = col[y].colour();
-            const QRgb premultiplied = qPremultiply(run.colour);
-            for (; y < h && col[y].n != 0 &&
-                   (col[y] == col[run.top] || col[y].colour() == run.colour);
-                 ++y) {
-                run.count += counts[y];
-                pixels[static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x)] =
-                    premultiplied;
-            }
-            run.bottom = y;
-            m_frame.runs.push_back(run);
-        }
-    }
+    fold.paint(image, m_frame.runs);
     painter->drawImage(QRectF(clip.left(), clip.top(), w / scale, h / scale), image);
-    s.release();
 }
 
 void BoxPlottable::drawLegendIcon(QCPPainter *painter, const QRectF &rect) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PixelFold.h"
 #include "layout/BoxSet.h"
 
 #include <qcustomplot.h>
@@ -27,22 +28,16 @@ class BoxPlottable : public QCPAbstractPlottable
     Q_OBJECT
 public:
     /// A vertical run of folded pixels in one column, in device pixels of the last frame.
-    struct FoldedRun
-    {
-        int column = 0;
-        int top = 0;             ///< first row
-        int bottom = 0;          ///< one past the last row
-        std::uint32_t count = 0; ///< values counted in this run (each in exactly one run)
-        QRgb colour = 0;
-    };
+    using FoldedRun = PixelFold::Run;
     /// What the last draw did with the boxes in view.
     struct Frame
     {
         std::size_t visible = 0; ///< boxes overlapping the visible ranges
         std::size_t own = 0;     ///< of those, painted as their own rectangle
         std::size_t folded = 0;  ///< of those, folded (the sum of the runs' counts)
+        /// With setRecording(true): the folded runs (a picture at 3840 × 2160 has millions),
+        /// the values painted as their own box, and those folded.
         std::vector<FoldedRun> runs;
-        /// With setRecording(true): the values painted as their own box, and those folded.
         std::vector<std::uint32_t> ownValues;
         std::vector<std::uint32_t> foldedValues;
     };
@@ -80,7 +75,7 @@ public:
     /// `r` (device pixels) grown about its centre to `along` pixels on the key axis and
     /// `across` on the value axis, where it is smaller.
     static QRectF grown(const QRectF &r, double along, double across, bool keyHorizontal);
-    /// Records which values each frame drew and how (tests).
+    /// Records which values each frame drew and how, and its folded runs (tests).
     void setRecording(bool on) { m_recording = on; }
     const Frame &lastFrame() const { return m_frame; }
 

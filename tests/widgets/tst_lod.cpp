@@ -8,6 +8,7 @@
 #include "DumpGenerator.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
+#include "PixelFold.h"
 #include "Workspace.h"
 #include "models/Selection.h"
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 
 using namespace bufferscope;
 
@@ -238,6 +240,142 @@ private Q_SLOTS:
                 expected.push_back(b.value);
         wrong = accountFor(map.boxes()->lastFrame(), expected);
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+    }
+
+    void exportSizedFramesFoldByRow()
+    {
+        // A picture far larger than the window (an export at 4x) folds by row, not into
+        // grids of its area, and still draws every value once.
+        const Dump &d = *m_loaded.dump;
+        Workspace workspace;
+        LiveRangeGantt gantt(&workspace);
+        QVERIFY(showDump(gantt));
+        gantt.resetZoom();
+        const QPixmap picture = gantt.plot()->toPixmap(900, 520, 4.0);
+        QVERIFY(!picture.isNull());
+        QVERIFY(!PixelFold::shared().dense());
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t i = 0; i < d.values.size(); ++i)
+            if (d.values[i].hasLiveRange())
+                expected.push_back(i);
+        const BoxPlottable::Frame &frame = gantt.boxes()->lastFrame();
+        const QString wrong = accountFor(frame, expected);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        QVERIFY(frame.folded > 0);
+    }
+
+    void foldedPixelsMixTheirColours()
+    {
+        // Worked by hand from the rule: a pixel's colour is the mean of the colours over it,
+        // with opacity 150, 185, 210, 230, then 255 for 1, 2, 3, 4, 5+ boxes, times their own
+        // mean opacity; each box is counted at its first pixel.
+        const QRgb red = qRgba(255, 0, 0, 255);
+        const QRgb blue = qRgba(0, 0, 255, 255);
+        const QRgb faintGreen = qRgba(0, 200, 0, 102);
+        for (const PixelFold::Mode mode : {PixelFold::Mode::Dense, PixelFold::Mode::ByRow}) {
+            PixelFold fold;
+            fold.begin(4, 3, true, mode);
+            fold.column(1, 0, 2, red);     // column 1, rows 0-1
+            fold.column(1, 1, 3, blue);    // column 1, rows 1-2
+            fold.row(2, 0, 4, faintGreen); // row 2, columns 0-3
+            fold.column(3, 0, 1, red);     // one pixel
+            QImage image(4, 3, QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::transparent);
+            std::vector<PixelFold::Run> runs;
+            fold.paint(image, runs);
+            const auto at = [&](int x, int y) { return qUnpremultiply(image.pixel(x, y)); };
+            QCOMPARE(at(0, 0), qRgba(0, 0, 0, 0));
+            QCOMPARE(qAlpha(at(1, 0)), 150);
+            QCOMPARE(qRed(at(1, 0)), 255);
+            // Red and blue: (127, 0, 127), opacity 185.
+            QCOMPARE(qAlpha(at(1, 1)), 185);
+            QVERIFY(std::abs(qRed(at(1, 1)) - 127) <= 1 && std::abs(qBlue(at(1, 1)) - 127) <= 1);
+            // Blue and the faint green: (0, 100, 127), opacity 185 × (255 + 102) / 2 / 255.
+            QCOMPARE(qAlpha(at(1, 2)), qRound(185.0 * (255 + 102) / 2 / 255));
+            QVERIFY(std::abs(qGreen(at(1, 2)) - 100) <= 2);
+            // The faint green alone: opacity 150 × 102 / 255 = 60.
+            QCOMPARE(qAlpha(at(0, 2)), 60);
+            QCOMPARE(qAlpha(at(3, 0)), 150);
+            QCOMPARE(qAlpha(at(2, 1)), 0);
+            // Column 1 is three runs (red; red and blue; blue and green), the red box counted
+            // in the first, the blue in the second; the green flat box at column 0.
+            std::vector<PixelFold::Run> column1;
+            std::uint32_t counted = 0;
+            for (const PixelFold::Run &run : runs) {
+                counted += run.count;
+                if (run.column == 1)
+                    column1.push_back(run);
+            }
+            QCOMPARE(counted, 4u);
+            std::sort(column1.begin(), column1.end(),
+                      [](const auto &a, const auto &b) { return a.top < b.top; });
+            QCOMPARE(column1.size(), std::size_t(3));
+            QCOMPARE(column1[0].count, 1u);
+            QCOMPARE(column1[1].count, 1u);
+            QCOMPARE(column1[2].count, 0u);
+            QCOMPARE(column1[2].bottom, 3);
+        }
+    }
+
+    void denseAndByRowFoldAlike()
+    {
+        // The two ways of holding folded boxes paint the same pixels and the same runs, boxes
+        // reaching the picture's last row and column included.
+        std::mt19937 random(38);
+        for (const QSize size : {QSize(1, 1), QSize(7, 5), QSize(64, 48), QSize(301, 97)}) {
+            const int w = size.width(), h = size.height();
+            std::uniform_int_distribution<int> xs(0, w - 1), ys(0, h - 1), colours(0, 5);
+            const QRgb palette[] = {qRgba(230, 159, 0, 255), qRgba(86, 180, 233, 255),
+                                    qRgba(0, 158, 115, 200), qRgba(240, 228, 66, 255),
+                                    qRgba(0, 114, 178, 14),  qRgba(213, 94, 0, 255)};
+            struct Drawn
+            {
+                QImage image;
+                std::vector<PixelFold::Run> runs;
+            };
+            std::vector<Drawn> drawn;
+            const std::uint32_t seed = random();
+            for (const PixelFold::Mode mode : {PixelFold::Mode::Dense, PixelFold::Mode::ByRow}) {
+                std::mt19937 boxes(seed); // the same boxes both ways
+                PixelFold fold;
+                fold.begin(w, h, true, mode);
+                for (int i = 0; i < 4000; ++i) {
+                    const QRgb rgb = palette[colours(boxes)];
+                    if (boxes() % 2) {
+                        const int x = xs(boxes), top = ys(boxes);
+                        fold.column(x, top, std::min(h, top + 1 + static_cast<int>(boxes() % 9)),
+                                    rgb);
+                    } else {
+                        const int y = ys(boxes), left = xs(boxes);
+                        fold.row(y, left, std::min(w, left + 1 + static_cast<int>(boxes() % 40)),
+                                 rgb);
+                    }
+                }
+                Drawn d{QImage(w, h, QImage::Format_ARGB32_Premultiplied), {}};
+                d.image.fill(Qt::transparent);
+                fold.paint(d.image, d.runs);
+                std::sort(d.runs.begin(), d.runs.end(), [](const auto &a, const auto &b) {
+                    return std::tie(a.column, a.top) < std::tie(b.column, b.top);
+                });
+                drawn.push_back(std::move(d));
+            }
+            QCOMPARE(drawn[0].image, drawn[1].image);
+            QCOMPARE(drawn[0].runs.size(), drawn[1].runs.size());
+            std::uint64_t counted = 0;
+            for (std::size_t k = 0; k < drawn[0].runs.size(); ++k) {
+                const PixelFold::Run &a = drawn[0].runs[k], &b = drawn[1].runs[k];
+                QVERIFY(a.column == b.column && a.top == b.top && a.bottom == b.bottom &&
+                        a.count == b.count && a.colour == b.colour);
+                counted += a.count;
+            }
+            QCOMPARE(counted, std::uint64_t(4000));
+        }
+        // Which one a picture gets: grids while they are small enough to keep between frames.
+        PixelFold fold;
+        fold.begin(900, 520, false);
+        QVERIFY(fold.dense());
+        fold.begin(3840, 2160, false);
+        QVERIFY(!fold.dense());
     }
 
     void hiddenChartsDrawWhenShown()

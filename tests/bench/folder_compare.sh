@@ -52,6 +52,7 @@ echo "cores: $(nproc); $dir: $(find "$dir" -name '*buffer-assignment*.txt' | wc 
 awk -v d="$d" -v s="$s" -v p="$p" -v w="$w" 'BEGIN {
     printf "median: list %d ms, --threads 1 %d ms, Python lines %d ms, window all listed %d ms\n",
         d, s, p, w
-    printf "default %.2fx faster than --threads 1; list in %.2fx the Python loop's time; window in %.2fx list's\n",
+    printf "default %.2fx faster than --threads 1; list in %.2fx the Python time; " \
+        "the window in %.2fx the list time\n",
         s / d, d / p, w / d
 }'

@@ -240,7 +240,7 @@ void BoxPlottable::draw(QCPPainter *painter)
         if (m_recording)
             m_frame.foldedValues.push_back(b.value);
     }
-    if (fold.empty())
+    if (m_frame.folded == 0)
         return;
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);

@@ -44,7 +44,6 @@ void PixelFold::begin(int width, int height, bool recordRuns, Mode mode)
     m_width = std::max(1, width);
     m_height = std::max(1, height);
     m_recording = recordRuns;
-    m_boxes = 0;
     m_haveDowns = m_haveAcross = false;
     m_marks.clear();
     const auto w = static_cast<std::size_t>(m_width);

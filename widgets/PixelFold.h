@@ -51,7 +51,6 @@ public:
     /// A narrow box over rows [top, end) of column x (0 ≤ x < w, 0 ≤ top < end ≤ h).
     [[gnu::always_inline]] void column(int x, int top, int end, QRgb rgb)
     {
-        ++m_boxes;
         if (!m_dense) {
             markColumn(x, top, end, rgb);
             return;
@@ -70,7 +69,6 @@ public:
     /// A flat box over columns [left, end) of row y (0 ≤ y < h, 0 ≤ left < end ≤ w).
     [[gnu::always_inline]] void row(int y, int left, int end, QRgb rgb)
     {
-        ++m_boxes;
         if (!m_dense) {
             markRow(y, left, end, rgb);
             return;
@@ -85,7 +83,6 @@ public:
             ++m_anchorGrid[static_cast<std::size_t>(y) * static_cast<std::size_t>(m_width) +
                            static_cast<std::size_t>(left)];
     }
-    bool empty() const { return m_boxes == 0; }
     bool dense() const { return m_dense; }
     /// Paints the boxes since begin() into `image` (w × h, premultiplied ARGB32, transparent
     /// where no box is), and with recordRuns their runs into `runs`. Then releases what is not
@@ -167,9 +164,9 @@ private:
     bool m_recording = false;
     bool m_haveDowns = false;
     bool m_haveAcross = false;
-    std::size_t m_boxes = 0;
-    std::vector<Weight> m_downs;  ///< dense, h × w: change of each column's sum at each row
-    std::vector<Weight> m_across; ///< dense, h × (w + 1): changes along each row
+    std::vector<Weight>
+        m_downs; ///< dense, w × (h + 1) by column: each column sum's changes down it
+    std::vector<Weight> m_across;            ///< dense, h × (w + 1): changes along each row
     std::vector<std::uint32_t> m_anchorGrid; ///< dense, h × w, recording: boxes counted there
     std::vector<Mark> m_marks;               ///< by row: as the boxes came
     std::vector<Mark> m_sorted;              ///< by row: the same, sorted by row

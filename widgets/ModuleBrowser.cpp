@@ -6,6 +6,7 @@
 #include "models/QtText.h"
 #include "parse/ModuleFiles.h"
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFontMetrics>
@@ -52,6 +53,9 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     TableCsv::addActions(m_tree, QStringLiteral("modules"));
     m_tree->setHeaderLabels(
         {tr("Module"), tr("Holds"), tr("Total"), tr("Live peak"), tr("At step"), tr("Files")});
+    m_tree->headerItem()->setToolTip(ModuleColumn,
+                                     tr("The module's name and id, from its file name (the "
+                                        "whole file name in each row's tooltip)"));
     m_tree->headerItem()->setToolTip(
         HeldColumn, tr("What the device holds while the module runs: argument + output - "
                        "alias + temp, as JAX's memory_analysis() (more than the live peak)"));
@@ -79,6 +83,20 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     m_tree->header()->resizeSection(FilesColumn,
                                     metrics.horizontalAdvance(QStringLiteral("Files")) + pad);
     m_tree->setToolTip(tr("Modules found in what you opened; double-click to open one"));
+    // Which figures to show: right-click the header. Files (1 or 3) is hidden at first, so the
+    // module names keep what room there is.
+    m_tree->header()->setContextMenuPolicy(Qt::ActionsContextMenu);
+    const QStringList names = {tr("Holds"), tr("Total"), tr("Live peak"), tr("At step"),
+                               tr("Files")};
+    for (int c = HeldColumn; c <= FilesColumn; ++c) {
+        auto *show = new QAction(tr("Show %1").arg(names[c - HeldColumn]), m_tree->header());
+        show->setCheckable(true);
+        show->setChecked(c != FilesColumn);
+        m_tree->setColumnHidden(c, c == FilesColumn);
+        connect(show, &QAction::toggled, this,
+                [this, c](bool on) { m_tree->setColumnHidden(c, !on); });
+        m_tree->header()->addAction(show);
+    }
     m_status->setTextFormat(Qt::PlainText);
     // The status names modules (long names): it wraps in the width the dock has, and never
     // widens the dock (one line of it had made a 1366-pixel window 2234 pixels wide).
@@ -202,7 +220,9 @@ void ModuleBrowser::addPending()
 
 void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures)
 {
-    item->setText(ModuleColumn, toQString(ModuleFiles::moduleName(file.toStdString())));
+    // The module name and id from XLA's file name ("jit_train_step (0294)"): in a dock a
+    // third of a laptop screen wide, the whole stem showed as "mo…". All of it is in the tooltip.
+    item->setText(ModuleColumn, toQString(ModuleFiles::shortName(file.toStdString())));
     item->setData(ModuleColumn, kFileRole, file);
     item->setToolTip(ModuleColumn, plainToolTip(file));
     for (int c = HeldColumn; c <= FilesColumn; ++c)
@@ -288,7 +308,7 @@ void ModuleBrowser::updateStatus()
     const QTreeWidgetItem *open = m_itemOf.value(m_openFile, nullptr);
     const QString openName = open ? open->text(ModuleColumn) : QString();
     if (!openName.isEmpty()) {
-        text += QLatin1Char(' ') + tr("Open: %1 (bold).").arg(openName);
+        text += QLatin1Char(' ') + tr("Open (bold): %1.").arg(openName);
         const QTreeWidgetItem *top = m_tree->topLevelItem(0);
         if (top && m_tree->sortColumn() == HeldColumn &&
             top->data(ModuleColumn, kFileRole).toString() != m_openFile &&

@@ -1,5 +1,6 @@
 #include "ModuleFiles.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 
@@ -46,6 +47,57 @@ std::string ModuleFiles::moduleName(std::string_view path)
         return stem;
     const auto dot = name.rfind('.');
     return std::string(dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot));
+}
+
+std::string ModuleFiles::shortName(std::string_view path)
+{
+    const std::string stem = moduleName(path);
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto allDigits = [&](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
+    };
+    // [<timestamp>.]module_<id>
+    std::string_view rest = stem;
+    if (const auto dot = rest.find('.'); dot != std::string_view::npos &&
+                                         allDigits(rest.substr(0, dot)) &&
+                                         rest.substr(dot + 1).starts_with("module_"))
+        rest.remove_prefix(dot + 1);
+    if (!rest.starts_with("module_"))
+        return stem;
+    rest.remove_prefix(7);
+    std::size_t digits = 0;
+    while (digits < rest.size() && isDigit(rest[digits]))
+        ++digits;
+    if (digits == 0)
+        return stem;
+    const std::string id(rest.substr(0, digits));
+    rest.remove_prefix(digits);
+    if (!rest.empty() && rest.front() != '.')
+        return stem;
+    if (!rest.empty())
+        rest.remove_prefix(1);
+    // .<platform suffix>: sm_8.0_gpu_after_optimizations (CUDA, with a dot of its own),
+    // gfx90a_gpu_after_optimizations, cpu_after_optimizations, after_optimizations (TPU).
+    if (rest.ends_with("after_optimizations")) {
+        auto cut = rest.rfind('.');
+        if (cut != std::string_view::npos && cut > 0) {
+            const auto before = rest.rfind('.', cut - 1);
+            const std::string_view piece =
+                rest.substr(before == std::string_view::npos ? 0 : before + 1,
+                            cut - (before == std::string_view::npos ? 0 : before + 1));
+            if (piece.starts_with("sm_") && allDigits(piece.substr(3)))
+                cut = before;
+        }
+        rest = cut == std::string_view::npos ? std::string_view() : rest.substr(0, cut);
+    }
+    // .cl_<N>: builds that carry a changelist number (the public libtpu).
+    if (const auto cl = rest.rfind("cl_"); cl != std::string_view::npos &&
+                                           (cl == 0 || rest[cl - 1] == '.') &&
+                                           allDigits(rest.substr(cl + 3)))
+        rest = rest.substr(0, cl == 0 ? 0 : cl - 1);
+    if (rest.empty())
+        return "module_" + id;
+    return std::string(rest) + " (" + id + ")";
 }
 
 std::string ModuleFiles::moduleKey(std::string_view path)

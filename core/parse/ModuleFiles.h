@@ -25,6 +25,11 @@ struct ModuleFiles
     static bool isDumpName(std::string_view fileName) { return !stemOf(fileName).empty(); }
     /// The module name of a file: its stem, else the file name without its extension.
     static std::string moduleName(std::string_view path);
+    /// The module as a person names it, from XLA's file-name grammar
+    /// (`[<timestamp>.]module_<id>[.<module name>][.cl_<N>].<platform suffix>`): the module
+    /// name and its id, `jit_train_step (0294)`; `module_0294` where XLA left the name out (too
+    /// long for a file name); moduleName() for any other name.
+    static std::string shortName(std::string_view path);
     /// What one module is known by: folder and stem for dump names (the three files of a split
     /// module share it), the path itself for any other name (two such files are two modules).
     static std::string moduleKey(std::string_view path);

@@ -339,6 +339,14 @@ private Q_SLOTS:
         QCOMPARE(decoder->toolTip(ModuleBrowser::HeldColumn), QStringLiteral("932847556 bytes"));
         QCOMPARE(decoder->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("931536164 bytes"));
         QCOMPARE(decoder->text(ModuleBrowser::StepColumn), QStringLiteral("58"));
+        // Files is hidden at first, and shown from the header's menu.
+        QVERIFY(tree->isColumnHidden(ModuleBrowser::FilesColumn));
+        const QList<QAction *> columns = tree->header()->actions();
+        QCOMPARE(columns.size(), 5);
+        QCOMPARE(columns.back()->text(), QStringLiteral("Show Files"));
+        columns.back()->trigger();
+        QVERIFY(!tree->isColumnHidden(ModuleBrowser::FilesColumn));
+        QCOMPARE(decoder->text(ModuleBrowser::FilesColumn), QStringLiteral("1"));
         // docs/FORMAT.md Part A: total 1522, peak 1210 at step 68.
         QTreeWidgetItem *vllm = tree->topLevelItem(4);
         QCOMPARE(vllm->toolTip(ModuleBrowser::TotalColumn), QStringLiteral("1522 bytes"));
@@ -349,14 +357,15 @@ private Q_SLOTS:
         QTRY_VERIFY(decoder->font(ModuleBrowser::ModuleColumn).bold());
         QVERIFY(!vllm->font(ModuleBrowser::ModuleColumn).bold());
         QString status = modules->findChild<QLabel *>()->text();
-        QVERIFY2(status.contains(QStringLiteral("Open: gpu_decoder_layer")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("Open (bold): gpu_decoder_layer")),
+                 qPrintable(status));
         QVERIFY2(!status.contains(QStringLiteral("The device holds most for")), qPrintable(status));
         // Opening another says which one the device holds most for (issue 35, item 2).
         w.openPath(modules->fileAt(4));
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_vllm_update_slice")));
         QTRY_VERIFY(vllm->font(ModuleBrowser::ModuleColumn).bold());
         status = modules->findChild<QLabel *>()->text();
-        QVERIFY2(status.contains(QStringLiteral("Open: gpu_vllm_update_slice")),
+        QVERIFY2(status.contains(QStringLiteral("Open (bold): gpu_vllm_update_slice")),
                  qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("holds most for gpu_decoder_layer")),
                  qPrintable(status));

@@ -348,6 +348,39 @@ private Q_SLOTS:
         QVERIFY(ModuleFiles::moduleKey("/d/before.txt") != ModuleFiles::moduleKey("/d/after.txt"));
     }
 
+    void shortNamesFollowXlasFileNames()
+    {
+        // XLA's FilenameFor (dump.cc): [<timestamp>.]module_<%04d id>[.<name>][.cl_<N>].<suffix>;
+        // the names below are the examples of docs/FORMAT.md and ../shared/real.
+        const auto name = [](const char *path) { return ModuleFiles::shortName(path); };
+        QCOMPARE(name("/d/module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"),
+                 std::string("jit_f (0001)"));
+        QCOMPARE(name("module_0147.jit__kernel.sm_8.0_gpu_after_optimizations-live-range.txt"),
+                 std::string("jit__kernel (0147)"));
+        QCOMPARE(name("module_0294.jit_train_step.cl_854318611.after_optimizations-buffer-"
+                      "assignment.txt"),
+                 std::string("jit_train_step (0294)"));
+        QCOMPARE(name("module_0003.jit_g.gfx90a_gpu_after_optimizations-buffer-assignment.txt"),
+                 std::string("jit_g (0003)"));
+        QCOMPARE(name("module_0003.jit_g.cpu_after_optimizations-buffer-assignment.txt"),
+                 std::string("jit_g (0003)"));
+        // --xla_dump_include_timestamp; a name with dots of its own.
+        QCOMPARE(name("1764140000123456.module_0012.jit_step.1.sm_9.0_gpu_after_optimizations-"
+                      "buffer-assignment.txt"),
+                 std::string("jit_step.1 (0012)"));
+        // The name left out (the file name would be over 255 characters).
+        QCOMPARE(name("module_0007.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"),
+                 std::string("module_0007"));
+        QCOMPARE(name("module_0008.cl_1.after_optimizations-buffer-assignment.txt"),
+                 std::string("module_0008"));
+        // Anything else: the stem as it is.
+        QCOMPARE(name("/d/gpu_decoder_layer.buffer-assignment.txt"),
+                 std::string("gpu_decoder_layer"));
+        QCOMPARE(name("module_x.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"),
+                 std::string("module_x.jit_f.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(name("/d/before.txt"), std::string("before"));
+    }
+
     void siblingsAndOptimizedHlo()
     {
         QTemporaryDir dir;

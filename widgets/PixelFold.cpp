@@ -18,18 +18,16 @@ template <typename T> void releaseIfLarge(std::vector<T> &v)
 
 } // namespace
 
-QRgb PixelFold::mix(std::uint32_t count, std::uint32_t red, std::uint32_t green, std::uint32_t blue,
-                    std::uint32_t alpha)
+QRgb PixelFold::Weight::colour() const
 {
-    // More opaque where more boxes overlap (one alone stays clearly visible), times the
-    // colours' own opacity (faint bands stay faint when folded).
+    // One box alone stays clearly visible; faint colours (the map's bands) stay faint.
     static constexpr float kDensity[] = {0, 150, 185, 210, 230};
-    const float density = count < 5 ? kDensity[count] : 255.0f;
-    const float inverse = 1.0f / static_cast<float>(count);
-    const float opacity = static_cast<float>(alpha) * inverse / 255.0f;
-    return qRgba(static_cast<int>(static_cast<float>(red) * inverse),
-                 static_cast<int>(static_cast<float>(green) * inverse),
-                 static_cast<int>(static_cast<float>(blue) * inverse),
+    const float density = n < 5 ? kDensity[n] : 255.0f;
+    const float inverse = 1.0f / static_cast<float>(n);
+    const float opacity = static_cast<float>(a) * inverse / 255.0f;
+    return qRgba(static_cast<int>(static_cast<float>(r) * inverse),
+                 static_cast<int>(static_cast<float>(g) * inverse),
+                 static_cast<int>(static_cast<float>(b) * inverse),
                  static_cast<int>(density * opacity + 0.5f));
 }
 

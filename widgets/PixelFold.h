@@ -89,10 +89,6 @@ public:
     /// kept between frames.
     void paint(QImage &image, std::vector<Run> &runs);
 
-    /// The mix of `count` colours summed channel by channel, as a folded pixel shows it.
-    static QRgb mix(std::uint32_t count, std::uint32_t red, std::uint32_t green, std::uint32_t blue,
-                    std::uint32_t alpha);
-
 private:
     /// The boxes covering a pixel (or, in the grids, a change of them): how many and the sums
     /// of their colours' channels. Unsigned, so differences may wrap and still sum right.
@@ -129,7 +125,9 @@ private:
             a += o.a;
         }
         bool operator==(const Weight &o) const = default;
-        QRgb colour() const { return mix(n, r, g, b, a); }
+        /// The mix a folded pixel shows: the mean colour, more opaque where more boxes
+        /// overlap, times their mean opacity.
+        QRgb colour() const;
     };
     /// A box's edge where the sweep meets it (by row): a narrow box turns its column on in its
     /// first row and off in the row after its last; a flat box covers [x, end) of its row.

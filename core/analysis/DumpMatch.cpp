@@ -83,6 +83,28 @@ struct Side
     std::vector<Hash> own;     ///< what the instruction is, by itself
     std::vector<Hash> loose;   ///< opcode, op_name, op_type, source and stack only
     std::vector<Hash> refined; ///< own, refined by its operands and users
+    /// The same three with what a rename changes left out: the names inside op_name's scopes
+    /// (`jit(f)/jit(main)/dot_general` is `jit()/jit()/dot_general`), the source line and the
+    /// call stack. An author who renames a jitted function, or edits the file above it,
+    /// changes all three of the keys above for every instruction.
+    std::vector<Hash> ownRenamed;
+    std::vector<Hash> looseRenamed;
+    std::vector<Hash> refinedRenamed;
+    /// Opcode, shape and the values defined, without any metadata: an instruction whose op_name
+    /// says something else (another einsum spelling, a moved scope) found by where it sits.
+    std::vector<Hash> bare;
+    std::vector<Hash> refinedBare;
+    /// Name, opcode and shape: the last resort, for instructions no structural key paired.
+    /// Two instructions of one name, opcode and shape, left over on both sides, are the same
+    /// unless something proves otherwise.
+    std::vector<Hash> named;
+    /// Name and opcode alone, after everything else: a value is never listed as gone and new
+    /// under one name; one of another shape is shown resized.
+    std::vector<Hash> nameOnly;
+    /// Opcode and the element types of the values it defines, not their dimensions: what a
+    /// split or merged computation keeps (a GEMM of half the rows). Only spreads a match
+    /// along an operand or a single user, never groups on its own.
+    std::vector<Hash> kind;
     std::vector<std::uint32_t> operandStart;
     std::vector<Operand> operands; ///< per instruction, by operand number
     std::vector<std::uint32_t> userStart;
@@ -91,6 +113,47 @@ struct Side
     std::vector<std::uint32_t> order; ///< rank -> instruction
 
     Hash str(StringId id) const { return id < strings.size() ? strings[id] : 0; }
+
+    /// An op_name's hash without what stands inside the parentheses of its scopes:
+    /// `jit(_tau_kernel)/jit(main)/jit(_sigma_kij_kernel)/custom_partitioning` hashes as
+    /// `jit()/jit()/jit()/custom_partitioning`.
+    static Hash scopeFreeHash(std::string_view opName)
+    {
+        Hash h = 0xcbf29ce484222325ull; // FNV-1a over the characters kept
+        int depth = 0;
+        for (const char c : opName) {
+            if (c == ')' && depth > 0)
+                --depth;
+            if (depth == 0)
+                h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+            if (c == '(')
+                ++depth;
+        }
+        return fmix(h) | 1;
+    }
+
+    /// Rounds of refinement of `base` by the neighbours' signatures (Weisfeiler–Lehman).
+    std::vector<Hash> refine(const std::vector<Hash> &base) const
+    {
+        const std::size_t n = base.size();
+        std::vector<Hash> cur = base;
+        std::vector<Hash> next(n);
+        for (int round = 0; round < kRounds; ++round) {
+            for (std::uint32_t i = 0; i < n; ++i) {
+                Hash h = cur[i];
+                for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
+                    const Operand &o = operands[k];
+                    h = mix(mix(mix(h, static_cast<Hash>(o.number)), o.index), cur[o.definer]);
+                }
+                Hash readers = 0;
+                for (std::uint32_t k = userStart[i]; k < userStart[i + 1]; ++k)
+                    readers += fmix(cur[users[k]]);
+                next[i] = mix(h, readers);
+            }
+            cur.swap(next);
+        }
+        return cur;
+    }
 
     void build(const Dump &d)
     {
@@ -120,8 +183,27 @@ struct Side
             return id == 0 || id > d.stackFrames.size() ? Hash(0) : frameHash[id];
         };
 
+        // An entry parameter is known by its number: a recompile may give parameters other
+        // names (`param.13` is parameter 3 on one side and `param.12.0` on the other).
+        std::vector<Hash> parameter(n, 0);
+        for (const Allocation &alloc : d.allocations) {
+            if (!alloc.isParameter)
+                continue;
+            for (std::uint32_t k = 0; k < alloc.valueCount; ++k) {
+                const Value &v = d.values[d.allocationValues[alloc.firstValue + k]];
+                if (v.instruction < n)
+                    parameter[v.instruction] = static_cast<Hash>(alloc.parameterNumber) + 1;
+            }
+        }
+
         own.assign(n, 0);
         loose.assign(n, 0);
+        ownRenamed.assign(n, 0);
+        looseRenamed.assign(n, 0);
+        named.assign(n, 0);
+        bare.assign(n, 0);
+        kind.assign(n, 0);
+        nameOnly.assign(n, 0);
         for (std::uint32_t i = 0; i < n; ++i) {
             const Instruction &in = d.instructions[i];
             // Without its text an instruction is known by its name's stem (`get-tuple-element`
@@ -129,11 +211,16 @@ struct Side
             Hash h = in.opcode != kNoString
                          ? mix(str(in.opcode), str(in.opType))
                          : StringPool::hash(Breakdown::nameStem(d.str(in.name))) | 2;
+            h = mix(h, parameter[i]);
+            Hash r = mix(h, in.opName != kNoString ? scopeFreeHash(d.str(in.opName)) : 0);
             h = mix(h, str(in.opName));
             h = mix(mix(h, str(in.sourceFile)), static_cast<Hash>(in.sourceLine));
             h = mix(h, stackHash(in.stackFrame));
             loose[i] = h;
-            h = mix(h, str(d.shapes[in.shape].text));
+            looseRenamed[i] = r;
+            const Hash shape = str(d.shapes[in.shape].text);
+            h = mix(h, shape);
+            r = mix(r, shape);
             // The values it defines, in any order.
             Hash values = 0;
             const auto [first, last] = d.valuesOf(i);
@@ -143,6 +230,21 @@ struct Side
                                    static_cast<Hash>(val.color)));
             }
             own[i] = mix(h, values);
+            ownRenamed[i] = mix(r, values);
+            const Hash opcode = in.opcode != kNoString
+                                    ? str(in.opcode)
+                                    : StringPool::hash(Breakdown::nameStem(d.str(in.name))) | 2;
+            bare[i] = mix(mix(mix(opcode, parameter[i]), shape), values);
+            Hash types = 0;
+            for (const std::uint32_t *v = first; v != last; ++v) {
+                const Value &val = d.values[*v];
+                const ShapeInfo &si = d.shapes[val.shape];
+                types += fmix(mix(mix(str(val.index), static_cast<Hash>(si.elementType)),
+                                  static_cast<Hash>(si.tupleArity + 2)));
+            }
+            kind[i] = mix(mix(opcode, parameter[i]), types);
+            nameOnly[i] = mix(mix(str(in.name), opcode), parameter[i]);
+            named[i] = mix(nameOnly[i], shape);
         }
 
         // Operands, from the values' uses; and, as operand -1, the values an instruction holds
@@ -197,23 +299,9 @@ struct Side
         for (std::size_t k = 0; k < edges.size(); ++k)
             users[k] = edges[k].second; // edges are sorted by definer
 
-        // Rounds of refinement by the neighbours' signatures.
-        refined = own;
-        std::vector<Hash> next(n);
-        for (int round = 0; round < kRounds; ++round) {
-            for (std::uint32_t i = 0; i < n; ++i) {
-                Hash h = refined[i];
-                for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
-                    const Operand &o = operands[k];
-                    h = mix(mix(mix(h, static_cast<Hash>(o.number)), o.index), refined[o.definer]);
-                }
-                Hash readers = 0;
-                for (std::uint32_t k = userStart[i]; k < userStart[i + 1]; ++k)
-                    readers += fmix(refined[users[k]]);
-                next[i] = mix(h, readers);
-            }
-            refined.swap(next);
-        }
+        refined = refine(own);
+        refinedRenamed = refine(ownRenamed);
+        refinedBare = refine(bare);
 
         // Schedule order: scheduled instructions by step, then the rest by first appearance.
         order.resize(n);
@@ -298,25 +386,67 @@ public:
         };
         const auto nearest = [this](const Span &la, const Span &lb) { pairNearest(la, lb); };
         // For each key, strictest first: the sure pairs, spread to their neighbours; then the
-        // rest nearest first on the steps aligned by what is matched so far, spread again.
-        const std::vector<Hash> *keys[][2] = {
-            {&A.refined, &B.refined}, {&A.own, &B.own}, {&A.loose, &B.loose}};
-        for (int level = 0; level < 3 && !stop(); ++level) {
-            const bool loose = level == 2;
-            forEachGroup(*keys[level][0], *keys[level][1], sure);
-            propagate(loose);
-            if (level == 0)
-                continue; // refined keys differ where the neighbourhood does: own decides
+        // rest nearest first on the steps aligned by what is matched so far, spread again. The
+        // refined keys only give sure pairs (they differ where the neighbourhood does: the
+        // instruction's own key decides). The next three levels are the first three without
+        // what a rename changes (scope names, source lines, stacks); then the structure alone
+        // (opcode, shapes and neighbours), then the name as the last resort.
+        struct Level
+        {
+            const std::vector<Hash> *keyA, *keyB;     // the key that groups
+            const std::vector<Hash> *alikeA, *alikeB; // what spreading a match requires
+            bool nearestToo;
+        };
+        const Level levels[] = {
+            {&A.refined, &B.refined, &A.own, &B.own, false},
+            {&A.own, &B.own, &A.own, &B.own, true},
+            {&A.loose, &B.loose, &A.loose, &B.loose, true},
+            {&A.refinedRenamed, &B.refinedRenamed, &A.ownRenamed, &B.ownRenamed, false},
+            {&A.ownRenamed, &B.ownRenamed, &A.ownRenamed, &B.ownRenamed, true},
+            {&A.looseRenamed, &B.looseRenamed, &A.looseRenamed, &B.looseRenamed, true},
+            {&A.refinedBare, &B.refinedBare, &A.bare, &B.bare, false},
+            {&A.bare, &B.bare, &A.bare, &B.bare, true},
+            {&A.named, &B.named, &A.bare, &B.bare, false},
+        };
+        for (const Level &level : levels) {
+            if (stop())
+                return;
+            // Structure alone says which is which only between compiles of one program: when
+            // the metadata paired fewer than half of the smaller side's instructions, these are
+            // other programs and the rest stays unpaired.
+            if (level.keyA == &A.refinedBare && !sameProgram())
+                return;
+            forEachGroup(*level.keyA, *level.keyB, sure);
+            propagate(*level.alikeA, *level.alikeB);
+            if (!level.nearestToo)
+                continue;
             if (stop())
                 return;
             anchors = monotoneAnchors(*A.dump, M.instructionInB, *B.dump);
-            forEachGroup(*keys[level][0], *keys[level][1], nearest);
-            propagate(loose);
+            forEachGroup(*level.keyA, *level.keyB, nearest);
+            propagate(*level.alikeA, *level.alikeB);
         }
+        // Last, from every pair: an operand or a single user of the same kind on each side.
+        if (stop())
+            return;
+        for (std::uint32_t a = 0; a < M.instructionInB.size(); ++a)
+            if (M.instructionInB[a] != kNone)
+                queue.push_back({a, M.instructionInB[a]});
+        propagate(A.kind, B.kind);
+        forEachGroup(A.nameOnly, B.nameOnly, sure);
+        queue.clear();
     }
 
 private:
     using Span = std::vector<std::uint32_t>;
+
+    bool sameProgram() const
+    {
+        const std::size_t matched =
+            static_cast<std::size_t>(std::count_if(M.instructionInB.begin(), M.instructionInB.end(),
+                                                   [](std::uint32_t b) { return b != kNone; }));
+        return 2 * matched >= std::min(M.instructionInB.size(), M.instructionInA.size());
+    }
 
     void link(std::uint32_t a, std::uint32_t b)
     {
@@ -460,21 +590,20 @@ private:
 
     /// From each matched pair outwards: definers of the same operands, and users alike on
     /// both sides.
-    void propagate(bool looseOnly)
+    void propagate(const std::vector<Hash> &keyA, const std::vector<Hash> &keyB)
     {
-        const auto alike = [this, looseOnly](std::uint32_t a, std::uint32_t b) {
-            return looseOnly ? A.loose[a] == B.loose[b] : A.own[a] == B.own[b];
+        const auto alike = [&keyA, &keyB](std::uint32_t a, std::uint32_t b) {
+            return keyA[a] == keyB[b];
         };
         Keyed ua;
         Keyed ub;
-        const auto unmatchedUsers = [looseOnly](const Side &s, std::uint32_t x,
-                                                const std::vector<std::uint32_t> &matched,
-                                                Keyed &out) {
+        const auto unmatchedUsers = [](const Side &s, const std::vector<Hash> &key, std::uint32_t x,
+                                       const std::vector<std::uint32_t> &matched, Keyed &out) {
             out.clear();
             for (std::uint32_t k = s.userStart[x]; k < s.userStart[x + 1]; ++k) {
                 const std::uint32_t u = s.users[k];
                 if (matched[u] == kNone)
-                    out.emplace_back(looseOnly ? s.loose[u] : s.own[u], u);
+                    out.emplace_back(key[u], u);
             }
             std::sort(out.begin(), out.end());
         };
@@ -502,10 +631,10 @@ private:
             if (A.userStart[a + 1] - A.userStart[a] > kFewUsers ||
                 B.userStart[b + 1] - B.userStart[b] > kFewUsers)
                 continue;
-            unmatchedUsers(A, a, M.instructionInB, ua);
+            unmatchedUsers(A, keyA, a, M.instructionInB, ua);
             if (ua.empty())
                 continue;
-            unmatchedUsers(B, b, M.instructionInA, ub);
+            unmatchedUsers(B, keyB, b, M.instructionInA, ub);
             // A key held by exactly one user on each side pairs them.
             forEachCommonKey(ua, ub,
                              [&](std::size_t p, std::size_t pe, std::size_t q, std::size_t qe) {
@@ -644,21 +773,25 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
             }
         }
     }
-    // Values without a defining instruction (damaged dumps): by name.
+    // Values left over on both sides with one name and size: the same value (their
+    // instructions were not paired, or are the same instruction with another tuple layout),
+    // and every value without a defining instruction (damaged dumps), by name.
     {
-        std::unordered_map<std::string, std::vector<std::uint32_t>> orphans;
+        // Per key, B's values and how many of them are taken (in order).
+        std::unordered_map<std::string, std::pair<std::vector<std::uint32_t>, std::size_t>> orphans;
         for (std::uint32_t vb = 0; vb < b.values.size(); ++vb)
-            if (b.values[vb].instruction == kNone)
-                orphans[b.valueKey(b.values[vb])].push_back(vb);
+            if (m.valueInA[vb] == kNone)
+                orphans[b.valueKey(b.values[vb]) + '#' + std::to_string(b.values[vb].size)]
+                    .first.push_back(vb);
         if (!orphans.empty()) {
             for (std::uint32_t va = 0; va < a.values.size(); ++va) {
-                if (a.values[va].instruction != kNone)
+                if (m.valueInB[va] != kNone)
                     continue;
-                const auto it = orphans.find(a.valueKey(a.values[va]));
-                if (it == orphans.end() || it->second.empty())
+                const auto it = orphans.find(a.valueKey(a.values[va]) + '#' +
+                                             std::to_string(a.values[va].size));
+                if (it == orphans.end() || it->second.second == it->second.first.size())
                     continue;
-                const std::uint32_t vb = it->second.front();
-                it->second.erase(it->second.begin());
+                const std::uint32_t vb = it->second.first[it->second.second++];
                 m.valueInB[va] = vb;
                 m.valueInA[vb] = va;
             }

@@ -46,21 +46,29 @@ struct StepAlignment
 /// Which value of B is which value of A, found by structure, not by name: a recompile renumbers
 /// instructions (`fusion.27` → `fusion.28`) and value ids, and may reorder the schedule.
 ///
-/// Instructions are matched first, by three keys from the strictest to the loosest:
+/// Instructions are matched first, by keys from the strictest to the loosest:
 ///  - refined: what an instruction is — opcode, shape with layout, op_name, op_type, source
-///    line and call stack, and the shape index, shape and colour of each value it defines —
-///    refined six times with the same of its operands (by operand number), of the values it holds
-///    (positions) and of its users (Weisfeiler–Lehman style), so equal-looking temporaries
-///    differ by where they sit in the data flow;
+///    line and call stack, the shape index, shape and colour of each value it defines, and for
+///    an entry parameter its number — refined six times with the same of its operands (by
+///    operand number), of the values it holds (positions) and of its users (Weisfeiler–Lehman
+///    style), so equal-looking temporaries differ by where they sit in the data flow;
 ///  - own: the same without the neighbours;
 ///  - loose: opcode, op_name, op_type, source and stack only (a shape that changed: "resized";
-///    an instruction without text is known by its name's stem).
+///    an instruction without text is known by its name's stem);
+///  - the same three without what a rename changes: the names inside op_name's scopes
+///    (`jit(_tau_kernel)/jit(main)/…` is `jit()/jit()/…`), the source line, the stack;
+///  - only between compiles of one program (the keys above paired at least half of the
+///    smaller side): the structure alone (opcode, shapes, neighbours; refined, then own),
+///    then from every pair an operand or single user of the same opcode and element types
+///    (a split GEMM keeps one of its halves), then a name, opcode and shape, then a name and
+///    opcode left over on both sides.
 /// For each key: first the sure pairs (a key one instruction has on each side; off the
 /// schedule, groups as large on both sides in order of appearance), spread outwards (the
 /// definers of the same operand, a single user alike on each side); then the rest, nearest
 /// first on the steps aligned by what is matched so far, equal names breaking ties, spread again.
-/// Values then pair within matched instructions by shape index; allocations pair by the bytes
-/// of the matched values they share.
+/// Values then pair within matched instructions by shape index, and values left over on both
+/// sides with one name and size pair with each other; allocations pair by the bytes of the
+/// matched values they share.
 struct DumpMatch
 {
     std::vector<std::uint32_t> instructionInB; ///< per A instruction, kNone when unmatched

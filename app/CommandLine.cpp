@@ -209,6 +209,7 @@ int runDiff(const QStringList &args, int threads)
     DiffReportOptions options;
     qint64 failAboveDelta = -1;
     bool failOnLostDonation = false;
+    std::vector<CauseKind> failOn;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &a = args[i];
         if (a == QLatin1String("--json")) {
@@ -225,6 +226,27 @@ int runDiff(const QStringList &args, int threads)
                             1);
         } else if (a == QLatin1String("--fail-on-lost-donation")) {
             failOnLostDonation = true;
+        } else if (a == QLatin1String("--fail-on")) {
+            // One cause kind, or several separated by commas.
+            QStringList kinds;
+            if (i + 1 < args.size())
+                kinds = args[++i].split(QLatin1Char(','));
+            for (const QString &k : kinds) {
+                CauseKind kind{};
+                if (!causeKindByKey(k.trimmed().toStdString(), kind))
+                    kinds.clear();
+                else
+                    failOn.push_back(kind);
+            }
+            if (kinds.isEmpty()) {
+                QStringList names;
+                for (int k = 0; k < kCauseKindCount; ++k)
+                    names << QString::fromLatin1(causeKindKey(static_cast<CauseKind>(k)));
+                return fail(QStringLiteral("--fail-on needs a cause kind (or several, comma "
+                                           "separated): ") +
+                                names.join(QStringLiteral(", ")),
+                            1);
+            }
         } else if (a.startsWith(QLatin1String("--"))) {
             return fail(QStringLiteral("unknown option '%1' for diff\n").arg(a) +
                             CommandLine::usageOf(u"diff"),
@@ -261,7 +283,7 @@ int runDiff(const QStringList &args, int threads)
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     // A gate cannot be judged on a dump that lacks part of itself: it fails, on its own.
-    if (failAboveDelta >= 0 || failOnLostDonation) {
+    if (failAboveDelta >= 0 || failOnLostDonation || !failOn.empty()) {
         int untrusted = 0;
         for (const auto &[loaded, file] : {std::pair{&a, files[0]}, std::pair{&b, files[1]}})
             if (loaded->dump->traits.truncated)
@@ -291,6 +313,16 @@ int runDiff(const QStringList &args, int threads)
                          .arg(QString::fromStdString(c.index),
                               QString::fromStdString(humanBytes(c.bytes)), files[0], files[1]),
                      3);
+        code = 3;
+    }
+    for (const Cause &c : d.why.causes) {
+        if (std::find(failOn.begin(), failOn.end(), c.kind) == failOn.end())
+            continue;
+        const std::string line = safetext::forTerminal(c.text);
+        std::fprintf(stderr, "bufferscope: %s: %s (peak %s, held %s)\n",
+                     std::string(causeKindKey(c.kind)).c_str(), line.c_str(),
+                     DiffReport::signedBytes(c.peakDelta).c_str(),
+                     DiffReport::signedBytes(c.heldDelta).c_str());
         code = 3;
     }
     return code;

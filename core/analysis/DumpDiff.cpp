@@ -347,6 +347,7 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
                 change(DiffSide::of(a, va), DiffSide::of(b, m.valueInB[va]), 0));
         }
     }
+    diff.why = DiffCauses::compute(diff, a, ta, b, tb);
     return diff;
 }
 

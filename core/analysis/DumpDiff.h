@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/DiffCauses.h"
 #include "analysis/DumpMatch.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
@@ -135,6 +136,9 @@ struct DumpDiff
     std::vector<ValueChange> lostDonationValues;
 
     DumpMatch match;
+    /// Why: the causes of the change of the peak and of what the device holds, each with its
+    /// share of both (they add up to both changes).
+    DiffCauses why;
 
     std::int64_t totalDelta() const { return totalAfter - totalBefore; }
     std::int64_t peakDelta() const { return peakAfter - peakBefore; }

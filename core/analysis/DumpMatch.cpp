@@ -414,7 +414,7 @@ public:
             // Structure alone says which is which only between compiles of one program: when
             // the metadata paired fewer than half of the smaller side's instructions, these are
             // other programs and the rest stays unpaired.
-            if (level.keyA == &A.refinedBare && !sameProgram())
+            if (level.keyA == &A.refinedBare && !(M.sameProgram = sameProgram()))
                 return;
             forEachGroup(*level.keyA, *level.keyB, sure);
             propagate(*level.alikeA, *level.alikeB);

@@ -79,6 +79,10 @@ struct DumpMatch
     std::vector<std::uint32_t> allocationInA;  ///< per B allocation
     StepAlignment steps;
     bool cancelled = false;
+    /// The metadata paired at least half of the smaller side's instructions: two compiles of
+    /// one program, where structure alone may pair the rest and a region of unpaired
+    /// instructions on both sides is one computation restructured.
+    bool sameProgram = false;
 
     /// Whether step `sa` of A and step `sb` of B are the same point of the program: both unset,
     /// or in one row of the alignment (matched instructions, the programs' ends, or the same

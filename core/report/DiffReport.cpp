@@ -197,6 +197,31 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
              " -> " + humanBytes(d.partBytesAfter) + " live)");
     else
         line("  curves  the same on every aligned step");
+    const DiffCauses &why = d.why;
+    line("  held    " + humanBytes(why.heldBefore) + " -> " + humanBytes(why.heldAfter) + "  " +
+         signedBytes(why.heldAfter - why.heldBefore) +
+         "  (argument + output - alias + temp: what the device holds while it runs)");
+    if (why.printedPeaks)
+        line("  XLA's printed peaks  " + humanBytes(why.printedBefore) + " -> " +
+             humanBytes(why.printedAfter) + "  " +
+             signedBytes(why.printedAfter - why.printedBefore));
+    if (!why.printedDisagree.empty())
+        line("          " + why.printedDisagree);
+    line();
+    line("Why memory changed" +
+         std::string(why.causes.empty() ? ": nothing changed the peak or what is held" : ""));
+    if (why.peakMoved)
+        line("  the peak moved to another part of the program: step " +
+             std::to_string(d.peakStepAfter) + " (" + Report::instructionAt(b, d.peakStepAfter) +
+             ") after, where the before peak's place is step " +
+             std::to_string(d.peakStepBeforeInB));
+    for (std::size_t k = 0; k < why.causes.size() && k < top; ++k) {
+        const Cause &c = why.causes[k];
+        line("  " + std::string(causeKindKey(c.kind)) + "  peak " + signedBytes(c.peakDelta) +
+             ", held " + signedBytes(c.heldDelta));
+        line("      " + c.text);
+    }
+    more(why.causes.size());
     line();
     line(
         "Values matched by structure (opcode, shape, op_name, stack, operands, users, schedule): " +
@@ -348,6 +373,50 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
         w.key("after_step").value(d.partStepAfter);
         w.key("before_bytes").value(d.partBytesBefore);
         w.key("after_bytes").value(d.partBytesAfter);
+        w.endObject();
+    }
+    w.key("held").beginObject();
+    w.key("before").value(d.why.heldBefore);
+    w.key("after").value(d.why.heldAfter);
+    w.key("delta").value(d.why.heldAfter - d.why.heldBefore);
+    w.endObject();
+    w.key("peak_moved").value(d.why.peakMoved);
+    w.key("causes").beginArray();
+    for (const Cause &c : d.why.causes) {
+        w.beginObject();
+        w.key("kind").value(std::string(causeKindKey(c.kind)));
+        w.key("peak_delta").value(c.peakDelta);
+        w.key("held_delta").value(c.heldDelta);
+        if (c.parameter >= 0)
+            w.key("parameter").value(c.parameter);
+        w.key("values").beginObject();
+        for (const auto &[key, dump, list] :
+             {std::tuple{"before", &a, &c.valuesBefore}, std::tuple{"after", &b, &c.valuesAfter}}) {
+            w.key(key).beginArray();
+            for (const std::uint32_t v : *list)
+                w.value(dump->valueKey(dump->values[v]));
+            w.endArray();
+        }
+        w.endObject();
+        w.key("text").value(c.text);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("printed_peaks");
+    if (!d.why.printedPeaks) {
+        w.null();
+    } else {
+        w.beginObject();
+        w.key("before").value(d.why.printedBefore);
+        w.key("after").value(d.why.printedAfter);
+        w.key("delta").value(d.why.printedAfter - d.why.printedBefore);
+        w.key("unseen_at_live_peak_before").value(d.why.printedUndercountBefore);
+        w.key("unseen_at_live_peak_after").value(d.why.printedUndercountAfter);
+        w.key("disagree");
+        if (d.why.printedDisagree.empty())
+            w.null();
+        else
+            w.value(d.why.printedDisagree);
         w.endObject();
     }
     w.key("matching").beginObject();

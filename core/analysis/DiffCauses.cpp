@@ -1,0 +1,919 @@
+#include "DiffCauses.h"
+
+#include "analysis/DumpDiff.h"
+#include "analysis/MemoryAnalysis.h"
+#include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
+#include "parse/ShapeParser.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace bufferscope {
+
+namespace {
+
+constexpr std::array<std::string_view, kCauseKindCount> kKeys = {
+    "donation_lost", "donation_gained", "input_shape",  "dtype",         "resized",
+    "new_buffer",    "buffer_gone",     "restructured", "in_place_lost", "in_place_gained",
+    "collective",    "packing",         "schedule",     "other"};
+
+/// How many values a sentence names before "and N more".
+constexpr std::size_t kNamed = 3;
+
+std::string_view opcodeOf(const Dump &d, const Instruction &in)
+{
+    if (in.opcode != kNoString)
+        return d.str(in.opcode);
+    const std::string_view name = d.str(in.name);
+    const std::size_t dot = name.find('.');
+    return dot == std::string_view::npos ? name : name.substr(0, dot);
+}
+
+/// Whether a value is the buffer of a collective: defined by all-gather, all-reduce,
+/// reduce-scatter, all-to-all, collective-permute or collective-broadcast, their async
+/// start/done forms, or an async wrapper named after one (`reduce-scatter-start`).
+bool isCollective(const Dump &d, const Value &v)
+{
+    const Instruction *in = d.instructionOf(v);
+    if (!in)
+        return false;
+    static constexpr std::string_view kWords[] = {"all-gather",         "all-reduce",
+                                                  "reduce-scatter",     "all-to-all",
+                                                  "collective-permute", "collective-broadcast"};
+    const std::string_view opcode = opcodeOf(d, *in);
+    const std::string_view name = d.str(in->name);
+    for (const std::string_view w : kWords) {
+        if (opcode.find(w) != std::string_view::npos)
+            return true;
+        if (opcode.starts_with("async-") && name.find(w) != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+/// What an allocation adds to argument + output − alias + temp (MemoryAnalysis, device).
+std::int64_t heldBy(const Allocation &a)
+{
+    if (a.color == MemoryAnalysis::kHostMemorySpace)
+        return 0;
+    std::int64_t h = 0;
+    if (a.isParameter)
+        h += a.size;
+    if (a.isMaybeLiveOut && !a.isParameter)
+        h += a.size;
+    if (a.isPreallocatedTemp)
+        h += a.size;
+    return h;
+}
+
+using ParameterKey = std::pair<std::int64_t, std::string>; ///< number, ShapeIndex
+
+ParameterKey parameterKey(const Dump &d, const Allocation &a)
+{
+    return {a.parameterNumber, a.parameterIndex == kNoString
+                                   ? std::string("{}")
+                                   : std::string(d.str(a.parameterIndex))};
+}
+
+/// The shape of a value, parsed (an invalid shape when it does not parse).
+Shape shapeOf(const Dump &d, const Value &v)
+{
+    ShapeParseResult r = ShapeParser::parse(d.shapeText(v));
+    return r.ok ? std::move(r.shape) : Shape();
+}
+
+/// Union-find over the instructions of both sides (B's after A's).
+struct Regions
+{
+    std::vector<std::uint32_t> parent;
+    explicit Regions(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    std::uint32_t find(std::uint32_t x)
+    {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    void join(std::uint32_t x, std::uint32_t y) { parent[find(x)] = find(y); }
+};
+
+/// For each instruction, the instructions whose values it reads (from the `uses:` lists).
+std::vector<std::vector<std::uint32_t>> readsOf(const Dump &d)
+{
+    std::vector<std::vector<std::uint32_t>> out(d.instructions.size());
+    for (const Value &v : d.values) {
+        if (v.instruction == kNone)
+            continue;
+        for (std::uint32_t k = 0; k < v.useCount; ++k) {
+            const Use &u = d.uses[v.firstUse + k];
+            if (u.instruction < out.size() && u.instruction != v.instruction)
+                out[u.instruction].push_back(v.instruction);
+        }
+    }
+    for (auto &r : out) {
+        std::sort(r.begin(), r.end());
+        r.erase(std::unique(r.begin(), r.end()), r.end());
+    }
+    return out;
+}
+
+/// The explanation being built: terms per cause, keyed by kind and, for a donation, the
+/// parameter, for a restructure, the region.
+class Builder
+{
+public:
+    Builder(const DumpDiff &diff, const Dump &a, const Dump &b) : D(diff), A(a), B(b)
+    {
+        const DumpMatch &m = diff.match;
+        // Donations: parameters aliased with an output on one side only; the values of their
+        // allocation on that side, and those values' counterparts, belong to that cause.
+        lostOfA.assign(a.values.size(), -1);
+        gainedOfB.assign(b.values.size(), -1);
+        std::set<ParameterKey> donatedA;
+        std::set<ParameterKey> donatedB;
+        for (const Allocation &x : a.allocations)
+            if (x.isParameter && x.isMaybeLiveOut)
+                donatedA.insert(parameterKey(a, x));
+        for (const Allocation &x : b.allocations)
+            if (x.isParameter && x.isMaybeLiveOut)
+                donatedB.insert(parameterKey(b, x));
+        for (const Allocation &x : a.allocations)
+            if (x.isParameter && x.isMaybeLiveOut && !donatedB.count(parameterKey(a, x)))
+                for (std::uint32_t k = 0; k < x.valueCount; ++k)
+                    lostOfA[a.allocationValues[x.firstValue + k]] = x.parameterNumber;
+        for (const Allocation &x : b.allocations)
+            if (x.isParameter && x.isMaybeLiveOut && !donatedA.count(parameterKey(b, x)))
+                for (std::uint32_t k = 0; k < x.valueCount; ++k)
+                    gainedOfB[b.allocationValues[x.firstValue + k]] = x.parameterNumber;
+
+        // Entry parameters whose shape changed: their dimensions' ratios (after / before) say
+        // which other values scale with them.
+        for (const Allocation &x : a.allocations) {
+            if (!x.isParameter || x.valueCount == 0)
+                continue;
+            const std::uint32_t va = a.allocationValues[x.firstValue];
+            const std::uint32_t vb = m.valueInB[va];
+            if (vb == kNone || a.shapeText(a.values[va]) == b.shapeText(b.values[vb]))
+                continue;
+            inputChanged = true;
+            const Shape sa = shapeOf(a, a.values[va]);
+            const Shape sb = shapeOf(b, b.values[vb]);
+            if (sa.isArray() && sb.isArray() && sa.dims.size() == sb.dims.size())
+                for (std::size_t k = 0; k < sa.dims.size(); ++k)
+                    if (sa.dims[k].size != sb.dims[k].size && sa.dims[k].size > 0)
+                        inputRatios.insert(static_cast<double>(sb.dims[k].size) /
+                                           static_cast<double>(sa.dims[k].size));
+        }
+
+        // Regions: instructions unmatched on either side, joined where they read each other's
+        // values, and across the sides where they read, or are read by, the two halves of a
+        // matched pair (a matched instruction read by hundreds joins nothing).
+        const std::size_t na = a.instructions.size();
+        Regions regions(na + b.instructions.size());
+        const auto readsA = readsOf(a);
+        const auto readsB = readsOf(b);
+        std::vector<std::uint32_t> readersA(na, 0);
+        std::vector<std::uint32_t> readersB(b.instructions.size(), 0);
+        for (const auto &r : readsA)
+            for (std::uint32_t x : r)
+                ++readersA[x];
+        for (const auto &r : readsB)
+            for (std::uint32_t x : r)
+                ++readersB[x];
+        // For each matched instruction of B, the unmatched instructions of A next to its
+        // counterpart (as reader or read), then B's unmatched next to it join them.
+        constexpr std::uint32_t kFew = 4;
+        std::vector<std::vector<std::uint32_t>> nearA(b.instructions.size());
+        for (std::uint32_t x = 0; x < na; ++x) {
+            if (m.instructionInB[x] != kNone)
+                continue;
+            for (std::uint32_t r : readsA[x]) {
+                if (m.instructionInB[r] == kNone)
+                    regions.join(x, r);
+                else if (readersA[r] <= kFew)
+                    nearA[m.instructionInB[r]].push_back(x);
+            }
+        }
+        for (std::uint32_t x = 0; x < na; ++x) // matched readers of unmatched A instructions
+            if (m.instructionInB[x] != kNone && readsA[x].size() <= kFew)
+                for (std::uint32_t r : readsA[x])
+                    if (m.instructionInB[r] == kNone)
+                        nearA[m.instructionInB[x]].push_back(r);
+        for (std::uint32_t y = 0; y < b.instructions.size(); ++y) {
+            if (m.instructionInA[y] != kNone)
+                continue;
+            for (std::uint32_t r : readsB[y]) {
+                if (m.instructionInA[r] == kNone)
+                    regions.join(static_cast<std::uint32_t>(na + y),
+                                 static_cast<std::uint32_t>(na + r));
+                else if (readersB[r] <= kFew)
+                    for (std::uint32_t x : nearA[r])
+                        regions.join(x, static_cast<std::uint32_t>(na + y));
+            }
+        }
+        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
+            if (m.instructionInA[y] != kNone && readsB[y].size() <= kFew)
+                for (std::uint32_t r : readsB[y])
+                    if (m.instructionInA[r] == kNone)
+                        for (std::uint32_t x : nearA[y])
+                            regions.join(x, static_cast<std::uint32_t>(na + r));
+        regionOfA.assign(na, kNone);
+        regionOfB.assign(b.instructions.size(), kNone);
+        std::vector<std::uint8_t> sides(na + b.instructions.size(), 0);
+        for (std::uint32_t x = 0; x < na; ++x)
+            if (m.instructionInB[x] == kNone)
+                sides[regions.find(x)] |= 1;
+        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
+            if (m.instructionInA[y] == kNone)
+                sides[regions.find(static_cast<std::uint32_t>(na + y))] |= 2;
+        if (!m.sameProgram) // other programs: nothing is a restructure of anything
+            std::fill(sides.begin(), sides.end(), 0);
+        for (std::uint32_t x = 0; x < na; ++x)
+            if (m.instructionInB[x] == kNone && sides[regions.find(x)] == 3)
+                regionOfA[x] = regions.find(x);
+        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
+            if (m.instructionInA[y] == kNone &&
+                sides[regions.find(static_cast<std::uint32_t>(na + y))] == 3)
+                regionOfB[y] = regions.find(static_cast<std::uint32_t>(na + y));
+        // A matched pair of another shape next to a region on both sides is part of it (the
+        // output that became a tuple of two when its producer was split).
+        const auto shapesDiffer = [&](std::uint32_t x, std::uint32_t y) {
+            return a.shapes[a.instructions[x].shape].text == kNoString ||
+                   a.str(a.shapes[a.instructions[x].shape].text) !=
+                       b.str(b.shapes[b.instructions[y].shape].text);
+        };
+        const auto regionNear = [](const std::vector<std::uint32_t> &reads,
+                                   const std::vector<std::uint32_t> &regionOf) {
+            for (std::uint32_t r : reads)
+                if (regionOf[r] != kNone)
+                    return regionOf[r];
+            return kNone;
+        };
+        for (std::uint32_t x = 0; x < na; ++x) {
+            const std::uint32_t y = m.instructionInB[x];
+            if (y == kNone || !shapesDiffer(x, y))
+                continue;
+            const std::uint32_t ra = regionNear(readsA[x], regionOfA);
+            const std::uint32_t rb = regionNear(readsB[y], regionOfB);
+            if (ra != kNone || rb != kNone)
+                resizedRegion[x] = ra != kNone ? ra : rb;
+            if (ra != kNone && rb != kNone && ra != rb)
+                mergeInto[rb] = ra;
+        }
+        const auto finalRegion = [this](std::uint32_t r) {
+            for (std::size_t hops = 0; mergeInto.count(r) && hops < mergeInto.size(); ++hops)
+                r = mergeInto[r];
+            return r;
+        };
+        for (auto *regionOf : {&regionOfA, &regionOfB})
+            for (auto &r : *regionOf)
+                if (r != kNone)
+                    r = finalRegion(r);
+        for (auto &[x, r] : resizedRegion)
+            r = finalRegion(r);
+        // The values of each region, both sides, for its sentence.
+        for (std::uint32_t x = 0; x < na; ++x) {
+            const std::uint32_t r = regionOfA[x] != kNone    ? regionOfA[x]
+                                    : resizedRegion.count(x) ? resizedRegion[x]
+                                                             : kNone;
+            if (r == kNone)
+                continue;
+            const auto [first, last] = a.valuesOf(x);
+            regionValuesA[r].insert(regionValuesA[r].end(), first, last);
+            if (regionOfA[x] == kNone && m.instructionInB[x] != kNone) {
+                const auto [fb, lb] = b.valuesOf(m.instructionInB[x]);
+                regionValuesB[r].insert(regionValuesB[r].end(), fb, lb);
+            }
+        }
+        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
+            if (regionOfB[y] != kNone) {
+                const auto [first, last] = b.valuesOf(y);
+                regionValuesB[regionOfB[y]].insert(regionValuesB[regionOfB[y]].end(), first, last);
+            }
+    }
+
+    /// The cause of a value of A and its counterpart in B (either may be kNone), and its
+    /// sub-key (the parameter of a donation, the region of a restructure). Other for a pair of
+    /// one shape: what changed is then how it is counted, which the caller knows.
+    std::pair<CauseKind, std::int64_t> classify(std::uint32_t va, std::uint32_t vb) const
+    {
+        if (va == kNone && vb == kNone)
+            return {CauseKind::Other, -1}; // an allocation without values
+        if (va != kNone && lostOfA[va] >= 0)
+            return {CauseKind::DonationLost, lostOfA[va]};
+        if (vb != kNone && gainedOfB[vb] >= 0)
+            return {CauseKind::DonationGained, gainedOfB[vb]};
+        if (vb == kNone) {
+            const Value &x = A.values[va];
+            if (x.instruction != kNone && regionOfA[x.instruction] != kNone)
+                return {CauseKind::Restructured, regionOfA[x.instruction]};
+            return {isCollective(A, x) ? CauseKind::Collective : CauseKind::BufferGone, -1};
+        }
+        if (va == kNone) {
+            const Value &y = B.values[vb];
+            if (y.instruction != kNone && regionOfB[y.instruction] != kNone)
+                return {CauseKind::Restructured, regionOfB[y.instruction]};
+            return {isCollective(B, y) ? CauseKind::Collective : CauseKind::NewBuffer, -1};
+        }
+        const Value &x = A.values[va];
+        const Value &y = B.values[vb];
+        if (x.size == y.size || A.shapeText(x) == B.shapeText(y))
+            return {CauseKind::Other, -1};
+        if (x.instruction != kNone)
+            if (const auto it = resizedRegion.find(x.instruction); it != resizedRegion.end())
+                return {CauseKind::Restructured, it->second};
+        const auto isParameter = [](const Dump &d, const Value &v) {
+            return v.allocation != kNone && d.allocations[v.allocation].isParameter;
+        };
+        if (isParameter(A, x) || isParameter(B, y))
+            return {CauseKind::InputShape, -1};
+        if (isCollective(B, y))
+            return {CauseKind::Collective, -1};
+        const Shape sa = shapeOf(A, x);
+        const Shape sb = shapeOf(B, y);
+        if (sa.isArray() && sb.isArray() && sa.type != sb.type &&
+            sa.dims.size() == sb.dims.size() &&
+            std::equal(sa.dims.begin(), sa.dims.end(), sb.dims.begin(),
+                       [](const Dimension &p, const Dimension &q) { return p.size == q.size; }))
+            return {CauseKind::Dtype, -1};
+        if (inputChanged && scalesWithInputs(sa, sb, x, y))
+            return {CauseKind::InputShape, -1};
+        return {CauseKind::Resized, -1};
+    }
+
+    /// Adds one value pair's share of a change to its cause.
+    void add(std::uint32_t va, std::uint32_t vb, CauseKind kind, std::int64_t sub,
+             std::int64_t peak, std::int64_t held)
+    {
+        Cause &c = causes[{kind, sub}];
+        c.kind = kind;
+        c.peakDelta += peak;
+        c.heldDelta += held;
+        if (kind == CauseKind::DonationLost || kind == CauseKind::DonationGained)
+            c.parameter = sub;
+        if (va != kNone)
+            c.valuesBefore.push_back(va);
+        if (vb != kNone)
+            c.valuesAfter.push_back(vb);
+    }
+
+    /// The terms of a change between step `sa` of A and step `sb` of B, restricted to the
+    /// values `inA`/`inB` accepts: what each value counts there (Breakdown::countedBytes, so
+    /// they add up to the curve), after minus before, per value pair. `peak` says which
+    /// figure the terms go to.
+    template <class KeepA, class KeepB>
+    void attribute(const std::vector<std::uint32_t> &liveA, const std::vector<std::uint32_t> &liveB,
+                   KeepA inA, KeepB inB, bool peak)
+    {
+        std::vector<std::uint32_t> la;
+        std::vector<std::uint32_t> lb;
+        for (std::uint32_t v : liveA)
+            if (inA(v))
+                la.push_back(v);
+        for (std::uint32_t v : liveB)
+            if (inB(v))
+                lb.push_back(v);
+        const std::vector<std::int64_t> ca = Breakdown::countedBytes(A, la);
+        const std::vector<std::int64_t> cb = Breakdown::countedBytes(B, lb);
+        countedA.assign(A.values.size(), -1); // value of A -> what it counts, -1: not live
+        for (std::size_t k = 0; k < la.size(); ++k)
+            countedA[la[k]] = ca[k];
+        const auto term = [&](std::uint32_t va, std::uint32_t vb, std::int64_t before,
+                              std::int64_t after, bool liveBoth) {
+            const std::int64_t delta = after - before;
+            if (delta == 0)
+                return;
+            // Live on both sides at one size: the bytes it shares in place changed. Live on
+            // one side only: the lifetimes overlap differently.
+            CauseKind same = CauseKind::Schedule;
+            if (liveBoth)
+                same = delta > 0 ? CauseKind::InPlaceLost : CauseKind::InPlaceGained;
+            auto [kind, sub] = classify(va, vb);
+            if (kind == CauseKind::Other)
+                kind = same;
+            add(va, vb, kind, sub, peak ? delta : 0, peak ? 0 : delta);
+        };
+        for (std::size_t k = 0; k < lb.size(); ++k) {
+            const std::uint32_t vb = lb[k];
+            const std::uint32_t va = D.match.valueInA[vb];
+            const bool live = va != kNone && countedA[va] >= 0;
+            term(va, vb, live ? countedA[va] : 0, cb[k], live);
+            if (live)
+                countedA[va] = -2; // taken
+        }
+        for (std::size_t k = 0; k < la.size(); ++k)
+            if (countedA[la[k]] != -2)
+                term(la[k], D.match.valueInB[la[k]], ca[k], 0, false);
+    }
+
+    const DumpDiff &D;
+    const Dump &A;
+    const Dump &B;
+    std::vector<std::int64_t> lostOfA;
+    std::vector<std::int64_t> gainedOfB;
+    std::vector<std::uint32_t> regionOfA;
+    std::vector<std::uint32_t> regionOfB;
+    bool inputChanged = false;
+    std::set<double> inputRatios;
+    std::map<std::pair<CauseKind, std::int64_t>, Cause> causes;
+    std::map<std::uint32_t, std::uint32_t> resizedRegion; ///< A instruction -> region
+    std::map<std::uint32_t, std::uint32_t> mergeInto;     ///< region -> the region it joined
+    std::map<std::int64_t, std::vector<std::uint32_t>> regionValuesA;
+    std::map<std::int64_t, std::vector<std::uint32_t>> regionValuesB;
+
+private:
+    std::vector<std::int64_t> countedA;
+
+    /// Whether a value's shape changed the way an input's did: each dimension that differs
+    /// (or, for another rank, the element count) by a ratio some parameter's dimension has.
+    bool scalesWithInputs(const Shape &sa, const Shape &sb, const Value &x, const Value &y) const
+    {
+        const auto known = [this](double r) {
+            for (const double k : inputRatios)
+                if (std::abs(k - r) < 1e-9 * std::max(1.0, r))
+                    return true;
+            return false;
+        };
+        const Instruction *in = B.instructionOf(y);
+        if (in && opcodeOf(B, *in) == "parameter")
+            return true;
+        if (sa.isArray() && sb.isArray() && sa.dims.size() == sb.dims.size()) {
+            bool any = false;
+            for (std::size_t k = 0; k < sa.dims.size(); ++k) {
+                if (sa.dims[k].size == sb.dims[k].size)
+                    continue;
+                if (sa.dims[k].size <= 0 || !known(static_cast<double>(sb.dims[k].size) /
+                                                   static_cast<double>(sa.dims[k].size)))
+                    return false;
+                any = true;
+            }
+            return any;
+        }
+        return x.size > 0 && known(static_cast<double>(y.size) / static_cast<double>(x.size));
+    }
+};
+
+/// The values of every preallocated-temp allocation of the device, and the step where the
+/// most of their bytes are live (the sum over those allocations of the union of live ranges).
+struct TempPeak
+{
+    std::int64_t step = -1;
+    std::int64_t bytes = 0;
+    std::int64_t size = 0; ///< Σ the temp allocations' sizes
+};
+
+TempPeak tempPeak(const Dump &d)
+{
+    TempPeak t;
+    std::map<std::int32_t, std::vector<std::uint32_t>> byColor;
+    for (const Allocation &x : d.allocations) {
+        if (!x.isPreallocatedTemp || x.color == MemoryAnalysis::kHostMemorySpace)
+            continue;
+        t.size += x.size;
+        auto &values = byColor[x.color];
+        for (std::uint32_t k = 0; k < x.valueCount; ++k)
+            values.push_back(d.allocationValues[x.firstValue + k]);
+    }
+    std::vector<std::int64_t> sum;
+    for (auto &[color, values] : byColor) {
+        // A value's own colour decides its curve; the allocation's is the one it is held in.
+        std::map<std::int32_t, std::vector<std::uint32_t>> byValueColor;
+        for (std::uint32_t v : values)
+            byValueColor[d.values[v].color].push_back(v);
+        for (auto &[c, vs] : byValueColor) {
+            const auto curve = MemoryTimeline::liveBytesOf(d, vs, c, nullptr, 1);
+            if (!curve)
+                continue;
+            if (sum.size() < curve->size())
+                sum.resize(curve->size(), 0);
+            for (std::size_t s = 0; s < curve->size(); ++s)
+                sum[s] += (*curve)[s];
+        }
+    }
+    for (std::size_t s = 0; s < sum.size(); ++s)
+        if (t.step < 0 || sum[s] > t.bytes) {
+            t.step = static_cast<std::int64_t>(s);
+            t.bytes = sum[s];
+        }
+    return t;
+}
+
+bool inTemp(const Dump &d, std::uint32_t v)
+{
+    const Value &x = d.values[v];
+    if (x.allocation == kNone)
+        return false;
+    const Allocation &a = d.allocations[x.allocation];
+    return a.isPreallocatedTemp && a.color != MemoryAnalysis::kHostMemorySpace;
+}
+
+std::vector<std::uint32_t> liveAt(const Dump &d, std::int64_t step, std::int32_t color)
+{
+    return step < 0 ? std::vector<std::uint32_t>() : MemoryTimeline::valuesLiveAt(d, step, color);
+}
+
+/// Values of all colours live at a step.
+std::vector<std::uint32_t> liveAtAnyColor(const Dump &d, std::int64_t step)
+{
+    std::vector<std::uint32_t> out;
+    if (step < 0)
+        return out;
+    std::set<std::int32_t> colors;
+    for (const Value &v : d.values)
+        colors.insert(v.color);
+    for (const std::int32_t c : colors) {
+        const auto live = MemoryTimeline::valuesLiveAt(d, step, c);
+        out.insert(out.end(), live.begin(), live.end());
+    }
+    return out;
+}
+
+std::string name(const Dump &d, std::uint32_t v)
+{
+    return d.valueKey(d.values[v]);
+}
+
+std::string shapeBytes(const Dump &d, std::uint32_t v)
+{
+    return std::string(d.shapeText(d.values[v])) + ", " + humanBytes(d.values[v].size);
+}
+
+/// "a, b and 3 more" of up to kNamed values.
+std::string names(const Dump &d, const std::vector<std::uint32_t> &values)
+{
+    std::string out;
+    for (std::size_t k = 0; k < values.size() && k < kNamed; ++k)
+        out += (k == 0 ? "" : k + 1 == values.size() ? " and " : ", ") + name(d, values[k]);
+    if (values.size() > kNamed)
+        out += " and " + std::to_string(values.size() - kNamed) + " more";
+    return out;
+}
+
+std::string signedHuman(std::int64_t delta)
+{
+    return (delta > 0 ? "+" : delta < 0 ? "-" : "±") + humanBytes(std::llabs(delta));
+}
+
+std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDiff &diff,
+                     const Builder &builder)
+{
+    const std::uint32_t firstA = c.valuesBefore.empty() ? kNone : c.valuesBefore.front();
+    const std::uint32_t firstB = c.valuesAfter.empty() ? kNone : c.valuesAfter.front();
+    const auto count = [](std::size_t n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    switch (c.kind) {
+    case CauseKind::DonationLost: {
+        std::string what = "parameter " + std::to_string(c.parameter);
+        for (const std::uint32_t v : c.valuesBefore)
+            if (const Instruction *in = a.instructionOf(a.values[v]);
+                in && opcodeOf(a, *in) == "parameter") {
+                what += " (" + shapeBytes(a, v) + ")";
+                break;
+            }
+        return what +
+               " is no longer donated: XLA copies the output into a buffer of its own instead "
+               "of writing it in place — check donate_argnums (or the input_output_alias) of "
+               "this function";
+    }
+    case CauseKind::DonationGained: {
+        std::string what = "parameter " + std::to_string(c.parameter);
+        for (const std::uint32_t v : c.valuesAfter)
+            if (const Instruction *in = b.instructionOf(b.values[v]);
+                in && opcodeOf(b, *in) == "parameter") {
+                what += " (" + shapeBytes(b, v) + ")";
+                break;
+            }
+        return what + " is now donated: XLA writes the output into its buffer";
+    }
+    case CauseKind::InputShape: {
+        std::string out = "the inputs changed shape";
+        std::size_t shown = 0;
+        for (std::size_t k = 0; k < c.valuesBefore.size() && k < c.valuesAfter.size(); ++k) {
+            const Instruction *in = b.instructionOf(b.values[c.valuesAfter[k]]);
+            if (!in || opcodeOf(b, *in) != "parameter" || shown == kNamed)
+                continue;
+            const std::uint32_t vb = c.valuesAfter[k];
+            const std::uint32_t va = diff.match.valueInA[vb];
+            if (va == kNone)
+                continue;
+            const Value &y = b.values[vb];
+            const Allocation *alloc =
+                y.allocation == kNone ? nullptr : &b.allocations[y.allocation];
+            out += std::string(shown == 0 ? ": " : "; ") +
+                   (alloc && alloc->isParameter
+                        ? "parameter " + std::to_string(alloc->parameterNumber) + " "
+                        : name(b, vb) + " ") +
+                   std::string(a.shapeText(a.values[va])) + " → " + std::string(b.shapeText(y));
+            ++shown;
+        }
+        return out + "; " + count(c.valuesAfter.size(), "value scales", "values scale") +
+               " with them (" + names(b, c.valuesAfter) + ")";
+    }
+    case CauseKind::Dtype:
+        return count(c.valuesAfter.size(), "value has", "values have") +
+               " another element type: " + name(a, firstA) + " " +
+               std::string(a.shapeText(a.values[firstA])) + " → " +
+               std::string(b.shapeText(b.values[firstB])) +
+               (c.valuesAfter.size() > 1
+                    ? " (and " + std::to_string(c.valuesAfter.size() - 1) + " more)"
+                    : std::string());
+    case CauseKind::Resized:
+        return count(c.valuesAfter.size(), "value", "values") +
+               " changed shape while the inputs did not: " + name(a, firstA) + " " +
+               shapeBytes(a, firstA) + " → " + std::string(b.shapeText(b.values[firstB])) + ", " +
+               humanBytes(b.values[firstB].size) +
+               (c.valuesAfter.size() > 1
+                    ? " (and " + std::to_string(c.valuesAfter.size() - 1) + " more)"
+                    : std::string());
+    case CauseKind::NewBuffer:
+        return count(c.valuesAfter.size(), "buffer exists", "buffers exist") +
+               " only after: " + names(b, c.valuesAfter) + " (largest " + shapeBytes(b, firstB) +
+               ") — a copy or an intermediate XLA no longer fuses away";
+    case CauseKind::BufferGone:
+        return count(c.valuesBefore.size(), "buffer exists", "buffers exist") +
+               " only before: " + names(a, c.valuesBefore) + " (largest " + shapeBytes(a, firstA) +
+               ")";
+    case CauseKind::Restructured: {
+        std::int64_t before = 0;
+        std::int64_t after = 0;
+        for (std::uint32_t v : c.valuesBefore)
+            before += a.values[v].size;
+        for (std::uint32_t v : c.valuesAfter)
+            after += b.values[v].size;
+        if (c.valuesBefore.empty())
+            return names(b, c.valuesAfter) + " (" + humanBytes(after) +
+                   ") stand where the before program had instructions without buffers of "
+                   "their own: the computation was fused or split differently";
+        if (c.valuesAfter.empty())
+            return names(a, c.valuesBefore) + " (" + humanBytes(before) +
+                   ") gave way to instructions without buffers of their own: the computation "
+                   "was fused or split differently";
+        return names(a, c.valuesBefore) + " (" + humanBytes(before) + ") became " +
+               names(b, c.valuesAfter) + " (" + humanBytes(after) +
+               ") at the same place in the data flow: the computation was fused or split "
+               "differently";
+    }
+    case CauseKind::InPlaceLost:
+        return count(c.valuesAfter.size(), "value no longer shares", "values no longer share") +
+               " its operand's or the output's buffer: " + names(b, c.valuesAfter) +
+               " — XLA copies where it wrote in place";
+    case CauseKind::InPlaceGained:
+        return count(c.valuesAfter.size(), "value now shares", "values now share") +
+               " its operand's or the output's buffer: " + names(b, c.valuesAfter) +
+               " — written in place";
+    case CauseKind::Collective: {
+        const bool after = firstB != kNone;
+        return std::string("collective buffers changed: ") +
+               (after ? names(b, c.valuesAfter) : names(a, c.valuesBefore)) + " (largest " +
+               (after ? shapeBytes(b, firstB) : shapeBytes(a, firstA)) + ")";
+    }
+    case CauseKind::Packing:
+        return std::string("the temporary allocation ") + (c.heldDelta > 0 ? "grew" : "shrank") +
+               " by " + humanBytes(std::llabs(c.heldDelta)) +
+               " more than its most live bytes moved: the heap simulator packed the buffers "
+               "with " +
+               (c.heldDelta > 0 ? "more" : "less") + " left unused";
+    case CauseKind::Schedule:
+        return count(c.valuesBefore.size() + c.valuesAfter.size(), "value is", "values are") +
+               " live at one peak and not the other (" +
+               names(firstB != kNone ? b : a, firstB != kNone ? c.valuesAfter : c.valuesBefore) +
+               "): the schedule overlaps their lifetimes differently";
+    case CauseKind::Other:
+        break;
+    }
+    (void)builder;
+    return "what no rule explains";
+}
+
+} // namespace
+
+std::string_view causeKindKey(CauseKind kind)
+{
+    return kKeys[static_cast<std::size_t>(kind)];
+}
+
+bool causeKindByKey(std::string_view key, CauseKind &kind)
+{
+    for (std::size_t k = 0; k < kKeys.size(); ++k)
+        if (kKeys[k] == key) {
+            kind = static_cast<CauseKind>(k);
+            return true;
+        }
+    return false;
+}
+
+DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const MemoryTimeline &ta,
+                               const Dump &b, const MemoryTimeline &tb)
+{
+    DiffCauses out;
+    const DumpMatch &m = diff.match;
+    Builder builder(diff, a, b);
+
+    // The live peak: what each value counts at each side's peak, after minus before.
+    const SpaceTimeline *sa = ta.space(0) ? ta.space(0) : ta.primary();
+    const SpaceTimeline *sb = tb.space(0) ? tb.space(0) : tb.primary();
+    if (sa && sb) {
+        builder.attribute(
+            liveAt(a, diff.peakStepBefore, sa->memorySpace),
+            liveAt(b, diff.peakStepAfter, sb->memorySpace), [](std::uint32_t) { return true; },
+            [](std::uint32_t) { return true; }, true);
+        out.peakMoved = diff.peakStepBefore >= 0 && diff.peakStepAfter >= 0 &&
+                        diff.peakStepBeforeInB != diff.peakStepAfter;
+    }
+
+    // What the device holds: per allocation what it adds to argument + output − alias + temp.
+    // Parameters pair by number and index, the rest through the match; the temp allocations
+    // apart, as the change of their most live bytes (per value, as for the peak) and the
+    // change of what the heap simulator left unused (packing).
+    const MemoryAnalysis ma = MemoryAnalysis::of(a);
+    const MemoryAnalysis mb = MemoryAnalysis::of(b);
+    out.heldBefore = ma.device.held();
+    out.heldAfter = mb.device.held();
+    {
+        std::map<ParameterKey, std::uint32_t> paramB;
+        for (std::uint32_t k = 0; k < b.allocations.size(); ++k)
+            if (b.allocations[k].isParameter)
+                paramB[parameterKey(b, b.allocations[k])] = k;
+        std::vector<std::uint32_t> pairOfA(a.allocations.size(), kNone);
+        std::vector<bool> pairedB(b.allocations.size(), false);
+        for (std::uint32_t k = 0; k < a.allocations.size(); ++k) {
+            const Allocation &x = a.allocations[k];
+            std::uint32_t y = kNone;
+            if (x.isParameter) {
+                const auto it = paramB.find(parameterKey(a, x));
+                y = it == paramB.end() ? kNone : it->second;
+            } else if (m.allocationInB[k] != kNone &&
+                       !b.allocations[m.allocationInB[k]].isParameter) {
+                y = m.allocationInB[k];
+            }
+            if (y != kNone && !pairedB[y]) {
+                pairOfA[k] = y;
+                pairedB[y] = true;
+            }
+        }
+        // The value an allocation's change is put down to: its largest (the parameter's own
+        // value for a parameter), with its counterpart.
+        const auto largest = [](const Dump &d, const Allocation &x) {
+            std::uint32_t best = kNone;
+            for (std::uint32_t k = 0; k < x.valueCount; ++k) {
+                const std::uint32_t v = d.allocationValues[x.firstValue + k];
+                const Instruction *in = d.instructionOf(d.values[v]);
+                if (x.isParameter && in && opcodeOf(d, *in) == "parameter")
+                    return v;
+                if (best == kNone || d.values[v].size > d.values[best].size)
+                    best = v;
+            }
+            return best;
+        };
+        const auto put = [&](std::uint32_t va, std::uint32_t vb, std::int64_t delta) {
+            if (delta == 0)
+                return;
+            const auto [kind, sub] = builder.classify(va, vb);
+            builder.add(va, vb, kind, sub, 0, delta);
+        };
+        for (std::uint32_t k = 0; k < a.allocations.size(); ++k) {
+            const Allocation &x = a.allocations[k];
+            if (x.isPreallocatedTemp)
+                continue;
+            const std::uint32_t y = pairOfA[k];
+            const std::int64_t before = heldBy(x);
+            const std::int64_t after = y == kNone ? 0 : heldBy(b.allocations[y]);
+            // Its largest value, and that value's counterpart when the paired allocation
+            // holds it (else the pair's own largest).
+            const std::uint32_t va = largest(a, x);
+            std::uint32_t vb = va != kNone ? m.valueInB[va] : kNone;
+            if (y != kNone && (vb == kNone || b.values[vb].allocation != y))
+                vb = largest(b, b.allocations[y]);
+            put(va, vb, after - before);
+        }
+        for (std::uint32_t k = 0; k < b.allocations.size(); ++k) {
+            const Allocation &y = b.allocations[k];
+            if (pairedB[k] || y.isPreallocatedTemp)
+                continue;
+            const std::uint32_t vb = largest(b, y);
+            // e.g. an output buffer of its own for what a donated parameter held before.
+            const std::uint32_t va = vb == kNone ? kNone : m.valueInA[vb];
+            put(va, vb, heldBy(y));
+        }
+        const TempPeak ea = tempPeak(a);
+        const TempPeak eb = tempPeak(b);
+        builder.attribute(
+            liveAtAnyColor(a, ea.step), liveAtAnyColor(b, eb.step),
+            [&a](std::uint32_t v) { return inTemp(a, v); },
+            [&b](std::uint32_t v) { return inTemp(b, v); }, false);
+        const std::int64_t packing = (eb.size - eb.bytes) - (ea.size - ea.bytes);
+        if (packing != 0)
+            builder.add(kNone, kNone, CauseKind::Packing, -1, 0, packing);
+    }
+
+    // Whatever the terms do not add up to (nothing, unless a value sits in no allocation).
+    {
+        std::int64_t peak = 0;
+        std::int64_t held = 0;
+        for (const auto &[key, c] : builder.causes) {
+            peak += c.peakDelta;
+            held += c.heldDelta;
+        }
+        const std::int64_t restPeak = diff.peakDelta() - peak;
+        const std::int64_t restHeld = (out.heldAfter - out.heldBefore) - held;
+        if (restPeak != 0 || restHeld != 0)
+            builder.add(kNone, kNone, CauseKind::Other, -1, restPeak, restHeld);
+    }
+
+    for (auto &[key, c] : builder.causes) {
+        if (c.peakDelta == 0 && c.heldDelta == 0)
+            continue;
+        if (c.kind == CauseKind::Restructured) {
+            c.valuesBefore = builder.regionValuesA[key.second];
+            c.valuesAfter = builder.regionValuesB[key.second];
+        }
+        for (auto *list : {&c.valuesBefore, &c.valuesAfter}) {
+            std::sort(list->begin(), list->end());
+            list->erase(std::unique(list->begin(), list->end()), list->end());
+        }
+        std::stable_sort(
+            c.valuesBefore.begin(), c.valuesBefore.end(),
+            [&a](std::uint32_t x, std::uint32_t y) { return a.values[x].size > a.values[y].size; });
+        std::stable_sort(
+            c.valuesAfter.begin(), c.valuesAfter.end(),
+            [&b](std::uint32_t x, std::uint32_t y) { return b.values[x].size > b.values[y].size; });
+        c.text = sentence(c, a, b, diff, builder);
+        out.causes.push_back(std::move(c));
+    }
+    std::stable_sort(out.causes.begin(), out.causes.end(), [](const Cause &x, const Cause &y) {
+        const bool ox = x.kind == CauseKind::Other;
+        const bool oy = y.kind == CauseKind::Other;
+        if (ox != oy)
+            return oy;
+        return std::llabs(x.peakDelta) + std::llabs(x.heldDelta) >
+               std::llabs(y.peakDelta) + std::llabs(y.heldDelta);
+    });
+
+    // XLA's printed peaks against the real ones.
+    if (a.printedPeak.present && b.printedPeak.present && !a.printedPeak.undetermined &&
+        !b.printedPeak.undetermined) {
+        out.printedPeaks = true;
+        out.printedBefore = a.printedPeak.bytes;
+        out.printedAfter = b.printedPeak.bytes;
+        // What XLA does not see at each live peak: values it counts at their defining
+        // instruction's size (a tuple element at its tuple's index table), below what they are
+        // assigned.
+        std::vector<std::uint32_t> unseen;
+        const auto undercount = [&unseen](const Dump &d, std::int64_t step,
+                                          const SpaceTimeline *space) {
+            std::int64_t bytes = 0;
+            if (!space || step < 0)
+                return bytes;
+            unseen.clear();
+            for (const std::uint32_t v :
+                 MemoryTimeline::valuesLiveAt(d, step, space->memorySpace)) {
+                const auto xla = MemoryTimeline::instructionBytes(d, d.values[v]);
+                if (xla && *xla < d.values[v].size) {
+                    bytes += d.values[v].size - *xla;
+                    unseen.push_back(v);
+                }
+            }
+            return bytes;
+        };
+        std::string seen;
+        for (const auto &[d, step, space, printedStep, side, field] :
+             {std::tuple{&a, diff.peakStepBefore, sa, a.printedPeak.step, "before",
+                         &out.printedUndercountBefore},
+              std::tuple{&b, diff.peakStepAfter, sb, b.printedPeak.step, "after",
+                         &out.printedUndercountAfter}}) {
+            *field = undercount(*d, step, space);
+            if (*field > 0)
+                seen += std::string(seen.empty() ? "" : "; ") + "at the " + side +
+                        " live peak (step " + std::to_string(step) + ") it does not see " +
+                        humanBytes(*field) + " (" + names(*d, unseen) + ")" +
+                        (printedStep != step ? " and prints step " + std::to_string(printedStep)
+                                             : std::string());
+        }
+        const std::int64_t printed = out.printedAfter - out.printedBefore;
+        const std::int64_t real = diff.peakDelta();
+        const bool otherSign = (printed > 0 && real < 0) || (printed < 0 && real > 0) ||
+                               ((printed == 0) != (real == 0));
+        const std::int64_t gap = std::llabs(printed - real);
+        const std::int64_t scale =
+            std::max<std::int64_t>(1, std::max(diff.peakBefore, diff.peakAfter));
+        if (otherSign || gap * 10 > scale) {
+            std::string why = "XLA's printed peaks change by " + signedHuman(printed) +
+                              " where the live peaks change by " + signedHuman(real) +
+                              ": XLA counts each value at its defining instruction's size, a "
+                              "tuple or async-collective element at its tuple's index table "
+                              "(docs/FORMAT.md §8.1)";
+            if (!seen.empty())
+                why += "; " + seen;
+            why += ". The live peaks count the bytes assigned: compare those";
+            out.printedDisagree = why;
+        }
+    }
+    return out;
+}
+
+} // namespace bufferscope

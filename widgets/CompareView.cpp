@@ -9,6 +9,7 @@
 #include "models/Roles.h"
 #include "models/ValueChangeModel.h"
 #include "report/DiffReport.h"
+#include "report/Report.h"
 #include "report/ViewCsv.h"
 
 #include <QApplication>
@@ -37,6 +38,9 @@ namespace bufferscope {
 namespace {
 
 /// A table cell that sorts by `sortKey` (bytes) and shows `text`.
+/// A cause row's index in DiffCauses::causes (the row's first cell).
+constexpr int CauseRole = Qt::UserRole + 1;
+
 QTableWidgetItem *cell(const QString &text, qint64 sortKey, bool number)
 {
     auto *item = new QTableWidgetItem(text);
@@ -151,6 +155,38 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_atPeak = makeTable(
         this, {tr("change"), tr("Δ at the peak"), tr("before"), tr("after"), tr("value")});
     m_atPeak->setToolTip(tr("Click a row to show the value on both curves"));
+    m_causes = makeTable(this, {tr("cause"), tr("Δ peak"), tr("Δ held"), tr("why")});
+    m_causes->setWordWrap(true);
+    m_causes->setTextElideMode(Qt::ElideNone);
+    // Rows as tall as their wrapped sentence at the width the window gives them.
+    connect(m_causes->horizontalHeader(), &QHeaderView::sectionResized, m_causes,
+            [this] { m_causes->resizeRowsToContents(); });
+    m_causes->setToolTip(tr("Click a cause to show its largest value on both curves; each "
+                            "cause's share of the change of the live peak and of what the "
+                            "device holds while the module runs (they add up to both)"));
+    TableCsv::addActions(m_causes, QStringLiteral("compare-causes"));
+    connect(m_causes, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const QTableWidgetItem *item = m_causes->item(row, 0);
+        if (!m_diff || !item)
+            return;
+        const auto k = item->data(CauseRole).toULongLong();
+        if (k >= m_diff->why.causes.size())
+            return;
+        const Cause &c = m_diff->why.causes[k];
+        // Its largest value, with what it is on the other side.
+        std::uint32_t va = c.valuesBefore.empty() ? kNone : c.valuesBefore.front();
+        std::uint32_t vb = c.valuesAfter.empty() ? kNone : c.valuesAfter.front();
+        if (vb != kNone && (va == kNone || m_diff->match.valueInA[vb] != kNone))
+            va = m_diff->match.valueInA[vb];
+        else if (va != kNone && vb == kNone)
+            vb = m_diff->match.valueInB[va];
+        if (va == kNone && vb == kNone)
+            return;
+        ValueChange v;
+        v.before = DiffSide::of(*m_before, va);
+        v.after = DiffSide::of(*m_after, vb);
+        pick(v);
+    });
     m_byOpName = makeTree(this, tr("op_name"));
     m_byStack = makeTree(this, tr("call stack (outermost caller first)"));
     m_bySource = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("source")});
@@ -211,6 +247,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
         m_values->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     });
 
+    m_tabs->addTab(m_causes, tr("Why"));
     m_tabs->addTab(m_atPeak, tr("At the peaks"));
     m_tabs->addTab(m_byOpName, tr("By op_name"));
     m_tabs->addTab(m_byStack, tr("By call stack"));
@@ -289,6 +326,8 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_diff = std::move(diff);
     m_summary->setText(summaryText());
     m_tabs->setTabVisible(m_tabs->indexOf(m_byStack), m_diff->hasStacks);
+    fillCauses(); // the first screen says why: not deferred with the other tables
+    m_tabs->setCurrentWidget(m_causes);
     fillPlot();
     // The tables in a later turn of the event loop (a timer, not a posted call, so input and
     // painting come in between): the window shows first.
@@ -343,10 +382,16 @@ QString CompareView::summaryText() const
                      .arg(tr("%n donation(s) lost: a parameter aliased with an output before is "
                              "not after.",
                              nullptr, static_cast<int>(d.lostDonations())));
-    return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=4>%3%4</table>%5")
+    if (!d.why.printedDisagree.empty())
+        lines +=
+            QLatin1Char(' ') + richEscaped(toQString(d.why.printedDisagree)) + QLatin1Char('.');
+    return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=4>%3%4%5</table>%6")
         .arg(richEscaped(m_beforeName), richEscaped(m_afterName),
              row(tr("total"), d.totalBefore, d.totalAfter),
-             row(tr("peak"), d.peakBefore, d.peakAfter, peakNote), lines);
+             row(tr("peak"), d.peakBefore, d.peakAfter, peakNote),
+             row(tr("held"), d.why.heldBefore, d.why.heldAfter,
+                 tr("argument + output − alias + temp: what the device holds while it runs")),
+             lines);
 }
 
 std::string CompareView::curvesCsv() const
@@ -496,6 +541,45 @@ void CompareView::fillPlot()
     m_plot->xAxis->setRange(0, std::max<double>(1, static_cast<double>(n)));
     m_plot->yAxis->setRange(0, top * 1.15);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareView::fillCauses()
+{
+    const DiffCauses &why = m_diff->why;
+    m_tabs->setTabText(m_tabs->indexOf(m_causes), why.causes.empty()
+                                                      ? tr("Why (nothing changed)")
+                                                      : tr("Why (%1)").arg(why.causes.size()));
+    const int moved = why.peakMoved ? 1 : 0;
+    m_causes->setSortingEnabled(false);
+    m_causes->setRowCount(static_cast<int>(why.causes.size()) + moved);
+    if (moved) {
+        auto *kind = cell(tr("peak moved"), 0, false);
+        kind->setData(CauseRole, static_cast<qulonglong>(-1));
+        m_causes->setItem(0, 0, kind);
+        m_causes->setItem(0, 1, noBytes(cell(QStringLiteral("—"), 0, false)));
+        m_causes->setItem(0, 2, noBytes(cell(QStringLiteral("—"), 0, false)));
+        m_causes->setItem(
+            0, 3,
+            cell(tr("the after peak is at step %1 (%2), another part of the program: the "
+                    "before peak's place is step %3 of after")
+                     .arg(m_diff->peakStepAfter)
+                     .arg(toQString(Report::instructionAt(*m_after, m_diff->peakStepAfter)))
+                     .arg(m_diff->peakStepBeforeInB),
+                 0, false));
+    }
+    for (int r = 0; r < static_cast<int>(why.causes.size()); ++r) {
+        const Cause &c = why.causes[static_cast<std::size_t>(r)];
+        auto *kind = cell(QString::fromLatin1(causeKindKey(c.kind)), 0, false);
+        kind->setData(CauseRole, static_cast<qulonglong>(r));
+        m_causes->setItem(r + moved, 0, kind);
+        m_causes->setItem(r + moved, 1, cell(signedBytesText(c.peakDelta), c.peakDelta, true));
+        m_causes->setItem(r + moved, 2, cell(signedBytesText(c.heldDelta), c.heldDelta, true));
+        m_causes->setItem(r + moved, 3, cell(toQString(c.text), 0, false));
+    }
+    m_causes->resizeColumnsToContents();
+    // The sentence wraps in the width left to it.
+    m_causes->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    m_causes->resizeRowsToContents();
 }
 
 void CompareView::fillTables()

@@ -25,7 +25,8 @@ namespace bufferscope {
 class JobRunner;
 class ValueChangeModel;
 
-/// Two dumps compared (before → after), values matched by structure (DumpMatch): both
+/// Two dumps compared (before → after), values matched by structure (DumpMatch): why memory
+/// changed (the causes, largest first, each picking its values on both curves), both
 /// live-bytes curves on the aligned steps with the difference shaded and the two peaks marked,
 /// what differs at the peaks, the deltas by op_name, call stack, source and kind, and the values
 /// added, removed and changed (filtered; a renamed pair is one row). Picking a value shows its
@@ -50,6 +51,8 @@ public:
     QTreeWidget *opNameTree() const { return m_byOpName; }
     QTreeWidget *stackTree() const { return m_byStack; }
     QTableWidget *peakTable() const { return m_atPeak; }
+    /// Why memory changed: one row per cause (DiffCauses), largest first; the first tab.
+    QTableWidget *causesTable() const { return m_causes; }
     QTableView *valuesTable() const { return m_values; }
     QComboBox *valueFilter() const { return m_filter; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -82,6 +85,7 @@ protected:
 private:
     void fillPlot();
     void fillTables();
+    void fillCauses();
     void pick(const ValueChange &change);
 
     JobRunner *m_jobs;
@@ -98,6 +102,7 @@ private:
     QCPItemText *m_spanAfterLabel = nullptr;
     QTabWidget *m_tabs;
     QTableWidget *m_atPeak;
+    QTableWidget *m_causes;
     QTreeWidget *m_byOpName;
     QTreeWidget *m_byStack;
     QTableWidget *m_bySource;

@@ -770,9 +770,33 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             }
             return best;
         };
-        const auto put = [&](std::uint32_t va, std::uint32_t vb, std::int64_t delta) {
+        // When the representative pair is one shape on both sides, the allocation changed for
+        // another of its values: the largest of them with a cause of its own.
+        const auto other = [&](std::uint32_t alloc, const Dump &d, bool isB, std::uint32_t &va,
+                               std::uint32_t &vb) {
+            if (alloc == kNone)
+                return false;
+            const Allocation &x = d.allocations[alloc];
+            std::uint32_t best = kNone;
+            for (std::uint32_t k = 0; k < x.valueCount; ++k) {
+                const std::uint32_t v = d.allocationValues[x.firstValue + k];
+                const std::uint32_t w = isB ? m.valueInA[v] : m.valueInB[v];
+                if (builder.classify(isB ? w : v, isB ? v : w).first != CauseKind::Other &&
+                    (best == kNone || d.values[v].size > d.values[best].size))
+                    best = v;
+            }
+            if (best == kNone)
+                return false;
+            va = isB ? m.valueInA[best] : best;
+            vb = isB ? best : m.valueInB[best];
+            return true;
+        };
+        const auto put = [&](std::uint32_t va, std::uint32_t vb, std::int64_t delta,
+                             std::uint32_t allocA, std::uint32_t allocB) {
             if (delta == 0)
                 return;
+            if (builder.classify(va, vb).first == CauseKind::Other)
+                other(allocB, b, true, va, vb) || other(allocA, a, false, va, vb);
             const auto [kind, sub] = builder.classify(va, vb);
             builder.add(va, vb, kind, sub, 0, delta);
         };
@@ -789,7 +813,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             std::uint32_t vb = va != kNone ? m.valueInB[va] : kNone;
             if (y != kNone && (vb == kNone || b.values[vb].allocation != y))
                 vb = largest(b, b.allocations[y]);
-            put(va, vb, after - before);
+            put(va, vb, after - before, k, y);
         }
         for (std::uint32_t k = 0; k < b.allocations.size(); ++k) {
             const Allocation &y = b.allocations[k];
@@ -798,7 +822,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             const std::uint32_t vb = largest(b, y);
             // e.g. an output buffer of its own for what a donated parameter held before.
             const std::uint32_t va = vb == kNone ? kNone : m.valueInA[vb];
-            put(va, vb, heldBy(y));
+            put(va, vb, heldBy(y), kNone, k);
         }
         const TempPeak ea = tempPeak(a);
         const TempPeak eb = tempPeak(b);

@@ -558,6 +558,23 @@ std::string signedHuman(std::int64_t delta)
     return (delta > 0 ? "+" : delta < 0 ? "-" : "±") + humanBytes(std::llabs(delta));
 }
 
+/// "parameter 1 (f32[64,32]{1,0}, 16.0KiB)": an entry parameter with its shape and size.
+std::string parameterText(const Dump &d, std::int64_t number)
+{
+    std::string out = "parameter " + std::to_string(number);
+    for (const Allocation &x : d.allocations) {
+        if (!x.isParameter || x.parameterNumber != number)
+            continue;
+        for (std::uint32_t k = 0; k < x.valueCount; ++k) {
+            const std::uint32_t v = d.allocationValues[x.firstValue + k];
+            if (const Instruction *in = d.instructionOf(d.values[v]);
+                in && opcodeOf(d, *in) == "parameter")
+                return out + " (" + shapeBytes(d, v) + ")";
+        }
+    }
+    return out;
+}
+
 std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDiff &diff,
                      const Builder &builder)
 {
@@ -567,29 +584,14 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
         return std::to_string(n) + " " + (n == 1 ? one : many);
     };
     switch (c.kind) {
-    case CauseKind::DonationLost: {
-        std::string what = "parameter " + std::to_string(c.parameter);
-        for (const std::uint32_t v : c.valuesBefore)
-            if (const Instruction *in = a.instructionOf(a.values[v]);
-                in && opcodeOf(a, *in) == "parameter") {
-                what += " (" + shapeBytes(a, v) + ")";
-                break;
-            }
-        return what +
+    case CauseKind::DonationLost:
+        return parameterText(a, c.parameter) +
                " is no longer donated: XLA copies the output into a buffer of its own instead "
                "of writing it in place — check donate_argnums (or the input_output_alias) of "
                "this function";
-    }
-    case CauseKind::DonationGained: {
-        std::string what = "parameter " + std::to_string(c.parameter);
-        for (const std::uint32_t v : c.valuesAfter)
-            if (const Instruction *in = b.instructionOf(b.values[v]);
-                in && opcodeOf(b, *in) == "parameter") {
-                what += " (" + shapeBytes(b, v) + ")";
-                break;
-            }
-        return what + " is now donated: XLA writes the output into its buffer";
-    }
+    case CauseKind::DonationGained:
+        return parameterText(b, c.parameter) +
+               " is now donated: XLA writes the output into its buffer";
     case CauseKind::InputShape: {
         std::string out = "the inputs changed shape";
         std::size_t shown = 0;

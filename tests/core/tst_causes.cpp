@@ -38,6 +38,79 @@ DumpDiff diffOf(const Loaded &a, const Loaded &b)
     return DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline);
 }
 
+/// tpu_random_normal with a parameter 1, Arg_1.9 f32[64,32] (16384 bytes, live 0-15), whose
+/// buffer the output select_multiply_fusion (15-16) is written into when `donated` (one
+/// allocation, `parameter 1 … maybe-live-out`, the two touching at step 15 as an in-place
+/// chain does), or which keeps its own buffer while the output gets a new one (allocation 7,
+/// `maybe-live-out`) when not: what a lost `donate_argnums` looks like in a dump.
+std::string withParameter1(bool donated)
+{
+    std::string t = readFile(samplePath("tpu_random_normal"));
+    const std::string value =
+        " value: <400 Arg_1.9 @0> (size=16384,offset=0): f32[64,32]{0,1:T(8,128)}\n";
+    const std::string output =
+        " value: <333 select_multiply_fusion @0> (size=16384,offset=0): f32[64,32]{0,1:T(8,128)}\n";
+    if (donated) {
+        t = replaceAll(
+            t, "allocation 1: size 16384, output shape is |f32[64,32]|, maybe-live-out:\n",
+            "allocation 1: size 16384, parameter 1, shape |f32[64,32]| at ShapeIndex {}, "
+            "maybe-live-out:\n" +
+                value);
+    } else {
+        t = replaceAll(
+            t, "allocation 1: size 16384, output shape is |f32[64,32]|, maybe-live-out:\n" + output,
+            "allocation 1: size 16384, parameter 1, shape |f32[64,32]| at ShapeIndex {}:\n" +
+                value);
+        t = replaceAll(t, "\nTotal bytes used: 92676 (90.5KiB)",
+                       "allocation 7: size 16384, output shape is |f32[64,32]|, maybe-live-out:\n" +
+                           output + "\nTotal bytes used: 109060 (106.5KiB)");
+    }
+    t = replaceAll(
+        t, "\n\nHloLiveRange (max 16):",
+        "<400 Arg_1.9 @0>\n positions:\n  Arg_1.9\n uses:\n  select_multiply_fusion, "
+        "operand 3\n from instruction: %Arg_1.9 = f32[64,32]{0,1:T(8,128)} parameter(1)\n"
+        "\n\nHloLiveRange (max 16):");
+    t = replaceAll(t, "    select_multiply_fusion{}:15-16\n",
+                   "    select_multiply_fusion{}:15-16\n    Arg_1.9{}:0-15\n");
+    // Live at XLA's printed peak (step 15) too, at its logical 8192 bytes.
+    t = replaceAll(t, "    xor.50{}: 4 bytes (cumulative: 8980 bytes)\n",
+                   "    xor.50{}: 4 bytes (cumulative: 8980 bytes)\n"
+                   "    Arg_1.9{}: 8192 bytes (cumulative: 17172 bytes)\n");
+    return t;
+}
+
+/// tpu_random_normal with each (from, to) replaced, every `from` required to be there.
+std::string editedSample(const std::vector<std::pair<std::string, std::string>> &edits)
+{
+    std::string t = readFile(samplePath("tpu_random_normal"));
+    for (const auto &[from, to] : edits) {
+        if (t.find(from) == std::string::npos)
+            qFatal("no '%s' in tpu_random_normal", from.c_str());
+        t = replaceAll(t, from, to);
+    }
+    return t;
+}
+
+/// tpu_random_normal with one more value, `name`, defined by `instruction` (its text after
+/// `= SHAPE `), f32[64,32] (16384 bytes), live at steps 15-16 in an output allocation of its
+/// own (allocation 7): a buffer only this side has.
+std::string withNewOutput(const std::string &name, const std::string &instruction)
+{
+    const std::string shape = "f32[64,32]{0,1:T(8,128)}";
+    return editedSample(
+        {{"\nTotal bytes used: 92676 (90.5KiB)",
+          "allocation 7: size 16384, maybe-live-out:\n value: <401 " + name +
+              " @0> (size=16384,offset=0): " + shape + "\n\nTotal bytes used: 109060 (106.5KiB)"},
+         {"\n\nHloLiveRange (max 16):",
+          "<401 " + name + " @0>\n positions:\n  " + name + "\n uses:\n from instruction: %" +
+              name + " = " + shape + " " + instruction + "\n\n\nHloLiveRange (max 16):"},
+         {"    select_multiply_fusion{}:15-16\n",
+          "    select_multiply_fusion{}:15-16\n    " + name + "{}:15-16\n"},
+         {"    xor.50{}: 4 bytes (cumulative: 8980 bytes)\n",
+          "    xor.50{}: 4 bytes (cumulative: 8980 bytes)\n    " + name +
+              "{}: 8192 bytes (cumulative: 17172 bytes)\n"}});
+}
+
 const char *const kSamples[] = {"gpu_vllm_update_slice", "gpu_decoder_layer", "tpu_unstack",
                                 "tpu_random_normal", "tpu_dynamic_slice"};
 
@@ -155,6 +228,180 @@ private Q_SLOTS:
                  std::string("input_transpose_fusion.4"));
         QVERIFY(d.why.peakMoved);
         QVERIFY(!d.why.printedDisagree.empty());
+    }
+
+    // donation_lost / donation_gained on withParameter1 (above), worked out from the text:
+    // held = argument + output − alias + temp. Donated: 16896 + 16384 − 16384 + 75268 = 92164;
+    // not: 16896 + 16384 − 0 + 75268 = 108548, so +16384. Live bytes, space 0, donated: steps
+    // 5-7 hold constant.74 512 + Arg_0.1 512 + fusion.23{} 32 + fusion.23{0}, {1} 1024 +
+    // Arg_1.9 16384 = 18464, the most (steps 8-11 18432, 12-14 17952, and 15 17920 where
+    // select_multiply_fusion shares Arg_1.9's bytes): peak 18464 at step 5. Not donated, step
+    // 15 holds both 16384s + Arg_0.1 512 + fusion.23{0}, {1} 1024 = 34304: peak at 15, +15840
+    // — select_multiply_fusion's own buffer, +16384, is the lost donation; constant.74 (512)
+    // and fusion.23{} (32), live at step 5 and not at 15, are the moved peak, −544.
+    void donationLostAndGained()
+    {
+        const Loaded donated = loadText(withParameter1(true));
+        const Loaded copied = loadText(withParameter1(false));
+        QVERIFY(donated.dump->warnings.empty());
+        QVERIFY(copied.dump->warnings.empty());
+        const DumpDiff lost = diffOf(donated, copied);
+        QCOMPARE(lost.peakBefore, std::int64_t(18464));
+        QCOMPARE(lost.peakStepBefore, std::int64_t(5));
+        QCOMPARE(lost.peakAfter, std::int64_t(34304));
+        QCOMPARE(lost.why.heldAfter - lost.why.heldBefore, std::int64_t(16384));
+        const Cause *c = causeOf(lost, CauseKind::DonationLost);
+        QVERIFY(c);
+        QCOMPARE(c->parameter, std::int64_t(1));
+        QCOMPARE(c->peakDelta, std::int64_t(16384));
+        QCOMPARE(c->heldDelta, std::int64_t(16384));
+        QCOMPARE(std::string(copied.dump->valueName(copied.dump->values[c->valuesAfter.front()])),
+                 std::string("select_multiply_fusion"));
+        QVERIFY2(c->text.find("parameter 1 (f32[64,32]") != std::string::npos, c->text.c_str());
+        QVERIFY2(c->text.find("donate_argnums") != std::string::npos, c->text.c_str());
+        const Cause *moved = causeOf(lost, CauseKind::Schedule);
+        QVERIFY(moved);
+        QCOMPARE(moved->peakDelta, std::int64_t(-544));
+        QCOMPARE(moved->heldDelta, std::int64_t(0));
+        QCOMPARE(lost.why.causes.size(), std::size_t(2));
+        checkSums(lost, *donated.dump, *copied.dump, "lost");
+
+        const DumpDiff gained = diffOf(copied, donated);
+        const Cause *g = causeOf(gained, CauseKind::DonationGained);
+        QVERIFY(g);
+        QCOMPARE(g->parameter, std::int64_t(1));
+        QCOMPARE(g->peakDelta, std::int64_t(-16384));
+        QCOMPARE(g->heldDelta, std::int64_t(-16384));
+        QVERIFY(causeOf(gained, CauseKind::DonationLost) == nullptr);
+        checkSums(gained, *copied.dump, *donated.dump, "gained");
+    }
+
+    // new_buffer / buffer_gone: a copy of the output that only one side has (withNewOutput):
+    // live at the peak step 15 (17920 + 16384 = 34304) and held in an allocation of its own,
+    // so +16384 on both figures, and the other way round −16384.
+    void newAndGoneBuffer()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b = loadText(withNewOutput("copy.99", "copy(%select_multiply_fusion)"));
+        QVERIFY(b.dump->warnings.empty());
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.peakDelta(), std::int64_t(16384));
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::NewBuffer);
+        QCOMPARE(c.peakDelta, std::int64_t(16384));
+        QCOMPARE(c.heldDelta, std::int64_t(16384));
+        QCOMPARE(c.valuesAfter.size(), std::size_t(1));
+        QCOMPARE(std::string(b.dump->valueName(b.dump->values[c.valuesAfter.front()])),
+                 std::string("copy.99"));
+        checkSums(d, *a.dump, *b.dump, "new");
+        const DumpDiff back = diffOf(b, a);
+        QCOMPARE(back.why.causes.size(), std::size_t(1));
+        QCOMPARE(back.why.causes.front().kind, CauseKind::BufferGone);
+        QCOMPARE(back.why.causes.front().peakDelta, std::int64_t(-16384));
+        QCOMPARE(back.why.causes.front().heldDelta, std::int64_t(-16384));
+    }
+
+    // collective: the same new buffer, defined by an all-gather: the same figures, another
+    // kind.
+    void collectiveBuffer()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b = loadText(
+            withNewOutput("all-gather.7", "all-gather(%select_multiply_fusion), dimensions={0}"));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::Collective);
+        QCOMPARE(c.peakDelta, std::int64_t(16384));
+        QCOMPARE(c.heldDelta, std::int64_t(16384));
+        checkSums(d, *a.dump, *b.dump, "collective");
+    }
+
+    // resized: the output f32[64,32] → f32[128,32] (16384 → 32768) while parameter 0 keeps
+    // its shape: live at the peak and alone in output allocation 1, +16384 on both.
+    void resizedValue()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b = loadText(editedSample(
+            {{"allocation 1: size 16384, output shape is |f32[64,32]|",
+              "allocation 1: size 32768, output shape is |f32[128,32]|"},
+             {"<333 select_multiply_fusion @0> (size=16384,offset=0): f32[64,32]",
+              "<333 select_multiply_fusion @0> (size=32768,offset=0): f32[128,32]"},
+             {"%select_multiply_fusion = f32[64,32]", "%select_multiply_fusion = f32[128,32]"},
+             {"Total bytes used: 92676", "Total bytes used: 109060"}}));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::Resized);
+        QCOMPARE(c.peakDelta, std::int64_t(16384));
+        QCOMPARE(c.heldDelta, std::int64_t(16384));
+        checkSums(d, *a.dump, *b.dump, "resized");
+    }
+
+    // packing: temp allocation 4 grows 66048 → 70144 with its values and live ranges as they
+    // were: the most live temp bytes do not move, so the 4096 are the heap's unused bytes;
+    // the peak does not move.
+    void packingLoss()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b =
+            loadText(editedSample({{"allocation 4: size 66048,", "allocation 4: size 70144,"},
+                                   {"Total bytes used: 92676", "Total bytes used: 96772"}}));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        QCOMPARE(d.why.causes.front().kind, CauseKind::Packing);
+        QCOMPARE(d.why.causes.front().peakDelta, std::int64_t(0));
+        QCOMPARE(d.why.causes.front().heldDelta, std::int64_t(4096));
+        checkSums(d, *a.dump, *b.dump, "packing");
+    }
+
+    // schedule: constant.74 lives 0-15 instead of 0-11, so it is live at the peak step 15:
+    // 17920 + 512 = 18432, the same values otherwise. Constants are in none of the held
+    // figures.
+    void scheduleOverlap()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b =
+            loadText(editedSample({{"    constant.74{}:0-11", "    constant.74{}:0-15"}}));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.peakDelta(), std::int64_t(512));
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::Schedule);
+        QCOMPARE(c.peakDelta, std::int64_t(512));
+        QCOMPARE(c.heldDelta, std::int64_t(0));
+        QCOMPARE(std::string(b.dump->valueName(b.dump->values[c.valuesAfter.front()])),
+                 std::string("constant.74"));
+    }
+
+    // in_place_gained / lost: fusion.23{1} at offset 49152, the bytes of fusion.23{0}, both
+    // live 5-15, so at the peak step 15 they count 512 together instead of 1024: 17408. The
+    // temp allocations keep their sizes; their most live bytes (steps 5-7 of allocation 4:
+    // fusion.23{} 32 + 1024, plus the other temp allocations) drop by the same 512, which the
+    // heap leaves unused: packing +512, held unchanged.
+    void inPlaceSharing()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b =
+            loadText(editedSample({{"<329 fusion.23{1} @0> (size=512,offset=65536)",
+                                    "<329 fusion.23{1} @0> (size=512,offset=49152)"}}));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.peakDelta(), std::int64_t(-512));
+        const Cause *c = causeOf(d, CauseKind::InPlaceGained);
+        QVERIFY(c);
+        QCOMPARE(c->peakDelta, std::int64_t(-512));
+        QCOMPARE(c->heldDelta, std::int64_t(-512));
+        const Cause *p = causeOf(d, CauseKind::Packing);
+        QVERIFY(p);
+        QCOMPARE(p->heldDelta, std::int64_t(512));
+        QCOMPARE(d.why.causes.size(), std::size_t(2));
+        checkSums(d, *a.dump, *b.dump, "in place gained");
+        const DumpDiff back = diffOf(b, a);
+        const Cause *l = causeOf(back, CauseKind::InPlaceLost);
+        QVERIFY(l);
+        QCOMPARE(l->peakDelta, std::int64_t(512));
+        QCOMPARE(l->heldDelta, std::int64_t(512));
     }
 
     // Every pair of samples (each against itself too): the causes add up to both changes.

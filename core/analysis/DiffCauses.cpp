@@ -169,127 +169,92 @@ public:
                                            static_cast<double>(sa.dims[k].size));
         }
 
-        // Regions: instructions unmatched on either side, joined where they read each other's
-        // values, and across the sides where they read, or are read by, the two halves of a
-        // matched pair (a matched instruction read by hundreds joins nothing).
+        // Regions: the instructions a restructure touches, on both sides — unmatched ones, and
+        // matched pairs whose shapes differ (one node on each side, joined) — joined where
+        // they read each other's values, and across the sides where they read, or are read
+        // by, the two halves of an unchanged pair (one read by more than a few joins nothing).
+        // A region with unmatched instructions on both sides, or unmatched ones beside a
+        // changed pair, is one computation restructured.
         const std::size_t na = a.instructions.size();
-        Regions regions(na + b.instructions.size());
+        const std::size_t nb = b.instructions.size();
+        const auto changed = [&](std::uint32_t x) {
+            const std::uint32_t y = m.instructionInB[x];
+            return y != kNone && a.str(a.shapes[a.instructions[x].shape].text) !=
+                                     b.str(b.shapes[b.instructions[y].shape].text);
+        };
+        std::vector<bool> nodeA(na);
+        std::vector<bool> nodeB(nb);
+        for (std::uint32_t x = 0; x < na; ++x)
+            nodeA[x] = m.instructionInB[x] == kNone || changed(x);
+        for (std::uint32_t y = 0; y < nb; ++y)
+            nodeB[y] = m.instructionInA[y] == kNone || changed(m.instructionInA[y]);
+        Regions regions(na + nb);
+        const auto B_ = [na](std::uint32_t y) { return static_cast<std::uint32_t>(na + y); };
+        for (std::uint32_t x = 0; x < na; ++x)
+            if (nodeA[x] && m.instructionInB[x] != kNone)
+                regions.join(x, B_(m.instructionInB[x]));
         const auto readsA = readsOf(a);
         const auto readsB = readsOf(b);
         std::vector<std::uint32_t> readersA(na, 0);
-        std::vector<std::uint32_t> readersB(b.instructions.size(), 0);
+        std::vector<std::uint32_t> readersB(nb, 0);
         for (const auto &r : readsA)
             for (std::uint32_t x : r)
                 ++readersA[x];
         for (const auto &r : readsB)
             for (std::uint32_t x : r)
                 ++readersB[x];
-        // For each matched instruction of B, the unmatched instructions of A next to its
-        // counterpart (as reader or read), then B's unmatched next to it join them.
         constexpr std::uint32_t kFew = 4;
-        std::vector<std::vector<std::uint32_t>> nearA(b.instructions.size());
+        // For each unchanged pair (by its B instruction), A's nodes next to it.
+        std::vector<std::vector<std::uint32_t>> nearA(nb);
         for (std::uint32_t x = 0; x < na; ++x) {
-            if (m.instructionInB[x] != kNone)
-                continue;
             for (std::uint32_t r : readsA[x]) {
-                if (m.instructionInB[r] == kNone)
+                if (nodeA[x] && nodeA[r])
                     regions.join(x, r);
-                else if (readersA[r] <= kFew)
-                    nearA[m.instructionInB[r]].push_back(x);
+                else if (nodeA[x] && readersA[r] <= kFew)
+                    nearA[m.instructionInB[r]].push_back(x); // x reads the pair's value
+                else if (nodeA[r] && !nodeA[x] && readsA[x].size() <= kFew)
+                    nearA[m.instructionInB[x]].push_back(r); // the pair reads x's value
             }
         }
-        for (std::uint32_t x = 0; x < na; ++x) // matched readers of unmatched A instructions
-            if (m.instructionInB[x] != kNone && readsA[x].size() <= kFew)
-                for (std::uint32_t r : readsA[x])
-                    if (m.instructionInB[r] == kNone)
-                        nearA[m.instructionInB[x]].push_back(r);
-        for (std::uint32_t y = 0; y < b.instructions.size(); ++y) {
-            if (m.instructionInA[y] != kNone)
-                continue;
+        for (std::uint32_t y = 0; y < nb; ++y) {
             for (std::uint32_t r : readsB[y]) {
-                if (m.instructionInA[r] == kNone)
-                    regions.join(static_cast<std::uint32_t>(na + y),
-                                 static_cast<std::uint32_t>(na + r));
-                else if (readersB[r] <= kFew)
+                if (nodeB[y] && nodeB[r])
+                    regions.join(B_(y), B_(r));
+                else if (nodeB[y] && readersB[r] <= kFew)
                     for (std::uint32_t x : nearA[r])
-                        regions.join(x, static_cast<std::uint32_t>(na + y));
+                        regions.join(x, B_(y));
+                else if (nodeB[r] && !nodeB[y] && readsB[y].size() <= kFew)
+                    for (std::uint32_t x : nearA[y])
+                        regions.join(x, B_(r));
             }
         }
-        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
-            if (m.instructionInA[y] != kNone && readsB[y].size() <= kFew)
-                for (std::uint32_t r : readsB[y])
-                    if (m.instructionInA[r] == kNone)
-                        for (std::uint32_t x : nearA[y])
-                            regions.join(x, static_cast<std::uint32_t>(na + r));
+        // What each region holds: 1 unmatched of A, 2 unmatched of B, 4 a changed pair.
+        std::vector<std::uint8_t> sides(na + nb, 0);
+        for (std::uint32_t x = 0; x < na; ++x)
+            if (nodeA[x])
+                sides[regions.find(x)] |= m.instructionInB[x] == kNone ? 1 : 4;
+        for (std::uint32_t y = 0; y < nb; ++y)
+            if (nodeB[y] && m.instructionInA[y] == kNone)
+                sides[regions.find(B_(y))] |= 2;
+        const auto restructured = [&](std::uint32_t root) {
+            const std::uint8_t k = sides[root];
+            return m.sameProgram && (((k & 3) == 3) || ((k & 3) != 0 && (k & 4) != 0));
+        };
         regionOfA.assign(na, kNone);
-        regionOfB.assign(b.instructions.size(), kNone);
-        std::vector<std::uint8_t> sides(na + b.instructions.size(), 0);
+        regionOfB.assign(nb, kNone);
         for (std::uint32_t x = 0; x < na; ++x)
-            if (m.instructionInB[x] == kNone)
-                sides[regions.find(x)] |= 1;
-        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
-            if (m.instructionInA[y] == kNone)
-                sides[regions.find(static_cast<std::uint32_t>(na + y))] |= 2;
-        if (!m.sameProgram) // other programs: nothing is a restructure of anything
-            std::fill(sides.begin(), sides.end(), 0);
-        for (std::uint32_t x = 0; x < na; ++x)
-            if (m.instructionInB[x] == kNone && sides[regions.find(x)] == 3)
+            if (nodeA[x] && restructured(regions.find(x)))
                 regionOfA[x] = regions.find(x);
-        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
-            if (m.instructionInA[y] == kNone &&
-                sides[regions.find(static_cast<std::uint32_t>(na + y))] == 3)
-                regionOfB[y] = regions.find(static_cast<std::uint32_t>(na + y));
-        // A matched pair of another shape next to a region on both sides is part of it (the
-        // output that became a tuple of two when its producer was split).
-        const auto shapesDiffer = [&](std::uint32_t x, std::uint32_t y) {
-            return a.shapes[a.instructions[x].shape].text == kNoString ||
-                   a.str(a.shapes[a.instructions[x].shape].text) !=
-                       b.str(b.shapes[b.instructions[y].shape].text);
-        };
-        const auto regionNear = [](const std::vector<std::uint32_t> &reads,
-                                   const std::vector<std::uint32_t> &regionOf) {
-            for (std::uint32_t r : reads)
-                if (regionOf[r] != kNone)
-                    return regionOf[r];
-            return kNone;
-        };
-        for (std::uint32_t x = 0; x < na; ++x) {
-            const std::uint32_t y = m.instructionInB[x];
-            if (y == kNone || !shapesDiffer(x, y))
-                continue;
-            const std::uint32_t ra = regionNear(readsA[x], regionOfA);
-            const std::uint32_t rb = regionNear(readsB[y], regionOfB);
-            if (ra != kNone || rb != kNone)
-                resizedRegion[x] = ra != kNone ? ra : rb;
-            if (ra != kNone && rb != kNone && ra != rb)
-                mergeInto[rb] = ra;
-        }
-        const auto finalRegion = [this](std::uint32_t r) {
-            for (std::size_t hops = 0; mergeInto.count(r) && hops < mergeInto.size(); ++hops)
-                r = mergeInto[r];
-            return r;
-        };
-        for (auto *regionOf : {&regionOfA, &regionOfB})
-            for (auto &r : *regionOf)
-                if (r != kNone)
-                    r = finalRegion(r);
-        for (auto &[x, r] : resizedRegion)
-            r = finalRegion(r);
+        for (std::uint32_t y = 0; y < nb; ++y)
+            if (nodeB[y] && restructured(regions.find(B_(y))))
+                regionOfB[y] = regions.find(B_(y));
         // The values of each region, both sides, for its sentence.
-        for (std::uint32_t x = 0; x < na; ++x) {
-            const std::uint32_t r = regionOfA[x] != kNone    ? regionOfA[x]
-                                    : resizedRegion.count(x) ? resizedRegion[x]
-                                                             : kNone;
-            if (r == kNone)
-                continue;
-            const auto [first, last] = a.valuesOf(x);
-            regionValuesA[r].insert(regionValuesA[r].end(), first, last);
-            if (regionOfA[x] == kNone && m.instructionInB[x] != kNone) {
-                const auto [fb, lb] = b.valuesOf(m.instructionInB[x]);
-                regionValuesB[r].insert(regionValuesB[r].end(), fb, lb);
+        for (std::uint32_t x = 0; x < na; ++x)
+            if (regionOfA[x] != kNone) {
+                const auto [first, last] = a.valuesOf(x);
+                regionValuesA[regionOfA[x]].insert(regionValuesA[regionOfA[x]].end(), first, last);
             }
-        }
-        for (std::uint32_t y = 0; y < b.instructions.size(); ++y)
+        for (std::uint32_t y = 0; y < nb; ++y)
             if (regionOfB[y] != kNone) {
                 const auto [first, last] = b.valuesOf(y);
                 regionValuesB[regionOfB[y]].insert(regionValuesB[regionOfB[y]].end(), first, last);
@@ -323,9 +288,7 @@ public:
         const Value &y = B.values[vb];
         if (x.size == y.size || A.shapeText(x) == B.shapeText(y))
             return {CauseKind::Other, -1};
-        if (x.instruction != kNone)
-            if (const auto it = resizedRegion.find(x.instruction); it != resizedRegion.end())
-                return {CauseKind::Restructured, it->second};
+
         const auto isParameter = [](const Dump &d, const Value &v) {
             return v.allocation != kNone && d.allocations[v.allocation].isParameter;
         };
@@ -342,6 +305,8 @@ public:
             return {CauseKind::Dtype, -1};
         if (inputChanged && scalesWithInputs(sa, sb, x, y))
             return {CauseKind::InputShape, -1};
+        if (x.instruction != kNone && regionOfA[x.instruction] != kNone)
+            return {CauseKind::Restructured, regionOfA[x.instruction]};
         return {CauseKind::Resized, -1};
     }
 
@@ -420,8 +385,6 @@ public:
     bool inputChanged = false;
     std::set<double> inputRatios;
     std::map<std::pair<CauseKind, std::int64_t>, Cause> causes;
-    std::map<std::uint32_t, std::uint32_t> resizedRegion; ///< A instruction -> region
-    std::map<std::uint32_t, std::uint32_t> mergeInto;     ///< region -> the region it joined
     std::map<std::int64_t, std::vector<std::uint32_t>> regionValuesA;
     std::map<std::int64_t, std::vector<std::uint32_t>> regionValuesB;
 

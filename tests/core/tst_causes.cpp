@@ -3,11 +3,16 @@
 // The real pair is read from ../shared/real beside the repository (skipped, saying why, where a
 // clone does not have it); the other pairs are sample dumps edited by hand so that the cause is
 // exact, and every expected figure is worked out from the sample text in the comments.
+#include "CliRun.h"
 #include "DumpText.h"
 #include "analysis/DumpDiff.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -402,6 +407,100 @@ private Q_SLOTS:
         QVERIFY(l);
         QCOMPARE(l->peakDelta, std::int64_t(512));
         QCOMPARE(l->heldDelta, std::int64_t(512));
+    }
+
+    // restructured: broadcast_add_fusion (a loop fusion, u32[64], 512 bytes at offset 8192 of
+    // temp allocation 3, memory space 1, live 3-15, operand 0 of select_multiply_fusion)
+    // replaced by an iota of u32[256] (1024 bytes, allocation 3 grown to 9216) at the same
+    // place: the two are unpaired on their sides and read by the same paired instruction.
+    // Space 1 is not the headline peak's: peak 0. The temp allocations' most live bytes
+    // (steps 12-14: allocation 3's broadcast 512 + fusion.21{0}, {1} 1024, allocation 4's
+    // fusion.21{} 32 + fusion.23{0}, {1} 1024, xor.50 512) grow by 512, the allocation by 512:
+    // held +512, all of it the restructure, no packing.
+    void restructuredComputation()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b = loadText(editedSample(
+            {{"allocation 3: size 8704, color 1,", "allocation 3: size 9216, color 1,"},
+             {" value: <319 broadcast_add_fusion @1> (size=512,offset=8192): u32[64]",
+              " value: <319 iota.5 @1> (size=1024,offset=8192): u32[256]"},
+             {"<319 broadcast_add_fusion @1>\n positions:\n  broadcast_add_fusion\n",
+              "<319 iota.5 @1>\n positions:\n  iota.5\n"},
+             {"%broadcast_add_fusion = u32[64]{0:T(128)S(1)} fusion(), kind=kLoop, "
+              "calls=%fused_computation.32,",
+              "%iota.5 = u32[256]{0:T(128)S(1)} iota(), iota_dimension=0,"},
+             {"fusion(%broadcast_add_fusion,", "fusion(%iota.5,"},
+             {"    3:broadcast_add_fusion\n", "    3:iota.5\n"},
+             {"    broadcast_add_fusion{}:3-15", "    iota.5{}:3-15"},
+             {"    broadcast_add_fusion{}: 256 bytes", "    iota.5{}: 256 bytes"},
+             {"Total bytes used: 92676", "Total bytes used: 93188"}}));
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.removed.size(), std::size_t(1));
+        QCOMPARE(d.added.size(), std::size_t(1));
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::Restructured);
+        QCOMPARE(c.peakDelta, std::int64_t(0));
+        QCOMPARE(c.heldDelta, std::int64_t(512));
+        QCOMPARE(c.valuesBefore.size(), std::size_t(1));
+        QCOMPARE(c.valuesAfter.size(), std::size_t(1));
+        QCOMPARE(std::string(a.dump->valueName(a.dump->values[c.valuesBefore.front()])),
+                 std::string("broadcast_add_fusion"));
+        QCOMPARE(std::string(b.dump->valueName(b.dump->values[c.valuesAfter.front()])),
+                 std::string("iota.5"));
+        checkSums(d, *a.dump, *b.dump, "restructured");
+    }
+
+    // `diff --json` carries the causes; `--fail-on KIND` exits 3 naming the cause on stderr,
+    // 0 when no cause of that kind, 1 for a kind that does not exist (the donation pair).
+    void commandLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString before = dir.filePath(QStringLiteral("before-buffer-assignment.txt"));
+        const QString after = dir.filePath(QStringLiteral("after-buffer-assignment.txt"));
+        writeFile(before.toStdString(), withParameter1(true));
+        writeFile(after.toStdString(), withParameter1(false));
+        const CliRun json =
+            runBufferscope({QStringLiteral("diff"), before, after, QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const QJsonArray causes = o.value(QStringLiteral("causes")).toArray();
+        QCOMPARE(causes.size(), 2);
+        const QJsonObject first = causes.at(0).toObject();
+        QCOMPARE(first.value(QStringLiteral("kind")).toString(), QStringLiteral("donation_lost"));
+        QCOMPARE(first.value(QStringLiteral("peak_delta")).toInteger(), 16384);
+        QCOMPARE(first.value(QStringLiteral("held_delta")).toInteger(), 16384);
+        QCOMPARE(first.value(QStringLiteral("parameter")).toInteger(), 1);
+        QCOMPARE(first.value(QStringLiteral("values"))
+                     .toObject()
+                     .value(QStringLiteral("after"))
+                     .toArray()
+                     .at(0)
+                     .toString(),
+                 QStringLiteral("select_multiply_fusion{}"));
+        QVERIFY(first.value(QStringLiteral("text"))
+                    .toString()
+                    .contains(QStringLiteral("no longer donated")));
+        QCOMPARE(
+            o.value(QStringLiteral("held")).toObject().value(QStringLiteral("delta")).toInteger(),
+            16384);
+
+        const CliRun gate =
+            runBufferscope({QStringLiteral("diff"), before, after, QStringLiteral("--fail-on"),
+                            QStringLiteral("packing,donation_lost")});
+        QCOMPARE(gate.code, 3);
+        QVERIFY2(gate.err.contains("donation_lost: parameter 1"), gate.err.constData());
+        QVERIFY(gate.out.startsWith("BufferScope diff"));
+        const CliRun pass = runBufferscope({QStringLiteral("diff"), before, after,
+                                            QStringLiteral("--fail-on"), QStringLiteral("dtype")});
+        QCOMPARE(pass.code, 0);
+        const CliRun text = runBufferscope({QStringLiteral("diff"), before, after});
+        QVERIFY2(text.out.contains("Why memory changed\n  the peak moved"), text.out.constData());
+        const CliRun bad = runBufferscope({QStringLiteral("diff"), before, after,
+                                           QStringLiteral("--fail-on"), QStringLiteral("bigger")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.err.contains("donation_lost"));
     }
 
     // Every pair of samples (each against itself too): the causes add up to both changes.

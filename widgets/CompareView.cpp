@@ -160,7 +160,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_causes->setTextElideMode(Qt::ElideNone);
     // Rows as tall as their wrapped sentence at the width the window gives them.
     connect(m_causes->horizontalHeader(), &QHeaderView::sectionResized, m_causes,
-            [this] { m_causes->resizeRowsToContents(); });
+            [this] { fitCauseRows(); });
     m_causes->setToolTip(tr("Click a cause to show its largest value on both curves; each "
                             "cause's share of the change of the live peak and of what the "
                             "device holds while the module runs (they add up to both)"));
@@ -575,11 +575,82 @@ void CompareView::fillCauses()
         m_causes->setItem(r + moved, 1, cell(signedBytesText(c.peakDelta), c.peakDelta, true));
         m_causes->setItem(r + moved, 2, cell(signedBytesText(c.heldDelta), c.heldDelta, true));
         m_causes->setItem(r + moved, 3, cell(toQString(c.text), 0, false));
+        // Over the plain cell (which Copy as CSV reads): the sentence, then the values as
+        // links that show them on both curves.
+        auto *label = new QLabel(m_causes);
+        label->setTextFormat(Qt::RichText);
+        label->setWordWrap(true);
+        label->setAutoFillBackground(true);
+        label->setBackgroundRole(r % 2 == (moved ? 0 : 1) ? QPalette::AlternateBase
+                                                          : QPalette::Base);
+        label->setContentsMargins(3, 2, 3, 2);
+        label->setText(causeRichText(c));
+        label->setToolTip(tr("Click a value to show it on both curves"));
+        connect(label, &QLabel::linkActivated, this,
+                [this](const QString &link) { showCauseValue(link); });
+        m_causes->setCellWidget(r + moved, 3, label);
     }
     m_causes->resizeColumnsToContents();
     // The sentence wraps in the width left to it.
     m_causes->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
-    m_causes->resizeRowsToContents();
+    fitCauseRows();
+}
+
+QString CompareView::causeRichText(const Cause &c) const
+{
+    // How many values of each side a cause links to; the rest are counted.
+    constexpr std::size_t kLinked = 6;
+    QString out = richEscaped(toQString(c.text));
+    const auto links = [&](const QString &side, const std::vector<std::uint32_t> &values,
+                           const Dump &dump, QChar key) {
+        if (values.empty())
+            return;
+        out += QStringLiteral("<br>") + side + QStringLiteral(": ");
+        for (std::size_t k = 0; k < values.size() && k < kLinked; ++k)
+            out += (k == 0 ? QString() : QStringLiteral(", ")) +
+                   QStringLiteral("<a href=\"%1:%2\">%3</a>")
+                       .arg(key)
+                       .arg(values[k])
+                       .arg(richEscaped(toQString(dump.valueKey(dump.values[values[k]]))));
+        if (values.size() > kLinked)
+            out += tr(" and %1 more").arg(values.size() - kLinked);
+    };
+    links(tr("before"), c.valuesBefore, *m_before, QLatin1Char('a'));
+    links(tr("after"), c.valuesAfter, *m_after, QLatin1Char('b'));
+    return out;
+}
+
+void CompareView::showCauseValue(const QString &link)
+{
+    // "a:INDEX" (a value of before) or "b:INDEX" (of after), with its counterpart.
+    bool ok = false;
+    const std::uint32_t index = link.mid(2).toUInt(&ok);
+    if (!m_diff || !ok || link.size() < 3 || link[1] != QLatin1Char(':'))
+        return;
+    const bool after = link[0] == QLatin1Char('b');
+    const Dump &dump = after ? *m_after : *m_before;
+    if (index >= dump.values.size())
+        return;
+    const std::uint32_t va = after ? m_diff->match.valueInA[index] : index;
+    const std::uint32_t vb = after ? index : m_diff->match.valueInB[index];
+    ValueChange v;
+    v.before = DiffSide::of(*m_before, va);
+    v.after = DiffSide::of(*m_after, vb);
+    pick(v);
+}
+
+void CompareView::fitCauseRows()
+{
+    const int width = m_causes->columnWidth(3);
+    for (int r = 0; r < m_causes->rowCount(); ++r) {
+        const QWidget *w = m_causes->cellWidget(r, 3);
+        const auto *label = qobject_cast<const QLabel *>(w);
+        if (label)
+            m_causes->setRowHeight(r, std::max(m_causes->verticalHeader()->defaultSectionSize(),
+                                               label->heightForWidth(width)));
+        else
+            m_causes->resizeRowToContents(r);
+    }
 }
 
 void CompareView::fillTables()

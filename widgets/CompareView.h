@@ -73,6 +73,9 @@ public:
     /// Shows the value named `name` (`name{index}` in either dump, or the name without an
     /// index) on both curves and its row in the Values tab; false when neither dump has it.
     bool showValue(const QString &name);
+    /// Shows the value a cause's link names (`a:INDEX` of before, `b:INDEX` of after), with
+    /// its counterpart, on both curves, and picks it.
+    void showCauseValue(const QString &link);
 
 Q_SIGNALS:
     /// A value was picked: its index in the before dump (-1 when only the after dump has it)
@@ -86,6 +89,10 @@ private:
     void fillPlot();
     void fillTables();
     void fillCauses();
+    /// A cause's sentence and its values as links (`a:INDEX`, `b:INDEX`), rich text.
+    QString causeRichText(const Cause &c) const;
+    /// Each cause row as tall as its wrapped sentence and links.
+    void fitCauseRows();
     void pick(const ValueChange &change);
 
     JobRunner *m_jobs;

@@ -644,7 +644,8 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
                "with " +
                (c.heldDelta > 0 ? "more" : "less") + " left unused";
     case CauseKind::Schedule:
-        return count(c.valuesBefore.size() + c.valuesAfter.size(), "value is", "values are") +
+        return count(std::max(c.valuesBefore.size(), c.valuesAfter.size()), "value is",
+                     "values are") +
                " live at one peak and not the other (" +
                names(firstB != kNone ? b : a, firstB != kNone ? c.valuesAfter : c.valuesBefore) +
                "): the schedule overlaps their lifetimes differently";
@@ -893,9 +894,9 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         if (otherSign || gap * 10 > scale) {
             std::string why = "XLA's printed peaks change by " + signedHuman(printed) +
                               " where the live peaks change by " + signedHuman(real) +
-                              ": XLA counts each value at its defining instruction's size, a "
-                              "tuple or async-collective element at its tuple's index table "
-                              "(docs/FORMAT.md §8.1)";
+                              ": XLA counts each value at its defining instruction's logical "
+                              "size — a tuple or async-collective element at its tuple's index "
+                              "table, a padded array at its unpadded bytes (docs/FORMAT.md §8.1)";
             if (!seen.empty())
                 why += "; " + seen;
             why += ". The live peaks count the bytes assigned: compare those";

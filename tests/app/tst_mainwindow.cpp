@@ -20,6 +20,7 @@
 #include "ValueInspector.h"
 #include "ValueTableView.h"
 #include "Workspace.h"
+#include "core/EditedDumps.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -1268,6 +1269,53 @@ private Q_SLOTS:
         QTRY_VERIFY(!w.valueTable()->isFiltering());
         QCOMPARE(table->model()->rowCount(), static_cast<int>(w.current().dump->values.size()));
         QVERIFY(w.valueTable()->countText().isEmpty());
+    }
+
+    // The Compare window opens on why (issue 48): a parameter no longer donated
+    // (core/EditedDumps.h; tst_causes works its figures out: +16384 at the peak and held)
+    // is the first cause, its sentence says what to check, and its value is a link that
+    // shows the output on both curves.
+    void compareSaysWhy()
+    {
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("donated-buffer-assignment.txt"));
+        const QString after = dir.filePath(QStringLiteral("copied-buffer-assignment.txt"));
+        testutil::writeFile(before.toStdString(), testutil::withParameter1(true));
+        testutil::writeFile(after.toStdString(), testutil::withParameter1(false));
+        MainWindow w;
+        w.show();
+        w.openPath(before);
+        QVERIFY(waitLoaded(w, QStringLiteral("donated")));
+        CompareView *view = nullptr;
+        connect(&w, &MainWindow::compareOpened, this, [&](CompareView *v) { view = v; });
+        w.compareWith(after);
+        QVERIFY(QTest::qWaitFor([&] { return view != nullptr; }, 10000));
+        QCOMPARE(view->tabs()->currentWidget(), view->causesTable());
+        QCOMPARE(view->tabs()->tabText(0), QStringLiteral("Why (2)"));
+        QTableWidget *causes = view->causesTable();
+        QCOMPARE(causes->rowCount(), 3); // the moved peak, then the two causes
+        QCOMPARE(causes->item(0, 0)->text(), QStringLiteral("peak moved"));
+        QCOMPARE(causes->item(1, 0)->text(), QStringLiteral("donation_lost"));
+        QCOMPARE(causes->item(1, 1)->data(BytesRole).toLongLong(), 16384);
+        QCOMPARE(causes->item(1, 2)->data(BytesRole).toLongLong(), 16384);
+        QVERIFY(causes->item(1, 3)->text().contains(QStringLiteral("donate_argnums")));
+        const auto *label = qobject_cast<QLabel *>(causes->cellWidget(1, 3));
+        QVERIFY(label);
+        QVERIFY(label->text().contains(QStringLiteral(">select_multiply_fusion{}</a>")));
+        // Each row as tall as its wrapped text.
+        QVERIFY(causes->rowHeight(1) >= label->heightForWidth(causes->columnWidth(3)));
+        const Cause &c = view->diff().why.causes.front();
+        view->showCauseValue(QStringLiteral("b:%1").arg(c.valuesAfter.front()));
+        QVERIFY2(view->shownLabel(true).contains(QStringLiteral("select_multiply_fusion")),
+                 qPrintable(view->shownLabel(true)));
+        QVERIFY(view->shownLabel(false).contains(QStringLiteral("select_multiply_fusion")));
+        // The summary adds what is held.
+        QVERIFY(view->summaryText().contains(QStringLiteral("held")));
+        // Copy as CSV reads the plain sentence.
+        const auto rows = testutil::readCsv(QString::fromUtf8(TableCsv::of(causes)));
+        QVERIFY(rows);
+        QCOMPARE(rows->at(2).at(0), QStringLiteral("donation_lost"));
+        QVERIFY(rows->at(2).at(3).startsWith(QStringLiteral("parameter 1 (f32[64,32]")));
     }
 
     void compareTwoDumps()

@@ -5,6 +5,9 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "parse/ShapeParser.h"
+#include "util/Stopwatch.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
@@ -344,7 +347,8 @@ public:
                 lb.push_back(v);
         const std::vector<std::int64_t> ca = Breakdown::countedBytes(A, la);
         const std::vector<std::int64_t> cb = Breakdown::countedBytes(B, lb);
-        countedA.assign(A.values.size(), -1); // value of A -> what it counts, -1: not live
+        if (countedA.size() != A.values.size())
+            countedA.assign(A.values.size(), -1); // value of A -> what it counts, -1: not live
         for (std::size_t k = 0; k < la.size(); ++k)
             countedA[la[k]] = ca[k];
         const auto term = [&](std::uint32_t va, std::uint32_t vb, std::int64_t before,
@@ -373,6 +377,8 @@ public:
         for (std::size_t k = 0; k < la.size(); ++k)
             if (countedA[la[k]] != -2)
                 term(la[k], D.match.valueInB[la[k]], ca[k], 0, false);
+        for (std::uint32_t v : la)
+            countedA[v] = -1; // ready for the next call
     }
 
     const DumpDiff &D;
@@ -420,58 +426,24 @@ private:
     }
 };
 
-/// The values of every preallocated-temp allocation of the device, and the step where the
-/// most of their bytes are live (the sum over those allocations of the union of live ranges).
-struct TempPeak
+/// The values of allocation `x` live at `step`, largest first (then by id), as
+/// MemoryTimeline::valuesLiveAt orders them.
+std::vector<std::uint32_t> liveIn(const Dump &d, const Allocation &x, std::int64_t step)
 {
-    std::int64_t step = -1;
-    std::int64_t bytes = 0;
-    std::int64_t size = 0; ///< Σ the temp allocations' sizes
-};
-
-TempPeak tempPeak(const Dump &d)
-{
-    TempPeak t;
-    std::map<std::int32_t, std::vector<std::uint32_t>> byColor;
-    for (const Allocation &x : d.allocations) {
-        if (!x.isPreallocatedTemp || x.color == MemoryAnalysis::kHostMemorySpace)
-            continue;
-        t.size += x.size;
-        auto &values = byColor[x.color];
-        for (std::uint32_t k = 0; k < x.valueCount; ++k)
-            values.push_back(d.allocationValues[x.firstValue + k]);
+    std::vector<std::uint32_t> out;
+    if (step < 0)
+        return out;
+    for (std::uint32_t k = 0; k < x.valueCount; ++k) {
+        const std::uint32_t v = d.allocationValues[x.firstValue + k];
+        if (d.values[v].liveAt(step))
+            out.push_back(v);
     }
-    std::vector<std::int64_t> sum;
-    for (auto &[color, values] : byColor) {
-        // A value's own colour decides its curve; the allocation's is the one it is held in.
-        std::map<std::int32_t, std::vector<std::uint32_t>> byValueColor;
-        for (std::uint32_t v : values)
-            byValueColor[d.values[v].color].push_back(v);
-        for (auto &[c, vs] : byValueColor) {
-            const auto curve = MemoryTimeline::liveBytesOf(d, vs, c, nullptr, 1);
-            if (!curve)
-                continue;
-            if (sum.size() < curve->size())
-                sum.resize(curve->size(), 0);
-            for (std::size_t s = 0; s < curve->size(); ++s)
-                sum[s] += (*curve)[s];
-        }
-    }
-    for (std::size_t s = 0; s < sum.size(); ++s)
-        if (t.step < 0 || sum[s] > t.bytes) {
-            t.step = static_cast<std::int64_t>(s);
-            t.bytes = sum[s];
-        }
-    return t;
-}
-
-bool inTemp(const Dump &d, std::uint32_t v)
-{
-    const Value &x = d.values[v];
-    if (x.allocation == kNone)
-        return false;
-    const Allocation &a = d.allocations[x.allocation];
-    return a.isPreallocatedTemp && a.color != MemoryAnalysis::kHostMemorySpace;
+    std::sort(out.begin(), out.end(), [&d](std::uint32_t p, std::uint32_t q) {
+        const Value &vp = d.values[p];
+        const Value &vq = d.values[q];
+        return vp.size != vq.size ? vp.size > vq.size : vp.id < vq.id;
+    });
+    return out;
 }
 
 std::vector<std::uint32_t> liveAt(const Dump &d, std::int64_t step, std::int32_t color)
@@ -479,19 +451,14 @@ std::vector<std::uint32_t> liveAt(const Dump &d, std::int64_t step, std::int32_t
     return step < 0 ? std::vector<std::uint32_t>() : MemoryTimeline::valuesLiveAt(d, step, color);
 }
 
-/// Values of all colours live at a step.
-std::vector<std::uint32_t> liveAtAnyColor(const Dump &d, std::int64_t step)
+/// The device's temp allocations, by colour, in the order of the dump.
+std::map<std::int32_t, std::vector<std::uint32_t>> tempsByColor(const Dump &d)
 {
-    std::vector<std::uint32_t> out;
-    if (step < 0)
-        return out;
-    std::set<std::int32_t> colors;
-    for (const Value &v : d.values)
-        colors.insert(v.color);
-    for (const std::int32_t c : colors) {
-        const auto live = MemoryTimeline::valuesLiveAt(d, step, c);
-        out.insert(out.end(), live.begin(), live.end());
-    }
+    std::map<std::int32_t, std::vector<std::uint32_t>> out;
+    for (std::uint32_t k = 0; k < d.allocations.size(); ++k)
+        if (d.allocations[k].isPreallocatedTemp &&
+            d.allocations[k].color != MemoryAnalysis::kHostMemorySpace)
+            out[d.allocations[k].color].push_back(k);
     return out;
 }
 
@@ -678,7 +645,9 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
 {
     DiffCauses out;
     const DumpMatch &m = diff.match;
+    const Stopwatch clock;
     Builder builder(diff, a, b);
+    const double built = clock.seconds();
 
     // The live peak: what each value counts at each side's peak, after minus before.
     const SpaceTimeline *sa = ta.space(0) ? ta.space(0) : ta.primary();
@@ -790,15 +759,45 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             const std::uint32_t va = vb == kNone ? kNone : m.valueInA[vb];
             put(va, vb, heldBy(y), kNone, k);
         }
-        const TempPeak ea = tempPeak(a);
-        const TempPeak eb = tempPeak(b);
-        builder.attribute(
-            liveAtAnyColor(a, ea.step), liveAtAnyColor(b, eb.step),
-            [&a](std::uint32_t v) { return inTemp(a, v); },
-            [&b](std::uint32_t v) { return inTemp(b, v); }, false);
-        const std::int64_t packing = (eb.size - eb.bytes) - (ea.size - ea.bytes);
+        // Each temp allocation paired with the one of its colour in the same place on the
+        // other side: what its values count at the step where most of it is live (the
+        // timeline's largestLiveStep), and its unused bytes (size − that, the packing).
+        const double allocations = clock.seconds();
+        const auto tempsA = tempsByColor(a);
+        const auto tempsB = tempsByColor(b);
+        std::int64_t packing = 0;
+        const auto usageOf = [](const MemoryTimeline &t, std::uint32_t k) {
+            return k < t.allocations().size() ? t.allocations()[k] : AllocationUsage();
+        };
+        const auto all = [](std::uint32_t) { return true; };
+        const auto temp = [&](std::uint32_t x, std::uint32_t y) {
+            const AllocationUsage ua = x == kNone ? AllocationUsage() : usageOf(ta, x);
+            const AllocationUsage ub = y == kNone ? AllocationUsage() : usageOf(tb, y);
+            builder.attribute(x == kNone ? std::vector<std::uint32_t>()
+                                         : liveIn(a, a.allocations[x], ua.largestLiveStep),
+                              y == kNone ? std::vector<std::uint32_t>()
+                                         : liveIn(b, b.allocations[y], ub.largestLiveStep),
+                              all, all, false);
+            const std::int64_t unusedA =
+                x == kNone ? 0 : a.allocations[x].size - ua.largestLiveBytes;
+            const std::int64_t unusedB =
+                y == kNone ? 0 : b.allocations[y].size - ub.largestLiveBytes;
+            packing += unusedB - unusedA;
+        };
+        for (const auto &[color, xs] : tempsA) {
+            const auto it = tempsB.find(color);
+            for (std::size_t k = 0; k < xs.size(); ++k)
+                temp(xs[k], it != tempsB.end() && k < it->second.size() ? it->second[k] : kNone);
+        }
+        for (const auto &[color, ys] : tempsB) {
+            const auto it = tempsA.find(color);
+            for (std::size_t k = it == tempsA.end() ? 0 : it->second.size(); k < ys.size(); ++k)
+                temp(kNone, ys[k]);
+        }
         if (packing != 0)
             builder.add(kNone, kNone, CauseKind::Packing, -1, 0, packing);
+        spdlog::debug("causes: regions {:.3f} s, peak and allocations {:.3f} s, temps {:.3f} s",
+                      built, allocations - built, clock.seconds() - allocations);
     }
 
     // Whatever the terms do not add up to (nothing, unless a value sits in no allocation).

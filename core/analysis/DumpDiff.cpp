@@ -1,6 +1,9 @@
 #include "DumpDiff.h"
 
 #include "analysis/PeakBreakdown.h"
+#include "util/Stopwatch.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -152,7 +155,9 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     diff.peakAfter = sb ? sb->peak.bytes : 0;
     diff.peakStepAfter = sb ? sb->peak.step : -1;
 
+    const Stopwatch clock;
     diff.match = DumpMatch::compute(a, b, cancel, threads);
+    spdlog::debug("diff: values matched in {:.3f} s", clock.seconds());
     if (diff.match.cancelled)
         return diff;
     const DumpMatch &m = diff.match;
@@ -347,7 +352,10 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
                 change(DiffSide::of(a, va), DiffSide::of(b, m.valueInB[va]), 0));
         }
     }
+    const double listed = clock.seconds();
     diff.why = DiffCauses::compute(diff, a, ta, b, tb);
+    spdlog::debug("diff: listed and broken down by {:.3f} s, causes in {:.3f} s", listed,
+                  clock.seconds() - listed);
     return diff;
 }
 

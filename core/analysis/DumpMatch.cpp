@@ -300,8 +300,7 @@ struct Side
             users[k] = edges[k].second; // edges are sorted by definer
 
         refined = refine(own);
-        refinedRenamed = refine(ownRenamed);
-        refinedBare = refine(bare);
+        // refinedRenamed and refinedBare are refined when a level needs them (ensureRefined).
 
         // Schedule order: scheduled instructions by step, then the rest by first appearance.
         order.resize(n);
@@ -361,9 +360,7 @@ monotoneAnchors(const Dump &a, const std::vector<std::uint32_t> &inB, const Dump
 class Matcher
 {
 public:
-    Matcher(const Side &a, const Side &b, DumpMatch &m, int threads)
-        : A(a), B(b), M(m), m_threads(threads)
-    {}
+    Matcher(Side &a, Side &b, DumpMatch &m, int threads) : A(a), B(b), M(m), m_threads(threads) {}
 
     void run(const std::atomic<bool> *cancel)
     {
@@ -409,12 +406,24 @@ public:
             {&A.named, &B.named, &A.bare, &B.bare, false},
         };
         for (const Level &level : levels) {
-            if (stop())
+            if (stop() || allPaired())
                 return;
+            // The refinements of the looser keys, only when a level gets that far.
+            if (level.keyA->empty())
+                runBoth(
+                    [&] {
+                        A.refinedRenamed = A.refine(A.ownRenamed);
+                        A.refinedBare = A.refine(A.bare);
+                    },
+                    [&] {
+                        B.refinedRenamed = B.refine(B.ownRenamed);
+                        B.refinedBare = B.refine(B.bare);
+                    },
+                    m_threads);
             // Structure alone says which is which only between compiles of one program: when
             // the metadata paired fewer than half of the smaller side's instructions, these are
             // other programs and the rest stays unpaired.
-            if (level.keyA == &A.refinedBare && !(M.sameProgram = sameProgram()))
+            if (level.keyA == &A.refinedBare && !sameProgram())
                 return;
             forEachGroup(*level.keyA, *level.keyB, sure);
             propagate(*level.alikeA, *level.alikeB);
@@ -439,6 +448,15 @@ public:
 
 private:
     using Span = std::vector<std::uint32_t>;
+
+    /// Every instruction of one side has its pair: nothing is left to pair.
+    bool allPaired() const
+    {
+        const auto all = [](const std::vector<std::uint32_t> &v) {
+            return std::none_of(v.begin(), v.end(), [](std::uint32_t x) { return x == kNone; });
+        };
+        return all(M.instructionInB) || all(M.instructionInA);
+    }
 
     bool sameProgram() const
     {
@@ -645,8 +663,8 @@ private:
         queue.clear();
     }
 
-    const Side &A;
-    const Side &B;
+    Side &A;
+    Side &B;
     DumpMatch &M;
     int m_threads;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> queue;
@@ -750,6 +768,15 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
         return m;
     }
     Matcher(sa, sb, m, threads).run(cancel);
+    {
+        // As the matcher's gate for structure alone: pairs for at least half of the smaller
+        // side's instructions (structure alone runs only past that gate, so the count after
+        // it says the same).
+        const auto matched =
+            static_cast<std::size_t>(std::count_if(m.instructionInB.begin(), m.instructionInB.end(),
+                                                   [](std::uint32_t x) { return x != kNone; }));
+        m.sameProgram = 2 * matched >= std::min(a.instructions.size(), b.instructions.size());
+    }
     if (cancel && cancel->load()) {
         m.cancelled = true;
         return m;

@@ -341,10 +341,10 @@ private Q_SLOTS:
     }
 
     // in_place_gained / lost: fusion.23{1} at offset 49152, the bytes of fusion.23{0}, both
-    // live 5-15, so at the peak step 15 they count 512 together instead of 1024: 17408. The
-    // temp allocations keep their sizes; their most live bytes (steps 5-7 of allocation 4:
-    // fusion.23{} 32 + 1024, plus the other temp allocations) drop by the same 512, which the
-    // heap leaves unused: packing +512, held unchanged.
+    // live 5-15, so at the peak step 15 they count 512 together instead of 1024: 17408.
+    // Allocation 4 keeps its size; its most live bytes (steps 5-7: fusion.23{} 32 + 1024 =
+    // 1056) drop by the same 512 to 544, which the heap leaves unused: packing +512, held
+    // unchanged.
     void inPlaceSharing()
     {
         const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
@@ -373,10 +373,9 @@ private Q_SLOTS:
     // temp allocation 3, memory space 1, live 3-15, operand 0 of select_multiply_fusion)
     // replaced by an iota of u32[256] (1024 bytes, allocation 3 grown to 9216) at the same
     // place: the two are unpaired on their sides and read by the same paired instruction.
-    // Space 1 is not the headline peak's: peak 0. The temp allocations' most live bytes
-    // (steps 12-14: allocation 3's broadcast 512 + fusion.21{0}, {1} 1024, allocation 4's
-    // fusion.21{} 32 + fusion.23{0}, {1} 1024, xor.50 512) grow by 512, the allocation by 512:
-    // held +512, all of it the restructure, no packing.
+    // Space 1 is not the headline peak's: peak 0. Allocation 3's most live bytes (steps
+    // 12-15: the broadcast 512 + fusion.21{0}, {1} 1024 = 1536) grow by 512 to 2048, and so
+    // does its size: held +512, all of it the restructure, no packing.
     void restructuredComputation()
     {
         const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));

@@ -32,6 +32,38 @@ QString renamedPair(const char *side)
     return files.isEmpty() ? QString() : dir + QLatin1Char('/') + files.front();
 }
 
+QString realFile(const char *name)
+{
+    return QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/") +
+                           QLatin1String(name));
+}
+
+#define REQUIRE_REAL(name)                                                                         \
+    do {                                                                                           \
+        if (!QFileInfo::exists(realFile(name)))                                                    \
+            QSKIP(qPrintable(realFile(name) + QStringLiteral(" is not here: ../shared/real is "    \
+                                                             "not beside a clone")));              \
+    } while (false)
+
+/// source_line=N → source_line=N+shift everywhere: an edit above every line of the program.
+std::string shiftSourceLines(const std::string &text, int shift)
+{
+    std::string out;
+    const std::string key = "source_line=";
+    std::size_t pos = 0;
+    for (std::size_t at; (at = text.find(key, pos)) != std::string::npos;) {
+        at += key.size();
+        out.append(text, pos, at - pos);
+        std::size_t end = at;
+        while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+            ++end;
+        out += std::to_string(std::stoll(text.substr(at, end - at)) + shift);
+        pos = end;
+    }
+    out.append(text, pos, std::string::npos);
+    return out;
+}
+
 #define REQUIRE_RENAMED_PAIR()                                                                     \
     do {                                                                                           \
         if (renamedPair("before").isEmpty() || renamedPair("after").isEmpty())                     \
@@ -460,6 +492,83 @@ private Q_SLOTS:
                                            QStringLiteral("--fail-on"), QStringLiteral("bigger")});
         QCOMPARE(bad.code, 1);
         QVERIFY(bad.err.contains("donation_lost"));
+    }
+
+    // A pair made from a real dump the way an author makes one: module_0147 (29 GiB held, 2026
+    // GPU) with its jitted function renamed in every op_name (jit(_kernel) → jit(_kernel_v2))
+    // and every source line moved down by 7, as an edit at the top of the file does. Nothing
+    // about memory changed: every value matches, nothing is added or removed, no cause.
+    void realDumpRenamedIsUnchanged()
+    {
+        const char *name =
+            "module_0147.jit__kernel.sm_8.0_gpu_after_optimizations-buffer-assignment.txt";
+        REQUIRE_REAL(name);
+        const std::string text = readFile(realFile(name).toStdString());
+        const std::string renamed = shiftSourceLines(
+            replaceAll(text, "op_name=\"jit(_kernel)/", "op_name=\"jit(_kernel_v2)/"), 7);
+        QVERIFY(renamed != text);
+        const Loaded a = loadText(text);
+        const Loaded b = loadText(renamed);
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.matched, static_cast<std::int64_t>(a.dump->values.size()));
+        QVERIFY(d.added.empty());
+        QVERIFY(d.removed.empty());
+        QVERIFY(d.changed.empty());
+        QVERIFY(d.why.causes.empty());
+    }
+
+    // The real donated module (module_0161: parameter 2, c128[64,240,3456], 849,346,560 bytes,
+    // updated in place by loop_dynamic_update_slice_fusion at step 24) made to lose its
+    // donation: parameter 2's allocation no longer maybe-live-out, the update in an output
+    // allocation of its own. By hand from its text: held 891,233,928 → + 849,346,560. The live
+    // peak before is at step 17: the parameters' 862,848,008 + the temps live there
+    // (input_complex_transpose_fusion{} 16, {0} 921,600, {1} 921,600, input_transpose_fusion.1
+    // 13,271,040, triangular-solve.6.0{} 16, {0} 13,271,040) 28,385,312 = 891,233,320. After,
+    // at step 24 param.4 (0-24) and the update (24-25) no longer share their bytes: 862,848,008
+    // + 849,346,560 + input_transpose_fusion (23-24) 13,271,040 = 1,725,465,608, +834,232,288.
+    // Of it the lost donation is the update's own 849,346,560 (held the same), and the moved
+    // peak the rest, 13,271,040 − 28,385,312 = −15,114,272.
+    void realDumpLosesItsDonation()
+    {
+        const char *name = "module_0161.jit__solve_batch_and_update.sm_8.0_gpu_after_optimizations-"
+                           "buffer-assignment.txt";
+        REQUIRE_REAL(name);
+        const std::string text = readFile(realFile(name).toStdString());
+        const std::string update = " value: <45 loop_dynamic_update_slice_fusion @0> "
+                                   "(size=849346560,offset=0): c128[64,240,3456]{2,1,0}\n";
+        std::string lost = replaceAll(text,
+                                      "allocation 0: size 849346560, parameter 2, shape "
+                                      "|c128[64,240,3456]| at ShapeIndex {}, "
+                                      "output shape is |c128[64,240,3456]|, maybe-live-out:\n",
+                                      "allocation 0: size 849346560, parameter 2, shape "
+                                      "|c128[64,240,3456]| at ShapeIndex {}:\n");
+        lost = replaceAll(lost, update, "");
+        lost = replaceAll(lost, "\nTotal bytes used: 891233928 (849.95MiB)",
+                          "allocation 5: size 849346560, output shape is |c128[64,240,3456]|, "
+                          "maybe-live-out:\n" +
+                              update + "\nTotal bytes used: 1740580488 (1.62GiB)");
+        const Loaded a = loadText(text);
+        const Loaded b = loadText(lost);
+        QCOMPARE(b.dump->allocations.size(), a.dump->allocations.size() + 1);
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.why.heldBefore, std::int64_t(891233928));
+        QCOMPARE(d.why.heldAfter, std::int64_t(891233928 + 849346560));
+        QCOMPARE(d.peakBefore, std::int64_t(891233320));
+        QCOMPARE(d.peakAfter, std::int64_t(1725465608));
+        QVERIFY(d.why.peakMoved);
+        QCOMPARE(d.why.causes.size(), std::size_t(2));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::DonationLost);
+        QCOMPARE(c.parameter, std::int64_t(2));
+        QCOMPARE(c.peakDelta, std::int64_t(849346560));
+        QCOMPARE(c.heldDelta, std::int64_t(849346560));
+        QVERIFY2(c.text.find("parameter 2 (c128[64,240,3456]{2,1,0}, 810.00MiB)") !=
+                     std::string::npos,
+                 c.text.c_str());
+        const Cause &moved = d.why.causes.back();
+        QCOMPARE(moved.kind, CauseKind::Schedule);
+        QCOMPARE(moved.peakDelta, std::int64_t(13271040 - 28385312));
+        QCOMPARE(moved.heldDelta, std::int64_t(0));
     }
 
     // Every pair of samples (each against itself too): the causes add up to both changes.

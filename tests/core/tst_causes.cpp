@@ -571,6 +571,38 @@ private Q_SLOTS:
         QCOMPARE(moved.heldDelta, std::int64_t(0));
     }
 
+    // input_shape on a real dump: module_0161's donated parameter 2 with half the batch
+    // (c128[64,240,3456] → c128[32,240,3456], 849,346,560 → 424,673,280 bytes), and the update
+    // written into it with it; its allocation and the total shrink by the same. By hand: the
+    // live peak stays at step 17 (parameters 438,174,728 + the temps' 28,385,312 there, above
+    // step 24's 438,174,728 + 13,271,040), so both figures fall by 424,673,280, all of it the
+    // input's shape, which the update scales with (dimension 0 halved, as the parameter's).
+    void realDumpInputShape()
+    {
+        const char *name = "module_0161.jit__solve_batch_and_update.sm_8.0_gpu_after_optimizations-"
+                           "buffer-assignment.txt";
+        REQUIRE_REAL(name);
+        const std::string text = readFile(realFile(name).toStdString());
+        std::string half = replaceAll(text, "c128[64,240,3456]", "c128[32,240,3456]");
+        half = replaceAll(half, "size 849346560", "size 424673280");
+        half = replaceAll(half, "(size=849346560,", "(size=424673280,");
+        half = replaceAll(half, "Total bytes used: 891233928 (849.95MiB)",
+                          "Total bytes used: 466560648 (444.95MiB)");
+        const Loaded a = loadText(text);
+        const Loaded b = loadText(half);
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.peakStepAfter, std::int64_t(17));
+        QCOMPARE(d.peakDelta(), -std::int64_t(424673280));
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::InputShape);
+        QCOMPARE(c.peakDelta, -std::int64_t(424673280));
+        QCOMPARE(c.heldDelta, -std::int64_t(424673280));
+        QVERIFY2(c.text.find("parameter 2 c128[64,240,3456]{2,1,0} → c128[32,240,3456]{2,1,0}") !=
+                     std::string::npos,
+                 c.text.c_str());
+    }
+
     // Every pair of samples (each against itself too): the causes add up to both changes.
     // Between compiles of one program the rules leave nothing to "other"; two unrelated
     // programs (which diff says look like different programs) may leave a rest there.

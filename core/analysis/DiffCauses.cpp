@@ -543,8 +543,17 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
                    std::string(a.shapeText(a.values[va])) + " → " + std::string(b.shapeText(y));
             ++shown;
         }
-        return out + "; " + count(c.valuesAfter.size(), "value scales", "values scale") +
-               " with them (" + names(b, c.valuesAfter) + ")";
+        // The values that scale with them, parameters aside.
+        std::vector<std::uint32_t> scaled;
+        for (const std::uint32_t v : c.valuesAfter) {
+            const Value &y = b.values[v];
+            if (y.allocation == kNone || !b.allocations[y.allocation].isParameter)
+                scaled.push_back(v);
+        }
+        if (scaled.empty())
+            return out;
+        return out + "; " + count(scaled.size(), "value scales", "values scale") +
+               " with them (" + names(b, scaled) + ")";
     }
     case CauseKind::Dtype:
         return count(c.valuesAfter.size(), "value has", "values have") +

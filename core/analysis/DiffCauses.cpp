@@ -28,15 +28,6 @@ constexpr std::array<std::string_view, kCauseKindCount> kKeys = {
 /// How many values a sentence names before "and N more".
 constexpr std::size_t kNamed = 3;
 
-std::string_view opcodeOf(const Dump &d, const Instruction &in)
-{
-    if (in.opcode != kNoString)
-        return d.str(in.opcode);
-    const std::string_view name = d.str(in.name);
-    const std::size_t dot = name.find('.');
-    return dot == std::string_view::npos ? name : name.substr(0, dot);
-}
-
 /// Whether a value is the buffer of a collective: defined by all-gather, all-reduce,
 /// reduce-scatter, all-to-all, collective-permute or collective-broadcast, their async
 /// start/done forms, or an async wrapper named after one (`reduce-scatter-start`).
@@ -48,7 +39,7 @@ bool isCollective(const Dump &d, const Value &v)
     static constexpr std::string_view kWords[] = {"all-gather",         "all-reduce",
                                                   "reduce-scatter",     "all-to-all",
                                                   "collective-permute", "collective-broadcast"};
-    const std::string_view opcode = opcodeOf(d, *in);
+    const std::string_view opcode = d.opcode(*in);
     const std::string_view name = d.str(in->name);
     for (const std::string_view w : kWords) {
         if (opcode.find(w) != std::string_view::npos)
@@ -408,7 +399,7 @@ private:
             return false;
         };
         const Instruction *in = B.instructionOf(y);
-        if (in && opcodeOf(B, *in) == "parameter")
+        if (in && B.opcode(*in) == "parameter")
             return true;
         if (sa.isArray() && sb.isArray() && sa.dims.size() == sb.dims.size()) {
             bool any = false;
@@ -498,7 +489,7 @@ std::string parameterText(const Dump &d, std::int64_t number)
         for (std::uint32_t k = 0; k < x.valueCount; ++k) {
             const std::uint32_t v = d.allocationValues[x.firstValue + k];
             if (const Instruction *in = d.instructionOf(d.values[v]);
-                in && opcodeOf(d, *in) == "parameter")
+                in && d.opcode(*in) == "parameter")
                 return out + " (" + shapeBytes(d, v) + ")";
         }
     }
@@ -527,7 +518,7 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
         std::size_t shown = 0;
         for (std::size_t k = 0; k < c.valuesBefore.size() && k < c.valuesAfter.size(); ++k) {
             const Instruction *in = b.instructionOf(b.values[c.valuesAfter[k]]);
-            if (!in || opcodeOf(b, *in) != "parameter" || shown == kNamed)
+            if (!in || b.opcode(*in) != "parameter" || shown == kNamed)
                 continue;
             const std::uint32_t vb = c.valuesAfter[k];
             const std::uint32_t va = diff.match.valueInA[vb];
@@ -552,8 +543,8 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
         }
         if (scaled.empty())
             return out;
-        return out + "; " + count(scaled.size(), "value scales", "values scale") +
-               " with them (" + names(b, scaled) + ")";
+        return out + "; " + count(scaled.size(), "value scales", "values scale") + " with them (" +
+               names(b, scaled) + ")";
     }
     case CauseKind::Dtype:
         return count(c.valuesAfter.size(), "value has", "values have") +
@@ -707,7 +698,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             for (std::uint32_t k = 0; k < x.valueCount; ++k) {
                 const std::uint32_t v = d.allocationValues[x.firstValue + k];
                 const Instruction *in = d.instructionOf(d.values[v]);
-                if (x.isParameter && in && opcodeOf(d, *in) == "parameter")
+                if (x.isParameter && in && d.opcode(*in) == "parameter")
                     return v;
                 if (best == kNone || d.values[v].size > d.values[best].size)
                     best = v;

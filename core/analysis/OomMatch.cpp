@@ -26,16 +26,6 @@ bool allocatedAtStart(const Allocation &a)
     return a.isPreallocatedTemp || (a.isMaybeLiveOut && !a.isParameter);
 }
 
-std::string_view opcodeOf(const Dump &dump, const Instruction &in)
-{
-    if (in.opcode != kNoString)
-        return dump.str(in.opcode);
-    // Without the instruction's text, its name starts with the opcode: "custom-call.12".
-    const std::string_view name = dump.str(in.name);
-    const std::size_t dot = name.find('.');
-    return dot == std::string_view::npos ? name : name.substr(0, dot);
-}
-
 } // namespace
 
 std::string_view OomMatch::executableOf(std::string_view moduleName)
@@ -253,10 +243,10 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
                     continue;
                 if (b.entryParameter) {
                     if (v.allocation == kNone || !dump.allocations[v.allocation].isParameter ||
-                        opcodeOf(dump, *in) != "parameter")
+                        dump.opcode(*in) != "parameter")
                         continue;
                 } else {
-                    if (!b.label.empty() && opcodeOf(dump, *in) != b.label)
+                    if (!b.label.empty() && dump.opcode(*in) != b.label)
                         continue;
                     if (!b.opName.empty() && in->opName != kNoString &&
                         dump.str(in->opName) != b.opName)

@@ -48,6 +48,15 @@ std::string humanBytes(std::int64_t bytes)
     return buf;
 }
 
+std::string_view Dump::opcode(const Instruction &in) const
+{
+    if (in.opcode != kNoString)
+        return str(in.opcode);
+    const std::string_view name = str(in.name);
+    const std::size_t dot = name.find('.');
+    return dot == std::string_view::npos ? name : name.substr(0, dot);
+}
+
 std::string_view Dump::valueName(const Value &value) const
 {
     return value.instruction == kNone ? std::string_view("?")

@@ -285,6 +285,9 @@ struct Dump
     bool hasLiveRanges() const { return traits.hasLiveRange; }
     std::string_view str(StringId id) const { return strings.view(id); }
     std::string_view valueName(const Value &value) const;
+    /// The instruction's opcode; without its text, the start of its name, which XLA forms
+    /// from the opcode ("custom-call.12" → "custom-call").
+    std::string_view opcode(const Instruction &in) const;
     /// "name{idx}" as in BufferLiveRange (the join key).
     std::string valueKey(const Value &value) const;
     /// The SHORT name as the dump prints it: name plus `{idx}` only for tuple instructions.

@@ -620,7 +620,8 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
         break;
     }
     (void)builder;
-    return "what no rule explains";
+    return "the rest, which no rule above explains: an allocation whose values are the same on "
+           "both sides changed size, or the two dumps are not compiles of one program";
 }
 
 } // namespace

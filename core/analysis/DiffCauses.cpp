@@ -496,8 +496,7 @@ std::string parameterText(const Dump &d, std::int64_t number)
     return out;
 }
 
-std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDiff &diff,
-                     const Builder &builder)
+std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDiff &diff)
 {
     const std::uint32_t firstA = c.valuesBefore.empty() ? kNone : c.valuesBefore.front();
     const std::uint32_t firstB = c.valuesAfter.empty() ? kNone : c.valuesAfter.front();
@@ -619,7 +618,6 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
     case CauseKind::Other:
         break;
     }
-    (void)builder;
     return "the rest, which no rule above explains: an allocation whose values are the same on "
            "both sides changed size, or the two dumps are not compiles of one program";
 }
@@ -832,7 +830,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         std::stable_sort(
             c.valuesAfter.begin(), c.valuesAfter.end(),
             [&b](std::uint32_t x, std::uint32_t y) { return b.values[x].size > b.values[y].size; });
-        c.text = sentence(c, a, b, diff, builder);
+        c.text = sentence(c, a, b, diff);
         out.causes.push_back(std::move(c));
     }
     std::stable_sort(out.causes.begin(), out.causes.end(), [](const Cause &x, const Cause &y) {

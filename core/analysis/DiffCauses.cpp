@@ -182,6 +182,11 @@ public:
             nodeA[x] = m.instructionInB[x] == kNone || changed(x);
         for (std::uint32_t y = 0; y < nb; ++y)
             nodeB[y] = m.instructionInA[y] == kNone || changed(m.instructionInA[y]);
+        regionOfA.assign(na, kNone);
+        regionOfB.assign(nb, kNone);
+        if (std::none_of(nodeA.begin(), nodeA.end(), [](bool x) { return x; }) &&
+            std::none_of(nodeB.begin(), nodeB.end(), [](bool x) { return x; }))
+            return; // every instruction paired and of its shape: no region
         Regions regions(na + nb);
         const auto B_ = [na](std::uint32_t y) { return static_cast<std::uint32_t>(na + y); };
         for (std::uint32_t x = 0; x < na; ++x)
@@ -234,8 +239,6 @@ public:
             const std::uint8_t k = sides[root];
             return m.sameProgram && (((k & 3) == 3) || ((k & 3) != 0 && (k & 4) != 0));
         };
-        regionOfA.assign(na, kNone);
-        regionOfB.assign(nb, kNone);
         for (std::uint32_t x = 0; x < na; ++x)
             if (nodeA[x] && restructured(regions.find(x)))
                 regionOfA[x] = regions.find(x);

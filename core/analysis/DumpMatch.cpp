@@ -105,6 +105,8 @@ struct Side
     /// split or merged computation keeps (a GEMM of half the rows). Only spreads a match
     /// along an operand or a single user, never groups on its own.
     std::vector<Hash> kind;
+    std::vector<Hash> parameter;  ///< an entry parameter's number + 1, else 0
+    std::vector<Hash> valuesHash; ///< the values an instruction defines, hashed
     std::vector<std::uint32_t> operandStart;
     std::vector<Operand> operands; ///< per instruction, by operand number
     std::vector<std::uint32_t> userStart;
@@ -130,6 +132,52 @@ struct Side
                 ++depth;
         }
         return fmix(h) | 1;
+    }
+
+    /// The opcode with op_type; without its text an instruction is known by its name's stem
+    /// (`get-tuple-element` of `get-tuple-element.5`), which a renumbering keeps.
+    Hash opcodeHash(std::uint32_t i) const
+    {
+        const Instruction &in = dump->instructions[i];
+        return in.opcode != kNoString
+                   ? mix(str(in.opcode), str(in.opType))
+                   : StringPool::hash(Breakdown::nameStem(dump->str(in.name))) | 2;
+    }
+
+    /// The keys of the later levels (renamed scopes, structure alone, names), refined, made
+    /// when a match gets that far: most comparisons pair everything on the first three.
+    void buildLooser()
+    {
+        const Dump &d = *dump;
+        const std::size_t n = d.instructions.size();
+        ownRenamed.assign(n, 0);
+        looseRenamed.assign(n, 0);
+        named.assign(n, 0);
+        bare.assign(n, 0);
+        kind.assign(n, 0);
+        nameOnly.assign(n, 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const Instruction &in = d.instructions[i];
+            const Hash opcode = mix(opcodeHash(i), parameter[i]);
+            Hash r = mix(opcode, in.opName != kNoString ? scopeFreeHash(d.str(in.opName)) : 0);
+            looseRenamed[i] = r;
+            const Hash shape = str(d.shapes[in.shape].text);
+            ownRenamed[i] = mix(mix(r, shape), valuesHash[i]);
+            bare[i] = mix(mix(opcode, shape), valuesHash[i]);
+            Hash types = 0;
+            const auto [first, last] = d.valuesOf(i);
+            for (const std::uint32_t *v = first; v != last; ++v) {
+                const Value &val = d.values[*v];
+                const ShapeInfo &si = d.shapes[val.shape];
+                types += fmix(mix(mix(str(val.index), static_cast<Hash>(si.elementType)),
+                                  static_cast<Hash>(si.tupleArity + 2)));
+            }
+            kind[i] = mix(opcode, types);
+            nameOnly[i] = mix(str(in.name), opcode);
+            named[i] = mix(nameOnly[i], shape);
+        }
+        refinedRenamed = refine(ownRenamed);
+        refinedBare = refine(bare);
     }
 
     /// Rounds of refinement of `base` by the neighbours' signatures (Weisfeiler–Lehman).
@@ -185,7 +233,7 @@ struct Side
 
         // An entry parameter is known by its number: a recompile may give parameters other
         // names (`param.13` is parameter 3 on one side and `param.12.0` on the other).
-        std::vector<Hash> parameter(n, 0);
+        parameter.assign(n, 0);
         for (const Allocation &alloc : d.allocations) {
             if (!alloc.isParameter)
                 continue;
@@ -198,29 +246,15 @@ struct Side
 
         own.assign(n, 0);
         loose.assign(n, 0);
-        ownRenamed.assign(n, 0);
-        looseRenamed.assign(n, 0);
-        named.assign(n, 0);
-        bare.assign(n, 0);
-        kind.assign(n, 0);
-        nameOnly.assign(n, 0);
+        valuesHash.assign(n, 0);
         for (std::uint32_t i = 0; i < n; ++i) {
             const Instruction &in = d.instructions[i];
-            // Without its text an instruction is known by its name's stem (`get-tuple-element`
-            // of `get-tuple-element.5`), which a renumbering keeps.
-            Hash h = in.opcode != kNoString
-                         ? mix(str(in.opcode), str(in.opType))
-                         : StringPool::hash(Breakdown::nameStem(d.str(in.name))) | 2;
-            h = mix(h, parameter[i]);
-            Hash r = mix(h, in.opName != kNoString ? scopeFreeHash(d.str(in.opName)) : 0);
+            Hash h = mix(opcodeHash(i), parameter[i]);
             h = mix(h, str(in.opName));
             h = mix(mix(h, str(in.sourceFile)), static_cast<Hash>(in.sourceLine));
             h = mix(h, stackHash(in.stackFrame));
             loose[i] = h;
-            looseRenamed[i] = r;
-            const Hash shape = str(d.shapes[in.shape].text);
-            h = mix(h, shape);
-            r = mix(r, shape);
+            h = mix(h, str(d.shapes[in.shape].text));
             // The values it defines, in any order.
             Hash values = 0;
             const auto [first, last] = d.valuesOf(i);
@@ -229,22 +263,8 @@ struct Side
                 values += fmix(mix(mix(str(val.index), str(d.shapes[val.shape].text)),
                                    static_cast<Hash>(val.color)));
             }
+            valuesHash[i] = values;
             own[i] = mix(h, values);
-            ownRenamed[i] = mix(r, values);
-            const Hash opcode = in.opcode != kNoString
-                                    ? str(in.opcode)
-                                    : StringPool::hash(Breakdown::nameStem(d.str(in.name))) | 2;
-            bare[i] = mix(mix(mix(opcode, parameter[i]), shape), values);
-            Hash types = 0;
-            for (const std::uint32_t *v = first; v != last; ++v) {
-                const Value &val = d.values[*v];
-                const ShapeInfo &si = d.shapes[val.shape];
-                types += fmix(mix(mix(str(val.index), static_cast<Hash>(si.elementType)),
-                                  static_cast<Hash>(si.tupleArity + 2)));
-            }
-            kind[i] = mix(mix(opcode, parameter[i]), types);
-            nameOnly[i] = mix(mix(str(in.name), opcode), parameter[i]);
-            named[i] = mix(nameOnly[i], shape);
         }
 
         // Operands, from the values' uses; and, as operand -1, the values an instruction holds
@@ -410,16 +430,7 @@ public:
                 return;
             // The refinements of the looser keys, only when a level gets that far.
             if (level.keyA->empty())
-                runBoth(
-                    [&] {
-                        A.refinedRenamed = A.refine(A.ownRenamed);
-                        A.refinedBare = A.refine(A.bare);
-                    },
-                    [&] {
-                        B.refinedRenamed = B.refine(B.ownRenamed);
-                        B.refinedBare = B.refine(B.bare);
-                    },
-                    m_threads);
+                runBoth([&] { A.buildLooser(); }, [&] { B.buildLooser(); }, m_threads);
             // Structure alone says which is which only between compiles of one program: when
             // the metadata paired fewer than half of the smaller side's instructions, these are
             // other programs and the rest stays unpaired.

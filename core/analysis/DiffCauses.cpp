@@ -458,11 +458,15 @@ std::map<std::int32_t, std::vector<std::uint32_t>> tempsByColor(const Dump &d)
 
 std::string name(const Dump &d, std::uint32_t v)
 {
+    if (v >= d.values.size())
+        return "?";
     return d.valueKey(d.values[v]);
 }
 
 std::string shapeBytes(const Dump &d, std::uint32_t v)
 {
+    if (v >= d.values.size())
+        return "?";
     return std::string(d.shapeText(d.values[v])) + ", " + humanBytes(d.values[v].size);
 }
 
@@ -543,27 +547,35 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
             if (y.allocation == kNone || !b.allocations[y.allocation].isParameter)
                 scaled.push_back(v);
         }
+        const std::string check = " — check the shapes the function is called with (batch, "
+                                  "sequence length)";
         if (scaled.empty())
-            return out;
+            return out + check;
         return out + "; " + count(scaled.size(), "value scales", "values scale") + " with them (" +
-               names(b, scaled) + ")";
+               names(b, scaled) + ")" + check;
     }
     case CauseKind::Dtype:
-        return count(c.valuesAfter.size(), "value has", "values have") +
-               " another element type: " + name(a, firstA) + " " +
-               std::string(a.shapeText(a.values[firstA])) + " → " +
-               std::string(b.shapeText(b.values[firstB])) +
-               (c.valuesAfter.size() > 1
-                    ? " (and " + std::to_string(c.valuesAfter.size() - 1) + " more)"
-                    : std::string());
-    case CauseKind::Resized:
+    case CauseKind::Resized: {
+        // The largest value after, with what it was.
+        const std::uint32_t vb = firstB;
+        const std::uint32_t va = vb == kNone ? firstA : diff.match.valueInA[vb];
+        if (va == kNone || vb == kNone)
+            return count(c.valuesAfter.size(), "value", "values") + " changed shape";
+        const std::string more =
+            c.valuesAfter.size() > 1
+                ? " (and " + std::to_string(c.valuesAfter.size() - 1) + " more)"
+                : std::string();
+        if (c.kind == CauseKind::Dtype)
+            return count(c.valuesAfter.size(), "value has", "values have") +
+                   " another element type: " + name(a, va) + " " +
+                   std::string(a.shapeText(a.values[va])) + " → " +
+                   std::string(b.shapeText(b.values[vb])) + more +
+                   " — check the dtypes of the inputs and the casts (x64, a mixed-precision "
+                   "policy)";
         return count(c.valuesAfter.size(), "value", "values") +
-               " changed shape while the inputs did not: " + name(a, firstA) + " " +
-               shapeBytes(a, firstA) + " → " + std::string(b.shapeText(b.values[firstB])) + ", " +
-               humanBytes(b.values[firstB].size) +
-               (c.valuesAfter.size() > 1
-                    ? " (and " + std::to_string(c.valuesAfter.size() - 1) + " more)"
-                    : std::string());
+               " changed shape while the inputs did not: " + name(a, va) + " " + shapeBytes(a, va) +
+               " → " + shapeBytes(b, vb) + more;
+    }
     case CauseKind::NewBuffer:
         return count(c.valuesAfter.size(), "buffer exists", "buffers exist") +
                " only after: " + names(b, c.valuesAfter) + " (largest " + shapeBytes(b, firstB) +
@@ -595,7 +607,8 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
     case CauseKind::InPlaceLost:
         return count(c.valuesAfter.size(), "value no longer shares", "values no longer share") +
                " its operand's or the output's buffer: " + names(b, c.valuesAfter) +
-               " — XLA copies where it wrote in place";
+               " — XLA copies where it wrote in place: a later read of the old value, or a "
+               "buffer it may not overwrite (a parameter not donated), forces the copy";
     case CauseKind::InPlaceGained:
         return count(c.valuesAfter.size(), "value now shares", "values now share") +
                " its operand's or the output's buffer: " + names(b, c.valuesAfter) +
@@ -604,7 +617,8 @@ std::string sentence(const Cause &c, const Dump &a, const Dump &b, const DumpDif
         const bool after = firstB != kNone;
         return std::string("collective buffers changed: ") +
                (after ? names(b, c.valuesAfter) : names(a, c.valuesBefore)) + " (largest " +
-               (after ? shapeBytes(b, firstB) : shapeBytes(a, firstA)) + ")";
+               (after ? shapeBytes(b, firstB) : shapeBytes(a, firstA)) +
+               ") — check the sharding of their operands and the mesh";
     }
     case CauseKind::Packing:
         return std::string("the temporary allocation ") + (c.heldDelta > 0 ? "grew" : "shrank") +

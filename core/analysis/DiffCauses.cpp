@@ -686,6 +686,10 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
     out.heldBefore = ma.device.held();
     out.heldAfter = mb.device.held();
     {
+        // Without live ranges on a side (a dump printed by BufferAssignment::ToString) no temp
+        // allocation has most live bytes: temps are then allocations like the others, put
+        // down to their values.
+        const bool liveRanges = a.hasLiveRanges() && b.hasLiveRanges();
         std::map<ParameterKey, std::uint32_t> paramB;
         for (std::uint32_t k = 0; k < b.allocations.size(); ++k)
             if (b.allocations[k].isParameter)
@@ -753,7 +757,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         };
         for (std::uint32_t k = 0; k < a.allocations.size(); ++k) {
             const Allocation &x = a.allocations[k];
-            if (x.isPreallocatedTemp)
+            if (x.isPreallocatedTemp && liveRanges)
                 continue;
             const std::uint32_t y = pairOfA[k];
             const std::int64_t before = heldBy(x);
@@ -768,7 +772,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         }
         for (std::uint32_t k = 0; k < b.allocations.size(); ++k) {
             const Allocation &y = b.allocations[k];
-            if (pairedB[k] || y.isPreallocatedTemp)
+            if (pairedB[k] || (y.isPreallocatedTemp && liveRanges))
                 continue;
             const std::uint32_t vb = largest(b, y);
             // e.g. an output buffer of its own for what a donated parameter held before.
@@ -779,8 +783,8 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         // other side: what its values count at the step where most of it is live (the
         // timeline's largestLiveStep), and its unused bytes (size − that, the packing).
         const double allocations = clock.seconds();
-        const auto tempsA = tempsByColor(a);
-        const auto tempsB = tempsByColor(b);
+        const auto tempsA = liveRanges ? tempsByColor(a) : decltype(tempsByColor(a))();
+        const auto tempsB = liveRanges ? tempsByColor(b) : decltype(tempsByColor(b))();
         std::int64_t packing = 0;
         const auto usageOf = [](const MemoryTimeline &t, std::uint32_t k) {
             return k < t.allocations().size() ? t.allocations()[k] : AllocationUsage();

@@ -603,6 +603,28 @@ private Q_SLOTS:
                  c.text.c_str());
     }
 
+    // A dump printed without live ranges (BufferAssignment::ToString: reactant-issue-1462)
+    // has no most live bytes to tell packing from the rest: its temp allocation grown by 512
+    // bytes is not called packing; with every value the same, it is the explicit rest.
+    void noLiveRangesNoPacking()
+    {
+        const char *name = "reactant-issue-1462-buffer-assignment.txt";
+        REQUIRE_REAL(name);
+        const std::string text = readFile(realFile(name).toStdString());
+        std::string grown = replaceAll(text, "allocation 2: size 307200000, preallocated-temp:",
+                                       "allocation 2: size 307200512, preallocated-temp:");
+        grown = replaceAll(grown, "Total bytes used: 614403072", "Total bytes used: 614403584");
+        QVERIFY(grown != text);
+        const Loaded a = loadText(text);
+        const Loaded b = loadText(grown);
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.why.heldAfter - d.why.heldBefore, std::int64_t(512));
+        QVERIFY(causeOf(d, CauseKind::Packing) == nullptr);
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        QCOMPARE(d.why.causes.front().kind, CauseKind::Other);
+        QCOMPARE(d.why.causes.front().heldDelta, std::int64_t(512));
+    }
+
     // Every pair of samples (each against itself too): the causes add up to both changes.
     // Between compiles of one program the rules leave nothing to "other"; two unrelated
     // programs (which diff says look like different programs) may leave a rest there.

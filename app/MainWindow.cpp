@@ -178,7 +178,16 @@ MainWindow::MainWindow(QWidget *parent)
     m_notice->hide(); // a saved layout must not bring back an old notice
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The windows it opened (Compare, out of memory, Device Fit) hand what they hold to the
+    // workspace's job runner when they go: they go first, while the runner is there. Qt would
+    // delete them after the workspace, which was created before them.
+    const auto children = findChildren<QWidget *>(Qt::FindDirectChildrenOnly);
+    for (QWidget *child : children)
+        if (child->isWindow())
+            delete child;
+}
 
 Selection *MainWindow::selection() const
 {

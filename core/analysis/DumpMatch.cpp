@@ -343,22 +343,31 @@ struct Side
                           return x.number != y.number ? x.number < y.number : x.index < y.index;
                       });
 
-        // Users: the distinct readers of each instruction's values.
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> edges; // (definer, user)
-        edges.reserve(operands.size());
-        for (std::uint32_t i = 0; i < n; ++i)
-            for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k)
-                edges.emplace_back(operands[k].definer, i);
-        std::sort(edges.begin(), edges.end());
-        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        // Users: the distinct readers of each instruction's values, by a counting pass over
+        // the operands (readers come in increasing order, so a repeat is the last one written).
         userStart.assign(n + 1, 0);
-        for (const auto &e : edges)
-            ++userStart[e.first + 1];
+        std::vector<std::uint32_t> last(n, kNone); // the reader counted last per definer
+        for (std::uint32_t i = 0; i < n; ++i)
+            for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
+                const std::uint32_t def = operands[k].definer;
+                if (last[def] != i) {
+                    last[def] = i;
+                    ++userStart[def + 1];
+                }
+            }
         for (std::size_t i = 0; i < n; ++i)
             userStart[i + 1] += userStart[i];
-        users.resize(edges.size());
-        for (std::size_t k = 0; k < edges.size(); ++k)
-            users[k] = edges[k].second; // edges are sorted by definer
+        users.resize(userStart[n]);
+        std::vector<std::uint32_t> next(userStart.begin(), userStart.end() - 1);
+        std::fill(last.begin(), last.end(), kNone);
+        for (std::uint32_t i = 0; i < n; ++i)
+            for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
+                const std::uint32_t def = operands[k].definer;
+                if (last[def] != i) {
+                    last[def] = i;
+                    users[next[def]++] = i;
+                }
+            }
 
         refined = refine(own);
         // refinedRenamed and refinedBare are refined when a level needs them (ensureRefined).
@@ -903,24 +912,19 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
 
     // Allocations: each with the one that holds most of its matched bytes, one to one.
     {
-        std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>> votes;
+        // Bytes per (A allocation, B allocation), summed in a map: few distinct pairs.
+        std::unordered_map<std::uint64_t, std::int64_t> votes;
         for (std::uint32_t va = 0; va < a.values.size(); ++va) {
             const std::uint32_t vb = m.valueInB[va];
             if (vb != kNone && a.values[va].allocation != kNone && b.values[vb].allocation != kNone)
-                votes.emplace_back(a.values[va].allocation, b.values[vb].allocation,
-                                   std::max<std::int64_t>(1, a.values[va].size));
+                votes[(std::uint64_t(a.values[va].allocation) << 32) | b.values[vb].allocation] +=
+                    std::max<std::int64_t>(1, a.values[va].size);
         }
-        std::sort(votes.begin(), votes.end());
         std::vector<std::tuple<std::int64_t, std::uint32_t, std::uint32_t>> sums;
-        for (std::size_t k = 0; k < votes.size();) {
-            std::size_t e = k;
-            std::int64_t bytes = 0;
-            while (e < votes.size() && std::get<0>(votes[e]) == std::get<0>(votes[k]) &&
-                   std::get<1>(votes[e]) == std::get<1>(votes[k]))
-                bytes += std::get<2>(votes[e++]);
-            sums.emplace_back(-bytes, std::get<0>(votes[k]), std::get<1>(votes[k]));
-            k = e;
-        }
+        sums.reserve(votes.size());
+        for (const auto &[key, bytes] : votes)
+            sums.emplace_back(-bytes, static_cast<std::uint32_t>(key >> 32),
+                              static_cast<std::uint32_t>(key & 0xffffffffu));
         std::sort(sums.begin(), sums.end());
         for (const auto &[bytes, x, y] : sums) {
             if (m.allocationInB[x] == kNone && m.allocationInA[y] == kNone) {

@@ -104,6 +104,7 @@ struct Operand
     std::int64_t number = 0; ///< operand number
     Hash index = 0;          ///< the value's shape index and the use's
     std::uint32_t definer = kNone;
+    Hash key = 0; ///< number and index together, for the refinement rounds
 };
 
 /// One dump's instructions as a graph with hashed attributes; built for A and B in parallel.
@@ -234,7 +235,7 @@ struct Side
                 Hash h = cur[i];
                 for (std::uint32_t k = operandStart[i]; k < operandStart[i + 1]; ++k) {
                     const Operand &o = operands[k];
-                    h = mix(mix(mix(h, static_cast<Hash>(o.number)), o.index), cur[o.definer]);
+                    h = mix(h, cur[o.definer] ^ o.key);
                 }
                 Hash readers = 0;
                 for (std::uint32_t k = userStart[i]; k < userStart[i + 1]; ++k)
@@ -319,13 +320,13 @@ struct Side
                     const Use &u = d.uses[v.firstUse + k];
                     if (u.instruction < n)
                         fn(u.instruction,
-                           Operand{u.operand, mix(str(v.index), str(u.index)), v.instruction});
+                           Operand{u.operand, mix(str(v.index), str(u.index)), v.instruction, 0});
                 }
                 for (std::uint32_t k = 0; k < v.positionCount; ++k) {
                     const Position &p = d.positions[v.firstPosition + k];
                     if (p.instruction < n && p.instruction != v.instruction)
                         fn(p.instruction,
-                           Operand{-1, mix(str(v.index), str(p.index)), v.instruction});
+                           Operand{-1, mix(str(v.index), str(p.index)), v.instruction, 0});
                 }
             }
         };
@@ -342,6 +343,8 @@ struct Side
                       [](const Operand &x, const Operand &y) {
                           return x.number != y.number ? x.number < y.number : x.index < y.index;
                       });
+        for (Operand &o : operands)
+            o.key = mix(static_cast<Hash>(o.number), o.index);
 
         // Users: the distinct readers of each instruction's values, by a counting pass over
         // the operands (readers come in increasing order, so a repeat is the last one written).

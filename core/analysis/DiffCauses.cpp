@@ -15,6 +15,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 
 namespace bufferscope {
 
@@ -95,24 +96,56 @@ struct Regions
     void join(std::uint32_t x, std::uint32_t y) { parent[find(x)] = find(y); }
 };
 
-/// For each instruction, the instructions whose values it reads (from the `uses:` lists).
-std::vector<std::vector<std::uint32_t>> readsOf(const Dump &d)
+/// For each instruction, the instructions whose values it reads (from the `uses:` lists),
+/// each once, in increasing order: one array with an offset per instruction.
+struct Reads
 {
-    std::vector<std::vector<std::uint32_t>> out(d.instructions.size());
-    for (const Value &v : d.values) {
-        if (v.instruction == kNone)
-            continue;
-        for (std::uint32_t k = 0; k < v.useCount; ++k) {
-            const Use &u = d.uses[v.firstUse + k];
-            if (u.instruction < out.size() && u.instruction != v.instruction)
-                out[u.instruction].push_back(v.instruction);
+    std::vector<std::uint32_t> start; ///< instruction -> first of its reads; one past the end last
+    std::vector<std::uint32_t> items;
+    std::span<const std::uint32_t> operator[](std::size_t i) const
+    {
+        return {items.data() + start[i], items.data() + start[i + 1]};
+    }
+    std::size_t size() const { return start.empty() ? 0 : start.size() - 1; }
+};
+
+Reads readsOf(const Dump &d)
+{
+    const std::size_t n = d.instructions.size();
+    Reads r;
+    r.start.assign(n + 1, 0);
+    const auto forEachRead = [&](const auto &fn) {
+        for (const Value &v : d.values) {
+            if (v.instruction == kNone)
+                continue;
+            for (std::uint32_t k = 0; k < v.useCount; ++k) {
+                const Use &u = d.uses[v.firstUse + k];
+                if (u.instruction < n && u.instruction != v.instruction)
+                    fn(u.instruction, v.instruction);
+            }
         }
+    };
+    forEachRead([&](std::uint32_t reader, std::uint32_t) { ++r.start[reader + 1]; });
+    for (std::size_t i = 0; i < n; ++i)
+        r.start[i + 1] += r.start[i];
+    r.items.resize(r.start[n]);
+    std::vector<std::uint32_t> next(r.start.begin(), r.start.end() - 1);
+    forEachRead(
+        [&](std::uint32_t reader, std::uint32_t definer) { r.items[next[reader]++] = definer; });
+    // Each reader's list sorted and without repeats, compacted in place.
+    std::uint32_t out = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto first = r.items.begin() + r.start[i];
+        auto last = r.items.begin() + r.start[i + 1];
+        std::sort(first, last);
+        last = std::unique(first, last);
+        r.start[i] = out;
+        out = static_cast<std::uint32_t>(std::move(first, last, r.items.begin() + out) -
+                                         r.items.begin());
     }
-    for (auto &r : out) {
-        std::sort(r.begin(), r.end());
-        r.erase(std::unique(r.begin(), r.end()), r.end());
-    }
-    return out;
+    r.start[n] = out;
+    r.items.resize(out);
+    return r;
 }
 
 /// The explanation being built: terms per cause, keyed by kind and, for a donation, the
@@ -196,12 +229,10 @@ public:
         const auto readsB = readsOf(b);
         std::vector<std::uint32_t> readersA(na, 0);
         std::vector<std::uint32_t> readersB(nb, 0);
-        for (const auto &r : readsA)
-            for (std::uint32_t x : r)
-                ++readersA[x];
-        for (const auto &r : readsB)
-            for (std::uint32_t x : r)
-                ++readersB[x];
+        for (const std::uint32_t x : readsA.items)
+            ++readersA[x];
+        for (const std::uint32_t x : readsB.items)
+            ++readersB[x];
         constexpr std::uint32_t kFew = 4;
         // For each unchanged pair (by its B instruction), A's nodes next to it.
         std::vector<std::vector<std::uint32_t>> nearA(nb);

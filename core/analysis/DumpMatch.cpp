@@ -198,10 +198,20 @@ struct Side
         bare.assign(n, 0);
         kind.assign(n, 0);
         nameOnly.assign(n, 0);
+        std::vector<Hash> scopeFree(d.strings.size(), 0); // op_name StringId -> scope-free hash
         for (std::uint32_t i = 0; i < n; ++i) {
             const Instruction &in = d.instructions[i];
             const Hash opcode = mix(opcodeHash(i), parameter[i]);
-            Hash r = mix(opcode, in.opName != kNoString ? scopeFreeHash(d.str(in.opName)) : 0);
+            Hash r = opcode;
+            if (in.opName < scopeFree.size()) {
+                // One op_name is shared by many instructions: hashed once.
+                Hash &f = scopeFree[in.opName];
+                if (f == 0)
+                    f = scopeFreeHash(d.str(in.opName));
+                r = mix(r, f);
+            } else {
+                r = mix(r, 0);
+            }
             looseRenamed[i] = r;
             const Hash shape = str(d.shapes[in.shape].text);
             ownRenamed[i] = mix(mix(r, shape), valuesHash[i]);

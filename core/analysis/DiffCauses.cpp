@@ -51,29 +51,7 @@ bool isCollective(const Dump &d, const Value &v)
     return false;
 }
 
-/// What an allocation adds to argument + output − alias + temp (MemoryAnalysis, device).
-std::int64_t heldBy(const Allocation &a)
-{
-    if (a.color == MemoryAnalysis::kHostMemorySpace)
-        return 0;
-    std::int64_t h = 0;
-    if (a.isParameter)
-        h += a.size;
-    if (a.isMaybeLiveOut && !a.isParameter)
-        h += a.size;
-    if (a.isPreallocatedTemp)
-        h += a.size;
-    return h;
-}
-
 using ParameterKey = std::pair<std::int64_t, std::string>; ///< number, ShapeIndex
-
-ParameterKey parameterKey(const Dump &d, const Allocation &a)
-{
-    return {a.parameterNumber, a.parameterIndex == kNoString
-                                   ? std::string("{}")
-                                   : std::string(d.str(a.parameterIndex))};
-}
 
 /// The shape of a value, parsed (an invalid shape when it does not parse).
 Shape shapeOf(const Dump &d, const Value &v)
@@ -106,7 +84,6 @@ struct Reads
     {
         return {items.data() + start[i], items.data() + start[i + 1]};
     }
-    std::size_t size() const { return start.empty() ? 0 : start.size() - 1; }
 };
 
 Reads readsOf(const Dump &d)
@@ -156,26 +133,25 @@ public:
     Builder(const DumpDiff &diff, const Dump &a, const Dump &b) : D(diff), A(a), B(b)
     {
         const DumpMatch &m = diff.match;
-        // Donations: parameters aliased with an output on one side only; the values of their
-        // allocation on that side, and those values' counterparts, belong to that cause.
+        // Donations lost or gained (DumpDiff::donations): the values of that parameter's
+        // allocation on the side that donates it, and their counterparts, belong to that cause.
         lostOfA.assign(a.values.size(), -1);
         gainedOfB.assign(b.values.size(), -1);
-        std::set<ParameterKey> donatedA;
-        std::set<ParameterKey> donatedB;
-        for (const Allocation &x : a.allocations)
-            if (x.isParameter && x.isMaybeLiveOut)
-                donatedA.insert(parameterKey(a, x));
-        for (const Allocation &x : b.allocations)
-            if (x.isParameter && x.isMaybeLiveOut)
-                donatedB.insert(parameterKey(b, x));
-        for (const Allocation &x : a.allocations)
-            if (x.isParameter && x.isMaybeLiveOut && !donatedB.count(parameterKey(a, x)))
-                for (std::uint32_t k = 0; k < x.valueCount; ++k)
-                    lostOfA[a.allocationValues[x.firstValue + k]] = x.parameterNumber;
-        for (const Allocation &x : b.allocations)
-            if (x.isParameter && x.isMaybeLiveOut && !donatedA.count(parameterKey(b, x)))
-                for (std::uint32_t k = 0; k < x.valueCount; ++k)
-                    gainedOfB[b.allocationValues[x.firstValue + k]] = x.parameterNumber;
+        std::set<ParameterKey> lost;
+        std::set<ParameterKey> gained;
+        for (const DonationChange &c : diff.donations)
+            (c.lost ? lost : gained).insert({c.parameter, c.index});
+        const auto mark = [](const Dump &d, const std::set<ParameterKey> &keys,
+                             std::vector<std::int64_t> &of) {
+            if (keys.empty())
+                return;
+            for (const Allocation &x : d.allocations)
+                if (x.isParameter && x.isMaybeLiveOut && keys.count(parameterKey(d, x)))
+                    for (std::uint32_t k = 0; k < x.valueCount; ++k)
+                        of[d.allocationValues[x.firstValue + k]] = x.parameterNumber;
+        };
+        mark(a, lost, lostOfA);
+        mark(b, gained, gainedOfB);
 
         // Entry parameters whose shape changed: their dimensions' ratios (after / before) say
         // which other values scale with them.
@@ -354,22 +330,13 @@ public:
             c.valuesAfter.push_back(vb);
     }
 
-    /// The terms of a change between step `sa` of A and step `sb` of B, restricted to the
-    /// values `inA`/`inB` accepts: what each value counts there (Breakdown::countedBytes, so
-    /// they add up to the curve), after minus before, per value pair. `peak` says which
-    /// figure the terms go to.
-    template <class KeepA, class KeepB>
-    void attribute(const std::vector<std::uint32_t> &liveA, const std::vector<std::uint32_t> &liveB,
-                   KeepA inA, KeepB inB, bool peak)
+    /// The terms of a change between the values `la` live at a step of A and `lb` at a step of
+    /// B (each largest first): what each value counts there (Breakdown::countedBytes, so they
+    /// add up to the curve), after minus before, per value pair. `peak` says which figure the
+    /// terms go to.
+    void attribute(const std::vector<std::uint32_t> &la, const std::vector<std::uint32_t> &lb,
+                   bool peak)
     {
-        std::vector<std::uint32_t> la;
-        std::vector<std::uint32_t> lb;
-        for (std::uint32_t v : liveA)
-            if (inA(v))
-                la.push_back(v);
-        for (std::uint32_t v : liveB)
-            if (inB(v))
-                lb.push_back(v);
         const std::vector<std::int64_t> ca = Breakdown::countedBytes(A, la);
         const std::vector<std::int64_t> cb = Breakdown::countedBytes(B, lb);
         if (countedA.size() != A.values.size())
@@ -700,10 +667,8 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
     const SpaceTimeline *sa = ta.space(0) ? ta.space(0) : ta.primary();
     const SpaceTimeline *sb = tb.space(0) ? tb.space(0) : tb.primary();
     if (sa && sb) {
-        builder.attribute(
-            liveAt(a, diff.peakStepBefore, sa->memorySpace),
-            liveAt(b, diff.peakStepAfter, sb->memorySpace), [](std::uint32_t) { return true; },
-            [](std::uint32_t) { return true; }, true);
+        builder.attribute(liveAt(a, diff.peakStepBefore, sa->memorySpace),
+                          liveAt(b, diff.peakStepAfter, sb->memorySpace), true);
         out.peakMoved = diff.peakStepBefore >= 0 && diff.peakStepAfter >= 0 &&
                         diff.peakStepBeforeInB != diff.peakStepAfter;
     }
@@ -791,8 +756,8 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             if (x.isPreallocatedTemp && liveRanges)
                 continue;
             const std::uint32_t y = pairOfA[k];
-            const std::int64_t before = heldBy(x);
-            const std::int64_t after = y == kNone ? 0 : heldBy(b.allocations[y]);
+            const std::int64_t before = MemoryAnalysis::heldBy(x);
+            const std::int64_t after = y == kNone ? 0 : MemoryAnalysis::heldBy(b.allocations[y]);
             // Its largest value, and that value's counterpart when the paired allocation
             // holds it (else the pair's own largest).
             const std::uint32_t va = largest(a, x);
@@ -808,7 +773,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
             const std::uint32_t vb = largest(b, y);
             // e.g. an output buffer of its own for what a donated parameter held before.
             const std::uint32_t va = vb == kNone ? kNone : m.valueInA[vb];
-            put(va, vb, heldBy(y), kNone, k);
+            put(va, vb, MemoryAnalysis::heldBy(y), kNone, k);
         }
         // Each temp allocation paired with the one of its colour in the same place on the
         // other side: what its values count at the step where most of it is live (the
@@ -820,7 +785,6 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         const auto usageOf = [](const MemoryTimeline &t, std::uint32_t k) {
             return k < t.allocations().size() ? t.allocations()[k] : AllocationUsage();
         };
-        const auto all = [](std::uint32_t) { return true; };
         const auto temp = [&](std::uint32_t x, std::uint32_t y) {
             const AllocationUsage ua = x == kNone ? AllocationUsage() : usageOf(ta, x);
             const AllocationUsage ub = y == kNone ? AllocationUsage() : usageOf(tb, y);
@@ -828,7 +792,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
                                          : liveIn(a, a.allocations[x], ua.largestLiveStep),
                               y == kNone ? std::vector<std::uint32_t>()
                                          : liveIn(b, b.allocations[y], ub.largestLiveStep),
-                              all, all, false);
+                              false);
             const std::int64_t unusedA =
                 x == kNone ? 0 : a.allocations[x].size - ua.largestLiveBytes;
             const std::int64_t unusedB =

@@ -104,9 +104,7 @@ std::optional<DonationKey> donationOf(const Dump &d, const Allocation &a)
 {
     if (!a.isParameter || !a.isMaybeLiveOut)
         return std::nullopt;
-    return DonationKey{a.parameterNumber, a.parameterIndex == kNoString
-                                              ? std::string("{}")
-                                              : std::string(d.str(a.parameterIndex))};
+    return parameterKey(d, a);
 }
 
 /// Bytes of each donated parameter.
@@ -120,6 +118,13 @@ std::map<DonationKey, std::int64_t> donatedParameters(const Dump &d)
 }
 
 } // namespace
+
+std::pair<std::int64_t, std::string> parameterKey(const Dump &dump, const Allocation &a)
+{
+    return {a.parameterNumber, a.parameterIndex == kNoString
+                                   ? std::string("{}")
+                                   : std::string(dump.str(a.parameterIndex))};
+}
 
 DiffSide DiffSide::of(const Dump &dump, std::uint32_t value)
 {

@@ -87,6 +87,10 @@ struct PeakChange
     std::int64_t contribution = 0;
 };
 
+/// An entry parameter allocation's number and ShapeIndex (`{}` when none is printed): what
+/// joins a parameter across two compiles.
+std::pair<std::int64_t, std::string> parameterKey(const Dump &dump, const Allocation &a);
+
 /// An entry parameter aliased with an output (its allocation also `maybe-live-out`: a donated
 /// buffer XLA writes the output into) in one dump and not in the other.
 struct DonationChange

@@ -26,6 +26,8 @@ struct MemoryAnalysis
         std::int64_t constant = 0; ///< in none of the four: held while the executable is loaded
         /// argument + output − alias + temp: what XLA calls the least needed to run it.
         std::int64_t held() const { return argument + output - alias + temp; }
+        /// Counts one allocation into the figures its flags say.
+        void add(const Allocation &a);
     };
     Side device; ///< every memory space but S(5)
     Side host;   ///< S(5)
@@ -33,6 +35,8 @@ struct MemoryAnalysis
     static constexpr std::int32_t kHostMemorySpace = 5; ///< Layout::kHostMemorySpace
 
     static MemoryAnalysis of(const Dump &dump);
+    /// What one allocation adds to the device's held() (0 for S(5) host memory).
+    static std::int64_t heldBy(const Allocation &a);
 };
 
 } // namespace bufferscope

@@ -191,22 +191,16 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     if (d.peakStepBefore >= 0 && d.peakStepAfter >= 0 && d.peakStepBeforeInB != d.peakStepAfter)
         line("          the peak moved: the before peak's step is step " +
              std::to_string(d.peakStepBeforeInB) + " of after");
+    const DiffCauses &why = d.why;
+    line("  held    " + humanBytes(why.heldBefore) + " -> " + humanBytes(why.heldAfter) + "  " +
+         signedBytes(why.heldAfter - why.heldBefore) +
+         "  (argument + output - alias + temp: what the device holds while it runs)");
     if (d.partStepBefore >= 0)
         line("  curves  first part at step " + std::to_string(d.partStepBefore) + " of before, " +
              std::to_string(d.partStepAfter) + " of after (" + humanBytes(d.partBytesBefore) +
              " -> " + humanBytes(d.partBytesAfter) + " live)");
     else
         line("  curves  the same on every aligned step");
-    const DiffCauses &why = d.why;
-    line("  held    " + humanBytes(why.heldBefore) + " -> " + humanBytes(why.heldAfter) + "  " +
-         signedBytes(why.heldAfter - why.heldBefore) +
-         "  (argument + output - alias + temp: what the device holds while it runs)");
-    if (why.printedPeaks)
-        line("  XLA's printed peaks  " + humanBytes(why.printedBefore) + " -> " +
-             humanBytes(why.printedAfter) + "  " +
-             signedBytes(why.printedAfter - why.printedBefore));
-    if (!why.printedDisagree.empty())
-        line("          " + why.printedDisagree);
     line();
     line("Why memory changed" +
          std::string(why.causes.empty() ? ": nothing changed the peak or what is held" : ""));
@@ -222,6 +216,15 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
         line("      " + c.text);
     }
     more(why.causes.size());
+    // XLA's own printed peaks after the causes: a second opinion, and why it differs.
+    if (why.printedPeaks) {
+        line();
+        line("XLA's printed peaks  " + humanBytes(why.printedBefore) + " -> " +
+             humanBytes(why.printedAfter) + "  " +
+             signedBytes(why.printedAfter - why.printedBefore));
+        if (!why.printedDisagree.empty())
+            line("  " + why.printedDisagree);
+    }
     line();
     line(
         "Values matched by structure (opcode, shape, op_name, stack, operands, users, schedule): " +

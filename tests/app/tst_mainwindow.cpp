@@ -1316,6 +1316,16 @@ private Q_SLOTS:
         QVERIFY(rows);
         QCOMPARE(rows->at(2).at(0), QStringLiteral("donation_lost"));
         QVERIFY(rows->at(2).at(3).startsWith(QStringLiteral("parameter 1 (f32[64,32]")));
+        // Another tab and another filter, then back: the causes are as they were.
+        const int height = causes->rowHeight(1);
+        view->tabs()->setCurrentIndex(view->tabs()->count() - 1);
+        const int filter = view->valueFilter()->currentIndex();
+        view->valueFilter()->setCurrentIndex(view->valueFilter()->count() - 1);
+        view->valueFilter()->setCurrentIndex(filter);
+        view->tabs()->setCurrentWidget(causes);
+        QCOMPARE(causes->rowCount(), 3);
+        QCOMPARE(causes->rowHeight(1), height);
+        QCOMPARE(qobject_cast<QLabel *>(causes->cellWidget(1, 3)), label);
         // The main window goes while the comparison is still open, as when the user quits:
         // the comparison hands its dumps to the job runner first (ASan caught it freed).
         QVERIFY(view->isVisible());

@@ -870,19 +870,11 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         std::vector<std::uint32_t> unseen;
         const auto undercount = [&unseen](const Dump &d, std::int64_t step,
                                           const SpaceTimeline *space) {
-            std::int64_t bytes = 0;
-            if (!space || step < 0)
-                return bytes;
-            unseen.clear();
-            for (const std::uint32_t v :
-                 MemoryTimeline::valuesLiveAt(d, step, space->memorySpace)) {
-                const auto xla = MemoryTimeline::instructionBytes(d, d.values[v]);
-                if (xla && *xla < d.values[v].size) {
-                    bytes += d.values[v].size - *xla;
-                    unseen.push_back(v);
-                }
-            }
-            return bytes;
+            MemoryTimeline::Unseen u;
+            if (space)
+                u = MemoryTimeline::unseenByPrintedRule(d, step, space->memorySpace);
+            unseen = std::move(u.values);
+            return u.bytes;
         };
         std::string seen;
         for (const auto &[d, step, space, printedStep, side, field] :

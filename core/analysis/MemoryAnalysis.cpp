@@ -34,4 +34,14 @@ std::int64_t MemoryAnalysis::heldBy(const Allocation &a)
     return s.held();
 }
 
+std::string MemoryAnalysis::whyHeld(const Side &side)
+{
+    return "XLA allocates the temp allocation (" + humanBytes(side.temp) +
+           ") and the outputs that are not donated parameters (" +
+           humanBytes(side.output - side.alias) +
+           ") whole when the module starts, beside its arguments (" + humanBytes(side.argument) +
+           "); the live bytes are what it uses inside them at one step. This is argument + "
+           "output - alias + temp, the figure of JAX's compiled.memory_analysis().";
+}
+
 } // namespace bufferscope

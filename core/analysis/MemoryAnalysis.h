@@ -3,6 +3,7 @@
 #include "model/Dump.h"
 
 #include <cstdint>
+#include <string>
 
 namespace bufferscope {
 
@@ -37,6 +38,9 @@ struct MemoryAnalysis
     static MemoryAnalysis of(const Dump &dump);
     /// What one allocation adds to the device's held() (0 for S(5) host memory).
     static std::int64_t heldBy(const Allocation &a);
+    /// Why a side holds held(), in a sentence with its figures: the temp and the outputs that
+    /// are not donated allocated whole when the module starts, beside its arguments.
+    static std::string whyHeld(const Side &side);
 };
 
 } // namespace bufferscope

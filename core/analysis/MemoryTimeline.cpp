@@ -175,6 +175,22 @@ void computeXlaPeak(const Dump &dump, std::size_t steps, XlaPeak &peak,
 
 } // namespace
 
+MemoryTimeline::Unseen MemoryTimeline::unseenByPrintedRule(const Dump &dump, std::int64_t step,
+                                                           std::int32_t color)
+{
+    Unseen out;
+    if (step < 0)
+        return out;
+    for (const std::uint32_t v : valuesLiveAt(dump, step, color)) {
+        const auto xla = instructionBytes(dump, dump.values[v]);
+        if (xla && *xla < dump.values[v].size) {
+            out.bytes += dump.values[v].size - *xla;
+            out.values.push_back(v);
+        }
+    }
+    return out;
+}
+
 std::optional<std::int64_t> MemoryTimeline::instructionBytes(const Dump &dump, const Value &value)
 {
     if (const Instruction *ins = dump.instructionOf(value); ins && ins->shape != 0) {

@@ -73,6 +73,15 @@ public:
                 const std::atomic<bool> *cancel = nullptr, int threads = 0);
     /// XLA's ByteSizeOf(defining instruction's shape, 8) for a value; nullopt when unknown.
     static std::optional<std::int64_t> instructionBytes(const Dump &dump, const Value &value);
+    /// What XLA's printed-peak rule does not see at `step` of memory space `color`: the values
+    /// live there that it counts at their defining instruction's size (a tuple element at its
+    /// tuple's index table), below the bytes they are assigned, and how many bytes short.
+    struct Unseen
+    {
+        std::int64_t bytes = 0;
+        std::vector<std::uint32_t> values; ///< largest assigned size first
+    };
+    static Unseen unseenByPrintedRule(const Dump &dump, std::int64_t step, std::int32_t color);
 
 private:
     std::vector<SpaceTimeline> m_spaces;

@@ -325,14 +325,7 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
                       humanBytes(gap) + " (" + percent(gap, held) +
                       ") more than its live-bytes peak of " + humanBytes(livePeak) +
                       ": budget against " + humanBytes(held) + ".";
-            f.detail = "XLA allocates the temp allocation (" + humanBytes(d.temp) +
-                       ") and the outputs that are not donated parameters (" +
-                       humanBytes(d.output - d.alias) +
-                       ") whole when the module starts, beside its arguments (" +
-                       humanBytes(d.argument) +
-                       "); the live bytes are what it uses inside them at one step. This is "
-                       "argument + output - alias + temp, the figure of JAX's "
-                       "compiled.memory_analysis().";
+            f.detail = MemoryAnalysis::whyHeld(d);
             out.push_back(std::move(f));
         }
     }

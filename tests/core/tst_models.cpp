@@ -2,6 +2,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
+#include "layout/LabelLayout.h"
 #include "models/AllocationTreeModel.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
@@ -73,6 +74,48 @@ class TestModels : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The one label layout the charts share (issue 49): a label takes the first place offered
+    // that stays in the area, meets nothing taken and keeps above the data's skyline.
+    void labelLayoutTakesTheFirstFreePlace()
+    {
+        using Box = LabelLayout::Box;
+        LabelLayout layout({0, 0, 100, 50});
+        // Data 30 px high on the left half (y from 20 down), none on the right.
+        std::vector<double> skyline(100, 50);
+        for (int c = 0; c < 50; ++c)
+            skyline[static_cast<std::size_t>(c)] = 20;
+        layout.setSkyline(skyline);
+        layout.addObstacle({80, 0, 20, 10});
+        const Box overData{10, 15, 20, 10};  // its bottom (25) is below the data's top (20)
+        const Box outside{90, 45, 20, 10};   // leaves the area
+        const Box onObstacle{70, 5, 20, 10}; // meets the obstacle
+        const Box aboveData{10, 5, 20, 10};  // free: bottom 15 above 20
+        const std::vector<Box> candidates{overData, outside, onObstacle, aboveData};
+        QCOMPARE(layout.place(candidates), 3);
+        // That place is taken now: the same offer again finds nothing.
+        QCOMPARE(layout.place(candidates), -1);
+        QCOMPARE(layout.taken().size(), std::size_t(2));
+        QCOMPARE(layout.dataTopUnder(40, 60), 20.0);
+        QCOMPARE(layout.dataTopUnder(60, 70), 50.0);
+        // anchored: -1 ends at the anchor, 0 centres, 1 starts there.
+        const Box b = LabelLayout::anchored(50, 20, 10, 4, -1, 0);
+        QCOMPARE(b.x, 40.0);
+        QCOMPARE(b.y, 18.0);
+    }
+
+    void labelLayoutSpreadsARow()
+    {
+        // Three labels 10 long wanted at 5, 6 and 7 on [0, 100]: pushed apart, 2 between.
+        const std::vector<double> wanted{5, 6, 7};
+        const std::vector<double> extent{10, 10, 10};
+        const std::vector<double> at = LabelLayout::spreadAlong(wanted, extent, 2, 0, 100);
+        QCOMPARE(at, (std::vector<double>{5, 17, 29}));
+        // Wanted past the end: pulled back inside.
+        const std::vector<double> late =
+            LabelLayout::spreadAlong(std::vector<double>{95, 96}, extent, 2, 0, 100);
+        QCOMPARE(late, (std::vector<double>{83, 95}));
+    }
+
     void models_data()
     {
         QTest::addColumn<QString>("name");

@@ -173,6 +173,13 @@ MainWindow::MainWindow(QWidget *parent)
     restoreSettings();
     applyPreferences(Preferences::load());
     m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
+    connect(m_usage, &UsageChart::heldExplanationRequested, this, [this] {
+        if (auto *dock = qobject_cast<QDockWidget *>(m_peakPanel->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+        m_peakPanel->revealFinding(Finding::Kind::HeldWhole);
+    });
     connect(m_usage, &UsageChart::budgetChanged, this,
             [](qint64 bytes) { QSettings().setValue(kBudgetKey, bytes); });
     m_notice->hide(); // a saved layout must not bring back an old notice

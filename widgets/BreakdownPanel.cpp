@@ -477,13 +477,28 @@ void BreakdownPanel::showFinding(int k)
         m_selection->setCurrentValue(static_cast<int>(f.values.front()));
 }
 
+bool BreakdownPanel::revealFinding(Finding::Kind kind)
+{
+    m_pendingReveal = -1;
+    for (const Finding &f : findings()) {
+        if (f.kind == kind) {
+            m_findingsView->scrollToAnchor(QString::fromLatin1(findingKindName(kind)));
+            return true;
+        }
+    }
+    // Not worked out yet (the panel was hidden): once it is.
+    m_pendingReveal = static_cast<int>(kind);
+    return false;
+}
+
 void BreakdownPanel::fillFindings()
 {
     QString html;
     for (std::size_t k = 0; k < findings().size(); ++k) {
         const Finding &f = findings()[k];
-        html +=
-            QStringLiteral("<p><b>%1</b><br>%2").arg(richEscaped(f.title), richEscaped(f.detail));
+        html += QStringLiteral("<p><a name=\"%1\"></a><b>%2</b><br>%3")
+                    .arg(QString::fromLatin1(findingKindName(f.kind)), richEscaped(f.title),
+                         richEscaped(f.detail));
         if (!f.values.empty())
             html += QStringLiteral("<br><a href=\"finding:%1\">%2</a>")
                         .arg(k)
@@ -493,6 +508,8 @@ void BreakdownPanel::fillFindings()
         html += QStringLiteral("</p>");
     }
     m_findingsView->setHtml(html);
+    if (m_pendingReveal >= 0 && !findings().empty())
+        revealFinding(static_cast<Finding::Kind>(m_pendingReveal));
 }
 
 } // namespace bufferscope

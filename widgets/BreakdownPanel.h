@@ -66,6 +66,8 @@ public:
     void zoomTo(const BreakdownNode *node);
     /// Highlights finding `k`'s values (what its link does).
     void showFinding(int k);
+    /// Scrolls the findings to the first of `kind`; false when there is none at this step.
+    bool revealFinding(Finding::Kind kind);
 
     /// Whether the panel can be seen (its dock tab is current); off screen, following the
     /// step waits until it is shown again. On by default.
@@ -108,6 +110,7 @@ private:
     bool m_picking = false;
     bool m_stale = false; ///< the step moved while the panel was off screen
     bool m_onScreen = true;
+    int m_pendingReveal = -1; ///< a Finding::Kind revealFinding waits for
 };
 
 } // namespace bufferscope

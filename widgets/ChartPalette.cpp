@@ -100,4 +100,10 @@ QColor currentStep(const QPalette &palette)
     return c;
 }
 
+QColor alert(const QPalette &palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xb0, 0x00, 0x20);
+}
+
 } // namespace bufferscope::ChartPalette

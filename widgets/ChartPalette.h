@@ -35,6 +35,9 @@ QColor foreground(const QPalette &palette);
 QColor background(const QPalette &palette);
 QColor grid(const QPalette &palette);
 QColor currentStep(const QPalette &palette);
+/// What does not fit (a budget the module is over): a red apart from the peak's and the
+/// selection's vermillion, readable on the palette's background.
+QColor alert(const QPalette &palette);
 
 } // namespace ChartPalette
 

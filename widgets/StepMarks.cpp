@@ -96,6 +96,12 @@ void StepMarks::addToLegend()
     m_positions->addToLegend();
 }
 
+void StepMarks::removeFromLegend()
+{
+    m_uses->removeFromLegend();
+    m_positions->removeFromLegend();
+}
+
 void StepMarks::clear()
 {
     m_dump = nullptr;

@@ -28,6 +28,7 @@ public:
     void applyPalette(const QPalette &palette);
     /// Puts "use (selected value)" and "position (selected value)" into the plot's legend.
     void addToLegend();
+    void removeFromLegend();
     /// Marks the scheduled uses and positions of `flow` at `y(step)` on the value axis, on a
     /// value drawn `halfHeight` (value-axis units) above and below that line.
     void show(const Dump &dump, ValueFlow flow, const std::function<double(qint64)> &y,

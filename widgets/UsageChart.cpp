@@ -6,6 +6,7 @@
 #include "StepTicker.h"
 #include "Workspace.h"
 #include "analysis/MemoryAnalysis.h"
+#include "layout/LabelLayout.h"
 #include "model/MemorySpaces.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -20,9 +21,11 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QToolTip>
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace bufferscope {
@@ -86,9 +89,8 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     connect(workspace, &Workspace::memorySpaceChanged, this, &UsageChart::followSpace);
     connect(m_logical, &QCheckBox::toggled, this, [this](bool on) {
         m_logicalGraph->setVisible(on);
-        m_logicalGraph->removeFromLegend();
-        if (on)
-            m_logicalGraph->addToLegend();
+        refreshLegend();
+        fitBytes(); // the logical curve may stand above the live one
         replotAll();
     });
 
@@ -124,27 +126,34 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_peak = new QCPItemTracer(p);
     m_peak->setStyle(QCPItemTracer::tsCircle);
     m_peak->setSize(9);
-    m_peakLabel = new QCPItemText(p);
-    m_peakLabel->position->setParentAnchor(m_peak->position);
-    m_peakLabel->position->setCoords(-8, -8);
-    m_peakLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
     m_printedPeak = new QCPItemStraightLine(p);
-    m_printedPeakLabel = new QCPItemText(p);
-    m_printedPeakLabel->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    m_printedPeakLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    m_printedPeakLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
     m_budgetLine = new QCPItemStraightLine(p);
     m_budgetLine->setVisible(false);
-    m_budgetLabel = new QCPItemText(p);
-    m_budgetLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    m_budgetLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
-    m_budgetLabel->setVisible(false);
     m_heldLine = new QCPItemStraightLine(p);
     m_heldLine->setVisible(false);
+    m_peakLabel = new QCPItemText(p);
+    m_printedPeakLabel = new QCPItemText(p);
+    m_budgetLabel = new QCPItemText(p);
     m_heldLabel = new QCPItemText(p);
-    m_heldLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    m_heldLabel->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
-    m_heldLabel->setVisible(false);
+    // Where these labels stand is worked out in pixels after each replot (updateLabels), so
+    // that none covers the curve, a marker or another label.
+    for (QCPItemText *label : {m_peakLabel, m_printedPeakLabel, m_budgetLabel, m_heldLabel}) {
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->setVisible(false);
+    }
+    // The levels and XLA's peak in the legend too, so every line drawn is named.
+    m_heldKey = p->addGraph();
+    m_heldKey->setName(tr("held while it runs"));
+    m_budgetKey = p->addGraph();
+    m_budgetKey->setName(tr("budget"));
+    m_printedKey = p->addGraph();
+    m_printedKey->setName(tr("XLA's printed peak"));
+    for (QCPGraph *key : {m_heldKey, m_budgetKey, m_printedKey}) {
+        key->removeFromLegend();
+        key->setSelectable(QCP::stNone);
+    }
 
     // Selection-dependent items live on the buffered highlight layer.
     m_valueBand = new QCPItemRect(p);
@@ -153,7 +162,7 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_valueBand->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_valueLabel = new QCPItemText(p);
     m_valueLabel->setLayer(highlightLayer());
-    m_valueLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_valueLabel->position->setType(QCPItemPosition::ptAbsolute);
     m_valueLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_currentStep = new QCPItemStraightLine(p);
     m_currentStep->setLayer(highlightLayer());
@@ -179,11 +188,17 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     }
 
     m_marks = std::make_unique<StepMarks>(p->xAxis, p->yAxis, highlightLayer());
-    m_marks->addToLegend();
+    refreshLegend();
 
     connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         moveCursorTo(event->position().x(), event->position().y());
         replotHighlight();
+        // Every label, line and legend key says what it is and why, under the pointer.
+        const QString tip = toolTipAt(event->position());
+        if (!tip.isEmpty())
+            QToolTip::showText(event->globalPosition().toPoint(), tip, plot());
+        else
+            QToolTip::hideText();
     });
     connect(p->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange &range) {
@@ -237,7 +252,12 @@ void UsageChart::applyPalette()
     m_peakLabel->setColor(ChartPalette::peakMarker());
     m_peakLabel->setFont(QFont(font().family(), font().pointSize(), QFont::Bold));
     m_printedPeak->setPen(QPen(ChartPalette::printedPeakMarker(), 1.5, Qt::DashDotLine));
+    m_printedKey->setPen(m_printedPeak->pen());
     m_printedPeakLabel->setColor(ChartPalette::printedPeakMarker());
+    m_heldLine->setPen(QPen(fg, 1, Qt::DotLine));
+    m_heldKey->setPen(m_heldLine->pen());
+    m_heldLabel->setColor(fg);
+    m_budgetKey->setPen(QPen(fg, 1.5, Qt::DashLine));
     // Labels on the plot's background: no level line strikes through them.
     QColor ground = ChartPalette::background(palette());
     ground.setAlpha(235);
@@ -339,15 +359,29 @@ UsageChart::Curves UsageChart::curvesOf(const SpaceTimeline &space)
     return out;
 }
 
-void UsageChart::fitBytes()
+double UsageChart::fittedTop() const
 {
     const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
     if (!space)
-        return;
-    // The peaks are the curves' tops.
-    const auto top = static_cast<double>(
+        return 1;
+    // From what is drawn now, never from what was drawn before: the curves' tops, what the
+    // device holds and the budget. Trying 80, then 24 GiB brings the axis back down.
+    double top = static_cast<double>(
         std::max(space->peak.bytes, m_logical->isChecked() ? space->logicalPeak.bytes : 0));
-    plot()->yAxis->setRange(0, std::max(1.0, top * 1.18));
+    top = std::max(top, static_cast<double>(heldBytes()));
+    if (m_budget > 0)
+        top = std::max(top, static_cast<double>(m_budget));
+    // Room above the highest of them for the labels' rows, in pixels of the plot as it is.
+    const double height = plot()->axisRect()->height();
+    const double row = QFontMetricsF(font()).height() + 6;
+    const double room = height > 40 ? std::clamp(m_labelRows * row / height, 0.12, 0.55) : 0.18;
+    return std::max(1.0, top / (1 - room));
+}
+
+void UsageChart::fitBytes()
+{
+    if (timeline() && timeline()->space(m_memorySpace))
+        plot()->yAxis->setRange(0, fittedTop());
 }
 
 void UsageChart::plotSpace()
@@ -365,6 +399,7 @@ void UsageChart::plotSpace()
     }
     const auto n = static_cast<double>(space->liveBytes.size());
     plot()->xAxis->setRange(0, n);
+    m_labelRows = kLabelRows;
     // A million steps take a hundred ms to copy into the graphs: on a job for big dumps, the
     // axes and the peak shown meanwhile.
     fitBytes();
@@ -399,11 +434,6 @@ void UsageChart::plotSpace()
                 .arg(ins == kNone ? QString()
                                   : QStringLiteral(" · ") +
                                         toQString(dump()->str(dump()->instructions[ins].name))));
-        // Labels open towards the middle of the chart so they stay inside it.
-        const bool rightHalf = static_cast<double>(space->peak.step) > n / 2.0;
-        m_peakLabel->position->setCoords(rightHalf ? -10 : 10, 0);
-        m_peakLabel->setPositionAlignment(Qt::AlignVCenter |
-                                          (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
         m_peak->setVisible(true);
         m_peakLabel->setVisible(true);
     }
@@ -414,13 +444,9 @@ void UsageChart::plotSpace()
         const double x = static_cast<double>(printed.step) + 0.5;
         m_printedPeak->point1->setCoords(x, 0);
         m_printedPeak->point2->setCoords(x, 1);
-        m_printedPeakLabel->position->setCoords(x, 0.97);
-        m_printedPeakLabel->setText(tr(" XLA printed peak: step %1 (%2) ")
+        m_printedPeakLabel->setText(tr("XLA printed peak: step %1 (%2)")
                                         .arg(printed.step)
                                         .arg(humanBytesText(printed.bytes)));
-        const bool rightHalf = static_cast<double>(printed.step) > n / 2.0;
-        m_printedPeakLabel->setPositionAlignment(Qt::AlignBottom |
-                                                 (rightHalf ? Qt::AlignRight : Qt::AlignLeft));
         m_printedPeak->setVisible(true);
         m_printedPeakLabel->setVisible(true);
     }
@@ -460,6 +486,7 @@ void UsageChart::setBudget(qint64 bytes)
     bytes = std::max<qint64>(0, bytes);
     const bool changed = bytes != m_budget;
     m_budget = bytes;
+    m_labelRows = kLabelRows;
     {
         const QSignalBlocker blocker(m_budgetBox);
         int index = m_budgetBox->findData(bytes);
@@ -492,9 +519,9 @@ QString UsageChart::budgetText() const
     // Against what the device holds while the module runs, not the live peak: the temp and
     // the outputs are allocated whole when it starts (MemoryAnalysis.h).
     const qint64 headroom = m_budget - heldBytes();
-    return headroom >= 0 ? tr("budget %1 · headroom %2 while it runs")
+    return headroom >= 0 ? tr("budget %1 · headroom %2")
                                .arg(humanBytesText(m_budget), humanBytesText(headroom))
-                         : tr("budget %1 · OVER by %2 while it runs")
+                         : tr("budget %1 · OVER by %2")
                                .arg(humanBytesText(m_budget), humanBytesText(-headroom));
 }
 
@@ -511,46 +538,46 @@ void UsageChart::placeBudget()
         const double level = static_cast<double>(held);
         m_heldLine->point1->setCoords(0, level);
         m_heldLine->point2->setCoords(1, level);
-        m_heldLine->setPen(QPen(ChartPalette::foreground(palette()), 1, Qt::DotLine));
-        m_heldLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        m_heldLabel->position->setCoords(0.99, level);
-        m_heldLabel->setColor(ChartPalette::foreground(palette()));
-        m_heldLabel->setText(
-            held > space->peak.bytes
-                ? tr("held while it runs %1 (%2 above the live peak: packing loss, outputs whole)")
-                      .arg(humanBytesText(held), humanBytesText(held - space->peak.bytes))
-                : tr("held while it runs %1").arg(humanBytesText(held)));
-        const double top = std::max(plot()->yAxis->range().upper, level * 1.3);
-        plot()->yAxis->setRange(0, top);
+        m_heldLabel->setText(tr("held while it runs %1").arg(humanBytesText(held)));
     }
     const bool show = m_budget > 0 && space;
     m_budgetLine->setVisible(show);
     m_budgetLabel->setVisible(show);
-    if (!show)
-        return;
-    const double y = static_cast<double>(m_budget);
-    m_budgetLine->point1->setCoords(0, y);
-    m_budgetLine->point2->setCoords(1, y);
-    m_budgetLabel->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    m_budgetLabel->position->setCoords(0.01, y);
-    m_budgetLabel->setText(budgetText());
-    const bool over = heldBytes() > m_budget;
-    const QColor colour = over ? ChartPalette::highlight() : ChartPalette::foreground(palette());
-    m_budgetLine->setPen(QPen(colour, 1.5, Qt::DashLine));
-    m_budgetLabel->setColor(colour);
-    // Two levels, two labels: the upper one's above its line, the lower one's below its own,
-    // so they never print over each other; each on the plot's background, so no line strikes
-    // through it.
-    const bool heldAbove = !showHeld || heldBytes() >= m_budget;
-    m_heldLabel->setPositionAlignment((heldAbove ? Qt::AlignBottom : Qt::AlignTop) |
-                                      Qt::AlignRight);
-    m_budgetLabel->setPositionAlignment((heldAbove && showHeld ? Qt::AlignTop : Qt::AlignBottom) |
-                                        Qt::AlignLeft);
-    for (QCPItemText *label : {m_heldLabel, m_budgetLabel})
-        label->setPadding(QMargins(2, 0, 2, 0));
-    // Keep both the curve and the budget in view.
-    const double top = std::max(plot()->yAxis->range().upper, y * 1.08);
-    plot()->yAxis->setRange(0, top);
+    if (show) {
+        const double y = static_cast<double>(m_budget);
+        m_budgetLine->point1->setCoords(0, y);
+        m_budgetLine->point2->setCoords(1, y);
+        m_budgetLabel->setText(budgetText());
+        // The budget in the foreground's colour, its label in the alert colour when the module
+        // does not fit: never the peak's orange.
+        const bool over = heldBytes() > m_budget;
+        m_budgetLine->setPen(QPen(ChartPalette::foreground(palette()), 1.5, Qt::DashLine));
+        m_budgetLabel->setColor(over ? ChartPalette::alert(palette())
+                                     : ChartPalette::foreground(palette()));
+    }
+    refreshLegend();
+    fitBytes();
+}
+
+void UsageChart::refreshLegend()
+{
+    // One order whatever came and went: the curves, the levels, XLA's peak, the picked group,
+    // then the selected value's marks.
+    for (QCPGraph *g : {m_live, m_logicalGraph, m_heldKey, m_budgetKey, m_printedKey, m_groupGraph})
+        g->removeFromLegend();
+    m_marks->removeFromLegend();
+    m_live->addToLegend();
+    if (m_logical->isChecked())
+        m_logicalGraph->addToLegend();
+    if (m_heldLine->visible())
+        m_heldKey->addToLegend();
+    if (m_budgetLine->visible())
+        m_budgetKey->addToLegend();
+    if (m_printedPeak->visible())
+        m_printedKey->addToLegend();
+    if (!m_groupGraph->data()->isEmpty())
+        m_groupGraph->addToLegend();
+    m_marks->addToLegend();
 }
 
 namespace {
@@ -560,20 +587,20 @@ QRectF boxOf(const QCPItemText *label)
         .normalized();
 }
 
-/// Where `label` would stand anchored at `anchor` with `alignment` (widget pixels).
-QRectF boxAt(const QCPItemText *label, QPointF anchor, Qt::Alignment alignment)
+/// The size a label's box takes as QCPItemText draws it: its text's bounds and its padding.
+QSizeF sizeOf(const QCPItemText *label)
 {
-    const QFontMetricsF metrics(label->font());
+    const QFontMetrics metrics(label->font());
+    const QRect text =
+        metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | label->textAlignment(), label->text());
     const QMargins pad = label->padding();
-    const double w = metrics.horizontalAdvance(label->text()) + pad.left() + pad.right();
-    const double h = metrics.height() + pad.top() + pad.bottom();
-    const double left = alignment & Qt::AlignRight     ? anchor.x() - w
-                        : alignment & Qt::AlignHCenter ? anchor.x() - w / 2
-                                                       : anchor.x();
-    const double top = alignment & Qt::AlignBottom    ? anchor.y() - h
-                       : alignment & Qt::AlignVCenter ? anchor.y() - h / 2
-                                                      : anchor.y();
-    return QRectF(left, top, w, h);
+    return {static_cast<double>(text.width() + pad.left() + pad.right()),
+            static_cast<double>(text.height() + pad.top() + pad.bottom())};
+}
+
+LabelLayout::Box toBox(const QRectF &r)
+{
+    return {r.x(), r.y(), r.width(), r.height()};
 }
 } // namespace
 
@@ -587,168 +614,175 @@ QList<QRectF> UsageChart::labelBoxes() const
     return boxes;
 }
 
-bool UsageChart::placeLevelLabels()
+const std::vector<double> &UsageChart::skyline() const
 {
-    bool moved = false;
-    const QRectF area = plot()->axisRect()->rect();
-    // The peak's label opens towards the side with room; never out of the plot.
-    if (m_peakLabel->visible()) {
-        const QRectF box = boxOf(m_peakLabel);
-        const bool right = m_peakLabel->positionAlignment() & Qt::AlignRight;
-        if ((right && box.left() < area.left()) || (!right && box.right() > area.right())) {
-            const QPointF at = m_peak->position->pixelPosition();
-            const bool flip = right ? at.x() + 10 + box.width() <= area.right()
-                                    : at.x() - 10 - box.width() >= area.left();
-            if (flip) {
-                m_peakLabel->position->setCoords(right ? 10 : -10,
-                                                 m_peakLabel->position->coords().y());
-                m_peakLabel->setPositionAlignment(Qt::AlignVCenter |
-                                                  (right ? Qt::AlignLeft : Qt::AlignRight));
-                moved = true;
-            }
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    const QRect area = plot()->axisRect()->rect();
+    // Worked out again only when what it depends on changed: a click on a value lays the
+    // labels out again, and a million steps take a millisecond or two to scan.
+    const std::array<double, 10> key = {
+        plot()->xAxis->range().lower,       plot()->xAxis->range().upper,
+        plot()->yAxis->range().upper,       static_cast<double>(area.left()),
+        static_cast<double>(area.top()),    static_cast<double>(area.width()),
+        static_cast<double>(area.height()), m_logical->isChecked() ? 1.0 : 0.0,
+        static_cast<double>(m_memorySpace), static_cast<double>(reinterpret_cast<quintptr>(space))};
+    if (key == m_skylineKey)
+        return m_skyline;
+    m_skylineKey = key;
+    std::vector<double> &top = m_skyline;
+    top.assign(static_cast<std::size_t>(std::max(0, area.width())),
+               static_cast<double>(area.bottom() + 1));
+    if (!space || space->liveBytes.empty())
+        return top;
+    const auto steps = static_cast<qint64>(space->liveBytes.size());
+    const bool logical = m_logical->isChecked();
+    QCPAxis *x = plot()->xAxis;
+    QCPAxis *y = plot()->yAxis;
+    for (std::size_t c = 0; c < top.size(); ++c) {
+        const double left = area.left() + static_cast<double>(c);
+        auto first = static_cast<qint64>(std::floor(x->pixelToCoord(left)));
+        auto last = static_cast<qint64>(std::floor(x->pixelToCoord(left + 1)));
+        first = std::clamp<qint64>(first, 0, steps - 1);
+        last = std::clamp<qint64>(last, 0, steps - 1);
+        if (x->pixelToCoord(left + 1) < 0 || x->pixelToCoord(left) > static_cast<double>(steps))
+            continue;
+        std::int64_t most = 0;
+        for (qint64 t = first; t <= last; ++t) {
+            const auto i = static_cast<std::size_t>(t);
+            most = std::max(most, space->liveBytes[i]);
+            if (logical)
+                most = std::max(most, space->logicalBytes[i]);
         }
-        // A peak near the floor or the ceiling of the plot (a budget far above the curve): the
-        // label moves up or down into the plot, off its marker's centre line.
-        const double below = box.bottom() - area.bottom();
-        const double above = area.top() - box.top();
-        const double shift = below > 0 ? -below - 2 : above > 0 ? above + 2 : 0;
-        if (shift != 0) {
-            m_peakLabel->position->setCoords(m_peakLabel->position->coords().x(),
-                                             m_peakLabel->position->coords().y() + shift);
-            moved = true;
-        }
+        if (most > 0)
+            top[c] = std::floor(y->coordToPixel(static_cast<double>(most))) - 1;
     }
-    // XLA's printed peak sits at the foot of its line; where the peak's label is there too (a
-    // peak on the floor), it goes to the top of its line instead.
-    if (m_printedPeakLabel->visible() && m_peakLabel->visible() &&
-        boxOf(m_printedPeakLabel).intersects(boxOf(m_peakLabel)) &&
-        m_printedPeakLabel->position->coords().y() > 0.5) {
-        m_printedPeakLabel->position->setCoords(m_printedPeakLabel->position->coords().x(), 0.03);
-        m_printedPeakLabel->setPositionAlignment(
-            Qt::AlignTop | (m_printedPeakLabel->positionAlignment() & Qt::AlignHorizontal_Mask));
-        moved = true;
-    }
-    // The held and budget levels: each label above or below its line, at the right or the
-    // left end, the first place the peak's and XLA's labels (and each other) leave free.
-    QList<QRectF> taken;
-    if (m_peakLabel->visible())
-        taken << boxOf(m_peakLabel);
-    if (m_printedPeakLabel->visible())
-        taken << boxOf(m_printedPeakLabel);
-    if (m_peak->visible()) {
-        const QPointF p = m_peak->position->pixelPosition();
-        taken << QRectF(p.x() - 6, p.y() - 6, 12, 12);
-    }
-    const auto place = [&](QCPItemText *label, double level, Qt::Alignment preferredSide,
-                           bool preferRight) {
-        if (!label->visible())
-            return;
-        const double line = plot()->yAxis->coordToPixel(level);
-        const Qt::Alignment other =
-            preferredSide == Qt::AlignBottom ? Qt::AlignTop : Qt::AlignBottom;
-        const double rightX = area.left() + 0.99 * area.width();
-        const double leftX = area.left() + 0.01 * area.width();
-        struct Spot
-        {
-            Qt::Alignment alignment;
-            double ratio;
-            double x;
-        };
-        const Spot right{Qt::AlignRight, 0.99, rightX};
-        const Spot left{Qt::AlignLeft, 0.01, leftX};
-        const Spot order[] = {preferRight ? right : left, preferRight ? left : right};
-        const auto tryAt = [&](double y, Qt::Alignment side, const Spot &spot) {
-            const Qt::Alignment alignment = side | spot.alignment;
-            const QRectF box = boxAt(label, QPointF(spot.x, y), alignment);
-            bool free = area.contains(box);
-            for (const QRectF &t : taken)
-                free = free && !box.intersects(t);
-            if (!free)
-                return false;
-            const double coord = plot()->yAxis->pixelToCoord(y);
-            if (label->positionAlignment() != alignment ||
-                label->position->coords().x() != spot.ratio ||
-                std::abs(plot()->yAxis->coordToPixel(label->position->coords().y()) - y) > 0.5) {
-                label->setPositionAlignment(alignment);
-                label->position->setCoords(spot.ratio, coord);
-                moved = true;
-            }
-            taken << box;
-            return true;
-        };
-        // On its line: above or below it, at either end.
-        for (const Qt::Alignment side : {preferredSide, other})
-            for (const Spot &spot : order)
-                if (tryAt(line, side, spot))
-                    return;
-        // Levels a few pixels apart (a budget just above what the device holds, just above
-        // the peak): the label steps away from its line, a label's height at a time, rather
-        // than print over another.
-        const double step = boxOf(label).height() + 2;
-        for (int k = 1; k <= 6; ++k)
-            for (const Qt::Alignment side : {preferredSide, other})
-                for (const Spot &spot : order)
-                    if (tryAt(side == Qt::AlignBottom ? line - k * step : line + k * step, side,
-                              spot))
-                        return;
-        taken << boxOf(label); // nowhere free: where it is
-    };
-    // The upper level's label above its line, the lower one's below (placeBudget).
-    const bool heldAbove = !m_budgetLabel->visible() || heldBytes() >= m_budget;
-    place(m_heldLabel, static_cast<double>(heldBytes()), heldAbove ? Qt::AlignBottom : Qt::AlignTop,
-          true);
-    place(m_budgetLabel, static_cast<double>(m_budget),
-          heldAbove && m_heldLabel->visible() ? Qt::AlignTop : Qt::AlignBottom, false);
-    return moved;
+    return top;
 }
 
 bool UsageChart::updateLabels()
 {
-    const bool levels = placeLevelLabels();
-    // The selected value's name starts at its band; a band too near the right edge for the
-    // name to fit gets it ending at the band's end instead, so it is never cut off. It sits at
-    // the top of the chart, else at the bottom, else halfway: the first place no other label
-    // (the peak, XLA's peak, the budget) covers.
-    if (!m_valueLabel->visible())
-        return levels;
-    const QCPAxisRect *rect = plot()->axisRect();
-    const QFontMetricsF metrics(m_valueLabel->font());
-    const double width = metrics.horizontalAdvance(m_valueLabel->text());
-    const double start = plot()->xAxis->coordToPixel(m_valueRange.first);
-    const double end = plot()->xAxis->coordToPixel(m_valueRange.second);
-    const bool right = start + width > rect->right() && end - width >= rect->left();
-    const double left = right ? end - width : start;
-    const auto covered = [&](const QRectF &place) {
-        for (const QCPItemText *other :
-             {m_peakLabel, m_printedPeakLabel, m_budgetLabel, m_heldLabel}) {
-            if (other->visible() && place.intersects(QRectF(other->topLeft->pixelPosition(),
-                                                            other->bottomRight->pixelPosition())
-                                                         .normalized()))
-                return true;
+    // The plot's height may have changed since the axis was fitted (a resize, the legend
+    // wrapping): the room kept above the data follows it.
+    if (dump() && timeline() && timeline()->space(m_memorySpace)) {
+        const double want = fittedTop();
+        if (std::abs(plot()->yAxis->range().upper - want) > 1e-6 * want) {
+            plot()->yAxis->setRange(0, want);
+            return true; // laid out after the replot this asks for
         }
-        return false;
-    };
-    const double height = metrics.height();
-    const double top = rect->top() + 0.01 * rect->height();
-    const double bottom = rect->top() + 0.99 * rect->height();
-    ValueLabelRow row = ValueLabelRow::Top;
-    if (covered(QRectF(left, top, width, height))) {
-        row = covered(QRectF(left, bottom - height, width, height)) ? ValueLabelRow::Middle
-                                                                    : ValueLabelRow::Bottom;
     }
-    if (right == m_valueLabelRight && row == m_valueLabelRow)
-        return levels;
-    m_valueLabelRight = right;
-    m_valueLabelRow = row;
-    const Qt::Alignment vertical = row == ValueLabelRow::Top      ? Qt::AlignTop
-                                   : row == ValueLabelRow::Bottom ? Qt::AlignBottom
-                                                                  : Qt::AlignVCenter;
-    m_valueLabel->setPositionAlignment(vertical | (right ? Qt::AlignRight : Qt::AlignLeft));
-    m_valueLabel->position->setCoords(right ? m_valueRange.second : m_valueRange.first,
-                                      row == ValueLabelRow::Top      ? 0.01
-                                      : row == ValueLabelRow::Bottom ? 0.99
-                                                                     : 0.5);
-    return true;
+    const QRect rect = plot()->axisRect()->rect();
+    LabelLayout layout(toBox(QRectF(rect).adjusted(1, 1, -1, -1)));
+    layout.setSkyline(skyline());
+    if (m_peak->visible()) {
+        const QPointF p = m_peak->position->pixelPosition();
+        layout.addObstacle({p.x() - 7, p.y() - 7, 14, 14});
+    }
+    // The level lines: no label hides one (each level's own label stands just off its line).
+    for (const auto &[line, bytes] :
+         {std::pair{m_heldLine, heldBytes()}, std::pair{m_budgetLine, m_budget}})
+        if (line->visible())
+            layout.addObstacle({static_cast<double>(rect.left()),
+                                plot()->yAxis->coordToPixel(static_cast<double>(bytes)) - 0.5,
+                                static_cast<double>(rect.width()), 1});
+    const double gap = 3;
+    bool allPlaced = true;
+    bool moved = false;
+    const auto put = [&](QCPItemText *label, const std::vector<LabelLayout::Box> &candidates) {
+        if (!label->visible() || candidates.empty())
+            return;
+        int k = layout.place(candidates);
+        if (k < 0) {
+            allPlaced = false;
+            k = 0; // where it would go best; the next fit makes room (m_labelRows)
+            layout.addObstacle(candidates.front());
+        }
+        const LabelLayout::Box &b = candidates[static_cast<std::size_t>(k)];
+        const QPointF at(b.x, b.y);
+        if (label->position->coords() != at) {
+            label->position->setCoords(at);
+            moved = true;
+        }
+    };
+    // The peak's label beside its marker, towards the middle of the chart first, else above it.
+    if (m_peakLabel->visible()) {
+        const QSizeF sz = sizeOf(m_peakLabel);
+        const QPointF p = m_peak->position->pixelPosition();
+        const int toward = p.x() > rect.center().x() ? -1 : 1;
+        std::vector<LabelLayout::Box> c;
+        for (const int side : {toward, -toward})
+            c.push_back(
+                LabelLayout::anchored(p.x() + side * 10, p.y(), sz.width(), sz.height(), side, 0));
+        for (int k = 0; k < 6; ++k)
+            for (const int side : {toward, -toward, 0})
+                c.push_back(LabelLayout::anchored(p.x() + side * 4,
+                                                  p.y() - 6 - k * (sz.height() + gap), sz.width(),
+                                                  sz.height(), side, -1));
+        put(m_peakLabel, c);
+    }
+    // A level's label on its line, above or below it, at either end or along it; then a row at a
+    // time away from it.
+    const auto level = [&](QCPItemText *label, double bytes) {
+        if (!label->visible())
+            return;
+        const QSizeF sz = sizeOf(label);
+        const double line = plot()->yAxis->coordToPixel(bytes);
+        const double left = rect.left() + 4;
+        const double right = rect.right() - 4;
+        std::vector<LabelLayout::Box> c;
+        for (int k = 0; k < 6; ++k) {
+            for (const int side : {-1, 1}) {
+                const double y = line + side * (1 + k * (sz.height() + gap));
+                c.push_back(LabelLayout::anchored(right, y, sz.width(), sz.height(), -1, side));
+                c.push_back(LabelLayout::anchored(left, y, sz.width(), sz.height(), 1, side));
+                for (const double f : {0.5, 0.25, 0.75})
+                    c.push_back(LabelLayout::anchored(left + f * (right - left), y, sz.width(),
+                                                      sz.height(), 0, side));
+            }
+        }
+        put(label, c);
+    };
+    level(m_heldLabel, static_cast<double>(heldBytes()));
+    level(m_budgetLabel, static_cast<double>(m_budget));
+    // XLA's printed peak at its line, from the top of the plot down to the data.
+    if (m_printedPeakLabel->visible()) {
+        const QSizeF sz = sizeOf(m_printedPeakLabel);
+        const double x = m_printedPeak->point1->pixelPosition().x();
+        const int toward = x > rect.center().x() ? -1 : 1;
+        std::vector<LabelLayout::Box> c;
+        for (int k = 0; k < 12; ++k)
+            for (const int side : {toward, -toward})
+                c.push_back(LabelLayout::anchored(x + side * 3,
+                                                  rect.top() + 2 + k * (sz.height() + gap),
+                                                  sz.width(), sz.height(), side, 1));
+        put(m_printedPeakLabel, c);
+    }
+    // The selected value's name at its band: from its start, else ending at its end, from the
+    // top of the plot down.
+    if (m_valueLabel->visible()) {
+        const QSizeF sz = sizeOf(m_valueLabel);
+        const double start = plot()->xAxis->coordToPixel(m_valueRange.first);
+        const double end = plot()->xAxis->coordToPixel(m_valueRange.second);
+        std::vector<LabelLayout::Box> c;
+        for (int k = 0; k < 12; ++k) {
+            const double y = rect.top() + 2 + k * (sz.height() + gap);
+            c.push_back(LabelLayout::anchored(start, y, sz.width(), sz.height(), 1, 1));
+            c.push_back(LabelLayout::anchored(end, y, sz.width(), sz.height(), -1, 1));
+            // Then away from the band along the row, nearest first, rather than over the data.
+            for (int j = 1; j <= 16; ++j)
+                for (const double at :
+                     {start - j * rect.width() / 16.0, end + j * rect.width() / 16.0})
+                    c.push_back(LabelLayout::anchored(at, y, sz.width(), sz.height(),
+                                                      at < start ? -1 : 1, 1));
+        }
+        put(m_valueLabel, c);
+    }
+    // Not all found a free place: one more row of room above the data, up to a limit.
+    if (!allPlaced && m_labelRows < kMaxLabelRows) {
+        ++m_labelRows;
+        fitBytes();
+        return true;
+    }
+    return moved;
 }
 
 ChartView::CsvWork UsageChart::csvWork() const
@@ -783,14 +817,12 @@ void UsageChart::showValue(int value)
     m_valueLabel->setText(QStringLiteral(" ") + toQString(dump()->valueDisplayName(v)) +
                           QStringLiteral(" · ") + humanBytesText(v.size) + QStringLiteral(" "));
     m_valueRange = {static_cast<double>(v.start), static_cast<double>(v.end + 1)};
-    m_valueLabelRight = false;
-    m_valueLabelRow = ValueLabelRow::Top;
-    m_valueLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_valueLabel->position->setCoords(m_valueRange.first, 0.01);
     m_valueBand->setVisible(true);
     m_valueLabel->setVisible(true);
-    // Selecting replots the highlight layer only (no afterReplot): place the label now.
-    updateLabels();
+    // Selecting replots the highlight layer only (no afterReplot): place the label now, and
+    // replot the whole chart in the rare case it needs more room above the data.
+    if (updateLabels())
+        replotAll();
     // Its uses and positions on the live-bytes curve.
     const SpaceTimeline *space = timeline()->space(m_memorySpace);
     m_marks->show(*dump(), *workspace()->flow(dumpPointer(), value), [space](qint64 step) {
@@ -842,7 +874,7 @@ void UsageChart::showGroup(const QVector<int> &values)
     workspace()->jobs()->cancel(m_groupLane);
     m_groupBytes.clear();
     m_groupGraph->data()->clear();
-    m_groupGraph->removeFromLegend();
+    refreshLegend();
     if (values.isEmpty() || !dump())
         return;
     // The share by the curve's own rule (bytes shared in place once), on a job: a group may
@@ -873,7 +905,7 @@ void UsageChart::showGroup(const QVector<int> &values)
                 points.back() = {static_cast<double>(bytes.size()),
                                  static_cast<double>(bytes.back())};
             m_groupGraph->data()->set(points, true);
-            m_groupGraph->addToLegend();
+            refreshLegend();
             m_groupBytes = std::move(bytes);
             replotAll();
         });
@@ -927,8 +959,116 @@ void UsageChart::moveCursorTo(double pixelX, double pixelY)
     m_cursorLabel->setPositionAlignment(Qt::AlignTop | (left ? Qt::AlignRight : Qt::AlignLeft));
 }
 
+QString UsageChart::toolTipAt(const QPointF &pixel) const
+{
+    if (!dump() || !timeline())
+        return {};
+    const SpaceTimeline *space = timeline()->space(m_memorySpace);
+    if (!space)
+        return {};
+    enum class What
+    {
+        None,
+        Peak,
+        Printed,
+        Held,
+        Budget
+    } what = What::None;
+    const auto over = [&pixel](const QCPItemText *label) {
+        return label->visible() && boxOf(label).contains(pixel);
+    };
+    const QRect area = plot()->axisRect()->rect();
+    const auto nearLevel = [&](const QCPItemStraightLine *line, qint64 bytes) {
+        return line->visible() && area.contains(pixel.toPoint()) &&
+               std::abs(plot()->yAxis->coordToPixel(static_cast<double>(bytes)) - pixel.y()) <= 3;
+    };
+    if (over(m_peakLabel))
+        what = What::Peak;
+    else if (over(m_printedPeakLabel))
+        what = What::Printed;
+    else if (over(m_heldLabel) || nearLevel(m_heldLine, heldBytes()))
+        what = What::Held;
+    else if (over(m_budgetLabel) || nearLevel(m_budgetLine, m_budget))
+        what = What::Budget;
+    else if (m_printedPeak->visible() && area.contains(pixel.toPoint()) &&
+             std::abs(m_printedPeak->point1->pixelPosition().x() - pixel.x()) <= 3)
+        what = What::Printed;
+    for (int i = 0; what == What::None && i < plot()->legend->itemCount(); ++i) {
+        auto *item = qobject_cast<QCPPlottableLegendItem *>(plot()->legend->item(i));
+        if (!item || !item->outerRect().contains(pixel.toPoint()))
+            continue;
+        if (item->plottable() == m_heldKey)
+            what = What::Held;
+        else if (item->plottable() == m_budgetKey)
+            what = What::Budget;
+        else if (item->plottable() == m_printedKey)
+            what = What::Printed;
+        else if (item->plottable() == m_live)
+            what = What::Peak;
+    }
+    const QString livePeak =
+        tr("%1 at step %2").arg(humanBytesText(space->peak.bytes)).arg(space->peak.step);
+    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
+    const MemoryAnalysis::Side &side =
+        m_memorySpace == MemoryAnalysis::kHostMemorySpace ? m.host : m.device;
+    switch (what) {
+    case What::None:
+        return {};
+    case What::Peak:
+        return tr("The live peak: the most bytes assigned and live at one step, %1. Each value "
+                  "counts its assigned bytes from its first step through its last, bytes shared "
+                  "in place once. This is the curve XLA's heap simulator packs, and the figure "
+                  "to trust for what the module uses.")
+            .arg(livePeak);
+    case What::Printed: {
+        const PrintedPeak &printed = dump()->printedPeak;
+        QString text =
+            tr("XLA's own peak, printed in the dump: step %1, %2. XLA counts each value by its "
+               "shape's bytes%3, not by the bytes assigned to it, so its peak can be lower and "
+               "at another step. The live peak, %4, counts what the allocations hold: trust it "
+               "for what fits.")
+                .arg(printed.step)
+                .arg(humanBytesText(printed.bytes))
+                .arg(printed.format == PeakFormat::V1
+                         ? tr(" (a tuple's element at its tuple's 8-byte index table)")
+                         : QString())
+                .arg(livePeak);
+        const MemoryTimeline::Unseen unseen =
+            MemoryTimeline::unseenByPrintedRule(*dump(), space->peak.step, m_memorySpace);
+        if (unseen.bytes > 0) {
+            QStringList names;
+            for (std::size_t k = 0; k < unseen.values.size() && k < 3; ++k)
+                names << toQString(dump()->valueDisplayName(dump()->values[unseen.values[k]]));
+            if (unseen.values.size() > 3)
+                names << tr("%n more", nullptr, static_cast<int>(unseen.values.size() - 3));
+            text += tr(" At step %1 XLA's rule does not see %2: %3.")
+                        .arg(space->peak.step)
+                        .arg(humanBytesText(unseen.bytes), names.join(QStringLiteral(", ")));
+        }
+        return text;
+    }
+    case What::Held:
+        return tr("While it runs the device holds %1, %2 more than the live peak of %3. %4 "
+                  "Click the label for What Fills Memory.")
+            .arg(humanBytesText(heldBytes()),
+                 humanBytesText(std::max<qint64>(0, heldBytes() - space->peak.bytes)),
+                 humanBytesText(space->peak.bytes), toQString(MemoryAnalysis::whyHeld(side)));
+    case What::Budget:
+        return tr("The device memory chosen in the Budget box, %1. The headroom is counted "
+                  "against what the device holds while the module runs (%2), not against the "
+                  "live peak. The runtime gets less than the maker states, and JAX preallocates "
+                  "75 % of a GPU unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise.")
+            .arg(humanBytesText(m_budget), humanBytesText(heldBytes()));
+    }
+    return {};
+}
+
 void UsageChart::plotClicked(const QPointF &pixel)
 {
+    if (m_heldLabel->visible() && boxOf(m_heldLabel).contains(pixel)) {
+        Q_EMIT heldExplanationRequested();
+        return;
+    }
     if (const qint64 step = stepAtPixel(pixel.x()); step >= 0)
         selection()->setCurrentStep(step);
 }

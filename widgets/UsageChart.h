@@ -5,7 +5,9 @@
 #include <QPair>
 #include <qcustomplot.h>
 
+#include <array>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -67,8 +69,14 @@ public:
     /// computed yet).
     const std::vector<std::int64_t> &groupBytes() const { return m_groupBytes; }
 
+    /// What the label, level line or legend key at `pixel` means, with this dump's figures;
+    /// empty elsewhere.
+    QString toolTipAt(const QPointF &pixel) const;
+
 Q_SIGNALS:
     void budgetChanged(qint64 bytes);
+    /// The held level's label was clicked: its explanation is What Fills Memory's finding.
+    void heldExplanationRequested();
 
 protected:
     void rebuild() override;
@@ -78,10 +86,9 @@ protected:
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     CsvWork csvWork() const override;
+    /// Lays the labels out where none covers the curve, a marker or another label (one
+    /// LabelLayout); true when one moved or the axis changed for more room.
     bool updateLabels() override;
-    /// The peak label inside the plot, and the held and budget labels where no other label
-    /// is; true when one moved.
-    bool placeLevelLabels();
 
 private:
     /// The graphs' data of one memory space, built on any thread.
@@ -91,8 +98,15 @@ private:
         QSharedPointer<QCPGraphDataContainer> logical;
     };
     static Curves curvesOf(const SpaceTimeline &space);
-    /// The bytes axis to the top of the curves shown (the peaks).
+    /// The bytes axis from 0 to fittedTop().
     void fitBytes();
+    /// The highest of the curves shown, the held level and the budget, with m_labelRows of
+    /// label room above it at the plot's present height.
+    double fittedTop() const;
+    /// For each pixel column of the plot, the highest pixel the curves reach (LabelLayout).
+    const std::vector<double> &skyline() const;
+    /// The legend in one order: curves, levels, XLA's peak, the picked group, the marks.
+    void refreshLegend();
     void fillSpaces();
     /// Plots the workspace's memory space if it is not the one shown.
     void followSpace();
@@ -128,15 +142,17 @@ private:
     std::unique_ptr<StepMarks> m_marks;
     QCPItemText *m_valueLabel = nullptr;
     QPair<double, double> m_valueRange; ///< the selected value's band, [start, end + 1)
-    bool m_valueLabelRight = false;     ///< its label ends at the band's end
-    enum class ValueLabelRow
-    {
-        Top,
-        Bottom,
-        Middle
-    };
-    ValueLabelRow m_valueLabelRow = ValueLabelRow::Top; ///< where no other label covers it
-    int m_memorySpace = 0;                              ///< the one plotted
+    QCPGraph *m_heldKey = nullptr;      ///< legend keys of the levels and XLA's peak
+    QCPGraph *m_budgetKey = nullptr;
+    QCPGraph *m_printedKey = nullptr;
+    /// Rows of label room kept above the highest level drawn; grows when a label found no
+    /// free place, back to kLabelRows with another dump or budget.
+    static constexpr int kLabelRows = 2;
+    static constexpr int kMaxLabelRows = 5;
+    int m_labelRows = kLabelRows;
+    mutable std::array<double, 10> m_skylineKey{};
+    mutable std::vector<double> m_skyline;
+    int m_memorySpace = 0; ///< the one plotted
     int m_curveLane;
     int m_groupLane;
 };

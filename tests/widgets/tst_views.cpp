@@ -991,40 +991,142 @@ private Q_SLOTS:
         QCOMPARE(StepMarks::useMarkY(12, 12, 8.5), 8.5);    // none: at the top
     }
 
-    // Memory Usage's labels never overlap one another or leave the plot (issue 35, item 13):
-    // the peak, XLA's printed peak, the held level, the budget and the selected value, on the
-    // decoder layer (held and live peak 1.25 MiB apart, so their labels meet) with a budget a
-    // hair above both, and on vllm with a value selected near the right edge.
+    // Memory Usage's labels never overlap one another, leave the plot or cover the curve
+    // (issue 35, item 13; issue 49, item 3: the budget's box hid the curve's spikes): the peak,
+    // XLA's printed peak, the held level, the budget and the selected value, on the decoder
+    // layer (held and live peak 1.25 MiB apart, so their labels meet) with a budget a hair above
+    // both, on vllm with a value selected near the right edge, with a budget far above the
+    // curve and one below it, at a laptop's chart height and a tall one.
     void usageLabelsNeverOverlap()
     {
-        // The last: a budget a million times the curve, which lays the peak on the floor.
-        for (const auto &[name, value, budget] :
-             {std::tuple{"gpu_decoder_layer", "loop_slice_fusion", qint64(0)},
-              std::tuple{"gpu_vllm_update_slice", "loop_dynamic_update_slice_fusion.28", qint64(0)},
+        for (const auto &[name, value, budget, height] :
+             {std::tuple{"gpu_decoder_layer", "loop_slice_fusion", qint64(0), 260},
+              std::tuple{"gpu_decoder_layer", "loop_slice_fusion", qint64(0), 600},
+              std::tuple{"gpu_vllm_update_slice", "loop_dynamic_update_slice_fusion.28", qint64(0),
+                         260},
               std::tuple{"gpu_vllm_update_slice", "loop_dynamic_update_slice_fusion.28",
-                         qint64(890) << 20}}) {
+                         qint64(890) << 20, 260},
+              std::tuple{"gpu_decoder_layer", "loop_slice_fusion", qint64(80) << 30, 260},
+              std::tuple{"gpu_decoder_layer", "loop_slice_fusion", qint64(600) << 20, 260}}) {
             Views views;
             QVERIFY(views.load(QString::fromLatin1(name)));
+            views.usage.resize(900, height);
             const Dump &d = *views.loaded.dump;
             views.selection.setCurrentValue(static_cast<int>(d.findValue(value)));
             views.usage.setBudget(budget > 0 ? budget : MemoryAnalysis::of(d).device.held() + 4096);
-            for (int i = 0; i < 3; ++i) { // as the window settles: replot, place, replot
+            for (int i = 0; i < 8; ++i) { // as the window settles: replot, place, replot
                 views.usage.plot()->replot(QCustomPlot::rpImmediateRefresh);
                 QCoreApplication::processEvents();
             }
+            const QString what = QStringLiteral("%1, budget %2, %3 px")
+                                     .arg(QLatin1String(name))
+                                     .arg(views.usage.budget())
+                                     .arg(height);
             const QRectF area = views.usage.plot()->axisRect()->rect();
             const QList<QRectF> boxes = views.usage.labelBoxes();
-            QVERIFY2(boxes.size() >= 4, name);
+            QVERIFY2(boxes.size() >= 4, qPrintable(what));
+            if (qEnvironmentVariableIsSet("BS_DEBUG_LABELS"))
+                qDebug() << what << area << boxes;
+            // The curves as the timeline gives them (live bytes, and logical bytes, which are
+            // shown): under no label.
+            const SpaceTimeline &space = *views.loaded.timeline->primary();
+            const QCPAxis *x = views.usage.plot()->xAxis;
+            const QCPAxis *y = views.usage.plot()->yAxis;
             for (qsizetype i = 0; i < boxes.size(); ++i) {
-                QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(boxes[i]), name);
+                QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(boxes[i]), qPrintable(what));
                 for (qsizetype j = i + 1; j < boxes.size(); ++j)
                     QVERIFY2(!boxes[i].intersects(boxes[j]),
                              qPrintable(QStringLiteral("%1: labels %2 and %3 overlap")
-                                            .arg(QLatin1String(name))
+                                            .arg(what)
                                             .arg(i)
                                             .arg(j)));
+                const auto first = std::max<qint64>(
+                    0, static_cast<qint64>(std::floor(x->pixelToCoord(boxes[i].left()))));
+                const auto last = std::min<qint64>(
+                    static_cast<qint64>(space.liveBytes.size()) - 1,
+                    static_cast<qint64>(std::floor(x->pixelToCoord(boxes[i].right()))));
+                for (qint64 t = first; t <= last; ++t) {
+                    const auto k = static_cast<std::size_t>(t);
+                    const double top = y->coordToPixel(
+                        static_cast<double>(std::max(space.liveBytes[k], space.logicalBytes[k])));
+                    QVERIFY2(boxes[i].bottom() <= top + 1,
+                             qPrintable(QStringLiteral("%1: label %2 covers the curve at step %3")
+                                            .arg(what)
+                                            .arg(i)
+                                            .arg(t)));
+                }
             }
         }
+    }
+
+    // The bytes axis follows what is drawn both ways (issue 49, item 1: budget 80 GiB, then
+    // 24 GiB left the axis at ~86 GiB until a restart): from the decoder layer's held level
+    // (932,847,556 bytes, above its 931,536,164-byte live peak) up to a budget and back.
+    void usageScaleFollowsTheBudget()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        views.usage.resize(900, 300);
+        const auto settle = [&] {
+            for (int i = 0; i < 6; ++i) {
+                views.usage.plot()->replot(QCustomPlot::rpImmediateRefresh);
+                QCoreApplication::processEvents();
+            }
+            return views.usage.plot()->yAxis->range().upper;
+        };
+        const double held = 932847556;
+        const double alone = settle();
+        // Above what is drawn, with room for labels, but no more than about twice it.
+        QVERIFY2(alone > held && alone < 2.3 * held, qPrintable(QString::number(alone)));
+        views.usage.setBudget(qint64(80) << 30);
+        const double big = settle();
+        QVERIFY(big > double(qint64(80) << 30));
+        views.usage.setBudget(qint64(1) << 30);
+        const double small = settle();
+        QVERIFY2(small > double(qint64(1) << 30) && small < 2.3 * double(qint64(1) << 30),
+                 qPrintable(QString::number(small)));
+        views.usage.setBudget(0);
+        QCOMPARE(settle(), alone);
+        views.usage.setBudget(qint64(80) << 30);
+        settle();
+        views.usage.setBudget(0);
+        views.usage.resetZoom();
+        QCOMPARE(settle(), alone);
+    }
+
+    // Every level and line drawn has a legend key and a tooltip that explains it (issue 49,
+    // item 4).
+    void usageLevelsExplained()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        views.usage.resize(900, 300);
+        views.usage.setBudget(qint64(1) << 30);
+        for (int i = 0; i < 6; ++i) {
+            views.usage.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QCoreApplication::processEvents();
+        }
+        QStringList keys;
+        QCPLegend *legend = views.usage.plot()->legend;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+                keys << item->plottable()->name();
+        for (const char *key :
+             {"live bytes (assigned)", "held while it runs", "budget", "XLA's printed peak"})
+            QVERIFY2(keys.contains(QLatin1String(key)), qPrintable(keys.join(QLatin1Char('|'))));
+        // Over each label: what it is, with this dump's figures.
+        const QList<QRectF> boxes = views.usage.labelBoxes(); // peak, printed, held, budget
+        QVERIFY(boxes.size() >= 4);
+        QVERIFY(
+            views.usage.toolTipAt(boxes[0].center()).startsWith(QStringLiteral("The live peak")));
+        QVERIFY(
+            views.usage.toolTipAt(boxes[1].center()).startsWith(QStringLiteral("XLA's own peak")));
+        const QString held = views.usage.toolTipAt(boxes[2].center());
+        QVERIFY2(held.contains(QStringLiteral("889.63MiB")) &&
+                     held.contains(QStringLiteral("compiled.memory_analysis()")),
+                 qPrintable(held));
+        QVERIFY(views.usage.toolTipAt(boxes[3].center()).contains(QStringLiteral("Budget box")));
+        QVERIFY(views.usage.toolTipAt(QPointF(-50, -50)).isEmpty());
     }
 
     // Producer and consumer tints grow along the program order only (issue 35, item 16):
@@ -1053,13 +1155,11 @@ private Q_SLOTS:
         // alias + temp, from the allocation lines: 653,597,956 + 277,938,208 - 0 + 1,311,392 =
         // 932,847,556 bytes), not the live peak (931,536,164). 1 GiB leaves 140,894,268 bytes.
         views.usage.setBudget(qint64(1) << 30);
-        QCOMPARE(views.usage.budgetText(),
-                 QStringLiteral("budget 1.00GiB · headroom 134.37MiB while it runs"));
+        QCOMPARE(views.usage.budgetText(), QStringLiteral("budget 1.00GiB · headroom 134.37MiB"));
         QVERIFY(views.usage.plot()->yAxis->range().upper >= double(qint64(1) << 30));
         // 800 MiB is 93,986,756 bytes short: 89.63 MiB.
         views.usage.setBudget(800LL << 20);
-        QCOMPARE(views.usage.budgetText(),
-                 QStringLiteral("budget 800.00MiB · OVER by 89.63MiB while it runs"));
+        QCOMPARE(views.usage.budgetText(), QStringLiteral("budget 800.00MiB · OVER by 89.63MiB"));
         QCOMPARE(changed.count(), 2);
         views.usage.setBudget(0);
         QVERIFY(views.usage.budgetText().isEmpty());

@@ -924,6 +924,8 @@ FitView *MainWindow::showDeviceFit(const QString &limit)
         files << current().path;
     auto *view = new FitView(this);
     view->setAttribute(Qt::WA_DeleteOnClose);
+    // One budget: a limit chosen in Device Fit is the Memory Usage budget too.
+    connect(view, &FitView::limitChosen, m_usage, &UsageChart::setBudget);
     if (!limit.isEmpty())
         view->setLimit(limit);
     else if (m_usage->budget() > 0)

@@ -2,18 +2,22 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "DeviceSizeBox.h"
 #include "TableCsv.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
+#include "parse/ModuleFiles.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScreen>
+#include <QShortcut>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -56,6 +60,12 @@ QTableWidgetItem *cell(const QString &text, qint64 sortKey = -1)
     return i;
 }
 
+/// "jit_train_step (0294)": the module as a person names it (ModuleFiles::shortName).
+std::string shortNameOf(const DeviceFit::Module &m)
+{
+    return ModuleFiles::shortName(m.file.empty() ? m.name : m.file);
+}
+
 std::int64_t sizeOf(std::string_view text)
 {
     return parseByteSize(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
@@ -64,24 +74,15 @@ std::int64_t sizeOf(std::string_view text)
 } // namespace
 
 FitView::FitView(QWidget *parent)
-    : QWidget(parent, Qt::Window), m_limitBox(new QComboBox(this)),
+    : QWidget(parent, Qt::Window),
+      m_limitBox(new DeviceSizeBox(DeviceSizeBox::None::NotOffered, this)),
       m_residentMode(new QComboBox(this)), m_residentSize(new QLineEdit(this)),
       m_verdict(new QLabel(this)), m_table(new QTableWidget(this)), m_plot(new QCustomPlot(this))
 {
     setWindowTitle(tr("Device Fit — BufferScope"));
-    m_limitBox->setEditable(true);
-    m_limitBox->setInsertPolicy(QComboBox::NoInsert);
-    for (const std::string &name :
-         {std::string("v100-16gb"), std::string("v100-32gb"), std::string("a100-40gb"),
-          std::string("a100-80gb"), std::string("h100-80gb"), std::string("mi250-64gb"),
-          std::string("tpu-v3"), std::string("tpu-v4"), std::string("tpu-v5e"),
-          std::string("tpu-v6e")})
-        if (const auto bytes = DeviceFit::preset(name))
-            m_limitBox->addItem(toQString(name), qint64(*bytes));
-    m_limitBox->setToolTip(tr("A device (its memory as its maker states it; the runtime gets "
-                              "less, and JAX preallocates 75 % of a GPU unless "
-                              "XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise) or a size such as "
-                              "22.5GiB"));
+    m_limitBox->setWhatsThis(tr("A device (its memory as its maker states it; the runtime gets "
+                                "less, and JAX preallocates 75 % of a GPU unless "
+                                "XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise) or a size"));
     m_residentMode->addItem(tr("each module's arguments"));
     m_residentMode->addItem(tr("a number (its arguments among it)"));
     m_residentMode->addItem(tr("each module's arguments + a number"));
@@ -147,10 +148,11 @@ FitView::FitView(QWidget *parent)
     layout->addWidget(m_verdict);
     layout->addWidget(split, 1);
 
-    connect(m_limitBox, &QComboBox::activated, this,
-            [this](int index) { setLimit(m_limitBox->itemText(index)); });
-    connect(m_limitBox->lineEdit(), &QLineEdit::editingFinished, this,
-            [this] { setLimit(m_limitBox->currentText()); });
+    connect(m_limitBox, &DeviceSizeBox::chosen, this, [this](qint64 bytes) {
+        m_limitChosen = true;
+        setLimitBytes(bytes);
+        Q_EMIT limitChosen(bytes);
+    });
     const auto residentChanged = [this] {
         const int mode = m_residentMode->currentIndex();
         m_residentSize->setEnabled(mode != Arguments);
@@ -167,7 +169,12 @@ FitView::FitView(QWidget *parent)
             return;
         setIncluded(item->data(Qt::UserRole).toInt(), item->checkState() == Qt::Checked);
     });
-    setLimit(QStringLiteral("a100-80gb"));
+    // A window of its own: Esc and a Close button close it, as in any dialog.
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    layout->addWidget(buttons);
+    auto *escape = new QShortcut(QKeySequence::Cancel, this);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
     const QRect screen =
         this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
     resize(std::min(1500, screen.width() * 9 / 10), std::min(950, screen.height() * 85 / 100));
@@ -178,7 +185,6 @@ FitView::~FitView()
     // An editable combo box and a line edit report "activated" and "editing finished" when
     // they lose focus as the window goes: the members those slots use are gone by then.
     QObject::disconnect(m_limitBox, nullptr, this, nullptr);
-    QObject::disconnect(m_limitBox->lineEdit(), nullptr, this, nullptr);
     QObject::disconnect(m_residentMode, nullptr, this, nullptr);
     QObject::disconnect(m_residentSize, nullptr, this, nullptr);
     QObject::disconnect(m_table, nullptr, this, nullptr);
@@ -194,6 +200,8 @@ void FitView::setModules(std::vector<DeviceFit::Module> modules)
     m_modules = std::move(modules);
     m_on.assign(m_modules.size(), true);
     recompute();
+    if (!m_limitChosen && !m_modules.empty())
+        chooseSmallestThatFits();
     // The table as tall as its rows (up to two fifths), the chart the rest.
     const int rows = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth() + 4 +
                      m_table->verticalHeader()->length();
@@ -214,11 +222,33 @@ bool FitView::setLimit(const QString &text)
         m_verdict->setText(tr("\"%1\" is not a size or a known device").arg(t));
         return false;
     }
-    m_limit = bytes;
-    if (m_limitBox->currentText() != t)
-        m_limitBox->setEditText(t);
-    recompute();
+    m_limitChosen = true;
+    setLimitBytes(bytes);
     return true;
+}
+
+void FitView::setLimitBytes(qint64 bytes, const QString &toolTip)
+{
+    m_limit = bytes;
+    m_limitBox->setBytes(bytes, toolTip);
+    recompute();
+}
+
+void FitView::chooseSmallestThatFits()
+{
+    // No limit given: the smallest device in the list that holds them, as a first answer to
+    // "what does this need"; the largest when none does.
+    const std::vector<DeviceFit::DeviceSize> sizes = DeviceFit::deviceSizes();
+    qint64 pick = sizes.back().bytes;
+    for (const DeviceFit::DeviceSize &size : sizes) {
+        if (DeviceFit::compute(m_included, m_resident, size.bytes).fits()) {
+            pick = size.bytes;
+            break;
+        }
+    }
+    setLimitBytes(pick);
+    m_smallestNote = true;
+    recompute();
 }
 
 bool FitView::setResident(const QString &text)
@@ -241,10 +271,8 @@ bool FitView::setResident(const QString &text)
 void FitView::setLogFigures(const QString &log, qint64 limit, qint64 inUse)
 {
     if (limit > 0) {
-        m_limitBox->insertItem(0, humanBytesText(limit), limit);
-        m_limitBox->setItemData(0, tr("The device's limit in %1").arg(log), Qt::ToolTipRole);
-        setLimit(QString::number(limit));
-        m_limitBox->setEditText(humanBytesText(limit));
+        m_limitChosen = true;
+        setLimitBytes(limit, tr("The device's limit in %1").arg(log));
     }
     if (inUse > 0) {
         // The allocator's InUse when the allocation failed: everything on the device then,
@@ -276,7 +304,8 @@ void FitView::recompute()
     } else if (m_fit.limiting < 0) {
         m_verdict->setText(tr("No module is on the device: tick the ones that share it."));
     } else {
-        const QString who = toQString(m_included[static_cast<std::size_t>(m_fit.limiting)].name);
+        const QString who =
+            toQString(shortNameOf(m_included[static_cast<std::size_t>(m_fit.limiting)]));
         m_verdict->setText(
             m_fit.fits()
                 ? tr("Fits: the device holds at most %1, while %2 runs — %3 under the limit of "
@@ -287,6 +316,10 @@ void FitView::recompute()
                      "%4.")
                       .arg(humanBytesText(m_fit.peak), who,
                            humanBytesText(m_fit.peak - m_fit.limit), humanBytesText(m_fit.limit)));
+        if (m_smallestNote && !m_limitChosen)
+            m_verdict->setText(m_verdict->text() +
+                               tr(" (No budget was chosen: the limit is the smallest device "
+                                  "memory in the list that holds them.)"));
     }
     fillTable();
     fillPlot();
@@ -306,7 +339,10 @@ void FitView::fillTable()
         on->setData(Qt::UserRole, row);
         on->setToolTip(tr("Whether this module runs on the device with the others"));
         m_table->setItem(row, OnColumn, on);
-        m_table->setItem(row, ModuleColumn, cell(toQString(m.name)));
+        // The module as a person names it; its file in the tooltip.
+        QTableWidgetItem *nameCell = cell(toQString(shortNameOf(m)));
+        nameCell->setToolTip(plainToolTip(toQString(m.file.empty() ? m.name : m.file)));
+        m_table->setItem(row, ModuleColumn, nameCell);
         m_table->setItem(row, LivePeakColumn,
                          m.livePeak >= 0 ? cell(humanBytesText(m.livePeak), m.livePeak)
                                          : cell(tr("-")));
@@ -392,7 +428,7 @@ void FitView::fillPlot()
         name->position->setType(QCPItemPosition::ptPlotCoords);
         name->position->setCoords(x + width / 2, double(r.device));
         name->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        QString label = toQString(m.name);
+        QString label = toQString(shortNameOf(m));
         if (label.size() > 28)
             label = label.left(27) + QStringLiteral("…");
         name->setText(label + QStringLiteral("\n") + humanBytesText(r.device));

@@ -15,6 +15,8 @@ class QTableWidget;
 
 namespace bufferscope {
 
+class DeviceSizeBox;
+
 /// Several modules on one device (docs/FORMAT.md Part A, "Several modules on one device"):
 /// choose the modules that share it, what stays resident between them and the device's limit,
 /// and see per module what the device holds while it runs against the limit, and which module
@@ -32,7 +34,10 @@ public:
     void setModules(std::vector<DeviceFit::Module> modules);
     void setMeasuring(int done, int total);
     /// The limit: a size ("80GiB") or a device ("a100-80gb"); false when it is neither.
+    /// Without one (and without a log's), the limit is the smallest device size in
+    /// DeviceFit's list that holds the modules, once they are measured.
     bool setLimit(const QString &text);
+    qint64 limit() const { return m_limit; }
     /// "args", "SIZE" or "args+SIZE" as `bufferscope fit --resident`; false when malformed.
     bool setResident(const QString &text);
     void setIncluded(int module, bool included);
@@ -47,7 +52,13 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     QLabel *verdict() const { return m_verdict; }
 
+Q_SIGNALS:
+    /// The user chose a limit in the window (the Budget of the main window follows it).
+    void limitChosen(qint64 bytes);
+
 private:
+    void setLimitBytes(qint64 bytes, const QString &toolTip = {});
+    void chooseSmallestThatFits();
     void recompute();
     void fillTable();
     void fillPlot();
@@ -59,7 +70,9 @@ private:
     qint64 m_limit = 0;
     DeviceFit::Resident m_resident;
     bool m_filling = false;
-    QComboBox *m_limitBox;
+    bool m_limitChosen = false; ///< given, chosen or from a log: not picked by the window
+    bool m_smallestNote = false;
+    DeviceSizeBox *m_limitBox;
     QComboBox *m_residentMode;
     QLineEdit *m_residentSize;
     QLabel *m_verdict;

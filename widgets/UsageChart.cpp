@@ -2,9 +2,11 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "DeviceSizeBox.h"
 #include "StepMarks.h"
 #include "StepTicker.h"
 #include "Workspace.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
 #include "layout/LabelLayout.h"
 #include "model/MemorySpaces.h"
@@ -27,11 +29,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace bufferscope {
 
 UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
-    : ChartView(workspace, parent), m_space(new QComboBox(this)), m_budgetBox(new QComboBox(this)),
+    : ChartView(workspace, parent), m_space(new QComboBox(this)),
+      m_budgetBox(new DeviceSizeBox(DeviceSizeBox::None::Offered, this)),
       m_logical(new QCheckBox(tr("Logical bytes"), this)),
       m_curveLane(workspace->jobs()->newLane("usage curves", JobRunner::Scope::Dump)),
       m_groupLane(workspace->jobs()->newLane("picked group's curve", JobRunner::Scope::Dump))
@@ -54,34 +58,10 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     toolRow()->addSpacing(12);
     auto *budgetLabel = new QLabel(tr("&Budget:"), this);
     budgetLabel->setBuddy(m_budgetBox);
-    m_budgetBox->setToolTip(tr("The device's memory, drawn with the headroom left at the peak"));
-    m_budgetBox->addItem(tr("none"), qint64(0));
-    for (qint64 preset : budgetPresets())
-        m_budgetBox->addItem(budgetPresetName(preset), preset);
-    // Closed, the box shows the size and the start of the names; the list shows them whole.
-    m_budgetBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_budgetBox->setMinimumContentsLength(10);
-    m_budgetBox->view()->setMinimumWidth(m_budgetBox->view()->sizeHintForColumn(0) + 24);
-    m_budgetBox->addItem(tr("Custom…"), qint64(-1));
     toolRow()->addWidget(budgetLabel);
     toolRow()->addWidget(m_budgetBox);
     toolRow()->addStretch(1);
-    connect(m_budgetBox, &QComboBox::activated, this, [this](int index) {
-        qint64 bytes = m_budgetBox->itemData(index).toLongLong();
-        if (bytes < 0) {
-            bool ok = false;
-            const QString text = QInputDialog::getText(
-                this, tr("Memory Budget"),
-                tr("Device memory (e.g. 16GiB, 40 GiB, 81559MiB or a byte count):"),
-                QLineEdit::Normal, m_budget > 0 ? humanBytesText(m_budget) : QString(), &ok);
-            bytes = ok ? parseByteSize(text) : -1;
-            if (bytes <= 0) {
-                setBudget(m_budget); // back to what was shown
-                return;
-            }
-        }
-        setBudget(bytes);
-    });
+    connect(m_budgetBox, &DeviceSizeBox::chosen, this, &UsageChart::setBudget);
     connect(m_space, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)
             setMemorySpace(m_space->itemData(index).toInt());
@@ -427,13 +407,14 @@ void UsageChart::plotSpace()
         m_peak->position->setCoords(static_cast<double>(space->peak.step) + 0.5,
                                     static_cast<double>(space->peak.bytes));
         const std::uint32_t ins = dump()->instructionAtStep(space->peak.step);
-        m_peakLabel->setText(
-            tr("peak %1 · step %2%3")
-                .arg(humanBytesText(space->peak.bytes))
-                .arg(space->peak.step)
-                .arg(ins == kNone ? QString()
-                                  : QStringLiteral(" · ") +
-                                        toQString(dump()->str(dump()->instructions[ins].name))));
+        const QString peak =
+            tr("peak %1 · step %2").arg(humanBytesText(space->peak.bytes)).arg(space->peak.step);
+        m_labelTexts[m_peakLabel] = {
+            ins == kNone ? peak
+                         : peak + QStringLiteral(" · ") +
+                               toQString(dump()->str(dump()->instructions[ins].name)),
+            peak};
+        m_peakLabel->setText(m_labelTexts[m_peakLabel].front());
         m_peak->setVisible(true);
         m_peakLabel->setVisible(true);
     }
@@ -444,9 +425,11 @@ void UsageChart::plotSpace()
         const double x = static_cast<double>(printed.step) + 0.5;
         m_printedPeak->point1->setCoords(x, 0);
         m_printedPeak->point2->setCoords(x, 1);
-        m_printedPeakLabel->setText(tr("XLA printed peak: step %1 (%2)")
-                                        .arg(printed.step)
-                                        .arg(humanBytesText(printed.bytes)));
+        m_labelTexts[m_printedPeakLabel] = {tr("XLA printed peak: step %1 (%2)")
+                                                .arg(printed.step)
+                                                .arg(humanBytesText(printed.bytes)),
+                                            tr("XLA peak %1").arg(humanBytesText(printed.bytes))};
+        m_printedPeakLabel->setText(m_labelTexts[m_printedPeakLabel].front());
         m_printedPeak->setVisible(true);
         m_printedPeakLabel->setVisible(true);
     }
@@ -455,30 +438,18 @@ void UsageChart::plotSpace()
 
 QString UsageChart::budgetPresetName(qint64 bytes)
 {
-    constexpr qint64 GiB = qint64(1) << 30;
-    // The memory their makers state; the runtime gets a little less (see the README).
-    const struct
-    {
-        qint64 bytes;
-        const char *devices;
-    } names[] = {{16 * GiB, "V100 16GB, TPU v5e, TPU v3 core"},
-                 {24 * GiB, "L4, RTX 4090, A10"},
-                 {32 * GiB, "V100 32GB, TPU v4, TPU v6e"},
-                 {40 * GiB, "A100 40GB"},
-                 {48 * GiB, "L40S, RTX A6000"},
-                 {80 * GiB, "A100 80GB, H100 80GB"},
-                 {96 * GiB, "H100 NVL"},
-                 {141 * GiB, "H200"}};
-    for (const auto &n : names)
-        if (n.bytes == bytes)
-            return QStringLiteral("%1 · %2").arg(humanBytesText(bytes), QLatin1String(n.devices));
+    for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes())
+        if (size.bytes == bytes)
+            return QStringLiteral("%1 · %2").arg(humanBytesText(bytes), toQString(size.devices));
     return humanBytesText(bytes);
 }
 
 QList<qint64> UsageChart::budgetPresets()
 {
-    constexpr qint64 GiB = qint64(1) << 30;
-    return {16 * GiB, 24 * GiB, 32 * GiB, 40 * GiB, 48 * GiB, 80 * GiB, 96 * GiB, 141 * GiB};
+    QList<qint64> out;
+    for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes())
+        out << size.bytes;
+    return out;
 }
 
 void UsageChart::setBudget(qint64 bytes)
@@ -487,16 +458,7 @@ void UsageChart::setBudget(qint64 bytes)
     const bool changed = bytes != m_budget;
     m_budget = bytes;
     m_labelRows = kLabelRows;
-    {
-        const QSignalBlocker blocker(m_budgetBox);
-        int index = m_budgetBox->findData(bytes);
-        if (index < 0) {
-            // A custom size gets its own entry, just before "Custom…".
-            index = m_budgetBox->count() - 1;
-            m_budgetBox->insertItem(index, humanBytesText(bytes), bytes);
-        }
-        m_budgetBox->setCurrentIndex(index);
-    }
+    m_budgetBox->setBytes(bytes);
     placeBudget();
     replotAll();
     if (changed)
@@ -538,7 +500,9 @@ void UsageChart::placeBudget()
         const double level = static_cast<double>(held);
         m_heldLine->point1->setCoords(0, level);
         m_heldLine->point2->setCoords(1, level);
-        m_heldLabel->setText(tr("held while it runs %1").arg(humanBytesText(held)));
+        m_labelTexts[m_heldLabel] = {tr("held while it runs %1").arg(humanBytesText(held)),
+                                     tr("held %1").arg(humanBytesText(held))};
+        m_heldLabel->setText(m_labelTexts[m_heldLabel].front());
     }
     const bool show = m_budget > 0 && space;
     m_budgetLine->setVisible(show);
@@ -547,6 +511,11 @@ void UsageChart::placeBudget()
         const double y = static_cast<double>(m_budget);
         m_budgetLine->point1->setCoords(0, y);
         m_budgetLine->point2->setCoords(1, y);
+        // In fewer words it keeps the verdict: the legend names the line.
+        const qint64 headroom = m_budget - heldBytes();
+        m_labelTexts[m_budgetLabel] = {
+            budgetText(), headroom >= 0 ? tr("headroom %1").arg(humanBytesText(headroom))
+                                        : tr("OVER by %1").arg(humanBytesText(-headroom))};
         m_budgetLabel->setText(budgetText());
         // The budget in the foreground's colour, its label in the alert colour when the module
         // does not fit: never the peak's orange.
@@ -687,94 +656,115 @@ bool UsageChart::updateLabels()
     const double gap = 3;
     bool allPlaced = true;
     bool moved = false;
-    const auto put = [&](QCPItemText *label, const std::vector<LabelLayout::Box> &candidates) {
-        if (!label->visible() || candidates.empty())
+    using Candidates = std::function<std::vector<LabelLayout::Box>(QSizeF)>;
+    // Each label in its words, else in fewer words (m_labelTexts), at the first free place.
+    const auto put = [&](QCPItemText *label, const Candidates &candidatesFor) {
+        if (!label->visible())
             return;
-        int k = layout.place(candidates);
-        if (k < 0) {
-            allPlaced = false;
-            k = 0; // where it would go best; the next fit makes room (m_labelRows)
-            layout.addObstacle(candidates.front());
+        const QStringList texts = m_labelTexts.value(label, {label->text()});
+        std::vector<LabelLayout::Box> first;
+        for (qsizetype t = 0; t < texts.size(); ++t) {
+            if (label->text() != texts[t]) {
+                label->setText(texts[t]);
+                moved = true;
+            }
+            const std::vector<LabelLayout::Box> c = candidatesFor(sizeOf(label));
+            if (t == 0)
+                first = c;
+            if (const int k = layout.place(c); k >= 0) {
+                const QPointF at(c[static_cast<std::size_t>(k)].x,
+                                 c[static_cast<std::size_t>(k)].y);
+                if (label->position->coords() != at) {
+                    label->position->setCoords(at);
+                    moved = true;
+                }
+                return;
+            }
         }
-        const LabelLayout::Box &b = candidates[static_cast<std::size_t>(k)];
-        const QPointF at(b.x, b.y);
-        if (label->position->coords() != at) {
-            label->position->setCoords(at);
-            moved = true;
-        }
+        // Nowhere free: in its words where it would go best; the next fit makes room
+        // (m_labelRows).
+        allPlaced = false;
+        if (label->text() != texts.front())
+            label->setText(texts.front());
+        if (first.empty())
+            return;
+        layout.addObstacle(first.front());
+        label->position->setCoords(first.front().x, first.front().y);
+        moved = true;
     };
     // The peak's label beside its marker, towards the middle of the chart first, else above it.
     if (m_peakLabel->visible()) {
-        const QSizeF sz = sizeOf(m_peakLabel);
         const QPointF p = m_peak->position->pixelPosition();
         const int toward = p.x() > rect.center().x() ? -1 : 1;
-        std::vector<LabelLayout::Box> c;
-        for (const int side : {toward, -toward})
-            c.push_back(
-                LabelLayout::anchored(p.x() + side * 10, p.y(), sz.width(), sz.height(), side, 0));
-        for (int k = 0; k < 6; ++k)
-            for (const int side : {toward, -toward, 0})
-                c.push_back(LabelLayout::anchored(p.x() + side * 4,
-                                                  p.y() - 6 - k * (sz.height() + gap), sz.width(),
-                                                  sz.height(), side, -1));
-        put(m_peakLabel, c);
+        put(m_peakLabel, [&](QSizeF sz) {
+            std::vector<LabelLayout::Box> c;
+            for (const int side : {toward, -toward})
+                c.push_back(LabelLayout::anchored(p.x() + side * 10, p.y(), sz.width(), sz.height(),
+                                                  side, 0));
+            for (int k = 0; k < 8; ++k)
+                for (const int side : {toward, -toward, 0})
+                    c.push_back(LabelLayout::anchored(p.x() + side * 4,
+                                                      p.y() - 6 - k * (sz.height() + gap),
+                                                      sz.width(), sz.height(), side, -1));
+            return c;
+        });
     }
-    // A level's label on its line, above or below it, at either end or along it; then a row at a
-    // time away from it.
+    // A level's label on its line, above or below it, at either end or along it; then a row at
+    // a time away from it, anywhere along the row.
     const auto level = [&](QCPItemText *label, double bytes) {
-        if (!label->visible())
-            return;
-        const QSizeF sz = sizeOf(label);
         const double line = plot()->yAxis->coordToPixel(bytes);
         const double left = rect.left() + 4;
         const double right = rect.right() - 4;
-        std::vector<LabelLayout::Box> c;
-        for (int k = 0; k < 6; ++k) {
-            for (const int side : {-1, 1}) {
-                const double y = line + side * (1 + k * (sz.height() + gap));
-                c.push_back(LabelLayout::anchored(right, y, sz.width(), sz.height(), -1, side));
-                c.push_back(LabelLayout::anchored(left, y, sz.width(), sz.height(), 1, side));
-                for (const double f : {0.5, 0.25, 0.75})
-                    c.push_back(LabelLayout::anchored(left + f * (right - left), y, sz.width(),
-                                                      sz.height(), 0, side));
+        put(label, [&](QSizeF sz) {
+            std::vector<LabelLayout::Box> c;
+            for (int k = 0; k < 8; ++k) {
+                for (const int side : {-1, 1}) {
+                    const double y = line + side * (1 + k * (sz.height() + gap));
+                    c.push_back(LabelLayout::anchored(right, y, sz.width(), sz.height(), -1, side));
+                    c.push_back(LabelLayout::anchored(left, y, sz.width(), sz.height(), 1, side));
+                    for (int j = 1; j < 16; ++j)
+                        c.push_back(LabelLayout::anchored(left + j * (right - left) / 16.0, y,
+                                                          sz.width(), sz.height(), 0, side));
+                }
             }
-        }
-        put(label, c);
+            return c;
+        });
     };
     level(m_heldLabel, static_cast<double>(heldBytes()));
     level(m_budgetLabel, static_cast<double>(m_budget));
     // XLA's printed peak at its line, from the top of the plot down to the data.
     if (m_printedPeakLabel->visible()) {
-        const QSizeF sz = sizeOf(m_printedPeakLabel);
         const double x = m_printedPeak->point1->pixelPosition().x();
         const int toward = x > rect.center().x() ? -1 : 1;
-        std::vector<LabelLayout::Box> c;
-        for (int k = 0; k < 12; ++k)
-            for (const int side : {toward, -toward})
-                c.push_back(LabelLayout::anchored(x + side * 3,
-                                                  rect.top() + 2 + k * (sz.height() + gap),
-                                                  sz.width(), sz.height(), side, 1));
-        put(m_printedPeakLabel, c);
+        put(m_printedPeakLabel, [&](QSizeF sz) {
+            std::vector<LabelLayout::Box> c;
+            for (int k = 0; k < 12; ++k)
+                for (const int side : {toward, -toward})
+                    c.push_back(LabelLayout::anchored(x + side * 3,
+                                                      rect.top() + 2 + k * (sz.height() + gap),
+                                                      sz.width(), sz.height(), side, 1));
+            return c;
+        });
     }
     // The selected value's name at its band: from its start, else ending at its end, from the
-    // top of the plot down.
+    // top of the plot down; else along the row, nearest the band first.
     if (m_valueLabel->visible()) {
-        const QSizeF sz = sizeOf(m_valueLabel);
         const double start = plot()->xAxis->coordToPixel(m_valueRange.first);
         const double end = plot()->xAxis->coordToPixel(m_valueRange.second);
-        std::vector<LabelLayout::Box> c;
-        for (int k = 0; k < 12; ++k) {
-            const double y = rect.top() + 2 + k * (sz.height() + gap);
-            c.push_back(LabelLayout::anchored(start, y, sz.width(), sz.height(), 1, 1));
-            c.push_back(LabelLayout::anchored(end, y, sz.width(), sz.height(), -1, 1));
-            // Then away from the band along the row, nearest first, rather than over the data.
-            for (int j = 1; j <= 16; ++j)
-                for (const double at :
-                     {start - j * rect.width() / 16.0, end + j * rect.width() / 16.0})
-                    c.push_back(LabelLayout::anchored(at, y, sz.width(), sz.height(),
-                                                      at < start ? -1 : 1, 1));
-        }
-        put(m_valueLabel, c);
+        put(m_valueLabel, [&](QSizeF sz) {
+            std::vector<LabelLayout::Box> c;
+            for (int k = 0; k < 12; ++k) {
+                const double y = rect.top() + 2 + k * (sz.height() + gap);
+                c.push_back(LabelLayout::anchored(start, y, sz.width(), sz.height(), 1, 1));
+                c.push_back(LabelLayout::anchored(end, y, sz.width(), sz.height(), -1, 1));
+                for (int j = 1; j <= 16; ++j)
+                    for (const double at :
+                         {start - j * rect.width() / 16.0, end + j * rect.width() / 16.0})
+                        c.push_back(LabelLayout::anchored(at, y, sz.width(), sz.height(),
+                                                          at < start ? -1 : 1, 1));
+            }
+            return c;
+        });
     }
     // Not all found a free place: one more row of room above the data, up to a limit.
     if (!allPlaced && m_labelRows < kMaxLabelRows) {

@@ -2,7 +2,9 @@
 
 #include "ChartView.h"
 
+#include <QHash>
 #include <QPair>
+#include <QStringList>
 #include <qcustomplot.h>
 
 #include <array>
@@ -19,6 +21,7 @@ class QCPItemTracer;
 
 namespace bufferscope {
 
+class DeviceSizeBox;
 class StepMarks;
 class StepTicker;
 
@@ -61,7 +64,7 @@ public:
     qint64 budget() const { return m_budget; }
     /// "headroom 3.2GiB at the peak" or "over budget by …"; empty without a budget.
     QString budgetText() const;
-    /// The presets offered (bytes): 16, 24, 32, 40, 48, 80, 96 and 141 GiB.
+    /// The presets offered (bytes): the sizes of DeviceFit's one list of devices.
     static QList<qint64> budgetPresets();
     /// "80.00GiB · A100 80GB, H100 80GB": a preset with the devices that have that memory.
     static QString budgetPresetName(qint64 bytes);
@@ -119,7 +122,7 @@ private:
     qint64 heldBytes() const;
 
     QComboBox *m_space;
-    QComboBox *m_budgetBox;
+    DeviceSizeBox *m_budgetBox;
     qint64 m_budget = 0;
     QCPItemStraightLine *m_budgetLine = nullptr;
     QCPItemText *m_budgetLabel = nullptr;
@@ -150,6 +153,8 @@ private:
     static constexpr int kLabelRows = 2;
     static constexpr int kMaxLabelRows = 5;
     int m_labelRows = kLabelRows;
+    /// Each label's words, and fewer words for where the first do not fit.
+    QHash<QCPItemText *, QStringList> m_labelTexts;
     mutable std::array<double, 10> m_skylineKey{};
     mutable std::vector<double> m_skyline;
     int m_memorySpace = 0; ///< the one plotted

@@ -10,17 +10,29 @@ namespace {
 
 constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 
-struct Preset
-{
-    std::string_view name;
-    std::int64_t gib;
-};
-
 // Memory per device as its maker states it (a TPU "device" is what JAX calls one: a core on
-// v2/v3, a chip from v4 on).
-constexpr Preset kPresets[] = {
-    {"v100-16gb", 16},  {"v100-32gb", 32}, {"a100-40gb", 40}, {"a100-80gb", 80}, {"h100-80gb", 80},
-    {"mi250-64gb", 64}, {"tpu-v3", 16},    {"tpu-v4", 32},    {"tpu-v5e", 16},   {"tpu-v6e", 32},
+// v2/v3, a chip from v4 on), smallest first. The one list the command line, the Budget box and
+// Device Fit offer.
+constexpr DeviceFit::Device kDevices[] = {
+    {"v100-16gb", "V100 16GB", 16},
+    {"tpu-v3", "TPU v3 core", 16},
+    {"tpu-v5e", "TPU v5e", 16},
+    {"a10-24gb", "A10", 24},
+    {"l4-24gb", "L4", 24},
+    {"rtx4090-24gb", "RTX 4090", 24},
+    {"v100-32gb", "V100 32GB", 32},
+    {"tpu-v4", "TPU v4", 32},
+    {"tpu-v6e", "TPU v6e", 32},
+    {"a100-40gb", "A100 40GB", 40},
+    {"l40s-48gb", "L40S", 48},
+    {"rtx-a6000-48gb", "RTX A6000", 48},
+    {"mi250-64gb", "MI250 (one GCD)", 64},
+    {"a100-80gb", "A100 80GB", 80},
+    {"h100-80gb", "H100 80GB", 80},
+    {"h100-nvl-94gb", "H100 NVL", 94},
+    {"tpu-v5p", "TPU v5p", 95},
+    {"h200-141gb", "H200", 141},
+    {"mi300x-192gb", "MI300X", 192},
 };
 
 } // namespace
@@ -148,21 +160,37 @@ std::int64_t DeviceFit::deviceLivePeak(const MemoryTimeline &timeline)
     return peak;
 }
 
+std::span<const DeviceFit::Device> DeviceFit::devices()
+{
+    return kDevices;
+}
+
+std::vector<DeviceFit::DeviceSize> DeviceFit::deviceSizes()
+{
+    std::vector<DeviceSize> out;
+    for (const Device &d : kDevices) {
+        if (out.empty() || out.back().bytes != d.gib * kGiB)
+            out.push_back({d.gib * kGiB, {}});
+        out.back().devices += (out.back().devices.empty() ? "" : ", ") + std::string(d.name);
+    }
+    return out;
+}
+
 std::optional<std::int64_t> DeviceFit::preset(std::string_view name)
 {
-    for (const Preset &p : kPresets)
-        if (p.name == name)
-            return p.gib * kGiB;
+    for (const Device &d : kDevices)
+        if (d.id == name)
+            return d.gib * kGiB;
     return std::nullopt;
 }
 
 std::string DeviceFit::presetNames()
 {
     std::string out;
-    for (const Preset &p : kPresets) {
+    for (const Device &d : kDevices) {
         if (!out.empty())
             out += ", ";
-        out += p.name;
+        out += d.id;
     }
     return out;
 }

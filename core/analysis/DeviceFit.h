@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,24 @@ struct DeviceFit
     /// The most device live bytes at one step (the maximum of deviceLiveBytes), without
     /// building the curve.
     static std::int64_t deviceLivePeak(const MemoryTimeline &timeline);
+    /// A device the tool knows by name: its id on the command line ("a100-80gb"), its name
+    /// for people ("A100 80GB") and its memory as its maker states it, in GiB.
+    struct Device
+    {
+        std::string_view id;
+        std::string_view name;
+        std::int64_t gib = 0;
+    };
+    /// Every known device, smallest memory first: the one list every choice of a device uses.
+    static std::span<const Device> devices();
+    /// The distinct memory sizes of devices(), ascending, each with its devices' names
+    /// ("L4, RTX 4090, A10"): what the Budget box and Device Fit offer.
+    struct DeviceSize
+    {
+        std::int64_t bytes = 0;
+        std::string devices;
+    };
+    static std::vector<DeviceSize> deviceSizes();
     /// Named devices' memory as their makers state it ("a100-80gb" → 80 GiB); nullopt when
     /// unknown. The runtime gets less: the driver's context, and JAX preallocates 75 % of a GPU
     /// unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise.

@@ -20,6 +20,7 @@
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
@@ -811,6 +812,7 @@ private Q_SLOTS:
     {
         DeviceFit::Module a;
         a.name = "module_0001.jit_forward";
+        a.file = "/run/dump/module_0001.jit_forward-buffer-assignment.txt";
         a.analysis.device = {1000, 400, 0, 3000, 100};
         a.livePeak = 2300;
         a.curve = {1000, 2300, 2000};
@@ -852,11 +854,49 @@ private Q_SLOTS:
         QVERIFY(view.setLimit(QStringLiteral("a100-80gb")));
         QCOMPARE(view.fit().limit, std::int64_t{80} << 30);
         QVERIFY(!view.setLimit(QStringLiteral("lots")));
+        // Modules by the names people give them, the file in the tooltip.
+        QCOMPARE(view.table()->item(0, 1)->text(), QStringLiteral("jit_forward (0001)"));
+        QVERIFY(view.table()->item(0, 1)->toolTip().contains(QStringLiteral("module_0001")));
         // The chart never draws the live curve above what the module holds.
         for (int i = 0; i < view.plot()->graphCount(); ++i)
             for (auto it = view.plot()->graph(i)->data()->constBegin();
                  it != view.plot()->graph(i)->data()->constEnd(); ++it)
                 QVERIFY(it->value <= 7500.0);
+    }
+
+    // Device Fit and the Budget box offer one list (issue 49, item 6); without a limit given,
+    // Device Fit opens at the smallest device size that holds the modules (B's 5,400 bytes
+    // fit the smallest, 16 GiB), and Esc closes it.
+    void deviceFitOpensWhereTheModulesFit()
+    {
+        DeviceFit::Module b;
+        b.name = "module_0002.jit_backward";
+        b.analysis.device = {2500, 1300, 500, 2000, 0};
+        b.livePeak = 4000;
+        b.curve = {2500, 4000, 3000};
+        b.steps = 3;
+        FitView view;
+        view.setModules({b});
+        QCOMPARE(view.limit(), qint64(16) << 30);
+        QVERIFY2(view.verdict()->text().contains(QStringLiteral("smallest device memory")),
+                 qPrintable(view.verdict()->text()));
+        // Larger than every device: the largest, and it says it does not fit.
+        b.analysis.device.temp = qint64(500) << 30;
+        FitView huge;
+        huge.setModules({b});
+        QCOMPARE(huge.limit(), UsageChart::budgetPresets().last());
+        QVERIFY(huge.verdict()->text().startsWith(QStringLiteral("Does not fit")));
+        auto *box = view.findChild<QComboBox *>();
+        QVERIFY(box);
+        QList<qint64> offered;
+        for (int i = 0; i < box->count(); ++i)
+            if (box->itemData(i).toLongLong() > 0)
+                offered << box->itemData(i).toLongLong();
+        QCOMPARE(offered, UsageChart::budgetPresets());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::keyClick(&view, Qt::Key_Escape);
+        QTRY_VERIFY(!view.isVisible());
     }
 
     void memoryUsageReportAlone()
@@ -1163,8 +1203,14 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 2);
         views.usage.setBudget(0);
         QVERIFY(views.usage.budgetText().isEmpty());
-        QCOMPARE(UsageChart::budgetPresets().size(), 8);
-        QCOMPARE(UsageChart::budgetPresets().last(), 141LL << 30);
+        // One list of devices (issue 49, item 6): 24, 48 GiB and the H200 among the sizes.
+        QCOMPARE(UsageChart::budgetPresets().size(),
+                 static_cast<qsizetype>(DeviceFit::deviceSizes().size()));
+        for (const qint64 gib : {16, 24, 32, 40, 48, 80, 141})
+            QVERIFY2(UsageChart::budgetPresets().contains(gib << 30),
+                     qPrintable(QString::number(gib)));
+        QVERIFY(UsageChart::budgetPresetName(141LL << 30).contains(QStringLiteral("H200")));
+        QVERIFY(UsageChart::budgetPresetName(24LL << 30).contains(QStringLiteral("L4")));
         // Presets name the devices that have that memory (issue 35, item 24).
         QCOMPARE(UsageChart::budgetPresetName(80LL << 30),
                  QStringLiteral("80.00GiB · A100 80GB, H100 80GB"));

@@ -5,9 +5,11 @@
 #include "ChartPalette.h"
 #include "JobRunner.h"
 #include "TableCsv.h"
+#include "layout/LabelLayout.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/ValueChangeModel.h"
+#include "parse/ModuleFiles.h"
 #include "report/DiffReport.h"
 #include "report/Report.h"
 #include "report/ViewCsv.h"
@@ -257,6 +259,10 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
 
     m_plot->setMinimumHeight(200);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (placePeakLabels())
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         if (!m_diff)
             return;
@@ -325,6 +331,7 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_afterName = std::move(afterName);
     m_diff = std::move(diff);
     m_summary->setText(summaryText());
+    m_summary->setToolTip(plainToolTip(tr("before: %1\nafter: %2").arg(m_beforeName, m_afterName)));
     m_tabs->setTabVisible(m_tabs->indexOf(m_byStack), m_diff->hasStacks);
     fillCauses(); // the first screen says why: not deferred with the other tables
     m_tabs->setCurrentWidget(m_causes);
@@ -337,6 +344,17 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
             spdlog::debug("comparison tables filled");
         }
     });
+}
+
+QString CompareView::shortName(const QString &module)
+{
+    return toQString(ModuleFiles::shortNameOfStem(module.toStdString()));
+}
+
+QString CompareView::legendName(const QString &name) const
+{
+    // A legend key cannot wrap: a long name is cut in its middle, never the window widened.
+    return QFontMetrics(m_plot->legend->font()).elidedText(name, Qt::ElideMiddle, 380);
 }
 
 QString CompareView::summaryText() const
@@ -385,8 +403,16 @@ QString CompareView::summaryText() const
     if (!d.why.printedDisagree.empty())
         lines +=
             QLatin1Char(' ') + richEscaped(toQString(d.why.printedDisagree)) + QLatin1Char('.');
+    // The modules as people name them, breakable after _ . / so a long name wraps rather than
+    // widen the window past the screen (issue 49, item 2); the full names in the tooltip.
+    const auto breakable = [](const QString &name) {
+        QString out = richEscaped(name);
+        for (const QChar c : {QLatin1Char('_'), QLatin1Char('.'), QLatin1Char('/')})
+            out.replace(c, QString(c) + QChar(0x200B));
+        return out;
+    };
     return QStringLiteral("<b>%1</b> → <b>%2</b><table cellspacing=4>%3%4%5</table>%6")
-        .arg(richEscaped(m_beforeName), richEscaped(m_afterName),
+        .arg(breakable(shortName(m_beforeName)), breakable(shortName(m_afterName)),
              row(tr("total"), d.totalBefore, d.totalAfter),
              row(tr("peak"), d.peakBefore, d.peakAfter, peakNote),
              row(tr("held"), d.why.heldBefore, d.why.heldAfter,
@@ -445,7 +471,7 @@ void CompareView::fillPlot()
         vb[static_cast<qsizetype>(n)] = vb[static_cast<qsizetype>(n - 1)];
     }
     QCPGraph *before = m_plot->addGraph();
-    before->setName(tr("before: %1").arg(m_beforeName));
+    before->setName(legendName(tr("before: %1").arg(shortName(m_beforeName))));
     before->setLineStyle(QCPGraph::lsStepLeft);
     before->setData(keys, va, true);
     // 1 px pens without antialiasing: wider ones go through Qt's path stroker, slow on long
@@ -453,7 +479,7 @@ void CompareView::fillPlot()
     before->setPen(QPen(ChartPalette::kindColor(AllocationKind::Parameter), 1));
     before->setAntialiased(false);
     QCPGraph *after = m_plot->addGraph();
-    after->setName(tr("after: %1").arg(m_afterName));
+    after->setName(legendName(tr("after: %1").arg(shortName(m_afterName))));
     after->setLineStyle(QCPGraph::lsStepLeft);
     after->setData(keys, vb, true);
     after->setPen(QPen(ChartPalette::kindColor(AllocationKind::ThreadLocal), 1));
@@ -491,6 +517,8 @@ void CompareView::fillPlot()
     shade(lower, ChartPalette::shrank(), tr("after is lower"), shrank);
 
     // Both peaks, and where the curves part.
+    m_peakMarks.clear();
+    m_curveTop = higher;
     const auto marker = [this](double x, const QColor &color, const QString &text,
                                Qt::Alignment align) {
         auto *line = new QCPItemStraightLine(m_plot);
@@ -499,13 +527,14 @@ void CompareView::fillPlot()
         QPen pen(color, 1, Qt::DashLine);
         line->setPen(pen);
         auto *label = new QCPItemText(m_plot);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(x, 0.11); // under the picked value's bands
-        label->setPositionAlignment(align | Qt::AlignTop);
-        label->setPadding(QMargins(4, 0, 4, 0));
+        // Placed in pixels after each replot (placePeakLabels): off the curves and each other.
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        label->setPadding(QMargins(4, 1, 4, 1));
+        label->setBrush(ChartPalette::background(palette()));
         label->setColor(color);
         label->setText(text);
-        label->setClipToAxisRect(true);
+        m_peakMarks.push_back({label, x, align & Qt::AlignRight ? -1 : 1});
     };
     const StepAlignment &steps = m_diff->match.steps;
     const auto rowOf = [](const std::vector<std::uint32_t> &rowOfStep, std::int64_t step) {
@@ -539,8 +568,76 @@ void CompareView::fillPlot()
         marker(peakB + 0.5, ChartPalette::kindColor(AllocationKind::ThreadLocal),
                tr("after's peak %1").arg(humanBytesText(m_diff->peakAfter)), sideB);
     m_plot->xAxis->setRange(0, std::max<double>(1, static_cast<double>(n)));
-    m_plot->yAxis->setRange(0, top * 1.15);
+    // Room above the curves for the peaks' labels and the picked value's bands.
+    m_plot->yAxis->setRange(0, top * 1.3);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool CompareView::placePeakLabels()
+{
+    if (m_peakMarks.empty())
+        return false;
+    const QRect rect = m_plot->axisRect()->rect();
+    LabelLayout layout({static_cast<double>(rect.left()) + 1, static_cast<double>(rect.top()) + 1,
+                        static_cast<double>(rect.width()) - 2,
+                        static_cast<double>(rect.height()) - 2});
+    // The curves' skyline, column by column.
+    std::vector<double> sky(static_cast<std::size_t>(std::max(0, rect.width())),
+                            static_cast<double>(rect.bottom() + 1));
+    const auto rows = static_cast<qint64>(m_curveTop.size());
+    for (std::size_t c = 0; c < sky.size() && rows > 0; ++c) {
+        const double left = rect.left() + static_cast<double>(c);
+        const auto first = std::clamp<qint64>(
+            static_cast<qint64>(std::floor(m_plot->xAxis->pixelToCoord(left))), 0, rows - 1);
+        const auto last = std::clamp<qint64>(
+            static_cast<qint64>(std::floor(m_plot->xAxis->pixelToCoord(left + 1))), 0, rows - 1);
+        double most = 0;
+        for (qint64 r = first; r <= last; ++r)
+            most = std::max(most, m_curveTop[static_cast<qsizetype>(r)]);
+        if (most > 0)
+            sky[c] = std::floor(m_plot->yAxis->coordToPixel(most)) - 1;
+    }
+    layout.setSkyline(std::move(sky));
+    // The picked value's bands along the top, and their names.
+    for (QCPAbstractItem *item : {static_cast<QCPAbstractItem *>(m_spanBefore),
+                                  static_cast<QCPAbstractItem *>(m_spanAfter)}) {
+        if (auto *band = qobject_cast<QCPItemRect *>(item); band && band->visible()) {
+            const QRectF r =
+                QRectF(band->topLeft->pixelPosition(), band->bottomRight->pixelPosition())
+                    .normalized();
+            layout.addObstacle({r.x(), r.y(), r.width(), r.height()});
+        }
+    }
+    for (QCPItemText *label : {m_spanBeforeLabel, m_spanAfterLabel}) {
+        if (label && label->visible()) {
+            const QRectF r =
+                QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                    .normalized();
+            layout.addObstacle({r.x(), r.y(), r.width(), r.height()});
+        }
+    }
+    bool moved = false;
+    for (const PeakMark &mark : m_peakMarks) {
+        const QFontMetrics metrics(mark.label->font());
+        const QRect text = metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip, mark.label->text());
+        const double w = text.width() + 8;
+        const double h = text.height() + 2;
+        const double x = m_plot->xAxis->coordToPixel(mark.x);
+        std::vector<LabelLayout::Box> c;
+        for (int k = 0; k < 16; ++k)
+            for (const int side : {mark.side, -mark.side})
+                c.push_back(LabelLayout::anchored(x + side * 3, rect.top() + 2 + k * (h + 2), w, h,
+                                                  side, 1));
+        int at = layout.place(c);
+        if (at < 0)
+            at = 0;
+        const QPointF to(c[static_cast<std::size_t>(at)].x, c[static_cast<std::size_t>(at)].y);
+        if (mark.label->position->coords() != to) {
+            mark.label->position->setCoords(to);
+            moved = true;
+        }
+    }
+    return moved;
 }
 
 void CompareView::fillCauses()

@@ -5,9 +5,11 @@
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QCPItemRect;
@@ -86,6 +88,10 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    /// "jit_train_step (0294)" for a module name (ModuleFiles::shortNameOfStem).
+    static QString shortName(const QString &module);
+    /// A legend key's text, cut in its middle to a width the window can afford.
+    QString legendName(const QString &name) const;
     void fillPlot();
     void fillTables();
     void fillCauses();
@@ -107,6 +113,18 @@ private:
     QCPItemRect *m_spanAfter = nullptr;
     QCPItemText *m_spanBeforeLabel = nullptr; ///< "before: name · size · steps a–b"
     QCPItemText *m_spanAfterLabel = nullptr;
+    /// The peaks' labels and where their lines stand; laid out after each replot.
+    struct PeakMark
+    {
+        QCPItemText *label = nullptr;
+        double x = 0;
+        int side = 1; ///< 1: right of its line first, -1: left
+    };
+    std::vector<PeakMark> m_peakMarks;
+    QVector<double> m_curveTop; ///< the higher curve per aligned row
+    /// Puts the peaks' labels where they cover neither curve, the picked value's bands nor
+    /// each other (LabelLayout); true when one moved.
+    bool placePeakLabels();
     QTabWidget *m_tabs;
     QTableWidget *m_atPeak;
     QTableWidget *m_causes;

@@ -51,7 +51,12 @@ std::string ModuleFiles::moduleName(std::string_view path)
 
 std::string ModuleFiles::shortName(std::string_view path)
 {
-    const std::string stem = moduleName(path);
+    return shortNameOfStem(moduleName(path));
+}
+
+std::string ModuleFiles::shortNameOfStem(std::string_view stemText)
+{
+    const std::string stem(stemText);
     const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
     const auto allDigits = [&](std::string_view s) {
         return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);

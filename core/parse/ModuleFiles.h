@@ -30,6 +30,9 @@ struct ModuleFiles
     /// name and its id, `jit_train_step (0294)`; `module_0294` where XLA left the name out (too
     /// long for a file name); moduleName() for any other name.
     static std::string shortName(std::string_view path);
+    /// The same for a stem or module name already without its file suffix
+    /// (`module_0294.jit_train_step.sm_8.0_gpu_after_optimizations`).
+    static std::string shortNameOfStem(std::string_view stem);
     /// What one module is known by: folder and stem for dump names (the three files of a split
     /// module share it), the path itself for any other name (two such files are two modules).
     static std::string moduleKey(std::string_view path);

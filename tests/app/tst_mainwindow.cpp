@@ -1331,6 +1331,40 @@ private Q_SLOTS:
         QVERIFY(view->isVisible());
     }
 
+    // Two modules with long names compare in a window a laptop holds (issue 49, item 2: the
+    // header held both names unbroken and the window could not be narrower than 1,794 px):
+    // the names as people give them, breakable, the legend's keys cut in their middle, the
+    // full names in the tooltip.
+    void compareWindowFitsALaptop()
+    {
+        QTemporaryDir dir;
+        const QString longName =
+            QStringLiteral("module_0655.jit__tau_channel_step_with_a_much_longer_function_name_"
+                           "for_the_solver_loop_of_the_model.sm_8.0_gpu_after_optimizations");
+        const QString before = dir.filePath(longName + QStringLiteral("-buffer-assignment.txt"));
+        const QString after =
+            dir.filePath(QString(longName).replace(QStringLiteral("0655"), QStringLiteral("0656")) +
+                         QStringLiteral("-buffer-assignment.txt"));
+        QVERIFY(QFile::copy(sample("tpu_dynamic_slice"), before));
+        QVERIFY(QFile::copy(sample("tpu_random_normal"), after));
+        MainWindow w;
+        w.show();
+        w.openPath(before);
+        QVERIFY(waitLoaded(w, longName));
+        CompareView *view = nullptr;
+        connect(&w, &MainWindow::compareOpened, this, [&](CompareView *v) { view = v; });
+        w.compareWith(after);
+        QVERIFY(QTest::qWaitFor([&] { return view != nullptr; }, 10000));
+        QVERIFY2(view->minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(view->minimumSizeHint().width())));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("(0655)")),
+                 qPrintable(view->summaryText()));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY2(view->plot()->graph(i)->name().contains(QChar(0x2026)),
+                     qPrintable(view->plot()->graph(i)->name()));
+        QVERIFY(view->findChild<QLabel *>()->toolTip().contains(longName));
+    }
+
     void compareTwoDumps()
     {
         MainWindow w;

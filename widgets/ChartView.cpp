@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMenu>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -34,6 +35,15 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_toolRow->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_toolRow);
     layout->addWidget(m_plot, 1);
+    // Nothing to draw: a sentence in the chart's place, never empty axes.
+    m_empty = new QLabel(this);
+    m_empty->setTextFormat(Qt::PlainText);
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMargin(24);
+    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+    layout->addWidget(m_empty, 1);
 
     // Highlights live on their own buffered layer above "main": moving the selection
     // replots that layer alone instead of every box.
@@ -67,6 +77,7 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->installEventFilter(this);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
+    updateEmptyState();
 
     // After a replot the axis rect has its final size: names that no longer fit (or now do)
     // are corrected with one more queued replot.
@@ -126,7 +137,33 @@ void ChartView::setDump(std::shared_ptr<const Dump> dump,
     rebuild();
     showValue(m_selection->currentValue());
     showStep(m_selection->currentStep());
+    updateEmptyState();
     replotAll();
+}
+
+QString ChartView::emptyText() const
+{
+    if (!m_dump)
+        return tr("No dump shown yet. Open one with File ▸ Open, or drop a dump or a dump folder "
+                  "on the window.");
+    if (!m_dump->hasLiveRanges())
+        return toQString(m_dump->noLiveRangesText()) +
+               tr(" Its allocations and values are all there: see the Allocations dock and the "
+                  "Values tab.");
+    return {};
+}
+
+void ChartView::updateEmptyState()
+{
+    const QString text = emptyText();
+    m_empty->setText(text);
+    m_empty->setVisible(!text.isEmpty());
+    m_plot->setVisible(text.isEmpty());
+}
+
+QString ChartView::emptyStateText() const
+{
+    return m_empty->isVisibleTo(const_cast<ChartView *>(this)) ? m_empty->text() : QString();
 }
 
 void ChartView::applyPalette()

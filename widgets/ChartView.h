@@ -14,6 +14,7 @@ class QCPItemStraightLine;
 class QCPLayer;
 class QCustomPlot;
 class QHBoxLayout;
+class QLabel;
 
 namespace bufferscope {
 
@@ -80,6 +81,9 @@ public:
     int highlightedValue() const { return m_highlighted; }
     /// Back to the full extent of the data.
     virtual void resetZoom() = 0;
+    /// What the view says in place of the chart when it has nothing to draw (no dump, a dump
+    /// without live ranges); empty while it draws.
+    QString emptyStateText() const;
 
 Q_SIGNALS:
     /// The user asked to export this view (context menu); the window shows the export dialog.
@@ -119,6 +123,11 @@ protected:
     virtual void showGroup(const QVector<int> &values) { Q_UNUSED(values) }
     /// Re-colour axes, grid and text from the current palette.
     virtual void applyPalette();
+    /// Why there is nothing to draw, in the view's place; empty when there is. By default: no
+    /// dump, or a dump without live ranges (every chart here draws over the program order).
+    virtual QString emptyText() const;
+    /// Shows emptyText() instead of the plot when there is one, the plot otherwise.
+    void updateEmptyState();
 
     void setHighlighted(int value) { m_highlighted = value; }
     /// A left click on the plot that was not the end of a drag (the dump is loaded).
@@ -148,6 +157,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QLabel *m_empty = nullptr; ///< the empty state, in the plot's place
     void showContextMenu(const QPoint &pos);
     void saveCsvAs();
     /// Runs csvWork() on the CSV lane and writes its text to `path`, or, with an empty path,

@@ -272,11 +272,14 @@ void UsageChart::fillSpaces()
     m_space->clear();
     if (!timeline())
         return;
-    for (const SpaceTimeline &s : timeline()->spaces())
-        m_space->addItem(tr("%1 · peak %2")
-                             .arg(toQString(memorySpaceLabel(platformOf(*dump()), s.memorySpace)))
-                             .arg(humanBytesText(s.peak.bytes)),
+    for (const SpaceTimeline &s : timeline()->spaces()) {
+        const QString name = toQString(memorySpaceLabel(platformOf(*dump()), s.memorySpace));
+        // Without live ranges there is no peak to name (not "peak 0B").
+        m_space->addItem(dump()->hasLiveRanges()
+                             ? tr("%1 · peak %2").arg(name).arg(humanBytesText(s.peak.bytes))
+                             : name,
                          s.memorySpace);
+    }
     m_memorySpace = workspace()->memorySpaceIn(*timeline());
     m_space->setCurrentIndex(std::max(0, m_space->findData(m_memorySpace)));
     m_space->setEnabled(m_space->count() > 1);
@@ -460,6 +463,7 @@ void UsageChart::setBudget(qint64 bytes)
     m_labelRows = kLabelRows;
     m_budgetBox->setBytes(bytes);
     placeBudget();
+    updateEmptyState();
     replotAll();
     if (changed)
         Q_EMIT budgetChanged(bytes);
@@ -947,6 +951,32 @@ void UsageChart::moveCursorTo(double pixelX, double pixelY)
     const bool left = pixelX > plot()->axisRect()->center().x();
     m_cursorLabel->position->setCoords(at, 0.1);
     m_cursorLabel->setPositionAlignment(Qt::AlignTop | (left ? Qt::AlignRight : Qt::AlignLeft));
+}
+
+QString UsageChart::emptyText() const
+{
+    QString text = ChartView::emptyText();
+    if (text.isEmpty() || !dump())
+        return text;
+    // Without live ranges the allocations still say what the device holds while it runs.
+    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
+    const MemoryAnalysis::Side &d = m.device;
+    if (d.held() <= 0)
+        return text;
+    text += QStringLiteral("\n\n") +
+            tr("While it runs the device holds %1: argument %2 + output %3 − alias %4 + temp %5, "
+               "from the allocations.")
+                .arg(humanBytesText(d.held()), humanBytesText(d.argument), humanBytesText(d.output),
+                     humanBytesText(d.alias), humanBytesText(d.temp));
+    if (m_budget > 0) {
+        const qint64 headroom = m_budget - d.held();
+        text += QLatin1Char(' ') +
+                (headroom >= 0 ? tr("Budget %1: headroom %2.")
+                                     .arg(humanBytesText(m_budget), humanBytesText(headroom))
+                               : tr("Budget %1: OVER by %2.")
+                                     .arg(humanBytesText(m_budget), humanBytesText(-headroom)));
+    }
+    return text;
 }
 
 QString UsageChart::toolTipAt(const QPointF &pixel) const

@@ -92,6 +92,8 @@ protected:
     /// Lays the labels out where none covers the curve, a marker or another label (one
     /// LabelLayout); true when one moved or the axis changed for more room.
     bool updateLabels() override;
+    /// Without live ranges, also what the device holds while it runs, and the budget's verdict.
+    QString emptyText() const override;
 
 private:
     /// The graphs' data of one memory space, built on any thread.

@@ -63,6 +63,18 @@ std::string_view Dump::valueName(const Value &value) const
                                       : str(instructions[value.instruction].name);
 }
 
+std::string Dump::noLiveRangesText() const
+{
+    if (hasLiveRanges())
+        return {};
+    return traits.printedWithoutLiveRanges
+               ? "No live ranges in this dump: it is complete but was printed by "
+                 "BufferAssignment::ToString, which has no HloLiveRange section, so memory over "
+                 "time is unknown."
+               : "No live ranges in this dump (no HloLiveRange section): memory over time is "
+                 "unknown.";
+}
+
 std::string Dump::valueKey(const Value &value) const
 {
     std::string key(valueName(value));

@@ -283,6 +283,8 @@ struct Dump
         return step >= 0 && step < maxStep() ? sequence[static_cast<std::size_t>(step)] : kNone;
     }
     bool hasLiveRanges() const { return traits.hasLiveRange; }
+    /// Why a dump has no live ranges, in a sentence for the user; empty when it has them.
+    std::string noLiveRangesText() const;
     std::string_view str(StringId id) const { return strings.view(id); }
     std::string_view valueName(const Value &value) const;
     /// The instruction's opcode; without its text, the start of its name, which XLA forms

@@ -307,12 +307,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         line();
     }
     if (!dump.hasLiveRanges()) {
-        line(dump.traits.printedWithoutLiveRanges
-                 ? "No live ranges in this dump: it is complete but was printed by "
-                   "BufferAssignment::ToString, which has no HloLiveRange section, so memory "
-                   "over time is unknown."
-                 : "No live ranges in this dump (no HloLiveRange section): memory over time is "
-                   "unknown.");
+        line(dump.noLiveRangesText());
     } else {
         line("Peak per memory space (live bytes = union of live byte ranges per allocation)");
         for (const SpaceTimeline &s : timeline.spaces()) {

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QPageLayout>
@@ -16,6 +17,7 @@
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -55,7 +57,11 @@ public:
             QFont font = plot->font();
             font.setPointSize(11);
             font.setBold(true);
-            m_title = new QCPTextElement(plot, options.title, font);
+            // A title wider than the picture is cut in its middle, never off both ends (a long
+            // file name centred on a narrow export started left of the page).
+            const QString title = QFontMetrics(font).elidedText(options.title, Qt::ElideMiddle,
+                                                                std::max(40, options.width - 24));
+            m_title = new QCPTextElement(plot, title, font);
             m_title->setTextColor(fg);
             plot->plotLayout()->addElement(0, 0, m_title);
         }
@@ -344,8 +350,10 @@ bool ChartExport::writeImage(QCustomPlot *plot, ExportFormat format, const QStri
             svg.setOutputDevice(&buffer);
             svg.setSize(QSize(w, h));
             svg.setViewBox(QRect(0, 0, w, h));
-            svg.setTitle(options.title);
-            svg.setDescription(tr("Exported by BufferScope"));
+            // QSvgGenerator writes the title into <title> as it is: escaped here, or a title
+            // with < or & made a file no SVG reader opens.
+            svg.setTitle(options.title.toHtmlEscaped());
+            svg.setDescription(tr("Exported by BufferScope").toHtmlEscaped());
             svg.setResolution(kVectorDpi);
             drawn = renderVector(plot, &svg, w, h);
             if (!drawn)

@@ -17,12 +17,14 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace bufferscope {
 
 namespace {
 constexpr double kNamedRowPixels = 13; ///< rows at least this tall get their names
+constexpr int kMaxNameStride = 3;      ///< shorter rows: every second or third is named
 } // namespace
 
 LiveRangeGantt::LiveRangeGantt(Workspace *workspace, QWidget *parent)
@@ -233,11 +235,17 @@ bool LiveRangeGantt::updateLabels()
         return false;
     QMap<double, QString> ticks;
     const QCPRange range = plot()->yAxis->range();
-    // Too many rows for names to be legible leaves none: hovering shows them.
-    if (range.size() > 0 && plot()->axisRect()->height() / range.size() >= kNamedRowPixels) {
+    // Names where they fit: every row's when rows are tall enough, else every second or
+    // third row's (a tick marks the row each names); more rows than that leave none, and
+    // hovering shows them.
+    const double perRow = range.size() > 0 ? plot()->axisRect()->height() / range.size() : 0;
+    const int stride = perRow > 0 ? static_cast<int>(std::ceil(kNamedRowPixels / perRow)) : 0;
+    if (stride >= 1 && stride <= kMaxNameStride) {
         const int first = std::max(0, static_cast<int>(range.lower));
         const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
         for (int row = first; row <= last; ++row) {
+            if (row % stride != 0)
+                continue;
             const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
             ticks.insert(row + 0.5, toQString(dump()->valueDisplayName(v)));
         }

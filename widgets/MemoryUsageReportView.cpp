@@ -3,18 +3,23 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "TableCsv.h"
+#include "layout/LabelLayout.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "parse/ModuleFiles.h"
 
+#include <QFontMetricsF>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bufferscope {
 
@@ -105,12 +110,26 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(charts);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    // The charts three fifths of the width, whatever the table's widest row would ask.
+    split->setSizes({400, 600});
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
 
+    // The rows' names follow the chart's height (after each replot), the rest on hover.
+    connect(m_offsets, &QCustomPlot::afterReplot, this, [this] {
+        if (nameRows())
+            m_offsets->replot(QCustomPlot::rpQueuedReplot);
+    });
+    connect(m_offsets, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const QString tip = offsetToolTip(event->position());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), tip, m_offsets);
+    });
     connect(m_table, &QTableWidget::currentCellChanged, this,
             [this](int row) { showAllocation(row); });
     m_table->selectRow(0);
@@ -172,6 +191,50 @@ void MemoryUsageReportView::fillSizes()
     m_sizes->replot();
 }
 
+bool MemoryUsageReportView::nameRows()
+{
+    // Only the names that fit, largest offset first: each takes a row's height of the axis,
+    // and one that would meet a name already placed is left to the tooltip (LabelLayout).
+    auto ticker = m_offsets->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker)
+        return false;
+    const QCPAxisRect *rect = m_offsets->axisRect();
+    const double height = QFontMetricsF(m_offsets->yAxis->tickLabelFont()).height() + 1;
+    LabelLayout layout({0, static_cast<double>(rect->top()) - height, 1,
+                        static_cast<double>(rect->height()) + 2 * height});
+    std::vector<std::size_t> bySize(m_rowNames.size());
+    for (std::size_t i = 0; i < bySize.size(); ++i)
+        bySize[i] = i;
+    std::stable_sort(bySize.begin(), bySize.end(), [this](std::size_t x, std::size_t y) {
+        return m_rowSizes[x] > m_rowSizes[y];
+    });
+    QMap<double, QString> ticks;
+    for (const std::size_t i : bySize) {
+        const double y = m_offsets->yAxis->coordToPixel(double(i));
+        const LabelLayout::Box box{0, y - height / 2, 1, height};
+        if (layout.place(std::span(&box, 1)) >= 0)
+            ticks.insert(double(i), m_rowNames[static_cast<qsizetype>(i)]);
+    }
+    if (ticks == ticker->ticks())
+        return false;
+    ticker->setTicks(ticks);
+    return true;
+}
+
+QStringList MemoryUsageReportView::namedRows() const
+{
+    auto ticker = m_offsets->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    return ticker ? QStringList(ticker->ticks().values()) : QStringList();
+}
+
+QString MemoryUsageReportView::offsetToolTip(const QPointF &pixel) const
+{
+    if (!m_offsets->axisRect()->rect().adjusted(-400, 0, 0, 0).contains(pixel.toPoint()))
+        return {};
+    const auto row = static_cast<qsizetype>(std::lround(m_offsets->yAxis->pixelToCoord(pixel.y())));
+    return row >= 0 && row < m_rowNames.size() ? m_rowNames[row] : QString();
+}
+
 void MemoryUsageReportView::showAllocation(int row)
 {
     if (row < 0 || row >= static_cast<int>(m_report.allocations.size()))
@@ -189,16 +252,8 @@ void MemoryUsageReportView::showAllocation(int row)
     std::sort(groups.begin(), groups.end(),
               [](const auto *x, const auto *y) { return x->offset < y->offset; });
     const QColor color = ChartPalette::kindColor(a.kind());
-    // With many offsets, only the largest twelve are named: the rest would overprint.
-    std::vector<std::size_t> bySize(groups.size());
-    for (std::size_t i = 0; i < groups.size(); ++i)
-        bySize[i] = i;
-    std::stable_sort(bySize.begin(), bySize.end(), [&groups](std::size_t x, std::size_t y) {
-        return groups[x]->size > groups[y]->size;
-    });
-    std::vector<bool> named(groups.size(), groups.size() <= 16);
-    for (std::size_t k = 0; k < std::min<std::size_t>(bySize.size(), 12); ++k)
-        named[bySize[k]] = true;
+    m_rowNames.clear();
+    m_rowSizes.clear();
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const MemoryUsageReport::Group &g = *groups[i];
         auto *box = new QCPItemRect(m_offsets);
@@ -207,11 +262,10 @@ void MemoryUsageReportView::showAllocation(int row)
         box->setBrush(color);
         box->setPen(QPen(color.darker(130)));
         QString shapes = toQString(g.shapes);
-        if (shapes.size() > 40)
-            shapes = shapes.left(39) + QStringLiteral("…");
-        if (named[i])
-            ticker->addTick(
-                double(i), tr("%1 · %n value(s)", nullptr, static_cast<int>(g.values)).arg(shapes));
+        if (shapes.size() > 30)
+            shapes = shapes.left(29) + QStringLiteral("…");
+        m_rowNames << tr("%1 · %n value(s)", nullptr, static_cast<int>(g.values)).arg(shapes);
+        m_rowSizes.push_back(g.size);
     }
     if (groups.empty()) {
         // One value (the report lists its values only for allocations with more than one).
@@ -220,8 +274,10 @@ void MemoryUsageReportView::showAllocation(int row)
         box->bottomRight->setCoords(double(a.size), 0.35);
         box->setBrush(color);
         box->setPen(QPen(color.darker(130)));
-        ticker->addTick(0, tr("one value"));
+        m_rowNames << tr("one value");
+        m_rowSizes.push_back(a.size);
     }
+    nameRows();
     m_offsets->yAxis->setRange(-0.6, double(std::max<std::size_t>(groups.size(), 1)) - 0.4);
     m_offsets->xAxis->setRange(0, double(std::max<std::int64_t>(a.size, 1)));
     QString title = tr("allocation %1: %2").arg(a.index).arg(humanBytesText(a.size));

@@ -2,7 +2,10 @@
 
 #include "parse/MemoryUsageReport.h"
 
+#include <QStringList>
 #include <QWidget>
+
+#include <vector>
 
 class QCustomPlot;
 class QLabel;
@@ -29,8 +32,14 @@ public:
     void showAllocation(int row);
     int shownAllocation() const { return m_shown; }
 
+    /// The offset rows' names on show (for tests): only those that fit without meeting another.
+    QStringList namedRows() const;
+
 private:
     void fillTable();
+    /// Names the offset rows that fit at the chart's height, largest first; true on a change.
+    bool nameRows();
+    QString offsetToolTip(const QPointF &pixel) const;
     void fillSizes();
 
     MemoryUsageReport m_report;
@@ -39,6 +48,8 @@ private:
     QCustomPlot *m_sizes;
     QCustomPlot *m_offsets;
     int m_shown = -1;
+    QStringList m_rowNames;               ///< every offset row's name, in row order
+    std::vector<std::int64_t> m_rowSizes; ///< and its size
 };
 
 } // namespace bufferscope

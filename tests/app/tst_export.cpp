@@ -167,13 +167,47 @@ private Q_SLOTS:
                                               "BufferScope " BUFFERSCOPE_VERSION)));
     }
 
+    // A long title on a narrow picture is cut in its middle, inside the page (issue 49, item
+    // 3: the SVG title of a long file name started at x = -21.5).
+    void longTitleStaysOnThePage()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("usage.svg"));
+        const QString title = QStringLiteral("Memory usage of module_0147.") +
+                              QString(200, QLatin1Char('x')) + QStringLiteral(".end");
+        const Run r = runExport(
+            {QStringLiteral(BUFFERSCOPE_TEST_DATA "/gpu_decoder_layer.buffer-assignment.txt"),
+             QStringLiteral("--view"), QStringLiteral("usage"), QStringLiteral("--width"),
+             QStringLiteral("600"), QStringLiteral("--out"), svg, QStringLiteral("--title"),
+             title});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QXmlStreamReader xml(readAll(svg));
+        bool found = false;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement ||
+                xml.name() != QLatin1String("text"))
+                continue;
+            const double x = xml.attributes().value(QLatin1String("x")).toDouble();
+            const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            if (text.startsWith(QStringLiteral("Memory usage of module_0147."))) {
+                found = true;
+                QVERIFY2(x >= 0, qPrintable(QString::number(x)));
+                QVERIFY2(text.contains(QChar(0x2026)) && text.endsWith(QStringLiteral(".end")),
+                         qPrintable(text));
+            }
+        }
+        QVERIFY(!xml.hasError());
+        QVERIFY(found);
+    }
+
     // Names and a title with control characters (issue 33): every SVG is still well-formed
     // XML, and every CSV holds no formula a spreadsheet would run, valid UTF-8 and no NUL.
     void hostileNamesExportSafely()
     {
         QTemporaryDir dir;
         const QString dump = QStringLiteral(BUFFERSCOPE_TEST_DATA "/hostile/escapes.txt");
-        const QString title = QStringLiteral("T\x01\x1b[2Jitle");
+        // With markup characters too (issue 49, item 3: "<&>" wrote a <title> no reader opens).
+        const QString title = QStringLiteral("T\x01\x1b[2Jitle <&>");
         for (const QString &view : {QStringLiteral("usage"), QStringLiteral("gantt"),
                                     QStringLiteral("memory-map"), QStringLiteral("breakdown")}) {
             const QString svg = dir.filePath(view + QStringLiteral(".svg"));
@@ -188,7 +222,7 @@ private Q_SLOTS:
                     xml.name() == QLatin1String("text"))
                     texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
             QVERIFY2(!xml.hasError(), qPrintable(view + QStringLiteral(": ") + xml.errorString()));
-            QVERIFY2(texts.contains(QStringLiteral("T\uFFFD\uFFFD[2Jitle")),
+            QVERIFY2(texts.contains(QStringLiteral("T\uFFFD\uFFFD[2Jitle <&>")),
                      qPrintable(texts.join(QLatin1Char('|'))));
 
             const QString csv = dir.filePath(view + QStringLiteral(".csv"));

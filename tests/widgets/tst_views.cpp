@@ -959,6 +959,54 @@ private Q_SLOTS:
             view.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/usage-report.png"));
     }
 
+    // The report's offset map names only the rows that fit, never one over another (issue 49,
+    // item 3: the real module_0037 report drew 12 names in 8-pixel rows over each other); the
+    // rest are on hover: 60 offsets of 1 KiB in a 60 KiB temp, in a short chart.
+    void memoryUsageReportNamesNeverOverlap()
+    {
+        const int n = 60;
+        std::string groups;
+        for (int i = 0; i < n; ++i)
+            groups += "\t   " + std::to_string(i + 1) + ".0KiB(" +
+                      std::to_string((i + 1) * 100 / n) + "%);     1.0KiB;" +
+                      std::string(13 - std::to_string(i * 1024).size(), ' ') +
+                      std::to_string(i * 1024) + ";                1; f32[" +
+                      std::to_string(256 + i) + "]\n";
+        const std::string text =
+            "Total bytes used: 61440 (60.0KiB)\n\nAllocations sorted by size:\n\n"
+            "cumulative_size; total_size - cumulative_size; allocation\n" +
+            std::string(78, '-') +
+            "\n   60.0KiB(100%);         0B; allocation 0: size 60.0KiB, preallocated-temp:\n\n\n"
+            "Allocations sorted by size with their values:\n"
+            "allocation 0: size 60.0KiB, preallocated-temp:\n\n"
+            "\tcumulative_size;       size;       offset; used_by_n_values; shapes_list\n\t" +
+            std::string(60, '-') + "\n" + groups + "\n";
+        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        QCOMPARE(report.allocations.size(), std::size_t(1));
+        QCOMPARE(report.allocations.front().groups.size(), std::size_t(n));
+        MemoryUsageReportView view(report, QStringLiteral("/d/m-memory-usage-report.txt"));
+        view.resize(1000, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 4; ++i) {
+            view.offsets()->replot(QCustomPlot::rpImmediateRefresh);
+            QCoreApplication::processEvents();
+        }
+        const QStringList named = view.namedRows();
+        QVERIFY2(!named.isEmpty() && named.size() < n, qPrintable(QString::number(named.size())));
+        // Named rows' centres at least a text line apart.
+        auto ticker = view.offsets()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const double line = QFontMetricsF(view.offsets()->yAxis->tickLabelFont()).height();
+        double last = -1e9;
+        for (const double row : ticker->ticks().keys()) {
+            const double y = view.offsets()->yAxis->coordToPixel(row);
+            QVERIFY2(std::abs(y - last) >= line,
+                     qPrintable(QStringLiteral("%1 %2").arg(y).arg(last)));
+            last = y;
+        }
+    }
+
     void usageChartClickAndCursor()
     {
         Views views;

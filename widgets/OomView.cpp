@@ -73,9 +73,12 @@ QString sizeText(std::int64_t bytes, std::int64_t ulp)
 QString figureLine(const std::vector<OomFigure> &figures)
 {
     QStringList parts;
+    // With what XLA prints after a size: "(60.9% utilization: Unpadded (9.40G) Padded …)" is
+    // the fact that explains a TPU failure.
     for (const OomFigure &f : figures)
-        parts << QStringLiteral("%1 %2").arg(
-            toQString(f.name), f.bytes >= 0 ? humanBytesText(f.bytes) : OomView::tr("unknown"));
+        parts << QStringLiteral("%1 %2%3").arg(
+            toQString(f.name), f.bytes >= 0 ? humanBytesText(f.bytes) : OomView::tr("unknown"),
+            f.note.empty() ? QString() : QLatin1Char(' ') + toQString(f.note));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -112,6 +115,7 @@ OomView::OomView(OomFindings findings, QWidget *parent)
         ->setToolTip(tr("The value the buffer is, found by its label, or by the one value of "
                         "its opcode, shape and op_name; otherwise why it is not known"));
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->moveSection(PaddingColumn, SizeColumn + 1);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -129,6 +133,13 @@ OomView::OomView(OomFindings findings, QWidget *parent)
     m_bars->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
     m_bars->xAxis->setLabel(tr("size, as the message rounds it"));
     m_bars->xAxis->ticker()->setTickCount(4);
+    // The legend (what the shape needs, padding) in a row under the bars, never over them.
+    m_bars->axisRect()->insetLayout()->take(m_bars->legend);
+    m_bars->plotLayout()->addElement(1, 0, m_bars->legend);
+    m_bars->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_bars->legend->setBorderPen(Qt::NoPen);
+    m_bars->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_bars->legend->setVisible(false);
 
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Message:"), this));
@@ -253,6 +264,31 @@ void OomView::fillSummary()
                      .arg(figureLine(m.requirement));
     if (m.buffers.empty())
         lines << tr("The message lists no buffers: find its module to see what it holds.");
+    // TPU buffers padded to their layout's tiles: how much of what is listed is padding.
+    std::int64_t listed = 0;
+    std::int64_t padding = 0;
+    QString widest;
+    double widestFactor = 0;
+    for (const OomBuffer &b : m.buffers) {
+        if (b.padding <= 0 || b.size <= 0)
+            continue;
+        listed += b.size;
+        padding += b.padding;
+        const double factor = b.size > b.padding ? double(b.size) / double(b.size - b.padding) : 0;
+        if (factor > widestFactor) {
+            widestFactor = factor;
+            widest = toQString(b.label.empty() ? b.shape : b.label);
+        }
+    }
+    if (padding > 0)
+        lines << tr("Padding: %1 of the %2 these buffers take is padding to their layout's tiles "
+                    "(%3 %); %4 is %5× its unpadded size. The tiles (the T(…) in a shape) round "
+                    "up the dimensions they cover: sizes that are multiples of the tile, or "
+                    "another layout, need less.")
+                     .arg(humanBytesText(padding), humanBytesText(listed))
+                     .arg(qRound(100.0 * double(padding) / double(listed)))
+                     .arg(widest)
+                     .arg(widestFactor, 0, 'f', 1);
     m_summary->setText(lines.join(QLatin1Char('\n')));
 }
 
@@ -385,6 +421,10 @@ void OomView::fillTable()
     m_table->setSortingEnabled(true);
     m_table->sortItems(SizeColumn, Qt::DescendingOrder); // largest first, as the bars
     m_table->setColumnHidden(MatchColumn, !per || !per->dump);
+    // Padding beside the size it is part of, in sight (it was the last column, off screen).
+    m_table->setColumnHidden(PaddingColumn,
+                             std::none_of(m.buffers.begin(), m.buffers.end(),
+                                          [](const OomBuffer &b) { return b.padding >= 0; }));
     m_table->resizeColumnsToContents();
     // Long shapes, op_names and reasons would push the other columns out of sight.
     for (int c : {ShapeColumn, MatchColumn, OpNameColumn})
@@ -405,23 +445,47 @@ void OomView::fillBars()
                      [](const OomBuffer *x, const OomBuffer *y) { return x->size > y->size; });
     const std::size_t n = std::min<std::size_t>(sorted.size(), 20);
     double largest = 1;
+    bool padded = false;
+    m_bars->legend->clearItems();
     for (std::size_t i = 0; i < n; ++i) {
         const OomBuffer &b = *sorted[i];
-        auto *bar = new QCPBars(m_bars->yAxis, m_bars->xAxis);
-        bar->setWidth(0.7);
         const AllocationKind kind = b.entryParameter || b.kind == "program argument"
                                         ? AllocationKind::Parameter
                                         : AllocationKind::Temp;
+        // What the shape needs, then (TPU) the padding to its layout's tiles on top of it, in
+        // the same colour hatched: a 4.0× expansion shows as three quarters of the bar.
+        const std::int64_t size = std::max<std::int64_t>(b.size, 0);
+        const std::int64_t pad = b.padding > 0 && b.padding <= size ? b.padding : 0;
+        auto *bar = new QCPBars(m_bars->yAxis, m_bars->xAxis);
+        bar->setWidth(0.7);
         bar->setBrush(ChartPalette::kindColor(kind));
         bar->setPen(Qt::NoPen);
-        bar->setData({double(i)}, {double(std::max<std::int64_t>(b.size, 0))}, true);
-        QString name = toQString(b.label.empty() ? b.kind : b.label);
-        QString shape = toQString(b.shape);
-        if (shape.size() > 32)
-            shape = shape.left(31) + QStringLiteral("…");
-        ticker->addTick(double(i), QStringLiteral("%1. %2 %3").arg(b.rank).arg(name, shape));
+        bar->setData({double(i)}, {double(size - pad)}, true);
+        bar->setName(tr("what the shape needs"));
+        bar->removeFromLegend();
+        if (pad > 0) {
+            auto *padding = new QCPBars(m_bars->yAxis, m_bars->xAxis);
+            padding->setWidth(0.7);
+            padding->setBrush(QBrush(ChartPalette::kindColor(kind), Qt::BDiagPattern));
+            padding->setPen(QPen(ChartPalette::kindColor(kind)));
+            padding->setData({double(i)}, {double(pad)}, true);
+            padding->moveAbove(bar);
+            padding->setName(tr("padding to the layout's tiles"));
+            padding->removeFromLegend();
+            if (!padded) {
+                bar->addToLegend();
+                padding->addToLegend();
+            }
+            padded = true;
+        }
+        // The label alone (its shape is in the table): long shapes left no room for the bars.
+        const QString name = toQString(b.label.empty() ? b.shape : b.label);
+        ticker->addTick(double(i),
+                        QStringLiteral("%1. %2").arg(b.rank).arg(
+                            name.size() > 40 ? name.left(39) + QStringLiteral("…") : name));
         largest = std::max(largest, double(b.size));
     }
+    m_bars->legend->setVisible(padded);
     m_bars->yAxis->setRange(-0.6, double(std::max<std::size_t>(n, 1)) - 0.4);
     m_bars->xAxis->setRange(0, largest * 1.05);
     m_bars->replot();

@@ -40,6 +40,7 @@ public:
     QCustomPlot *bars() const { return m_bars; }
     QPushButton *openButton() const { return m_open; }
     QLabel *moduleLabel() const { return m_module; }
+    QLabel *summaryLabel() const { return m_summary; }
 
 Q_SIGNALS:
     /// The user asked to find the module in a folder of their choice.

@@ -13,6 +13,7 @@
 #include "LoadedDump.h"
 #include "MemoryMap.h"
 #include "MemoryUsageReportView.h"
+#include "OomView.h"
 #include "SourceView.h"
 #include "StepMarks.h"
 #include "StepTicker.h"
@@ -27,6 +28,8 @@
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
+#include "parse/OomMessage.h"
+#include "report/OomReport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -1005,6 +1008,42 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1 %2").arg(y).arg(last)));
             last = y;
         }
+    }
+
+    // A TPU out-of-memory message shows what explains it (issue 49, item 4): XLA's
+    // utilization note, how much of the listed buffers is padding (992 + 504 of 1,024 + 512
+    // bytes: 1,496 B of 1.5 KiB, 97 %), the Padding column beside Size, and the bars split into
+    // what the shapes need and the padding.
+    void tpuOomShowsThePadding()
+    {
+        QFile log(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-hbm-unstack.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        OomFindings findings;
+        findings.file = "tpu-hbm-unstack.log";
+        findings.log = OomLog::parse(log.readAll().toStdString());
+        QVERIFY(!findings.log.messages.empty());
+        OomView view(std::move(findings));
+        view.resize(1300, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QString summary = view.summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("(60.9% utilization: Unpadded (9.40G)")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Padding: 1.5KiB of the 1.5KiB")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("(97 %)")) &&
+                     summary.contains(QStringLiteral("64.0×")),
+                 qPrintable(summary));
+        QTableWidget *table = view.table();
+        int padding = -1;
+        for (int c = 0; c < table->columnCount(); ++c)
+            if (table->horizontalHeaderItem(c)->text() == QStringLiteral("Padding"))
+                padding = c;
+        QVERIFY(padding >= 0 && !table->isColumnHidden(padding));
+        QCOMPARE(table->horizontalHeader()->visualIndex(padding), 2);
+        // Four buffers, two of them padded: six bars, the padding stacked on what it pads.
+        QCOMPARE(view.bars()->plottableCount(), 6);
+        QVERIFY(view.bars()->legend->visible());
     }
 
     void usageChartClickAndCursor()

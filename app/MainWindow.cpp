@@ -6,6 +6,7 @@
 #include "CommandLine.h"
 #include "CompareView.h"
 #include "DumpFiles.h"
+#include "ElidedLabel.h"
 #include "ExportDialog.h"
 #include "FitView.h"
 #include "HelpDialogs.h"
@@ -103,7 +104,7 @@ MainWindow::MainWindow(QWidget *parent)
     createActions();
     connectViews();
 
-    m_statusFile = new QLabel(this);
+    m_statusFile = new ElidedLabel(this);
     m_statusTotals = new QLabel(this);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(220);
@@ -1212,10 +1213,11 @@ void MainWindow::updateStatus(const LoadedDump &shown)
     if (!shown.dump)
         return;
     const Dump &d = *shown.dump;
-    m_statusFile->setText(
-        tr("%1 — module %2")
-            .arg(shown.path.startsWith(QLatin1Char(':')) ? tr("embedded sample") : shown.path,
-                 toQString(d.module)));
+    // The module as people name it, then its file; too long, the path gives way in its middle
+    // (ElidedLabel), never the end mid-word.
+    m_statusFile->setText(tr("%1 · %2").arg(
+        toQString(ModuleFiles::shortNameOfStem(d.module)),
+        shown.path.startsWith(QLatin1Char(':')) ? tr("embedded sample") : shown.path));
     QString totals = tr("total %1").arg(humanBytesText(d.totalBytes()));
     if (const SpaceTimeline *primary = shown.timeline->primary(); primary && d.hasLiveRanges())
         totals += tr(" · peak %1 at step %2")

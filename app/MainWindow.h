@@ -25,6 +25,8 @@ class QTreeView;
 
 namespace bufferscope {
 
+class ElidedLabel;
+
 class AllocationTreeModel;
 class BreakdownChart;
 class BreakdownPanel;
@@ -191,7 +193,7 @@ private:
     QDockWidget *m_modulesDock = nullptr;
     QDockWidget *m_warningsDock = nullptr;
     QMenu *m_recentMenu = nullptr;
-    QLabel *m_statusFile = nullptr;
+    ElidedLabel *m_statusFile = nullptr;
     QLabel *m_statusTotals = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;

@@ -141,8 +141,11 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tree);
     split->addWidget(mapBox);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    // The tree a little wider than the map: its names are what is read (at 1366 px they were
+    // cut in their middle).
+    split->setStretchFactor(0, 11);
+    split->setStretchFactor(1, 9);
+    split->setSizes({550, 450});
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(split);
     vertical->addWidget(m_findingsView);
@@ -199,7 +202,13 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
             pick(node);
     });
     connect(m_treemap, &Treemap::activated, this, [this](const BreakdownNode *node) {
+        // Through a chain of single children at once: a rectangle that would fill the whole
+        // map alone is not a level worth a double-click (five of them to a leaf before).
         m_drill.push_back(node);
+        while (node->children.size() == 1 && !node->children.front().children.empty()) {
+            node = &node->children.front();
+            m_drill.push_back(node);
+        }
         showTreemapNode(node);
     });
     connect(m_flame, &FlameGraph::clicked, this, [this](const BreakdownNode *node) {
@@ -210,7 +219,10 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     connect(m_up, &QToolButton::clicked, this, [this] {
         if (m_drill.empty())
             return;
+        // Out past the levels of one child, as activating went in through them.
         m_drill.pop_back();
+        while (!m_drill.empty() && m_drill.back()->children.size() == 1)
+            m_drill.pop_back();
         showTreemapNode(m_drill.empty() ? &m_model->root() : m_drill.back());
     });
     connect(m_findingsView, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {

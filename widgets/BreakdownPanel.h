@@ -58,6 +58,8 @@ public:
     void setPinnedToPeak(bool pinned);
     bool isPinnedToPeak() const;
     Treemap *treemap() const { return m_treemap; }
+    /// The treemap's path from the top down to the node it shows (empty: the top).
+    const std::vector<const BreakdownNode *> &drillPath() const { return m_drill; }
     FlameGraph *flameGraph() const { return m_flame; }
     /// The picture on show (the treemap, or the whole flame graph) as an image file, its
     /// format by extension (.png, .jpg, .bmp); false with `error` set when it cannot be written.

@@ -3,6 +3,7 @@
 #include "BoxPlottable.h"
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "ElidedLabel.h"
 #include "StepTicker.h"
 #include "Workspace.h"
 #include "models/QtText.h"
@@ -22,7 +23,7 @@ constexpr double kLabelMinPixels = 14; ///< bands thinner than this on screen ge
 
 MemoryMap::MemoryMap(Workspace *workspace, QWidget *parent)
     : BoxChartView(workspace, parent), m_allocationBox(new QComboBox(this)),
-      m_info(new QLabel(this)), m_layout(std::make_shared<const MemoryMapLayout>())
+      m_info(new ElidedLabel(this)), m_layout(std::make_shared<const MemoryMapLayout>())
 {
     auto *label = new QLabel(tr("&Allocation:"), this);
     label->setBuddy(m_allocationBox);
@@ -155,7 +156,7 @@ void MemoryMap::takeLayout(bool rebuilding)
     if (!d.hasLiveRanges())
         info = tr("This dump has no live ranges: the memory map needs them");
     m_info->setText(info);
-    m_info->setToolTip(info);
+
     updateLabels();
     if (rebuilding)
         return; // rebuild() goes on with the new dump

@@ -11,6 +11,8 @@ class QLabel;
 
 namespace bufferscope {
 
+class ElidedLabel;
+
 /// Offsets over time: x = step, y = byte offset, each value a box [start, end + 1) x
 /// [offset, offset + size). One allocation at a time, or all stacked in labelled bands.
 /// Regions reused by several values over time show as boxes side by side at the same offsets.
@@ -47,7 +49,7 @@ private:
     void takeLayout(bool rebuilding = false);
 
     QComboBox *m_allocationBox;
-    QLabel *m_info;
+    ElidedLabel *m_info; ///< what is drawn; too long, cut in its middle, never mid-word
     BoxPlottable *m_bands;
     int m_allocation = kAllAllocations;
     std::shared_ptr<const MemoryMapLayout> m_layout;

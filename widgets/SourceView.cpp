@@ -36,12 +36,15 @@ SourceView::SourceView(QWidget *parent)
                                   "What Fills Memory — to see its source here."));
     m_mapping->setToolTip(tr("The dump names files on the machine that compiled it: map its "
                              "paths to where the code is here"));
+    // The heading on a row of its own, the whole width of the dock: beside the buttons a narrow
+    // dock left it a few pixels, or none.
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_heading, 1);
+    buttons->addStretch(1);
     buttons->addWidget(m_mapping);
     buttons->addWidget(m_open);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_heading);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
     layout->addWidget(m_text, 1);
@@ -149,7 +152,8 @@ void SourceView::updateHeading()
     QFont bold = m_heading->font();
     bold.setBold(true);
     const QFontMetrics plain(m_heading->font());
-    int room = std::max(m_heading->width(), 120) - 8 - plain.horizontalAdvance(position);
+    int room =
+        std::max(m_heading->contentsRect().width(), 60) - 4 - plain.horizontalAdvance(position);
     if (!function.isEmpty()) {
         // The function takes at most half; the rest is the path's.
         const QString shownFunction =
@@ -157,12 +161,14 @@ void SourceView::updateHeading()
         room -= QFontMetrics(bold).horizontalAdvance(shownFunction) +
                 plain.horizontalAdvance(QStringLiteral(" · "));
         const QString file = elidedPath(plain, toQString(m_place.file), room);
-        m_heading->setText(QStringLiteral("<b>%1</b> · <code>%2%3</code>")
+        // In the label's own font: the room was measured in it (a <code> path came out wider
+        // and lost the end of its line number: "isdf_fitting.py:52" for line 527).
+        m_heading->setText(QStringLiteral("<b>%1</b> · %2%3")
                                .arg(richEscaped(shownFunction), richEscaped(file), position));
         return;
     }
     const QString file = elidedPath(plain, toQString(m_place.file), room);
-    m_heading->setText(QStringLiteral("<code>%1%2</code>").arg(richEscaped(file), position));
+    m_heading->setText(richEscaped(file) + position);
 }
 
 void SourceView::refresh()

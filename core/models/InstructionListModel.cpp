@@ -206,7 +206,7 @@ QVariant InstructionListModel::headerData(int section, Qt::Orientation orientati
     case StepColumn:
         return tr("Step");
     case MarksColumn:
-        return tr("▼ ○");
+        return tr("Selected");
     case InstructionColumn:
         return tr("Instruction");
     case LiveColumn:

@@ -18,6 +18,7 @@
 #include "StepMarks.h"
 #include "StepTicker.h"
 #include "TableCsv.h"
+#include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
@@ -568,6 +569,26 @@ private Q_SLOTS:
         QCOMPARE(panel.step(), qint64(2));
         selection.setCurrentStep(7);
         QCOMPARE(panel.step(), qint64(7));
+        // Double-clicking a rectangle goes through a chain of single children at once, and Up
+        // comes back out through it (issue 49, item 5: five double-clicks to a leaf).
+        {
+            panel.setGrouping(Breakdown::Grouping::OpName);
+            const BreakdownNode *top = nullptr;
+            for (const BreakdownNode &c : panel.model()->root().children)
+                if (c.children.size() == 1 && !c.children.front().children.empty())
+                    top = &c;
+            QVERIFY2(top, "no single-child chain in this dump's op_names");
+            Q_EMIT panel.treemap()->activated(top);
+            const std::vector<const BreakdownNode *> &drill = panel.drillPath();
+            QVERIFY(drill.size() >= 2);
+            QCOMPARE(drill.front(), top);
+            const BreakdownNode *shown = drill.back();
+            QVERIFY(shown->children.size() != 1 || shown->children.front().children.empty());
+            auto *up = panel.findChild<QToolButton *>();
+            QVERIFY(up);
+            up->click();
+            QVERIFY(panel.drillPath().empty());
+        }
         // The treemap can be saved as a picture (issue 35, item 22), and so can the flame graph.
         {
             QTemporaryDir shots;
@@ -1115,6 +1136,32 @@ private Q_SLOTS:
         view.resize(1400, 300);
         QTRY_VERIFY(view.headingText().contains(QString::fromStdString(place.file) +
                                                 QStringLiteral(":57:3")));
+        // As drawn, the heading fits its label whatever the width (issue 49, item 5: a path in
+        // <code> was measured in one font and drawn in a wider one, and "isdf_fitting.py:527"
+        // showed as ":52").
+        SourcePlace real;
+        real.file = "/global/homes/j/jackm/software/lorrax_C/src/common/isdf_fitting.py";
+        real.line = 527;
+        view.showPlace(real);
+        for (const int width : {200, 260, 320, 500}) {
+            view.resize(width, 300);
+            QCoreApplication::processEvents();
+            const QString text = view.headingText();
+            QVERIFY2(text.contains(QStringLiteral("isdf_fitting.py:527")), qPrintable(text));
+            const auto labels = view.findChildren<QLabel *>();
+            const auto it = std::find_if(labels.begin(), labels.end(),
+                                         [&](const QLabel *l) { return l->text() == text; });
+            QVERIFY(it != labels.end());
+            QTextDocument doc;
+            doc.setDefaultFont((*it)->font());
+            doc.setDocumentMargin(0);
+            doc.setHtml(text);
+            QVERIFY2(doc.idealWidth() <= (*it)->contentsRect().width() + 1,
+                     qPrintable(QStringLiteral("%1 px of text in %2 px at %3")
+                                    .arg(doc.idealWidth())
+                                    .arg((*it)->contentsRect().width())
+                                    .arg(width)));
+        }
     }
 
     // Use marks are ▼ everywhere, as the legends say: at the top row of a chart the mark sits

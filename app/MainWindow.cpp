@@ -843,20 +843,27 @@ void MainWindow::weighOomModules(OomView *view, const QStringList &dumps)
     QPointer<OomView> guard(view);
     // One connection per request: the newest request's result is the one delivered.
     auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection =
-        connect(m_workspace, &Workspace::oomWeighed, this,
-                [this, guard, connection](const OomFindings &findings, const QStringList &errors) {
-                    disconnect(*connection);
-                    if (!guard)
-                        return;
-                    guard->setFindings(findings);
-                    if (!errors.isEmpty())
-                        statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
-                    const int m = guard->message();
-                    if (m < static_cast<int>(findings.messages.size()) &&
-                        findings.messages[static_cast<std::size_t>(m)].chosen >= 0)
-                        openOomModule(guard, m);
-                });
+    *connection = connect(
+        m_workspace, &Workspace::oomWeighed, this,
+        [this, guard, connection, dumps](const OomFindings &findings, const QStringList &errors) {
+            disconnect(*connection);
+            if (!guard)
+                return;
+            guard->setFindings(findings);
+            if (!errors.isEmpty())
+                statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+            const int m = guard->message();
+            if (m < static_cast<int>(findings.messages.size()) &&
+                findings.messages[static_cast<std::size_t>(m)].chosen >= 0) {
+                openOomModule(guard, m);
+            } else if ((!current().dump || current().isEmbedded()) && findings.dumpsGiven > 0) {
+                // No module fits the message and the window shows none: the folder
+                // as it opens alone (its modules listed, the largest shown), not an
+                // empty window.
+                m_openLargestWhenRead = false;
+                m_workspace->listModules(dumps);
+            }
+        });
     m_workspace->weighOomModules(view->findings(), found.files);
 }
 

@@ -5,6 +5,7 @@
 #include "TableCsv.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
+#include "parse/ModuleFiles.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -133,10 +134,10 @@ OomView::OomView(OomFindings findings, QWidget *parent)
     m_bars->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
     m_bars->xAxis->setLabel(tr("size, as the message rounds it"));
     m_bars->xAxis->ticker()->setTickCount(4);
-    // The legend (what the shape needs, padding) in a row under the bars, never over them.
+    // The legend (what the shape needs, padding) goes in a row under the bars when there is
+    // padding to tell apart (fillBars), never over them.
     m_bars->axisRect()->insetLayout()->take(m_bars->legend);
-    m_bars->plotLayout()->addElement(1, 0, m_bars->legend);
-    m_bars->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_bars->plotLayout()->simplify();
     m_bars->legend->setBorderPen(Qt::NoPen);
     m_bars->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_bars->legend->setVisible(false);
@@ -342,19 +343,24 @@ void OomView::fillModule()
         bool fits = false;
         for (const auto &c : p.candidates)
             fits = fits || (c.evidence.score > 0 && c.evidence.contradiction.empty());
+        const int listed = std::min<int>(4, static_cast<int>(p.candidates.size()));
+        const int rest = static_cast<int>(p.candidates.size()) - listed;
+        // Which these are and why each is out, and how many more there are.
         lines << (fits ? tr("Module: undecided — these fit equally well, so none is chosen:")
-                       : tr("Module: none of the %1 modules fits the message.")
-                             .arg(p.candidates.size()));
-        int shown = 0;
-        for (const auto &c : p.candidates) {
-            if (shown++ == 4)
-                break;
+                       : tr("Module: none of the %1 modules fits the message. The %2 nearest to "
+                            "it (strongest evidence first), each with what rules it out:")
+                             .arg(p.candidates.size())
+                             .arg(listed));
+        for (int k = 0; k < listed; ++k) {
+            const auto &c = p.candidates[static_cast<std::size_t>(k)];
             lines << tr("  %1: %2")
-                         .arg(toQString(c.module),
+                         .arg(toQString(ModuleFiles::shortNameOfStem(c.module)),
                               toQString(!c.evidence.contradiction.empty() ? c.evidence.contradiction
                                         : c.evidence.reasons.empty() ? std::string("no evidence")
                                                                      : c.evidence.reasons.front()));
         }
+        if (rest > 0)
+            lines << tr("  … and %n more, further from it.", nullptr, rest);
     }
     m_module->setText(lines.join(QLatin1Char('\n')));
 }
@@ -484,6 +490,15 @@ void OomView::fillBars()
                         QStringLiteral("%1. %2").arg(b.rank).arg(
                             name.size() > 40 ? name.left(39) + QStringLiteral("…") : name));
         largest = std::max(largest, double(b.size));
+    }
+    // A hidden legend still takes its row's width from the bars: in the layout only when shown.
+    const bool inLayout = m_bars->plotLayout()->hasElement(1, 0);
+    if (padded && !inLayout) {
+        m_bars->plotLayout()->addElement(1, 0, m_bars->legend);
+        m_bars->plotLayout()->setRowStretchFactor(1, 0.001);
+    } else if (!padded && inLayout) {
+        m_bars->plotLayout()->take(m_bars->legend);
+        m_bars->plotLayout()->simplify();
     }
     m_bars->legend->setVisible(padded);
     m_bars->yAxis->setRange(-0.6, double(std::max<std::size_t>(n, 1)) - 0.4);

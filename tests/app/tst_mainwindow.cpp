@@ -1603,6 +1603,40 @@ private Q_SLOTS:
         view->close();
     }
 
+    // A log dropped with a folder none of whose modules it fits (issue 49, item 7): the window
+    // says which modules are listed and how many more were ruled out, and the main window opens
+    // the folder as it would alone instead of staying empty.
+    void oomLogWithAnotherFolder()
+    {
+        QTemporaryDir dir;
+        int n = 0;
+        for (const char *name : {"gpu_vllm_update_slice", "tpu_dynamic_slice", "tpu_random_normal",
+                                 "tpu_unstack", "gpu_vllm_update_slice"})
+            QVERIFY(QFile::copy(sample(name),
+                                dir.filePath(QStringLiteral("module_%1.jit_f.sm_8.0_gpu_after_"
+                                                            "optimizations-buffer-assignment.txt")
+                                                 .arg(++n, 4, 10, QLatin1Char('0')))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        drop(&w,
+             {QUrl::fromLocalFile(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log")),
+              QUrl::fromLocalFile(dir.path())});
+        QTRY_VERIFY(view);
+        QTRY_VERIFY(!view->isWeighing());
+        const QString text = view->moduleLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("none of the 5 modules fits")) &&
+                     text.contains(QStringLiteral("The 4 nearest")) &&
+                     text.contains(QStringLiteral("and 1 more")),
+                 qPrintable(text));
+        QVERIFY(!view->openButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().dump && !w.current().isEmbedded(), 10000);
+        view->close();
+    }
+
     // Pasted (Edit ▸ Paste, Ctrl+V): the one-line GPU error opens; nothing else does.
     void oomMessagePasted()
     {

@@ -5,6 +5,7 @@
 #include "ColorScheme.h"
 #include "CommandLine.h"
 #include "CompareView.h"
+#include "DialogFolders.h"
 #include "DumpFiles.h"
 #include "ElidedLabel.h"
 #include "ExportDialog.h"
@@ -531,15 +532,15 @@ void MainWindow::createActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open buffer-assignment dumps"), QString(),
+            this, tr("Open buffer-assignment dumps"), DialogFolders::openFolder(shownFolder()),
             tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
         if (!paths.isEmpty())
             openPaths(paths);
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &Folder…"), this, [this] {
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, tr("Open an --xla_dump_to folder"));
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Open an --xla_dump_to folder"), DialogFolders::openFolder(shownFolder()));
         if (!dir.isEmpty())
             openPaths({dir});
     });
@@ -553,10 +554,12 @@ void MainWindow::createActions()
             return;
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare %1 with…").arg(toQString(current().dump->module)),
-            QFileInfo(current().path).absolutePath(),
+            DialogFolders::openFolder(shownFolder()),
             tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
-        if (!path.isEmpty())
+        if (!path.isEmpty()) {
+            DialogFolders::rememberOpened(path);
             compareWith(path);
+        }
     });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     file->addSeparator();
@@ -630,9 +633,10 @@ void MainWindow::createActions()
     deviceFit->setToolTip(tr("The open folder's modules on one device: what it holds while each "
                              "runs, against a limit"));
     tools->addAction(tr("Open an &Out-of-Memory Log…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open the log of a run that ran out of memory"), QString(),
-            tr("Logs (*.log *.txt *.out *.err);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open the log of a run that ran out of memory"),
+                                         DialogFolders::openFolder(shownFolder()),
+                                         tr("Logs (*.log *.txt *.out *.err);;All files (*)"));
         if (!path.isEmpty())
             openPaths({path});
     });
@@ -813,15 +817,16 @@ bool MainWindow::openOomText(const QString &name, const std::string &text, const
     view->setAttribute(Qt::WA_DeleteOnClose);
     m_lastOom = view;
     connect(view, &OomView::findModuleRequested, this, [this, view, name] {
+        // Beside the log when it is a file, else where dialogs open.
         const QString start = name.startsWith(QLatin1Char('('))
-                                  ? (current().isEmbedded() || current().path.isEmpty()
-                                         ? QDir::homePath()
-                                         : QFileInfo(current().path).absolutePath())
+                                  ? DialogFolders::openFolder(shownFolder())
                                   : QFileInfo(name).absolutePath();
         const QString dir = QFileDialog::getExistingDirectory(
             view, tr("The --xla_dump_to folder of the run that ran out of memory"), start);
-        if (!dir.isEmpty())
+        if (!dir.isEmpty()) {
+            DialogFolders::rememberOpened(dir);
             weighOomModules(view, {dir});
+        }
     });
     connect(view, &OomView::openModuleRequested, this,
             [this, view](int message) { openOomModule(view, message); });
@@ -998,8 +1003,17 @@ void MainWindow::pasteFromClipboard()
                              8000);
 }
 
+QString MainWindow::shownFolder() const
+{
+    return current().dump && !current().isEmbedded() && !current().path.isEmpty()
+               ? QFileInfo(current().path).absolutePath()
+               : QString();
+}
+
 void MainWindow::openPaths(const QStringList &paths)
 {
+    if (!paths.isEmpty())
+        DialogFolders::rememberOpened(paths.front());
     // An out-of-memory log among them: its window, with the rest as where its module is.
     if (const QStringList logs = oomLogsAmong(paths); !logs.isEmpty()) {
         QStringList rest = paths;
@@ -1300,12 +1314,11 @@ void MainWindow::showExportDialog(ChartView *view)
 {
     if (!view)
         view = m_usage;
-    const QString dir = current().isEmbedded() || current().path.isEmpty()
-                            ? QDir::homePath()
-                            : QFileInfo(current().path).absolutePath();
-    ExportDialog dialog(chartViews(), view, dir, this);
+    // Where the last export went, not the dump's folder (often read-only).
+    ExportDialog dialog(chartViews(), view, DialogFolders::saveFolder(), this);
     if (dialog.exec() != QDialog::Accepted || !dialog.view() || dialog.path().isEmpty())
         return;
+    DialogFolders::rememberSaved(dialog.path());
     exportView(dialog.view(), dialog.path(), dialog.options());
 }
 

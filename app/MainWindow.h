@@ -148,6 +148,8 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    /// The folder of the dump on screen; empty for none or the embedded sample.
+    QString shownFolder() const;
     void createViews();
     void createDocks();
     // The default dock sizes as shares of the window; again once it is shown at its real size.

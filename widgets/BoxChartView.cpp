@@ -196,17 +196,23 @@ QRectF BoxChartView::highlightedPixelRect() const
     return box ? m_boxes->pixelRect(*box) : QRectF();
 }
 
-std::vector<Box> BoxChartView::boxesFor(int value) const
+std::vector<Box> BoxChartView::boxesFor(int value, bool ownColours) const
 {
     std::vector<Box> out;
     if (value < 0)
         return out;
     for (int b : m_boxes->boxesOfValue(static_cast<std::uint32_t>(value))) {
         Box box = m_boxes->boxes()[static_cast<std::size_t>(b)];
-        box.colour = 0;
+        if (!ownColours)
+            box.colour = 0; // the one colour of a plottable that draws them all alike
         out.push_back(box);
     }
     return out;
+}
+
+const std::vector<Box> &BoxChartView::groupBoxes() const
+{
+    return m_group->boxes();
 }
 
 void BoxChartView::setBoxColours(const std::vector<QColor> &colours)
@@ -219,7 +225,9 @@ void BoxChartView::showGroup(const QVector<int> &values)
 {
     std::vector<Box> boxes;
     for (int value : values) {
-        std::vector<Box> more = boxesFor(value);
+        // In their kinds' colours, as the legend says (every one was drawn in the first, the
+        // parameter's blue).
+        std::vector<Box> more = boxesFor(value, true);
         boxes.insert(boxes.end(), more.begin(), more.end());
     }
     m_groupShown = static_cast<int>(boxes.size());
@@ -289,7 +297,7 @@ void BoxChartView::applyPalette()
     QColor veil = ChartPalette::background(pal);
     veil.setAlpha(185);
     m_veil->setBrush(veil);
-    m_group->setOutlinePen(QPen(ChartPalette::highlight(), 1));
+    m_group->setOutlinePen(QPen(ChartPalette::picked(), 1));
     m_hovered->setColours({Qt::transparent});
     m_producers->setColours({ChartPalette::producer()});
     m_consumers->setColours({ChartPalette::consumer()});

@@ -39,6 +39,8 @@ public:
     bool clickAt(const QPointF &pixel);
     /// Boxes drawn for the highlighted group (tests).
     int groupBoxCount() const { return m_groupShown; }
+    /// The picked group's boxes as drawn (their colour indices among the chart's colours).
+    const std::vector<Box> &groupBoxes() const;
     /// Steps marked for the selected value's uses and positions (sorted), on its box.
     std::vector<qint64> markedUseSteps() const;
     std::vector<qint64> markedPositionSteps() const;
@@ -59,8 +61,9 @@ protected:
     virtual QString boxToolTip(const Box &box) const;
     /// Where `value` is drawn; nullptr when the current mode does not draw it.
     const Box *boxOf(int value) const;
-    /// Copies of the boxes of `value`, in colour 0 (for the highlight plottables).
-    std::vector<Box> boxesFor(int value) const;
+    /// The boxes of `value`, each in colour 0 (for a plottable that draws them alike) or, with
+    /// `ownColours`, in the colour it has in the chart.
+    std::vector<Box> boxesFor(int value, bool ownColours = false) const;
     /// Called after the highlight moved to `value`, e.g. to scroll it into view.
     virtual void revealValue(int value) { Q_UNUSED(value) }
 

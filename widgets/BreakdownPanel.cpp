@@ -1,5 +1,6 @@
 #include "BreakdownPanel.h"
 
+#include "DialogFolders.h"
 #include "FlameGraph.h"
 #include "TableCsv.h"
 #include "Treemap.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -68,8 +70,11 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
         picture->setContextMenuPolicy(Qt::ActionsContextMenu);
         connect(save, &QAction::triggered, this, [this] {
             const QString path = QFileDialog::getSaveFileName(
-                this, tr("Save the picture"), QStringLiteral("what-fills-memory.png"),
+                this, tr("Save the picture"),
+                DialogFolders::savePath(QStringLiteral("what-fills-memory.png")),
                 tr("Images (*.png *.jpg *.bmp)"));
+            if (!path.isEmpty())
+                DialogFolders::rememberSaved(path);
             QString error;
             if (!path.isEmpty() && !savePicture(path, &error))
                 QMessageBox::warning(this, tr("Save Picture"), error);
@@ -487,6 +492,15 @@ void BreakdownPanel::showFinding(int k)
     m_selection->setHighlightedGroup(members, toQString(f.title));
     if (!f.values.empty())
         m_selection->setCurrentValue(static_cast<int>(f.values.front()));
+}
+
+void BreakdownPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // The findings' links take the palette's link colour when their HTML is read: read again,
+    // or they stay light-theme blue on a dark background.
+    if (event->type() == QEvent::PaletteChange)
+        fillFindings();
 }
 
 bool BreakdownPanel::revealFinding(Finding::Kind kind)

@@ -1,6 +1,64 @@
 #include "ChartPalette.h"
 
+#include <QEvent>
+#include <qcustomplot.h>
+
 namespace bufferscope::ChartPalette {
+
+namespace {
+/// Restyles a plot when its palette changes (an event filter on it, owned by it).
+class PaletteFollower : public QObject
+{
+public:
+    PaletteFollower(QCustomPlot *plot, std::function<void()> restyle)
+        : QObject(plot), m_plot(plot), m_restyle(std::move(restyle))
+    {
+        plot->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_plot && event->type() == QEvent::PaletteChange) {
+            style(m_plot, m_plot->palette());
+            if (m_restyle)
+                m_restyle();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QCustomPlot *m_plot;
+    std::function<void()> m_restyle;
+};
+} // namespace
+
+void style(QCustomPlot *plot, const QPalette &pal)
+{
+    const QColor fg = foreground(pal);
+    plot->setBackground(background(pal));
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setBasePen(QPen(fg));
+            axis->setTickPen(QPen(fg));
+            axis->setSubTickPen(QPen(fg));
+            axis->setTickLabelColor(fg);
+            axis->setLabelColor(fg);
+            axis->grid()->setPen(QPen(grid(pal), 0, Qt::DotLine));
+        }
+    }
+    plot->legend->setBrush(QBrush(background(pal)));
+    plot->legend->setTextColor(fg);
+    if (plot->legend->borderPen().style() != Qt::NoPen)
+        plot->legend->setBorderPen(QPen(grid(pal)));
+}
+
+void follow(QCustomPlot *plot, std::function<void()> restyle)
+{
+    style(plot, plot->palette());
+    new PaletteFollower(plot, std::move(restyle));
+}
 
 QColor kindColor(AllocationKind kind)
 {
@@ -29,6 +87,11 @@ QColor kindFill(AllocationKind kind)
 QColor highlight()
 {
     return QColor(0xd5, 0x5e, 0x00); // vermillion
+}
+
+QColor picked()
+{
+    return QColor(0x33, 0x22, 0x88); // indigo (Paul Tol's muted scheme)
 }
 
 QColor producer()

@@ -5,6 +5,10 @@
 #include <QColor>
 #include <QPalette>
 
+#include <functional>
+
+class QCustomPlot;
+
 namespace bufferscope {
 
 /// The one colour scheme every view shares (Okabe–Ito, safe for colour-blind readers), so the
@@ -17,6 +21,9 @@ QColor kindColor(AllocationKind kind);
 QColor kindFill(AllocationKind kind);
 /// The selected value, in every view. Distinct from every kind colour.
 QColor highlight();
+/// A picked group (a breakdown group, a finding) in every view: apart from the selection's
+/// vermillion and the thread-local orange, which its old orange fill was hard to tell from.
+QColor picked();
 /// The values the selected value is made from (its instruction's operands), and the values
 /// made from it (defined by its readers).
 QColor producer();
@@ -38,6 +45,12 @@ QColor currentStep(const QPalette &palette);
 /// What does not fit (a budget the module is over): a red apart from the peak's and the
 /// selection's vermillion, readable on the palette's background.
 QColor alert(const QPalette &palette);
+
+/// Background, axes, grid, legend and text of `plot` in `palette`'s colours.
+void style(QCustomPlot *plot, const QPalette &palette);
+/// Styles `plot` now and again whenever its palette changes (switching to dark while running),
+/// replotting it; `restyle` then redoes what else the owner colours (bars, labels).
+void follow(QCustomPlot *plot, std::function<void()> restyle = {});
 
 } // namespace ChartPalette
 

@@ -1,6 +1,7 @@
 #include "ChartView.h"
 
 #include "ChartPalette.h"
+#include "DialogFolders.h"
 #include "SwatchLegendItem.h"
 #include "Workspace.h"
 #include "models/QtText.h"
@@ -168,23 +169,7 @@ QString ChartView::emptyStateText() const
 
 void ChartView::applyPalette()
 {
-    const QPalette pal = palette();
-    const QColor fg = ChartPalette::foreground(pal);
-    m_plot->setBackground(ChartPalette::background(pal));
-    for (QCPAxisRect *rect : m_plot->axisRects()) {
-        for (QCPAxis *axis : rect->axes()) {
-            axis->setBasePen(QPen(fg));
-            axis->setTickPen(QPen(fg));
-            axis->setSubTickPen(QPen(fg));
-            axis->setTickLabelColor(fg);
-            axis->setLabelColor(fg);
-            axis->grid()->setPen(QPen(ChartPalette::grid(pal), 0, Qt::DotLine));
-        }
-    }
-    m_plot->legend->setBrush(QBrush(ChartPalette::background(pal)));
-    m_plot->legend->setTextColor(fg);
-    if (m_plot->legend->borderPen().style() != Qt::NoPen)
-        m_plot->legend->setBorderPen(QPen(ChartPalette::grid(pal)));
+    ChartPalette::style(m_plot, palette());
 }
 
 void ChartView::setKindLegend()
@@ -326,9 +311,10 @@ void ChartView::saveCsvAs()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save Chart Data as CSV"),
-        QDir::home().filePath(viewName() + QStringLiteral(".csv")), tr("CSV (*.csv)"));
+        DialogFolders::savePath(viewName() + QStringLiteral(".csv")), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
+    DialogFolders::rememberSaved(path);
     // csvWritten says how it ends; only a CSV started meanwhile (the export dialog) stops it.
     if (!writeCsvInBackground(path))
         ChartExport::warnNotWritten(this, tr("Save Failed"), path, csvBusyText());

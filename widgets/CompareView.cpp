@@ -3,6 +3,7 @@
 #include "BytesTicker.h"
 #include "ChartExport.h"
 #include "ChartPalette.h"
+#include "DialogFolders.h"
 #include "JobRunner.h"
 #include "TableCsv.h"
 #include "layout/LabelLayout.h"
@@ -269,10 +270,11 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
         QMenu menu(this);
         menu.addAction(tr("Export Chart…"), this, [this] {
             const QString path = QFileDialog::getSaveFileName(
-                this, tr("Export Chart"), QDir::home().filePath(QStringLiteral("compare.png")),
+                this, tr("Export Chart"), DialogFolders::savePath(QStringLiteral("compare.png")),
                 ChartExport::fileFilters(ExportFormat::Png));
             if (path.isEmpty())
                 return;
+            DialogFolders::rememberSaved(path);
             QString why;
             if (!exportChart(path, ExportOptions(), &why))
                 ChartExport::warnNotWritten(this, tr("Export Failed"), path, why);
@@ -307,6 +309,11 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
+    // In the palette's colours, and again when it changes (dark while running).
+    ChartPalette::follow(m_plot, [this] {
+        if (m_diff)
+            fillPlot();
+    });
 }
 
 CompareView::~CompareView()

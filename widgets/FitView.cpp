@@ -178,6 +178,8 @@ FitView::FitView(QWidget *parent)
     const QRect screen =
         this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
     resize(std::min(1500, screen.width() * 9 / 10), std::min(950, screen.height() * 85 / 100));
+    // In the palette's colours, and again when it changes (dark while running).
+    ChartPalette::follow(m_plot, [this] { fillPlot(); });
 }
 
 FitView::~FitView()

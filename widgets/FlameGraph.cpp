@@ -189,7 +189,7 @@ void FlameGraph::paintEvent(QPaintEvent *event)
                    fm.elidedText(text, Qt::ElideRight, static_cast<int>(inner.width())));
     }
     if (const Bar *h = barOf(m_highlighted)) {
-        p.setPen(QPen(ChartPalette::highlight(), 3));
+        p.setPen(QPen(ChartPalette::picked(), 3));
         p.setBrush(Qt::NoBrush);
         p.drawRect(h->rect.adjusted(1.5, 1.5, -1.5, -1.5));
     }

@@ -54,6 +54,7 @@ QCustomPlot *newPlot(QWidget *parent)
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setSubTicks(false);
     p->xAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    ChartPalette::follow(p); // the palette's colours, and again when it changes
     return p;
 }
 

@@ -178,6 +178,8 @@ OomView::OomView(OomFindings findings, QWidget *parent)
     const QRect screen =
         this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
     resize(std::min(1600, screen.width() * 9 / 10), std::min(1000, screen.height() * 8 / 10));
+    // In the palette's colours, and again when it changes (dark while running).
+    ChartPalette::follow(m_bars);
 }
 
 bool OomView::moduleChosen() const

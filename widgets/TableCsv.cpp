@@ -1,6 +1,7 @@
 #include "TableCsv.h"
 
 #include "ChartExport.h"
+#include "DialogFolders.h"
 #include "models/ModelCsv.h"
 
 #include <QAction>
@@ -50,9 +51,10 @@ void TableCsv::addActions(QAbstractItemView *view, const QString &fileStem)
     QObject::connect(save, &QAction::triggered, view, [view, fileStem] {
         const QString path = QFileDialog::getSaveFileName(
             view, QObject::tr("Save as CSV"),
-            QDir::home().filePath(fileStem + QStringLiteral(".csv")), QObject::tr("CSV (*.csv)"));
+            DialogFolders::savePath(fileStem + QStringLiteral(".csv")), QObject::tr("CSV (*.csv)"));
         if (path.isEmpty())
             return;
+        DialogFolders::rememberSaved(path);
         QApplication::setOverrideCursor(Qt::WaitCursor);
         QString why;
         const bool ok = ChartExport::writeFile(path, of(view), &why);

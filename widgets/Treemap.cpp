@@ -161,7 +161,7 @@ void Treemap::paintEvent(QPaintEvent *)
         for (std::size_t i = 0; i < m_rects.size(); ++i) {
             if (&m_node->children[i] != m_highlighted)
                 continue;
-            p.setPen(QPen(ChartPalette::highlight(), 3));
+            p.setPen(QPen(ChartPalette::picked(), 3));
             p.setBrush(Qt::NoBrush);
             p.drawRect(m_rects[i].adjusted(1.5, 1.5, -1.5, -1.5));
         }

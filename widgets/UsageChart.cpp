@@ -223,9 +223,9 @@ void UsageChart::applyPalette()
     m_live->setPen(QPen(ChartPalette::liveBytes(), 1));
     m_live->setBrush(fill);
     m_logicalGraph->setPen(QPen(ChartPalette::logicalBytes(), 1, Qt::DashLine));
-    QColor share = ChartPalette::highlight();
+    QColor share = ChartPalette::picked();
     share.setAlpha(120);
-    m_groupGraph->setPen(QPen(ChartPalette::highlight(), 1));
+    m_groupGraph->setPen(QPen(ChartPalette::picked(), 1));
     m_groupGraph->setBrush(share);
     m_peak->setPen(QPen(ChartPalette::peakMarker(), 2));
     m_peak->setBrush(Qt::NoBrush);

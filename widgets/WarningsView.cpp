@@ -6,6 +6,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QPainter>
 
 namespace bufferscope {
 
@@ -62,6 +63,29 @@ void WarningsView::setDiagnostics(std::shared_ptr<const Dump> dump,
     }
     addTopLevelItems(items);
     resizeColumnToContents(0);
+}
+
+QString WarningsView::emptyText() const
+{
+    if (topLevelItemCount() > 0)
+        return {};
+    if (!m_dump)
+        return tr("No dump shown yet.");
+    return tr("No warnings: every line of %1 was read as XLA writes it.")
+        .arg(m_dump->files.empty() ? tr("the dump")
+                                   : QFileInfo(toQString(m_dump->files.front().path)).fileName());
+}
+
+void WarningsView::paintEvent(QPaintEvent *event)
+{
+    QTreeWidget::paintEvent(event);
+    // An empty list says why it is empty.
+    if (const QString text = emptyText(); !text.isEmpty()) {
+        QPainter painter(viewport());
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(viewport()->rect().adjusted(12, 12, -12, -12),
+                         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, text);
+    }
 }
 
 } // namespace bufferscope

@@ -20,6 +20,12 @@ public:
     WarningsView(Selection *selection, QWidget *parent = nullptr);
 
     void setDiagnostics(std::shared_ptr<const Dump> dump, const std::vector<Diagnostic> &extra);
+    /// What the view says when it lists nothing (no dump, or a dump read without a warning);
+    /// empty while it lists warnings.
+    QString emptyText() const;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     Selection *m_selection;

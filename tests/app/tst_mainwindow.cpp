@@ -4,6 +4,7 @@
 #include "BreakdownPanel.h"
 #include "ChartExport.h"
 #include "CompareView.h"
+#include "DialogFolders.h"
 #include "CsvRead.h"
 #include "ExportDialog.h"
 #include "HelpDialogs.h"
@@ -148,6 +149,33 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("BufferScopeTest"));
         QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+
+    // One rule for where dialogs start (issue 49, item 8: File ▸ Open and the out-of-memory
+    // dialog started in the working directory, Compare in the dump's folder, and exports
+    // proposed the dump's often read-only folder and forgot the last one).
+    void dialogsStartWhereTheUserWas()
+    {
+        QSettings().clear();
+        QTemporaryDir dumps;
+        QTemporaryDir reports;
+        QCOMPARE(DialogFolders::openFolder(), QDir::homePath());
+        QCOMPARE(DialogFolders::openFolder(dumps.path()), dumps.path()); // the shown dump's
+        // Opening a dump remembers its folder for every open dialog.
+        const QString copy = dumps.filePath(QStringLiteral("tpu_unstack.buffer-assignment.txt"));
+        QVERIFY(QFile::copy(sample("tpu_unstack"), copy));
+        MainWindow w;
+        w.show();
+        w.openPaths({copy});
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_unstack")));
+        QCOMPARE(DialogFolders::openFolder(QDir::homePath()), QFileInfo(copy).absolutePath());
+        // Saves start apart from the dump's folder, then where the last save went.
+        QVERIFY(DialogFolders::saveFolder() != QFileInfo(copy).absolutePath());
+        DialogFolders::rememberSaved(reports.filePath(QStringLiteral("usage.png")));
+        QCOMPARE(DialogFolders::saveFolder(), QFileInfo(reports.path()).absoluteFilePath());
+        QCOMPARE(DialogFolders::savePath(QStringLiteral("gantt.svg")),
+                 QDir(reports.path()).filePath(QStringLiteral("gantt.svg")));
         QSettings().clear();
     }
 
@@ -1066,9 +1094,26 @@ private Q_SLOTS:
         QAction *dark = schemeAction(QStringLiteral("&Dark"));
         QAction *system = schemeAction(QStringLiteral("Follow &System"));
         QVERIFY(dark && system);
+        // An out-of-memory window open meanwhile, and What Fills Memory with its findings' links.
+        QPointer<OomView> oom;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { oom = qobject_cast<OomView *>(shown); });
+        QFile log(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-hbm-unstack.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY(w.openOomText(QStringLiteral("tpu.log"), log.readAll().toStdString()));
+        QTRY_VERIFY(oom);
         dark->trigger();
-        // Charts re-colour at once: axis text is light on the dark window.
+        // Charts re-colour at once: axis text is light on the dark window, and so do the other
+        // windows' charts and the findings' links (issue 49, item 8: they stayed light).
         QTRY_VERIFY(w.usageChart()->plot()->xAxis->labelColor().lightness() > 180);
+        QTRY_VERIFY(oom->bars()->xAxis->labelColor().lightness() > 180);
+        QVERIFY(oom->bars()->xAxis->basePen().color().lightness() > 180);
+        const QString link = QApplication::palette().color(QPalette::Link).name();
+        const auto browsers = w.peakPanel()->findChildren<QTextBrowser *>();
+        QVERIFY(!browsers.isEmpty());
+        QTRY_VERIFY2(browsers.front()->document()->toHtml().contains(link, Qt::CaseInsensitive),
+                     qPrintable(link));
+        oom->close();
         QCOMPARE(QSettings().value(QStringLiteral("view/colorScheme")).toString(),
                  QStringLiteral("dark"));
         system->trigger();
@@ -1103,6 +1148,13 @@ private Q_SLOTS:
         // Every member has a live range here, so each is one Gantt bar and one map box.
         QCOMPARE(static_cast<std::size_t>(w.gantt()->groupBoxCount()), largest.members.size());
         QVERIFY(w.memoryMap()->groupBoxCount() >= static_cast<int>(largest.members.size()));
+        // Each in its kind's colour, as the legend says (issue 49, item 8: every picked box was
+        // drawn in the first colour, the parameter's blue).
+        for (const Box &b : w.gantt()->groupBoxes()) {
+            const Value &v = dump.values[b.value];
+            QVERIFY(v.allocation != kNone);
+            QCOMPARE(int(b.colour), int(dump.allocations[v.allocation].kind));
+        }
         const QModelIndex current = panel->tree()->currentIndex();
         QCOMPARE(current.siblingAtColumn(0).data().toString(), QStringLiteral("xla__device_data"));
         // The pick reads in the other views too (issue 35, item 15): the usage chart fills the

@@ -21,6 +21,7 @@
 #include "Treemap.h"
 #include "UsageChart.h"
 #include "ValueInspector.h"
+#include "WarningsView.h"
 #include "Workspace.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
@@ -1065,6 +1066,27 @@ private Q_SLOTS:
         // Four buffers, two of them padded: six bars, the padding stacked on what it pads.
         QCOMPARE(view.bars()->plottableCount(), 6);
         QVERIFY(view.bars()->legend->visible());
+    }
+
+    // An empty Warnings list says why it is empty (issue 49, item 8).
+    void emptyWarningsSaySo()
+    {
+        Selection selection;
+        WarningsView view(&selection);
+        QCOMPARE(view.emptyText(), QStringLiteral("No dump shown yet."));
+        LoadedDump loaded;
+        QString error;
+        QVERIFY(loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                         loaded, error));
+        QVERIFY(loaded.dump->warnings.empty());
+        view.setDiagnostics(loaded.dump, {});
+        QCOMPARE(view.emptyText(),
+                 QStringLiteral("No warnings: every line of tpu_unstack.buffer-assignment.txt was "
+                                "read as XLA writes it."));
+        Diagnostic d;
+        d.message = "XLA's printed peak step not reproduced";
+        view.setDiagnostics(loaded.dump, {d});
+        QVERIFY(view.emptyText().isEmpty());
     }
 
     void usageChartClickAndCursor()

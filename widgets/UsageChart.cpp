@@ -130,7 +130,9 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_budgetKey->setName(tr("budget"));
     m_printedKey = p->addGraph();
     m_printedKey->setName(tr("XLA's printed peak"));
-    for (QCPGraph *key : {m_heldKey, m_budgetKey, m_printedKey}) {
+    m_stepKey = p->addGraph();
+    m_stepKey->setName(tr("current step"));
+    for (QCPGraph *key : {m_heldKey, m_budgetKey, m_printedKey, m_stepKey}) {
         key->removeFromLegend();
         key->setSelectable(QCP::stNone);
     }
@@ -251,6 +253,7 @@ void UsageChart::applyPalette()
     m_valueLabel->setColor(ChartPalette::highlight());
     m_marks->applyPalette(palette());
     m_currentStep->setPen(QPen(ChartPalette::currentStep(pal), 1.2));
+    m_stepKey->setPen(m_currentStep->pen());
     m_cursor->setPen(QPen(ChartPalette::grid(pal), 1, Qt::DashLine));
     m_cursorLabel->setColor(fg);
     m_cursorLabel->setBrush(ChartPalette::background(pal));
@@ -349,16 +352,31 @@ double UsageChart::fittedTop() const
         return 1;
     // From what is drawn now, never from what was drawn before: the curves' tops, what the
     // device holds and the budget. Trying 80, then 24 GiB brings the axis back down.
-    double top = static_cast<double>(
-        std::max(space->peak.bytes, m_logical->isChecked() ? space->logicalPeak.bytes : 0));
-    top = std::max(top, static_cast<double>(heldBytes()));
-    if (m_budget > 0)
+    double top = dataTop();
+    // A budget far above the data (24 GiB over a 219 MiB module) would flatten the curve: it
+    // stays off the scale, said by its label at the top.
+    if (m_budget > 0 && !budgetOffScale())
         top = std::max(top, static_cast<double>(m_budget));
     // Room above the highest of them for the labels' rows, in pixels of the plot as it is.
     const double height = plot()->axisRect()->height();
     const double row = QFontMetricsF(font()).height() + 6;
     const double room = height > 40 ? std::clamp(m_labelRows * row / height, 0.12, 0.55) : 0.18;
     return std::max(1.0, top / (1 - room));
+}
+
+double UsageChart::dataTop() const
+{
+    const SpaceTimeline *space = timeline() ? timeline()->space(m_memorySpace) : nullptr;
+    if (!space)
+        return 0;
+    const double curves = static_cast<double>(
+        std::max(space->peak.bytes, m_logical->isChecked() ? space->logicalPeak.bytes : 0));
+    return std::max(curves, static_cast<double>(heldBytes()));
+}
+
+bool UsageChart::budgetOffScale() const
+{
+    return m_budget > 0 && static_cast<double>(m_budget) > kOffScale * dataTop();
 }
 
 void UsageChart::fitBytes()
@@ -509,7 +527,7 @@ void UsageChart::placeBudget()
         m_heldLabel->setText(m_labelTexts[m_heldLabel].front());
     }
     const bool show = m_budget > 0 && space;
-    m_budgetLine->setVisible(show);
+    m_budgetLine->setVisible(show && !budgetOffScale());
     m_budgetLabel->setVisible(show);
     if (show) {
         const double y = static_cast<double>(m_budget);
@@ -517,10 +535,14 @@ void UsageChart::placeBudget()
         m_budgetLine->point2->setCoords(1, y);
         // In fewer words it keeps the verdict: the legend names the line.
         const qint64 headroom = m_budget - heldBytes();
-        m_labelTexts[m_budgetLabel] = {
-            budgetText(), headroom >= 0 ? tr("headroom %1").arg(humanBytesText(headroom))
-                                        : tr("OVER by %1").arg(humanBytesText(-headroom))};
-        m_budgetLabel->setText(budgetText());
+        const QString verdict = headroom >= 0 ? tr("headroom %1").arg(humanBytesText(headroom))
+                                              : tr("OVER by %1").arg(humanBytesText(-headroom));
+        m_labelTexts[m_budgetLabel] =
+            budgetOffScale() ? QStringList{tr("↑ budget %1, above the chart · %2")
+                                               .arg(humanBytesText(m_budget), verdict),
+                                           tr("↑ budget %1").arg(humanBytesText(m_budget))}
+                             : QStringList{budgetText(), verdict};
+        m_budgetLabel->setText(m_labelTexts[m_budgetLabel].front());
         // The budget in the foreground's colour, its label in the alert colour when the module
         // does not fit: never the peak's orange.
         const bool over = heldBytes() > m_budget;
@@ -536,7 +558,8 @@ void UsageChart::refreshLegend()
 {
     // One order whatever came and went: the curves, the levels, XLA's peak, the picked group,
     // then the selected value's marks.
-    for (QCPGraph *g : {m_live, m_logicalGraph, m_heldKey, m_budgetKey, m_printedKey, m_groupGraph})
+    for (QCPGraph *g :
+         {m_live, m_logicalGraph, m_heldKey, m_budgetKey, m_printedKey, m_stepKey, m_groupGraph})
         g->removeFromLegend();
     m_marks->removeFromLegend();
     m_live->addToLegend();
@@ -548,6 +571,7 @@ void UsageChart::refreshLegend()
         m_budgetKey->addToLegend();
     if (m_printedPeak->visible())
         m_printedKey->addToLegend();
+    m_stepKey->addToLegend();
     if (!m_groupGraph->data()->isEmpty())
         m_groupGraph->addToLegend();
     m_marks->addToLegend();
@@ -735,7 +759,9 @@ bool UsageChart::updateLabels()
         });
     };
     level(m_heldLabel, static_cast<double>(heldBytes()));
-    level(m_budgetLabel, static_cast<double>(m_budget));
+    // Off the scale, the budget's label hangs from the top of the plot.
+    level(m_budgetLabel,
+          budgetOffScale() ? plot()->yAxis->range().upper : static_cast<double>(m_budget));
     // XLA's printed peak at its line, from the top of the plot down to the data.
     if (m_printedPeakLabel->visible()) {
         const double x = m_printedPeak->point1->pixelPosition().x();
@@ -992,7 +1018,8 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
         Peak,
         Printed,
         Held,
-        Budget
+        Budget,
+        Step
     } what = What::None;
     const auto over = [&pixel](const QCPItemText *label) {
         return label->visible() && boxOf(label).contains(pixel);
@@ -1013,6 +1040,9 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
     else if (m_printedPeak->visible() && area.contains(pixel.toPoint()) &&
              std::abs(m_printedPeak->point1->pixelPosition().x() - pixel.x()) <= 3)
         what = What::Printed;
+    else if (m_currentStep->visible() && area.contains(pixel.toPoint()) &&
+             std::abs(m_currentStep->point1->pixelPosition().x() - pixel.x()) <= 2)
+        what = What::Step;
     for (int i = 0; what == What::None && i < plot()->legend->itemCount(); ++i) {
         auto *item = qobject_cast<QCPPlottableLegendItem *>(plot()->legend->item(i));
         if (!item || !item->outerRect().contains(pixel.toPoint()))
@@ -1025,6 +1055,8 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
             what = What::Printed;
         else if (item->plottable() == m_live)
             what = What::Peak;
+        else if (item->plottable() == m_stepKey)
+            what = What::Step;
     }
     const QString livePeak =
         tr("%1 at step %2").arg(humanBytesText(space->peak.bytes)).arg(space->peak.step);
@@ -1073,6 +1105,11 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
             .arg(humanBytesText(heldBytes()),
                  humanBytesText(std::max<qint64>(0, heldBytes() - space->peak.bytes)),
                  humanBytesText(space->peak.bytes), toQString(MemoryAnalysis::whyHeld(side)));
+    case What::Step:
+        return tr("The current step, %1: what every view shows (What Fills Memory, the "
+                  "Instructions list, the Gantt and the memory map). Click the chart, or use "
+                  "the arrow keys, to move it.")
+            .arg(selection()->currentStep());
     case What::Budget:
         return tr("The device memory chosen in the Budget box, %1. The headroom is counted "
                   "against what the device holds while the module runs (%2), not against the "

@@ -108,6 +108,11 @@ private:
     /// The highest of the curves shown, the held level and the budget, with m_labelRows of
     /// label room above it at the plot's present height.
     double fittedTop() const;
+    /// The highest of the curves shown and the held level (the data, without the budget).
+    double dataTop() const;
+    /// A budget more than kOffScale times the data stays off the axis (its label says so).
+    static constexpr double kOffScale = 4;
+    bool budgetOffScale() const;
     /// For each pixel column of the plot, the highest pixel the curves reach (LabelLayout).
     const std::vector<double> &skyline() const;
     /// The legend in one order: curves, levels, XLA's peak, the picked group, the marks.
@@ -150,6 +155,7 @@ private:
     QCPGraph *m_heldKey = nullptr;      ///< legend keys of the levels and XLA's peak
     QCPGraph *m_budgetKey = nullptr;
     QCPGraph *m_printedKey = nullptr;
+    QCPGraph *m_stepKey = nullptr; ///< the current step's line
     /// Rows of label room kept above the highest level drawn; grows when a label found no
     /// free place, back to kLabelRows with another dump or budget.
     static constexpr int kLabelRows = 2;

@@ -1334,9 +1334,19 @@ private Q_SLOTS:
         const double alone = settle();
         // Above what is drawn, with room for labels, but no more than about twice it.
         QVERIFY2(alone > held && alone < 2.3 * held, qPrintable(QString::number(alone)));
+        // A budget far above (80 GiB over 889 MiB) stays off the scale, rather than flatten the
+        // curve (issue 49, item 1: a 219 MiB module was a flat line on a 0-24 GiB axis); its
+        // label says where it is and what is left.
         views.usage.setBudget(qint64(80) << 30);
         const double big = settle();
-        QVERIFY(big > double(qint64(80) << 30));
+        QCOMPARE(big, alone);
+        const QList<QRectF> labels = views.usage.labelBoxes();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](const QRectF &r) {
+            return views.usage.toolTipAt(r.center()).contains(QStringLiteral("Budget box"));
+        }));
+        // Within four times the data it is drawn, the axis above it.
+        views.usage.setBudget(qint64(3) << 30);
+        QVERIFY(settle() > double(qint64(3) << 30));
         views.usage.setBudget(qint64(1) << 30);
         const double small = settle();
         QVERIFY2(small > double(qint64(1) << 30) && small < 2.3 * double(qint64(1) << 30),

@@ -65,6 +65,9 @@ QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
     "$bin" "$data/oom/gpu-bfc-decoder.log" "$oom" --screenshot "$out/oom.png"
 mv "$out/oom-window.png" "$out/oom-module.png"
 rm -rf "$oom"
+# A TPU out-of-memory report alone: its buffers split into what the shapes need and the padding.
+QT_QPA_PLATFORM="offscreen:configfile=$data/screens/1366x768.json" \
+    "$bin" "$data/oom/tpu-hbm-unstack.log" --screenshot "$out/oom-tpu.png"
 # Several modules on one device (Tools > Device Fit), three generated modules, 512 MiB.
 fit=$(mktemp -d)
 "$gen" --values 3000 --seed 1 \

@@ -124,6 +124,10 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
         if (nameRows())
             m_offsets->replot(QCustomPlot::rpQueuedReplot);
     });
+    connect(m_sizes, &QCustomPlot::afterReplot, this, [this] {
+        if (nameRows())
+            m_offsets->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_offsets, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const QString tip = offsetToolTip(event->position());
         if (tip.isEmpty())
@@ -192,34 +196,61 @@ void MemoryUsageReportView::fillSizes()
     m_sizes->replot();
 }
 
-bool MemoryUsageReportView::nameRows()
+namespace {
+/// Names the rows of a bar chart's text ticker that fit at its height, largest first: each
+/// takes a line of the axis, and one that would meet a name already placed is left out
+/// (LabelLayout). True when the names changed.
+bool nameRowsOf(QCustomPlot *plot, const QStringList &names, const std::vector<std::int64_t> &sizes)
 {
-    // Only the names that fit, largest offset first: each takes a row's height of the axis,
-    // and one that would meet a name already placed is left to the tooltip (LabelLayout).
-    auto ticker = m_offsets->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
     if (!ticker)
         return false;
-    const QCPAxisRect *rect = m_offsets->axisRect();
-    const double height = QFontMetricsF(m_offsets->yAxis->tickLabelFont()).height() + 1;
+    const QCPAxisRect *rect = plot->axisRect();
+    const double height = QFontMetricsF(plot->yAxis->tickLabelFont()).height() + 1;
     LabelLayout layout({0, static_cast<double>(rect->top()) - height, 1,
                         static_cast<double>(rect->height()) + 2 * height});
-    std::vector<std::size_t> bySize(m_rowNames.size());
+    std::vector<std::size_t> bySize(static_cast<std::size_t>(names.size()));
     for (std::size_t i = 0; i < bySize.size(); ++i)
         bySize[i] = i;
-    std::stable_sort(bySize.begin(), bySize.end(), [this](std::size_t x, std::size_t y) {
-        return m_rowSizes[x] > m_rowSizes[y];
-    });
+    std::stable_sort(bySize.begin(), bySize.end(),
+                     [&sizes](std::size_t x, std::size_t y) { return sizes[x] > sizes[y]; });
     QMap<double, QString> ticks;
     for (const std::size_t i : bySize) {
-        const double y = m_offsets->yAxis->coordToPixel(double(i));
+        const double y = plot->yAxis->coordToPixel(double(i));
         const LabelLayout::Box box{0, y - height / 2, 1, height};
         if (layout.place(std::span(&box, 1)) >= 0)
-            ticks.insert(double(i), m_rowNames[static_cast<qsizetype>(i)]);
+            ticks.insert(double(i), names[static_cast<qsizetype>(i)]);
     }
     if (ticks == ticker->ticks())
         return false;
     ticker->setTicks(ticks);
     return true;
+}
+} // namespace
+
+bool MemoryUsageReportView::nameRows()
+{
+    // The offset map's names and the sizes chart's, each only where it fits; the rest on
+    // hover.
+    bool offsets = nameRowsOf(m_offsets, m_rowNames, m_rowSizes);
+    // The offset map's title as wide as the plot at most, cut at its end (whole on the table's
+    // row tooltip): centred and wider, it ran off both sides.
+    const QString title = QFontMetrics(m_offsets->xAxis2->labelFont())
+                              .elidedText(m_offsetsTitle, Qt::ElideRight,
+                                          std::max(60, m_offsets->axisRect()->width()));
+    if (title != m_offsets->xAxis2->label()) {
+        m_offsets->xAxis2->setLabel(title);
+        offsets = true;
+    }
+    QStringList sizeNames;
+    std::vector<std::int64_t> sizes;
+    for (std::size_t i = 0; i < std::min<std::size_t>(m_report.allocations.size(), 20); ++i) {
+        sizeNames << tr("allocation %1").arg(m_report.allocations[i].index);
+        sizes.push_back(m_report.allocations[i].size);
+    }
+    if (nameRowsOf(m_sizes, sizeNames, sizes))
+        m_sizes->replot(QCustomPlot::rpQueuedReplot);
+    return offsets;
 }
 
 QStringList MemoryUsageReportView::namedRows() const
@@ -288,6 +319,7 @@ void MemoryUsageReportView::showAllocation(int row)
     m_offsets->xAxis2->setVisible(true);
     m_offsets->xAxis2->setTicks(false);
     m_offsets->xAxis2->setTickLabels(false);
+    m_offsetsTitle = title;
     m_offsets->xAxis2->setLabel(title);
     m_offsets->replot();
 }

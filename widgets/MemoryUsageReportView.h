@@ -48,6 +48,7 @@ private:
     QCustomPlot *m_sizes;
     QCustomPlot *m_offsets;
     int m_shown = -1;
+    QString m_offsetsTitle;               ///< the offset map's title, whole
     QStringList m_rowNames;               ///< every offset row's name, in row order
     std::vector<std::int64_t> m_rowSizes; ///< and its size
 };

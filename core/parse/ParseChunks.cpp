@@ -341,9 +341,13 @@ std::size_t Builder::parseLiveRangeLines(sv text, std::size_t begin, MappedFile 
             if (sequence) {
                 std::int64_t step = 0;
                 sv name;
+                // Steps count up by one from the piece's first; compared by difference, so a
+                // first step near INT64_MAX (a hostile file) cannot overflow the sum.
                 if (!parseSequenceLine(rest, step, name, scratch) ||
-                    (piece.parsed > 0 &&
-                     step != piece.firstStep + static_cast<std::int64_t>(piece.parsed))) {
+                    (piece.parsed > 0 && (step < piece.firstStep ||
+                                          static_cast<std::uint64_t>(step) -
+                                                  static_cast<std::uint64_t>(piece.firstStep) !=
+                                              piece.parsed))) {
                     piece.bad = p;
                     break;
                 }

@@ -4,6 +4,7 @@
 #include "ChartPalette.h"
 #include "DeviceSizeBox.h"
 #include "TableCsv.h"
+#include "layout/LabelLayout.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
@@ -123,8 +124,17 @@ FitView::FitView(QWidget *parent)
     m_plot->yAxis->setLabel(tr("device memory"));
     m_plot->xAxis->setLabel(tr("the modules one after another, each over its program order"));
     m_plot->xAxis->setTicks(false);
+    // The legend in a row under the chart, never over a module's name or curve.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (placeNames())
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
 
     auto *form = new QHBoxLayout;
     form->addWidget(new QLabel(tr("&Limit:"), this));
@@ -378,6 +388,8 @@ void FitView::fillPlot()
 {
     m_plot->clearPlottables();
     m_plot->clearItems();
+    m_names.clear();
+    m_limitText = nullptr;
     // Each module gets a width in proportion to its steps' share, at least a twentieth, so a
     // short module stays visible beside a long one.
     std::int64_t totalSteps = 0;
@@ -419,23 +431,27 @@ void FitView::fillPlot()
         // Held: what the device holds while it runs, flat over the module.
         auto *level = new QCPGraph(m_plot->xAxis, m_plot->yAxis);
         level->setData({x, x + width}, {double(r.device), double(r.device)}, true);
-        QPen dotted(r.headroom < 0 ? ChartPalette::peakMarker() : palette().color(QPalette::Text),
+        QPen dotted(r.headroom < 0 ? ChartPalette::alert(palette())
+                                   : palette().color(QPalette::Text),
                     2, Qt::DashLine);
         level->setPen(dotted);
         level->setName(tr("held while it runs"));
         if (i > 0)
             level->removeFromLegend();
-        // The module's name at its start, and a line between modules.
+        // The module's name over its level, where it fits (placeNames), and a line between
+        // modules.
         auto *name = new QCPItemText(m_plot);
-        name->position->setType(QCPItemPosition::ptPlotCoords);
-        name->position->setCoords(x + width / 2, double(r.device));
-        name->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        name->position->setType(QCPItemPosition::ptAbsolute);
+        name->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
         QString label = toQString(shortNameOf(m));
-        if (label.size() > 28)
-            label = label.left(27) + QStringLiteral("…");
+        if (label.size() > 28) // cut in its middle: the id at its end tells modules apart
+            label = label.left(13) + QStringLiteral("…") + label.right(14);
         name->setText(label + QStringLiteral("\n") + humanBytesText(r.device));
         name->setColor(palette().color(QPalette::Text));
+        name->setBrush(ChartPalette::background(palette()));
         name->setClipToAxisRect(true);
+        name->setVisible(false);
+        m_names.push_back({name, x + width / 2, x, x + width, double(r.device)});
         if (i > 0) {
             auto *divider = new QCPItemStraightLine(m_plot);
             divider->point1->setCoords(x, 0);
@@ -449,17 +465,101 @@ void FitView::fillPlot()
         auto *limit = new QCPItemStraightLine(m_plot);
         limit->point1->setCoords(0, double(m_limit));
         limit->point2->setCoords(1, double(m_limit));
-        limit->setPen(QPen(ChartPalette::peakMarker(), 1.5));
+        // As the Memory Usage budget: the foreground's dashes, the label red when over.
+        limit->setPen(QPen(palette().color(QPalette::Text), 1.5, Qt::DashLine));
         auto *text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptPlotCoords);
         text->position->setCoords(std::max(x, 1.0), double(m_limit));
         text->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
         text->setText(tr("limit %1").arg(humanBytesText(m_limit)));
-        text->setColor(ChartPalette::peakMarker());
+        text->setColor(m_fit.fits() ? palette().color(QPalette::Text)
+                                    : ChartPalette::alert(palette()));
+        text->setBrush(ChartPalette::background(palette()));
+        m_limitText = text;
     }
     m_plot->xAxis->setRange(0, std::max(x, 1.0));
     m_plot->yAxis->setRange(0, top * 1.25); // room for the names above the levels
     m_plot->replot();
+}
+
+bool FitView::placeNames()
+{
+    if (m_names.empty())
+        return false;
+    const QRect rect = m_plot->axisRect()->rect();
+    LabelLayout layout({static_cast<double>(rect.left()), static_cast<double>(rect.top()),
+                        static_cast<double>(rect.width()), static_cast<double>(rect.height())});
+    if (m_limitText && m_limitText->visible()) {
+        const QRectF r =
+            QRectF(m_limitText->topLeft->pixelPosition(), m_limitText->bottomRight->pixelPosition())
+                .normalized();
+        layout.addObstacle({r.x(), r.y(), r.width(), r.height()});
+        // and its line: no name hides it.
+        layout.addObstacle({static_cast<double>(rect.left()),
+                            m_plot->yAxis->coordToPixel(static_cast<double>(m_limit)) - 0.5,
+                            static_cast<double>(rect.width()), 1});
+    }
+    // The modules that hold most are named first; a name that would meet another, or leave
+    // the plot, is left to the table (and the tooltip of its row).
+    std::vector<std::size_t> order(m_names.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
+        return m_names[a].level > m_names[b].level;
+    });
+    bool changed = false;
+    for (const std::size_t i : order) {
+        const Name &n = m_names[i];
+        const QFontMetrics metrics(n.label->font());
+        const QRect text =
+            metrics.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, n.label->text());
+        const QMargins pad = n.label->padding();
+        const double w = text.width() + pad.left() + pad.right();
+        const double h = text.height() + pad.top() + pad.bottom();
+        const double cx = m_plot->xAxis->coordToPixel(n.x);
+        const double y = m_plot->yAxis->coordToPixel(n.level);
+        std::vector<LabelLayout::Box> c;
+        // Centred over its module, else moved in from the chart's edge; up to two rows higher.
+        const double inside = std::clamp(cx - w / 2, static_cast<double>(rect.left()),
+                                         std::max<double>(rect.left(), rect.right() - w));
+        for (int k = 0; k < 3; ++k) {
+            c.push_back(LabelLayout::anchored(cx, y - 2 - k * (h + 2), w, h, 0, -1));
+            c.push_back(LabelLayout::anchored(inside, y - 2 - k * (h + 2), w, h, 1, -1));
+        }
+        const int at = layout.place(c);
+        const bool show = at >= 0;
+        if (show) {
+            const QPointF to(c[static_cast<std::size_t>(at)].x, c[static_cast<std::size_t>(at)].y);
+            if (n.label->position->coords() != to) {
+                n.label->position->setCoords(to);
+                changed = true;
+            }
+        }
+        if (n.label->visible() != show) {
+            n.label->setVisible(show);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+QList<QRectF> FitView::nameBoxes() const
+{
+    QList<QRectF> out;
+    for (const Name &n : m_names)
+        if (n.label->visible())
+            out << QRectF(n.label->topLeft->pixelPosition(), n.label->bottomRight->pixelPosition())
+                       .normalized();
+    return out;
+}
+
+QStringList FitView::namedModules() const
+{
+    QStringList out;
+    for (const Name &n : m_names)
+        if (n.label->visible())
+            out << n.label->text().section(QLatin1Char('\n'), 0, 0);
+    return out;
 }
 
 } // namespace bufferscope

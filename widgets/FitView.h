@@ -11,6 +11,7 @@ class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QSplitter;
+class QCPItemText;
 class QTableWidget;
 
 namespace bufferscope {
@@ -51,6 +52,10 @@ public:
     QTableWidget *table() const { return m_table; }
     QCustomPlot *plot() const { return m_plot; }
     QLabel *verdict() const { return m_verdict; }
+    /// The modules named on the chart (those whose names fit without meeting another).
+    QStringList namedModules() const;
+    /// Their boxes (widget pixels), for tests: none meets another.
+    QList<QRectF> nameBoxes() const;
 
 Q_SIGNALS:
     /// The user chose a limit in the window (the Budget of the main window follows it).
@@ -62,6 +67,9 @@ private:
     void recompute();
     void fillTable();
     void fillPlot();
+    /// Shows the names that fit over their modules' levels, largest first (LabelLayout); true
+    /// when one moved, came or went.
+    bool placeNames();
 
     std::vector<DeviceFit::Module> m_modules;
     std::vector<bool> m_on;
@@ -79,6 +87,16 @@ private:
     QTableWidget *m_table;
     QCustomPlot *m_plot;
     QSplitter *m_split;
+    struct Name
+    {
+        QCPItemText *label = nullptr;
+        double x = 0;    ///< its module's middle, in chart coordinates
+        double left = 0; ///< its module's span
+        double right = 0;
+        double level = 0; ///< what it holds while it runs
+    };
+    std::vector<Name> m_names;
+    QCPItemText *m_limitText = nullptr;
 };
 
 } // namespace bufferscope

@@ -934,6 +934,48 @@ private Q_SLOTS:
         QTRY_VERIFY(!view.isVisible());
     }
 
+    // Device Fit names the modules whose names fit, the largest first, none over another or
+    // off the chart; the rest are in the table (issue 49, item 3; a real folder drew 1,101
+    // names over each other).
+    void deviceFitNamesNeverOverlap()
+    {
+        std::vector<DeviceFit::Module> modules;
+        for (int i = 0; i < 12; ++i) {
+            DeviceFit::Module m;
+            m.name = "module_" + std::to_string(1000 + i) + ".jit_a_function_with_a_long_name";
+            m.file = "/run/" + m.name + ".sm_8.0_gpu_after_optimizations-buffer-assignment.txt";
+            m.analysis.device = {1000 + i * 100, 400, 0, 3000 + i * 50, 0};
+            m.livePeak = 2000;
+            m.curve = {1000, 2000, 1500};
+            m.steps = 3;
+            modules.push_back(m);
+        }
+        FitView view;
+        view.resize(900, 700);
+        QVERIFY(view.setLimit(QStringLiteral("10000")));
+        view.setModules(modules);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 4; ++i) {
+            view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            QCoreApplication::processEvents();
+        }
+        const QList<QRectF> boxes = view.nameBoxes();
+        QVERIFY(!boxes.isEmpty());
+        QVERIFY2(boxes.size() < 12, qPrintable(QString::number(boxes.size())));
+        const QRectF area = view.plot()->axisRect()->rect();
+        for (qsizetype i = 0; i < boxes.size(); ++i) {
+            QVERIFY(area.adjusted(-1, -1, 1, 1).contains(boxes[i]));
+            for (qsizetype j = i + 1; j < boxes.size(); ++j)
+                QVERIFY(!boxes[i].intersects(boxes[j]));
+        }
+        // The module that holds most (the last: 2100 + 400 + 3550 = 6050) is among them.
+        const QStringList named = view.namedModules();
+        QVERIFY2(std::any_of(named.begin(), named.end(),
+                             [](const QString &n) { return n.endsWith(QStringLiteral("(1011)")); }),
+                 qPrintable(named.join(QLatin1Char('|'))));
+    }
+
     void memoryUsageReportAlone()
     {
         const std::string text =

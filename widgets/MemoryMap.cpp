@@ -139,7 +139,8 @@ void MemoryMap::takeLayout(bool rebuilding)
     const Dump &d = *dump();
     if (m_allocation == kAllAllocations) {
         plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        plot()->yAxis->setLabel(tr("allocation (bands), offset within it"));
+        // Short: rotated along a short dock, a longer title ran off its ends.
+        plot()->yAxis->setLabel(tr("allocation, offset in it"));
     } else {
         plot()->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
         plot()->yAxis->setLabel(tr("offset in allocation"));

@@ -159,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(svgRoot);
         QVERIFY2(texts.contains(QStringLiteral("program order (step)")),
                  qPrintable(texts.join(QLatin1Char('|'))));
-        QVERIFY(texts.contains(QStringLiteral("allocation (bands), offset within it")));
+        QVERIFY(texts.contains(QStringLiteral("allocation, offset in it")));
         QVERIFY2(texts.contains(QStringLiteral("#0 parameter 296.75MiB")),
                  qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY(texts.contains(QStringLiteral("Decoder, layer 0")));

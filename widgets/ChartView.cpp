@@ -36,15 +36,16 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_toolRow->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_toolRow);
     layout->addWidget(m_plot, 1);
-    // Nothing to draw: a sentence in the chart's place, never empty axes.
-    m_empty = new QLabel(this);
+    // Nothing to draw: a sentence over the chart, never empty axes. Laid over the plot (not
+    // instead of it), so the first dump shown costs no relayout of every chart.
+    m_empty = new QLabel(m_plot);
     m_empty->setTextFormat(Qt::PlainText);
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setMargin(24);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
-    layout->addWidget(m_empty, 1);
+    m_empty->setAutoFillBackground(true);
+    m_empty->setBackgroundRole(QPalette::Window);
 
     // Highlights live on their own buffered layer above "main": moving the selection
     // replots that layer alone instead of every box.
@@ -158,13 +159,15 @@ void ChartView::updateEmptyState()
 {
     const QString text = emptyText();
     m_empty->setText(text);
+    m_empty->setGeometry(m_plot->rect());
     m_empty->setVisible(!text.isEmpty());
-    m_plot->setVisible(text.isEmpty());
+    if (!text.isEmpty())
+        m_empty->raise();
 }
 
 QString ChartView::emptyStateText() const
 {
-    return m_empty->isVisibleTo(const_cast<ChartView *>(this)) ? m_empty->text() : QString();
+    return m_empty->isVisibleTo(m_plot) ? m_empty->text() : QString();
 }
 
 void ChartView::applyPalette()
@@ -371,6 +374,8 @@ void ChartView::showContextMenu(const QPoint &pos)
 
 bool ChartView::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        m_empty->setGeometry(m_plot->rect()); // the empty state covers the plot
     if (watched == m_plot && event->type() == QEvent::KeyPress && m_dump) {
         // Arrow keys walk the program order; Shift moves ten steps; Esc clears the value.
         // (The workspace clamps; with no step yet, stepping starts from step 0.)

@@ -660,11 +660,14 @@ bool UsageChart::updateLabels()
 {
     // The plot's height may have changed since the axis was fitted (a resize, the legend
     // wrapping): the room kept above the data follows it.
+    // Laid out at once with the new axis (the axis rect keeps its size): one replot follows,
+    // not one for the axis and another for the labels.
+    bool axisChanged = false;
     if (dump() && timeline() && timeline()->space(m_memorySpace)) {
         const double want = fittedTop();
         if (std::abs(plot()->yAxis->range().upper - want) > 1e-6 * want) {
             plot()->yAxis->setRange(0, want);
-            return true; // laid out after the replot this asks for
+            axisChanged = true;
         }
     }
     const QRect rect = plot()->axisRect()->rect();
@@ -802,7 +805,12 @@ bool UsageChart::updateLabels()
         fitBytes();
         return true;
     }
-    return moved;
+    // Labels that only moved need their own layer redrawn, not the whole chart (a full replot
+    // of a 100k-step curve at every first paint and click).
+    if (moved && !axisChanged)
+        if (QCPLayer *labels = plot()->layer(QStringLiteral("labels")))
+            labels->replot();
+    return axisChanged;
 }
 
 ChartView::CsvWork UsageChart::csvWork() const
@@ -839,8 +847,9 @@ void UsageChart::showValue(int value)
     m_valueRange = {static_cast<double>(v.start), static_cast<double>(v.end + 1)};
     m_valueBand->setVisible(true);
     m_valueLabel->setVisible(true);
-    // Selecting replots the highlight layer only (no afterReplot): place the label now, and
-    // replot the whole chart in the rare case it needs more room above the data.
+    // Selecting replots the highlight layer only (no afterReplot): place the label now (its
+    // layer is replotted with the highlight), and replot the whole chart only in the rare case
+    // the axis changed for more room above the data.
     if (updateLabels())
         replotAll();
     // Its uses and positions on the live-bytes curve.

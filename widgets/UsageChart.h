@@ -90,7 +90,8 @@ protected:
     void plotClicked(const QPointF &pixel) override;
     CsvWork csvWork() const override;
     /// Lays the labels out where none covers the curve, a marker or another label (one
-    /// LabelLayout); true when one moved or the axis changed for more room.
+    /// LabelLayout), redrawing their layer when they move; true when the axis changed (for the
+    /// plot's height or more room), which needs a full replot.
     bool updateLabels() override;
     /// Without live ranges, also what the device holds while it runs, and the budget's verdict.
     QString emptyText() const override;

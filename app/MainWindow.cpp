@@ -846,12 +846,11 @@ void MainWindow::weighOomModules(OomView *view, const QStringList &dumps)
     view->setWeighing(tr("Weighing %n module(s) against the message…", nullptr,
                          static_cast<int>(found.files.size())));
     QPointer<OomView> guard(view);
-    // One connection per request: the newest request's result is the one delivered.
-    auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = connect(
-        m_workspace, &Workspace::oomWeighed, this,
-        [this, guard, connection, dumps](const OomFindings &findings, const QStringList &errors) {
-            disconnect(*connection);
+    // The result goes to this window (the request's own callback, not the broadcast
+    // oomWeighed: two logs dropped at once left the first window showing the second log).
+    m_workspace->weighOomModules(
+        view->findings(), found.files, view,
+        [this, guard, dumps](const OomFindings &findings, const QStringList &errors) {
             if (!guard)
                 return;
             guard->setFindings(findings);
@@ -869,7 +868,6 @@ void MainWindow::weighOomModules(OomView *view, const QStringList &dumps)
                 m_workspace->listModules(dumps);
             }
         });
-    m_workspace->weighOomModules(view->findings(), found.files);
 }
 
 void MainWindow::openOomModule(OomView *view, int message)

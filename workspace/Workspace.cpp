@@ -24,7 +24,6 @@ Workspace::Workspace(QObject *parent)
       m_listLane(m_jobs->newLane("listing", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
-      m_oomLane(m_jobs->newLane("oom", JobRunner::Scope::Session)),
       m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
       m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
              decltype(m_rows)::Jobs::Latest, this, [this] { Q_EMIT ganttRowsReady(); }),
@@ -325,8 +324,15 @@ void Workspace::compareWith(const QString &path)
         });
 }
 
-void Workspace::weighOomModules(OomFindings findings, const QStringList &files)
+void Workspace::weighOomModules(OomFindings findings, const QStringList &files, QObject *requester,
+                                OomWeighed done)
 {
+    auto lane = m_oomLanes.find(requester);
+    if (lane == m_oomLanes.end()) {
+        lane = m_oomLanes.insert(requester, m_jobs->newLane("oom", JobRunner::Scope::Session));
+        connect(requester, &QObject::destroyed, this,
+                [this, requester] { m_oomLanes.remove(requester); });
+    }
     struct Result
     {
         OomFindings findings;
@@ -334,16 +340,19 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files)
         bool done = false;
     };
     m_jobs->run(
-        m_oomLane, this,
+        *lane, requester,
         [findings = std::move(findings), files, threads = m_threads](const JobControl &control) {
             Result r;
             r.findings = findings;
             r.done = weighModules(r.findings, files, r.errors, control.flag(), threads);
             return r;
         },
-        [this](Result r) {
-            if (r.done)
-                Q_EMIT oomWeighed(r.findings, r.errors);
+        [this, done = std::move(done)](Result r) {
+            if (!r.done)
+                return;
+            if (done)
+                done(r.findings, r.errors);
+            Q_EMIT oomWeighed(r.findings, r.errors);
         });
 }
 

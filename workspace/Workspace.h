@@ -12,6 +12,7 @@
 #include "report/OomReport.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -130,9 +131,16 @@ public:
     /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
     /// compareReady or compareFailed.
     void compareWith(const QString &path);
-    /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); then
-    /// oomWeighed. A newer request replaces the one running.
-    void weighOomModules(OomFindings findings, const QStringList &files);
+    /// What weighOomModules hands its requester: the findings with the modules weighed, and the
+    /// files that could not be read.
+    using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;
+    /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); `done`
+    /// gets the result on the GUI thread while `requester` lives, then oomWeighed tells any
+    /// observer. A newer request of the same requester replaces the one running; another
+    /// requester's runs on (two logs dropped at once: each window gets its own result, not the
+    /// last one's).
+    void weighOomModules(OomFindings findings, const QStringList &files, QObject *requester,
+                         OomWeighed done);
     /// Loads each of `files` (one per module) on a job and measures what the device holds
     /// while it runs (DeviceFit::Module::of); then modulesMeasured.
     void measureModules(const QStringList &files);
@@ -234,7 +242,8 @@ private:
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
     JobRunner::Lane m_compareLane;
-    JobRunner::Lane m_oomLane;
+    /// A lane per requester of weighOomModules (per out-of-memory window).
+    QHash<const QObject *, JobRunner::Lane> m_oomLanes;
     JobRunner::Lane m_fitLane;
     LoadedDump m_current;
     struct Subscriber

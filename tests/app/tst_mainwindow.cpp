@@ -4,8 +4,8 @@
 #include "BreakdownPanel.h"
 #include "ChartExport.h"
 #include "CompareView.h"
-#include "DialogFolders.h"
 #include "CsvRead.h"
+#include "DialogFolders.h"
 #include "ExportDialog.h"
 #include "HelpDialogs.h"
 #include "LiveRangeGantt.h"
@@ -1653,6 +1653,42 @@ private Q_SLOTS:
         QVERIFY(
             view->table()->item(2, 3)->text().startsWith(QStringLiteral("unmatched: 2 values")));
         view->close();
+    }
+
+    // Two logs dropped at once with their folder (issue 50, item 3: both windows waited on the
+    // broadcast result, the newer request cancelled the older, and the first window showed the
+    // second log's findings): each window gets its own log's, weighed.
+    void twoOomLogsAtOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(
+            QFile::copy(sample("gpu_decoder_layer"),
+                        dir.filePath(QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_"
+                                                    "after_optimizations-buffer-assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QList<QPointer<OomView>> views;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { views << qobject_cast<OomView *>(shown); });
+        const QString gpu = QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log");
+        const QString tpu = QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-hbm-unstack.log");
+        drop(&w,
+             {QUrl::fromLocalFile(gpu), QUrl::fromLocalFile(tpu), QUrl::fromLocalFile(dir.path())});
+        QTRY_COMPARE(views.size(), 2);
+        for (const QPointer<OomView> &v : views)
+            QTRY_VERIFY_WITH_TIMEOUT(v && !v->isWeighing() && v->findings().withDumps, 10000);
+        QStringList files;
+        for (const QPointer<OomView> &v : views)
+            files << QString::fromStdString(v->findings().file);
+        files.sort();
+        QCOMPARE(files, (QStringList{gpu, tpu}));
+        // The GPU log's window found its module (the decoder layer), the TPU one's did not.
+        for (const QPointer<OomView> &v : views) {
+            const bool isGpu = QString::fromStdString(v->findings().file) == gpu;
+            QCOMPARE(v->findings().messages.front().chosen >= 0, isGpu);
+            v->close();
+        }
     }
 
     // A log dropped with a folder none of whose modules it fits (issue 49, item 7): the window

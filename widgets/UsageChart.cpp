@@ -262,6 +262,7 @@ void UsageChart::applyPalette()
 
 void UsageChart::rebuild()
 {
+    m_analysisOf = nullptr; // another dump: its own analysis
     m_stepTicker->setDump(dump());
     fillSpaces();
     plotSpace();
@@ -487,12 +488,20 @@ void UsageChart::setBudget(qint64 bytes)
         Q_EMIT budgetChanged(bytes);
 }
 
+const MemoryAnalysis::Side &UsageChart::heldSide() const
+{
+    // One pass over the allocations per dump: the axis fit, the label layout after every
+    // replot and the tooltips all ask.
+    if (m_analysisOf != dump()) {
+        m_analysisOf = dump();
+        m_analysis = dump() ? MemoryAnalysis::of(*dump()) : MemoryAnalysis();
+    }
+    return m_memorySpace == MemoryAnalysis::kHostMemorySpace ? m_analysis.host : m_analysis.device;
+}
+
 qint64 UsageChart::heldBytes() const
 {
-    if (!dump())
-        return 0;
-    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
-    return m_memorySpace == MemoryAnalysis::kHostMemorySpace ? m.host.held() : m.device.held();
+    return dump() ? heldSide().held() : 0;
 }
 
 QString UsageChart::budgetText() const
@@ -994,8 +1003,8 @@ QString UsageChart::emptyText() const
     if (text.isEmpty() || !dump())
         return text;
     // Without live ranges the allocations still say what the device holds while it runs.
-    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
-    const MemoryAnalysis::Side &d = m.device;
+    heldSide(); // the analysis of this dump
+    const MemoryAnalysis::Side &d = m_analysis.device;
     if (d.held() <= 0)
         return text;
     text += QStringLiteral("\n\n") +
@@ -1069,9 +1078,7 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
     }
     const QString livePeak =
         tr("%1 at step %2").arg(humanBytesText(space->peak.bytes)).arg(space->peak.step);
-    const MemoryAnalysis m = MemoryAnalysis::of(*dump());
-    const MemoryAnalysis::Side &side =
-        m_memorySpace == MemoryAnalysis::kHostMemorySpace ? m.host : m.device;
+    const MemoryAnalysis::Side &side = heldSide();
     switch (what) {
     case What::None:
         return {};

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChartView.h"
+#include "analysis/MemoryAnalysis.h"
 
 #include <QHash>
 #include <QPair>
@@ -128,6 +129,10 @@ private:
     /// What the device holds while the module runs, for the memory space on show
     /// (MemoryAnalysis: host for S(5), the device's spaces together otherwise); 0 without a dump.
     qint64 heldBytes() const;
+    /// The memory space on show's side of the dump's MemoryAnalysis, worked out once per dump.
+    const MemoryAnalysis::Side &heldSide() const;
+    mutable const Dump *m_analysisOf = nullptr;
+    mutable MemoryAnalysis m_analysis;
 
     QComboBox *m_space;
     DeviceSizeBox *m_budgetBox;

@@ -11,6 +11,7 @@
 #include "analysis/PeakBreakdown.h"
 #include "models/ByteSize.h"
 #include "parse/DumpParser.h"
+#include "parse/FileKind.h"
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
@@ -125,7 +126,7 @@ int runReport(const QStringList &args, int threads)
     if (file.isEmpty())
         return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usageOf(u"report"), 1);
     // XLA's memory-usage report without its dump: what it holds.
-    if (const std::string path = file.toStdString(); DumpParser::isLoneMemoryUsageReport(path)) {
+    if (const std::string path = file.toStdString(); FileKinds::isLoneMemoryUsageReport(path)) {
         std::string text;
         {
             QFile f(file);
@@ -683,7 +684,7 @@ int runFit(const QStringList &args, int threads)
     bool truncated = false;
     int status = 0;
     for (const QString &file : found.files) {
-        if (DumpParser::isLoneMemoryUsageReport(file.toStdString())) {
+        if (FileKinds::isLoneMemoryUsageReport(file.toStdString())) {
             CommandLine::fail(file + QStringLiteral(": only the memory-usage report is here; "
                                                     "its sizes are rounded, so it is left out"),
                               0);

@@ -4,28 +4,26 @@
 #include "LoadedDump.h"
 #include "analysis/PeakBreakdown.h"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QPointer>
 
-#include <functional>
 #include <memory>
-#include <optional>
-#include <vector>
+#include <string>
 
 class QDockWidget;
 class QFileSystemWatcher;
-class QLabel;
 class QToolBar;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QTableView;
 class QTreeView;
 
 namespace bufferscope {
 
-class ElidedLabel;
+class DockLayout;
+class FileNotice;
+class FitFlow;
+class LoadStatus;
+class OomFlow;
+class OpenFlow;
 
 class AllocationTreeModel;
 class BreakdownChart;
@@ -53,18 +51,18 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 5;
-
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens files and folders: folders are searched for dumps (on a job); with several
-    /// modules the Modules dock lists them as they are read, and then the one the device holds
-    /// most for is loaded.
+    /// Opens files and folders (OpenFlow): what each is is found on a job; folders are
+    /// searched for dumps; with several modules the Modules dock lists them as they are read,
+    /// and then the one the device holds most for is loaded; logs and reports open their
+    /// windows.
     void openPaths(const QStringList &paths);
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
+    /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
+    void openListed(const DumpFiles &found);
     void openEmbeddedSample();
     /// Opens an out-of-memory message (a log's text) in a window of its own; with `dumps`
     /// (folders or files) its module is looked for there and opened with what the message
@@ -106,19 +104,21 @@ public:
     QTableView *instructionTable() const;
     ModuleBrowser *modules() const { return m_modules; }
     QList<ChartView *> chartViews() const;
-    /// The loading progress text: bytes read of the total and an estimate of the time left.
-    static QString progressText(qint64 done, qint64 total, qint64 elapsedMs);
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
     /// The bar above the views: the open dump changed or vanished on disk, or the first-run
     /// hint on the bundled sample (hidden otherwise).
-    QToolBar *fileNotice() const { return m_notice; }
+    QToolBar *fileNotice() const;
     QString fileNoticeText() const;
-    QFileSystemWatcher *fileWatcher() const { return m_watcher; }
+    QFileSystemWatcher *fileWatcher() const;
 
-    /// The first window's size: 1600 × 1000 where there is room, else the screen's available
-    /// area (a 1366 × 768 laptop), centred.
+    /// The first window's size: the screen's available area (a 1366 × 768 laptop) up to
+    /// 2400 × 1400, centred.
     void sizeToScreen();
+    /// The folder of the dump on screen; empty for none or the embedded sample.
+    QString shownFolder() const;
+    /// Says that `path` could not be opened, in a message box and on stderr.
+    void showError(const QString &path, const QString &error);
 
 public Q_SLOTS:
     void resetLayout();
@@ -148,31 +148,16 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    /// The folder of the dump on screen; empty for none or the embedded sample.
-    QString shownFolder() const;
     void createViews();
-    void createDocks();
-    // The default dock sizes as shares of the window; again once it is shown at its real size.
-    void sizeDefaultDocks();
-    bool isCompactLayout() const { return height() < 900 || width() < 1500; }
     void createActions();
     void connectViews();
-    void restoreSettings();
-    QDockWidget *addDock(QWidget *widget, const QString &title, const QString &objectName);
     void takeDump();
-    void showError(const QString &path, const QString &error);
-    void updateStatus(const LoadedDump &shown);
     void finishShowing();
     void openComparison(const LoadedDump &before, const LoadedDump &after,
                         std::shared_ptr<const DumpDiff> diff);
     void addRecent(const QString &path);
     void fillRecentMenu();
     void showExportDialog(ChartView *view);
-    void createFileNotice();
-    void watch(const LoadedDump &loaded);
-    void fileChangedOnDisk(const QString &path);
-    void showNotice(const QString &text, bool offerReload, bool offerHelp,
-                    bool offerWarnings = false);
 
     Workspace *m_workspace;
     bool m_threadsFromCommandLine = false; ///< `--threads N` outranks the Preferences
@@ -186,59 +171,20 @@ private:
     BreakdownPanel *m_peakPanel = nullptr;
     ValueInspector *m_inspector = nullptr;
     SourceView *m_source = nullptr;
-    QDockWidget *m_sourceDock = nullptr;
     ValueTableView *m_valueView = nullptr;
     QTreeView *m_allocationView = nullptr;
     InstructionsView *m_instructionView = nullptr;
     WarningsView *m_warnings = nullptr;
     ModuleBrowser *m_modules = nullptr;
-    QDockWidget *m_modulesDock = nullptr;
-    QDockWidget *m_warningsDock = nullptr;
     QMenu *m_recentMenu = nullptr;
-    ElidedLabel *m_statusFile = nullptr;
-    QLabel *m_statusTotals = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QByteArray m_defaultState;
-    bool m_defaultSizesPending = true; // until shown, unless a saved layout was restored
     ChartView *m_lastChart = nullptr;
-    QElapsedTimer m_loadClock; ///< since the load started, for the time-left estimate
-    QString m_loadingName;     ///< file name of the dump being loaded
-    QFileSystemWatcher *m_watcher = nullptr;
-    QToolBar *m_notice = nullptr;
-    QLabel *m_noticeText = nullptr;
-    QAction *m_noticeReload = nullptr;
-    QAction *m_noticeHelp = nullptr;
-    QAction *m_noticeWarnings = nullptr;
-    QAction *m_reloadAction = nullptr;
-    /// What to put back once a reload arrives.
-    struct ReloadState
-    {
-        QString path;
-        QString valueKey; ///< "name{idx}" of the selected value
-        qint64 step = -1;
-        std::vector<std::pair<ChartView *, ChartView::Ranges>> ranges;
-    };
-    std::optional<ReloadState> m_reload;
-    /// What to select once the module an out-of-memory message is about arrives.
-    struct OomTarget
-    {
-        QString path;
-        std::vector<std::int64_t> valueIds; ///< the values the message lists, as XLA ids
-        std::int64_t allocation = -1;       ///< the allocation that failed
-        qint64 limit = -1;                  ///< the device's limit the message states
-    };
-    std::optional<OomTarget> m_oomTarget;
-    QStringList m_moduleFiles;          ///< the modules of the folder opened last (one file each)
-    bool m_openLargestWhenRead = false; ///< a folder was opened and nothing since
-    QPointer<class OomView> m_lastOom;  ///< the out-of-memory message opened last
-    void weighOomModules(class OomView *view, const QStringList &dumps);
-    void openOomModule(class OomView *view, int message);
-    void selectOomTarget();
-    /// The paths among `paths` that hold an out-of-memory message rather than a dump.
-    QStringList oomLogsAmong(const QStringList &paths) const;
-    void openListed(const DumpFiles &found);
-    void openLargestModule();
+    // The flows the window is made of, each with the workspace and the widgets it needs.
+    DockLayout *m_docks = nullptr;
+    LoadStatus *m_status = nullptr;
+    FileNotice *m_notice = nullptr;
+    OomFlow *m_oom = nullptr;
+    FitFlow *m_fit = nullptr;
+    OpenFlow *m_open = nullptr;
 };
 
 } // namespace bufferscope

@@ -24,6 +24,15 @@ struct DumpFiles
     QList<qint64> bytes;
 
     static DumpFiles collect(const QStringList &paths);
+    /// One module's file, known to be one (no listing).
+    static DumpFiles ofFile(const QString &path)
+    {
+        DumpFiles one;
+        one.files << path;
+        one.members << QStringList();
+        one.bytes << -1;
+        return one;
+    }
 };
 
 } // namespace bufferscope

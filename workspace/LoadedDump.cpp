@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryAnalysis.h"
 #include "parse/DumpParser.h"
+#include "report/Report.h"
 #include "util/Stopwatch.h"
 
 #include <QFile>
@@ -10,6 +11,11 @@
 #include <spdlog/spdlog.h>
 
 namespace bufferscope {
+
+std::size_t LoadedDump::warningCount() const
+{
+    return dump && timeline ? Report::warningCount(*dump, *timeline) : 0;
+}
 
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::atomic<bool> *cancel,
               const std::function<void(qint64, qint64)> &progress, int threads)

@@ -28,6 +28,8 @@ struct LoadedDump
     std::shared_ptr<const MemoryMapLayout> mapLayout;
 
     bool isEmbedded() const { return path.startsWith(QLatin1Char(':')); }
+    /// Report::warningCount: the one count of warnings the window says.
+    std::size_t warningCount() const;
 };
 
 /// What the Modules list shows of one module file.

@@ -2,6 +2,7 @@
 
 #include "LoadedDump.h"
 #include "parse/DumpParser.h"
+#include "parse/FileKind.h"
 #include "parse/ModuleFiles.h"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
                 continue;
             if (!tried[i]) {
                 tried[i] = true;
-                if (DumpParser::isLoneMemoryUsageReport(file.toStdString()))
+                if (FileKinds::isLoneMemoryUsageReport(file.toStdString()))
                     continue; // rounded sizes only: nothing exact to match on
                 LoadedDump d;
                 QString error;

@@ -235,11 +235,11 @@ bool Workspace::isLoading() const
     return m_jobs->isBusy(m_loadLane);
 }
 
-void Workspace::listModules(const QStringList &paths)
+void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone done)
 {
     m_jobs->run(
-        m_listLane, this, [paths](const JobControl &) { return DumpFiles::collect(paths); },
-        [this](DumpFiles found) { Q_EMIT modulesListed(found); });
+        m_listLane, requester, [paths](const JobControl &) { return Opened::classify(paths); },
+        [done = std::move(done)](Opened opened) { done(opened); });
 }
 
 void Workspace::scanModules(const DumpFiles &found, const QString &skip)
@@ -352,11 +352,12 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files, 
                 return;
             if (done)
                 done(r.findings, r.errors);
-            Q_EMIT oomWeighed(r.findings, r.errors);
+            Q_EMIT oomWeighed();
         });
 }
 
-void Workspace::measureModules(const QStringList &files)
+void Workspace::measureModules(const QStringList &files, QObject *requester,
+                               std::function<void(int, int)> progress, Measured done)
 {
     struct Result
     {
@@ -364,7 +365,7 @@ void Workspace::measureModules(const QStringList &files)
         QStringList errors;
     };
     m_jobs->run(
-        m_fitLane, this,
+        m_fitLane, requester,
         [files, threads = m_threads](const JobControl &control) {
             Result r;
             for (qsizetype i = 0; i < files.size() && !control.cancelled(); ++i) {
@@ -382,9 +383,9 @@ void Workspace::measureModules(const QStringList &files)
             }
             return r;
         },
-        [this](Result r) { Q_EMIT modulesMeasured(r.modules, r.errors); },
-        [this](qint64 done, qint64 total) {
-            Q_EMIT measureProgress(static_cast<int>(done), static_cast<int>(total));
+        [done = std::move(done)](Result r) { done(r.modules, r.errors); },
+        [progress = std::move(progress)](qint64 at, qint64 total) {
+            progress(static_cast<int>(at), static_cast<int>(total));
         });
 }
 

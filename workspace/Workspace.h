@@ -4,6 +4,7 @@
 #include "DumpFiles.h"
 #include "JobRunner.h"
 #include "LoadedDump.h"
+#include "Opened.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
@@ -113,10 +114,13 @@ public:
     void cancelLoad();
     bool isLoading() const;
 
-    /// Lists what the user opened (files and --xla_dump_to folders: DumpFiles) on a job, so a
-    /// folder of thousands of files never holds the window up; modulesListed. A newer listing
+    /// What open() hands its requester: the paths classified and read (Opened).
+    using OpenedDone = std::function<void(const Opened &)>;
+    /// Classifies what the user opened (files, --xla_dump_to folders, logs, reports: Opened)
+    /// on a job, so a folder of thousands of files or a big log never holds the window up;
+    /// `done` gets the result on the GUI thread while `requester` lives. A newer request
     /// replaces an older one.
-    void listModules(const QStringList &paths);
+    void open(const QStringList &paths, QObject *requester, OpenedDone done);
     /// Reads every module's figures (ModuleFigures::read) on one job: a module of
     /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
     /// thread, scanThreads() of them. modulesScanned hands them over a few times a second as
@@ -135,15 +139,21 @@ public:
     /// files that could not be read.
     using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;
     /// Weighs the modules in `files` for the messages of `findings` on a job (OomJoin); `done`
-    /// gets the result on the GUI thread while `requester` lives, then oomWeighed tells any
-    /// observer. A newer request of the same requester replaces the one running; another
+    /// gets the result on the GUI thread while `requester` lives, then oomWeighed says it
+    /// happened. A newer request of the same requester replaces the one running; another
     /// requester's runs on (two logs dropped at once: each window gets its own result, not the
     /// last one's).
     void weighOomModules(OomFindings findings, const QStringList &files, QObject *requester,
                          OomWeighed done);
+    /// What measureModules hands its requester: the modules measured, in the order given, and
+    /// the files that did not load.
+    using Measured =
+        std::function<void(const std::vector<DeviceFit::Module> &, const QStringList &)>;
     /// Loads each of `files` (one per module) on a job and measures what the device holds
-    /// while it runs (DeviceFit::Module::of); then modulesMeasured.
-    void measureModules(const QStringList &files);
+    /// while it runs (DeviceFit::Module::of); `progress(done, total)` as it goes and `done` at
+    /// the end reach `requester` while it lives. A newer request replaces an older one.
+    void measureModules(const QStringList &files, QObject *requester,
+                        std::function<void(int, int)> progress, Measured done);
 
     // --- Derived data -----------------------------------------------------------------------
 
@@ -207,19 +217,14 @@ Q_SIGNALS:
     void dumpChanged();
     /// Every subscriber holds current(); the selection is live again, at the peak.
     void dumpShown();
-    void modulesListed(const bufferscope::DumpFiles &found);
     void modulesScanned(const QList<bufferscope::ScannedModule> &modules);
     void scanFinished();
     void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
                       std::shared_ptr<const bufferscope::DumpDiff> diff);
     void compareFailed(const QString &path, const QString &error);
-    /// The messages of an out-of-memory log with the modules weighed; `errors` are the modules
-    /// that did not load.
-    void oomWeighed(const bufferscope::OomFindings &findings, const QStringList &errors);
-    void measureProgress(int done, int total);
-    /// The modules measured, in the order given; `errors` name those that did not load.
-    void modulesMeasured(const std::vector<bufferscope::DeviceFit::Module> &modules,
-                         const QStringList &errors);
+    /// An out-of-memory message had its modules weighed (the result went to its requester):
+    /// a state change, for observers such as the screenshot mode.
+    void oomWeighed();
     void ganttRowsReady();
     void mapLayoutReady();
     void breakdownReady();
@@ -231,7 +236,6 @@ private:
     void handTo(std::size_t subscriber);
     void fillNext(std::size_t next, quint64 generation);
     void finishShowing();
-    void scanNext(std::shared_ptr<const QStringList> files, int next, QString skip);
     bool isCurrent(const std::shared_ptr<const Dump> &dump) const;
 
     Selection *m_selection;

@@ -1,5 +1,6 @@
 #include "DumpParser.h"
 
+#include "parse/FileKind.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
 #include "parse/detail/Builder.h"
@@ -90,19 +91,6 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
 
 namespace {
 
-/// Whether `path` is XLA's memory-usage report: by its name, or by what it begins with.
-bool isMemoryUsageReport(const std::string &path)
-{
-    if (ModuleFiles::isMemoryUsageReportName(path))
-        return true;
-    // A dump's own name is not sniffed: a folder of modules would open each file twice.
-    if (ModuleFiles::isDumpName(path.substr(path.rfind('/') + 1)))
-        return false;
-    MappedFile map;
-    std::string error;
-    return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
-}
-
 /// Reads the memory-usage report beside a dump and says where it disagrees with the dump
 /// (docs/FORMAT.md Part B §5): its total is exact, its sizes are rounded as XLA prints them.
 /// Returns whether the two agree.
@@ -164,17 +152,11 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
 
 } // namespace
 
-bool DumpParser::isLoneMemoryUsageReport(const std::string &path)
-{
-    return ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
-           isMemoryUsageReport(path);
-}
-
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
 {
     // XLA's memory-usage report is not a dump: its module's dump is read in its place and the
     // report checked against it.
-    if (isMemoryUsageReport(path)) {
+    if (FileKinds::isMemoryUsageReport(path)) {
         const std::vector<std::string> dumpFiles = ModuleFiles::siblings(path);
         if (dumpFiles.size() == 1 && dumpFiles.front() == path) {
             LoadResult result;

@@ -57,9 +57,6 @@ public:
     /// Loads a module from any of its files; a 2026 split module's siblings are found by stem
     /// (ModuleFiles).
     static LoadResult loadFile(const std::string &path, const ParseOptions &options = {});
-    /// Whether `path` is XLA's memory-usage report (by name or by its first lines) with no
-    /// dump of its module beside it: loadFile refuses it, the caller shows what it holds.
-    static bool isLoneMemoryUsageReport(const std::string &path);
 
 private:
     /// loadFile for a dump's own files; `reportPath`: the memory-usage report it was opened

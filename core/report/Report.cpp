@@ -219,6 +219,12 @@ std::vector<Diagnostic> Report::warnings(const Dump &dump, const MemoryTimeline 
     return all;
 }
 
+std::size_t Report::warningCount(const Dump &dump, const MemoryTimeline &timeline)
+{
+    return dump.warnings.size() + timeline.warnings().size() +
+           static_cast<std::size_t>(std::max<std::int64_t>(dump.suppressedWarnings, 0));
+}
+
 std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
                          const ReportOptions &options)
 {
@@ -456,9 +462,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     if (warnings.empty()) {
         line("Warnings: none");
     } else {
-        line("Warnings (" +
-             std::to_string(warnings.size() + static_cast<std::size_t>(dump.suppressedWarnings)) +
-             ")");
+        line("Warnings (" + std::to_string(Report::warningCount(dump, timeline)) + ")");
         for (const Diagnostic &w : warnings)
             line("  " + dump.diagnosticText(w));
         if (dump.suppressedWarnings > 0)

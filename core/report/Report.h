@@ -54,6 +54,9 @@ public:
                              const std::vector<Diagnostic> &warnings);
     /// Every warning: the parser's, then the analysis's.
     static std::vector<Diagnostic> warnings(const Dump &dump, const MemoryTimeline &timeline);
+    /// How many warnings reading `dump` gave: those kept (warnings()) and those past the stored
+    /// limit. The one count the report, the status bar and the Warnings dock say.
+    static std::size_t warningCount(const Dump &dump, const MemoryTimeline &timeline);
 };
 
 } // namespace bufferscope

@@ -4,8 +4,10 @@
 // dumps as XLA printed them (line numbers in the comments), not from the code under test.
 #include "DumpFiles.h"
 #include "JobRunner.h"
+#include "Opened.h"
 #include "Workspace.h"
 #include "models/Selection.h"
+#include "parse/FileKind.h"
 #include "parse/ModuleFiles.h"
 
 #include <QAction>
@@ -426,6 +428,62 @@ private Q_SLOTS:
         names.sort();
         QCOMPARE(names, (QStringList{QStringLiteral("m-buffer-assignment.txt"),
                                      QStringLiteral("n.live-range.txt")}));
+    }
+
+    void everyPathIsClassifiedOnce()
+    {
+        // One way in (core/parse/FileKind, workspace/Opened): what each path is, decided once,
+        // by name and, where the name does not say, by its text.
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("run.log"));
+        QVERIFY(QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-hbm-unstack.log"), log));
+        const QString notes = dir.filePath(QStringLiteral("notes.txt"));
+        writeFile(notes, "nothing about memory here\n");
+        // A memory-usage report alone in a folder, and one named by the user without its dump.
+        const QString reports = dir.filePath(QStringLiteral("reports"));
+        QVERIFY(QDir().mkpath(reports));
+        const QByteArray report =
+            "Total bytes used: 1024 (1.00KiB)\n\nAllocations sorted by size:\n\n"
+            "cumulative_size; total_size - allocation_index: size\n"
+            "  1.00KiB(100%); 1.00KiB - allocation 0: 1.00KiB, parameter 0\n";
+        const QString lone = reports + QStringLiteral("/m-memory-usage-report.txt");
+        writeFile(lone, report);
+        const QString dumps = dir.filePath(QStringLiteral("dumps"));
+        QVERIFY(QDir().mkpath(dumps));
+        QVERIFY(
+            QFile::copy(sample("tpu_unstack"), dumps + QStringLiteral("/a-buffer-assignment.txt")));
+        QVERIFY(QFile::copy(sample("gpu_decoder_layer"),
+                            dumps + QStringLiteral("/b-buffer-assignment.txt")));
+
+        QCOMPARE(FileKinds::of(log.toStdString()), FileKind::OomLog);
+        QCOMPARE(FileKinds::of(notes.toStdString()), FileKind::Dump); // the parser says why not
+        QCOMPARE(FileKinds::of(lone.toStdString()), FileKind::MemoryUsageReport);
+        QCOMPARE(FileKinds::of(dumps.toStdString()), FileKind::Folder);
+        QCOMPARE(FileKinds::of(sample("tpu_unstack").toStdString()), FileKind::Dump);
+        QCOMPARE(FileKinds::of(dir.filePath(QStringLiteral("gone.txt")).toStdString()),
+                 FileKind::Dump);
+
+        const Opened opened = Opened::classify({log, dumps, lone});
+        QCOMPARE(opened.oomLogs.size(), 1);
+        QCOMPARE(opened.oomLogs.front().path, log);
+        QVERIFY(opened.oomLogs.front().text.starts_with("[1,0]<stderr>:Compilation failure"));
+        QCOMPARE(opened.reports.size(), 1);
+        QVERIFY(opened.reports.front().report);
+        QCOMPARE(opened.reports.front().report->totalBytes, std::int64_t{1024});
+        QCOMPARE(opened.modules.files.size(), 2);
+        // A folder whose only module is a lone report is that report.
+        const Opened folder = Opened::classify({reports});
+        QVERIFY(folder.modules.files.isEmpty());
+        QCOMPARE(folder.reports.size(), 1);
+        QCOMPARE(folder.reports.front().path, lone);
+        // In the window, on a job: the requester is told.
+        Workspace workspace;
+        QObject requester;
+        std::optional<Opened> told;
+        workspace.open({notes, log}, &requester, [&](const Opened &o) { told = o; });
+        QTRY_VERIFY(told.has_value());
+        QCOMPARE(told->oomLogs.size(), 1);
+        QCOMPARE(told->modules.files, QStringList{notes});
     }
 };
 

@@ -1,0 +1,67 @@
+#include "FitFlow.h"
+
+#include "FitView.h"
+#include "MainWindow.h"
+#include "OomFlow.h"
+#include "OomView.h"
+#include "UsageChart.h"
+#include "Workspace.h"
+#include "models/QtText.h"
+
+#include <QPointer>
+#include <QStatusBar>
+
+namespace bufferscope {
+
+FitFlow::FitFlow(MainWindow *window, Workspace *workspace, OomFlow *oom)
+    : QObject(window), m_window(window), m_workspace(workspace), m_oom(oom)
+{}
+
+FitView *FitFlow::show(const QString &limit)
+{
+    QStringList files = m_files;
+    if (const LoadedDump &shown = m_workspace->current();
+        files.isEmpty() && shown.dump && !shown.isEmbedded())
+        files << shown.path;
+    UsageChart *usage = m_window->usageChart();
+    auto *view = new FitView(m_window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    // One budget: a limit chosen in Device Fit is the Memory Usage budget too.
+    connect(view, &FitView::limitChosen, usage, &UsageChart::setBudget);
+    if (!limit.isEmpty())
+        view->setLimit(limit);
+    else if (usage->budget() > 0)
+        view->setLimit(humanBytesText(usage->budget()));
+    // An out-of-memory message open: the device's limit and InUse it states.
+    if (const OomView *oom = m_oom->last(); oom && limit.isEmpty()) {
+        const OomMessage &m =
+            oom->findings().log.messages[static_cast<std::size_t>(oom->message())];
+        if (m.capacity > 0 || m.inUse > 0)
+            view->setLogFigures(toQString(oom->findings().file), m.capacity, m.inUse);
+    }
+    view->show();
+    if (files.isEmpty()) {
+        view->setModules({});
+        Q_EMIT ready(view);
+        return view;
+    }
+    QPointer<FitView> guard(view);
+    view->setMeasuring(0, static_cast<int>(files.size()));
+    m_workspace->measureModules(
+        files, view,
+        [guard](int done, int total) {
+            if (guard)
+                guard->setMeasuring(done, total);
+        },
+        [this, guard](const std::vector<DeviceFit::Module> &modules, const QStringList &errors) {
+            if (!guard)
+                return;
+            guard->setModules(modules);
+            if (!errors.isEmpty())
+                m_window->statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+            Q_EMIT ready(guard);
+        });
+    return view;
+}
+
+} // namespace bufferscope

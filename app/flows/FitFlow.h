@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace bufferscope {
+
+class FitView;
+class MainWindow;
+class OomFlow;
+class Workspace;
+
+/// Tools ▸ Device Fit: the modules of the open folder (or the open module) on one device,
+/// measured on a job, in a window of its own that shares the budget with Memory Usage.
+class FitFlow : public QObject
+{
+    Q_OBJECT
+public:
+    FitFlow(MainWindow *window, Workspace *workspace, OomFlow *oom);
+
+    /// The modules of the folder opened last (one file each); empty: the module on show.
+    void setModuleFiles(const QStringList &files) { m_files = files; }
+    const QStringList &moduleFiles() const { return m_files; }
+    /// Opens the window; `limit` as FitView::setLimit, empty: the budget, or the limit of the
+    /// out-of-memory message open.
+    FitView *show(const QString &limit = {});
+
+Q_SIGNALS:
+    /// The window has its modules measured.
+    void ready(QWidget *view);
+
+private:
+    MainWindow *m_window;
+    Workspace *m_workspace;
+    OomFlow *m_oom;
+    QStringList m_files;
+};
+
+} // namespace bufferscope

@@ -1,0 +1,136 @@
+#include "OpenFlow.h"
+
+#include "DialogFolders.h"
+#include "FitFlow.h"
+#include "LoadStatus.h"
+#include "MainWindow.h"
+#include "MemoryUsageReportView.h"
+#include "ModuleBrowser.h"
+#include "OomFlow.h"
+#include "Workspace.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QStatusBar>
+
+namespace bufferscope {
+
+OpenFlow::OpenFlow(MainWindow *window, Workspace *workspace, ModuleBrowser *modules,
+                   QDockWidget *modulesDock, LoadStatus *status, OomFlow *oom, FitFlow *fit)
+    : QObject(window), m_window(window), m_workspace(workspace), m_modules(modules),
+      m_modulesDock(modulesDock), m_status(status), m_oom(oom), m_fit(fit)
+{
+    connect(modules, &ModuleBrowser::moduleActivated, this, &OpenFlow::openPath);
+    connect(modules, &ModuleBrowser::allRead, this, &OpenFlow::openLargestModule);
+}
+
+void OpenFlow::openPaths(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    DialogFolders::rememberOpened(paths.front());
+    // A folder opened before is no longer waited on.
+    m_openLargestWhenRead = false;
+    m_workspace->open(paths, this, [this](const Opened &opened) { openClassified(opened); });
+}
+
+void OpenFlow::openPath(const QString &path)
+{
+    // The user chose; or this is the largest, chosen for them.
+    m_openLargestWhenRead = false;
+    m_workspace->open({path}, this, [this](const Opened &opened) {
+        for (const Opened::Report &r : opened.reports)
+            openReport(r);
+        for (const QString &problem : opened.problems)
+            m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
+        for (const Opened::Log &log : opened.oomLogs)
+            m_oom->open(log.path, log.text);
+        // A module chosen in the Modules dock loads without the list being made again.
+        for (const QString &file : opened.modules.files)
+            m_workspace->load(file);
+    });
+}
+
+void OpenFlow::openClassified(const Opened &opened)
+{
+    for (const QString &problem : opened.problems)
+        m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
+    for (const Opened::Report &r : opened.reports)
+        openReport(r);
+    // An out-of-memory log among them: its window, with the rest as where its module is.
+    if (!opened.oomLogs.isEmpty()) {
+        for (const Opened::Log &log : opened.oomLogs)
+            m_oom->open(log.path, log.text, opened.modules);
+        return;
+    }
+    if (!opened.modules.files.isEmpty() || !opened.modules.problems.isEmpty())
+        openListed(opened.modules);
+}
+
+void OpenFlow::openReport(const Opened::Report &r)
+{
+    if (!r.report) {
+        m_window->showError(r.path, r.error);
+        return;
+    }
+    auto *view = new MemoryUsageReportView(*r.report, r.path, m_window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+    Q_EMIT reportOpened(view);
+    m_window->statusBar()->showMessage(
+        tr("%1 is XLA's memory-usage report; its module's dump is not beside it")
+            .arg(QFileInfo(r.path).fileName()),
+        10000);
+}
+
+void OpenFlow::openListed(const DumpFiles &found)
+{
+    if (!found.problems.isEmpty() && found.files.isEmpty()) {
+        m_window->showError(found.problems.front().section(QLatin1Char(':'), 0, 0),
+                            found.problems.join(QLatin1Char('\n')));
+        return;
+    }
+    if (!found.problems.isEmpty())
+        m_window->statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
+    m_fit->setModuleFiles(found.files);
+    m_openLargestWhenRead = false;
+    if (found.files.size() == 1) {
+        // One module: it opens at once, and the Modules list takes its figures from the load.
+        m_modules->setFiles(found, found.files.front());
+        m_workspace->load(found.files.front());
+        return;
+    }
+    // A folder: its modules are read for their figures (a fraction of a load each, many at a
+    // time), then the one the device holds most for opens: the one that runs out of memory
+    // first. A big largest file (a load of seconds) starts loading at once, beside the scan;
+    // should another module hold more, that one opens when all are read. Opening another
+    // meanwhile keeps that one.
+    const bool bigFirst = found.bytes.value(0) >= kReadAloneFrom;
+    if (bigFirst)
+        m_workspace->load(found.files.front()); // first, so the scan starts narrow beside it
+    m_modules->setFiles(found, bigFirst ? found.files.front() : QString());
+    m_modulesDock->show();
+    m_modulesDock->raise();
+    if (!bigFirst)
+        m_status->setText(tr("Reading %1 modules; the one the device holds most for opens "
+                             "when they are read")
+                              .arg(found.files.size()));
+    m_openLargestWhenRead = true;
+}
+
+void OpenFlow::openLargestModule()
+{
+    if (!std::exchange(m_openLargestWhenRead, false))
+        return;
+    const QString largest = m_modules->largestModule();
+    if (largest == m_workspace->current().path)
+        return; // the big file loaded at once was the largest module
+    if (!largest.isEmpty()) {
+        openPath(largest);
+        return;
+    }
+    m_status->setText(tr("None of the %1 modules could be read; the Modules list says why")
+                          .arg(m_fit->moduleFiles().size()));
+}
+
+} // namespace bufferscope

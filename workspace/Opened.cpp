@@ -1,0 +1,57 @@
+#include "Opened.h"
+
+#include "parse/FileKind.h"
+#include "parse/MappedFile.h"
+
+namespace bufferscope {
+
+Opened::Report Opened::readReport(const QString &path)
+{
+    Report r;
+    r.path = path;
+    MappedFile file;
+    std::string error;
+    if (!file.open(path.toStdString(), error)) {
+        r.error = path + QStringLiteral(": ") + QString::fromStdString(error);
+        return r;
+    }
+    r.report = std::make_shared<const MemoryUsageReport>(MemoryUsageReport::parse(file.data()));
+    return r;
+}
+
+Opened Opened::classify(const QStringList &paths)
+{
+    Opened out;
+    QStringList rest;
+    for (const QString &path : paths) {
+        switch (FileKinds::of(path.toStdString())) {
+        case FileKind::OomLog: {
+            MappedFile file;
+            std::string error;
+            if (file.open(path.toStdString(), error))
+                out.oomLogs.push_back({path, std::string(file.data())});
+            else
+                out.problems << path + QStringLiteral(": ") + QString::fromStdString(error);
+            break;
+        }
+        case FileKind::MemoryUsageReport:
+            out.reports.push_back(readReport(path));
+            break;
+        case FileKind::Folder:
+        case FileKind::Dump:
+            rest << path;
+            break;
+        }
+    }
+    if (rest.isEmpty())
+        return out;
+    out.modules = DumpFiles::collect(rest);
+    if (out.modules.files.size() == 1 &&
+        FileKinds::isLoneMemoryUsageReport(out.modules.files.front().toStdString())) {
+        out.reports.push_back(readReport(out.modules.files.front()));
+        out.modules = {};
+    }
+    return out;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "DumpFiles.h"
+#include "parse/MemoryUsageReport.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+
+namespace bufferscope {
+
+/// What the user opened, each path classified once (core/parse/FileKind) and what the window
+/// needs of it read: the one way in for files, on a job (Workspace::open) for the window and
+/// at once for the commands and the tests.
+struct Opened
+{
+    /// Out-of-memory logs, with their text (the window parses the messages).
+    struct Log
+    {
+        QString path;
+        std::string text;
+    };
+    /// XLA's memory-usage reports without their dump, read.
+    struct Report
+    {
+        QString path;
+        std::shared_ptr<const MemoryUsageReport> report; ///< null when it could not be read
+        QString error;
+    };
+    QList<Log> oomLogs;
+    QList<Report> reports;
+    /// Every other path as one file per module (folders searched, split modules once).
+    DumpFiles modules;
+    /// Logs or files that could not be read ("PATH: why").
+    QStringList problems;
+
+    bool isEmpty() const
+    {
+        return oomLogs.isEmpty() && reports.isEmpty() && modules.files.isEmpty();
+    }
+
+    /// Classifies `paths` and reads what each kind needs. A folder whose only module is a lone
+    /// memory-usage report is that report.
+    static Opened classify(const QStringList &paths);
+    /// Reads a memory-usage report file.
+    static Report readReport(const QString &path);
+};
+
+} // namespace bufferscope

@@ -48,6 +48,37 @@ for v in usage gantt memory-map breakdown; do
 done
 run export "$data/gpu_decoder_layer.buffer-assignment.txt" --view compare \
     --compare "$data/gpu_vllm_update_slice.buffer-assignment.txt" --out "$out/export-compare.csv"
+# What a mistyped command line is told.
+u=$data/tpu_unstack.buffer-assignment.txt
+run report
+run report "$u" --top
+run report "$u" --top x
+run report "$u" --step -1
+run report "$u" --group-by stack
+run report "$u" --fail-above lots
+run report "$u" --bogus
+run report "$u" "$u"
+run report "$u" --value ""
+run diff "$u"
+run diff "$u" "$u" --fail-on nothing
+run diff "$u" "$u" --fail-above-delta
+run list
+run list "$data" "$data"
+run list "$u"
+run oom
+run fit "$data"
+run fit "$data" --limit
+run fit "$data" --limit huge
+run fit "$data" --limit 16GiB --resident nonsense
+run export "$u" --view usage
+run export "$u" --view usage --out x.png --width 0
+run export "$u" --view usage --out x.png --height 100000
+run export "$u" --view usage --out x.png --scale 99
+run export "$u" --view usage --out x.png --order sideways
+run export "$u" --view usage --out x.bmp
+run --threads 0 report "$u"
+run report "$u" --threads
+run nosuchcommand
 if [ -d "$real" ]; then
     run list "$real"
     run list "$real" --json

@@ -37,8 +37,17 @@ public:
         const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
         const QVariant a = data(column, kSortRole);
         const QVariant b = other.data(column, kSortRole);
-        if (a.isValid() && b.isValid())
+        if (a.isValid() && b.isValid() && a.toLongLong() != b.toLongLong())
             return a.toLongLong() < b.toLongLong();
+        if (column == ModuleBrowser::HeldColumn) {
+            // Ties as `list` breaks them (ModuleFigures::ranksAbove): the total, then the
+            // file; sorted descending, "less" is the one ranked lower.
+            const qint64 ta = data(ModuleBrowser::TotalColumn, kSortRole).toLongLong();
+            const qint64 tb = other.data(ModuleBrowser::TotalColumn, kSortRole).toLongLong();
+            if (ta != tb)
+                return ta < tb;
+            return data(0, kFileRole).toString() > other.data(0, kFileRole).toString();
+        }
         return QTreeWidgetItem::operator<(other);
     }
 };
@@ -134,6 +143,7 @@ void ModuleBrowser::setFiles(const DumpFiles &found, const QString &loadedElsewh
     m_loadedElsewhere = found.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     m_tree->clear();
     m_itemOf.clear();
+    m_figures.clear();
     m_pending.clear();
     // A row appears when its module's figures do: thousands of placeholder rows cost the GUI
     // thread more than the scan takes to fill them.
@@ -155,20 +165,16 @@ void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &fig
 
 QString ModuleBrowser::largestModule() const
 {
-    const QTreeWidgetItem *best = nullptr;
-    for (const QTreeWidgetItem *item : m_itemOf) {
-        if (!item || item->text(HeldColumn).isEmpty())
-            continue; // not read, or unreadable
-        const auto key = [](const QTreeWidgetItem *i) {
-            return std::pair(i->data(HeldColumn, kSortRole).toLongLong(),
-                             i->data(TotalColumn, kSortRole).toLongLong());
-        };
-        if (!best || key(item) > key(best) ||
-            (key(item) == key(best) && item->data(ModuleColumn, kFileRole).toString() <
-                                           best->data(ModuleColumn, kFileRole).toString()))
-            best = item;
+    // The ranking `list` uses (ModuleFigures::ranksAbove), among the modules read.
+    QString best;
+    for (auto it = m_figures.cbegin(); it != m_figures.cend(); ++it) {
+        if (it.value().status != ModuleFigures::Status::Read || !m_itemOf.contains(it.key()))
+            continue;
+        if (best.isEmpty() ||
+            ModuleFigures::ranksAbove(it.value(), it.key(), m_figures.value(best), best))
+            best = it.key();
     }
-    return best ? best->data(ModuleColumn, kFileRole).toString() : QString();
+    return best;
 }
 
 void ModuleBrowser::applyResults(const QList<ScannedModule> &modules)
@@ -220,6 +226,7 @@ void ModuleBrowser::addPending()
 
 void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures)
 {
+    m_figures.insert(file, figures);
     // The module name and id from XLA's file name ("jit_train_step (0294)"): in a dock a
     // third of a laptop screen wide, the whole stem showed as "mo…". All of it is in the tooltip.
     item->setText(ModuleColumn, toQString(ModuleFiles::shortName(file.toStdString())));
@@ -244,8 +251,11 @@ void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const Modul
         item->setData(HeldColumn, kSortRole, qint64(-1));
         break;
     case ModuleFigures::Status::Read:
-        item->setText(HeldColumn, humanBytesText(figures.held));
-        item->setToolTip(HeldColumn, tr("%1 bytes").arg(figures.held));
+        // Only the memory-usage report: no held figure (ranked after those with one).
+        item->setText(HeldColumn,
+                      figures.reportOnly ? QStringLiteral("—") : humanBytesText(figures.held));
+        item->setToolTip(HeldColumn, figures.reportOnly ? tr("only the memory-usage report is here")
+                                                        : tr("%1 bytes").arg(figures.held));
         item->setData(HeldColumn, kSortRole, figures.held);
         item->setText(TotalColumn, humanBytesText(figures.total));
         item->setToolTip(TotalColumn, tr("%1 bytes").arg(figures.total));

@@ -77,6 +77,7 @@ private:
     QString m_loadedElsewhere; ///< waiting for setKnownResult
     QString m_openFile;
     QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row (null until it is read)
+    QHash<QString, ModuleFigures> m_figures;    ///< file → what it was read for
     QTimer *m_resort;                           ///< sorts the rows results came in for
     QList<ScannedModule> m_pending;             ///< read, their rows not made yet
     QTimer *m_drain;                            ///< makes the next rows of m_pending

@@ -1,8 +1,12 @@
 #include "LoadedDump.h"
 
+#include "DumpFiles.h"
+#include "Opened.h"
 #include "analysis/MemoryAnalysis.h"
 #include "parse/DumpParser.h"
+#include "parse/FileKind.h"
 #include "report/Report.h"
+#include "util/Parallel.h"
 #include "util/Stopwatch.h"
 
 #include <QFile>
@@ -88,12 +92,37 @@ ModuleFigures ModuleFigures::of(const Dump &dump, const MemoryTimeline &timeline
     return figures;
 }
 
+bool ModuleFigures::ranksAbove(const ModuleFigures &a, const QString &fileA, const ModuleFigures &b,
+                               const QString &fileB)
+{
+    const auto key = [](const ModuleFigures &f) {
+        return f.status != Status::Read ? std::pair<qint64, qint64>(-2, -1)
+                                        : std::pair<qint64, qint64>(f.held, f.total);
+    };
+    const auto ka = key(a);
+    const auto kb = key(b);
+    return ka != kb ? ka > kb : fileA < fileB;
+}
+
 ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
     ModuleFigures figures;
     figures.status = Status::NotRead;
     if (cancel && cancel->load())
         return figures;
+    if (FileKinds::isLoneMemoryUsageReport(path.toStdString())) {
+        // A module of which only the memory-usage report is here (a folder's listing keeps a
+        // module's report only when none of its dump files is beside it): its total, no peak.
+        const Opened::Report report = Opened::readReport(path);
+        figures.status = report.report ? Status::Read : Status::Unreadable;
+        figures.error = report.error;
+        figures.reportOnly = true;
+        figures.held = -1;
+        figures.files = 1;
+        if (report.report)
+            figures.total = report.report->totalBytes;
+        return figures;
+    }
     ParseOptions options;
     options.cancel = cancel;
     options.threads = threads;
@@ -107,6 +136,24 @@ ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::a
         return figures;
     }
     return of(loaded);
+}
+
+void ModuleFigures::readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+                             const std::atomic<bool> *cancel,
+                             const std::function<void(qsizetype, ModuleFigures)> &done)
+{
+    std::vector<qsizetype> alone;
+    std::vector<qsizetype> sideBySide;
+    for (qsizetype i = 0; i < files.size(); ++i)
+        (bytes.value(i, -1) >= kReadAloneFrom ? alone : sideBySide).push_back(i);
+    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    for (const qsizetype i : alone)
+        if (!stopped())
+            done(i, read(files[i], threads, cancel));
+    parallelFor(sideBySide.size(), threadsFor(threads), [&](std::size_t k) {
+        if (!stopped())
+            done(sideBySide[k], read(files[sideBySide[k]], 1, cancel));
+    });
 }
 
 } // namespace bufferscope

@@ -49,6 +49,15 @@ struct ModuleFigures
     qint64 step = -1; ///< of the peak; -1 without live ranges
     int files = 0;
     QString error; ///< why it is unreadable
+    /// Only the module's memory-usage report is there: its total, no held figure or peak
+    /// (`held` is -1).
+    bool reportOnly = false;
+
+    /// The one ranking of modules, for the Modules dock and `list`: what the device holds while
+    /// each runs first (what decides whether it fits), then the total; a module known only by
+    /// its report after those with a held figure, unreadable ones last; ties by file path.
+    static bool ranksAbove(const ModuleFigures &a, const QString &fileA, const ModuleFigures &b,
+                           const QString &fileB);
 
     /// The figures of a loaded module: total bytes, its primary memory space's peak.
     static ModuleFigures of(const LoadedDump &loaded);
@@ -59,6 +68,14 @@ struct ModuleFigures
     /// and `bufferscope list`; `threads` as loadDump takes them.
     static ModuleFigures read(const QString &path, int threads,
                               const std::atomic<bool> *cancel = nullptr);
+    /// The one module scan, for the Modules dock and `list`: reads each of `files` (`bytes`
+    /// their sizes, -1 unknown) with read(), a module of kReadAloneFrom bytes or more alone on
+    /// every thread, the rest side by side, one per thread on the parse's serial path (helper
+    /// threads per small file cost more than they gave: tests/bench/README.md, "A folder of
+    /// modules"). `done(i, figures)` is called on the reading threads, in no set order.
+    static void readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+                         const std::atomic<bool> *cancel,
+                         const std::function<void(qsizetype, ModuleFigures)> &done);
 };
 
 /// A module's figures as the folder scan read them (Workspace::modulesScanned).

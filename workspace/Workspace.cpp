@@ -244,41 +244,35 @@ void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone do
 
 void Workspace::scanModules(const DumpFiles &found, const QString &skip)
 {
-    std::vector<QString> alone;
-    std::vector<QString> sideBySide;
+    QStringList files;
+    QList<qint64> bytes;
     for (qsizetype i = 0; i < found.files.size(); ++i) {
         if (found.files[i] == skip)
             continue;
-        (found.bytes.value(i, -1) >= kReadAloneFrom ? alone : sideBySide).push_back(found.files[i]);
+        files << found.files[i];
+        bytes << found.bytes.value(i, -1);
     }
     const int threads = scanThreads();
     using Part = QList<ScannedModule>;
     m_jobs->stream<Part>(
         m_scanLane, this,
-        [alone = std::move(alone), sideBySide = std::move(sideBySide),
-         threads](const JobControl &control, const auto &send) {
+        [files = std::move(files), bytes = std::move(bytes), threads](const JobControl &control,
+                                                                      const auto &send) {
             // Handed over a few times a second: the dock fills as they come, without a
             // GUI-thread turn per module.
             std::mutex lock;
             Part pending;
             QElapsedTimer since;
             since.start();
-            const auto done = [&](const QString &file, int fileThreads) {
-                ScannedModule m{file, ModuleFigures::read(file, fileThreads, control.flag())};
-                const std::lock_guard<std::mutex> hold(lock);
-                pending.push_back(std::move(m));
-                if (since.elapsed() >= 100) {
-                    send(std::exchange(pending, {}));
-                    since.restart();
-                }
-            };
-            for (const QString &file : alone)
-                if (!control.cancelled())
-                    done(file, threads);
-            parallelFor(sideBySide.size(), threadsFor(threads), [&](std::size_t i) {
-                if (!control.cancelled())
-                    done(sideBySide[i], 1);
-            });
+            ModuleFigures::readEach(files, bytes, threads, control.flag(),
+                                    [&](qsizetype i, ModuleFigures figures) {
+                                        const std::lock_guard<std::mutex> hold(lock);
+                                        pending.push_back({files[i], std::move(figures)});
+                                        if (since.elapsed() >= 100) {
+                                            send(std::exchange(pending, {}));
+                                            since.restart();
+                                        }
+                                    });
             if (!pending.isEmpty())
                 send(std::move(pending));
         },

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
+#include "analysis/PeakExplainer.h"
 #include "model/Dump.h"
 #include "parse/MemoryUsageReport.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +26,40 @@ struct ReportOptions
     /// The text's breakdown in this one grouping, with up to `top` rows (JSON has them all);
     /// unset: op_name, source, op_type, kind and shape, eight rows each.
     std::optional<Breakdown::Grouping> groupBy;
+};
+
+/// The allocations' bytes by kind (Parameter, Output, …).
+struct KindTotals
+{
+    static KindTotals of(const Dump &dump);
+    std::array<std::int64_t, kAllocationKindCount> bytes{};
+    std::array<std::int64_t, kAllocationKindCount> count{};
+    /// Parameter allocations that are also maybe-live-out: donated, the output written in
+    /// place (docs/FORMAT.md Part B §15). Counted in bytes[Parameter] too.
+    std::int64_t donatedBytes = 0;
+    std::int64_t donatedCount = 0;
+};
+
+/// What a report says of a dump, worked out once; the text and the JSON are two renderers of
+/// it (Report::text in Report.cpp, Report::json in ReportJson.cpp).
+struct ReportFacts
+{
+    std::string file;       ///< the file the report names first
+    std::int64_t step = -1; ///< the step it is about (the option's, else the peak)
+    std::int32_t space = 0; ///< the memory space: the primary one
+    KindTotals kinds;
+    MemoryAnalysis analysis; ///< what the device holds while it runs
+    bool hasLiveRanges = false;
+    /// What is live at `step` in `space`, largest first, grouped (empty without live ranges).
+    Breakdown breakdown;
+    std::int64_t liveBytes = 0; ///< the union of live byte ranges at `step`
+    std::size_t top = 0;        ///< how many of breakdown.live the report lists
+    std::vector<Finding> findings;
+    std::vector<Diagnostic> warnings;
+    std::size_t warningCount = 0;
+
+    static ReportFacts of(const Dump &dump, const MemoryTimeline &timeline,
+                          const ReportOptions &options);
 };
 
 /// The `bufferscope report` output, text and JSON, from one Dump and its timeline.

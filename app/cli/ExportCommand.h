@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QStringList>
+#include "Args.h"
 
 namespace bufferscope {
 
@@ -13,7 +13,7 @@ class ExportCommand
 {
 public:
     /// `threads` as util/Parallel.h threadsFor takes them (0: every core).
-    static int run(const QStringList &args, int threads);
+    static int run(const Args &args, int threads);
 };
 
 } // namespace bufferscope

@@ -77,91 +77,50 @@ int exportComparison(Workspace &workspace, const QString &file, const QString &o
 
 } // namespace
 
-int ExportCommand::run(const QStringList &args, int threads)
+int ExportCommand::run(const Args &args, int threads)
 {
-    QString file;
-    QString view;
-    QString out;
-    QString select;
-    QString compare;
-    QString order;
-    QString groupBy;
-    qint64 allocation = -1;
+    const QString view = args.value("view");
+    const QString out = args.value("out");
+    const QString select = args.value("select");
+    const QString compare = args.value("compare");
     ExportOptions options;
-    options.title = QString(); // null: the view's own title
-    bool footer = false;
-    qint64 step = -1;
-    qint64 budget = 0;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        const auto next = [&](QString &value) {
-            if (i + 1 >= args.size())
-                return false;
-            value = args[++i];
-            return true;
-        };
-        QString v;
+    // Null: the view's own title; empty (given as ""): no title at all.
+    options.title = args.isSet("title") ? args.value("title") : QString();
+    if (args.isSet("title") && options.title.isNull())
+        options.title = QStringLiteral("");
+    const bool footer = args.isSet("footer");
+    const auto width =
+        args.integer("width", ExportOptions::kMinSide, ExportOptions::kMaxSide, options.width);
+    if (!width)
+        return 1;
+    const auto height =
+        args.integer("height", ExportOptions::kMinSide, ExportOptions::kMaxSide, options.height);
+    if (!height)
+        return 1;
+    options.width = static_cast<int>(*width);
+    options.height = static_cast<int>(*height);
+    if (args.isSet("scale")) {
         bool ok = false;
-        if (a == QLatin1String("--view")) {
-            if (!next(view))
-                return fail(QStringLiteral("--view needs usage, gantt, memory-map or breakdown"),
-                            1);
-        } else if (a == QLatin1String("--out")) {
-            if (!next(out))
-                return fail(QStringLiteral("--out needs a path ending in %1")
-                                .arg(ChartExport::formatsText()),
-                            1);
-        } else if (a == QLatin1String("--width") || a == QLatin1String("--height")) {
-            int &side = a == QLatin1String("--width") ? options.width : options.height;
-            if (!next(v) || (side = v.toInt(&ok), !ok) || side < ExportOptions::kMinSide ||
-                side > ExportOptions::kMaxSide)
-                return fail(QStringLiteral("%1 needs a number of pixels from %2 to %3 (got '%4')")
-                                .arg(a)
-                                .arg(ExportOptions::kMinSide)
-                                .arg(ExportOptions::kMaxSide)
-                                .arg(v),
-                            1);
-        } else if (a == QLatin1String("--scale")) {
-            if (!next(v) || (options.scale = v.toDouble(&ok), !ok) || options.scale < 0.25 ||
-                options.scale > 8)
-                return fail(QStringLiteral("--scale needs a factor between 0.25 and 8"), 1);
-        } else if (a == QLatin1String("--title")) {
-            if (!next(options.title))
-                return fail(QStringLiteral("--title needs a text (\"\" for none)"), 1);
-            if (options.title.isNull())
-                options.title = QStringLiteral(""); // empty, not null: no title at all
-        } else if (a == QLatin1String("--footer")) {
-            footer = true;
-        } else if (a == QLatin1String("--compare")) {
-            if (!next(compare))
-                return fail(QStringLiteral("--compare needs the dump to compare with"), 1);
-        } else if (a == QLatin1String("--select")) {
-            if (!next(select))
-                return fail(QStringLiteral("--select needs a value id or name"), 1);
-        } else if (a == QLatin1String("--step")) {
-            if (!next(v) || (step = v.toLongLong(&ok), !ok) || step < 0)
-                return fail(QStringLiteral("--step needs a step number ≥ 0"), 1);
-        } else if (a == QLatin1String("--order")) {
-            if (!next(order) || !kOrders.contains(order))
-                return fail(QStringLiteral("--order needs start, size or allocation"), 1);
-        } else if (a == QLatin1String("--group-by")) {
-            if (!next(groupBy) || !kGroupings.contains(groupBy))
-                return fail(
-                    QStringLiteral("--group-by needs op_name, source, op_type, kind or shape"), 1);
-        } else if (a == QLatin1String("--allocation")) {
-            if (!next(v) || (allocation = v.toLongLong(&ok), !ok) || allocation < 0)
-                return fail(QStringLiteral("--allocation needs an allocation number ≥ 0"), 1);
-        } else if (a == QLatin1String("--budget")) {
-            if (!next(v) || (budget = parseByteSize(v)) <= 0)
-                return fail(QStringLiteral("--budget needs a size such as 16GiB"), 1);
-        } else if (a.startsWith(QLatin1String("--"))) {
-            return fail(QStringLiteral("unknown option '%1' for export").arg(a), 1);
-        } else if (file.isEmpty()) {
-            file = a;
-        } else {
-            return fail(QStringLiteral("export takes one FILE"), 1);
-        }
+        options.scale = args.value("scale").toDouble(&ok);
+        if (!ok || options.scale < 0.25 || options.scale > 8)
+            return Args::needs("scale");
     }
+    const auto stepArg = args.integer("step", 0, std::numeric_limits<qint64>::max(), -1);
+    const auto allocationArg =
+        args.integer("allocation", 0, std::numeric_limits<qint64>::max(), -1);
+    const auto budgetArg = args.size("budget", 1, 0);
+    const auto orderArg = args.oneOf("order", kOrders);
+    const auto groupByArg = args.oneOf("group-by", kGroupings);
+    if (!stepArg || !allocationArg || !budgetArg || !orderArg || !groupByArg)
+        return 1;
+    qint64 step = *stepArg;
+    const qint64 allocation = *allocationArg;
+    const qint64 budget = *budgetArg;
+    const QString order = *orderArg;
+    const QString groupBy = *groupByArg;
+    if (args.positional().size() > 1)
+        return fail(QStringLiteral("export takes one FILE"), 1);
+    const QString file = args.positional().value(0);
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
         return fail(QStringLiteral("export needs FILE, --view and --out\n") +
                         CommandLine::usageOf(u"export"),

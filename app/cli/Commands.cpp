@@ -1,0 +1,38 @@
+#include "Commands.h"
+
+#include "CommandLine.h"
+#include "parse/MappedFile.h"
+
+#include <QFileInfo>
+
+namespace bufferscope {
+
+bool loadForCommand(const QString &file, LoadedDump &out, int threads)
+{
+    if (QFileInfo(file).isDir()) {
+        CommandLine::fail(
+            file + QStringLiteral(": is a directory; give one dump file (use 'list' for a folder)"),
+            2);
+        return false;
+    }
+    QString error;
+    if (!loadDump(file, out, error, nullptr, {}, threads)) {
+        CommandLine::fail(error, 2);
+        return false;
+    }
+    return true;
+}
+
+bool readLog(const QString &path, std::string &text)
+{
+    MappedFile file;
+    std::string error;
+    if (!file.open(path.toStdString(), error)) {
+        CommandLine::fail(QString::fromStdString(error), 2);
+        return false;
+    }
+    text.assign(file.data());
+    return true;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,133 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "LoadedDump.h"
+#include "analysis/DumpDiff.h"
+#include "report/DiffReport.h"
+#include "report/Report.h"
+#include "util/Parallel.h"
+#include "util/SafeText.h"
+#include "util/Stopwatch.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace bufferscope {
+
+namespace {
+
+int fail(const QString &message, int code)
+{
+    return CommandLine::fail(message, code);
+}
+
+} // namespace
+
+int runDiff(const Args &args, int threads)
+{
+    const bool json = args.isSet("json");
+    DiffReportOptions options;
+    const auto top = args.integer("top", 0, std::numeric_limits<int>::max(), options.top);
+    const auto failAboveDelta = args.size("fail-above-delta", 0, -1);
+    if (!top || !failAboveDelta)
+        return 1;
+    options.top = static_cast<int>(*top);
+    const bool failOnLostDonation = args.isSet("fail-on-lost-donation");
+    std::vector<CauseKind> failOn;
+    if (args.isSet("fail-on")) {
+        // One cause kind, or several separated by commas.
+        QStringList kinds = args.value("fail-on").split(QLatin1Char(','));
+        for (const QString &k : kinds) {
+            CauseKind kind{};
+            if (!causeKindByKey(k.trimmed().toStdString(), kind))
+                kinds.clear();
+            else
+                failOn.push_back(kind);
+        }
+        if (kinds.isEmpty()) {
+            QStringList names;
+            for (int k = 0; k < kCauseKindCount; ++k)
+                names << QString::fromLatin1(causeKindKey(static_cast<CauseKind>(k)));
+            return fail(QStringLiteral("--fail-on needs a cause kind (or several, comma "
+                                       "separated): ") +
+                            names.join(QStringLiteral(", ")),
+                        1);
+        }
+    }
+    const QStringList &files = args.positional();
+    if (files.size() != 2)
+        return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
+                        CommandLine::usageOf(u"diff"),
+                    1);
+    // Both files at once, each on half the threads.
+    const int half = std::max(1, threadsFor(threads) / 2);
+    LoadedDump a;
+    LoadedDump b;
+    bool okA = false;
+    bool okB = false;
+    const Stopwatch timing;
+    runBoth([&] { okA = loadForCommand(files[0], a, half); },
+            [&] { okB = loadForCommand(files[1], b, half); }, threads);
+    if (!okA || !okB)
+        return 2;
+    spdlog::debug("both dumps loaded in {:.3f} s", timing.seconds());
+    const DumpDiff d =
+        DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
+    spdlog::debug("compared in {:.3f} s", timing.seconds());
+    options.before = files[0].toStdString();
+    options.after = files[1].toStdString();
+    options.beforeWarnings = Report::warnings(*a.dump, *a.timeline);
+    options.afterWarnings = Report::warnings(*b.dump, *b.timeline);
+    const std::string out = json ? DiffReport::json(d, *a.dump, *b.dump, options)
+                                 : DiffReport::text(d, *a.dump, *b.dump, options);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    // A gate cannot be judged on a dump that lacks part of itself: it fails, on its own.
+    if (*failAboveDelta >= 0 || failOnLostDonation || !failOn.empty()) {
+        int untrusted = 0;
+        for (const auto &[loaded, file] : {std::pair{&a, files[0]}, std::pair{&b, files[1]}})
+            if (loaded->dump->traits.truncated)
+                untrusted = fail(file + QStringLiteral(": the dump looks truncated (see its "
+                                                       "warnings): the gate cannot be judged"),
+                                 CommandLine::kUnjudged);
+        if (untrusted != 0)
+            return untrusted;
+    }
+    int code = 0;
+    if (*failAboveDelta >= 0 && d.peakDelta() > *failAboveDelta) {
+        std::fprintf(stderr,
+                     "bufferscope: the peak grew by %lld bytes (%s), more than the allowed %lld "
+                     "bytes (%s): %s at step %lld -> %s at step %lld\n",
+                     static_cast<long long>(d.peakDelta()), humanBytes(d.peakDelta()).c_str(),
+                     static_cast<long long>(*failAboveDelta), humanBytes(*failAboveDelta).c_str(),
+                     humanBytes(d.peakBefore).c_str(), static_cast<long long>(d.peakStepBefore),
+                     humanBytes(d.peakAfter).c_str(), static_cast<long long>(d.peakStepAfter));
+        code = 3;
+    }
+    if (failOnLostDonation && d.lostDonations() > 0) {
+        for (const DonationChange &c : d.donations)
+            if (c.lost)
+                fail(QStringLiteral("parameter %1 %2 (%3) was aliased with an output in %4 and is "
+                                    "not in %5: the donation is no longer honoured")
+                         .arg(c.parameter)
+                         .arg(QString::fromStdString(c.index),
+                              QString::fromStdString(humanBytes(c.bytes)), files[0], files[1]),
+                     3);
+        code = 3;
+    }
+    for (const Cause &c : d.why.causes) {
+        if (std::find(failOn.begin(), failOn.end(), c.kind) == failOn.end())
+            continue;
+        const std::string line = safetext::forTerminal(c.text);
+        std::fprintf(stderr, "bufferscope: %s: %s (peak %s, held %s)\n",
+                     std::string(causeKindKey(c.kind)).c_str(), line.c_str(),
+                     DiffReport::signedBytes(c.peakDelta).c_str(),
+                     DiffReport::signedBytes(c.heldDelta).c_str());
+        code = 3;
+    }
+    return code;
+}
+
+} // namespace bufferscope

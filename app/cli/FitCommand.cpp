@@ -1,0 +1,149 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "DumpFiles.h"
+#include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
+#include "models/ByteSize.h"
+#include "parse/FileKind.h"
+#include "parse/ModuleFiles.h"
+#include "parse/OomMessage.h"
+#include "report/FitReport.h"
+
+#include <cstdio>
+#include <optional>
+
+namespace bufferscope {
+
+namespace {
+
+int fail(const QString &message, int code)
+{
+    return CommandLine::fail(message, code);
+}
+
+std::int64_t sizeFromText(std::string_view text)
+{
+    return parseByteSize(QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
+}
+
+} // namespace
+
+int runFit(const Args &args, int threads)
+{
+    const bool json = args.isSet("json");
+    const QStringList &inputs = args.positional();
+    const QString limitText = args.value("limit");
+    const QString residentText = args.value("resident", QStringLiteral("args"));
+    const QString logPath = args.value("log");
+    if (inputs.isEmpty())
+        return fail(QStringLiteral("fit needs modules: a dump folder or dump files\n") +
+                        CommandLine::usageOf(u"fit"),
+                    1);
+    // The limit: typed, a named device, or what the log says the device had.
+    std::int64_t limit = -1;
+    std::string limitSource;
+    OomLog log;
+    if (!logPath.isEmpty()) {
+        std::string text;
+        if (!readLog(logPath, text))
+            return 2;
+        log = OomLog::parse(text);
+    }
+    if (!limitText.isEmpty()) {
+        if (const auto preset = DeviceFit::preset(limitText.toLower().toStdString())) {
+            limit = *preset;
+            limitSource = "device " + limitText.toLower().toStdString() +
+                          ", as its maker states it; the runtime gets less";
+        } else {
+            limit = parseByteSize(limitText);
+            if (limit <= 0)
+                return fail(QStringLiteral("--limit needs a size such as 80GiB or a device: %1")
+                                .arg(QString::fromStdString(DeviceFit::presetNames())),
+                            1);
+            limitSource = "as given";
+        }
+    } else if (!logPath.isEmpty()) {
+        for (const OomMessage &m : log.messages) {
+            if (m.capacity > 0) {
+                limit = m.capacity;
+                limitSource = "from " + logPath.toStdString() + " line " + std::to_string(m.line) +
+                              (m.capacityUlp > 0 ? ", as printed (rounded)" : "");
+                break;
+            }
+        }
+        if (limit < 0)
+            return fail(logPath + QStringLiteral(": no device limit in this log (a BFC "
+                                                 "'Limit:' line or a TPU 'Used X of Y'); give "
+                                                 "--limit"),
+                        2);
+    } else {
+        return fail(QStringLiteral("fit needs --limit SIZE|DEVICE (or --log LOG with the "
+                                   "device's limit); devices: ") +
+                        QString::fromStdString(DeviceFit::presetNames()),
+                    1);
+    }
+    DeviceFit::Resident resident;
+    if (residentText == QLatin1String("in-use")) {
+        std::int64_t inUse = -1;
+        for (const OomMessage &m : log.messages)
+            if (m.inUse >= 0 && inUse < 0)
+                inUse = m.inUse;
+        if (inUse < 0)
+            return fail(QStringLiteral("--resident in-use needs --log LOG with the allocator's "
+                                       "'InUse:' line"),
+                        1);
+        resident.arguments = false;
+        resident.fixed = inUse;
+    } else if (const auto r =
+                   DeviceFit::Resident::parse(residentText.toStdString(), &sizeFromText)) {
+        resident = *r;
+    } else {
+        return fail(QStringLiteral("--resident needs args, a size such as 10GiB, args+SIZE or "
+                                   "in-use, not '%1'")
+                        .arg(residentText),
+                    1);
+    }
+
+    const DumpFiles found = DumpFiles::collect(inputs);
+    for (const QString &p : found.problems)
+        CommandLine::fail(p, 0);
+    std::vector<DeviceFit::Module> modules;
+    bool truncated = false;
+    int status = 0;
+    for (const QString &file : found.files) {
+        if (FileKinds::isLoneMemoryUsageReport(file.toStdString())) {
+            CommandLine::fail(file + QStringLiteral(": only the memory-usage report is here; "
+                                                    "its sizes are rounded, so it is left out"),
+                              0);
+            continue;
+        }
+        LoadedDump loaded;
+        QString error;
+        if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
+            CommandLine::fail(error, 0);
+            status = 2;
+            continue;
+        }
+        DeviceFit::Module m =
+            DeviceFit::Module::of(ModuleFiles::moduleName(file.toStdString()), file.toStdString(),
+                                  *loaded.dump, *loaded.timeline);
+        truncated = truncated || loaded.dump->traits.truncated;
+        modules.push_back(std::move(m));
+    }
+    if (modules.empty())
+        return fail(QStringLiteral("fit: no module could be read"), 2);
+    const DeviceFit fit = DeviceFit::compute(modules, resident, limit);
+    const std::string out = json ? FitReport::json(fit, modules, limitSource)
+                                 : FitReport::text(fit, modules, limitSource);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    if (status != 0)
+        return status;
+    if (truncated)
+        return fail(QStringLiteral("a module looks truncated (see its warnings): whether it "
+                                   "fits cannot be judged"),
+                    CommandLine::kUnjudged);
+    return fit.fits() ? 0 : 3;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,168 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "DumpFiles.h"
+#include "LoadedDump.h"
+#include "analysis/MemoryAnalysis.h"
+#include "parse/MemoryUsageReport.h"
+#include "parse/ModuleFiles.h"
+#include "report/JsonWriter.h"
+#include "util/Parallel.h"
+#include "util/SafeText.h"
+#include "util/Stopwatch.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <unistd.h>
+
+namespace bufferscope {
+
+namespace {
+
+int fail(const QString &message, int code)
+{
+    return CommandLine::fail(message, code);
+}
+
+} // namespace
+
+int runList(const Args &args, int threads)
+{
+    const bool json = args.isSet("json");
+    if (args.positional().size() > 1)
+        return fail(QStringLiteral("list takes one DIR"), 1);
+    const QString dir = args.positional().value(0);
+    if (dir.isEmpty())
+        return fail(QStringLiteral("list needs a DIR (an --xla_dump_to folder)\n") +
+                        CommandLine::usageOf(u"list"),
+                    1);
+    if (!QFileInfo(dir).isDir())
+        return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
+                                                  : QStringLiteral(": no such folder")),
+                    2);
+    const Stopwatch clock;
+    const DumpFiles found = DumpFiles::collect({dir});
+    spdlog::debug("list: {} modules found in {:.3f} s", found.files.size(), clock.seconds());
+    struct Entry
+    {
+        QString file;
+        std::string module;
+        std::vector<std::string> files;
+        ModuleFigures figures;
+    };
+    const std::size_t count = static_cast<std::size_t>(found.files.size());
+    std::vector<Entry> entries(count);
+    const QString prefix = QDir(dir).path() + QLatin1Char('/');
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto at = static_cast<qsizetype>(i);
+        entries[i].file = found.files[at];
+        entries[i].module = ModuleFiles::moduleName(found.files[at].toStdString());
+        // The module's files as the folder listing found them, named from the folder.
+        for (const QString &f : found.members[at])
+            entries[i].files.push_back(
+                (f.startsWith(prefix) ? f.mid(prefix.size()) : f).toStdString());
+    }
+    keepHeapBetweenLoads();
+    // The Modules dock's scan, on the threads it uses.
+    std::atomic<std::size_t> done{0};
+    std::mutex progressLock;
+    const bool tty = ::isatty(fileno(stderr));
+    ModuleFigures::readEach(found.files, found.bytes, threads, nullptr,
+                            [&](qsizetype i, ModuleFigures figures) {
+                                entries[static_cast<std::size_t>(i)].figures = std::move(figures);
+                                const std::size_t n = done.fetch_add(1) + 1;
+                                if (tty) {
+                                    const std::lock_guard<std::mutex> hold(progressLock);
+                                    std::fprintf(stderr, "\rread %zu/%zu\033[K", n, count);
+                                }
+                            });
+    spdlog::debug("list: read in {:.3f} s", clock.seconds());
+    int status = 0;
+    for (const Entry &e : entries)
+        if (e.figures.status != ModuleFigures::Status::Read)
+            status = 2;
+    if (tty && !entries.empty())
+        std::fprintf(stderr, "\r\033[K");
+    // The Modules dock's ranking (ModuleFigures::ranksAbove).
+    std::sort(entries.begin(), entries.end(), [](const Entry &x, const Entry &y) {
+        return ModuleFigures::ranksAbove(x.figures, x.file, y.figures, y.file);
+    });
+    std::string out;
+    if (json) {
+        JsonWriter w;
+        w.beginArray();
+        for (const Entry &e : entries) {
+            w.beginObject();
+            w.key("module").value(e.module);
+            w.key("files").beginArray();
+            for (const std::string &f : e.files)
+                w.value(f);
+            w.endArray();
+            const ModuleFigures &f = e.figures;
+            const bool read = f.status == ModuleFigures::Status::Read;
+            w.key("total_bytes").value(read ? std::int64_t{f.total} : std::int64_t{0});
+            if (read && !f.reportOnly) {
+                // The names of XLA's CompiledMemoryStats (JAX's memory_analysis()).
+                w.key("held_bytes").value(f.analysis.device.held());
+                w.key("argument_size_in_bytes").value(f.analysis.device.argument);
+                w.key("output_size_in_bytes").value(f.analysis.device.output);
+                w.key("alias_size_in_bytes").value(f.analysis.device.alias);
+                w.key("temp_size_in_bytes").value(f.analysis.device.temp);
+                w.key("host_held_bytes").value(f.analysis.host.held());
+            } else {
+                w.key("held_bytes").null();
+            }
+            w.key("peak_step").value(read ? std::int64_t{f.step} : std::int64_t{-1});
+            w.key("peak_bytes").value(read ? std::int64_t{f.peak} : std::int64_t{0});
+            if (!read)
+                w.key("error").value(f.error.toStdString());
+            w.endObject();
+        }
+        w.endArray();
+        out = w.str() + "\n";
+    } else {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "%-12s %-12s %-12s %8s  %s\n", "held", "total", "live peak",
+                      "at step", "module (files)");
+        out += buf;
+        for (const Entry &e : entries) {
+            const ModuleFigures &f = e.figures;
+            if (f.status != ModuleFigures::Status::Read) {
+                out += "(unreadable)                                    " +
+                       safetext::forTerminal(e.module) + ": " +
+                       safetext::forTerminal(f.error.toStdString()) + "\n";
+                continue;
+            }
+            // No peak (no live ranges, or only the memory-usage report): a dash, not 0B.
+            const bool peak = f.step >= 0;
+            std::snprintf(buf, sizeof buf, "%-12s %-12s %-12s %8s  %s",
+                          f.reportOnly ? "-" : humanBytes(f.held).c_str(),
+                          humanBytes(f.total).c_str(), peak ? humanBytes(f.peak).c_str() : "-",
+                          peak ? std::to_string(f.step).c_str() : "-",
+                          safetext::forTerminal(e.module).c_str());
+            out += buf;
+            if (e.files.size() > 1)
+                out += " (" + std::to_string(e.files.size()) + " files)";
+            out += "\n";
+        }
+        out += std::to_string(entries.size()) + " modules in " +
+               safetext::forTerminal(dir.toStdString()) +
+               "; held: what the device holds while it runs (argument + output - alias + temp)\n";
+    }
+    for (const QString &p : found.problems)
+        CommandLine::fail(p, 0);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (entries.empty())
+        return 2;
+    return status;
+}
+
+} // namespace bufferscope

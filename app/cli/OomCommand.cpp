@@ -1,0 +1,60 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "DumpFiles.h"
+#include "OomJoin.h"
+#include "report/OomReport.h"
+
+#include <cstdio>
+
+namespace bufferscope {
+
+namespace {
+
+int fail(const QString &message, int code)
+{
+    return CommandLine::fail(message, code);
+}
+
+} // namespace
+
+int runOom(const Args &args, int threads)
+{
+    const bool json = args.isSet("json");
+    const QString log = args.positional().value(0);
+    const QStringList dumps = args.positional().mid(1);
+    if (log.isEmpty())
+        return fail(QStringLiteral("oom needs a LOG (the text of an out-of-memory error)\n") +
+                        CommandLine::usageOf(u"oom"),
+                    1);
+    OomFindings findings;
+    findings.file = log.toStdString();
+    {
+        std::string text;
+        if (!readLog(log, text))
+            return 2;
+        findings.log = OomLog::parse(text);
+    }
+    if (findings.log.messages.empty())
+        return fail(log + QStringLiteral(": no out-of-memory message found (XLA's GPU "
+                                         "\"Out of memory while trying to allocate\" or "
+                                         "\"BufferAssignment OOM Debugging\", or a TPU \"Ran out "
+                                         "of memory\" / \"Program hbm requirement\" report)"),
+                    2);
+    int status = 0;
+    if (!dumps.isEmpty()) {
+        const DumpFiles found = DumpFiles::collect(dumps);
+        for (const QString &p : found.problems)
+            CommandLine::fail(p, 0);
+        QStringList errors;
+        weighModules(findings, found.files, errors, nullptr, threads);
+        for (const QString &e : errors)
+            CommandLine::fail(e, 0);
+        if (!errors.isEmpty())
+            status = 2;
+    }
+    const std::string out = json ? OomReport::json(findings) : OomReport::text(findings);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return status;
+}
+
+} // namespace bufferscope

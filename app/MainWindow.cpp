@@ -21,19 +21,20 @@
 #include "ValueTableView.h"
 #include "WarningsView.h"
 #include "Workspace.h"
+#include "flows/ChartExportFlow.h"
 #include "flows/DockLayout.h"
 #include "flows/FileNotice.h"
 #include "flows/FitFlow.h"
 #include "flows/LoadStatus.h"
 #include "flows/OomFlow.h"
 #include "flows/OpenFlow.h"
+#include "flows/RecentFiles.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
-#include "parse/OomMessage.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -64,8 +65,6 @@
 namespace bufferscope {
 
 namespace {
-constexpr int kMaxRecent = 10;
-const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
 const QString kBudgetKey = QStringLiteral("usage/budget");
 } // namespace
@@ -94,6 +93,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_oom, &OomFlow::opened, this, &MainWindow::oomOpened);
     connect(m_fit, &FitFlow::ready, this, &MainWindow::deviceFitReady);
     connect(m_open, &OpenFlow::reportOpened, this, &MainWindow::memoryUsageReportOpened);
+    m_export = new ChartExportFlow(this);
     // Text fields take a file manager's drop as typed text (it offers the paths as text/plain
     // too): files dropped on one go on to the window, which opens them.
     for (QLineEdit *edit : findChildren<QLineEdit *>())
@@ -250,7 +250,7 @@ void MainWindow::createViews()
     m_breakdown = new BreakdownChart(m_workspace, this);
     m_breakdown->setWindowTitle(tr("Breakdown"));
     m_peakPanel = new BreakdownPanel(m_workspace, this);
-    m_inspector = new ValueInspector(selection(), this);
+    m_inspector = new ValueInspector(m_workspace, this);
     m_source = new SourceView(this);
     connect(m_inspector, &ValueInspector::frameActivated, this, &MainWindow::showSource);
     // A frame picked in What Fills Memory shows in the Source dock when it is open.
@@ -318,8 +318,7 @@ void MainWindow::createActions()
         if (!dir.isEmpty())
             openPaths({dir});
     });
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    m_recent = new RecentFiles(this, file->addMenu(tr("Open &Recent")));
     file->addAction(tr("Open &Sample"), this, &MainWindow::openEmbeddedSample);
     file->addAction(tr("Re&load"), this, &MainWindow::reload)->setShortcut(QKeySequence::Refresh);
     QAction *compare = file->addAction(tr("&Compare With…"), this, [this] {
@@ -337,7 +336,7 @@ void MainWindow::createActions()
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     file->addSeparator();
     QAction *exportAction =
-        file->addAction(tr("&Export Chart…"), this, [this] { showExportDialog(m_lastChart); });
+        file->addAction(tr("&Export Chart…"), this, [this] { m_export->showDialog(m_lastChart); });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -450,18 +449,8 @@ void MainWindow::connectViews()
     connect(m_allocationView->selectionModel(), &QItemSelectionModel::currentChanged, this,
             selectFromTree);
     for (ChartView *view : chartViews()) {
-        connect(view, &ChartView::exportRequested, this, &MainWindow::showExportDialog);
-        connect(
-            view, &ChartView::csvWritten, this, [this](const QString &path, const QString &error) {
-                if (!error.isEmpty())
-                    ChartExport::warnNotWritten(this, tr("Export Failed"), path, error);
-                else if (path.isEmpty())
-                    statusBar()->showMessage(tr("Copied the data behind the chart as CSV"), 8000);
-                else
-                    statusBar()->showMessage(tr("Exported %1 (the data behind the chart)")
-                                                 .arg(QDir::toNativeSeparators(path)),
-                                             8000);
-            });
+        connect(view, &ChartView::exportRequested, m_export, &ChartExportFlow::showDialog);
+        connect(view, &ChartView::csvWritten, m_export, &ChartExportFlow::csvWritten);
         // File → Export offers the chart last worked with first.
         connect(view->plot(), &QCustomPlot::mousePress, this, [this, view] { m_lastChart = view; });
     }
@@ -534,7 +523,7 @@ bool MainWindow::openOomText(const QString &name, const std::string &text, const
     if (dumps.isEmpty())
         return m_oom->open(name, text);
     // The folders are listed on a job first; the window opens at once.
-    if (!OomLog::looksLike(text))
+    if (!Opened::holdsOomMessage(text))
         return m_oom->open(name, text);
     m_workspace->open(dumps, this, [this, name, text](const Opened &opened) {
         m_oom->open(name, text, opened.modules);
@@ -550,7 +539,7 @@ FitView *MainWindow::showDeviceFit(const QString &limit)
 void MainWindow::pasteFromClipboard()
 {
     const QString text = QGuiApplication::clipboard()->text();
-    if (OomLog::looksLike(text.toStdString())) {
+    if (Opened::holdsOomMessage(text.toStdString())) {
         openOomText(tr("(pasted)"), text.toStdString());
         return;
     }
@@ -617,7 +606,7 @@ void MainWindow::finishShowing()
     m_docks->warnings()->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                          : tr("Warnings"));
     if (!loaded.isEmbedded())
-        addRecent(loaded.path);
+        m_recent->add(loaded.path);
     m_notice->dumpShown(loaded);
     m_modules->setKnownResult(loaded.path, ModuleFigures::of(loaded));
     m_modules->setOpenFile(loaded.path);
@@ -644,74 +633,12 @@ void MainWindow::showError(const QString &path, const QString &error)
 
 QStringList MainWindow::recentFiles() const
 {
-    return QSettings().value(kRecentKey).toStringList();
-}
-
-void MainWindow::addRecent(const QString &path)
-{
-    QStringList recent = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(kRecentKey, recent);
-}
-
-void MainWindow::fillRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = recentFiles();
-    for (const QString &path : recent) {
-        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                             [this, path] { openPaths({path}); });
-        a->setToolTip(plainToolTip(path));
-        a->setEnabled(QFileInfo::exists(path));
-    }
-    if (recent.isEmpty())
-        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear List"), this, [] { QSettings().remove(kRecentKey); });
+    return m_recent->files();
 }
 
 bool MainWindow::exportView(ChartView *view, const QString &path, const ExportOptions &options)
 {
-    const std::optional<ExportFormat> format = ChartExport::formatOf(path);
-    if (format == ExportFormat::Csv) {
-        const bool busy = view->isWritingCsv();
-        if (busy || !view->writeCsvInBackground(path)) {
-            ChartExport::warnNotWritten(this, tr("Export Failed"), path,
-                                        busy ? ChartView::csvBusyText() : tr("no dump is open"));
-            return false;
-        }
-        statusBar()->showMessage(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
-        return true;
-    }
-    QString why;
-    if (!view->exportTo(path, options, &why)) {
-        ChartExport::warnNotWritten(this, tr("Export Failed"), path, why);
-        return false;
-    }
-    const QString what = format == ExportFormat::Png
-                             ? tr("%1 × %2 px")
-                                   .arg(qRound(options.width * options.scale))
-                                   .arg(qRound(options.height * options.scale))
-                             : tr("%1 × %2, vector").arg(options.width).arg(options.height);
-    statusBar()->showMessage(tr("Exported %1 (%2)").arg(QDir::toNativeSeparators(path), what),
-                             8000);
-    return true;
-}
-
-void MainWindow::showExportDialog(ChartView *view)
-{
-    if (!view)
-        view = m_usage;
-    // Where the last export went, not the dump's folder (often read-only).
-    ExportDialog dialog(chartViews(), view, DialogFolders::saveFolder(), this);
-    if (dialog.exec() != QDialog::Accepted || !dialog.view() || dialog.path().isEmpty())
-        return;
-    DialogFolders::rememberSaved(dialog.path());
-    exportView(dialog.view(), dialog.path(), dialog.options());
+    return m_export->exportView(view, path, options);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -723,7 +650,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
     const bool files =
         std::any_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); });
     if (files ||
-        (urls.isEmpty() && mime->hasText() && OomLog::looksLike(mime->text().toStdString())))
+        (urls.isEmpty() && mime->hasText() && Opened::holdsOomMessage(mime->text().toStdString())))
         event->acceptProposedAction();
 }
 
@@ -737,7 +664,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (paths.isEmpty()) {
         // Dropped text: an out-of-memory message selected in a terminal or a browser.
         const QString text = event->mimeData()->text();
-        if (OomLog::looksLike(text.toStdString())) {
+        if (Opened::holdsOomMessage(text.toStdString())) {
             event->acceptProposedAction();
             openOomText(tr("(dropped)"), text.toStdString());
         }

@@ -18,7 +18,9 @@ class QTreeView;
 
 namespace bufferscope {
 
+class ChartExportFlow;
 class DockLayout;
+class RecentFiles;
 class FileNotice;
 class FitFlow;
 class LoadStatus;
@@ -155,9 +157,6 @@ private:
     void finishShowing();
     void openComparison(const LoadedDump &before, const LoadedDump &after,
                         std::shared_ptr<const DumpDiff> diff);
-    void addRecent(const QString &path);
-    void fillRecentMenu();
-    void showExportDialog(ChartView *view);
 
     Workspace *m_workspace;
     bool m_threadsFromCommandLine = false; ///< `--threads N` outranks the Preferences
@@ -176,7 +175,6 @@ private:
     InstructionsView *m_instructionView = nullptr;
     WarningsView *m_warnings = nullptr;
     ModuleBrowser *m_modules = nullptr;
-    QMenu *m_recentMenu = nullptr;
     ChartView *m_lastChart = nullptr;
     // The flows the window is made of, each with the workspace and the widgets it needs.
     DockLayout *m_docks = nullptr;
@@ -185,6 +183,8 @@ private:
     OomFlow *m_oom = nullptr;
     FitFlow *m_fit = nullptr;
     OpenFlow *m_open = nullptr;
+    RecentFiles *m_recent = nullptr;
+    ChartExportFlow *m_export = nullptr;
 };
 
 } // namespace bufferscope

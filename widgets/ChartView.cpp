@@ -95,14 +95,15 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
             (event->position().toPoint() - m_pressPos).manhattanLength() <= 3)
             plotClicked(event->position());
     });
-    connect(m_selection, &Selection::currentValueChanged, this, [this](int value) {
-        showValue(value);
-        replotHighlight();
-    });
-    connect(m_selection, &Selection::currentStepChanged, this, [this](qint64 step) {
-        showStep(step);
-        replotHighlight();
-    });
+    // A click changes the value and the step at once (the workspace's rule): one replot.
+    connect(m_selection, &Selection::currentChanged, this,
+            [this](int value, qint64 step, int changes) {
+                if (changes & Selection::StepChanged)
+                    showStep(step);
+                if (changes & Selection::ValueChanged)
+                    showValue(value);
+                replotHighlight();
+            });
     connect(m_selection, &Selection::highlightedGroupChanged, this,
             [this](const QVector<int> &values) {
                 if (!m_dump)
@@ -214,6 +215,7 @@ void ChartView::replotHighlight()
         return;
     }
     m_highlightStale = false;
+    ++m_highlightReplots;
     m_highlightLayer->replot();
     // A chart's own label layer above it (UsageChart) shows what the highlight changes.
     if (QCPLayer *labels = m_plot->layer(QStringLiteral("labels")))

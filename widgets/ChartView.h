@@ -30,6 +30,8 @@ class ChartView : public QWidget
 {
     Q_OBJECT
 public:
+    /// How many times the highlight layer was redrawn (one per selection change: tests).
+    int highlightReplots() const { return m_highlightReplots; }
     explicit ChartView(Workspace *workspace, QWidget *parent = nullptr);
     ~ChartView() override;
 
@@ -176,6 +178,7 @@ private:
     bool m_highlightStale = false; ///< replotHighlight came while the chart was not shown
     QPoint m_pressPos;
     int m_csvLane; ///< the JobRunner lane of writeCsvInBackground and copyCsvInBackground
+    int m_highlightReplots = 0;
 };
 
 } // namespace bufferscope

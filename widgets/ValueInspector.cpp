@@ -1,5 +1,6 @@
 #include "ValueInspector.h"
 
+#include "Workspace.h"
 #include "analysis/ValueFlow.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
@@ -29,9 +30,10 @@ QString row(const QString &key, const QString &value)
 }
 } // namespace
 
-ValueInspector::ValueInspector(Selection *selection, QWidget *parent)
-    : QWidget(parent), m_selection(selection), m_heading(new QLabel(this)),
-      m_details(new QTextBrowser(this)), m_text(new QPlainTextEdit(this)),
+ValueInspector::ValueInspector(Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace), m_selection(workspace->selection()),
+      m_heading(new QLabel(this)), m_details(new QTextBrowser(this)),
+      m_text(new QPlainTextEdit(this)),
       m_copySource(new QPushButton(tr("Copy source location"), this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -284,7 +286,9 @@ void ValueInspector::showValue(int value)
     }
     m_value = value;
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
-    const ValueCard card = ValueCard::of(*m_dump, static_cast<std::uint32_t>(value));
+    // The data flow the workspace keeps for the value last asked for (Go to Producer asks too).
+    const std::shared_ptr<const ValueFlow> flow = m_workspace->flow(m_dump, value);
+    const ValueCard card = ValueCard::of(*m_dump, static_cast<std::uint32_t>(value), flow.get());
     m_frames = card.stack;
     m_headingName = toQString(card.name);
     m_headingSize = humanBytesText(card.bytes);

@@ -15,6 +15,7 @@ class QTextBrowser;
 namespace bufferscope {
 
 class Selection;
+class Workspace;
 struct ValueCard;
 
 /// Every field of the selected value: identity, allocation, sizes and padding, shape, live
@@ -24,7 +25,7 @@ class ValueInspector : public QWidget
 {
     Q_OBJECT
 public:
-    ValueInspector(Selection *selection, QWidget *parent = nullptr);
+    ValueInspector(Workspace *workspace, QWidget *parent = nullptr);
 
     void setDump(std::shared_ptr<const Dump> dump);
     /// Library frames of call stacks show grey (SourceFrames.h).
@@ -52,6 +53,7 @@ private:
     /// The heading: the name, elided in the middle to the width there is, and the size.
     void fitHeading();
 
+    Workspace *m_workspace;
     Selection *m_selection;
     std::shared_ptr<const Dump> m_dump;
     QLabel *m_heading;

@@ -2,8 +2,14 @@
 
 #include "parse/FileKind.h"
 #include "parse/MappedFile.h"
+#include "parse/OomMessage.h"
 
 namespace bufferscope {
+
+bool Opened::holdsOomMessage(const std::string &text)
+{
+    return OomLog::looksLike(text);
+}
 
 Opened::Report Opened::readReport(const QString &path)
 {

@@ -45,6 +45,8 @@ struct Opened
     /// Classifies `paths` and reads what each kind needs. A folder whose only module is a lone
     /// memory-usage report is that report.
     static Opened classify(const QStringList &paths);
+    /// Whether `text` (pasted, dropped) holds an out-of-memory message.
+    static bool holdsOomMessage(const std::string &text);
     /// Reads a memory-usage report file.
     static Report readReport(const QString &path);
 };

@@ -38,7 +38,7 @@ Workspace::Workspace(QObject *parent)
 {
     qRegisterMetaType<LoadedDump>();
     qRegisterMetaType<ModuleFigures>();
-    connect(m_selection, &Selection::currentValueChanged, this, &Workspace::valueChosen);
+    m_selection->setStepRule([this](int value, qint64 step) { return stepFor(value, step); });
 
     const auto add = [this](Action which, const QString &text, const QKeySequence &keys,
                             auto slot) {
@@ -505,15 +505,14 @@ void Workspace::goToPeak()
         m_selection->setCurrentStep(space->peak.step);
 }
 
-void Workspace::valueChosen(int value)
+qint64 Workspace::stepFor(int value, qint64 step) const
 {
     // Choosing a value moves the step into its live range (unless it is there already).
     if (value < 0 || !m_current.dump ||
         static_cast<std::size_t>(value) >= m_current.dump->values.size())
-        return;
+        return step;
     const Value &v = m_current.dump->values[static_cast<std::size_t>(value)];
-    if (v.hasLiveRange() && !v.liveAt(m_selection->currentStep()))
-        m_selection->setCurrentStep(v.start);
+    return v.hasLiveRange() && !v.liveAt(step) ? v.start : step;
 }
 
 std::shared_ptr<const ValueFlow> Workspace::flow(const std::shared_ptr<const Dump> &dump, int value)

@@ -232,7 +232,8 @@ Q_SIGNALS:
     void libraryPatternsChanged();
 
 private:
-    void valueChosen(int value);
+    /// The selection rule: the step that goes with choosing `value` at `step`.
+    qint64 stepFor(int value, qint64 step) const;
     void handTo(std::size_t subscriber);
     void fillNext(std::size_t next, quint64 generation);
     void finishShowing();

@@ -13,7 +13,16 @@ void Selection::setCurrentValue(int value)
     if (value == m_value)
         return;
     m_value = value;
+    // The rule (the workspace's) moves the step with the value, before anyone hears of
+    // either: one change, value and step together.
+    const qint64 step = m_stepRule && value >= 0 ? m_stepRule(value, m_step) : m_step;
+    const bool stepMoved = step >= -1 && step != m_step;
+    if (stepMoved) {
+        m_step = step;
+        Q_EMIT currentStepChanged(step);
+    }
     Q_EMIT currentValueChanged(value);
+    Q_EMIT currentChanged(m_value, m_step, stepMoved ? StepChanged | ValueChanged : ValueChanged);
 }
 
 void Selection::setCurrentStep(qint64 step)
@@ -26,6 +35,7 @@ void Selection::setCurrentStep(qint64 step)
         return;
     m_step = step;
     Q_EMIT currentStepChanged(step);
+    Q_EMIT currentChanged(m_value, m_step, StepChanged);
 }
 
 void Selection::setHoveredValue(int value)

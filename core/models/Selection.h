@@ -4,6 +4,8 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
+
 namespace bufferscope {
 
 /// The one selection every view reads and writes: a value, a step and a hovered value, all as
@@ -24,6 +26,17 @@ public:
     /// it does not have yet.
     void setFrozen(bool frozen) { m_frozen = frozen; }
     bool isFrozen() const { return m_frozen; }
+    /// The step that goes with a value chosen at `step` (the workspace's rule: into its live
+    /// range); applied by setCurrentValue before it says anything, so value and step change
+    /// as one.
+    using StepRule = std::function<qint64(int value, qint64 step)>;
+    void setStepRule(StepRule rule) { m_stepRule = std::move(rule); }
+
+    enum Change
+    {
+        ValueChanged = 1,
+        StepChanged = 2
+    };
 
 public Q_SLOTS:
     void setCurrentValue(int value);
@@ -37,6 +50,10 @@ public Q_SLOTS:
 Q_SIGNALS:
     void currentValueChanged(int value);
     void currentStepChanged(qint64 step);
+    /// Once per change of the value, the step or both (after currentStepChanged and
+    /// currentValueChanged): what a view that draws both listens to, to redraw once per click.
+    /// `changes` is a combination of Change.
+    void currentChanged(int value, qint64 step, int changes);
     void hoveredValueChanged(int value);
     void highlightedGroupChanged(const QVector<int> &values, const QString &label);
 
@@ -47,6 +64,7 @@ private:
     QVector<int> m_group;
     QString m_groupLabel;
     bool m_frozen = false;
+    StepRule m_stepRule;
 };
 
 } // namespace bufferscope

@@ -4,7 +4,7 @@
 
 namespace bufferscope {
 
-ValueCard ValueCard::of(const Dump &dump, std::uint32_t value)
+ValueCard ValueCard::of(const Dump &dump, std::uint32_t value, const ValueFlow *flow)
 {
     const Value &v = dump.values[value];
     ValueCard c;
@@ -30,7 +30,7 @@ ValueCard ValueCard::of(const Dump &dump, std::uint32_t value)
         c.start = v.start;
         c.end = v.end;
     }
-    c.flow = ValueFlow::of(dump, value);
+    c.flow = flow ? *flow : ValueFlow::of(dump, value);
     c.usesNotInitialized = v.usesState == UsesState::NotInitialized;
     if (const Instruction *ins = dump.instructionOf(v)) {
         c.instruction = v.instruction;

@@ -53,7 +53,9 @@ struct ValueCard
 
     bool hasLiveRange() const { return start >= 0; }
 
-    static ValueCard of(const Dump &dump, std::uint32_t value);
+    /// `flow`: the value's data flow when the caller has it (the workspace keeps the last one);
+    /// else it is worked out here.
+    static ValueCard of(const Dump &dump, std::uint32_t value, const ValueFlow *flow = nullptr);
 };
 
 } // namespace bufferscope

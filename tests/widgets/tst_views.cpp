@@ -95,7 +95,7 @@ struct Views
     UsageChart usage{&workspace};
     LiveRangeGantt gantt{&workspace};
     MemoryMap map{&workspace};
-    ValueInspector inspector{&selection};
+    ValueInspector inspector{&workspace};
     LoadedDump loaded;
 
     Views()
@@ -289,6 +289,29 @@ private Q_SLOTS:
                 QStringLiteral("%1 %2").arg(QLatin1String(f.sample), QLatin1String(f.value))))
                 << static_cast<int>(i);
         }
+    }
+
+    void oneClickOneReplot()
+    {
+        // Choosing a value outside the step moves the step too (the workspace's rule): every
+        // chart redraws its highlight once for the two, not once for each.
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        const Dump &d = *views.loaded.dump;
+        const int v = static_cast<int>(d.findValue("fusion.40"));
+        QVERIFY(v >= 0);
+        views.selection.setCurrentStep(d.values[static_cast<std::size_t>(v)].end + 5);
+        QVERIFY(!d.values[static_cast<std::size_t>(v)].liveAt(views.selection.currentStep()));
+        const int usage = views.usage.highlightReplots();
+        const int gantt = views.gantt.highlightReplots();
+        views.selection.setCurrentValue(v);
+        QCOMPARE(views.selection.currentStep(), d.values[static_cast<std::size_t>(v)].start);
+        QCOMPARE(views.usage.highlightReplots(), usage + 1);
+        QCOMPARE(views.gantt.highlightReplots(), gantt + 1);
+        // The inspector's data flow is the workspace's, worked out once.
+        const auto flow = views.workspace.flow(views.loaded.dump, v);
+        QCOMPARE(views.workspace.flow(views.loaded.dump, v).get(), flow.get());
+        QVERIFY(views.inspector.details()->toPlainText().contains(QStringLiteral("fusion.40")));
     }
 
     void flowMarkedInEveryView()
@@ -519,10 +542,10 @@ private Q_SLOTS:
         LoadedDump loaded;
         QString error;
         QVERIFY2(loadDump(path, loaded, error), qPrintable(error));
-        Selection selection;
-        ValueInspector inspector(&selection);
+        Workspace workspace;
+        ValueInspector inspector(&workspace);
         inspector.setDump(loaded.dump);
-        selection.setCurrentValue(static_cast<int>(loaded.dump->findValue("Arg_0.1")));
+        workspace.selection()->setCurrentValue(static_cast<int>(loaded.dump->findValue("Arg_0.1")));
         const QString details = inspector.details()->toPlainText();
         QVERIFY2(details.contains(QStringLiteral("train_step model.py:20:5\nmain train.py:10:1")),
                  qPrintable(details));

@@ -3,6 +3,7 @@
 // Whether two Dumps hold the same facts, field by field, and a loader that parses one input at
 // every thread count the parser must agree on (issue 18: the output is the same for every N).
 
+#include "FieldCount.h"
 #include "model/Dump.h"
 #include "parse/DumpParser.h"
 
@@ -71,8 +72,37 @@ inline auto fields(const FormatTraits &t)
 {
     return std::tie(t.bom, t.crlf, t.allocationPointers, t.gluedFromInstruction,
                     t.fromInstructionNoSpace, t.logicalBufferEra, t.splitFiles, t.truncated,
-                    t.hasUsedValues, t.hasLiveRange, t.liveRangeUnavailable);
+                    t.hasUsedValues, t.hasLiveRange, t.liveRangeUnavailable,
+                    t.printedWithoutLiveRanges);
 }
+inline auto fields(const PrintedPeak &p)
+{
+    return std::tie(p.present, p.undetermined, p.file, p.line, p.step, p.format, p.bytes, p.entries,
+                    p.stackTrace, p.stackTraceBytes);
+}
+
+/// Every field of each record is in its list above: one added to the model and not here
+/// stops the build.
+template <class T> constexpr bool listsEveryField()
+{
+    return fieldCount<T>() == std::tuple_size_v<decltype(fields(std::declval<const T &>()))>;
+}
+static_assert(listsEveryField<ShapeInfo>());
+// Instruction's text is listed as its three fields.
+static_assert(fieldCount<TextRef>() == 3 &&
+              fieldCount<Instruction>() + 2 ==
+                  std::tuple_size_v<decltype(fields(std::declval<const Instruction &>()))>);
+static_assert(listsEveryField<Allocation>());
+static_assert(listsEveryField<Value>());
+static_assert(listsEveryField<Position>());
+static_assert(listsEveryField<Use>());
+static_assert(listsEveryField<Diagnostic>());
+static_assert(listsEveryField<PeakEntry>());
+static_assert(listsEveryField<StackTraceNode>());
+static_assert(listsEveryField<StackFrame>());
+static_assert(listsEveryField<SourceFile>());
+static_assert(listsEveryField<FormatTraits>());
+static_assert(listsEveryField<PrintedPeak>());
 
 template <class T>
 std::string vectorDifference(const char *what, const std::vector<T> &a, const std::vector<T> &b)
@@ -95,6 +125,10 @@ std::string vectorDifference(const char *what, const std::vector<T> &a, const st
 /// Empty when `a` and `b` hold the same facts; otherwise the first difference found.
 inline std::string dumpDifference(const Dump &a, const Dump &b)
 {
+    // The Dump's 27 fields, each compared below but textSource (where the long texts are read
+    // from: the same file either way, not a fact of the dump). A field added to Dump and not
+    // here stops the build.
+    static_assert(fieldCount<Dump>() == 27, "compare the new Dump field in dumpDifference");
     if (a.module != b.module)
         return "module";
     if (a.strings.size() != b.strings.size())
@@ -126,11 +160,13 @@ inline std::string dumpDifference(const Dump &a, const Dump &b)
         vectorDifference("instructionUserStart", a.instructionUserStart, b.instructionUserStart),
         vectorDifference("instructionUsers", a.instructionUsers, b.instructionUsers),
         vectorDifference("stackFrames", a.stackFrames, b.stackFrames),
+        a.notes == b.notes ? std::string() : std::string("notes"),
     };
     for (const std::string &d : differences) {
         if (!d.empty())
             return d;
     }
+    // Its lists are compared above ("peak entries", "peak stack trace").
     const PrintedPeak &p = a.printedPeak;
     const PrintedPeak &q = b.printedPeak;
     if (std::tie(p.present, p.undetermined, p.file, p.line, p.step, p.format, p.bytes,

@@ -183,4 +183,13 @@ void JobRunner::post(std::function<void()> task)
     });
 }
 
+bool JobRunner::waitForDone(int msecs)
+{
+    // The workers first: what they hand over is posted to this thread before they end.
+    if (!m_pool->waitForDone(msecs))
+        return false;
+    QCoreApplication::sendPostedEvents();
+    return true;
+}
+
 } // namespace bufferscope

@@ -116,6 +116,10 @@ public:
     bool isBusy(Lane lane) const;
     /// Another dump is shown: every Scope::Dump job is cancelled and its result dropped.
     void dumpChanged();
+    /// Waits (up to `msecs`) until every job has finished and what it handed over was
+    /// delivered or dropped. For tests and headless hosts, instead of sleeping "long enough";
+    /// the window never waits. False when jobs still run after `msecs`.
+    bool waitForDone(int msecs = 10000);
 
     /// Drops references to big immutable things (a dump, its timeline, a comparison) on a
     /// worker: if they were the last, the freeing happens there and not on the GUI thread,

@@ -1,6 +1,7 @@
 // `bufferscope export`, run as a user runs it: a separate process, headless.
 #include "CliRun.h"
 #include "CsvRead.h"
+#include "SampleTruths.h"
 
 #include <QDir>
 #include <QFile>
@@ -64,7 +65,7 @@ QStringList exportArgs(const QString &dump, const QString &view, const QString &
 // `allocation 0: size 311164928, parameter 5` (296.75MiB in XLA's units).
 constexpr int kDecoderSteps = 67;
 constexpr int kDecoderValues = 49;
-constexpr qint64 kDecoderPeakBytes = 931536164;
+const qint64 kDecoderPeakBytes = testutil::sampleTruth("gpu_decoder_layer").peakBytes;
 constexpr int kDecoderPeakStep = 58;
 
 } // namespace

@@ -237,7 +237,7 @@ private Q_SLOTS:
         w.openPath(sample("gpu_decoder_layer"));
         w.openPath(sample("tpu_random_normal"));
         QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));
-        QTest::qWait(100); // a late delivery of the first would have come by now
+        QVERIFY(w.workspace()->jobs()->waitForDone()); // a late delivery would have come
         QCOMPARE(finished.count(), 1);
         QCOMPARE(shown.count(), 1);
         QCOMPARE(cancelled.count(), 0);

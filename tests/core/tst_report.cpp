@@ -2,6 +2,7 @@
 // through the real executable.
 #include "CliRun.h"
 #include "FlowFacts.h"
+#include "SampleTruths.h"
 #include "report/JsonWriter.h"
 
 #include <QJsonArray>
@@ -96,20 +97,11 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("printedStep");
         QTest::addColumn<qint64>("printedBytes");
         QTest::addColumn<int>("printedValues");
-        QTest::newRow("gpu_vllm_update_slice")
-            << "gpu_vllm_update_slice" << qint64(1522) << qint64(68) << qint64(1210) << qint64(1554)
-            << qint64(60) << qint64(1026) << 3;
-        QTest::newRow("gpu_decoder_layer")
-            << "gpu_decoder_layer" << qint64(932847568) << qint64(58) << qint64(931536164)
-            << qint64(931536164) << qint64(58) << qint64(931536164) << 22;
-        QTest::newRow("tpu_unstack") << "tpu_unstack" << qint64(52288) << qint64(1) << qint64(3104)
-                                     << qint64(96) << qint64(6) << qint64(96) << 6;
-        QTest::newRow("tpu_random_normal")
-            << "tpu_random_normal" << qint64(92676) << qint64(15) << qint64(17920) << qint64(8208)
-            << qint64(15) << qint64(8980) << 8;
-        QTest::newRow("tpu_dynamic_slice")
-            << "tpu_dynamic_slice" << qint64(18980) << qint64(7) << qint64(9728) << qint64(2080)
-            << qint64(7) << qint64(4132) << 7;
+        for (const testutil::SampleTruth &t : testutil::kSampleTruths) // tests/SampleTruths.h
+            QTest::newRow(t.name) << QString::fromLatin1(t.name) << qint64(t.total)
+                                  << qint64(t.peakStep) << qint64(t.peakBytes)
+                                  << qint64(t.logicalBytes) << qint64(t.printedStep)
+                                  << qint64(t.printedBytes) << t.printedEntries;
     }
     void json()
     {

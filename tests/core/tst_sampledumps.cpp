@@ -1,6 +1,7 @@
 // The five real dumps against the truths docs/FORMAT.md Part A and §11 state for them.
 #include "DumpCompare.h"
 #include "DumpText.h"
+#include "SampleTruths.h"
 #include "analysis/PeakBreakdown.h"
 #include "model/MemorySpaces.h"
 
@@ -94,22 +95,13 @@ private Q_SLOTS:
         QTest::addColumn<int>("printedEntries");
         QTest::addColumn<qint64>("printedBytes");
         QTest::addColumn<qint64>("xlaStep");
-        // docs/FORMAT.md Part A, the table of truths.
-        QTest::newRow("gpu_vllm_update_slice")
-            << "gpu_vllm_update_slice" << qint64(1522) << qint64(68) << qint64(1210) << qint64(61)
-            << qint64(1554) << qint64(60) << 3 << qint64(1026) << qint64(60);
-        QTest::newRow("gpu_decoder_layer") << "gpu_decoder_layer" << qint64(932847568) << qint64(58)
-                                           << qint64(931536164) << qint64(58) << qint64(931536164)
-                                           << qint64(58) << 22 << qint64(931536164) << qint64(58);
-        QTest::newRow("tpu_unstack")
-            << "tpu_unstack" << qint64(52288) << qint64(1) << qint64(3104) << qint64(1)
-            << qint64(96) << qint64(6) << 6 << qint64(96) << qint64(6);
-        QTest::newRow("tpu_random_normal")
-            << "tpu_random_normal" << qint64(92676) << qint64(15) << qint64(17920) << qint64(15)
-            << qint64(8208) << qint64(15) << 8 << qint64(8980) << qint64(15);
-        QTest::newRow("tpu_dynamic_slice")
-            << "tpu_dynamic_slice" << qint64(18980) << qint64(7) << qint64(9728) << qint64(1)
-            << qint64(2080) << qint64(7) << 7 << qint64(4132) << qint64(7);
+        // docs/FORMAT.md Part A, the table of truths (tests/SampleTruths.h).
+        for (const testutil::SampleTruth &t : testutil::kSampleTruths)
+            QTest::newRow(t.name) << QString::fromLatin1(t.name) << qint64(t.total)
+                                  << qint64(t.peakStep) << qint64(t.peakBytes)
+                                  << qint64(t.logicalStep) << qint64(t.logicalBytes)
+                                  << qint64(t.printedStep) << t.printedEntries
+                                  << qint64(t.printedBytes) << qint64(t.xlaStep);
     }
     void truths()
     {

@@ -1609,7 +1609,7 @@ private Q_SLOTS:
         };
         QTRY_VERIFY(!views.map.isBuilding());
         QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
-        QTest::qWait(50); // a late result of the old dump would have arrived by now
+        QVERIFY(views.workspace.jobs()->waitForDone()); // a late result would have come
         QCOMPARE(views.map.boxes()->boxes().size(), drawnOf(*other.dump));
         QVERIFY(drawnOf(*other.dump) != drawnOf(d));
     }

@@ -77,7 +77,7 @@ void BoxPlottable::setColours(const std::vector<QColor> &colours)
     m_borders.clear();
     m_rgb.clear();
     for (const QColor &c : colours) {
-        m_brushes.emplace_back(c, m_brushStyle);
+        m_brushes.emplace_back(c, Qt::SolidPattern);
         m_borders.push_back(c.darker(160));
         m_rgb.push_back(c.rgba());
     }

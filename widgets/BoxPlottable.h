@@ -49,10 +49,8 @@ public:
     void setBoxSet(std::shared_ptr<const BoxSet> set);
     const std::vector<Box> &boxes() const { return m_set->boxes(); }
     const std::shared_ptr<const BoxSet> &boxSet() const { return m_set; }
-    /// Colours by Box::colour, filled with the brush style (call setBrushStyle first).
+    /// Colours by Box::colour, each box filled solid.
     void setColours(const std::vector<QColor> &colours);
-    /// Solid by default; a hatch lets the boxes underneath show through (group highlights).
-    void setBrushStyle(Qt::BrushStyle style) { m_brushStyle = style; }
     /// Thin borders between neighbouring boxes, so reused regions read as separate values.
     void setOutlined(bool outlined) { m_outlined = outlined; }
     /// A pen drawn around every box (highlights). Qt::NoPen (the default) draws none.
@@ -108,7 +106,6 @@ private:
     double m_minimumAcross = 0;
     bool m_outlined = true;
     bool m_recording = false;
-    Qt::BrushStyle m_brushStyle = Qt::SolidPattern;
     Frame m_frame;
 };
 

@@ -306,11 +306,6 @@ void BreakdownPanel::setPinnedToPeak(bool pinned)
     m_pin->setChecked(pinned);
 }
 
-bool BreakdownPanel::isPinnedToPeak() const
-{
-    return m_pin->isChecked();
-}
-
 void BreakdownPanel::follow(qint64 step)
 {
     // Pinned: the peak of the memory space on show, whatever step is current.

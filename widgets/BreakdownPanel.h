@@ -56,7 +56,6 @@ public:
     QTreeView *tree() const { return m_tree; }
     /// "Pin to peak": the panel stays at the peak of the memory space on show.
     void setPinnedToPeak(bool pinned);
-    bool isPinnedToPeak() const;
     Treemap *treemap() const { return m_treemap; }
     /// The treemap's path from the top down to the node it shows (empty: the top).
     const std::vector<const BreakdownNode *> &drillPath() const { return m_drill; }

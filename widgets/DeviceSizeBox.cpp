@@ -27,7 +27,11 @@ DeviceSizeBox::DeviceSizeBox(None none, QWidget *parent) : QComboBox(parent)
         const QString devices = toQString(size.devices);
         addItem(QStringLiteral("%1 · %2").arg(bytesText, devices), qint64(size.bytes));
         setItemData(count() - 1, bytesText, kShortRole);
-        setItemData(count() - 1, devices, Qt::ToolTipRole);
+        // The maker's figure, and beside it what the runtime gets of it.
+        setItemData(count() - 1,
+                    tr("%1 as the maker states it: %2.\nWhat XLA gets is less: %3.")
+                        .arg(bytesText, devices, toQString(size.runtime)),
+                    Qt::ToolTipRole);
     }
     addItem(tr("Custom…"), qint64(-1));
     setItemData(count() - 1, tr("Custom…"), kShortRole);

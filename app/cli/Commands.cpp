@@ -7,6 +7,11 @@
 
 namespace bufferscope {
 
+int cli::fail(const QString &message, int code)
+{
+    return CommandLine::fail(message, code);
+}
+
 bool loadForCommand(const QString &file, LoadedDump &out, int threads)
 {
     if (QFileInfo(file).isDir()) {

@@ -17,6 +17,11 @@ int runList(const Args &args, int threads);
 int runOom(const Args &args, int threads);
 int runFit(const Args &args, int threads);
 
+namespace cli {
+/// CommandLine::fail: prints "bufferscope: MESSAGE" on stderr and returns `code`.
+int fail(const QString &message, int code);
+} // namespace cli
+
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
 bool loadForCommand(const QString &file, LoadedDump &out, int threads);
 /// Reads a whole log (a regular file only: a FIFO would hang the command); prints why not.

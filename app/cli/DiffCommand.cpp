@@ -16,14 +16,7 @@
 
 namespace bufferscope {
 
-namespace {
-
-int fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
-
-} // namespace
+using cli::fail;
 
 int runDiff(const Args &args, int threads)
 {

@@ -2,6 +2,7 @@
 
 #include "BreakdownChart.h"
 #include "CommandLine.h"
+#include "Commands.h"
 #include "CompareView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
@@ -25,6 +26,8 @@
 
 namespace bufferscope {
 
+using cli::fail;
+
 namespace {
 
 // In the order of GanttOrder and of Breakdown::Grouping's flat groupings.
@@ -33,11 +36,6 @@ const QStringList kOrders = {QStringLiteral("start"), QStringLiteral("size"),
 const QStringList kGroupings = {QStringLiteral("op_name"), QStringLiteral("source"),
                                 QStringLiteral("op_type"), QStringLiteral("kind"),
                                 QStringLiteral("shape")};
-
-int fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
 
 /// `--view compare --compare OTHER`: the compare window's curves of FILE (before) and OTHER
 /// (after), or their CSV.

@@ -14,12 +14,9 @@
 
 namespace bufferscope {
 
-namespace {
+using cli::fail;
 
-int fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
+namespace {
 
 std::int64_t sizeFromText(std::string_view text)
 {

@@ -25,14 +25,7 @@
 
 namespace bufferscope {
 
-namespace {
-
-int fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
-
-} // namespace
+using cli::fail;
 
 int runList(const Args &args, int threads)
 {

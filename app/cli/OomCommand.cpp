@@ -8,14 +8,7 @@
 
 namespace bufferscope {
 
-namespace {
-
-int fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
-
-} // namespace
+using cli::fail;
 
 int runOom(const Args &args, int threads)
 {

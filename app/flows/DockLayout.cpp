@@ -63,6 +63,12 @@ QList<QDockWidget *> DockLayout::docks() const
     return m_window->findChildren<QDockWidget *>(QString(), Qt::FindDirectChildrenOnly);
 }
 
+QDockWidget *DockLayout::named(const char *objectName) const
+{
+    return m_window->findChild<QDockWidget *>(QLatin1String(objectName),
+                                              Qt::FindDirectChildrenOnly);
+}
+
 bool DockLayout::isCompact() const
 {
     return m_window->height() < 900 || m_window->width() < 1500;
@@ -70,18 +76,15 @@ bool DockLayout::isCompact() const
 
 void DockLayout::arrange()
 {
-    const auto dock = [this](const char *name) {
-        return m_window->findChild<QDockWidget *>(QLatin1String(name), Qt::FindDirectChildrenOnly);
-    };
-    QDockWidget *usage = dock("UsageDock");
-    QDockWidget *gantt = dock("GanttDock");
-    QDockWidget *map = dock("MemoryMapDock");
-    QDockWidget *values = dock("ValuesDock");
-    QDockWidget *breakdown = dock("BreakdownDock");
-    QDockWidget *peak = dock("WhatFillsMemoryDock");
-    QDockWidget *inspector = dock("InspectorDock");
-    QDockWidget *allocations = dock("AllocationsDock");
-    QDockWidget *instructions = dock("InstructionsDock");
+    QDockWidget *usage = named("UsageDock");
+    QDockWidget *gantt = named("GanttDock");
+    QDockWidget *map = named("MemoryMapDock");
+    QDockWidget *values = named("ValuesDock");
+    QDockWidget *breakdown = named("BreakdownDock");
+    QDockWidget *peak = named("WhatFillsMemoryDock");
+    QDockWidget *inspector = named("InspectorDock");
+    QDockWidget *allocations = named("AllocationsDock");
+    QDockWidget *instructions = named("InstructionsDock");
     // Two defaults, each giving every chart room. On a laptop screen (1366 × 768) rows under the
     // usage chart would leave each view a few dozen pixels: the charts and the values are one
     // tab group under the usage chart (Live Ranges first), the right-hand tables another. On a
@@ -122,16 +125,13 @@ void DockLayout::arrange()
 
 void DockLayout::sizeDefaults()
 {
-    const auto dock = [this](const char *name) {
-        return m_window->findChild<QDockWidget *>(QLatin1String(name), Qt::FindDirectChildrenOnly);
-    };
-    QDockWidget *usage = dock("UsageDock");
-    QDockWidget *gantt = dock("GanttDock");
-    QDockWidget *map = dock("MemoryMapDock");
-    QDockWidget *values = dock("ValuesDock");
-    QDockWidget *peak = dock("WhatFillsMemoryDock");
-    QDockWidget *inspector = dock("InspectorDock");
-    QDockWidget *instructions = dock("InstructionsDock");
+    QDockWidget *usage = named("UsageDock");
+    QDockWidget *gantt = named("GanttDock");
+    QDockWidget *map = named("MemoryMapDock");
+    QDockWidget *values = named("ValuesDock");
+    QDockWidget *peak = named("WhatFillsMemoryDock");
+    QDockWidget *inspector = named("InspectorDock");
+    QDockWidget *instructions = named("InstructionsDock");
     const int width = m_window->width();
     // Sizes as shares of the window: the right column a fixed-ish width for the inspector's
     // card, the usage chart tall enough to read its levels (a third on a laptop).

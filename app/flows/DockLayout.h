@@ -51,6 +51,7 @@ private:
     void arrange();
     void sizeDefaults();
     bool isCompact() const;
+    QDockWidget *named(const char *objectName) const;
 
     QMainWindow *m_window;
     QDockWidget *m_warnings = nullptr;

@@ -168,10 +168,24 @@ std::span<const DeviceFit::Device> DeviceFit::devices()
 std::vector<DeviceFit::DeviceSize> DeviceFit::deviceSizes()
 {
     std::vector<DeviceSize> out;
+    std::vector<std::pair<bool, bool>> kinds; // per size: a GPU among them, a TPU among them
     for (const Device &d : kDevices) {
-        if (out.empty() || out.back().bytes != d.gib * kGiB)
-            out.push_back({d.gib * kGiB, {}});
+        if (out.empty() || out.back().bytes != d.gib * kGiB) {
+            out.push_back({d.gib * kGiB, {}, {}});
+            kinds.emplace_back(false, false);
+        }
         out.back().devices += (out.back().devices.empty() ? "" : ", ") + std::string(d.name);
+        (d.id.starts_with("tpu-") ? kinds.back().second : kinds.back().first) = true;
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        std::string &r = out[i].runtime;
+        if (kinds[i].first)
+            r = "on a GPU, JAX gives XLA 75 % of it by default (" +
+                humanBytes(out[i].bytes / 4 * 3) +
+                "; XLA_PYTHON_CLIENT_MEM_FRACTION), less the driver's context";
+        if (kinds[i].second)
+            r += std::string(r.empty() ? "on" : "; on") +
+                 " a TPU, the runtime keeps a part (the out-of-memory report's 'reserved')";
     }
     return out;
 }

@@ -95,6 +95,11 @@ struct DeviceFit
     {
         std::int64_t bytes = 0;
         std::string devices;
+        /// What the runtime gets of it, beside the maker's figure: on a GPU JAX preallocates
+        /// 75 % for XLA unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise (JAX's "GPU memory
+        /// allocation"); on a TPU the runtime keeps a part (the out-of-memory report's
+        /// `reserved` line).
+        std::string runtime;
     };
     static std::vector<DeviceSize> deviceSizes();
     /// Named devices' memory as their makers state it ("a100-80gb" → 80 GiB); nullopt when

@@ -293,6 +293,28 @@ class TestFit : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void devicesSayWhatTheRuntimeGets()
+    {
+        // One device list, with the devices; beside each size the maker states, what
+        // XLA gets: 75 % on a GPU under JAX's defaults (80 GiB -> 60 GiB, by hand).
+        for (const char *id : {"h200-141gb", "mi250-64gb", "mi300x-192gb", "l4-24gb", "tpu-v5e",
+                               "tpu-v5p", "tpu-v6e", "a100-80gb"})
+            QVERIFY2(DeviceFit::preset(id).has_value(), id);
+        bool sawEighty = false;
+        for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes()) {
+            QVERIFY(!size.runtime.empty());
+            if (size.bytes == std::int64_t{80} << 30) {
+                sawEighty = true;
+                QVERIFY2(size.runtime.find("75 %") != std::string::npos &&
+                             size.runtime.find("60.00GiB") != std::string::npos,
+                         size.runtime.c_str());
+            }
+            if (size.devices.find("TPU v5e") != std::string::npos)
+                QVERIFY(size.runtime.find("TPU") != std::string::npos);
+        }
+        QVERIFY(sawEighty);
+    }
+
     void memoryAnalysisByHand()
     {
         const auto fwd = testutil::loadText(kForward);

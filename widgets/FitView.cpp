@@ -5,10 +5,10 @@
 #include "DeviceSizeBox.h"
 #include "TableCsv.h"
 #include "layout/LabelLayout.h"
+#include "model/ModuleNames.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
-#include "parse/ModuleFiles.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -61,10 +61,10 @@ QTableWidgetItem *cell(const QString &text, qint64 sortKey = -1)
     return i;
 }
 
-/// "jit_train_step (0294)": the module as a person names it (ModuleFiles::shortName).
+/// "jit_train_step (0294)": the module as a person names it (ModuleNames::shortName).
 std::string shortNameOf(const DeviceFit::Module &m)
 {
-    return ModuleFiles::shortName(m.file.empty() ? m.name : m.file);
+    return ModuleNames::shortName(m.file.empty() ? m.name : m.file);
 }
 
 std::int64_t sizeOf(std::string_view text)

@@ -4,9 +4,9 @@
 #include "ChartPalette.h"
 #include "TableCsv.h"
 #include "layout/LabelLayout.h"
+#include "model/ModuleNames.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
-#include "parse/ModuleFiles.h"
 
 #include <QFontMetricsF>
 #include <QHeaderView>
@@ -65,7 +65,7 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
     : QWidget(parent, Qt::Window), m_report(std::move(report)), m_summary(new QLabel(this)),
       m_table(new QTableWidget(this)), m_sizes(newPlot(this)), m_offsets(newPlot(this))
 {
-    const QString module = toQString(ModuleFiles::moduleName(path.toStdString()));
+    const QString module = toQString(ModuleNames::moduleName(path.toStdString()));
     setWindowTitle(tr("%1 — memory-usage report — BufferScope").arg(module));
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "parse/MemoryUsageReport.h"
+#include "model/MemoryUsageReport.h"
 
 #include <QStringList>
 #include <QWidget>

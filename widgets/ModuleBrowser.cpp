@@ -3,8 +3,8 @@
 #include "DumpFiles.h"
 #include "TableCsv.h"
 #include "Workspace.h"
+#include "model/ModuleNames.h"
 #include "models/QtText.h"
-#include "parse/ModuleFiles.h"
 
 #include <QAction>
 #include <QElapsedTimer>
@@ -229,7 +229,7 @@ void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const Modul
     m_figures.insert(file, figures);
     // The module name and id from XLA's file name ("jit_train_step (0294)"): in a dock a
     // third of a laptop screen wide, the whole stem showed as "mo…". All of it is in the tooltip.
-    item->setText(ModuleColumn, toQString(ModuleFiles::shortName(file.toStdString())));
+    item->setText(ModuleColumn, toQString(ModuleNames::shortName(file.toStdString())));
     item->setData(ModuleColumn, kFileRole, file);
     item->setToolTip(ModuleColumn, plainToolTip(file));
     for (int c = HeldColumn; c <= FilesColumn; ++c)

@@ -3,9 +3,9 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "TableCsv.h"
+#include "model/ModuleNames.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
-#include "parse/ModuleFiles.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -356,7 +356,7 @@ void OomView::fillModule()
         for (int k = 0; k < listed; ++k) {
             const auto &c = p.candidates[static_cast<std::size_t>(k)];
             lines << tr("  %1: %2")
-                         .arg(toQString(ModuleFiles::shortNameOfStem(c.module)),
+                         .arg(toQString(ModuleNames::shortNameOfStem(c.module)),
                               toQString(!c.evidence.contradiction.empty() ? c.evidence.contradiction
                                         : c.evidence.reasons.empty() ? std::string("no evidence")
                                                                      : c.evidence.reasons.front()));

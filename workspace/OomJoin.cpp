@@ -4,11 +4,20 @@
 #include "parse/DumpParser.h"
 #include "parse/FileKind.h"
 #include "parse/ModuleFiles.h"
+#include "parse/OomMessage.h"
 
 #include <algorithm>
 #include <numeric>
 
 namespace bufferscope {
+
+OomFindings oomFindingsOf(const QString &name, const std::string &text)
+{
+    OomFindings findings;
+    findings.file = name.toStdString();
+    findings.log = OomLog::parse(text);
+    return findings;
+}
 
 bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
                   const std::atomic<bool> *cancel, int threads)

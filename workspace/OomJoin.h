@@ -8,6 +8,10 @@
 
 namespace bufferscope {
 
+/// The out-of-memory messages in `text` (a log, pasted or dropped text), not yet weighed
+/// against any module; `name` is the log's path or "(pasted)". No message: messages is empty.
+OomFindings oomFindingsOf(const QString &name, const std::string &text);
+
 /// Weighs the modules in `files` (one dump file per module, DumpFiles' order) for every message
 /// of `findings.log`: a module is loaded only when a message may be about it (its name is the
 /// message's executable_name, or the message names none) and once. Fills findings.messages,

@@ -21,7 +21,7 @@ Opened::Report Opened::readReport(const QString &path)
         r.error = path + QStringLiteral(": ") + QString::fromStdString(error);
         return r;
     }
-    r.report = std::make_shared<const MemoryUsageReport>(MemoryUsageReport::parse(file.data()));
+    r.report = std::make_shared<const MemoryUsageReport>(MemoryUsageReports::parse(file.data()));
     return r;
 }
 

@@ -2,8 +2,8 @@
 
 #include "ElidedLabel.h"
 #include "Workspace.h"
+#include "model/ModuleNames.h"
 #include "models/QtText.h"
-#include "parse/ModuleFiles.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -77,7 +77,7 @@ void LoadStatus::show(const LoadedDump &shown)
     // The module as people name it, then its file; too long, the path gives way in its middle
     // (ElidedLabel), never the end mid-word.
     m_file->setText(tr("%1 · %2").arg(
-        toQString(ModuleFiles::shortNameOfStem(d.module)),
+        toQString(ModuleNames::shortNameOfStem(d.module)),
         shown.path.startsWith(QLatin1Char(':')) ? tr("embedded sample") : shown.path));
     QString totals = tr("total %1").arg(humanBytesText(d.totalBytes()));
     if (const SpaceTimeline *primary = shown.timeline->primary(); primary && d.hasLiveRanges())

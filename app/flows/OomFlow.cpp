@@ -2,12 +2,12 @@
 
 #include "DialogFolders.h"
 #include "MainWindow.h"
+#include "OomJoin.h"
 #include "OomView.h"
 #include "UsageChart.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
-#include "parse/OomMessage.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -21,9 +21,7 @@ OomFlow::OomFlow(MainWindow *window, Workspace *workspace)
 
 bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles &dumps)
 {
-    OomFindings findings;
-    findings.file = name.toStdString();
-    findings.log = OomLog::parse(text);
+    OomFindings findings = oomFindingsOf(name, text);
     if (findings.log.messages.empty()) {
         m_window->showError(
             name, tr("No out-of-memory message in it: BufferScope reads XLA's GPU \"Out of "

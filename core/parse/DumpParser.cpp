@@ -104,7 +104,7 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
     }
     d.files.push_back({reportPath, ModuleFiles::Role::MemoryUsageReport, map.size()});
     const auto file = static_cast<std::uint32_t>(d.files.size() - 1);
-    const MemoryUsageReport r = MemoryUsageReport::parse(map.data());
+    const MemoryUsageReport r = MemoryUsageReports::parse(map.data());
     const auto warn = [&](std::int64_t line, std::string message) {
         d.warnings.push_back({Severity::Warning, file, line, std::move(message), kNone});
     };

@@ -20,7 +20,7 @@ bool FileKinds::isMemoryUsageReport(const std::string &path)
         return false;
     MappedFile map;
     std::string error;
-    return map.open(path, error) && MemoryUsageReport::looksLike(map.data().substr(0, 4096));
+    return map.open(path, error) && MemoryUsageReports::looksLike(map.data().substr(0, 4096));
 }
 
 bool FileKinds::isLoneMemoryUsageReport(const std::string &path)

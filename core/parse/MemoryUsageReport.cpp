@@ -61,7 +61,7 @@ bool readAllocation(sv text, MemoryUsageReport::Allocation &a, std::string &erro
     text.remove_prefix(5);
     const auto comma = text.find(',');
     const sv size = text.substr(0, comma == sv::npos ? text.find(':') : comma);
-    a.size = MemoryUsageReport::parseHumanBytes(size, &a.sizeUlp);
+    a.size = MemoryUsageReports::parseHumanBytes(size, &a.sizeUlp);
     if (a.size < 0) {
         error = "unreadable size '" + std::string(size) + "'";
         return false;
@@ -117,7 +117,7 @@ bool splitCumulative(sv line, std::size_t fields, sv &rest)
 
 } // namespace
 
-std::int64_t MemoryUsageReport::parseHumanBytes(std::string_view text, std::int64_t *ulp)
+std::int64_t MemoryUsageReports::parseHumanBytes(std::string_view text, std::int64_t *ulp)
 {
     text = trim(text);
     static constexpr std::pair<sv, int> kUnits[] = {
@@ -147,7 +147,7 @@ std::int64_t MemoryUsageReport::parseHumanBytes(std::string_view text, std::int6
     return -1;
 }
 
-bool MemoryUsageReport::looksLike(std::string_view text)
+bool MemoryUsageReports::looksLike(std::string_view text)
 {
     const std::vector<sv> lines = linesOf(text.substr(0, 4096));
     std::size_t i = 0;
@@ -164,7 +164,7 @@ bool MemoryUsageReport::looksLike(std::string_view text)
     return false;
 }
 
-MemoryUsageReport MemoryUsageReport::parse(std::string_view text)
+MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
 {
     MemoryUsageReport r;
     const std::vector<sv> lines = linesOf(text);

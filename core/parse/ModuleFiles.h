@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/FileRole.h"
+#include "model/ModuleNames.h"
 
 #include <string>
 #include <string_view>
@@ -15,29 +16,13 @@ namespace bufferscope {
 ///   `<stem>-buffer-assignment-values.txt` (values) and `<stem>-live-range.txt`;
 /// - `<stem>.txt` beside them is the module's optimized HLO text.
 /// `.` instead of `-` before a suffix is accepted too (renamed copies, our samples).
-struct ModuleFiles
+struct ModuleFiles : ModuleNames
 {
     using Role = DumpFileRole;
 
-    /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
-    static std::string stemOf(std::string_view fileName);
-    /// Whether `fileName` (a name, not a path) is one of a module's dump files.
-    static bool isDumpName(std::string_view fileName) { return !stemOf(fileName).empty(); }
-    /// The module name of a file: its stem, else the file name without its extension.
-    static std::string moduleName(std::string_view path);
-    /// The module as a person names it, from XLA's file-name grammar
-    /// (`[<timestamp>.]module_<id>[.<module name>][.cl_<N>].<platform suffix>`): the module
-    /// name and its id, `jit_train_step (0294)`; `module_0294` where XLA left the name out (too
-    /// long for a file name); moduleName() for any other name.
-    static std::string shortName(std::string_view path);
-    /// The same for a stem or module name already without its file suffix
-    /// (`module_0294.jit_train_step.sm_8.0_gpu_after_optimizations`).
-    static std::string shortNameOfStem(std::string_view stem);
     /// What one module is known by: folder and stem for dump names (the three files of a split
     /// module share it), the path itself for any other name (two such files are two modules).
     static std::string moduleKey(std::string_view path);
-    /// Whether the name is that of XLA's memory-usage report (`…-memory-usage-report.txt`).
-    static bool isMemoryUsageReportName(std::string_view fileName);
     /// The module's files that exist, in reading order (allocations, values, live ranges), for
     /// a path to any one of them (the memory-usage report too, which is not among them); just
     /// `path` when it has no dump suffix or no dump file exists.

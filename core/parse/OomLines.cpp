@@ -382,12 +382,12 @@ std::int64_t OomLog::parseSize(std::string_view text, std::int64_t *ulp)
         if (rest == "bytes" || rest == "B" || rest.empty())
             return *v;
     }
-    if (const std::int64_t v = MemoryUsageReport::parseHumanBytes(text, ulp); v >= 0)
+    if (const std::int64_t v = MemoryUsageReports::parseHumanBytes(text, ulp); v >= 0)
         return v;
     // libtpu prints binary units without the "iB": 32.00G, 4.0K, 528.00M.
     if (!text.empty() && std::string_view("KMGTP").find(text.back()) != sv::npos) {
         const std::string withUnit = std::string(text) + "iB";
-        return MemoryUsageReport::parseHumanBytes(withUnit, ulp);
+        return MemoryUsageReports::parseHumanBytes(withUnit, ulp);
     }
     return -1;
 }

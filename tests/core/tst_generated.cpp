@@ -157,7 +157,7 @@ private Q_SLOTS:
         QVERIFY2(l.dump->notes.front().find("agrees with the dump") != std::string::npos,
                  l.dump->notes.front().c_str());
         // And alone: its figures are the generator's.
-        const MemoryUsageReport alone = MemoryUsageReport::parse(readAll(reportPath));
+        const MemoryUsageReport alone = MemoryUsageReports::parse(readAll(reportPath));
         QVERIFY(alone.problems.empty());
         QCOMPARE(alone.totalBytes, truths.totalBytes);
         QCOMPARE(alone.allocationCount(), truths.allocationCount);

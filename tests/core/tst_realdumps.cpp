@@ -315,7 +315,7 @@ private Q_SLOTS:
         QFETCH(qint64, bytes);
         QFETCH(qint64, rounding);
         std::int64_t ulp = 0;
-        QCOMPARE(bufferscope::MemoryUsageReport::parseHumanBytes(text.toStdString(), &ulp), bytes);
+        QCOMPARE(bufferscope::MemoryUsageReports::parseHumanBytes(text.toStdString(), &ulp), bytes);
         if (bytes >= 0)
             QCOMPARE(ulp, rounding);
     }

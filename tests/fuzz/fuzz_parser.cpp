@@ -84,12 +84,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // The same bytes as XLA's memory-usage report: read or refused line by line, never a
     // count it did not see.
     {
-        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        const MemoryUsageReport report = MemoryUsageReports::parse(text);
         if (report.problems.size() > 100 ||
             report.allocations.size() >
                 static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1)
             __builtin_trap();
-        (void)MemoryUsageReport::looksLike(text);
+        (void)MemoryUsageReports::looksLike(text);
     }
     // Parsed on three threads (chunks and read-ahead) and on one: the two must agree to the
     // byte (ARCHITECTURE.md, "The parse in chunks").

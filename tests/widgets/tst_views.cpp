@@ -1015,8 +1015,8 @@ private Q_SLOTS:
             "\t   2.0KiB(100%);     1.0KiB;         1024;                1; f32[16,16]\n\n"
             "allocation 0: size 1.0KiB, parameter 0, shape |f32[256]| at ShapeIndex {}, "
             "maybe-live-out:\n";
-        QVERIFY(MemoryUsageReport::looksLike(text));
-        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        QVERIFY(MemoryUsageReports::looksLike(text));
+        const MemoryUsageReport report = MemoryUsageReports::parse(text);
         QVERIFY(report.problems.empty());
         MemoryUsageReportView view(report, QStringLiteral("/d/m-memory-usage-report.txt"));
         view.show();
@@ -1070,7 +1070,7 @@ private Q_SLOTS:
             "allocation 0: size 60.0KiB, preallocated-temp:\n\n"
             "\tcumulative_size;       size;       offset; used_by_n_values; shapes_list\n\t" +
             std::string(60, '-') + "\n" + groups + "\n";
-        const MemoryUsageReport report = MemoryUsageReport::parse(text);
+        const MemoryUsageReport report = MemoryUsageReports::parse(text);
         QCOMPARE(report.allocations.size(), std::size_t(1));
         QCOMPARE(report.allocations.front().groups.size(), std::size_t(n));
         MemoryUsageReportView view(report, QStringLiteral("/d/m-memory-usage-report.txt"));

@@ -1,0 +1,107 @@
+#include "ModuleNames.h"
+
+#include <algorithm>
+#include <array>
+
+namespace bufferscope {
+
+namespace {
+
+std::string_view baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+/// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
+constexpr std::array<std::string_view, 4> kSuffixes = {"buffer-assignment-values.txt",
+                                                       "buffer-assignment.txt", "live-range.txt",
+                                                       "memory-usage-report.txt"};
+
+} // namespace
+
+std::string ModuleNames::stemOf(std::string_view fileName)
+{
+    for (std::string_view suffix : kSuffixes) {
+        if (fileName.size() <= suffix.size() + 1 || !fileName.ends_with(suffix))
+            continue;
+        const char sep = fileName[fileName.size() - suffix.size() - 1];
+        if (sep == '-' || sep == '.')
+            return std::string(fileName.substr(0, fileName.size() - suffix.size() - 1));
+    }
+    return {};
+}
+
+bool ModuleNames::isMemoryUsageReportName(std::string_view fileName)
+{
+    const std::string_view name = baseName(fileName);
+    return name.ends_with("memory-usage-report.txt") && !stemOf(name).empty();
+}
+
+std::string ModuleNames::moduleName(std::string_view path)
+{
+    const std::string_view name = baseName(path);
+    std::string stem = stemOf(name);
+    if (!stem.empty())
+        return stem;
+    const auto dot = name.rfind('.');
+    return std::string(dot == std::string_view::npos || dot == 0 ? name : name.substr(0, dot));
+}
+
+std::string ModuleNames::shortName(std::string_view path)
+{
+    return shortNameOfStem(moduleName(path));
+}
+
+std::string ModuleNames::shortNameOfStem(std::string_view stemText)
+{
+    const std::string stem(stemText);
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto allDigits = [&](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
+    };
+    // [<timestamp>.]module_<id>
+    std::string_view rest = stem;
+    if (const auto dot = rest.find('.'); dot != std::string_view::npos &&
+                                         allDigits(rest.substr(0, dot)) &&
+                                         rest.substr(dot + 1).starts_with("module_"))
+        rest.remove_prefix(dot + 1);
+    if (!rest.starts_with("module_"))
+        return stem;
+    rest.remove_prefix(7);
+    std::size_t digits = 0;
+    while (digits < rest.size() && isDigit(rest[digits]))
+        ++digits;
+    if (digits == 0)
+        return stem;
+    const std::string id(rest.substr(0, digits));
+    rest.remove_prefix(digits);
+    if (!rest.empty() && rest.front() != '.')
+        return stem;
+    if (!rest.empty())
+        rest.remove_prefix(1);
+    // .<platform suffix>: sm_8.0_gpu_after_optimizations (CUDA, with a dot of its own),
+    // gfx90a_gpu_after_optimizations, cpu_after_optimizations, after_optimizations (TPU).
+    if (rest.ends_with("after_optimizations")) {
+        auto cut = rest.rfind('.');
+        if (cut != std::string_view::npos && cut > 0) {
+            const auto before = rest.rfind('.', cut - 1);
+            const std::string_view piece =
+                rest.substr(before == std::string_view::npos ? 0 : before + 1,
+                            cut - (before == std::string_view::npos ? 0 : before + 1));
+            if (piece.starts_with("sm_") && allDigits(piece.substr(3)))
+                cut = before;
+        }
+        rest = cut == std::string_view::npos ? std::string_view() : rest.substr(0, cut);
+    }
+    // .cl_<N>: builds that carry a changelist number (the public libtpu).
+    if (const auto cl = rest.rfind("cl_"); cl != std::string_view::npos &&
+                                           (cl == 0 || rest[cl - 1] == '.') &&
+                                           allDigits(rest.substr(cl + 3)))
+        rest = rest.substr(0, cl == 0 ? 0 : cl - 1);
+    if (rest.empty())
+        return "module_" + id;
+    return std::string(rest) + " (" + id + ")";
+}
+
+} // namespace bufferscope

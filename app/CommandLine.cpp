@@ -1,54 +1,10 @@
 #include "CommandLine.h"
 
-#include "Usage.h"
 #include "cli/Commands.h"
-#include "models/ByteSize.h"
-#include "util/SafeText.h"
 
 #include <cstdio>
 
 namespace bufferscope {
-
-int CommandLine::fail(const QString &message, int code)
-{
-    std::string out = "bufferscope: ";
-    const QStringList lines = message.split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        if (i > 0)
-            out += '\n';
-        out += safetext::forTerminal(lines[i].toStdString());
-    }
-    out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stderr);
-    return code;
-}
-
-QString CommandLine::usage()
-{
-    return QStringLiteral("usage:\n") + QString::fromUtf8(kUsageText).trimmed();
-}
-
-QString CommandLine::usageOf(QStringView command)
-{
-    // The synopsis lines of `command`: its own lines and the ones indented under them.
-    const QString prefix = QStringLiteral("bufferscope ") + command + QLatin1Char(' ');
-    QStringList lines;
-    bool in = false;
-    for (const QString &line : QString::fromUtf8(kUsageText).split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("bufferscope")))
-            in = line.startsWith(prefix);
-        else if (!line.startsWith(QLatin1Char(' ')))
-            in = false;
-        if (in)
-            lines << line;
-    }
-    return QStringLiteral("usage:\n") + lines.join(QLatin1Char('\n'));
-}
-
-qint64 CommandLine::parseSize(const QString &text)
-{
-    return parseByteSize(text);
-}
 
 namespace {
 
@@ -121,7 +77,7 @@ int CommandLine::run(const Invocation &invocation, const Args &args, int threads
 {
     const QString &command = invocation.command;
     if (command == QLatin1String("help")) {
-        std::printf("%s\n", usage().toUtf8().constData());
+        std::printf("%s\n", cli::usage().toUtf8().constData());
         return 0;
     }
     if (command == QLatin1String("version")) {
@@ -138,7 +94,7 @@ int CommandLine::run(const Invocation &invocation, const Args &args, int threads
         return runOom(args, threads);
     if (command == QLatin1String("fit"))
         return runFit(args, threads);
-    return fail(QStringLiteral("unknown command '%1'\n").arg(command) + usage(), 1);
+    return cli::fail(QStringLiteral("unknown command '%1'\n").arg(command) + cli::usage(), 1);
 }
 
 } // namespace bufferscope

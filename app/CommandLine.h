@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/Args.h"
+#include "cli/Output.h"
 
 #include <QStringList>
 
@@ -15,8 +16,6 @@ namespace bufferscope {
 class CommandLine
 {
 public:
-    static constexpr int kUnjudged = 4;
-
     /// The command the arguments name and the arguments without its word.
     struct Invocation
     {
@@ -31,15 +30,6 @@ public:
     static std::optional<Args> parse(const Invocation &invocation);
     /// Runs a headless command with `threads` (util/Parallel.h threadsFor: 0 every core).
     static int run(const Invocation &invocation, const Args &args, int threads);
-    /// The synopsis (app/usage.txt, the one copy), as --help prints it.
-    static QString usage();
-    /// The synopsis lines of one command ("report", "export", ...).
-    static QString usageOf(QStringView command);
-    /// Parses "1234", "512MiB", "1.5GiB", "80 GB" (binary units); -1 when malformed.
-    static qint64 parseSize(const QString &text);
-    /// Prints "bufferscope: MESSAGE" on stderr, each line through safetext::forTerminal (a
-    /// message may quote a file name or a dump's text), and returns `code`.
-    static int fail(const QString &message, int code);
 };
 
 } // namespace bufferscope

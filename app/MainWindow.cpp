@@ -3,7 +3,6 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ColorScheme.h"
-#include "CommandLine.h"
 #include "CompareView.h"
 #include "DialogFolders.h"
 #include "ExportDialog.h"
@@ -21,6 +20,7 @@
 #include "ValueTableView.h"
 #include "WarningsView.h"
 #include "Workspace.h"
+#include "cli/Output.h"
 #include "flows/ChartExportFlow.h"
 #include "flows/DockLayout.h"
 #include "flows/FileNotice.h"
@@ -622,7 +622,7 @@ void MainWindow::showError(const QString &path, const QString &error)
     m_modules->setKnownResult(path, unreadable);
     m_status->stopped(tr("Could not open %1").arg(QFileInfo(path).fileName()));
     m_notice->openFailed(path, current());
-    CommandLine::fail(error, 0);
+    cli::fail(error, 0);
     // Window-modal but not blocking: loading, tests and --screenshot runs carry on.
     auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,
                                 QMessageBox::Ok, this);

@@ -3,6 +3,7 @@
 #include "ChartView.h"
 #include "LoadedDump.h"
 #include "analysis/PeakBreakdown.h"
+#include "flows/WindowServices.h"
 
 #include <QMainWindow>
 
@@ -49,7 +50,7 @@ struct DumpDiff;
 struct SourcePlace;
 struct Preferences;
 
-class MainWindow : public QMainWindow
+class MainWindow : public QMainWindow, public WindowServices
 {
     Q_OBJECT
 public:
@@ -60,11 +61,11 @@ public:
     /// searched for dumps; with several modules the Modules dock lists them as they are read,
     /// and then the one the device holds most for is loaded; logs and reports open their
     /// windows.
-    void openPaths(const QStringList &paths);
+    void openPaths(const QStringList &paths) override;
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path);
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
-    void openListed(const DumpFiles &found);
+    void openListed(const DumpFiles &found) override;
     void openEmbeddedSample();
     /// Opens an out-of-memory message (a log's text) in a window of its own; with `dumps`
     /// (folders or files) its module is looked for there and opened with what the message
@@ -81,10 +82,11 @@ public:
     /// started, and the status bar or a warning says how it ended.
     bool exportView(ChartView *view, const QString &path, const ExportOptions &options);
 
-    Workspace *workspace() const { return m_workspace; }
+    QMainWindow *mainWindow() override { return this; }
+    Workspace *workspace() const override { return m_workspace; }
     Selection *selection() const;
     const LoadedDump &current() const;
-    UsageChart *usageChart() const { return m_usage; }
+    UsageChart *usageChart() const override { return m_usage; }
     LiveRangeGantt *gantt() const { return m_gantt; }
     MemoryMap *memoryMap() const { return m_map; }
     BreakdownChart *breakdownChart() const { return m_breakdown; }
@@ -105,7 +107,7 @@ public:
     QTreeView *allocationTree() const { return m_allocationView; }
     QTableView *instructionTable() const;
     ModuleBrowser *modules() const { return m_modules; }
-    QList<ChartView *> chartViews() const;
+    QList<ChartView *> chartViews() const override;
     QList<QDockWidget *> docks() const;
     QStringList recentFiles() const;
     /// The bar above the views: the open dump changed or vanished on disk, or the first-run
@@ -118,9 +120,9 @@ public:
     /// 2400 × 1400, centred.
     void sizeToScreen();
     /// The folder of the dump on screen; empty for none or the embedded sample.
-    QString shownFolder() const;
+    QString shownFolder() const override;
     /// Says that `path` could not be opened, in a message box and on stderr.
-    void showError(const QString &path, const QString &error);
+    void showError(const QString &path, const QString &error) override;
 
 public Q_SLOTS:
     void resetLayout();

@@ -1,7 +1,7 @@
 #include "CommandLine.h"
 #include "MainWindow.h"
+#include "ScreenshotMode.h"
 #include "cli/ExportCommand.h"
-#include "flows/ScreenshotMode.h"
 #include "util/Parallel.h"
 
 #include <QApplication>
@@ -104,8 +104,7 @@ int main(int argc, char **argv)
         invocation.command.isEmpty() && !first.isEmpty() && !QFileInfo::exists(first) &&
         !first.contains(QLatin1Char('.')) && !first.contains(QLatin1Char('/')) &&
         !first.startsWith(QLatin1Char('-')))
-        return CommandLine::fail(
-            QStringLiteral("unknown command '%1'\n").arg(first) + CommandLine::usage(), 1);
+        return cli::fail(QStringLiteral("unknown command '%1'\n").arg(first) + cli::usage(), 1);
     const std::optional<Args> parsed = CommandLine::parse(invocation);
     if (!parsed)
         return 1;

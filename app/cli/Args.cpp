@@ -1,6 +1,6 @@
 #include "Args.h"
 
-#include "CommandLine.h"
+#include "Output.h"
 #include "models/ByteSize.h"
 
 #include <QCommandLineParser>
@@ -58,7 +58,7 @@ bool saysWhatItGot(const char *name)
 
 QString usageFor(const QString &command)
 {
-    return command.isEmpty() ? CommandLine::usage() : CommandLine::usageOf(command);
+    return command.isEmpty() ? cli::usage() : cli::usageOf(command);
 }
 
 } // namespace
@@ -77,7 +77,7 @@ int Args::needs(const char *name, const QString &got)
     QString message = QString::fromUtf8(spec(name).needs);
     if (!got.isNull())
         message += QStringLiteral(" (got '%1')").arg(got);
-    return CommandLine::fail(message, 1);
+    return cli::fail(message, 1);
 }
 
 std::optional<Args> Args::parse(const QString &command, const QStringList &args,
@@ -103,7 +103,7 @@ std::optional<Args> Args::parse(const QString &command, const QStringList &args,
         if (const QStringList unknown = parser.unknownOptionNames(); !unknown.isEmpty()) {
             const QString &u = unknown.front();
             const QString shown = (u.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + u;
-            CommandLine::fail(
+            cli::fail(
                 QStringLiteral("unknown option '%1'%2\n").arg(shown, where) + usageFor(command), 1);
             return std::nullopt;
         }
@@ -118,7 +118,7 @@ std::optional<Args> Args::parse(const QString &command, const QStringList &args,
                 needs(n.constData(), saysWhatItGot(n.constData()) ? QStringLiteral("") : QString());
                 return std::nullopt;
             }
-        CommandLine::fail(error, 1);
+        cli::fail(error, 1);
         return std::nullopt;
     }
     Args out;

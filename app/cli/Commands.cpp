@@ -1,28 +1,23 @@
 #include "Commands.h"
 
-#include "CommandLine.h"
+#include "Output.h"
 #include "parse/MappedFile.h"
 
 #include <QFileInfo>
 
 namespace bufferscope {
 
-int cli::fail(const QString &message, int code)
-{
-    return CommandLine::fail(message, code);
-}
-
 bool loadForCommand(const QString &file, LoadedDump &out, int threads)
 {
     if (QFileInfo(file).isDir()) {
-        CommandLine::fail(
+        cli::fail(
             file + QStringLiteral(": is a directory; give one dump file (use 'list' for a folder)"),
             2);
         return false;
     }
     QString error;
     if (!loadDump(file, out, error, nullptr, {}, threads)) {
-        CommandLine::fail(error, 2);
+        cli::fail(error, 2);
         return false;
     }
     return true;
@@ -33,7 +28,7 @@ bool readLog(const QString &path, std::string &text)
     MappedFile file;
     std::string error;
     if (!file.open(path.toStdString(), error)) {
-        CommandLine::fail(QString::fromStdString(error), 2);
+        cli::fail(QString::fromStdString(error), 2);
         return false;
     }
     text.assign(file.data());

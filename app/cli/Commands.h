@@ -2,6 +2,7 @@
 
 #include "Args.h"
 #include "LoadedDump.h"
+#include "Output.h"
 
 #include <QString>
 
@@ -10,17 +11,12 @@
 namespace bufferscope {
 
 /// The headless commands, one file each (app/cli/<Name>Command.cpp); each returns the process
-/// exit status (CommandLine.h). `threads` as util/Parallel.h threadsFor takes them.
+/// exit status (CommandLine.h, cli/Output.h). `threads` as util/Parallel.h threadsFor takes them.
 int runReport(const Args &args, int threads);
 int runDiff(const Args &args, int threads);
 int runList(const Args &args, int threads);
 int runOom(const Args &args, int threads);
 int runFit(const Args &args, int threads);
-
-namespace cli {
-/// CommandLine::fail: prints "bufferscope: MESSAGE" on stderr and returns `code`.
-int fail(const QString &message, int code);
-} // namespace cli
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
 bool loadForCommand(const QString &file, LoadedDump &out, int threads);

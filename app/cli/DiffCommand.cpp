@@ -1,6 +1,6 @@
-#include "CommandLine.h"
 #include "Commands.h"
 #include "LoadedDump.h"
+#include "Output.h"
 #include "analysis/DumpDiff.h"
 #include "report/DiffReport.h"
 #include "report/Report.h"
@@ -52,7 +52,7 @@ int runDiff(const Args &args, int threads)
     const QStringList &files = args.positional();
     if (files.size() != 2)
         return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
-                        CommandLine::usageOf(u"diff"),
+                        cli::usageOf(u"diff"),
                     1);
     // Both files at once, each on half the threads.
     const int half = std::max(1, threadsFor(threads) / 2);
@@ -84,7 +84,7 @@ int runDiff(const Args &args, int threads)
             if (loaded->dump->traits.truncated)
                 untrusted = fail(file + QStringLiteral(": the dump looks truncated (see its "
                                                        "warnings): the gate cannot be judged"),
-                                 CommandLine::kUnjudged);
+                                 cli::kUnjudged);
         if (untrusted != 0)
             return untrusted;
     }

@@ -1,11 +1,11 @@
 #include "ExportCommand.h"
 
 #include "BreakdownChart.h"
-#include "CommandLine.h"
 #include "Commands.h"
 #include "CompareView.h"
 #include "LiveRangeGantt.h"
 #include "MemoryMap.h"
+#include "Output.h"
 #include "UsageChart.h"
 #include "Workspace.h"
 #include "analysis/DumpDiff.h"
@@ -120,9 +120,8 @@ int ExportCommand::run(const Args &args, int threads)
         return fail(QStringLiteral("export takes one FILE"), 1);
     const QString file = args.positional().value(0);
     if (file.isEmpty() || view.isEmpty() || out.isEmpty())
-        return fail(QStringLiteral("export needs FILE, --view and --out\n") +
-                        CommandLine::usageOf(u"export"),
-                    1);
+        return fail(
+            QStringLiteral("export needs FILE, --view and --out\n") + cli::usageOf(u"export"), 1);
     if (!ChartExport::formatOf(out))
         return fail(QStringLiteral("%1: unknown file type; --out must end in %2")
                         .arg(out, ChartExport::formatsText()),

@@ -1,7 +1,7 @@
-#include "CommandLine.h"
 #include "Commands.h"
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "Output.h"
 #include "analysis/DeviceFit.h"
 #include "models/ByteSize.h"
 #include "parse/FileKind.h"
@@ -34,7 +34,7 @@ int runFit(const Args &args, int threads)
     const QString logPath = args.value("log");
     if (inputs.isEmpty())
         return fail(QStringLiteral("fit needs modules: a dump folder or dump files\n") +
-                        CommandLine::usageOf(u"fit"),
+                        cli::usageOf(u"fit"),
                     1);
     // The limit: typed, a named device, or what the log says the device had.
     std::int64_t limit = -1;
@@ -103,21 +103,21 @@ int runFit(const Args &args, int threads)
 
     const DumpFiles found = DumpFiles::collect(inputs);
     for (const QString &p : found.problems)
-        CommandLine::fail(p, 0);
+        cli::fail(p, 0);
     std::vector<DeviceFit::Module> modules;
     bool truncated = false;
     int status = 0;
     for (const QString &file : found.files) {
         if (FileKinds::isLoneMemoryUsageReport(file.toStdString())) {
-            CommandLine::fail(file + QStringLiteral(": only the memory-usage report is here; "
-                                                    "its sizes are rounded, so it is left out"),
-                              0);
+            cli::fail(file + QStringLiteral(": only the memory-usage report is here; "
+                                            "its sizes are rounded, so it is left out"),
+                      0);
             continue;
         }
         LoadedDump loaded;
         QString error;
         if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
-            CommandLine::fail(error, 0);
+            cli::fail(error, 0);
             status = 2;
             continue;
         }
@@ -139,7 +139,7 @@ int runFit(const Args &args, int threads)
     if (truncated)
         return fail(QStringLiteral("a module looks truncated (see its warnings): whether it "
                                    "fits cannot be judged"),
-                    CommandLine::kUnjudged);
+                    cli::kUnjudged);
     return fit.fits() ? 0 : 3;
 }
 

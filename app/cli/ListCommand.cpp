@@ -1,7 +1,7 @@
-#include "CommandLine.h"
 #include "Commands.h"
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "Output.h"
 #include "analysis/MemoryAnalysis.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
@@ -35,7 +35,7 @@ int runList(const Args &args, int threads)
     const QString dir = args.positional().value(0);
     if (dir.isEmpty())
         return fail(QStringLiteral("list needs a DIR (an --xla_dump_to folder)\n") +
-                        CommandLine::usageOf(u"list"),
+                        cli::usageOf(u"list"),
                     1);
     if (!QFileInfo(dir).isDir())
         return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
@@ -151,7 +151,7 @@ int runList(const Args &args, int threads)
                "; held: what the device holds while it runs (argument + output - alias + temp)\n";
     }
     for (const QString &p : found.problems)
-        CommandLine::fail(p, 0);
+        cli::fail(p, 0);
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (entries.empty())
         return 2;

@@ -1,7 +1,7 @@
-#include "CommandLine.h"
 #include "Commands.h"
 #include "DumpFiles.h"
 #include "OomJoin.h"
+#include "Output.h"
 #include "report/OomReport.h"
 
 #include <cstdio>
@@ -17,7 +17,7 @@ int runOom(const Args &args, int threads)
     const QStringList dumps = args.positional().mid(1);
     if (log.isEmpty())
         return fail(QStringLiteral("oom needs a LOG (the text of an out-of-memory error)\n") +
-                        CommandLine::usageOf(u"oom"),
+                        cli::usageOf(u"oom"),
                     1);
     OomFindings findings;
     findings.file = log.toStdString();
@@ -37,11 +37,11 @@ int runOom(const Args &args, int threads)
     if (!dumps.isEmpty()) {
         const DumpFiles found = DumpFiles::collect(dumps);
         for (const QString &p : found.problems)
-            CommandLine::fail(p, 0);
+            cli::fail(p, 0);
         QStringList errors;
         weighModules(findings, found.files, errors, nullptr, threads);
         for (const QString &e : errors)
-            CommandLine::fail(e, 0);
+            cli::fail(e, 0);
         if (!errors.isEmpty())
             status = 2;
     }

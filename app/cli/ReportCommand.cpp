@@ -1,7 +1,7 @@
-#include "CommandLine.h"
 #include "Commands.h"
 #include "LoadedDump.h"
 #include "Opened.h"
+#include "Output.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/PeakBreakdown.h"
 #include "parse/FileKind.h"
@@ -45,7 +45,7 @@ int runReport(const Args &args, int threads)
         return fail(QStringLiteral("report takes one FILE"), 1);
     const QString file = args.positional().value(0);
     if (file.isEmpty())
-        return fail(QStringLiteral("report needs a FILE\n") + CommandLine::usageOf(u"report"), 1);
+        return fail(QStringLiteral("report needs a FILE\n") + cli::usageOf(u"report"), 1);
     // XLA's memory-usage report without its dump: what it holds.
     if (const std::string path = file.toStdString();
         FileKinds::of(path) == FileKind::MemoryUsageReport) {
@@ -92,7 +92,7 @@ int runReport(const Args &args, int threads)
     if (*failAbove >= 0 && dump.traits.truncated)
         return fail(file + QStringLiteral(": the dump looks truncated (see its warnings): the "
                                           "--fail-above gate cannot be judged"),
-                    CommandLine::kUnjudged);
+                    cli::kUnjudged);
     if (*failAbove >= 0) {
         // What the device holds while the module runs decides whether it fits, not the live
         // peak (MemoryAnalysis.h): the temp and the outputs are allocated whole.

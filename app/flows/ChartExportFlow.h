@@ -6,7 +6,7 @@
 
 namespace bufferscope {
 
-class MainWindow;
+class WindowServices;
 
 /// File ▸ Export Chart… and each chart's Export: the dialog, the file written (a CSV in the
 /// background), and what the status bar says of it.
@@ -14,7 +14,7 @@ class ChartExportFlow : public QObject
 {
     Q_OBJECT
 public:
-    explicit ChartExportFlow(MainWindow *window);
+    explicit ChartExportFlow(WindowServices *window);
 
     /// Asks where and how, starting with `view` (the chart last worked with).
     void showDialog(ChartView *view);
@@ -24,7 +24,7 @@ public:
     void csvWritten(const QString &path, const QString &error);
 
 private:
-    MainWindow *m_window;
+    WindowServices *m_window;
 };
 
 } // namespace bufferscope

@@ -1,7 +1,7 @@
 #include "FileNotice.h"
 
 #include "HelpDialogs.h"
-#include "MainWindow.h"
+#include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
@@ -21,9 +21,9 @@ namespace {
 const QString kSampleHintKey = QStringLiteral("hints/sampleDismissed");
 }
 
-FileNotice::FileNotice(MainWindow *window)
-    : QObject(window), m_window(window), m_watcher(new QFileSystemWatcher(this)),
-      m_bar(new QToolBar(tr("File Notice"), window))
+FileNotice::FileNotice(WindowServices *window)
+    : QObject(window->mainWindow()), m_window(window), m_watcher(new QFileSystemWatcher(this)),
+      m_bar(new QToolBar(tr("File Notice"), window->mainWindow()))
 {
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &FileNotice::changedOnDisk);
     m_bar->setObjectName(QStringLiteral("FileNotice"));
@@ -31,7 +31,10 @@ FileNotice::FileNotice(MainWindow *window)
     m_bar->setFloatable(false);
     m_bar->toggleViewAction()->setVisible(false);
     auto *icon = new QLabel(m_bar);
-    icon->setPixmap(window->style()->standardIcon(QStyle::SP_MessageBoxInformation).pixmap(16, 16));
+    icon->setPixmap(window->mainWindow()
+                        ->style()
+                        ->standardIcon(QStyle::SP_MessageBoxInformation)
+                        .pixmap(16, 16));
     m_bar->addWidget(icon);
     m_text = new QLabel(m_bar);
     m_text->setContentsMargins(6, 0, 12, 0);
@@ -39,7 +42,8 @@ FileNotice::FileNotice(MainWindow *window)
     m_text->setTextFormat(Qt::PlainText);
     m_bar->addWidget(m_text);
     m_reload = m_bar->addAction(tr("Reload"), this, &FileNotice::reload);
-    m_help = m_bar->addAction(tr("Getting a Dump…"), this, [window] { showGettingADump(window); });
+    m_help = m_bar->addAction(tr("Getting a Dump…"), this,
+                              [window] { showGettingADump(window->mainWindow()); });
     m_warnings = m_bar->addAction(tr("Show Warnings"), this, &FileNotice::warningsRequested);
     m_bar->addAction(tr("Dismiss"), this, [this] {
         // The first-run hint stays dismissed; file notices come back on the next change.
@@ -47,7 +51,7 @@ FileNotice::FileNotice(MainWindow *window)
             QSettings().setValue(kSampleHintKey, true);
         m_bar->hide();
     });
-    window->addToolBar(Qt::TopToolBarArea, m_bar);
+    window->mainWindow()->addToolBar(Qt::TopToolBarArea, m_bar);
 }
 
 void FileNotice::show(const QString &text, bool offerReload, bool offerHelp, bool offerWarnings)
@@ -162,7 +166,7 @@ void FileNotice::dumpShown(const LoadedDump &loaded)
         if (v != kNone)
             selection->setCurrentValue(static_cast<int>(v));
         else
-            m_window->statusBar()->showMessage(
+            m_window->status()->showMessage(
                 tr("%1 is not in the reloaded dump").arg(state->valueKey), 8000);
     }
     if (state->step >= 0 && state->step < dump.stepCount())

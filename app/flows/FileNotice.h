@@ -17,7 +17,7 @@ class QToolBar;
 
 namespace bufferscope {
 
-class MainWindow;
+class WindowServices;
 
 /// The bar above the views and what it is about: the open dump changed or vanished on disk
 /// (watched), a dump read with warnings, the first-run hint on the bundled sample, a failed
@@ -27,7 +27,7 @@ class FileNotice : public QObject
 {
     Q_OBJECT
 public:
-    explicit FileNotice(MainWindow *window);
+    explicit FileNotice(WindowServices *window);
 
     QToolBar *bar() const { return m_bar; }
     QFileSystemWatcher *watcher() const { return m_watcher; }
@@ -50,7 +50,7 @@ private:
     void changedOnDisk(const QString &path);
     void watch(const LoadedDump &loaded);
 
-    MainWindow *m_window;
+    WindowServices *m_window;
     QFileSystemWatcher *m_watcher;
     QToolBar *m_bar;
     QLabel *m_text;

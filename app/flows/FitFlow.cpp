@@ -1,10 +1,10 @@
 #include "FitFlow.h"
 
 #include "FitView.h"
-#include "MainWindow.h"
 #include "OomFlow.h"
 #include "OomView.h"
 #include "UsageChart.h"
+#include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 
@@ -13,8 +13,8 @@
 
 namespace bufferscope {
 
-FitFlow::FitFlow(MainWindow *window, Workspace *workspace, OomFlow *oom)
-    : QObject(window), m_window(window), m_workspace(workspace), m_oom(oom)
+FitFlow::FitFlow(WindowServices *window, Workspace *workspace, OomFlow *oom)
+    : QObject(window->mainWindow()), m_window(window), m_workspace(workspace), m_oom(oom)
 {}
 
 FitView *FitFlow::show(const QString &limit)
@@ -24,7 +24,7 @@ FitView *FitFlow::show(const QString &limit)
         files.isEmpty() && shown.dump && !shown.isEmbedded())
         files << shown.path;
     UsageChart *usage = m_window->usageChart();
-    auto *view = new FitView(m_window);
+    auto *view = new FitView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     // One budget: a limit chosen in Device Fit is the Memory Usage budget too.
     connect(view, &FitView::limitChosen, usage, &UsageChart::setBudget);
@@ -58,7 +58,7 @@ FitView *FitFlow::show(const QString &limit)
                 return;
             guard->setModules(modules);
             if (!errors.isEmpty())
-                m_window->statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+                m_window->status()->showMessage(errors.join(QStringLiteral("; ")), 10000);
             Q_EMIT ready(guard);
         });
     return view;

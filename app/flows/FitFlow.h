@@ -7,7 +7,7 @@
 namespace bufferscope {
 
 class FitView;
-class MainWindow;
+class WindowServices;
 class OomFlow;
 class Workspace;
 
@@ -17,7 +17,7 @@ class FitFlow : public QObject
 {
     Q_OBJECT
 public:
-    FitFlow(MainWindow *window, Workspace *workspace, OomFlow *oom);
+    FitFlow(WindowServices *window, Workspace *workspace, OomFlow *oom);
 
     /// The modules of the folder opened last (one file each); empty: the module on show.
     void setModuleFiles(const QStringList &files) { m_files = files; }
@@ -31,7 +31,7 @@ Q_SIGNALS:
     void ready(QWidget *view);
 
 private:
-    MainWindow *m_window;
+    WindowServices *m_window;
     Workspace *m_workspace;
     OomFlow *m_oom;
     QStringList m_files;

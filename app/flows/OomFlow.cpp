@@ -1,10 +1,10 @@
 #include "OomFlow.h"
 
 #include "DialogFolders.h"
-#include "MainWindow.h"
 #include "OomJoin.h"
 #include "OomView.h"
 #include "UsageChart.h"
+#include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
@@ -15,8 +15,8 @@
 
 namespace bufferscope {
 
-OomFlow::OomFlow(MainWindow *window, Workspace *workspace)
-    : QObject(window), m_window(window), m_workspace(workspace)
+OomFlow::OomFlow(WindowServices *window, Workspace *workspace)
+    : QObject(window->mainWindow()), m_window(window), m_workspace(workspace)
 {}
 
 bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles &dumps)
@@ -29,7 +29,7 @@ bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles
                      "Debugging\" messages and the TPU \"Ran out of memory\" reports."));
         return false;
     }
-    auto *view = new OomView(std::move(findings), m_window);
+    auto *view = new OomView(std::move(findings), m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     m_last = view;
     connect(view, &OomView::findModuleRequested, this, [this, view, name] {
@@ -72,7 +72,7 @@ void OomFlow::weigh(OomView *view, const DumpFiles &dumps)
                 return;
             guard->setFindings(findings);
             if (!errors.isEmpty())
-                m_window->statusBar()->showMessage(errors.join(QStringLiteral("; ")), 10000);
+                m_window->status()->showMessage(errors.join(QStringLiteral("; ")), 10000);
             const int m = guard->message();
             const LoadedDump &shown = m_workspace->current();
             if (m < static_cast<int>(findings.messages.size()) &&
@@ -144,7 +144,7 @@ void OomFlow::selectTarget()
     if (target.limit > 0)
         m_window->usageChart()->setBudget(target.limit);
     const QString what = label.isEmpty() ? tr("nothing it lists is known exactly") : label;
-    m_window->statusBar()->showMessage(
+    m_window->status()->showMessage(
         target.limit > 0 ? tr("The out-of-memory message's module: %1 selected; the device's "
                               "limit (%2) is the budget line")
                                .arg(what, humanBytesText(target.limit))

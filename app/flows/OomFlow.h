@@ -14,7 +14,7 @@
 
 namespace bufferscope {
 
-class MainWindow;
+class WindowServices;
 class Workspace;
 
 /// The out-of-memory flow: a message (a log's text) in a window of its own; its modules
@@ -25,7 +25,7 @@ class OomFlow : public QObject
 {
     Q_OBJECT
 public:
-    OomFlow(MainWindow *window, Workspace *workspace);
+    OomFlow(WindowServices *window, Workspace *workspace);
 
     /// Opens the message in `text` (`name`: the log's path, or "(pasted)"); the modules in
     /// `dumps` are weighed against it, else the module on screen. False, with the error
@@ -44,7 +44,7 @@ private:
     void openModule(OomView *view, int message);
     void selectTarget();
 
-    MainWindow *m_window;
+    WindowServices *m_window;
     Workspace *m_workspace;
     QPointer<OomView> m_last;
     /// What to select once the module an out-of-memory message is about arrives.

@@ -3,10 +3,10 @@
 #include "DialogFolders.h"
 #include "FitFlow.h"
 #include "LoadStatus.h"
-#include "MainWindow.h"
 #include "MemoryUsageReportView.h"
 #include "ModuleBrowser.h"
 #include "OomFlow.h"
+#include "WindowServices.h"
 #include "Workspace.h"
 
 #include <QDockWidget>
@@ -15,9 +15,9 @@
 
 namespace bufferscope {
 
-OpenFlow::OpenFlow(MainWindow *window, Workspace *workspace, ModuleBrowser *modules,
+OpenFlow::OpenFlow(WindowServices *window, Workspace *workspace, ModuleBrowser *modules,
                    QDockWidget *modulesDock, LoadStatus *status, OomFlow *oom, FitFlow *fit)
-    : QObject(window), m_window(window), m_workspace(workspace), m_modules(modules),
+    : QObject(window->mainWindow()), m_window(window), m_workspace(workspace), m_modules(modules),
       m_modulesDock(modulesDock), m_status(status), m_oom(oom), m_fit(fit)
 {
     connect(modules, &ModuleBrowser::moduleActivated, this, &OpenFlow::openPath);
@@ -73,11 +73,11 @@ void OpenFlow::openReport(const Opened::Report &r)
         m_window->showError(r.path, r.error);
         return;
     }
-    auto *view = new MemoryUsageReportView(*r.report, r.path, m_window);
+    auto *view = new MemoryUsageReportView(*r.report, r.path, m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->show();
     Q_EMIT reportOpened(view);
-    m_window->statusBar()->showMessage(
+    m_window->status()->showMessage(
         tr("%1 is XLA's memory-usage report; its module's dump is not beside it")
             .arg(QFileInfo(r.path).fileName()),
         10000);
@@ -91,7 +91,7 @@ void OpenFlow::openListed(const DumpFiles &found)
         return;
     }
     if (!found.problems.isEmpty())
-        m_window->statusBar()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
+        m_window->status()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
     m_fit->setModuleFiles(found.files);
     m_openLargestWhenRead = false;
     if (found.files.size() == 1) {

@@ -12,7 +12,7 @@ namespace bufferscope {
 
 class FitFlow;
 class LoadStatus;
-class MainWindow;
+class WindowServices;
 class ModuleBrowser;
 class OomFlow;
 class Workspace;
@@ -26,7 +26,7 @@ class OpenFlow : public QObject
 {
     Q_OBJECT
 public:
-    OpenFlow(MainWindow *window, Workspace *workspace, ModuleBrowser *modules,
+    OpenFlow(WindowServices *window, Workspace *workspace, ModuleBrowser *modules,
              QDockWidget *modulesDock, LoadStatus *status, OomFlow *oom, FitFlow *fit);
 
     /// Files, folders, logs and reports, as dropped or chosen.
@@ -45,7 +45,7 @@ private:
     void openReport(const Opened::Report &report);
     void openLargestModule();
 
-    MainWindow *m_window;
+    WindowServices *m_window;
     Workspace *m_workspace;
     ModuleBrowser *m_modules;
     QDockWidget *m_modulesDock;

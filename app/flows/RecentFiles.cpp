@@ -1,6 +1,6 @@
 #include "RecentFiles.h"
 
-#include "MainWindow.h"
+#include "WindowServices.h"
 #include "models/QtText.h"
 
 #include <QFileInfo>
@@ -14,8 +14,8 @@ constexpr int kMaxRecent = 10;
 const QString kRecentKey = QStringLiteral("recentFiles");
 } // namespace
 
-RecentFiles::RecentFiles(MainWindow *window, QMenu *menu)
-    : QObject(window), m_window(window), m_menu(menu)
+RecentFiles::RecentFiles(WindowServices *window, QMenu *menu)
+    : QObject(window->mainWindow()), m_window(window), m_menu(menu)
 {
     connect(menu, &QMenu::aboutToShow, this, &RecentFiles::fill);
 }

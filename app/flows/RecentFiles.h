@@ -7,14 +7,14 @@ class QMenu;
 
 namespace bufferscope {
 
-class MainWindow;
+class WindowServices;
 
 /// File ▸ Open Recent: the dumps shown last (ten, newest first, in the settings).
 class RecentFiles : public QObject
 {
     Q_OBJECT
 public:
-    RecentFiles(MainWindow *window, QMenu *menu);
+    RecentFiles(WindowServices *window, QMenu *menu);
 
     QStringList files() const;
     void add(const QString &path);
@@ -22,7 +22,7 @@ public:
 private:
     void fill();
 
-    MainWindow *m_window;
+    WindowServices *m_window;
     QMenu *m_menu;
 };
 

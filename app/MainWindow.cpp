@@ -274,7 +274,7 @@ void MainWindow::createViews()
 
     m_instructionView = new InstructionsView(m_instructionModel, m_workspace, this);
 
-    m_warnings = new WarningsView(selection(), this);
+    m_warnings = new WarningsView(m_workspace, this);
     m_modules = new ModuleBrowser(m_workspace, this);
 
     // The chart views and What Fills Memory take each dump the workspace shows themselves; the

@@ -1,6 +1,7 @@
 #include "WarningsView.h"
 
 #include "TableCsv.h"
+#include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 
@@ -10,8 +11,8 @@
 
 namespace bufferscope {
 
-WarningsView::WarningsView(Selection *selection, QWidget *parent)
-    : QTreeWidget(parent), m_selection(selection)
+WarningsView::WarningsView(Workspace *workspace, QWidget *parent)
+    : QTreeWidget(parent), m_selection(workspace->selection())
 {
     setColumnCount(2);
     setHeaderLabels({tr("Where"), tr("Message")});

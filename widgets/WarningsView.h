@@ -10,6 +10,7 @@
 namespace bufferscope {
 
 class Selection;
+class Workspace;
 
 /// The parser's and the analyses' warnings, each with its file and line. Activating a warning
 /// about a value selects that value.
@@ -17,7 +18,7 @@ class WarningsView : public QTreeWidget
 {
     Q_OBJECT
 public:
-    WarningsView(Selection *selection, QWidget *parent = nullptr);
+    WarningsView(Workspace *workspace, QWidget *parent = nullptr);
 
     void setDiagnostics(std::shared_ptr<const Dump> dump, const std::vector<Diagnostic> &extra);
     /// What the view says when it lists nothing (no dump, or a dump read without a warning);

@@ -1135,8 +1135,8 @@ private Q_SLOTS:
     // An empty Warnings list says why it is empty (issue 49, item 8).
     void emptyWarningsSaySo()
     {
-        Selection selection;
-        WarningsView view(&selection);
+        Workspace workspace;
+        WarningsView view(&workspace);
         QCOMPARE(view.emptyText(), QStringLiteral("No dump shown yet."));
         LoadedDump loaded;
         QString error;

@@ -175,7 +175,12 @@ std::optional<QString> Args::oneOf(const char *name, const QStringList &choices,
         return fallback;
     const QString v = value(name);
     if (!choices.contains(v)) {
-        needs(name);
+        // The choices this command takes ("op_name, source, … or shape"): the window's
+        // --group-by takes more than the commands'.
+        QString list = choices.mid(0, choices.size() - 1).join(QStringLiteral(", "));
+        list += (list.isEmpty() ? QString() : QStringLiteral(" or ")) +
+                choices.value(choices.size() - 1);
+        cli::fail(QStringLiteral("--%1 needs %2").arg(QLatin1String(name), list), 1);
         return std::nullopt;
     }
     return v;

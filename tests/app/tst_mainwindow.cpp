@@ -14,6 +14,7 @@
 #include "ModuleBrowser.h"
 #include "OomView.h"
 #include "Preferences.h"
+#include "SampleTruths.h"
 #include "SourceView.h"
 #include "TableCsv.h"
 #include "Treemap.h"
@@ -64,6 +65,9 @@
 #include <QTreeWidget>
 #include <QWindow>
 #include <qcustomplot.h>
+
+#include <algorithm>
+#include <vector>
 
 using namespace bufferscope;
 
@@ -356,20 +360,26 @@ private Q_SLOTS:
         QVERIFY(!modules->isScanning());
         QCOMPARE(modules->count(), 5);
         // Sorted by what the device holds while each runs, largest first: argument + output -
-        // alias + temp, summed by hand from the allocation lines: 932847556, 92164, 18980,
-        // 3136, 1506 bytes (docs/FORMAT.md Part A).
-        const QStringList order = {
-            QStringLiteral("gpu_decoder_layer"), QStringLiteral("tpu_random_normal"),
-            QStringLiteral("tpu_dynamic_slice"), QStringLiteral("tpu_unstack"),
-            QStringLiteral("gpu_vllm_update_slice")};
+        // alias + temp, summed by hand from the allocation lines (tests/SampleTruths.h).
+        std::vector<testutil::SampleTruth> byHeld(testutil::kSampleTruths.begin(),
+                                                  testutil::kSampleTruths.end());
+        std::sort(byHeld.begin(), byHeld.end(),
+                  [](const auto &a, const auto &b) { return a.held > b.held; });
+        QStringList order;
+        for (const testutil::SampleTruth &t : byHeld)
+            order << QString::fromLatin1(t.name);
         QTreeWidget *tree = modules->tree();
         for (int r = 0; r < order.size(); ++r)
             QCOMPARE(tree->topLevelItem(r)->text(ModuleBrowser::ModuleColumn), order[r]);
         QTreeWidgetItem *decoder = tree->topLevelItem(0);
-        QCOMPARE(decoder->toolTip(ModuleBrowser::TotalColumn), QStringLiteral("932847568 bytes"));
-        QCOMPARE(decoder->toolTip(ModuleBrowser::HeldColumn), QStringLiteral("932847556 bytes"));
-        QCOMPARE(decoder->toolTip(ModuleBrowser::PeakColumn), QStringLiteral("931536164 bytes"));
-        QCOMPARE(decoder->text(ModuleBrowser::StepColumn), QStringLiteral("58"));
+        const testutil::SampleTruth &d = testutil::sampleTruth("gpu_decoder_layer");
+        QCOMPARE(decoder->toolTip(ModuleBrowser::TotalColumn),
+                 QStringLiteral("%1 bytes").arg(d.total));
+        QCOMPARE(decoder->toolTip(ModuleBrowser::HeldColumn),
+                 QStringLiteral("%1 bytes").arg(d.held));
+        QCOMPARE(decoder->toolTip(ModuleBrowser::PeakColumn),
+                 QStringLiteral("%1 bytes").arg(d.peakBytes));
+        QCOMPARE(decoder->text(ModuleBrowser::StepColumn), QString::number(d.peakStep));
         // Files is hidden at first, and shown from the header's menu.
         QVERIFY(tree->isColumnHidden(ModuleBrowser::FilesColumn));
         const QList<QAction *> columns = tree->header()->actions();
@@ -1133,9 +1143,10 @@ private Q_SLOTS:
         BreakdownPanel *panel = w.peakPanel();
         const Dump &dump = *w.current().dump;
         // At the peak (docs/FORMAT.md Part A: step 58, 931536164 bytes in 22 values).
-        QCOMPARE(panel->step(), qint64(58));
-        QCOMPARE(panel->model()->root().bytes, std::int64_t(931536164));
-        QCOMPARE(panel->model()->root().values, std::int64_t(22));
+        const testutil::SampleTruth &truth = testutil::sampleTruth("gpu_decoder_layer");
+        QCOMPARE(panel->step(), qint64(truth.peakStep));
+        QCOMPARE(panel->model()->root().bytes, truth.peakBytes);
+        QCOMPARE(panel->model()->root().values, std::int64_t(truth.printedEntries));
         QVERIFY(!panel->findings().empty());
 
         // A click on the treemap's largest rectangle highlights its values everywhere.
@@ -1250,7 +1261,8 @@ private Q_SLOTS:
         w.openPath(sample("gpu_decoder_layer"));
         QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
         BreakdownPanel *panel = w.peakPanel();
-        QTRY_COMPARE(panel->model()->root().bytes, std::int64_t(931536164)); // the peak, step 58
+        QTRY_COMPARE(panel->model()->root().bytes,
+                     testutil::sampleTruth("gpu_decoder_layer").peakBytes); // the peak
         QTRY_VERIFY(!panel->isComputing());
         // Stepping faster than it computes: only the last step is shown, and it adds up.
         for (qint64 step : {10, 20, 30, 40})
@@ -1437,8 +1449,10 @@ private Q_SLOTS:
         QCOMPARE(view->parentWidget(), &w);
         QVERIFY(view->isWindow());
         // docs/FORMAT.md Part A: totals 18980 -> 92676, peaks 9728 -> 17920.
-        QCOMPARE(view->diff().totalDelta(), std::int64_t(92676 - 18980));
-        QCOMPARE(view->diff().peakDelta(), std::int64_t(17920 - 9728));
+        const testutil::SampleTruth &from = testutil::sampleTruth("tpu_dynamic_slice");
+        const testutil::SampleTruth &to = testutil::sampleTruth("tpu_random_normal");
+        QCOMPARE(view->diff().totalDelta(), to.total - from.total);
+        QCOMPARE(view->diff().peakDelta(), to.peakBytes - from.peakBytes);
         // Before, after, and the difference shaded by direction (issue 35, item 18): one fill
         // where after is higher, another where it is lower, each against before's curve.
         QCOMPARE(view->plot()->graphCount(), 4);

@@ -79,6 +79,20 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
                tr("Only the total is exact: the report rounds every other size as it prints it. "
                   "Its module's buffer-assignment dump is not beside it, so there are no live "
                   "ranges here: open the dump for memory over time, the peak and the values.");
+    if (m_report.layout == 2) {
+        // The 2026 layout: by memory space, each with its exact total.
+        QStringList spaces;
+        for (const MemoryUsageReport::MemorySpace &space : m_report.memorySpaces)
+            spaces << tr("%1 (S(%2)) %3")
+                          .arg(toQString(space.name))
+                          .arg(space.color)
+                          .arg(humanBytesText(space.totalBytes));
+        summary += QLatin1Char(' ') +
+                   tr("The 2026 layout: by memory space, exact totals: %1. It prints no "
+                      "allocation's number, kind or size; each size here is what its values' "
+                      "groups add up to.")
+                       .arg(spaces.join(QStringLiteral(", ")));
+    }
     if (!m_report.problems.empty())
         summary += QLatin1Char(' ') + tr("%n line(s) could not be read.", nullptr,
                                          static_cast<int>(m_report.problems.size()));
@@ -151,10 +165,14 @@ void MemoryUsageReportView::fillTable()
         std::int64_t values = 0;
         for (const MemoryUsageReport::Group &g : a.groups)
             values += g.values;
-        QString kind = toQString(allocationKindName(a.kind()));
-        if (a.donated())
+        // The 2026 layout prints no number, kind or attributes: its memory space and place.
+        QString kind = a.attributesKnown ? toQString(allocationKindName(a.kind()))
+                                         : tr("S(%1), kind not printed").arg(a.color);
+        if (a.attributesKnown && a.donated())
             kind += tr(" → output, donated");
-        m_table->setItem(row, IndexColumn, item(QString::number(a.index), qint64(a.index)));
+        m_table->setItem(row, IndexColumn,
+                         item(a.index >= 0 ? QString::number(a.index) : QStringLiteral("—"),
+                              qint64(a.index >= 0 ? a.index : qint64(r))));
         m_table->setItem(row, KindColumn, item(kind));
         QTableWidgetItem *size = item(humanBytesText(a.size), qint64(a.size));
         size->setData(BytesRole, qint64(a.size));
@@ -183,10 +201,11 @@ void MemoryUsageReportView::fillSizes()
         const MemoryUsageReport::Allocation &a = m_report.allocations[i];
         auto *bar = new QCPBars(m_sizes->yAxis, m_sizes->xAxis);
         bar->setWidth(0.7);
-        bar->setBrush(ChartPalette::kindColor(a.kind()));
+        bar->setBrush(a.attributesKnown ? ChartPalette::kindColor(a.kind())
+                                        : ChartPalette::kindColor(AllocationKind::Temp));
         bar->setPen(Qt::NoPen);
         bar->setData({double(i)}, {double(a.size)}, true);
-        ticker->addTick(double(i), tr("allocation %1").arg(a.index));
+        ticker->addTick(double(i), toQString(m_report.allocationLabel(i)));
     }
     m_sizes->yAxis->setRange(-0.6, double(std::max<std::size_t>(n, 1)) - 0.4);
     double largest = 1;
@@ -245,7 +264,7 @@ bool MemoryUsageReportView::nameRows()
     QStringList sizeNames;
     std::vector<std::int64_t> sizes;
     for (std::size_t i = 0; i < std::min<std::size_t>(m_report.allocations.size(), 20); ++i) {
-        sizeNames << tr("allocation %1").arg(m_report.allocations[i].index);
+        sizeNames << toQString(m_report.allocationLabel(i));
         sizes.push_back(m_report.allocations[i].size);
     }
     if (nameRowsOf(m_sizes, sizeNames, sizes))
@@ -311,8 +330,15 @@ void MemoryUsageReportView::showAllocation(int row)
     }
     nameRows();
     m_offsets->yAxis->setRange(-0.6, double(std::max<std::size_t>(groups.size(), 1)) - 0.4);
-    m_offsets->xAxis->setRange(0, double(std::max<std::int64_t>(a.size, 1)));
-    QString title = tr("allocation %1: %2").arg(a.index).arg(humanBytesText(a.size));
+    // To the farthest a group reaches: in the 2026 layout a.size is what the groups add up to,
+    // and they may sit far apart in the allocation.
+    std::int64_t reach = a.size;
+    for (const MemoryUsageReport::Group &g : a.groups)
+        reach = std::max(reach, g.offset + g.size);
+    m_offsets->xAxis->setRange(0, double(std::max<std::int64_t>(reach, 1)));
+    QString title = tr("%1: %2")
+                        .arg(toQString(m_report.allocationLabel(static_cast<std::size_t>(row))))
+                        .arg(humanBytesText(a.size));
     if (a.hiddenGroups > 0)
         title +=
             tr(" · %n smaller offset(s) not listed", nullptr, static_cast<int>(a.hiddenGroups));

@@ -43,7 +43,13 @@ struct MemoryUsageReport
     };
     struct Allocation
     {
+        /// The allocation's number; -1 in the 2026 layout, which prints none, until the report is
+        /// matched with its dump (by order: size descending, then number).
         std::int64_t index = -1;
+        std::int32_t color = 0; ///< its memory space (the 2026 layout's group)
+        /// The 2024 layout prints each allocation's header (size, parameter, live-out, …); the
+        /// 2026 layout only its values, so its kind is not known from the report alone.
+        bool attributesKnown = true;
         std::int64_t size = 0;       ///< rounded as printed
         std::int64_t sizeUlp = 0;    ///< how far the printed size may be from the real one
         std::string description;     ///< the text after the size: "parameter 6, shape |…| …"
@@ -65,6 +71,23 @@ struct MemoryUsageReport
                                   : AllocationKind::Temp;
         }
         bool donated() const { return parameter >= 0 && maybeLiveOut; }
+        /// "allocation 78", or where the 2026 layout gave no number "S(1) #3" (its place in
+        /// its memory space, largest first).
+        std::string label(std::size_t placeInSpace) const
+        {
+            return index >= 0
+                       ? "allocation " + std::to_string(index)
+                       : "S(" + std::to_string(color) + ") #" + std::to_string(placeInSpace + 1);
+        }
+    };
+    /// A memory space of the 2026 layout: `Memory Space: hbm (color=3)`, `Total bytes: N (H)`.
+    struct MemorySpace
+    {
+        std::int32_t color = 0;
+        std::string name;                ///< XLA's: default, vmem, smem, hbm, host, cmem, color_N
+        std::int64_t totalBytes = -1;    ///< exact: every allocation of the space, listed or not
+        std::size_t firstAllocation = 0; ///< its allocations in `allocations`
+        std::size_t allocationCount = 0;
     };
     struct Problem
     {
@@ -72,6 +95,10 @@ struct MemoryUsageReport
         std::string message;
     };
 
+    /// 1: the 2024 layout (`Total bytes used:`, two lists with allocation headers); 2: the
+    /// 2026 layout (by memory space, each allocation's values only; docs/FORMAT.md §5).
+    int layout = 1;
+    std::vector<MemorySpace> memorySpaces; ///< the 2026 layout's, by color
     std::int64_t totalBytes = -1;
     /// The first list's allocations, largest first, then those only the second list shows.
     std::vector<Allocation> allocations;
@@ -85,6 +112,16 @@ struct MemoryUsageReport
                                       static_cast<std::int64_t>(allocations.size()));
     }
     std::vector<Problem> problems;
+
+    /// Allocation `i` as a person names it (Allocation::label).
+    std::string allocationLabel(std::size_t i) const
+    {
+        std::size_t place = i;
+        for (const MemorySpace &space : memorySpaces)
+            if (i >= space.firstAllocation && i < space.firstAllocation + space.allocationCount)
+                place = i - space.firstAllocation;
+        return allocations[i].label(place);
+    }
 };
 
 } // namespace bufferscope

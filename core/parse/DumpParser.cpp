@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace bufferscope {
@@ -91,11 +92,90 @@ LoadResult DumpParser::loadBuffer(std::string_view text, const std::string &name
 
 namespace {
 
+/// The 2026 layout (docs/FORMAT.md §5) prints no allocation numbers: its allocations are the
+/// dump's of each memory space, largest first, then by number (GetMemoryUsageReportProto), the
+/// smallest past 50 left out without a word. Each space's total is exact; an allocation's values
+/// are counted in its groups. Returns whether the two agree.
+template <class Warn>
+bool checkMemoryUsageReportByOrder(const Dump &d, const MemoryUsageReport &r, const Warn &warn)
+{
+    bool agree = true;
+    std::size_t differ = 0;
+    std::vector<std::int32_t> colors;
+    for (const Allocation &a : d.allocations)
+        if (std::find(colors.begin(), colors.end(), a.color) == colors.end())
+            colors.push_back(a.color);
+    for (const std::int32_t color : colors)
+        if (std::none_of(r.memorySpaces.begin(), r.memorySpaces.end(),
+                         [color](const auto &space) { return space.color == color; })) {
+            warn(0, "the memory-usage report has no memory space of color " +
+                        std::to_string(color) + ", which the dump's allocations use");
+            agree = false;
+        }
+    for (const MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
+        std::vector<const Allocation *> mine;
+        std::int64_t total = 0;
+        for (const Allocation &a : d.allocations)
+            if (a.color == space.color) {
+                mine.push_back(&a);
+                total += a.size;
+            }
+        std::sort(mine.begin(), mine.end(), [](const Allocation *a, const Allocation *b) {
+            return a->size != b->size ? a->size > b->size : a->index < b->index;
+        });
+        if (space.totalBytes >= 0 && space.totalBytes != total) {
+            warn(0, "memory space " + space.name + ": the memory-usage report's total is " +
+                        std::to_string(space.totalBytes) +
+                        " bytes, the dump's allocations of "
+                        "color " +
+                        std::to_string(space.color) + " add up to " + std::to_string(total));
+            agree = false;
+        }
+        if (space.allocationCount > mine.size()) {
+            warn(0, "memory space " + space.name + ": the memory-usage report lists " +
+                        std::to_string(space.allocationCount) + " allocations, the dump has " +
+                        std::to_string(mine.size()));
+            agree = false;
+        }
+        for (std::size_t k = 0; k < space.allocationCount && k < mine.size(); ++k) {
+            const MemoryUsageReport::Allocation &a = r.allocations[space.firstAllocation + k];
+            const Allocation &m = *mine[k];
+            std::int64_t grouped = 0;
+            std::int64_t largest = 0;
+            for (const MemoryUsageReport::Group &g : a.groups) {
+                grouped += g.values;
+                largest = std::max(largest, g.size);
+            }
+            // A group is the largest value at one offset: never more than its allocation (its
+            // size as printed, rounded down by at most the rounding).
+            const bool valuesDiffer =
+                !a.groups.empty() && a.hiddenGroups == 0 && grouped != std::int64_t(m.valueCount);
+            const bool tooLarge = largest > m.size + a.sizeUlp;
+            if (valuesDiffer || tooLarge) {
+                agree = false;
+                if (++differ <= 10)
+                    warn(0, "memory space " + space.name + ", allocation " +
+                                std::to_string(m.index) + " (the " + std::to_string(k + 1) +
+                                ". largest): the memory-usage report says " +
+                                (valuesDiffer ? std::to_string(grouped) + " values (the dump: " +
+                                                    std::to_string(m.valueCount) + ")"
+                                              : "a value of " + humanBytes(largest) +
+                                                    " (the allocation: " + std::to_string(m.size) +
+                                                    " bytes)"));
+            }
+        }
+    }
+    if (differ > 10)
+        warn(0, std::to_string(differ - 10) + " more allocations differ");
+    return agree;
+}
+
 /// Reads the memory-usage report beside a dump and says where it disagrees with the dump
 /// (docs/FORMAT.md Part B §5): its total is exact, its sizes are rounded as XLA prints them.
 /// Returns whether the two agree.
-bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
+bool checkMemoryUsageReport(Dump &d, const std::string &reportPath, std::string &checked)
 {
+    checked = "total, allocation sizes as it rounds them, values per allocation";
     MappedFile map;
     std::string error;
     if (!map.open(reportPath, error)) {
@@ -110,6 +190,11 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath)
     };
     for (const MemoryUsageReport::Problem &p : r.problems)
         warn(p.line, p.message);
+    if (r.layout == 2) {
+        checked = "each memory space's total, its allocations by order of size, values per "
+                  "allocation";
+        return checkMemoryUsageReportByOrder(d, r, warn) && r.problems.empty();
+    }
     if (r.totalBytes >= 0 && r.totalBytes != d.allocationSizeSum())
         warn(0, "the memory-usage report's total is " + std::to_string(r.totalBytes) +
                     " bytes, the dump's allocations add up to " +
@@ -246,14 +331,14 @@ LoadResult DumpParser::loadModule(const std::string &path, const ParseOptions &o
                                            ? ModuleFiles::memoryUsageReport(d.files.front().path)
                                            : std::string();
             if (!report.empty()) {
-                const bool agrees = checkMemoryUsageReport(d, report);
-                d.notes.push_back(
-                    (reportPath.empty() ? "the module's memory-usage report "
-                                        : "opened XLA's memory-usage report: read its module's "
-                                          "dump; the report ") +
-                    std::string(agrees ? "agrees with the dump (total, allocation sizes as it "
-                                         "rounds them, values per allocation)"
-                                       : "differs from the dump (see the warnings)"));
+                std::string checked;
+                const bool agrees = checkMemoryUsageReport(d, report, checked);
+                d.notes.push_back((reportPath.empty()
+                                       ? "the module's memory-usage report "
+                                       : "opened XLA's memory-usage report: read its module's "
+                                         "dump; the report ") +
+                                  std::string(agrees ? "agrees with the dump (" + checked + ")"
+                                                     : "differs from the dump (see the warnings)"));
             }
             if (hlo.empty())
                 return;

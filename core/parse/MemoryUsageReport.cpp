@@ -153,6 +153,13 @@ bool MemoryUsageReports::looksLike(std::string_view text)
     std::size_t i = 0;
     while (i < lines.size() && trim(lines[i]).empty())
         ++i;
+    if (i < lines.size() && trim(lines[i]).starts_with("Memory Space: ")) {
+        // The 2026 layout: `Memory Space: NAME (color=C)` then `Total bytes: N (H)`.
+        for (++i; i < lines.size(); ++i)
+            if (!trim(lines[i]).empty())
+                return trim(lines[i]).starts_with("Total bytes: ");
+        return false;
+    }
     if (i >= lines.size() || !trim(lines[i]).starts_with("Total bytes used:"))
         return false;
     for (++i; i < lines.size(); ++i) {
@@ -179,9 +186,100 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
         Detailed
     } part = Part::Header;
     Allocation *current = nullptr; // in the detailed list
+    // A value line: `   900.00MiB( 32%);  900.00MiB;         4992;               22; shapes`
+    // (BufferAllocation::MemoryUsageReport), in both layouts.
+    const auto readGroup = [](sv fields, Group &g, std::int64_t &ulp) {
+        const auto skip = [&fields]() {
+            const auto semi = fields.find(';');
+            if (semi == sv::npos)
+                return sv();
+            const sv field = fields.substr(0, semi);
+            fields.remove_prefix(semi + 1);
+            return field;
+        };
+        skip(); // cumulative size and share
+        const sv size = skip();
+        const sv offset = skip();
+        const sv count = skip();
+        g.size = parseHumanBytes(size, &ulp);
+        if (g.size < 0 || !readInt(offset, g.offset) || !readInt(count, g.values))
+            return false;
+        g.shapes = std::string(trim(fields));
+        return true;
+    };
+    std::size_t spaceAllocation = 0; // the 2026 layout: the allocation being read, + 1
+    std::vector<std::int64_t> ulps;  // per allocation of the 2026 layout: its sizes' rounding
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const sv raw = lines[i];
         const sv line = trim(raw);
+        if (line.starts_with("Memory Space: ") && part == Part::Header) {
+            // The 2026 layout (343fc3437b): `Memory Space: hbm (color=3)`.
+            r.layout = 2;
+            MemoryUsageReport::MemorySpace space;
+            const sv rest = line.substr(14);
+            const auto open = rest.rfind(" (color=");
+            std::int64_t color = 0;
+            if (open == sv::npos || !rest.ends_with(")") ||
+                !readInt(rest.substr(open + 8, rest.size() - open - 9), color) || color < 0 ||
+                color > 1'000'000) {
+                problem(i, "unreadable memory space line '" + std::string(line) + "'");
+                continue;
+            }
+            space.name = std::string(rest.substr(0, open));
+            space.color = static_cast<std::int32_t>(color);
+            space.firstAllocation = r.allocations.size();
+            r.memorySpaces.push_back(std::move(space));
+            spaceAllocation = 0;
+            continue;
+        }
+        if (r.layout == 2) {
+            if (line.empty() || line.starts_with("----"))
+                continue;
+            if (r.memorySpaces.empty()) {
+                problem(i, "unexpected line before 'Memory Space:'");
+                continue;
+            }
+            MemoryUsageReport::MemorySpace &space = r.memorySpaces.back();
+            if (line.starts_with("Total bytes: ")) {
+                sv n = trim(line.substr(13));
+                n = n.substr(0, n.find(' '));
+                if (!readInt(n, space.totalBytes) || space.totalBytes < 0)
+                    problem(i, "unreadable total '" + std::string(line) + "'");
+                continue;
+            }
+            if (line.starts_with("cumulative_size;")) {
+                // Each allocation's table starts with its header; no allocation line in 2026.
+                Allocation a;
+                a.color = space.color;
+                a.attributesKnown = false;
+                r.allocations.push_back(std::move(a));
+                ulps.push_back(0);
+                ++space.allocationCount;
+                spaceAllocation = r.allocations.size();
+                continue;
+            }
+            if (spaceAllocation == 0) {
+                problem(i, "unexpected line before an allocation's 'cumulative_size;' header");
+                continue;
+            }
+            Allocation &a = r.allocations[spaceAllocation - 1];
+            if (line.starts_with("The rest ")) {
+                std::int64_t n = 0;
+                if (readInt(line.substr(9, line.find(' ', 9) - 9), n))
+                    a.hiddenGroups = n;
+                continue;
+            }
+            Group g;
+            std::int64_t ulp = 0;
+            if (!readGroup(line, g, ulp)) {
+                problem(i, "unreadable value line of an allocation");
+                continue;
+            }
+            a.size += g.size;
+            ulps[spaceAllocation - 1] += ulp;
+            a.groups.push_back(std::move(g));
+            continue;
+        }
         if (line.empty() || line.starts_with("----") || line.starts_with("cumulative_size;"))
             continue;
         if (line.starts_with("Total bytes used:")) {
@@ -242,31 +340,31 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
                 }
                 continue;
             }
-            // \t900.00MiB( 32%);  900.00MiB;         4992;               22; shapes
             Group g;
-            sv fields = line;
-            const auto skip = [&fields]() {
-                const auto semi = fields.find(';');
-                if (semi == sv::npos)
-                    return sv();
-                const sv field = fields.substr(0, semi);
-                fields.remove_prefix(semi + 1);
-                return field;
-            };
-            skip(); // cumulative size and share
-            const sv size = skip();
-            const sv offset = skip();
-            const sv count = skip();
-            g.size = parseHumanBytes(size);
-            if (!current || g.size < 0 || !readInt(offset, g.offset) || !readInt(count, g.values)) {
+            std::int64_t ulp = 0;
+            if (!current || !readGroup(line, g, ulp)) {
                 problem(i, "unreadable value line of an allocation");
                 continue;
             }
-            g.shapes = std::string(trim(fields));
             current->groups.push_back(std::move(g));
             continue;
         }
         problem(i, "unexpected line before 'Allocations sorted by size:'");
+    }
+    if (r.layout == 2) {
+        // The total is every space's, exact; an allocation's size is what its values' groups
+        // add up to, as printed (the allocation's own size is not in the text).
+        std::int64_t total = 0;
+        for (const MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
+            if (space.totalBytes < 0)
+                problem(0, "memory space " + space.name + " has no 'Total bytes:' line");
+            total += std::max<std::int64_t>(space.totalBytes, 0);
+        }
+        r.totalBytes = total;
+        for (std::size_t k = 0; k < r.allocations.size(); ++k)
+            r.allocations[k].sizeUlp = ulps[k];
+        r.sortedListed = static_cast<std::int64_t>(r.allocations.size());
+        return r;
     }
     if (r.totalBytes < 0)
         problem(0, "no 'Total bytes used:' line");

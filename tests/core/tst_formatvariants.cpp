@@ -2,8 +2,11 @@
 // facts as the original.
 #include "DumpCompare.h"
 #include "DumpText.h"
+#include "SampleTruths.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
+#include "parse/FileKind.h"
+#include "parse/MemoryUsageReport.h"
 #include "report/Report.h"
 #include "report/ValueCard.h"
 
@@ -155,6 +158,105 @@ private Q_SLOTS:
                     qPrintable(QStringLiteral("%1%2").arg(QLatin1String(s), QLatin1String(suffix))))
                     << QString::fromLatin1(s) << QString::fromLatin1(suffix);
     }
+    // XLA's memory-usage report in its 2026 layout (343fc3437b; docs/FORMAT.md §5): by memory
+    // space, no allocation lines. tests/data/reports/ holds the reports XLA prints for three
+    // samples (make_v2.py ports its printing code); the truths are the samples' allocation
+    // lines summed by hand.
+    void memoryUsageReport2026Alone()
+    {
+        const QString path = QStringLiteral(BUFFERSCOPE_TEST_DATA
+                                            "/reports/tpu_random_normal.report-2026.txt");
+        QCOMPARE(FileKinds::of(path.toStdString()), FileKind::MemoryUsageReport);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        QVERIFY(MemoryUsageReports::looksLike(text));
+        const MemoryUsageReport r = MemoryUsageReports::parse(text);
+        QVERIFY(r.problems.empty());
+        QCOMPARE(r.layout, 2);
+        // Allocations 0, 1, 2, 4 are color 0 (512 + 16384 + 512 + 66048), 3 is color 1 (8704),
+        // 5 color 2 (4), 6 color 6 (512): 92676 in all, the dump's total.
+        QCOMPARE(r.totalBytes, testutil::sampleTruth("tpu_random_normal").total);
+        QCOMPARE(r.memorySpaces.size(), std::size_t{4});
+        const std::vector<std::tuple<std::string, int, std::int64_t, std::size_t>> spaces = {
+            {"default", 0, 83456, 4},
+            {"vmem", 1, 8704, 1},
+            {"smem", 2, 4, 1},
+            {"color_6", 6, 512, 1}};
+        for (std::size_t i = 0; i < spaces.size(); ++i) {
+            const auto &[name, color, total, count] = spaces[i];
+            QCOMPARE(r.memorySpaces[i].name, name);
+            QCOMPARE(r.memorySpaces[i].color, color);
+            QCOMPARE(r.memorySpaces[i].totalBytes, total);
+            QCOMPARE(r.memorySpaces[i].allocationCount, count);
+        }
+        QCOMPARE(r.allocations.size(), std::size_t{7});
+        // Largest first within a space: allocation 4 (66048 B: five groups of values), then 1
+        // (16384 B: f32[64,32]); no number printed, so none is known.
+        QCOMPARE(r.allocations[0].groups.size(), std::size_t{5});
+        QCOMPARE(r.allocations[1].groups.size(), std::size_t{1});
+        QCOMPARE(r.allocations[1].groups[0].shapes, std::string("f32[64,32]"));
+        QCOMPARE(r.allocations[1].groups[0].size, std::int64_t{16384});
+        QCOMPARE(r.allocations[1].index, std::int64_t{-1});
+        QVERIFY(!r.allocations[1].attributesKnown);
+        QCOMPARE(r.allocationLabel(1), std::string("S(0) #2"));
+        QCOMPARE(r.allocations[4].color, 1);
+        // What `report` says of it: the spaces and their exact totals.
+        const std::string out = Report::memoryUsageText(r, path.toStdString(), 10);
+        QVERIFY2(out.find("vmem (S(1))") != std::string::npos &&
+                     out.find("8704 bytes") != std::string::npos,
+                 out.c_str());
+    }
+
+    void memoryUsageReport2026BesideItsDump()
+    {
+        // Unedited, beside its dump: matched by order (size descending, then number), the
+        // reading agrees and adds no warning.
+        for (const char *sample : {"tpu_unstack", "gpu_decoder_layer", "tpu_random_normal"}) {
+            QTemporaryDir dir;
+            const QString stem = dir.filePath(QLatin1String(sample));
+            QVERIFY(QFile::copy(testutil::sampleTruth(sample).path(),
+                                stem + QStringLiteral("-buffer-assignment.txt")));
+            QVERIFY(QFile::copy(
+                QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/%1.report-2026.txt")
+                    .arg(QLatin1String(sample)),
+                stem + QStringLiteral("-memory-usage-report.txt")));
+            const QString report = stem + QStringLiteral("-memory-usage-report.txt");
+            const LoadResult r = DumpParser::loadFile(report.toStdString());
+            QVERIFY2(r.ok(), r.error.c_str());
+            QVERIFY2(r.dump->warnings.empty(),
+                     r.dump->warnings.empty() ? "" : r.dump->warnings.front().message.c_str());
+            QVERIFY(!r.dump->notes.empty());
+            QVERIFY(r.dump->notes.front().find("agrees") != std::string::npos);
+        }
+        // Edited: vmem's total off by 512 bytes, and a value count changed.
+        QTemporaryDir dir;
+        const QString stem = dir.filePath(QStringLiteral("tpu_random_normal"));
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_random_normal").path(),
+                            stem + QStringLiteral("-buffer-assignment.txt")));
+        QFile in(QStringLiteral(BUFFERSCOPE_TEST_DATA
+                                "/reports/tpu_random_normal.report-2026.txt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        text.replace("Total bytes: 8704 (8.50KiB)", "Total bytes: 9216 (9.00KiB)");
+        text.replace("2; 2\xc3\x97u32[]", "3; 2\xc3\x97u32[]");
+        QFile out(stem + QStringLiteral("-memory-usage-report.txt"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        const LoadResult r = DumpParser::loadFile(out.fileName().toStdString());
+        QVERIFY(r.ok());
+        QStringList warnings;
+        for (const Diagnostic &d : r.dump->warnings)
+            warnings << QString::fromStdString(d.message);
+        QVERIFY2(warnings.size() == 2, qPrintable(warnings.join(QLatin1Char('\n'))));
+        QVERIFY(warnings[0].contains(QStringLiteral("memory space vmem")) &&
+                warnings[0].contains(QStringLiteral("9216")) &&
+                warnings[0].contains(QStringLiteral("8704")));
+        QVERIFY2(warnings[1].contains(QStringLiteral("3 values (the dump: 2)")),
+                 qPrintable(warnings[1]));
+    }
+
     void splitModule()
     {
         // 2026-04: three files per module; opening any one merges the others by stem.

@@ -110,6 +110,33 @@ std::size_t prefixLength(sv s)
         if (close != sv::npos && close < 200 && s.substr(0, close).find("pid=") != sv::npos)
             return close + 2;
     }
+    // A quoted reply (mail, Markdown, issue trackers): `> `, `>> `.
+    if (s.front() == '>') {
+        i = 0;
+        while (i < s.size() && s[i] == '>')
+            ++i;
+        return i < s.size() && s[i] == ' ' ? i + 1 : i;
+    }
+    // Launchers that tag each line with its rank: `rank0: `, `rank12:`.
+    if (s.starts_with("rank") && s.size() > 5 && isDigit(s[4])) {
+        i = skipDigits(s, 4);
+        if (i < s.size() && s[i] == ':')
+            return skipSpaces(s, i + 1);
+    }
+    // A line number a viewer put before each line: `12: `, `12 | `, `12\t`. Never `1. ` (the
+    // TPU list numbers its entries so) and never a bare number (a wrapped size).
+    if (isDigit(s.front())) {
+        i = skipDigits(s, 0);
+        if (i < 8 && i < s.size()) {
+            if (s[i] == '\t')
+                return i + 1;
+            if (s[i] == ':' && i + 1 < s.size() && s[i + 1] == ' ')
+                return i + 2;
+            const std::size_t bar = skipSpaces(s, i);
+            if (bar < s.size() && s[bar] == '|' && bar > i)
+                return skipSpaces(s, bar + 1);
+        }
+    }
     // MPI / torchrun: [1,0]<stderr>:  [rank0]:  [default0]:
     if (s.front() == '[') {
         const std::size_t close = s.find(']');

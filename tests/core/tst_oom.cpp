@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+
 using namespace bufferscope;
 
 namespace {
@@ -135,6 +137,64 @@ private Q_SLOTS:
         // A message word in brackets is not a prefix to drop.
         QCOMPARE(OomLog::cleanLine("[tf-allocator-allocation-error='']"),
                  std::string("[tf-allocator-allocation-error='']"));
+    }
+
+    // Logs as users paste them (issue 51): every line under a prefix of each kind — a quoted
+    // reply, a rank tag, a viewer's line numbers, a glog header, Ray's coloured worker tag —
+    // reads as the log itself: the same messages, what each asked for, the same buffers.
+    void prefixesOfEveryKind()
+    {
+        QStringList logs;
+        for (const QFileInfo &f : QDir(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom"))
+                                      .entryInfoList({QStringLiteral("*.log")}))
+            logs << f.filePath();
+        for (const char *real : {"gpu-jax-v100-2024-05-28.log", "tpu-v3-pytorch-xla-2024-03-06.log",
+                                 "gpu-jax-mi250-wrapped-2024-07-09.log"})
+            if (QFileInfo::exists(realOom(real)))
+                logs << realOom(real);
+        QVERIFY(logs.size() >= 6);
+        using Prefix = std::function<std::string(std::size_t)>;
+        const std::vector<std::pair<const char *, Prefix>> prefixes = {
+            {"quoted", [](std::size_t) { return std::string("> "); }},
+            {"quoted twice", [](std::size_t) { return std::string(">> "); }},
+            {"rank", [](std::size_t) { return std::string("rank0: "); }},
+            {"line numbers", [](std::size_t n) { return std::to_string(n + 1) + ": "; }},
+            {"numbered table", [](std::size_t n) { return std::to_string(n + 1) + " | "; }},
+            {"numbered, tab", [](std::size_t n) { return std::to_string(n + 1) + "\t"; }},
+            {"glog",
+             [](std::size_t) { return std::string("E0528 07:02:44.350251   27487 x.cc:1] "); }},
+            {"Ray",
+             [](std::size_t) { return std::string("\x1b[36m(MeshHostWorker pid=489)\x1b[0m "); }},
+        };
+        for (const QString &path : logs) {
+            const std::string text = readAll(path);
+            const OomLog plain = OomLog::parse(text);
+            QVERIFY2(!plain.messages.empty(), qPrintable(path));
+            for (const auto &[name, prefix] : prefixes) {
+                std::string prefixed;
+                std::size_t n = 0;
+                for (std::size_t at = 0; at < text.size(); ++n) {
+                    const std::size_t nl = text.find('\n', at);
+                    const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+                    prefixed += prefix(n) + text.substr(at, end - at);
+                    at = end;
+                }
+                const OomLog got = OomLog::parse(prefixed);
+                const QString where = QStringLiteral("%1 %2").arg(path, QLatin1String(name));
+                QVERIFY2(got.messages.size() == plain.messages.size(), qPrintable(where));
+                for (std::size_t m = 0; m < got.messages.size(); ++m) {
+                    const OomMessage &a = plain.messages[m];
+                    const OomMessage &b = got.messages[m];
+                    QVERIFY2(a.requested == b.requested && a.capacity == b.capacity &&
+                                 a.inUse == b.inUse && a.buffers.size() == b.buffers.size(),
+                             qPrintable(where));
+                    for (std::size_t k = 0; k < a.buffers.size(); ++k)
+                        QVERIFY2(a.buffers[k].size == b.buffers[k].size &&
+                                     a.buffers[k].shape == b.buffers[k].shape,
+                                 qPrintable(where));
+                }
+            }
+        }
     }
 
     void readsSizesAsPrinted()

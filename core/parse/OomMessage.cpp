@@ -32,19 +32,84 @@ class Reader
 public:
     OomLog run(sv text)
     {
-        std::int64_t lineNo = 0;
-        std::size_t pos = 0;
-        while (pos < text.size()) {
+        std::vector<sv> raw;
+        for (std::size_t pos = 0; pos < text.size();) {
             std::size_t nl = text.find('\n', pos);
             if (nl == sv::npos)
                 nl = text.size();
-            ++lineNo;
-            line(OomLog::cleanLine(text.substr(pos, nl - pos)), lineNo);
+            sv l = text.substr(pos, nl - pos);
+            while (!l.empty() && l.back() == '\r')
+                l.remove_suffix(1);
+            raw.push_back(l);
             pos = nl + 1;
+        }
+        // A log hard-wrapped at W columns (a terminal, an issue tracker, `fold`): every line
+        // longer than W was cut into lines of exactly W columns, mid-word and mid-number
+        // ("allocate 12874361776 bytes" read as 128). Such lines are joined with the next
+        // before they are read, and the log says so.
+        const std::size_t width = wrapWidth(raw);
+        m_log.wrappedAt = static_cast<std::int64_t>(width);
+        std::string joined;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            const std::int64_t lineNo = static_cast<std::int64_t>(i) + 1;
+            joined.assign(raw[i]);
+            while (width > 0 && i + 1 < raw.size() && continues(raw[i], raw[i + 1], width))
+                joined.append(raw[++i]);
+            line(OomLog::cleanLine(joined), lineNo);
         }
         closeBuffer();
         finish();
         return std::move(m_log);
+    }
+
+    /// Whether `next` is the rest of `line`, cut at `width`: `next` is not indented (an
+    /// indented line of a list is a line of its own; a cut before a space leaves one) and does
+    /// not start with a logger's prefix (a record of its own), as the next line after one that
+    /// was exactly `width` wide usually does.
+    static bool continues(sv line, sv next, std::size_t width)
+    {
+        const bool indented = next.size() > 1 && isSpace(next[0]) && isSpace(next[1]);
+        return columns(line) == width && !line.empty() && !next.empty() && !indented &&
+               prefixLength(next) == 0;
+    }
+
+    /// The column a line ends at, as a terminal or `fold` counts: a tab to the next multiple of
+    /// 8, a carriage return back to 0 (a progress line rewritten in place). `widest` gets the
+    /// farthest column the line reached.
+    static std::size_t columns(sv l, std::size_t *widest = nullptr)
+    {
+        std::size_t c = 0;
+        std::size_t most = 0;
+        for (const char ch : l) {
+            c = ch == '\t' ? (c / 8 + 1) * 8 : ch == '\r' ? 0 : c + 1;
+            most = std::max(most, c);
+        }
+        if (widest)
+            *widest = most;
+        return c;
+    }
+
+    /// The width a log was hard-wrapped at, or 0: the widest lines (40 columns or more) are
+    /// all of one width, at least three of them, and they are most of the lines within five
+    /// columns of it — a log written as it ran has lines of every length.
+    static std::size_t wrapWidth(const std::vector<sv> &lines)
+    {
+        std::size_t width = 0;
+        for (const sv l : lines) {
+            std::size_t widest = 0;
+            columns(l, &widest);
+            width = std::max(width, widest);
+        }
+        if (width < 40)
+            return 0;
+        std::size_t exact = 0;
+        std::size_t near = 0;
+        for (const sv l : lines) {
+            const std::size_t c = columns(l);
+            exact += c == width;
+            near += c + 5 >= width;
+        }
+        return exact >= 3 && 2 * exact >= near ? width : 0;
     }
 
 private:

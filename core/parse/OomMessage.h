@@ -98,6 +98,9 @@ struct OomLog
     };
     std::vector<OomMessage> messages;
     std::vector<Problem> problems;
+    /// The width the log was hard-wrapped at (a terminal, an issue tracker, `fold`) and read
+    /// unwrapped; 0 when it was not.
+    std::int64_t wrappedAt = 0;
 
     /// Whether `text` holds an out-of-memory message this reader knows.
     static bool looksLike(std::string_view text);

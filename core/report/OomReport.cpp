@@ -114,6 +114,9 @@ std::string OomReport::text(const OomFindings &f)
     const std::size_t n = f.log.messages.size();
     line("BufferScope out-of-memory report: " + f.file);
     line("  " + std::to_string(n) + (n == 1 ? " message" : " messages"));
+    if (f.log.wrappedAt > 0)
+        line("  note: the log was hard-wrapped at " + std::to_string(f.log.wrappedAt) +
+             " columns; each line of that width was read joined with the next");
     for (std::size_t mi = 0; mi < n; ++mi) {
         const OomMessage &m = f.log.messages[mi];
         line();
@@ -392,6 +395,8 @@ std::string OomReport::json(const OomFindings &f)
         w.endObject();
     }
     w.endArray();
+    if (f.log.wrappedAt > 0)
+        w.key("wrapped_at_columns").value(f.log.wrappedAt);
     w.key("problems").beginArray();
     for (const auto &p : f.log.problems) {
         w.beginObject();

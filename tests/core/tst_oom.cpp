@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 
 using namespace bufferscope;
@@ -194,6 +195,85 @@ private Q_SLOTS:
                                  qPrintable(where));
                 }
             }
+        }
+    }
+
+    // The same logs hard-wrapped at 80 and 60 columns, as a terminal or `fold` leaves them:
+    // numbers cut in two ("allocate 211" / "0783616 bytes") are read whole again. A log of a
+    // line or two gives too little to tell a wrap from a line that long: it may be refused,
+    // but never read as another number.
+    void hardWrappedLogs()
+    {
+        QStringList logs;
+        for (const QFileInfo &f : QDir(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom"))
+                                      .entryInfoList({QStringLiteral("*.log")}))
+            logs << f.filePath();
+        for (const char *real :
+             {"gpu-jax-v100-2024-05-28.log", "tpu-v3-pytorch-xla-2024-03-06.log",
+              "gpu-jax-mi250-wrapped-2024-07-09.log", "tpu-tf-2019-11-11-fragment.log"})
+            if (QFileInfo::exists(realOom(real)))
+                logs << realOom(real);
+        int wholeAgain = 0;
+        for (const QString &path : logs) {
+            const std::string text = readAll(path);
+            const OomLog plain = OomLog::parse(text);
+            const auto lineCount = std::count(text.begin(), text.end(), '\n');
+            for (const std::size_t width : {std::size_t{80}, std::size_t{60}}) {
+                // As `fold -w WIDTH` cuts: a line is cut before the character that would pass
+                // WIDTH columns, a tab reaching the next multiple of 8, a carriage return
+                // going back to column 0.
+                std::string folded;
+                std::size_t column = 0;
+                for (const char c : text) {
+                    if (c == '\n') {
+                        folded += c;
+                        column = 0;
+                        continue;
+                    }
+                    const std::size_t next = c == '\t'   ? (column / 8 + 1) * 8
+                                             : c == '\r' ? 0
+                                                         : column + 1;
+                    if (next > width) {
+                        folded += '\n';
+                        column = c == '\t' ? 8 : 1;
+                    } else {
+                        column = next;
+                    }
+                    folded += c;
+                }
+                const OomLog got = OomLog::parse(folded);
+                const QString where = QStringLiteral("%1 at %2").arg(path).arg(width);
+                if (lineCount < 10) {
+                    // Too short to tell: refused, or figures missing, never another number.
+                    for (std::size_t m = 0; m < got.messages.size() && m < plain.messages.size();
+                         ++m) {
+                        const OomMessage &a = plain.messages[m];
+                        const OomMessage &b = got.messages[m];
+                        QVERIFY2(b.requested == a.requested || b.requested < 0, qPrintable(where));
+                        QVERIFY2(b.capacity == a.capacity || b.capacity < 0, qPrintable(where));
+                    }
+                    continue;
+                }
+                QVERIFY2(got.messages.size() == plain.messages.size(), qPrintable(where));
+                for (std::size_t m = 0; m < got.messages.size(); ++m) {
+                    const OomMessage &a = plain.messages[m];
+                    const OomMessage &b = got.messages[m];
+                    QVERIFY2(a.requested == b.requested && a.capacity == b.capacity &&
+                                 a.buffers.size() == b.buffers.size(),
+                             qPrintable(where));
+                    for (std::size_t k = 0; k < a.buffers.size(); ++k)
+                        QVERIFY2(a.buffers[k].size == b.buffers[k].size &&
+                                     a.buffers[k].shape == b.buffers[k].shape,
+                                 qPrintable(where));
+                }
+                ++wholeAgain;
+            }
+        }
+        QVERIFY(wholeAgain >= 10);
+        // The V100 log's request, cut at 80 columns after "allocate 211", is read whole.
+        if (QFileInfo::exists(realOom("gpu-jax-v100-2024-05-28.log"))) {
+            QCOMPARE(parseFile(realOom("gpu-jax-v100-2024-05-28.log")).messages.front().requested,
+                     std::int64_t{2110783616});
         }
     }
 

@@ -90,8 +90,8 @@ public:
     }
 
     /// The width a log was hard-wrapped at, or 0: the widest lines (40 columns or more) are
-    /// all of one width, at least three of them, and they are most of the lines within five
-    /// columns of it — a log written as it ran has lines of every length.
+    /// all of one width, at least three different ones, and they are most of the lines within
+    /// five columns of it — a log written as it ran has lines of every length.
     static std::size_t wrapWidth(const std::vector<sv> &lines)
     {
         std::size_t width = 0;
@@ -102,14 +102,21 @@ public:
         }
         if (width < 40)
             return 0;
-        std::size_t exact = 0;
+        // The pieces of a wrapped log differ from one another; a long line a log repeats
+        // (the same Operator: line for three buffers) is one line, however often it comes.
+        std::vector<sv> exact;
         std::size_t near = 0;
         for (const sv l : lines) {
             const std::size_t c = columns(l);
-            exact += c == width;
+            if (c == width)
+                exact.push_back(l);
             near += c + 5 >= width;
         }
-        return exact >= 3 && 2 * exact >= near ? width : 0;
+        const std::size_t atWidth = exact.size();
+        std::sort(exact.begin(), exact.end());
+        const auto distinct =
+            static_cast<std::size_t>(std::unique(exact.begin(), exact.end()) - exact.begin());
+        return distinct >= 3 && 2 * atWidth >= near ? width : 0;
     }
 
 private:

@@ -270,6 +270,18 @@ private Q_SLOTS:
             }
         }
         QVERIFY(wholeAgain >= 10);
+        // A long line the log repeats (three buffers with one Operator:) is not a wrap.
+        {
+            const std::string text =
+                readAll(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log"));
+            const std::string repeated(300, 'x');
+            std::string more = text;
+            for (int k = 0; k < 4; ++k)
+                more += repeated + "\n";
+            const OomLog got = OomLog::parse(more);
+            QCOMPARE(got.wrappedAt, std::int64_t{0});
+            QCOMPARE(got.messages.size(), OomLog::parse(text).messages.size());
+        }
         // The V100 log's request, cut at 80 columns after "allocate 211", is read whole.
         if (QFileInfo::exists(realOom("gpu-jax-v100-2024-05-28.log"))) {
             QCOMPARE(parseFile(realOom("gpu-jax-v100-2024-05-28.log")).messages.front().requested,

@@ -21,7 +21,6 @@ namespace bufferscope {
 Workspace::Workspace(QObject *parent)
     : QObject(parent), m_selection(new Selection(this)), m_jobs(new JobRunner(this)),
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
-      m_listLane(m_jobs->newLane("listing", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
@@ -235,10 +234,23 @@ bool Workspace::isLoading() const
     return m_jobs->isBusy(m_loadLane);
 }
 
+JobRunner::Lane Workspace::laneFor(QHash<const QObject *, JobRunner::Lane> &lanes,
+                                   QObject *requester, const char *name)
+{
+    auto lane = lanes.find(requester);
+    if (lane == lanes.end()) {
+        lane = lanes.insert(requester, m_jobs->newLane(name, JobRunner::Scope::Session));
+        connect(requester, &QObject::destroyed, this,
+                [&lanes, requester] { lanes.remove(requester); });
+    }
+    return *lane;
+}
+
 void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone done)
 {
     m_jobs->run(
-        m_listLane, requester, [paths](const JobControl &) { return Opened::classify(paths); },
+        laneFor(m_openLanes, requester, "open"), requester,
+        [paths](const JobControl &) { return Opened::classify(paths); },
         [done = std::move(done)](Opened opened) { done(opened); });
 }
 
@@ -321,12 +333,7 @@ void Workspace::compareWith(const QString &path)
 void Workspace::weighOomModules(OomFindings findings, const QStringList &files, QObject *requester,
                                 OomWeighed done)
 {
-    auto lane = m_oomLanes.find(requester);
-    if (lane == m_oomLanes.end()) {
-        lane = m_oomLanes.insert(requester, m_jobs->newLane("oom", JobRunner::Scope::Session));
-        connect(requester, &QObject::destroyed, this,
-                [this, requester] { m_oomLanes.remove(requester); });
-    }
+    const JobRunner::Lane lane = laneFor(m_oomLanes, requester, "oom");
     struct Result
     {
         OomFindings findings;
@@ -334,7 +341,7 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files, 
         bool done = false;
     };
     m_jobs->run(
-        *lane, requester,
+        lane, requester,
         [findings = std::move(findings), files, threads = m_threads](const JobControl &control) {
             Result r;
             r.findings = findings;

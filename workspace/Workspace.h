@@ -118,8 +118,8 @@ public:
     using OpenedDone = std::function<void(const Opened &)>;
     /// Classifies what the user opened (files, --xla_dump_to folders, logs, reports: Opened)
     /// on a job, so a folder of thousands of files or a big log never holds the window up;
-    /// `done` gets the result on the GUI thread while `requester` lives. A newer request
-    /// replaces an older one.
+    /// `done` gets the result on the GUI thread while `requester` lives. A newer request of the
+    /// same requester replaces its older one; another requester's runs on.
     void open(const QStringList &paths, QObject *requester, OpenedDone done);
     /// Reads every module's figures (ModuleFigures::read) on one job: a module of
     /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
@@ -243,12 +243,16 @@ private:
     JobRunner *m_jobs;
     std::map<Action, QAction *> m_actions;
     JobRunner::Lane m_loadLane;
-    JobRunner::Lane m_listLane;
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
     JobRunner::Lane m_compareLane;
-    /// A lane per requester of weighOomModules (per out-of-memory window).
+    /// A lane per requester of weighOomModules (per out-of-memory window) and of open (the
+    /// window's opening, each out-of-memory window's folder): a newer request replaces only
+    /// the same requester's older one.
     QHash<const QObject *, JobRunner::Lane> m_oomLanes;
+    QHash<const QObject *, JobRunner::Lane> m_openLanes;
+    JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,
+                            const char *name);
     JobRunner::Lane m_fitLane;
     LoadedDump m_current;
     struct Subscriber

@@ -25,8 +25,10 @@ bool FileKinds::isMemoryUsageReport(const std::string &path)
 
 bool FileKinds::isLoneMemoryUsageReport(const std::string &path)
 {
-    return ModuleFiles::siblings(path) == std::vector<std::string>{path} &&
-           isMemoryUsageReport(path);
+    // The name first: a dump's name is answered without touching the disk, so a folder's scan
+    // does not stat each module's siblings to learn it is not a report.
+    return isMemoryUsageReport(path) &&
+           ModuleFiles::siblings(path) == std::vector<std::string>{path};
 }
 
 FileKind FileKinds::of(const std::string &path)

@@ -485,6 +485,20 @@ private Q_SLOTS:
         QTRY_VERIFY(told.has_value());
         QCOMPARE(told->oomLogs.size(), 1);
         QCOMPARE(told->modules.files, QStringList{notes});
+        // Two requesters at once (the window and an out-of-memory window's folder): each is
+        // told; a newer request replaces only its own requester's older one.
+        QObject other;
+        std::optional<Opened> first;
+        std::optional<Opened> second;
+        std::optional<Opened> replaced;
+        workspace.open({log}, &requester, [&](const Opened &o) { replaced = o; });
+        workspace.open({dumps}, &requester, [&](const Opened &o) { first = o; });
+        workspace.open({lone}, &other, [&](const Opened &o) { second = o; });
+        QTRY_VERIFY(first.has_value() && second.has_value());
+        QVERIFY(workspace.jobs()->waitForDone());
+        QVERIFY(!replaced.has_value());
+        QCOMPARE(first->modules.files.size(), 2);
+        QCOMPARE(second->reports.size(), 1);
     }
 };
 

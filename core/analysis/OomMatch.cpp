@@ -58,7 +58,10 @@ OomMatch::ModuleEvidence OomMatch::moduleEvidence(const OomMessage &message, con
     if (!message.executable.empty()) {
         if (isExecutable(moduleName, message.executable)) {
             e.score += 4;
-            e.reasons.push_back("its name is the executable_name, " + message.executable);
+            e.reasons.push_back("its name is the " +
+                                (message.executableFrom.empty() ? std::string("executable_name")
+                                                                : message.executableFrom) +
+                                ", " + message.executable);
         } else {
             e.contradiction = "the message names executable " + message.executable;
             return e;

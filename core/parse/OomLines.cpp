@@ -92,6 +92,14 @@ std::size_t prefixLength(sv s)
         return i;
     }
     i = 0;
+    // A colour code whose escape byte a paste dropped: `[36m(MeshHostWorker pid=489)[0m`.
+    if (s.front() == '[' && s.size() > 2) {
+        std::size_t j = 1;
+        while (j < s.size() && (isDigit(s[j]) || s[j] == ';') && j < 16)
+            ++j;
+        if (j > 1 && j < s.size() && s[j] == 'm')
+            return j + 1;
+    }
     // glog/absl: E0528 07:02:44.350251   27487 pjrt_stream_executor_client.cc:2826]
     if (s.size() > 6 && std::string_view("IWEF").find(s[0]) != sv::npos) {
         i = 1;
@@ -106,9 +114,9 @@ std::size_t prefixLength(sv s)
     }
     // Ray: (RayTrainWorker pid=1234, ip=10.0.0.1)
     if (s.front() == '(') {
-        const std::size_t close = s.find(") ");
+        const std::size_t close = s.find(')');
         if (close != sv::npos && close < 200 && s.substr(0, close).find("pid=") != sv::npos)
-            return close + 2;
+            return skipSpaces(s, close + 1);
     }
     // A quoted reply (mail, Markdown, issue trackers): `> `, `>> `.
     if (s.front() == '>') {
@@ -165,25 +173,44 @@ std::optional<std::int64_t> leadingInteger(sv s, std::size_t *length)
     return v;
 }
 
-std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp)
+std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp, bool *cut)
 {
+    if (cut)
+        *cut = false;
     const std::size_t at = s.find(key);
     if (at == sv::npos)
         return -1;
     sv rest = s.substr(at + key.size());
     rest = rest.substr(skipSpaces(rest, 0));
-    // "N bytes" first, then one token.
+    // "N bytes" first ("7,450,374,152 bytes" with its digit groups), then one token.
+    std::string grouped;
     std::size_t n = 0;
-    if (auto v = leadingInteger(rest, &n); v && rest.substr(n).starts_with(" bytes")) {
-        if (ulp)
-            *ulp = 0;
-        return *v;
+    while (n < rest.size() &&
+           (isDigit(rest[n]) ||
+            (rest[n] == ',' && n > 0 && n + 3 < rest.size() && isDigit(rest[n + 1]) &&
+             isDigit(rest[n + 2]) && isDigit(rest[n + 3])))) {
+        if (rest[n] != ',')
+            grouped += rest[n];
+        ++n;
+    }
+    if (!grouped.empty() && rest.substr(n).starts_with(" bytes")) {
+        if (auto v = leadingInteger(grouped); v && grouped.size() < 19) {
+            if (ulp)
+                *ulp = 0;
+            return *v;
+        }
     }
     std::size_t end = 0;
     while (end < rest.size() && !isSpace(rest[end]) && rest[end] != ')' && rest[end] != ',' &&
            rest[end] != ';' && rest[end] != '(' && rest[end] != '[')
         ++end;
     sv token = rest.substr(0, end);
+    if (!token.empty() && token.find_first_not_of("0123456789") == sv::npos &&
+        trim(rest.substr(end)).empty()) {
+        if (cut)
+            *cut = true;
+        return -1;
+    }
     while (token.ends_with('.') || token.ends_with(':'))
         token.remove_suffix(1);
     return OomLog::parseSize(token, ulp);
@@ -331,16 +358,28 @@ void merge(OomMessage &into, const OomMessage &from)
     }
     if (into.roundedTo < 0)
         into.roundedTo = from.roundedTo;
-    if (into.executable.empty())
+    if (into.executable.empty()) {
         into.executable = from.executable;
+        into.executableFrom = from.executableFrom;
+    }
+    for (const std::string &e : from.taggedExecutables)
+        if (std::find(into.taggedExecutables.begin(), into.taggedExecutables.end(), e) ==
+                into.taggedExecutables.end() &&
+            into.taggedExecutables.size() < 16)
+            into.taggedExecutables.push_back(e);
+    for (const std::string &d : from.doubts)
+        if (std::find(into.doubts.begin(), into.doubts.end(), d) == into.doubts.end())
+            into.doubts.push_back(d);
     if (into.device.empty())
         into.device = from.device;
     if (into.capacity < 0) {
         into.capacity = from.capacity;
         into.capacityUlp = from.capacityUlp;
     }
-    if (into.inUse < 0)
+    if (into.inUse < 0) {
         into.inUse = from.inUse;
+        into.inUseUlp = from.inUseUlp;
+    }
     for (const std::string &name : from.modules)
         if (std::find(into.modules.begin(), into.modules.end(), name) == into.modules.end())
             into.modules.push_back(name);
@@ -388,7 +427,7 @@ std::string OomLog::cleanLine(std::string_view raw)
         out += c;
     }
     // Logger prefixes, possibly stacked (a Ray prefix before a glog header).
-    for (int round = 0; round < 4; ++round) {
+    for (int round = 0; round < 6; ++round) {
         const std::size_t lead = skipSpaces(out, 0);
         const std::size_t n = prefixLength(sv(out).substr(lead));
         if (n == 0)

@@ -1,5 +1,6 @@
 #include "OomMessage.h"
 
+#include "model/Dump.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/detail/OomLines.h"
 #include "util/SafeText.h"
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <deque>
 #include <optional>
+#include <unordered_map>
 
 namespace bufferscope {
 
@@ -133,6 +135,14 @@ private:
         Shape
     } m_field = Field::None;
     std::optional<OomBuffer> m_buffer;
+    /// Every figure a message printed for its request, to check them against each other.
+    struct Request
+    {
+        std::int64_t bytes = 0;
+        std::int64_t ulp = 0;
+        std::int64_t line = 0;
+    };
+    std::unordered_map<const OomMessage *, std::vector<Request>> m_requests;
 
     /// The event a new headline belongs to: the current one unless its list is done or it
     /// already holds a different value for the same fact.
@@ -152,6 +162,9 @@ private:
         if (!m_buffer)
             return;
         readOperator(*m_buffer);
+        // Every entry XLA lists prints its shape; one without it was cut short.
+        if (m_buffer->shape.empty())
+            m_buffer->cut = true;
         if (m_cur)
             m_cur->buffers.push_back(std::move(*m_buffer));
         m_buffer.reset();
@@ -214,6 +227,8 @@ private:
             break;
         case Block::GpuBuffers:
         case Block::TpuBuffers:
+            if (startsOver(body))
+                break;
             if (bufferLine(body, lineNo))
                 return true;
             if (m_lastWasField && m_field != Field::None) {
@@ -238,8 +253,41 @@ private:
         return false;
     }
 
+    /// A listed size; a bare number is a cut one (XLA prints every size with its unit).
+    void readBufferSize(OomBuffer &b, sv text, std::int64_t lineNo)
+    {
+        text = trim(text);
+        b.sizeText = std::string(text.substr(0, 64));
+        std::size_t n = 0;
+        if (auto v = leadingInteger(text, &n); v && n == text.size()) {
+            b.size = -1;
+            b.cut = true;
+            problem(lineNo, "the size \"" + std::string(text.substr(0, 64)) +
+                                "\" has no unit: the line was cut, the size is not read");
+            return;
+        }
+        b.size = OomLog::parseSize(text, &b.sizeUlp);
+        if (b.size < 0)
+            problem(lineNo, "cannot read the size \"" + std::string(text.substr(0, 64)) + "\"");
+    }
+
+    /// An entry whose rank is not past the last one: a list that starts over (entry 1 after
+    /// entry 4) is the next message's.
+    bool startsOver(sv body) const
+    {
+        bool tpu = false;
+        const auto rank = entryRank(body, &tpu);
+        if (!rank)
+            return false;
+        const std::int64_t last = m_buffer                           ? m_buffer->rank
+                                  : m_cur && !m_cur->buffers.empty() ? m_cur->buffers.back().rank
+                                                                     : -1;
+        return last >= 0 && *rank <= last;
+    }
+
     bool bufferLine(sv body, std::int64_t lineNo)
     {
+
         auto field = [&](Field f) {
             m_field = f;
             m_lastWasField = true;
@@ -261,18 +309,14 @@ private:
             m_buffer.emplace();
             m_buffer->rank = *rank;
             m_buffer->line = lineNo;
-            m_buffer->size = OomLog::parseSize(trim(body.substr(n + 7)), &m_buffer->sizeUlp);
-            if (m_buffer->size < 0)
-                problem(lineNo, "cannot read the size in \"" + std::string(body) + "\"");
+            readBufferSize(*m_buffer, body.substr(n + 7), lineNo);
             return field(Field::None);
         }
         if (!m_buffer)
             return false;
         OomBuffer &b = *m_buffer;
         if (startsWithKey(body, "Size:")) {
-            b.size = OomLog::parseSize(trim(body.substr(5)), &b.sizeUlp);
-            if (b.size < 0)
-                problem(lineNo, "cannot read the size in \"" + std::string(body) + "\"");
+            readBufferSize(b, body.substr(5), lineNo);
             return field(Field::None);
         }
         if (startsWithKey(body, "Operator:")) {
@@ -339,6 +383,51 @@ private:
         }
     }
 
+    /// The rank of a list entry's first line: TPU `10. Size: 384.00M`, GPU `Buffer 13:`.
+    static std::optional<std::int64_t> entryRank(sv body, bool *tpu)
+    {
+        std::size_t n = 0;
+        if (auto rank = leadingInteger(body, &n); rank && body.substr(n).starts_with(". Size:")) {
+            *tpu = true;
+            return rank;
+        }
+        if (body.starts_with("Buffer ") && body.ends_with(':')) {
+            std::size_t k = 0;
+            if (auto rank = leadingInteger(body.substr(7), &k); rank && 7 + k + 1 == body.size()) {
+                *tpu = false;
+                return rank;
+            }
+        }
+        return std::nullopt;
+    }
+
+    /// A list entry outside a list: the next entry of the list a stray line interrupted (a
+    /// logger's line between two entries), or the start of a fragment, a list whose headline
+    /// is not in the text (pasted from the middle of a log).
+    bool listEntry(sv body, std::int64_t lineNo)
+    {
+        bool tpu = false;
+        const auto rank = entryRank(body, &tpu);
+        if (!rank)
+            return false;
+        const OomMessage::Form form =
+            tpu ? OomMessage::Form::Tpu : OomMessage::Form::GpuBufferAssignment;
+        std::int64_t last = -1;
+        if (m_buffer)
+            last = m_buffer->rank;
+        else if (m_cur && !m_cur->buffers.empty())
+            last = m_cur->buffers.back().rank;
+        if (!(m_cur && m_cur->form == form && last >= 0 && *rank == last + 1)) {
+            OomMessage &m = event(lineNo, true);
+            m.form = form;
+            m.startsCut = true;
+            if (tpu)
+                m.memorySpace = "hbm";
+        }
+        m_block = tpu ? Block::TpuBuffers : Block::GpuBuffers;
+        return bufferLine(body, lineNo);
+    }
+
     void headline(sv body, std::int64_t lineNo)
     {
         if (body.empty())
@@ -356,7 +445,8 @@ private:
                                body.find("Total hbm usage") != sv::npos ||
                                body.find("Largest program allocations") != sv::npos;
         if (!announces) {
-            bfcLine(body);
+            if (!listEntry(body, lineNo))
+                bfcLine(body);
             return;
         }
         std::int64_t ulp = 0;
@@ -414,13 +504,15 @@ private:
         // GPU allocation failures.
         std::int64_t requested = -1;
         std::int64_t roundedTo = -1;
+        bool cut = false;
+        bool roundedCut = false;
         if (body.find("cuMemAllocAsync failed to allocate") != sv::npos)
-            requested = sizeAfter(body, "failed to allocate", &ulp);
+            requested = sizeAfter(body, "failed to allocate", &ulp, &cut);
         else if (body.find("emory while trying to allocate") != sv::npos)
-            requested = sizeAfter(body, "trying to allocate", &ulp);
+            requested = sizeAfter(body, "trying to allocate", &ulp, &cut);
         else if (body.find("ran out of memory trying to allocate") != sv::npos) {
-            requested = sizeAfter(body, "trying to allocate", &ulp);
-            roundedTo = sizeAfter(body, "(rounded to");
+            requested = sizeAfter(body, "trying to allocate", &ulp, &cut);
+            roundedTo = sizeAfter(body, "(rounded to", nullptr, &roundedCut);
         } else {
             // "failed to allocate 154.06GiB (165425291480 bytes) from device",
             // "Failed to allocate request for 154.06GiB (165425291480B) on device ordinal 0".
@@ -437,14 +529,24 @@ private:
                 }
             }
         }
-        if (requested < 0)
+        if (requested < 0 && !cut)
             return;
         const bool conflict = m_cur && m_cur->requested >= 0 && m_cur->requestedUlp == 0 &&
                               ulp == 0 && m_cur->requested != requested;
         OomMessage &m = event(lineNo, conflict);
-        if (m.requested < 0 || (m.requestedUlp > 0 && ulp == 0)) {
-            m.requested = requested;
-            m.requestedUlp = ulp;
+        if (cut)
+            addDoubt(m, "line " + std::to_string(lineNo) +
+                            " ends in the middle of the size asked for (a bare number): a line "
+                            "break cut it, so it is not read");
+        if (roundedCut)
+            addDoubt(m, "line " + std::to_string(lineNo) +
+                            " ends in the middle of the allocator's \"(rounded to …)\": not read");
+        if (requested >= 0) {
+            m_requests[&m].push_back({requested, ulp, lineNo});
+            if (m.requested < 0 || (m.requestedUlp > 0 && ulp == 0)) {
+                m.requested = requested;
+                m.requestedUlp = ulp;
+            }
         }
         if (roundedTo >= 0)
             m.roundedTo = roundedTo;
@@ -452,8 +554,10 @@ private:
             m.hostMemory = true;
         m.headlines.emplace_back(body);
         moduleNames(body, m);
-        if (std::string e = quotedAfter(body, "executable_name="); !e.empty())
+        if (std::string e = quotedAfter(body, "executable_name="); !e.empty()) {
             m.executable = std::move(e);
+            m.executableFrom = "executable_name";
+        }
         if (const std::size_t at = body.find("device ordinal "); at != sv::npos)
             m.device = "device ordinal " + quotedAfter(body.substr(at), "device ordinal ");
         else if (const std::size_t on = body.find(" on device "); on != sv::npos)
@@ -462,30 +566,110 @@ private:
             m.device.pop_back();
     }
 
-    /// The BFC allocator's summary and chunk lines: `Limit:`, `InUse:`, `xla.execute{…}`.
+    /// The BFC allocator's summary and chunk lines: `Limit:`, `InUse:` (counts before XLA
+    /// d51ac97e8d, human-readable sizes since) and the in-use chunks' `allocation_annotation
+    /// xla.execute{executable=NAME} / …` tags (since 928f51ed8e).
     void bfcLine(sv body)
     {
         if (!m_cur)
             return;
+        std::int64_t ulp = 0;
         if (body.starts_with("Limit:")) {
-            if (auto v = leadingInteger(body.substr(6)); v && m_cur->capacity < 0) {
-                m_cur->capacity = *v;
-                m_cur->capacityUlp = 0;
+            if (const std::int64_t v = OomLog::parseSize(trim(body.substr(6)), &ulp);
+                v >= 0 && m_cur->capacity < 0) {
+                m_cur->capacity = v;
+                m_cur->capacityUlp = ulp;
             }
         } else if (body.starts_with("InUse:")) {
-            if (auto v = leadingInteger(body.substr(6)))
-                m_cur->inUse = *v;
-        } else if (body.find("xla.execute{") != sv::npos && m_cur->executable.empty()) {
-            m_cur->executable = quotedAfter(body, "executable=");
+            if (const std::int64_t v = OomLog::parseSize(trim(body.substr(6)), &ulp); v >= 0) {
+                m_cur->inUse = v;
+                m_cur->inUseUlp = ulp;
+            }
+        } else if (const std::size_t tag = body.find("xla.execute{"); tag != sv::npos) {
+            const std::string e = quotedAfter(body.substr(tag), "executable=");
+            std::vector<std::string> &list = m_cur->taggedExecutables;
+            if (!e.empty() && list.size() < 16 &&
+                std::find(list.begin(), list.end(), e) == list.end())
+                list.push_back(e);
         } else if (std::string e = quotedAfter(body, "executable_name="); !e.empty()) {
-            if (m_cur->executable.empty())
+            if (m_cur->executable.empty()) {
                 m_cur->executable = std::move(e);
+                m_cur->executableFrom = "executable_name";
+            }
+        }
+    }
+
+    static void addDoubt(OomMessage &m, std::string text)
+    {
+        if (m.doubts.size() < 8 &&
+            std::find(m.doubts.begin(), m.doubts.end(), text) == m.doubts.end())
+            m.doubts.push_back(std::move(text));
+    }
+
+    /// The figures a message prints for one request check each other: a byte count, the same
+    /// size human-readable (±its rounding) and the BFC allocator's "(rounded to N)" (the
+    /// request rounded up to a multiple of 256, bfc_allocator.cc RoundedBytes). A figure that
+    /// disagrees was cut by a line break: the message keeps the human-readable one, with its
+    /// rounding, or none, and says why.
+    void crossCheck(OomMessage &m)
+    {
+        const auto found = m_requests.find(&m);
+        if (found == m_requests.end())
+            return;
+        const std::vector<Request> &seen = found->second;
+        const Request *human = nullptr;
+        for (const Request &r : seen)
+            if (r.ulp > 0 && (!human || r.ulp < human->ulp))
+                human = &r;
+        auto agree = [](const Request &a, const Request &b) {
+            return std::abs(a.bytes - b.bytes) <= a.ulp + b.ulp;
+        };
+        auto text = [](const Request &r) {
+            return (r.ulp == 0 ? std::to_string(r.bytes) + " B" : "about " + humanBytes(r.bytes)) +
+                   " (line " + std::to_string(r.line) + ")";
+        };
+        bool doubt = false;
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            for (std::size_t j = i + 1; j < seen.size(); ++j)
+                if (!agree(seen[i], seen[j])) {
+                    addDoubt(m, "the size asked for is printed as " + text(seen[i]) + " and as " +
+                                    text(seen[j]) + ": a line break cut one of them");
+                    doubt = true;
+                }
+        if (m.roundedTo >= 0) {
+            for (const Request &r : seen)
+                if (m.roundedTo + r.ulp < r.bytes || m.roundedTo > r.bytes + r.ulp + 255) {
+                    addDoubt(m, "the allocator rounded the request to " +
+                                    std::to_string(m.roundedTo) + " B, which " + text(r) +
+                                    " cannot round to: a line break cut one of them");
+                    doubt = true;
+                }
+        }
+        if (!doubt)
+            return;
+        if (human) {
+            m.requested = human->bytes;
+            m.requestedUlp = human->ulp;
+            if (m.roundedTo >= 0 && !(m.roundedTo + human->ulp >= human->bytes &&
+                                      m.roundedTo <= human->bytes + human->ulp + 255))
+                m.roundedTo = -1;
+        } else {
+            m.requested = -1;
+            m.requestedUlp = 0;
+            m.roundedTo = -1;
         }
     }
 
     void finish()
     {
         for (OomMessage &m : m_messages) {
+            crossCheck(m);
+            // A message no tag names in its headline: the in-use chunks say which executable
+            // allocated them; one name for all of them is the one that ran.
+            if (m.executable.empty() && m.taggedExecutables.size() == 1) {
+                m.executable = m.taggedExecutables.front();
+                m.executableFrom = "xla.execute tag";
+            }
             if (m.form == OomMessage::Form::GpuAllocation && !m.buffers.empty())
                 m.form = OomMessage::Form::GpuBufferAssignment;
             if (m.form == OomMessage::Form::Tpu && m.memorySpace.empty())
@@ -524,6 +708,35 @@ const OomFigure *OomMessage::stat(std::string_view name) const
     return nullptr;
 }
 
+namespace {
+
+/// A list entry (`10. Size: 384.00M`, `Buffer 13:`) in the first lines of a text that also
+/// prints a shape: a fragment of an out-of-memory message without its headline.
+bool holdsListFragment(sv text)
+{
+    if (text.find("Shape:") == sv::npos)
+        return false;
+    std::size_t lines = 0;
+    for (std::size_t pos = 0; pos < text.size() && lines < 4000; ++lines) {
+        std::size_t nl = text.find('\n', pos);
+        if (nl == sv::npos)
+            nl = text.size();
+        const std::string cleaned =
+            OomLog::cleanLine(text.substr(pos, std::min<std::size_t>(nl - pos, 400)));
+        const sv body = trim(cleaned);
+        std::size_t n = 0;
+        if (auto rank = leadingInteger(body, &n); rank && body.substr(n).starts_with(". Size:"))
+            return true;
+        if (body.starts_with("Buffer ") && body.ends_with(':'))
+            if (auto rank = leadingInteger(body.substr(7), &n); rank && 7 + n + 1 == body.size())
+                return true;
+        pos = nl + 1;
+    }
+    return false;
+}
+
+} // namespace
+
 bool OomLog::looksLike(std::string_view text)
 {
     // A log may be long: look for the phrases, not at the structure.
@@ -535,7 +748,7 @@ bool OomLog::looksLike(std::string_view text)
           sv("Failed to allocate request for")})
         if (text.find(phrase) != sv::npos)
             return true;
-    return false;
+    return holdsListFragment(text);
 }
 
 OomLog OomLog::parse(std::string_view text)

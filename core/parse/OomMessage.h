@@ -31,6 +31,11 @@ struct OomBuffer
     std::int64_t padding = -1;  ///< TPU `Extra memory due to padding:`
     std::string expansion;      ///< "32.0x expansion"
     std::int64_t line = 0;      ///< where it starts in the log (1-based)
+    /// The text ends inside this entry (no `Shape:` came), or its size was cut short: a bare
+    /// number where XLA always prints a unit ("Size: 384" of "Size: 384.00M"). A cut size is
+    /// not read (`size` -1); `sizeText` keeps what was printed.
+    bool cut = false;
+    std::string sizeText;
 };
 
 /// A named size an OOM message prints: a `BufferAssignment stats:` line, a TPU usage line.
@@ -63,6 +68,13 @@ struct OomMessage
     std::int64_t roundedTo = -1;   ///< the BFC allocator's `(rounded to N)`
     bool hostMemory = false;       ///< `Out of host memory …`
     std::string executable;        ///< `[executable_name='jit_train_step']`, `xla.execute{…}`
+    /// Where `executable` was read: "executable_name" (the error names it) or "xla.execute tag"
+    /// (every in-use chunk the allocator lists is tagged with this one executable, XLA
+    /// 928f51ed8e).
+    std::string executableFrom;
+    /// The executables the allocator's in-use chunks are tagged with (`allocation_annotation
+    /// xla.execute{executable=NAME}`), in the order first seen; at most 16.
+    std::vector<std::string> taggedExecutables;
     /// `module_NNNN` names in the event's own lines (a dump file's prefix quoted in the error)
     std::vector<std::string> modules;
     std::string device;         ///< "device ordinal 0", "on device 3"
@@ -71,8 +83,9 @@ struct OomMessage
     std::int64_t capacityUlp = 0;
     std::int64_t used = -1; ///< TPU `Used X`
     std::int64_t usedUlp = 0;
-    std::int64_t exceededBy = -1;         ///< TPU `Exceeded hbm capacity by Z`
-    std::int64_t inUse = -1;              ///< BFC `InUse:` (exact)
+    std::int64_t exceededBy = -1; ///< TPU `Exceeded hbm capacity by Z`
+    std::int64_t inUse = -1;      ///< BFC `InUse:` (exact before XLA d51ac97e8d)
+    std::int64_t inUseUlp = 0;
     std::int64_t programRequirement = -1; ///< TPU `Program hbm requirement X:`
     std::int64_t tempRequired = -1;       ///< TPU 2026 early abort: "HLO temporaries (X)"
     std::vector<OomFigure> stats;         ///< GPU `BufferAssignment stats:`
@@ -80,6 +93,12 @@ struct OomMessage
     std::vector<OomFigure> requirement;   ///< TPU `Program hbm requirement X:` lines
     std::vector<OomBuffer> buffers;       ///< as listed, largest first
     std::vector<std::string> headlines;   ///< the lines that announced it, cleaned
+    /// The text starts inside the message: no headline came before its list, which begins at
+    /// entry `buffers.front().rank` (a fragment pasted from the middle of a log).
+    bool startsCut = false;
+    /// Figures the message prints more than once that disagree (a number cut by a line
+    /// break): said in words; the figure kept is the one with its rounding, never exact.
+    std::vector<std::string> doubts;
 
     /// The `BufferAssignment stats:` figure `name` ("preallocated temp allocation"), or null.
     const OomFigure *stat(std::string_view name) const;

@@ -125,13 +125,27 @@ std::string OomReport::text(const OomFindings &f)
              (m.printed > 1 ? ", printed " + std::to_string(m.printed) + " times" : "") + ")");
         for (const std::string &h : m.headlines)
             line("  > " + cut(h, 160));
+        if (m.startsCut)
+            line("  cut           the text starts inside this message: no headline" +
+                 (m.buffers.empty()
+                      ? std::string()
+                      : ", its list starts at entry " + std::to_string(m.buffers.front().rank)));
+        for (const std::string &d : m.doubts)
+            line("  uncertain     " + d);
         if (m.requested >= 0)
             line("  asked for     " + sizeText(m.requested, m.requestedUlp) +
                  (m.hostMemory ? " of host memory" : ""));
         if (m.roundedTo >= 0)
             line("  rounded to    " + std::to_string(m.roundedTo) + " B by the allocator");
         if (!m.executable.empty())
-            line("  executable    " + m.executable);
+            line("  executable    " + m.executable +
+                 (m.executableFrom.empty() ? "" : " (from the " + m.executableFrom + ")"));
+        else if (m.taggedExecutables.size() > 1) {
+            std::string names;
+            for (const std::string &e : m.taggedExecutables)
+                names += (names.empty() ? "" : ", ") + e;
+            line("  tagged        " + names + " (the allocator's in-use chunks)");
+        }
         for (const std::string &name : m.modules)
             line("  names         " + name);
         if (!m.device.empty())
@@ -143,7 +157,7 @@ std::string OomReport::text(const OomFindings &f)
         if (m.exceededBy >= 0)
             line("  over by       " + humanBytes(m.exceededBy));
         if (m.inUse >= 0)
-            line("  in use        " + sizeText(m.inUse, 0) + " (the allocator's InUse)");
+            line("  in use        " + sizeText(m.inUse, m.inUseUlp) + " (the allocator's InUse)");
         if (m.tempRequired >= 0)
             line("  temporaries   " + humanBytes(m.tempRequired) + " required");
         auto figures = [&](const std::string &title, const std::vector<OomFigure> &list) {
@@ -170,9 +184,14 @@ std::string OomReport::text(const OomFindings &f)
             line("  Buffers listed (" + std::to_string(m.buffers.size()) + ", as printed):");
             for (std::size_t bi = 0; bi < m.buffers.size(); ++bi) {
                 const OomBuffer &b = m.buffers[bi];
-                std::string row = "    " + std::to_string(b.rank) + ". " +
-                                  (b.size >= 0 ? humanBytes(b.size) : std::string("?")) + "  " +
-                                  cut(b.shape, 60);
+                std::string row =
+                    "    " + std::to_string(b.rank) + ". " +
+                    (b.size >= 0                    ? humanBytes(b.size)
+                     : b.cut && !b.sizeText.empty() ? "? (cut: \"" + b.sizeText + "\")"
+                                                    : std::string("?")) +
+                    "  " + cut(b.shape, 60);
+                if (b.cut)
+                    row += "  [cut short]";
                 if (!b.kind.empty())
                     row += "  [" + b.kind + "]";
                 if (!b.label.empty())
@@ -210,7 +229,10 @@ std::string OomReport::text(const OomFindings &f)
             line(f.dumpsGiven == 0
                      ? "  No module to weigh: no buffer-assignment dump was given or found."
                      : "  Module: none of the " + std::to_string(f.dumpsGiven) +
-                           " given is named " + m.executable + " (the executable_name)");
+                           " given is named " + m.executable + " (the " +
+                           (m.executableFrom.empty() ? std::string("executable_name")
+                                                     : m.executableFrom) +
+                           ")");
             continue;
         }
         if (per->chosen >= 0) {
@@ -298,6 +320,16 @@ std::string OomReport::json(const OomFindings &f)
         optionalBytes(w, "rounded_to_bytes", m.roundedTo);
         w.key("host_memory").value(m.hostMemory);
         w.key("executable").value(m.executable);
+        w.key("executable_from").value(m.executableFrom);
+        w.key("tagged_executables").beginArray();
+        for (const std::string &e : m.taggedExecutables)
+            w.value(e);
+        w.endArray();
+        w.key("starts_cut").value(m.startsCut);
+        w.key("doubts").beginArray();
+        for (const std::string &d : m.doubts)
+            w.value(d);
+        w.endArray();
         w.key("modules_named").beginArray();
         for (const std::string &name : m.modules)
             w.value(name);
@@ -309,6 +341,7 @@ std::string OomReport::json(const OomFindings &f)
         optionalBytes(w, "used_bytes", m.used);
         optionalBytes(w, "exceeded_by_bytes", m.exceededBy);
         optionalBytes(w, "in_use_bytes", m.inUse);
+        w.key("in_use_rounding_bytes").value(m.inUseUlp);
         optionalBytes(w, "program_requirement_bytes", m.programRequirement);
         optionalBytes(w, "temp_required_bytes", m.tempRequired);
         w.key("stats");
@@ -327,6 +360,9 @@ std::string OomReport::json(const OomFindings &f)
             w.key("line").value(b.line);
             optionalBytes(w, "size_bytes", b.size);
             w.key("size_rounding_bytes").value(b.sizeUlp);
+            w.key("cut").value(b.cut);
+            if (b.cut)
+                w.key("size_text").value(b.sizeText);
             w.key("shape").value(b.shape);
             w.key("kind").value(b.kind);
             w.key("entry_parameter").value(b.entryParameter);

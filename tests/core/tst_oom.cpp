@@ -166,6 +166,10 @@ private Q_SLOTS:
              [](std::size_t) { return std::string("E0528 07:02:44.350251   27487 x.cc:1] "); }},
             {"Ray",
              [](std::size_t) { return std::string("\x1b[36m(MeshHostWorker pid=489)\x1b[0m "); }},
+            // As an issue tracker shows a pasted Ray log: the escape bytes gone, the codes left.
+            {"Ray, pasted",
+             [](std::size_t) { return std::string("[36m(MeshHostWorker pid=489)[0m "); }},
+            {"ISO time", [](std::size_t) { return std::string("2024-03-01T10:00:00.123Z "); }},
         };
         for (const QString &path : logs) {
             const std::string text = readAll(path);
@@ -249,7 +253,11 @@ private Q_SLOTS:
                          ++m) {
                         const OomMessage &a = plain.messages[m];
                         const OomMessage &b = got.messages[m];
-                        QVERIFY2(b.requested == a.requested || b.requested < 0, qPrintable(where));
+                        // Another figure only with its rounding, covering the real one.
+                        QVERIFY2(b.requested == a.requested || b.requested < 0 ||
+                                     (b.requestedUlp > 0 &&
+                                      covers(b.requested, b.requestedUlp, a.requested)),
+                                 qPrintable(where));
                         QVERIFY2(b.capacity == a.capacity || b.capacity < 0, qPrintable(where));
                     }
                     continue;
@@ -289,6 +297,148 @@ private Q_SLOTS:
             QCOMPARE(parseFile(realOom("gpu-jax-v100-2024-05-28.log")).messages.front().requested,
                      std::int64_t{2110783616});
         }
+    }
+
+    // Pasted from the middle of a log: a list without its headline is read for what it holds
+    // and says it is cut; an entry cut inside its size keeps the entry, not a size.
+    void fragmentsAndCutEntries()
+    {
+        // Entries 3 and 4 of tpu-hbm-unstack.log under glog prefixes, a logger line between.
+        const OomLog tpu = parseFile(oomLog("tpu-fragment-glog.log"));
+        QCOMPARE(tpu.messages.size(), std::size_t{1});
+        const OomMessage &t = tpu.messages.front();
+        QCOMPARE(t.form, OomMessage::Form::Tpu);
+        QVERIFY(t.startsCut);
+        QCOMPARE(t.buffers.size(), std::size_t{2});
+        QCOMPARE(t.buffers[0].rank, std::int64_t{3});
+        QCOMPARE(t.buffers[0].size, std::int64_t{32});
+        QCOMPARE(t.buffers[0].label, std::string("tuple.10"));
+        QCOMPARE(t.buffers[1].rank, std::int64_t{4});
+        QCOMPARE(t.buffers[1].size, std::int64_t{16});
+        QCOMPARE(t.buffers[1].shape, std::string("u32[4]{0}"));
+        QVERIFY(!t.buffers[0].cut && !t.buffers[1].cut);
+
+        // Buffer 3 of gpu-bfc-decoder.log, then Buffer 4 cut at "Size: 768" (768.0KiB).
+        const OomLog gpu = parseFile(oomLog("gpu-fragment-cut.log"));
+        QCOMPARE(gpu.messages.size(), std::size_t{1});
+        const OomMessage &g = gpu.messages.front();
+        QCOMPARE(g.form, OomMessage::Form::GpuBufferAssignment);
+        QVERIFY(g.startsCut);
+        QCOMPARE(g.buffers.size(), std::size_t{2});
+        QCOMPARE(g.buffers[0].rank, std::int64_t{3});
+        QCOMPARE(g.buffers[0].size, std::int64_t{12} * kMiB);
+        QVERIFY(g.buffers[0].entryParameter);
+        QCOMPARE(g.buffers[1].rank, std::int64_t{4});
+        QCOMPARE(g.buffers[1].size, std::int64_t{-1}); // never 768 B
+        QVERIFY(g.buffers[1].cut);
+        QCOMPARE(g.buffers[1].sizeText, std::string("768"));
+        QCOMPARE(gpu.problems.size(), std::size_t{1});
+        QCOMPARE(gpu.problems.front().line, std::int64_t{7});
+
+        // The command line says so too.
+        const QJsonObject m = firstMessage(oomJson({oomLog("gpu-fragment-cut.log")}));
+        QVERIFY(m.value(QStringLiteral("starts_cut")).toBool());
+        const QJsonObject cut = m.value(QStringLiteral("buffers")).toArray().at(1).toObject();
+        QVERIFY(cut.value(QStringLiteral("cut")).toBool());
+        QVERIFY(cut.value(QStringLiteral("size_bytes")).isNull());
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("oom"), oomLog("tpu-fragment-glog.log")});
+        QVERIFY2(text.out.contains("the text starts inside this message"), text.out.constData());
+        QVERIFY(text.out.contains("its list starts at entry 3"));
+
+        // A list that a logger line interrupts goes on; one that starts over is another event.
+        const OomLog two = OomLog::parse("  1. Size: 16B\n     Shape: u32[4]{0}\n"
+                                         "  1. Size: 32B\n     Shape: u32[8]{0}\n");
+        QCOMPARE(two.messages.size(), std::size_t{2});
+    }
+
+    // The wordings of 2025-2026 (docs/FORMAT.md Part B): the request human-readable with the
+    // allocator and device (XLA b863b7574, 2fa50644ad), the allocator's stats human-readable
+    // (d51ac97e8d), in-use chunks tagged with their executable (928f51ed8e).
+    void wordingsOf2026()
+    {
+        const OomLog log = parseFile(oomLog("gpu-2026-tagged.log"));
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        const OomMessage &m = log.messages.front();
+        QVERIFY(m.requestedUlp > 0); // "1.25MiB": the byte count is not printed
+        QVERIFY(covers(m.requested, m.requestedUlp, 1311392));
+        QCOMPARE(m.roundedTo, std::int64_t{1311488});
+        QVERIFY(m.doubts.empty());
+        QCOMPARE(m.device, std::string("device 0"));
+        QVERIFY(covers(m.capacity, m.capacityUlp, 933232640)); // "Limit: 890.00MiB"
+        QVERIFY(m.capacityUlp > 0);
+        QVERIFY(covers(m.inUse, m.inUseUlp, 932000000)); // "InUse: 888.82MiB"
+        QCOMPARE(m.taggedExecutables, (std::vector<std::string>{"jit_decoder_layer"}));
+        QCOMPARE(m.executable, std::string("jit_decoder_layer"));
+        QCOMPARE(m.executableFrom, std::string("xla.execute tag"));
+
+        // The tag finds the module in a folder, as executable_name does.
+        QTemporaryDir dir;
+        place(dir, "gpu_decoder_layer", "module_0003.jit_decoder_layer");
+        place(dir, "gpu_vllm_update_slice", "module_0007.jit_update_slice");
+        const QJsonObject j = firstMessage(oomJson({oomLog("gpu-2026-tagged.log"), dir.path()}));
+        QCOMPARE(j.value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
+        QCOMPARE(j.value(QStringLiteral("executable_from")).toString(),
+                 QStringLiteral("xla.execute tag"));
+
+        // Two executables tagged: neither is taken as the one that ran.
+        const OomLog both = OomLog::parse(
+            "Out of memory while trying to allocate 1.25MiB with allocator GPU_0_bfc on device 1.\n"
+            "InUse at 7f00 of size 256 tag 0 allocation_annotation xla.execute{executable=jit_a} "
+            "next 1\n"
+            "InUse at 7f01 of size 512 tag 0 allocation_annotation xla.execute{executable=jit_b} / "
+            "xla.buffer{kind=temp, allocation_index=0, requested_bytes=512, memory_space=0} next "
+            "2\n");
+        QCOMPARE(both.messages.size(), std::size_t{1});
+        QVERIFY(both.messages[0].executable.empty());
+        QCOMPARE(both.messages[0].taggedExecutables, (std::vector<std::string>{"jit_a", "jit_b"}));
+        QCOMPARE(both.messages[0].device, std::string("device 1"));
+
+        // The digit groups b863b7574's pull request describes are read whole, never as "7".
+        const OomLog grouped = OomLog::parse(
+            "Out of memory while trying to allocate 7,450,374,152 bytes (6.94GiB).\n");
+        QCOMPARE(grouped.messages.size(), std::size_t{1});
+        QCOMPARE(grouped.messages[0].requested, std::int64_t{7450374152});
+        QCOMPARE(grouped.messages[0].requestedUlp, std::int64_t{0});
+    }
+
+    // A short log cut by a line break is too short to tell its wrap width: the figures it
+    // prints for one request check each other, and one that disagrees is never shown as exact.
+    void figuresCheckEachOther()
+    {
+        const std::string bfc = "Allocator (GPU_0_bfc) ran out of memory trying to allocate "
+                                "1.97GiB (rounded to 2110783744)requested by op\n";
+        // The exact count cut at the end of a line: not read; the human-readable one is kept.
+        OomLog log = OomLog::parse(bfc + "RESOURCE_EXHAUSTED: Out of memory while trying to "
+                                         "allocate 21107\n83616 bytes.\n");
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        QVERIFY(log.messages[0].requestedUlp > 0);
+        QVERIFY(covers(log.messages[0].requested, log.messages[0].requestedUlp, 2110783616));
+        QCOMPARE(log.messages[0].roundedTo, std::int64_t{2110783744});
+        QCOMPARE(log.messages[0].doubts.size(), std::size_t{1});
+
+        // "(rounded to 21107" cut: the rounding is not read, the exact count stands.
+        log = OomLog::parse("Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.97GiB "
+                            "(rounded to 21107\n83744)requested by op\nOut of memory while "
+                            "trying to allocate 2110783616 bytes.\n");
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        QCOMPARE(log.messages[0].requested, std::int64_t{2110783616});
+        QCOMPARE(log.messages[0].requestedUlp, std::int64_t{0});
+        QCOMPARE(log.messages[0].roundedTo, std::int64_t{-1});
+        QCOMPARE(log.messages[0].doubts.size(), std::size_t{1});
+
+        // Two whole figures that cannot both be right (1.97GiB rounded to 2110783744, and
+        // 211078361 bytes, a digit lost): the human-readable one, with its rounding.
+        log = OomLog::parse(bfc + "Out of memory while trying to allocate 211078361 bytes.\n");
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        QVERIFY(log.messages[0].requestedUlp > 0);
+        QVERIFY(covers(log.messages[0].requested, log.messages[0].requestedUlp, 2110783616));
+        QVERIFY(!log.messages[0].doubts.empty());
+
+        // The V100 log's figures agree (2110783616 rounds up to 2110783744): no doubt.
+        if (QFileInfo::exists(realOom("gpu-jax-v100-2024-05-28.log")))
+            QVERIFY(parseFile(realOom("gpu-jax-v100-2024-05-28.log")).messages[0].doubts.empty());
     }
 
     void readsSizesAsPrinted()

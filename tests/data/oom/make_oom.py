@@ -165,3 +165,61 @@ write("tpu-early-abort.log", [
     RED + "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total "
     "memory required for HLO temporaries (18.54G) exceeds available HBM (15.75G)." + OFF,
 ])
+
+# GPU since 2026-07 (XLA 2fa50644ad, 928f51ed8e, d51ac97e8d): the request human-readable with
+# the allocator and device named, the allocator's stats human-readable, and every in-use chunk
+# tagged with the executable that allocated it. 1311392 B asked for is 1.25MiB; the BFC
+# allocator rounds it up to a multiple of 256, 1311488; its limit 933232640 B is 890.00MiB and
+# 932000000 B in use is 888.82MiB.
+write("gpu-2026-tagged.log", [
+    tfstamp("W", "external/xla/xla/tsl/framework/bfc_allocator.cc:599",
+            "Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.25MiB "
+            "(rounded to 1311488) from the high end requested by op "),
+    tfstamp("I", "external/xla/xla/tsl/framework/bfc_allocator.cc:1430",
+            "InUse at 7f2a4c000000 of size 653598208 tag 0 next 1"),
+    tfstamp("I", "external/xla/xla/tsl/framework/bfc_allocator.cc:1430",
+            "InUse at 7f2a72f5f100 of size 277938432 tag 0 allocation_annotation "
+            "xla.execute{executable=jit_decoder_layer} / xla.buffer{kind=live_out, "
+            "allocation_index=1, requested_bytes=277938208, memory_space=0} next 2"),
+    tfstamp("I", "external/xla/xla/tsl/framework/bfc_allocator.cc:1460", "Stats: "),
+    "Limit:                      890.00MiB",
+    "InUse:                      888.82MiB",
+    "MaxInUse:                   888.90MiB",
+    glog("E", "pjrt_stream_executor_client.cc:2826",
+         "Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory while trying to "
+         "allocate 1.25MiB with allocator GPU_0_bfc on device 0."),
+])
+
+# A TPU list pasted from its middle (entries 3 and 4 of tpu-hbm-unstack.log), under glog
+# prefixes, with a logger line between the two entries: no headline, read for what it holds.
+frag = [
+    "  3. Size: 32B",
+    "     Shape: (u32[2]{0:T(128)}, u32[2]{0:T(128)}, u32[2]{0:T(128)}, u32[2]{0:T(128)})",
+    "     XLA label: %tuple.10 = (u32[2]{0:T(128)}, u32[2]{0:T(128)}, u32[2]{0:T(128)}, "
+    "u32[2]{0:T(128)}) tuple(get-tuple-element, get-tuple-element.1, get-tuple-element.2, "
+    "get-tuple-element.3)",
+    "     Allocation type: HLO temp",
+    "     ==========================",
+]
+write("tpu-fragment-glog.log",
+      [glog("E", "tpu_compiler.cc:1021", line) for line in frag] +
+      [glog("I", "tpu_compile_op.cc:88", "Compilation cache: 3 entries")] +
+      [glog("E", "tpu_compiler.cc:1021", line) for line in [
+          "  4. Size: 16B",
+          "     Shape: u32[4]{0}",
+          "     XLA label: fusion.999.remat2 = fusion(Arg_0.1), kind=kLoop",
+          "     Allocation type: HLO temp",
+          "     ==========================",
+      ]])
+
+# A GPU list pasted from Buffer 3 of gpu-bfc-decoder.log and cut inside Buffer 4's size
+# ("768.0KiB" left as "768"): the entry is kept, its size not read.
+write("gpu-fragment-cut.log", [
+    "\tBuffer 3:",
+    "\t\tSize: 12.00MiB",
+    "\t\tEntry Parameter Subshape: bf16[6144,1024]",
+    "\t\t==========================",
+    "",
+    "\tBuffer 4:",
+    "\t\tSize: 768",
+])

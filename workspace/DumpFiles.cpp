@@ -54,7 +54,8 @@ void listFolder(const QString &shown, const std::filesystem::path &absolute,
         f.order = suffix == "buffer-assignment.txt"          ? 0
                   : suffix == "buffer-assignment-values.txt" ? 1
                   : suffix == "live-range.txt"               ? 2
-                                                             : 3;
+                  : suffix.starts_with("hlo.pb")             ? 3
+                                                             : 4;
         out.push_back(std::move(f));
     }
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
@@ -98,9 +99,11 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         for (const std::string &sub : subfolders)
             listFolder(shown + QLatin1Char('/') + QString::fromStdString(sub), absolute / sub,
                        found);
-        // The main file of a split module first, so it is the one kept for the module.
+        // The main file of a split module first, so it is the one kept for the module; then
+        // a binary module (it holds all a dump holds), then a lone memory-usage report.
+        const auto rank = [](const Found &f) { return f.main ? 0 : f.order == 3 ? 1 : 2; };
         std::stable_sort(found.begin(), found.end(),
-                         [](const Found &a, const Found &b) { return a.main && !b.main; });
+                         [&rank](const Found &a, const Found &b) { return rank(a) < rank(b); });
         std::vector<const Found *> kept;
         std::unordered_map<std::string, std::vector<const Found *>> byKey;
         for (const Found &f : found) {
@@ -110,7 +113,8 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         }
         if (kept.empty())
             out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
-                                           "(expected files named *buffer-assignment.txt)")
+                                           "(expected files named *buffer-assignment.txt or "
+                                           "*after_optimizations.hlo.pb)")
                                 .arg(path);
         // Largest modules first: they are the ones that run out of memory.
         std::stable_sort(kept.begin(), kept.end(),
@@ -124,8 +128,8 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
                     members.push_back(m);
             std::sort(members.begin(), members.end(),
                       [](const Found *a, const Found *b) { return a->order < b->order; });
-            if (f->order == 3)
-                members = {f}; // a report kept for its module: no dump file of it is here
+            if (f->order >= 3)
+                members = {f}; // a proto or a report kept for its module: no text dump here
             QStringList files;
             qint64 bytes = 0;
             for (const Found *m : members) {

@@ -14,9 +14,11 @@ std::string_view baseName(std::string_view path)
 }
 
 /// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
-constexpr std::array<std::string_view, 4> kSuffixes = {"buffer-assignment-values.txt",
-                                                       "buffer-assignment.txt", "live-range.txt",
-                                                       "memory-usage-report.txt"};
+constexpr std::array<std::string_view, 7> kSuffixes = {
+    "buffer-assignment-values.txt", "buffer-assignment.txt", "live-range.txt",
+    "memory-usage-report.txt",
+    // --xla_dump_hlo_as_proto, and the same compressed as tools keep it (HloProtoDumps)
+    "hlo.pb", "hlo.pb.gz", "hlo.pb.xz"};
 
 } // namespace
 
@@ -26,6 +28,10 @@ std::string ModuleNames::stemOf(std::string_view fileName)
         if (fileName.size() <= suffix.size() + 1 || !fileName.ends_with(suffix))
             continue;
         const char sep = fileName[fileName.size() - suffix.size() - 1];
+        // The module before optimization has no buffer assignment: not a dump.
+        if (suffix.starts_with("hlo.pb") &&
+            (sep != '.' || fileName.find("before_optimizations") != std::string_view::npos))
+            return {};
         if (sep == '-' || sep == '.')
             return std::string(fileName.substr(0, fileName.size() - suffix.size() - 1));
     }

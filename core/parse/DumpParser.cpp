@@ -1,5 +1,6 @@
 #include "DumpParser.h"
 
+#include "HloProtoDump.h"
 #include "parse/FileKind.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
@@ -239,6 +240,9 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath, std::string 
 
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
 {
+    // XLA's binary module (--xla_dump_hlo_as_proto): the same Dump, worked out from the proto.
+    if (HloProtoDumps::isName(path))
+        return HloProtoDumps::load(path, options);
     // XLA's memory-usage report is not a dump: its module's dump is read in its place and the
     // report checked against it.
     if (FileKinds::isMemoryUsageReport(path)) {

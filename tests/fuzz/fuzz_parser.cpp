@@ -7,6 +7,7 @@
 #include "analysis/PeakExplainer.h"
 #include "analysis/SourceFrames.h"
 #include "parse/DumpParser.h"
+#include "parse/HloProtoDump.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
 #include "parse/StackFrames.h"
@@ -80,6 +81,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (c != '\n' && static_cast<unsigned char>(c) < 0x20)
                 __builtin_trap();
         (void)OomLog::looksLike(text);
+    }
+    // The same bytes as a binary module (xla.HloProto, .hlo.pb): worked out or refused with a
+    // sentence, and what it makes is a dump the text parser reads without a fatal error.
+    {
+        std::string error;
+        const std::string made = HloProtoDumps::dumpText(text, &error);
+        if (made.empty() == error.empty())
+            __builtin_trap();
+        if (!made.empty()) {
+            ParseOptions once;
+            once.threads = 1;
+            const LoadResult fromProto = HloProtoDumps::loadBytes(text, "fuzz.hlo.pb", once);
+            if (!fromProto.ok() && fromProto.error.find("fuzz.hlo.pb: ") != 0)
+                __builtin_trap();
+        }
     }
     // The same bytes as XLA's memory-usage report: read or refused line by line, never a
     // count it did not see.

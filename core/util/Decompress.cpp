@@ -1,0 +1,182 @@
+#include "util/Decompress.h"
+
+#include <algorithm>
+#include <fstream>
+#include <lzma.h>
+#include <memory>
+#include <zlib.h>
+
+namespace bufferscope::decompress {
+
+namespace {
+
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+std::string tooBig(std::int64_t limit)
+{
+    return "it expands to more than " + std::to_string(limit >> 20) +
+           " MiB, more than any dump this reads";
+}
+
+Decompressed gunzip(std::string_view input, std::int64_t limit)
+{
+    Decompressed out;
+    z_stream z{};
+    // 16 + MAX_WBITS: a gzip header and trailer; concatenated members are read one by one.
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        out.error = "cannot start the gzip reader";
+        return out;
+    }
+    std::string buffer(kChunk, '\0');
+    std::size_t fed = 0;
+    bool ended = false;
+    while (true) {
+        if (z.avail_in == 0 && fed < input.size()) {
+            const std::size_t take =
+                std::min<std::size_t>(input.size() - fed, std::size_t{1} << 30);
+            z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(input.data() + fed));
+            z.avail_in = static_cast<uInt>(take);
+            fed += take;
+        }
+        z.next_out = reinterpret_cast<Bytef *>(buffer.data());
+        z.avail_out = static_cast<uInt>(buffer.size());
+        const int rc = inflate(&z, Z_NO_FLUSH);
+        const std::size_t produced = buffer.size() - z.avail_out;
+        if (static_cast<std::int64_t>(out.bytes.size() + produced) > limit) {
+            out.error = tooBig(limit);
+            break;
+        }
+        out.bytes.append(buffer.data(), produced);
+        if (rc == Z_STREAM_END) {
+            // Another gzip member may follow (`cat a.gz b.gz`).
+            if ((z.avail_in > 0 || fed < input.size()) && inflateReset(&z) == Z_OK)
+                continue;
+            ended = true;
+            break;
+        }
+        if (rc == Z_BUF_ERROR && z.avail_in == 0 && fed >= input.size())
+            break; // no more input before the stream's end
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            out.error =
+                std::string("the gzip data is damaged (") + (z.msg ? z.msg : "zlib error") + ")";
+            break;
+        }
+    }
+    inflateEnd(&z);
+    if (out.error.empty() && !ended)
+        out.error = "the gzip data ends early: the file was cut short";
+    if (!out.error.empty())
+        out.bytes.clear();
+    return out;
+}
+
+Decompressed unxz(std::string_view input, std::int64_t limit)
+{
+    Decompressed out;
+    lzma_stream s = LZMA_STREAM_INIT;
+    // A memory limit for the decoder itself (its dictionary), and concatenated streams.
+    if (lzma_stream_decoder(&s, std::uint64_t{1} << 30, LZMA_CONCATENATED) != LZMA_OK) {
+        out.error = "cannot start the xz reader";
+        return out;
+    }
+    std::string buffer(kChunk, '\0');
+    s.next_in = reinterpret_cast<const std::uint8_t *>(input.data());
+    s.avail_in = input.size();
+    lzma_ret rc = LZMA_OK;
+    while (true) {
+        s.next_out = reinterpret_cast<std::uint8_t *>(buffer.data());
+        s.avail_out = buffer.size();
+        rc = lzma_code(&s, s.avail_in == 0 ? LZMA_FINISH : LZMA_RUN);
+        const std::size_t produced = buffer.size() - s.avail_out;
+        if (static_cast<std::int64_t>(out.bytes.size() + produced) > limit) {
+            out.error = tooBig(limit);
+            out.bytes.clear();
+            break;
+        }
+        out.bytes.append(buffer.data(), produced);
+        if (rc == LZMA_STREAM_END)
+            break;
+        if (rc != LZMA_OK) {
+            out.error = rc == LZMA_MEMLIMIT_ERROR
+                            ? std::string("the xz data asks for more than 1 GiB "
+                                          "of memory to read")
+                        : rc == LZMA_BUF_ERROR ? std::string("the xz data ends early: the file "
+                                                             "was cut short")
+                                               : std::string("the xz data is damaged");
+            out.bytes.clear();
+            break;
+        }
+    }
+    lzma_end(&s);
+    return out;
+}
+
+} // namespace
+
+Format formatOf(std::string_view path, std::string_view head)
+{
+    if (path.ends_with(".gz"))
+        return Format::Gzip;
+    if (path.ends_with(".xz"))
+        return Format::Xz;
+    if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+        static_cast<unsigned char>(head[1]) == 0x8b)
+        return Format::Gzip;
+    if (head.size() >= 6 && head.substr(0, 6) == std::string_view("\xfd"
+                                                                  "7zXZ\0",
+                                                                  6))
+        return Format::Xz;
+    return Format::None;
+}
+
+Decompressed bytes(std::string_view input, Format format, std::int64_t limit)
+{
+    switch (format) {
+    case Format::Gzip:
+        return gunzip(input, limit);
+    case Format::Xz:
+        return unxz(input, limit);
+    case Format::None:
+        break;
+    }
+    Decompressed out;
+    if (static_cast<std::int64_t>(input.size()) > limit)
+        out.error = tooBig(limit);
+    else
+        out.bytes.assign(input);
+    return out;
+}
+
+Decompressed file(const std::string &path, std::int64_t limit)
+{
+    Decompressed out;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        out.error = "cannot open the file";
+        return out;
+    }
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size < 0) {
+        out.error = "cannot read the file";
+        return out;
+    }
+    if (size > limit) {
+        out.error = "the file is larger than " + std::to_string(limit >> 20) + " MiB";
+        return out;
+    }
+    std::string raw(static_cast<std::size_t>(size), '\0');
+    if (size > 0 && !in.read(raw.data(), size)) {
+        out.error = "cannot read the file";
+        return out;
+    }
+    const Format format = formatOf(path, std::string_view(raw).substr(0, 8));
+    if (format == Format::None) {
+        out.bytes = std::move(raw);
+        return out;
+    }
+    return bytes(raw, format, limit);
+}
+
+} // namespace bufferscope::decompress

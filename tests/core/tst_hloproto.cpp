@@ -1,0 +1,405 @@
+// Binary module dumps (issue 51): an xla.HloProto holds the module and its buffer assignment but
+// not the values' positions, uses and live ranges, which BufferScope works out by XLA's rules.
+// tests/data/protos holds, for each bundled sample dump, the proto of the same module
+// (make_protos.py writes it from the text: instructions, schedule, values, allocations; nothing
+// of what is worked out). Every fact checked here is what XLA printed in the text dump: the
+// allocations, each value's positions and uses, its live range, the schedule and the peak.
+#include "CliRun.h"
+#include "model/Dump.h"
+#include "parse/DumpParser.h"
+#include "parse/FileKind.h"
+#include "parse/HloProtoDump.h"
+#include "util/Decompress.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+#include <tuple>
+
+using namespace bufferscope;
+
+namespace {
+
+const char *const kSamples[] = {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_dynamic_slice",
+                                "tpu_random_normal", "tpu_unstack"};
+
+std::string samplePath(const char *name)
+{
+    return std::string(BUFFERSCOPE_TEST_DATA "/") + name + ".buffer-assignment.txt";
+}
+
+std::string protoPath(const char *name)
+{
+    return std::string(BUFFERSCOPE_TEST_DATA "/binary/protos/module_0001.") + name +
+           ".after_optimizations.hlo.pb";
+}
+
+std::shared_ptr<const Dump> load(const std::string &path)
+{
+    const LoadResult r = DumpParser::loadFile(path);
+    if (!r.ok())
+        qFatal("%s", r.error.c_str());
+    return r.dump;
+}
+
+using Place = std::pair<std::string, std::string>; // instruction, index
+
+std::set<Place> positionsOf(const Dump &d, const Value &v)
+{
+    std::set<Place> out;
+    for (std::uint32_t k = 0; k < v.positionCount; ++k) {
+        const Position &p = d.positions[v.firstPosition + k];
+        out.insert({std::string(d.strings.view(d.instructions[p.instruction].name)),
+                    p.index == kNoString ? "{}" : std::string(d.strings.view(p.index))});
+    }
+    return out;
+}
+
+std::set<std::tuple<std::string, std::int64_t, std::string>> usesOf(const Dump &d, const Value &v)
+{
+    std::set<std::tuple<std::string, std::int64_t, std::string>> out;
+    for (std::uint32_t k = 0; k < v.useCount; ++k) {
+        const Use &u = d.uses[v.firstUse + k];
+        out.insert({std::string(d.strings.view(d.instructions[u.instruction].name)), u.operand,
+                    u.index == kNoString ? "{}" : std::string(d.strings.view(u.index))});
+    }
+    return out;
+}
+
+/// Every fact of the text dump the proto must give again; the differences, in words.
+QStringList differences(const Dump &text, const Dump &proto)
+{
+    QStringList out;
+    const auto say = [&out](const std::string &s) {
+        if (out.size() < 20)
+            out << QString::fromStdString(s);
+    };
+    if (text.allocations.size() != proto.allocations.size())
+        say("allocations: " + std::to_string(text.allocations.size()) + " vs " +
+            std::to_string(proto.allocations.size()));
+    for (std::size_t i = 0; i < std::min(text.allocations.size(), proto.allocations.size()); ++i) {
+        const Allocation &a = text.allocations[i];
+        const Allocation &b = proto.allocations[i];
+        if (std::tie(a.index, a.size, a.color, a.kind, a.isParameter, a.parameterNumber,
+                     a.isMaybeLiveOut, a.isThreadLocal, a.isConstant, a.isPreallocatedTemp,
+                     a.valueCount) != std::tie(b.index, b.size, b.color, b.kind, b.isParameter,
+                                               b.parameterNumber, b.isMaybeLiveOut, b.isThreadLocal,
+                                               b.isConstant, b.isPreallocatedTemp, b.valueCount))
+            say("allocation " + std::to_string(a.index) + " differs");
+        if (text.strings.view(a.parameterShape) != proto.strings.view(b.parameterShape) ||
+            text.strings.view(a.outputShape) != proto.strings.view(b.outputShape))
+            say("allocation " + std::to_string(a.index) + ": parameter or output shape differs");
+    }
+    if (text.values.size() != proto.values.size())
+        say("values: " + std::to_string(text.values.size()) + " vs " +
+            std::to_string(proto.values.size()));
+    for (std::size_t i = 0; i < std::min(text.values.size(), proto.values.size()); ++i) {
+        const Value &a = text.values[i];
+        const Value &b = proto.values[i];
+        const std::string name =
+            "value " + std::to_string(a.id) + " (" + std::string(text.valueDisplayName(a)) + ")";
+        if (a.id != b.id || a.offset != b.offset || a.size != b.size ||
+            text.allocations[a.allocation].index != proto.allocations[b.allocation].index)
+            say(name + ": id, offset, size or allocation differs");
+        if (a.start != b.start || a.end != b.end)
+            say(name + ": live " + std::to_string(a.start) + "-" + std::to_string(a.end) +
+                " in the text, " + std::to_string(b.start) + "-" + std::to_string(b.end) +
+                " from the proto");
+        if (text.strings.view(text.shapes[a.shape].text) !=
+            proto.strings.view(proto.shapes[b.shape].text))
+            say(name + ": shape differs");
+        if (text.valueDisplayName(a) != proto.valueDisplayName(b))
+            say(name + ": named " + std::string(proto.valueDisplayName(b)) + " from the proto");
+        if (positionsOf(text, a) != positionsOf(proto, b))
+            say(name + ": positions differ");
+        if (a.usesState == UsesState::Known && usesOf(text, a) != usesOf(proto, b))
+            say(name + ": uses differ");
+    }
+    if (text.sequence.size() != proto.sequence.size())
+        say("schedule: " + std::to_string(text.sequence.size()) + " vs " +
+            std::to_string(proto.sequence.size()) + " steps");
+    else
+        for (std::size_t t = 0; t < text.sequence.size(); ++t)
+            if (text.strings.view(text.instructions[text.sequence[t]].name) !=
+                proto.strings.view(proto.instructions[proto.sequence[t]].name))
+                say("schedule differs at step " + std::to_string(t));
+    if (text.printedPeak.present != proto.printedPeak.present ||
+        text.printedPeak.step != proto.printedPeak.step ||
+        text.printedPeak.entries.size() != proto.printedPeak.entries.size())
+        say("XLA's peak: step " + std::to_string(text.printedPeak.step) + " vs " +
+            std::to_string(proto.printedPeak.step));
+    if (text.allocationSizeSum() != proto.allocationSizeSum())
+        say("total bytes differ");
+    return out;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll();
+}
+
+} // namespace
+
+class TestHloProto : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void samplesAgreeWithTheirTextDumps_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char *s : kSamples)
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+
+    // Each sample's proto gives the text dump's allocations, values with their positions, uses
+    // and live ranges, schedule and XLA's peak step.
+    void samplesAgreeWithTheirTextDumps()
+    {
+        QFETCH(QString, sample);
+        const std::string name = sample.toStdString();
+        const auto text = load(samplePath(name.c_str()));
+        const auto proto = load(protoPath(name.c_str()));
+        const QStringList diff = differences(*text, *proto);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+        QVERIFY(proto->hasLiveRanges());
+        QVERIFY(!proto->printedPeak.undetermined);
+        QVERIFY(proto->warnings.empty());
+    }
+
+    // By hand from tpu_unstack.buffer-assignment.txt: 20 allocations totalling 52288 bytes;
+    // slice_reduce_fusion{0} (value 25) is held by tuple.10 {3} and get-tuple-element, used by
+    // tuple.10 as operand 3, live 1-7 (its position at the root lasts to the end); XLA's peak
+    // is at step 6.
+    void handFactsOfTpuUnstack()
+    {
+        const auto d = load(protoPath("tpu_unstack"));
+        QCOMPARE(d->allocations.size(), std::size_t{20});
+        QCOMPARE(d->allocationSizeSum(), std::int64_t{52288});
+        const Value *v = nullptr;
+        for (const Value &x : d->values)
+            if (x.id == 25)
+                v = &x;
+        QVERIFY(v);
+        QCOMPARE(positionsOf(*d, *v), (std::set<Place>{{"slice_reduce_fusion", "{0}"},
+                                                       {"tuple.10", "{3}"},
+                                                       {"get-tuple-element", "{}"}}));
+        QCOMPARE(usesOf(*d, *v).size(), std::size_t{1});
+        QCOMPARE(std::get<0>(*usesOf(*d, *v).begin()), std::string("tuple.10"));
+        QCOMPARE(std::get<1>(*usesOf(*d, *v).begin()), std::int64_t{3});
+        QCOMPARE(v->start, std::int64_t{1});
+        QCOMPARE(v->end, std::int64_t{7});
+        QCOMPARE(d->printedPeak.step, std::int64_t{6});
+        QCOMPARE(d->module, std::string("module_0001.tpu_unstack.after_optimizations"));
+    }
+
+    // The same bytes gzip- and xz-compressed, as nsys-jax keeps them, read the same.
+    void compressedCopies()
+    {
+        QTemporaryDir dir;
+        const QString plain = QString::fromStdString(protoPath("tpu_random_normal"));
+        const std::string bytes = readFile(plain).toStdString();
+        for (const char *tool : {"gzip", "xz"}) {
+            if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
+                QSKIP("gzip or xz is not installed");
+            const QString copy = dir.filePath(
+                QStringLiteral("module_0002.tpu_random_normal.after_optimizations.hlo.pb"));
+            QFile::remove(copy);
+            QVERIFY(QFile::copy(plain, copy));
+            QProcess p;
+            p.start(QString::fromLatin1(tool), {QStringLiteral("-f"), copy});
+            QVERIFY(p.waitForFinished(30000) && p.exitCode() == 0);
+            const QString packed =
+                copy + (QByteArray(tool) == "gzip" ? QStringLiteral(".gz") : QStringLiteral(".xz"));
+            QVERIFY(QFileInfo::exists(packed));
+            const auto d = load(packed.toStdString());
+            const auto text = load(samplePath("tpu_random_normal"));
+            QVERIFY(differences(*text, *d).isEmpty());
+            // Cut short: an error naming the file, never a crash or a partial module.
+            QByteArray cut = readFile(packed);
+            cut.truncate(cut.size() / 2);
+            QFile f(packed);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(cut);
+            f.close();
+            const LoadResult r = DumpParser::loadFile(packed.toStdString());
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error.find(packed.toStdString()) == 0, r.error.c_str());
+            QVERIFY2(r.error.find("cut short") != std::string::npos, r.error.c_str());
+        }
+        // A bomb: 64 MiB of zeros expands past a 1 MiB limit and stops there.
+        const std::string zeros(std::size_t{64} << 20, '\0');
+        QProcess gz;
+        gz.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
+        gz.write(zeros.data(), static_cast<qint64>(zeros.size()));
+        gz.closeWriteChannel();
+        QVERIFY(gz.waitForFinished(60000));
+        const QByteArray bomb = gz.readAllStandardOutput();
+        const Decompressed out =
+            decompress::bytes(bomb.toStdString(), decompress::Format::Gzip, std::int64_t{1} << 20);
+        QVERIFY(!out.ok());
+        QVERIFY(out.bytes.empty());
+    }
+
+    // A hostile proto: each gets a sentence naming the file, never a crash.
+    void hostileProtos()
+    {
+        const std::string good =
+            readFile(QString::fromStdString(protoPath("tpu_unstack"))).toStdString();
+        std::string error;
+        // Not a proto at all, a proto of nothing, and cut at every length up to 400 bytes.
+        for (const std::string &bytes :
+             {std::string("BufferAssignment:\nallocation 0: size 4\n"), std::string(),
+              std::string("\x0a\xff\xff\xff\xff\x0f", 6)}) {
+            error.clear();
+            QVERIFY(HloProtoDumps::dumpText(bytes, &error).empty());
+            QVERIFY(!error.empty());
+        }
+        int refused = 0;
+        for (std::size_t n = 0; n < std::min<std::size_t>(good.size(), 400); ++n) {
+            error.clear();
+            const std::string text = HloProtoDumps::dumpText(good.substr(0, n), &error);
+            refused += !error.empty();
+            QVERIFY(text.empty() == !error.empty());
+        }
+        QVERIFY(refused > 300);
+        // Deeply nested tuple shapes: refused by the nesting limit, not by the stack.
+        std::string nested = "\x18\x0d"; // element_type: TUPLE
+        for (int k = 0; k < 5000; ++k) {
+            std::string outer = "\x10\x0d\x22"; // element_type: TUPLE, tuple_shapes:
+            std::string len;
+            std::size_t n = nested.size();
+            do {
+                len += static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+                n >>= 7;
+            } while (n);
+            nested = outer + len + nested;
+        }
+        error.clear();
+        QVERIFY(HloProtoDumps::dumpText(nested, &error).empty());
+        QVERIFY(!error.empty());
+        // The command line says which file, on stderr, with exit status 2.
+        QTemporaryDir dir;
+        const QString bad =
+            dir.filePath(QStringLiteral("module_0003.bad.after_optimizations.hlo.pb"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(good.substr(0, good.size() / 2)));
+        f.close();
+        const testutil::CliRun r = testutil::runBufferscope({QStringLiteral("report"), bad});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(bad.toUtf8()), r.err.constData());
+    }
+
+    // Modules that break one rule each (make_protos.py --hostile): refused with what is wrong.
+    void hostileModules()
+    {
+        const std::vector<std::pair<const char *, const char *>> expected = {
+            {"allocation-holds-unknown",
+             "holds value 9, which the buffer assignment does not list"},
+            {"calls-itself", "calls itself"},
+            {"cycle", "use one another in a circle"},
+            {"name-with-newline", "has no valid name"},
+            {"no-buffer-assignment", "no buffer assignment"},
+            {"operand-nowhere", "operand id 99"},
+            {"schedule-nowhere", "lists instruction id 5"},
+            {"value-nowhere", "instruction id 77"},
+        };
+        for (const auto &[name, phrase] : expected) {
+            const std::string path =
+                std::string(BUFFERSCOPE_TEST_DATA "/binary/hostile/module_0099.") + name +
+                ".after_optimizations.hlo.pb";
+            const LoadResult r = DumpParser::loadFile(path);
+            QVERIFY2(!r.ok(), name);
+            QVERIFY2(r.error.find(path + ": ") == 0, r.error.c_str());
+            QVERIFY2(r.error.find(phrase) != std::string::npos, r.error.c_str());
+            QVERIFY2(r.error.find('\n') == std::string::npos, r.error.c_str());
+        }
+    }
+
+    // A folder holding only protos lists its modules; a text dump of the same module is
+    // preferred to its proto; a proto before optimization (no buffer assignment) is no module.
+    void foldersOfProtos()
+    {
+        QTemporaryDir dir;
+        for (const char *s : {"tpu_unstack", "tpu_random_normal"})
+            QVERIFY(
+                QFile::copy(QString::fromStdString(protoPath(s)),
+                            dir.filePath(QStringLiteral("module_0001.%1.after_optimizations.hlo.pb")
+                                             .arg(QLatin1String(s)))));
+        QFile before(
+            dir.filePath(QStringLiteral("module_0001.tpu_unstack.before_optimizations.hlo.pb")));
+        QVERIFY(before.open(QIODevice::WriteOnly));
+        before.write("\x0a\x00", 2);
+        before.close();
+        const testutil::CliRun list = testutil::runBufferscope(
+            {QStringLiteral("list"), dir.path(), QStringLiteral("--json")});
+        QCOMPARE(list.code, 0);
+        const QJsonArray modules = QJsonDocument::fromJson(list.out).array();
+        QCOMPARE(modules.size(), 2);
+        QVERIFY(!list.out.contains("before_optimizations"));
+        // `diff` of a text dump and its proto: the same module, nothing changed.
+        const testutil::CliRun diff = testutil::runBufferscope(
+            {QStringLiteral("diff"), QString::fromStdString(samplePath("tpu_unstack")),
+             QString::fromStdString(protoPath("tpu_unstack")), QStringLiteral("--json")});
+        QVERIFY2(diff.code == 0, diff.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(diff.out).object();
+        QVERIFY(d.contains(QStringLiteral("total_bytes_delta")));
+        QCOMPARE(d.value(QStringLiteral("total_bytes_delta")).toInteger(-1), 0);
+        QCOMPARE(d.value(QStringLiteral("peak_bytes_delta")).toInteger(-1), 0);
+        QCOMPARE(
+            d.value(QStringLiteral("held")).toObject().value(QStringLiteral("after")).toInteger(),
+            3136); // tpu_unstack: argument 1024 + output 2080 + temp 32, by hand
+        QCOMPARE(FileKinds::of(protoPath("tpu_unstack")), FileKind::Dump);
+    }
+
+    // The real dumps of ../shared/real made into protos the same way agree with their text.
+    void realDumpsAsProtos()
+    {
+        const QString real =
+            QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real"));
+        if (!QFileInfo::exists(real))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty() ||
+            QStandardPaths::findExecutable(QStringLiteral("protoc")).isEmpty())
+            QSKIP("python3 or protoc is not installed: the protos cannot be made");
+        QTemporaryDir dir;
+        int compared = 0;
+        for (const QFileInfo &f :
+             QDir(real).entryInfoList({QStringLiteral("*buffer-assignment.txt")}, QDir::Files)) {
+            const QString out = dir.filePath(f.completeBaseName() + QStringLiteral(".hlo.pb"));
+            QProcess p;
+            p.start(QStringLiteral("python3"),
+                    {QStringLiteral(BUFFERSCOPE_TEST_DATA "/binary/protos/make_protos.py"),
+                     f.filePath(), out});
+            QVERIFY(p.waitForFinished(120000));
+            if (p.exitCode() != 0) {
+                qWarning("make_protos.py cannot read %s: %s", qPrintable(f.fileName()),
+                         p.readAllStandardError().right(300).constData());
+                continue;
+            }
+            const auto text = load(f.filePath().toStdString());
+            const auto proto = load(out.toStdString());
+            const QStringList diff = differences(*text, *proto);
+            QVERIFY2(diff.isEmpty(),
+                     qPrintable(f.fileName() + QLatin1Char('\n') + diff.join(QLatin1Char('\n'))));
+            ++compared;
+        }
+        QVERIFY(compared >= 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHloProto)
+#include "tst_hloproto.moc"

@@ -1,0 +1,4 @@
+
++main!
+main
+p	parameter˜(00

@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -300,6 +301,48 @@ private Q_SLOTS:
         const testutil::CliRun r = testutil::runBufferscope({QStringLiteral("report"), bad});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(bad.toUtf8()), r.err.constData());
+    }
+
+    // A while loop, by hand (make_protos.py while_module): main p0 c0 t w r n, the condition
+    // cp ci lim lt and the body bp bi bx one ni nx bt. Flattened as HloLiveRange does, the
+    // condition then the body before the while: p0 0, c0 1, t 2, cp 3 … lt 6 (span 3-7), bp 7
+    // … bt 13 (span 7-14), w 14, r 15, n 16; the schedule ends at 17. Each range below follows
+    // from its rule, worked out by hand:
+    void whileLoopByHand()
+    {
+        const auto d = load(BUFFERSCOPE_TEST_DATA
+                            "/binary/handmade/module_0042.while_loop.after_optimizations.hlo.pb");
+        std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> live;
+        for (const Value &v : d->values)
+            live[v.id] = {v.start, v.end};
+        const std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> expected = {
+            {0, {0, 17}},  // p0: an entry parameter no output aliases lives to the end
+            {1, {1, 7}},   // c0: used by the while through t{0}; a while's use counts at the
+                           // body's parameter (7)
+            {2, {2, 7}},   // t{}: the while uses it: 7
+            {3, {14, 15}}, // w{} (phi): r reads it at 15
+            {4, {14, 14}}, // w{0} (phi): r reads {1} only, so no use
+            {5, {14, 16}}, // w{1} (phi): held by r (15), used by n (16)
+            {6, {7, 9}},   // bp{}: parameters start at their computation's start (7); bi, bx use it
+            {7, {7, 11}},  // bp{0}: held by bi, used by ni (11)
+            {8, {7, 12}},  // bp{1}: held by bx, used twice by nx (12)
+            {9, {3, 4}},   // cp{}: the condition starts at 3; ci uses it at 4
+            {10, {3, 6}},  // cp{0}: held by ci, used by lt (6)
+            {11, {3, 3}},  // cp{1}: nothing reads it
+            {12, {5, 6}},  // lim: used by lt
+            {13, {6, 7}},  // lt: the condition's root lives to its computation's end (7)
+            {14, {10, 11}}, // one: used by ni
+            {15, {11, 14}}, // ni: held by bt{0}, the body's root: its computation's end (14)
+            {16, {12, 14}}, // nx: held by bt{1}: 14
+            {17, {13, 14}}, // bt: the body's root
+            {18, {16, 17}}, // n: the entry's root lives to the end of the schedule
+        };
+        QCOMPARE(live, expected);
+        QCOMPARE(d->maxStep(), std::int64_t{17});
+        // The phis are named as XLA names them.
+        for (const Value &v : d->values)
+            if (v.id >= 3 && v.id <= 11)
+                QVERIFY2(v.phi, d->valueDisplayName(v).c_str());
     }
 
     // Modules that break one rule each (make_protos.py --hostile): refused with what is wrong.

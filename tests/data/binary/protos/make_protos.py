@@ -450,8 +450,79 @@ def write_hostile(folder):
             f.write(encoded)
 
 
+def while_module():
+    """A module with a while loop, written by hand for tst_hloproto::whileLoopByHand: the
+    values XLA's SSA dataflow defines (phis at the while, the body's and the condition's
+    parameter) and one allocation each. Its live ranges are worked out by hand there."""
+    f32 = "shape { element_type: 11 dimensions: 4 layout { minor_to_major: 0 } }"
+    s32, pred = "shape { element_type: 4 }", "shape { element_type: 1 }"
+    tup = "shape { element_type: 13 tuple_shapes { element_type: 4 } " \
+          "tuple_shapes { element_type: 11 dimensions: 4 layout { minor_to_major: 0 } } }"
+    comps = {
+        1: ("main", [(1, "p0", "parameter", f32, [], "parameter_number: 0"),
+                     (2, "c0", "constant", s32, [], ""), (3, "t", "tuple", tup, [2, 1], ""),
+                     (4, "w", "while", tup, [3], "called_computation_ids: 3 called_computation_ids: 2"),
+                     (5, "r", "get-tuple-element", f32, [4], "tuple_index: 1"),
+                     (6, "n", "negate", f32, [5], "")]),
+        2: ("cond", [(10, "cp", "parameter", tup, [], "parameter_number: 0"),
+                     (11, "ci", "get-tuple-element", s32, [10], "tuple_index: 0"),
+                     (12, "lim", "constant", s32, [], ""), (13, "lt", "compare", pred, [11, 12], "")]),
+        3: ("body", [(20, "bp", "parameter", tup, [], "parameter_number: 0"),
+                     (21, "bi", "get-tuple-element", s32, [20], "tuple_index: 0"),
+                     (22, "bx", "get-tuple-element", f32, [20], "tuple_index: 1"),
+                     (23, "one", "constant", s32, [], ""), (24, "ni", "add", s32, [21, 23], ""),
+                     (25, "nx", "multiply", f32, [22, 22], ""), (26, "bt", "tuple", tup, [24, 25], "")]),
+    }
+    out = ["hlo_module {", '  name: "while_loop"', '  entry_computation_name: "main"',
+           "  entry_computation_id: 1"]
+    for cid, (name, body) in comps.items():
+        out += ["  computations {", f'    name: "{name}"', f"    id: {cid}", f"    root_id: {body[-1][0]}"]
+        for iid, iname, op, shape, operands, extra in body:
+            out.append(f'    instructions {{ id: {iid} name: "{iname}" opcode: "{op}" {shape} ' +
+                       " ".join(f"operand_ids: {o}" for o in operands) + f" {extra} }}")
+        out.append("  }")
+    out.append("  schedule {")
+    for cid, (name, body) in comps.items():
+        out.append(f"    sequences {{ key: {cid} value {{ " +
+                   " ".join(f"instruction_ids: {b[0]}" for b in body) + " } }")
+    out += ["  }", "}", "buffer_assignment {"]
+    # value id: (instruction id, shape index, size)
+    values = {0: (1, [], 16), 1: (2, [], 4), 2: (3, [], 16), 3: (4, [], 16), 4: (4, [0], 4),
+              5: (4, [1], 16), 6: (20, [], 16), 7: (20, [0], 4), 8: (20, [1], 16), 9: (10, [], 16),
+              10: (10, [0], 4), 11: (10, [1], 16), 12: (12, [], 4), 13: (13, [], 1),
+              14: (23, [], 4), 15: (24, [], 4), 16: (25, [], 16), 17: (26, [], 16), 18: (6, [], 16)}
+    for vid, (iid, index, size) in values.items():
+        out.append(f"  logical_buffers {{ id: {vid} size: {size} defined_at {{ instruction_id: {iid} " +
+                   " ".join(f"shape_index: {k}" for k in index) + " } }")
+    # One HloBuffer: the f32[4] the loop carries (cond's and body's parameter, the body's result,
+    # the while's).
+    for iid, index in [(20, [1]), (25, []), (4, [1])]:
+        out.append(f"  buffer_aliases {{ source_buffer_id: 11 location {{ instruction_id: {iid} " +
+                   " ".join(f"shape_index: {k}" for k in index) + " } }")
+    for vid, (iid, index, size) in values.items():
+        flags = ("is_entry_computation_parameter: true parameter_number: 0" if vid == 0 else
+                 "maybe_live_out: true" if vid == 18 else "")
+        out.append(f"  buffer_allocations {{ index: {vid} size: {size} {flags} "
+                   f"assigned {{ logical_buffer_id: {vid} offset: 0 size: {size} }} }}")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def encode(text):
+    return subprocess.run(["protoc", "--encode=bufferscope.xlapb.HloProto", "-I",
+                           os.path.dirname(PROTO), PROTO], input=text.encode(),
+                          capture_output=True, check=True).stdout
+
+
+def write_handmade(folder):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "module_0042.while_loop.after_optimizations.hlo.pb"), "wb") as f:
+        f.write(encode(while_module()))
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--hostile"]:
     write_hostile(os.path.join(HERE, "..", "hostile"))
+    write_handmade(os.path.join(HERE, "..", "handmade"))
 elif __name__ == "__main__":
     if len(sys.argv) == 3:
         write(sys.argv[1], sys.argv[2])

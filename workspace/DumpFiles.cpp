@@ -1,6 +1,7 @@
 #include "DumpFiles.h"
 
 #include "parse/ModuleFiles.h"
+#include "parse/XPlaneModules.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,6 +27,31 @@ struct Found
     int order = 0;        ///< among a module's files: allocations, values, live ranges, report
 };
 
+/// A profiler capture's modules, each a Found of its own (`capture#NAME`), its size the
+/// module's proto. A capture that cannot be read lists as itself: opening it says why.
+void captureModules(const QString &capture, std::vector<Found> &out)
+{
+    std::string error;
+    const std::vector<XPlaneModules::Module> modules =
+        XPlaneModules::list(capture.toStdString(), &error);
+    if (modules.empty()) {
+        Found f;
+        f.path = capture;
+        f.key = capture.toStdString();
+        f.order = 3;
+        out.push_back(std::move(f));
+        return;
+    }
+    for (const XPlaneModules::Module &m : modules) {
+        Found f;
+        f.path = QString::fromStdString(XPlaneModules::modulePath(capture.toStdString(), m.name));
+        f.key = f.path.toStdString();
+        f.size = m.bytes;
+        f.order = 3;
+        out.push_back(std::move(f));
+    }
+}
+
 /// The dump files directly in `folder` (as given: `shown`, absolute: `absolute`), with their
 /// sizes. One directory read and one stat per dump file, none for the other files: a dump
 /// folder holds thousands of modules (and their HLO texts) and is listed on every open.
@@ -37,6 +63,10 @@ void listFolder(const QString &shown, const std::filesystem::path &absolute,
     std::error_code ec;
     for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
+        if (!name.empty() && name.front() != '.' && XPlaneModules::isCaptureName(name)) {
+            captureModules(shown + QLatin1Char('/') + QString::fromStdString(name), out);
+            continue;
+        }
         if (name.empty() || name.front() == '.' || !ModuleFiles::isDumpName(name))
             continue;
         std::error_code statError;
@@ -72,6 +102,19 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         modules; // one entry per module (the 2026 split has three files)
     for (const QString &path : paths) {
         const QFileInfo info(path);
+        if (!info.isDir() && XPlaneModules::isCaptureName(path.toStdString())) {
+            std::vector<Found> found;
+            captureModules(QDir::cleanPath(path), found);
+            std::stable_sort(found.begin(), found.end(),
+                             [](const Found &a, const Found &b) { return a.size > b.size; });
+            for (const Found &f : found)
+                if (modules.insert(f.key).second) {
+                    out.files << f.path;
+                    out.members << QStringList{f.path};
+                    out.bytes << f.size;
+                }
+            continue;
+        }
         if (!info.isDir()) {
             if (modules.insert(ModuleFiles::moduleKey(info.absoluteFilePath().toStdString()))
                     .second) {
@@ -99,6 +142,19 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         for (const std::string &sub : subfolders)
             listFolder(shown + QLatin1Char('/') + QString::fromStdString(sub), absolute / sub,
                        found);
+        // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb.
+        const fs::path runs = absolute / "plugins" / "profile";
+        if (fs::is_directory(runs, ec)) {
+            std::vector<std::string> names;
+            for (fs::directory_iterator it(runs, ec), end; !ec && it != end; it.increment(ec))
+                if (it->is_directory(ec))
+                    names.push_back(it->path().filename().string());
+            std::sort(names.begin(), names.end());
+            for (const std::string &run : names)
+                listFolder(shown + QStringLiteral("/plugins/profile/") +
+                               QString::fromStdString(run),
+                           runs / run, found);
+        }
         // The main file of a split module first, so it is the one kept for the module; then
         // a binary module (it holds all a dump holds), then a lone memory-usage report.
         const auto rank = [](const Found &f) { return f.main ? 0 : f.order == 3 ? 1 : 2; };

@@ -46,6 +46,10 @@ bool ModuleNames::isMemoryUsageReportName(std::string_view fileName)
 
 std::string ModuleNames::moduleName(std::string_view path)
 {
+    // A profiler capture's module, `capture.xplane.pb#jit_step(12)`: its name in the capture.
+    if (const std::size_t at = path.rfind(".xplane.pb#");
+        at != std::string_view::npos && at + 11 < path.size())
+        return std::string(path.substr(at + 11));
     const std::string_view name = baseName(path);
     std::string stem = stemOf(name);
     if (!stem.empty())

@@ -1,6 +1,7 @@
 #include "DumpParser.h"
 
 #include "HloProtoDump.h"
+#include "XPlaneModules.h"
 #include "parse/FileKind.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
@@ -243,6 +244,9 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
     // XLA's binary module (--xla_dump_hlo_as_proto): the same Dump, worked out from the proto.
     if (HloProtoDumps::isName(path))
         return HloProtoDumps::load(path, options);
+    // A profiler capture's module (`capture.xplane.pb#NAME`), or a capture of one module.
+    if (XPlaneModules::isModulePath(path) || XPlaneModules::isCaptureName(path))
+        return XPlaneModules::load(path, options);
     // XLA's memory-usage report is not a dump: its module's dump is read in its place and the
     // report checked against it.
     if (FileKinds::isMemoryUsageReport(path)) {

@@ -9,6 +9,7 @@
 #include "parse/DumpParser.h"
 #include "parse/FileKind.h"
 #include "parse/HloProtoDump.h"
+#include "parse/XPlaneModules.h"
 #include "util/Decompress.h"
 
 #include <QDir>
@@ -405,6 +406,58 @@ private Q_SLOTS:
             d.value(QStringLiteral("held")).toObject().value(QStringLiteral("after")).toInteger(),
             3136); // tpu_unstack: argument 1024 + output 2080 + temp 32, by hand
         QCOMPARE(FileKinds::of(protoPath("tpu_unstack")), FileKind::Dump);
+    }
+
+    // A profiler capture (make_protos.py write_capture: the profiler's folder layout, a device
+    // plane and "/host:metadata" with two modules) opens as a folder of its modules.
+    void profilerCapture()
+    {
+        const QString root = QStringLiteral(BUFFERSCOPE_TEST_DATA "/binary/profile");
+        const std::string capture =
+            root.toStdString() + "/plugins/profile/2026_11_27_23_00_00/host0.xplane.pb";
+        std::string error;
+        const auto modules = XPlaneModules::list(capture, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(modules.size(), std::size_t{2});
+        QCOMPARE(modules[0].name, std::string("jit_unstack(7)"));
+        QCOMPARE(modules[0].programId, std::int64_t{7});
+        QCOMPARE(modules[1].name, std::string("jit_random_normal(12)"));
+        QCOMPARE(modules[1].programId, std::int64_t{12});
+        // Each module is the text dump's module.
+        const auto unstack = load(capture + "#jit_unstack(7)");
+        QCOMPARE(unstack->module, std::string("jit_unstack(7)"));
+        QVERIFY(differences(*load(samplePath("tpu_unstack")), *unstack).isEmpty());
+        QVERIFY(differences(*load(samplePath("tpu_random_normal")),
+                            *load(capture + "#jit_random_normal(12)"))
+                    .isEmpty());
+        // The capture itself names its modules and how to pick one.
+        LoadResult r = DumpParser::loadFile(capture);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.find("holds 2 modules (jit_unstack(7), jit_random_normal(12))") !=
+                     std::string::npos,
+                 r.error.c_str());
+        r = DumpParser::loadFile(capture + "#jit_nothing(1)");
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.find("no module named jit_nothing(1)") != std::string::npos,
+                 r.error.c_str());
+        // `list` on the profile folder (the capture two folders down) lists both, by what they
+        // hold: tpu_random_normal 92164 B, tpu_unstack 3136 B.
+        const testutil::CliRun list =
+            testutil::runBufferscope({QStringLiteral("list"), root, QStringLiteral("--json")});
+        QVERIFY2(list.code == 0, list.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(list.out).array();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject().value(QStringLiteral("module")).toString(),
+                 QStringLiteral("jit_random_normal(12)"));
+        QCOMPARE(rows[0].toObject().value(QStringLiteral("held_bytes")).toInteger(), 92164);
+        QCOMPARE(rows[1].toObject().value(QStringLiteral("held_bytes")).toInteger(), 3136);
+        // Not a capture, and a capture cut short: a sentence, never a crash.
+        QVERIFY(XPlaneModules::read("BufferAssignment:\n", &error).empty());
+        QVERIFY(!error.empty());
+        const QByteArray bytes = readFile(QString::fromStdString(capture));
+        error.clear();
+        QVERIFY(XPlaneModules::read(bytes.left(bytes.size() / 2).toStdString(), &error).empty());
+        QVERIFY(!error.empty());
     }
 
     // The real dumps of ../shared/real made into protos the same way agree with their text.

@@ -11,6 +11,7 @@
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
 #include "parse/StackFrames.h"
+#include "parse/XPlaneModules.h"
 #include "report/OomReport.h"
 #include "report/Report.h"
 #include "report/ViewCsv.h"
@@ -96,6 +97,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (!fromProto.ok() && fromProto.error.find("fuzz.hlo.pb: ") != 0)
                 __builtin_trap();
         }
+    }
+    // The same bytes as a profiler capture: its modules found, or a sentence why not.
+    {
+        std::string error;
+        const auto modules = XPlaneModules::read(text, &error);
+        if (modules.empty() == error.empty())
+            __builtin_trap();
     }
     // The same bytes as XLA's memory-usage report: read or refused line by line, never a
     // count it did not see.

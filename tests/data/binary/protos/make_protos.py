@@ -520,9 +520,47 @@ def write_handmade(folder):
         f.write(encode(while_module()))
 
 
+XPLANE = os.path.join(os.path.dirname(PROTO), "xplane_min.proto")
+
+
+def octal(data):
+    return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
+
+
+def write_capture(target, modules):
+    """A profiler capture as jax.profiler.trace writes it (MetadataXPlaneBuilder::AddHloProto):
+    an XSpace whose plane "/host:metadata" has one event metadata per module, named
+    "<module>(<program_id>)", with the stats "Hlo Proto" (the serialized HloProto) and
+    "program_id"; and a device plane beside it, which holds no module."""
+    lines = ["planes {", "  id: 1", '  name: "/device:GPU:0"', "}",
+             "planes {", "  id: 2", '  name: "/host:metadata"',
+             '  stat_metadata { key: 1 value { id: 1 name: "Hlo Proto" } }',
+             '  stat_metadata { key: 2 value { id: 2 name: "program_id" } }']
+    for k, (name, program_id, proto_path) in enumerate(modules):
+        with open(proto_path, "rb") as f:
+            data = f.read()
+        label = f"{name}({program_id})"
+        lines += [f"  event_metadata {{ key: {k + 1} value {{ id: {k + 1} name: \"{label}\" "
+                  f"display_name: \"{label}\"",
+                  f"    stats {{ metadata_id: 1 bytes_value: {octal(data)} }}",
+                  f"    stats {{ metadata_id: 2 uint64_value: {program_id} }} }} }}"]
+    lines += ["}", 'hostnames: "host0"']
+    encoded = subprocess.run(["protoc", "--encode=bufferscope.xplanepb.XSpace", "-I",
+                              os.path.dirname(XPLANE), XPLANE], input="\n".join(lines).encode(),
+                             capture_output=True, check=True).stdout
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "wb") as f:
+        f.write(encoded)
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--hostile"]:
     write_hostile(os.path.join(HERE, "..", "hostile"))
     write_handmade(os.path.join(HERE, "..", "handmade"))
+    # Two modules in one capture, in the folder layout the profiler writes.
+    write_capture(os.path.join(HERE, "..", "profile", "plugins", "profile", "2026_11_27_23_00_00",
+                               "host0.xplane.pb"),
+                  [("jit_unstack", 7, os.path.join(HERE, "module_0001.tpu_unstack.after_optimizations.hlo.pb")),
+                   ("jit_random_normal", 12, os.path.join(HERE, "module_0001.tpu_random_normal.after_optimizations.hlo.pb"))])
 elif __name__ == "__main__":
     if len(sys.argv) == 3:
         write(sys.argv[1], sys.argv[2])

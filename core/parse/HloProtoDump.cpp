@@ -2,6 +2,7 @@
 
 #include "model/Dump.h"
 #include "parse/ShapeParser.h"
+#include "parse/StackFrames.h"
 #include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
 
@@ -309,6 +310,42 @@ class Reader
 {
 public:
     explicit Reader(const pb::HloProto &proto) : m_proto(proto), m_module(proto.hlo_module()) {}
+
+    /// The module's stack-frame index as the optimized HLO text prints it
+    /// (HloModule::PrintStackFrameIndex, docs/FORMAT.md §13): four tables, ids 1-based, the
+    /// parent printed one above the stored one. Empty when the module has none.
+    std::string stackTables() const
+    {
+        const pb::StackFrameIndexProto &index = m_module.stack_frame_index();
+        if (index.stack_frames_size() == 0)
+            return {};
+        std::string out = "HloModule " +
+                          std::string(isHloName(m_module.name()) ? m_module.name() : "m") +
+                          "\n\nFileNames\n";
+        for (int i = 0; i < index.file_names_size(); ++i)
+            out += std::to_string(i + 1) + " \"" + cEscape(index.file_names(i)) + "\"\n";
+        out += "\nFunctionNames\n";
+        for (int i = 0; i < index.function_names_size(); ++i)
+            out += std::to_string(i + 1) + " \"" + cEscape(index.function_names(i)) + "\"\n";
+        out += "\nFileLocations\n";
+        for (int i = 0; i < index.file_locations_size(); ++i) {
+            const auto &l = index.file_locations(i);
+            out += std::to_string(i + 1) + " {file_name_id=" + std::to_string(l.file_name_id()) +
+                   " function_name_id=" + std::to_string(l.function_name_id()) +
+                   " line=" + std::to_string(l.line()) + " end_line=" + std::to_string(l.line()) +
+                   " column=" + std::to_string(l.column()) +
+                   " end_column=" + std::to_string(l.column()) + "}\n";
+        }
+        out += "\nStackFrames\n";
+        for (int i = 0; i < index.stack_frames_size(); ++i) {
+            const auto &f = index.stack_frames(i);
+            out += std::to_string(i + 1) +
+                   " {file_location_id=" + std::to_string(f.file_location_id()) +
+                   " parent_frame_id=" + std::to_string(std::int64_t{f.parent_frame_id()} + 1) +
+                   "}\n";
+        }
+        return out + "\n";
+    }
 
     std::string run(std::vector<std::string> &notes)
     {
@@ -1159,7 +1196,7 @@ bool HloProtoDumps::isName(std::string_view path)
 }
 
 std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
-                                    std::vector<std::string> *notes)
+                                    std::vector<std::string> *notes, std::string *stackTables)
 {
     pb::HloProto proto;
     google::protobuf::io::CodedInputStream in(
@@ -1174,9 +1211,12 @@ std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
     }
     try {
         std::vector<std::string> said;
-        std::string text = Reader(proto).run(said);
+        Reader reader(proto);
+        std::string text = reader.run(said);
         if (notes)
             *notes = std::move(said);
+        if (stackTables)
+            *stackTables = reader.stackTables();
         return text;
     } catch (const Refused &r) {
         *error = r.message;
@@ -1192,7 +1232,8 @@ LoadResult HloProtoDumps::loadBytes(std::string_view bytes, const std::string &n
     LoadResult result;
     std::string error;
     std::vector<std::string> notes;
-    const std::string text = dumpText(bytes, &error, &notes);
+    std::string tables;
+    const std::string text = dumpText(bytes, &error, &notes, &tables);
     if (!error.empty()) {
         result.error = name + ": " + error;
         result.errorFile = name;
@@ -1215,6 +1256,10 @@ LoadResult HloProtoDumps::loadBytes(std::string_view bytes, const std::string &n
                        "out by XLA's dataflow and live-range rules from the module's schedule");
     for (std::string &n : notes)
         dump->notes.push_back(std::move(n));
+    // The call stacks, from the module's own stack-frame index (what a text dump takes from the
+    // optimized HLO beside it).
+    if (!tables.empty())
+        readStackFrames(tables, 0, *dump, options.maxWarnings);
     result.dump = std::move(dump);
     return result;
 }

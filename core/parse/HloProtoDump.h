@@ -29,9 +29,11 @@ public:
                                 const ParseOptions &options = {});
 
     /// The buffer-assignment text for a serialized HloProto, or an error (`*error` set, empty
-    /// text). Exposed for the tests and the fuzzer.
+    /// text); `*stackTables` gets the module's stack-frame tables as the optimized HLO prints
+    /// them (empty without). Exposed for the tests and the fuzzer.
     static std::string dumpText(std::string_view bytes, std::string *error,
-                                std::vector<std::string> *notes = nullptr);
+                                std::vector<std::string> *notes = nullptr,
+                                std::string *stackTables = nullptr);
 };
 
 } // namespace bufferscope

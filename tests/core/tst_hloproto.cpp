@@ -340,6 +340,19 @@ private Q_SLOTS:
         };
         QCOMPARE(live, expected);
         QCOMPARE(d->maxStep(), std::int64_t{17});
+        // nx names frame 2 of the module's stack-frame index: model.py:12 in step, called from
+        // train.py:40 in main; its source is the innermost frame.
+        const Instruction *nx = nullptr;
+        for (const Instruction &ins : d->instructions)
+            if (d->strings.view(ins.name) == "nx")
+                nx = &ins;
+        QVERIFY(nx);
+        const auto stack = d->stackOf(*nx);
+        QCOMPARE(stack.size(), std::size_t{2});
+        QCOMPARE(d->strings.view(stack[0]->file), std::string_view("/work/model.py"));
+        QCOMPARE(stack[0]->line, 12);
+        QCOMPARE(d->strings.view(stack[1]->function), std::string_view("main"));
+        QCOMPARE(nx->sourceLine, std::int64_t{12});
         // The phis are named as XLA names them.
         for (const Value &v : d->values)
             if (v.id >= 3 && v.id <= 11)

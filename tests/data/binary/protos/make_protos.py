@@ -471,7 +471,8 @@ def while_module():
                      (21, "bi", "get-tuple-element", s32, [20], "tuple_index: 0"),
                      (22, "bx", "get-tuple-element", f32, [20], "tuple_index: 1"),
                      (23, "one", "constant", s32, [], ""), (24, "ni", "add", s32, [21, 23], ""),
-                     (25, "nx", "multiply", f32, [22, 22], ""), (26, "bt", "tuple", tup, [24, 25], "")]),
+                     (25, "nx", "multiply", f32, [22, 22], "metadata { op_name: \"jit(f)/mul\" stack_frame_id: 2 }"),
+                     (26, "bt", "tuple", tup, [24, 25], "")]),
     }
     out = ["hlo_module {", '  name: "while_loop"', '  entry_computation_name: "main"',
            "  entry_computation_id: 1"]
@@ -481,6 +482,13 @@ def while_module():
             out.append(f'    instructions {{ id: {iid} name: "{iname}" opcode: "{op}" {shape} ' +
                        " ".join(f"operand_ids: {o}" for o in operands) + f" {extra} }}")
         out.append("  }")
+    # Two frames: model.py:12 in step, called from train.py:40 in main (parent ids 1-based).
+    out += ["  stack_frame_index {", '    file_names: "/work/train.py"', '    file_names: "/work/model.py"',
+            '    function_names: "main"', '    function_names: "step"',
+            "    file_locations { file_name_id: 1 function_name_id: 1 line: 40 column: 3 }",
+            "    file_locations { file_name_id: 2 function_name_id: 2 line: 12 column: 9 }",
+            "    stack_frames { file_location_id: 1 parent_frame_id: 0 }",
+            "    stack_frames { file_location_id: 2 parent_frame_id: 1 }", "  }"]
     out.append("  schedule {")
     for cid, (name, body) in comps.items():
         out.append(f"    sequences {{ key: {cid} value {{ " +

@@ -75,22 +75,30 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
                           .arg(m_report.allocationCount())
                           .arg(humanBytesText(m_report.totalBytes))
                           .arg(m_report.totalBytes);
+    if (m_report.layout != 3)
+        summary += QLatin1Char(' ') +
+                   tr("Only the total is exact: the report rounds every other size as it prints "
+                      "it.");
     summary += QLatin1Char(' ') +
-               tr("Only the total is exact: the report rounds every other size as it prints it. "
-                  "Its module's buffer-assignment dump is not beside it, so there are no live "
+               tr("Its module's buffer-assignment dump is not beside it, so there are no live "
                   "ranges here: open the dump for memory over time, the peak and the values.");
-    if (m_report.layout == 2) {
+    if (m_report.layout >= 2) {
         // The 2026 layout: by memory space, each with its exact total.
         QStringList spaces;
         for (const MemoryUsageReport::MemorySpace &space : m_report.memorySpaces)
-            spaces << tr("%1 (S(%2)) %3")
-                          .arg(toQString(space.name))
-                          .arg(space.color)
-                          .arg(humanBytesText(space.totalBytes));
+            spaces << (space.name.empty()
+                           ? tr("S(%1) %2").arg(space.color).arg(humanBytesText(space.totalBytes))
+                           : tr("%1 (S(%2)) %3")
+                                 .arg(toQString(space.name))
+                                 .arg(space.color)
+                                 .arg(humanBytesText(space.totalBytes)));
         summary += QLatin1Char(' ') +
-                   tr("The 2026 layout: by memory space, exact totals: %1. It prints no "
-                      "allocation's number, kind or size; each size here is what its values' "
-                      "groups add up to.")
+                   (m_report.layout == 3
+                        ? tr("XLA's binary report: by memory space, exact totals: %1. Each "
+                             "allocation's number and size are exact; its kind is not given.")
+                        : tr("The 2026 layout: by memory space, exact totals: %1. It prints no "
+                             "allocation's number, kind or size; each size here is what its "
+                             "values' groups add up to."))
                        .arg(spaces.join(QStringLiteral(", ")));
     }
     if (!m_report.problems.empty())

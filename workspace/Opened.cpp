@@ -2,6 +2,7 @@
 
 #include "parse/FileKind.h"
 #include "parse/MappedFile.h"
+#include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
 
 namespace bufferscope {
@@ -15,13 +16,13 @@ Opened::Report Opened::readReport(const QString &path)
 {
     Report r;
     r.path = path;
-    MappedFile file;
     std::string error;
-    if (!file.open(path.toStdString(), error)) {
+    MemoryUsageReport read = MemoryUsageReports::readFile(path.toStdString(), &error);
+    if (!error.empty()) {
         r.error = path + QStringLiteral(": ") + QString::fromStdString(error);
         return r;
     }
-    r.report = std::make_shared<const MemoryUsageReport>(MemoryUsageReports::parse(file.data()));
+    r.report = std::make_shared<const MemoryUsageReport>(std::move(read));
     return r;
 }
 

@@ -14,9 +14,9 @@ std::string_view baseName(std::string_view path)
 }
 
 /// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
-constexpr std::array<std::string_view, 7> kSuffixes = {
+constexpr std::array<std::string_view, 9> kSuffixes = {
     "buffer-assignment-values.txt", "buffer-assignment.txt", "live-range.txt",
-    "memory-usage-report.txt",
+    "memory-usage-report.txt", "memory-usage-report.pb", "memory-usage-report.pb.gz",
     // --xla_dump_hlo_as_proto, and the same compressed as tools keep it (HloProtoDumps)
     "hlo.pb", "hlo.pb.gz", "hlo.pb.xz"};
 
@@ -41,7 +41,9 @@ std::string ModuleNames::stemOf(std::string_view fileName)
 bool ModuleNames::isMemoryUsageReportName(std::string_view fileName)
 {
     const std::string_view name = baseName(fileName);
-    return name.ends_with("memory-usage-report.txt") && !stemOf(name).empty();
+    return (name.ends_with("memory-usage-report.txt") || name.ends_with("memory-usage-report.pb") ||
+            name.ends_with("memory-usage-report.pb.gz")) &&
+           !stemOf(name).empty();
 }
 
 std::string ModuleNames::moduleName(std::string_view path)

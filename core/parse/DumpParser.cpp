@@ -178,15 +178,17 @@ bool checkMemoryUsageReportByOrder(const Dump &d, const MemoryUsageReport &r, co
 bool checkMemoryUsageReport(Dump &d, const std::string &reportPath, std::string &checked)
 {
     checked = "total, allocation sizes as it rounds them, values per allocation";
-    MappedFile map;
     std::string error;
-    if (!map.open(reportPath, error)) {
+    const MemoryUsageReport r = MemoryUsageReports::readFile(reportPath, &error);
+    if (!error.empty()) {
         d.warnings.push_back({Severity::Warning, 0, 0, reportPath + ": " + error, kNone});
         return false;
     }
-    d.files.push_back({reportPath, ModuleFiles::Role::MemoryUsageReport, map.size()});
+    std::error_code sizeError;
+    const auto bytes = std::filesystem::file_size(reportPath, sizeError);
+    d.files.push_back({reportPath, ModuleFiles::Role::MemoryUsageReport,
+                       sizeError ? 0 : static_cast<std::int64_t>(bytes)});
     const auto file = static_cast<std::uint32_t>(d.files.size() - 1);
-    const MemoryUsageReport r = MemoryUsageReports::parse(map.data());
     const auto warn = [&](std::int64_t line, std::string message) {
         d.warnings.push_back({Severity::Warning, file, line, std::move(message), kNone});
     };
@@ -196,6 +198,35 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath, std::string 
         checked = "each memory space's total, its allocations by order of size, values per "
                   "allocation";
         return checkMemoryUsageReportByOrder(d, r, warn) && r.problems.empty();
+    }
+    if (r.layout == 3) {
+        // The binary report: the 2026 report's order and groups, with each allocation's number
+        // and exact size, which must be the dump's allocation of that number.
+        checked = "each memory space's total, every allocation's number and exact size, values "
+                  "per allocation";
+        bool agree = checkMemoryUsageReportByOrder(d, r, warn) && r.problems.empty();
+        std::unordered_map<std::int64_t, const Allocation *> byIndex;
+        for (const Allocation &candidate : d.allocations)
+            byIndex.emplace(candidate.index, &candidate);
+        std::size_t differ = 0;
+        for (const MemoryUsageReport::Allocation &a : r.allocations) {
+            const auto found = byIndex.find(a.index);
+            if (found != byIndex.end() && found->second->size == a.size &&
+                found->second->color == a.color)
+                continue;
+            agree = false;
+            if (++differ <= 10)
+                warn(0,
+                     "allocation " + std::to_string(a.index) + " of the memory-usage report is " +
+                         std::to_string(a.size) + " bytes in S(" + std::to_string(a.color) + "), " +
+                         (found == byIndex.end()
+                              ? std::string("not in the dump")
+                              : "the dump's is " + std::to_string(found->second->size) +
+                                    " bytes in S(" + std::to_string(found->second->color) + ")"));
+        }
+        if (differ > 10)
+            warn(0, std::to_string(differ - 10) + " more allocations differ");
+        return agree;
     }
     if (r.totalBytes >= 0 && r.totalBytes != d.allocationSizeSum())
         warn(0, "the memory-usage report's total is " + std::to_string(r.totalBytes) +

@@ -1,7 +1,12 @@
 #include "MemoryUsageReport.h"
 
+#include "parse/MappedFile.h"
+#include "proto/hlo_min.pb.h"
+#include "util/Decompress.h"
+
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace bufferscope {
 
@@ -369,6 +374,79 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
     if (r.totalBytes < 0)
         problem(0, "no 'Total bytes used:' line");
     return r;
+}
+
+MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
+{
+    MemoryUsageReport r;
+    xlapb::MemoryUsageReportProto proto;
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+        !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+        r.problems.push_back({0, "not a serialized xla.MemoryUsageReportProto (the protobuf data "
+                                 "does not parse: damaged, cut short, or another kind of file)"});
+        return r;
+    }
+    // Each allocation's hlo_text is its part of the 2026 text report: written as that report
+    // and read by the text reader, then given the number and exact size the proto adds.
+    std::string text;
+    std::vector<const xlapb::MemoryUsageReportProto::AllocationEntry *> entries;
+    for (const auto &space : proto.memory_space_allocation_entries()) {
+        const std::int32_t color = space.memory_space_color();
+        if (color < 0 || space.total_bytes() < 0) {
+            r.problems.push_back({0, "a memory space has a negative colour or total"});
+            return r;
+        }
+        text += "Memory Space: color_" + std::to_string(color) +
+                " (color=" + std::to_string(color) +
+                ")\nTotal bytes: " + std::to_string(space.total_bytes()) + " (" +
+                humanBytes(space.total_bytes()) + ")\n";
+        for (const auto &entry : space.allocation_entries()) {
+            // The table's header opens an allocation; a text without it would merge two.
+            std::string_view body = entry.hlo_text();
+            if (body.find("cumulative_size;") == std::string_view::npos)
+                text +=
+                    "  cumulative_size;       size;       offset; used_by_n_values; shapes_list\n";
+            for (const char c : body)
+                text += c == '\r' ? ' ' : c;
+            text += "\n\n";
+            entries.push_back(&entry);
+        }
+        text += "\n";
+    }
+    r = parse(text);
+    if (r.allocations.size() != entries.size()) {
+        r.problems.push_back({0, "the report's allocation texts do not read as one table each"});
+        return r;
+    }
+    r.layout = 3;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        Allocation &a = r.allocations[i];
+        a.index = entries[i]->index();
+        a.size = entries[i]->size();
+        a.sizeUlp = 0;
+    }
+    for (MemoryUsageReport::MemorySpace &space : r.memorySpaces)
+        space.name.clear(); // the proto names no memory space, only its colour
+    // Its problems name lines of the text made here, not of the file.
+    for (Problem &p : r.problems)
+        p.line = 0;
+    return r;
+}
+
+MemoryUsageReport MemoryUsageReports::readFile(const std::string &path, std::string *error)
+{
+    if (isBinaryName(path)) {
+        const Decompressed read = decompress::file(path);
+        if (!read.ok()) {
+            *error = read.error;
+            return {};
+        }
+        return parseProto(read.bytes);
+    }
+    MappedFile file;
+    if (!file.open(path, *error))
+        return {};
+    return parse(file.data());
 }
 
 } // namespace bufferscope

@@ -78,10 +78,16 @@ std::string ModuleFiles::memoryUsageReport(const std::string &path)
     const std::string stem = stemOf(name);
     if (stem.empty())
         return {};
-    const std::string candidate = path.substr(0, path.size() - name.size()) + stem +
-                                  name[stem.size()] + "memory-usage-report.txt";
-    std::error_code ec;
-    return std::filesystem::is_regular_file(candidate, ec) ? candidate : std::string();
+    // The text report, else the binary one XLA writes beside a proto dump.
+    for (const char *suffix :
+         {"memory-usage-report.txt", "memory-usage-report.pb", "memory-usage-report.pb.gz"}) {
+        const std::string candidate =
+            path.substr(0, path.size() - name.size()) + stem + name[stem.size()] + suffix;
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(candidate, ec))
+            return candidate;
+    }
+    return {};
 }
 
 } // namespace bufferscope

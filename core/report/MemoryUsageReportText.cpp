@@ -42,17 +42,25 @@ std::string Report::memoryUsageText(const MemoryUsageReport &r, const std::strin
     line("  file          " + file);
     line("  total         " + (r.totalBytes >= 0 ? bytesText(r.totalBytes) : std::string("?")) +
          " in " + std::to_string(r.allocationCount()) + " allocations");
-    line("  note          only the total is exact: the report prints every other size rounded "
-         "(e.g. 2.70GiB); open the module's buffer-assignment dump for the rest");
-    if (r.layout == 2) {
+    if (r.layout == 3)
+        line("  note          XLA's binary report: every allocation's number and size are exact, "
+             "its kind is not given; open the module's dump for the rest");
+    else
+        line("  note          only the total is exact: the report prints every other size rounded "
+             "(e.g. 2.70GiB); open the module's buffer-assignment dump for the rest");
+    if (r.layout >= 2) {
         // The 2026 layout: by memory space, each with its exact total; no allocation's number,
-        // kind or size is printed (docs/FORMAT.md §5).
-        line("  note          the 2026 layout: allocations by memory space without their "
-             "numbers or kinds; each allocation's size is what its values' groups add up to");
+        // kind or size is printed (docs/FORMAT.md §5). The binary report adds number and size.
+        if (r.layout == 2)
+            line("  note          the 2026 layout: allocations by memory space without their "
+                 "numbers or kinds; each allocation's size is what its values' groups add up to");
         line();
         line("Memory spaces (totals exact)");
         for (const MemoryUsageReport::MemorySpace &space : r.memorySpaces)
-            line("  " + pad(space.name + " (S(" + std::to_string(space.color) + "))", 29) +
+            line("  " +
+                 pad((space.name.empty() ? std::string() : space.name + " ") + "(S(" +
+                         std::to_string(space.color) + "))",
+                     29) +
                  padLeft(humanBytes(space.totalBytes), 10) + "  " +
                  padLeft(std::to_string(space.totalBytes), 14) + " bytes  " +
                  std::to_string(space.allocationCount) + " allocations listed");
@@ -112,13 +120,18 @@ std::string Report::memoryUsageJson(const MemoryUsageReport &r, const std::strin
     w.key("file").value(file);
     w.key("module").value(ModuleFiles::moduleName(file));
     w.key("kind").value("memory_usage_report");
-    if (r.layout == 2) {
-        // The 2026 layout: memory spaces with exact totals; allocations without numbers.
-        w.key("layout").value(std::int64_t{2});
+    if (r.layout >= 2) {
+        // The 2026 layout: memory spaces with exact totals; allocations without numbers. The
+        // binary report (layout 3) has their numbers and exact sizes, and names no space.
+        w.key("layout").value(std::int64_t{r.layout});
         w.key("memory_spaces").beginArray();
         for (const MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
             w.beginObject();
-            w.key("name").value(space.name);
+            w.key("name");
+            if (space.name.empty())
+                w.null();
+            else
+                w.value(space.name);
             w.key("color").value(std::int64_t{space.color});
             w.key("total_bytes").value(space.totalBytes);
             w.key("allocations_listed").value(static_cast<std::int64_t>(space.allocationCount));
@@ -137,7 +150,7 @@ std::string Report::memoryUsageJson(const MemoryUsageReport &r, const std::strin
             w.value(a.index);
         else
             w.null();
-        if (r.layout == 2)
+        if (r.layout >= 2)
             w.key("memory_space").value(std::int64_t{a.color});
         w.key("kind");
         if (a.attributesKnown)

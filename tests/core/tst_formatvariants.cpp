@@ -164,8 +164,8 @@ private Q_SLOTS:
     // lines summed by hand.
     void memoryUsageReport2026Alone()
     {
-        const QString path = QStringLiteral(BUFFERSCOPE_TEST_DATA
-                                            "/reports/tpu_random_normal.report-2026.txt");
+        const QString path =
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/tpu_random_normal.report-2026.txt");
         QCOMPARE(FileKinds::of(path.toStdString()), FileKind::MemoryUsageReport);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -217,10 +217,9 @@ private Q_SLOTS:
             const QString stem = dir.filePath(QLatin1String(sample));
             QVERIFY(QFile::copy(testutil::sampleTruth(sample).path(),
                                 stem + QStringLiteral("-buffer-assignment.txt")));
-            QVERIFY(QFile::copy(
-                QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/%1.report-2026.txt")
-                    .arg(QLatin1String(sample)),
-                stem + QStringLiteral("-memory-usage-report.txt")));
+            QVERIFY(QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/%1.report-2026.txt")
+                                    .arg(QLatin1String(sample)),
+                                stem + QStringLiteral("-memory-usage-report.txt")));
             const QString report = stem + QStringLiteral("-memory-usage-report.txt");
             const LoadResult r = DumpParser::loadFile(report.toStdString());
             QVERIFY2(r.ok(), r.error.c_str());
@@ -234,8 +233,8 @@ private Q_SLOTS:
         const QString stem = dir.filePath(QStringLiteral("tpu_random_normal"));
         QVERIFY(QFile::copy(testutil::sampleTruth("tpu_random_normal").path(),
                             stem + QStringLiteral("-buffer-assignment.txt")));
-        QFile in(QStringLiteral(BUFFERSCOPE_TEST_DATA
-                                "/reports/tpu_random_normal.report-2026.txt"));
+        QFile in(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/tpu_random_normal.report-2026.txt"));
         QVERIFY(in.open(QIODevice::ReadOnly));
         QByteArray text = in.readAll();
         text.replace("Total bytes: 8704 (8.50KiB)", "Total bytes: 9216 (9.00KiB)");
@@ -255,6 +254,62 @@ private Q_SLOTS:
                 warnings[0].contains(QStringLiteral("8704")));
         QVERIFY2(warnings[1].contains(QStringLiteral("3 values (the dump: 2)")),
                  qPrintable(warnings[1]));
+    }
+
+    // `-memory-usage-report.pb` (GetMemoryUsageReportProto; make_v2.py --proto writes the
+    // samples'): the 2026 report's spaces and groups, each allocation with its number and exact
+    // size, alone and beside its dump.
+    void memoryUsageReportProto()
+    {
+        QFile f(QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/tpu_random_normal.report-2026.pb"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string bytes = f.readAll().toStdString();
+        const MemoryUsageReport r = MemoryUsageReports::parseProto(bytes);
+        QVERIFY(r.problems.empty());
+        QCOMPARE(r.layout, 3);
+        QCOMPARE(r.totalBytes, testutil::sampleTruth("tpu_random_normal").total);
+        QCOMPARE(r.memorySpaces.size(), std::size_t{4});
+        QCOMPARE(r.memorySpaces[1].color, 1);
+        QCOMPARE(r.memorySpaces[1].totalBytes, std::int64_t{8704});
+        // By hand from the dump's allocation lines: in S(0), allocation 4 (66048 B) is largest,
+        // then 1 (16384 B); S(1) holds allocation 3 (8704 B).
+        QCOMPARE(r.allocations[0].index, std::int64_t{4});
+        QCOMPARE(r.allocations[0].size, std::int64_t{66048});
+        QCOMPARE(r.allocations[0].sizeUlp, std::int64_t{0});
+        QCOMPARE(r.allocations[0].groups.size(), std::size_t{5});
+        QCOMPARE(r.allocations[1].index, std::int64_t{1});
+        QCOMPARE(r.allocations[1].size, std::int64_t{16384});
+        QCOMPARE(r.allocations[4].index, std::int64_t{3});
+        QCOMPARE(r.allocations[4].size, std::int64_t{8704});
+        QCOMPARE(r.allocationLabel(1), std::string("allocation 1"));
+        // Cut short: a problem, never a partial report read as whole.
+        const MemoryUsageReport cut =
+            MemoryUsageReports::parseProto(bytes.substr(0, bytes.size() / 2));
+        QVERIFY(!cut.problems.empty());
+        QVERIFY(cut.allocations.empty());
+
+        for (const char *sample : {"tpu_unstack", "gpu_decoder_layer", "tpu_random_normal"}) {
+            QTemporaryDir dir;
+            const QString stem =
+                dir.filePath(QStringLiteral("module_0001.%1").arg(QLatin1String(sample)));
+            QVERIFY(QFile::copy(testutil::sampleTruth(sample).path(),
+                                stem + QStringLiteral("-buffer-assignment.txt")));
+            const QString report = stem + QStringLiteral("-memory-usage-report.pb");
+            QVERIFY(QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/%1.report-2026.pb")
+                                    .arg(QLatin1String(sample)),
+                                report));
+            // A report beside its dump opens the module (as the text report does).
+            QVERIFY(FileKinds::isMemoryUsageReport(report.toStdString()));
+            QCOMPARE(FileKinds::of(report.toStdString()), FileKind::Dump);
+            // Beside its dump: read with it, agreeing, no warning.
+            const LoadResult loaded = DumpParser::loadFile(report.toStdString());
+            QVERIFY2(loaded.ok(), loaded.error.c_str());
+            QVERIFY2(loaded.dump->warnings.empty(),
+                     loaded.dump->warnings.empty() ? ""
+                                                   : loaded.dump->warnings.front().message.c_str());
+            QVERIFY(loaded.dump->notes.front().find("agrees") != std::string::npos);
+            QVERIFY(loaded.dump->notes.front().find("exact size") != std::string::npos);
+        }
     }
 
     void splitModule()

@@ -111,6 +111,47 @@ def report(text):
     return out
 
 
-if __name__ == '__main__':
+def report_proto(text):
+    """GetMemoryUsageReportProto as text format: per memory space its total and its allocations
+    largest first (the same cut as the text), each with number, size, cumulative size and share,
+    and hlo_text, the allocation's part of the text report."""
+    allocs = allocations_of(text)
+    out = []
+    for color in sorted({a['color'] for a in allocs}):
+        mine = sorted((a for a in allocs if a['color'] == color),
+                      key=lambda a: (-a['size'], a['index']))
+        total = sum(a['size'] for a in mine)
+        out.append('memory_space_allocation_entries {')
+        out.append('  total_bytes: %d' % total)
+        out.append('  memory_space_color: %d' % color)
+        cumulative = 0
+        for k, a in enumerate(mine, 1):
+            cumulative += a['size']
+            body = allocation_report(a).replace('\\', '\\\\').replace('"', '\\"')
+            body = body.replace('\n', '\\n')
+            out.append('  allocation_entries { index: %d size: %d cumulative_size: %d '
+                       'cumulative_percentage: %r hlo_text: "%s" }' % (
+                           a['index'], a['size'], cumulative,
+                           cumulative / total if total else 0.0, body))
+            if k > MORE_THAN_K and total - cumulative < total * PERCENTILE:
+                break
+        out.append('}')
+    return '\n'.join(out) + '\n'
+
+
+if __name__ == '__main__' and sys.argv[1] == '--proto':
+    # make_v2.py --proto SAMPLE.buffer-assignment.txt OUT.pb   (needs protoc)
+    import os
+    import subprocess
+    proto = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'core',
+                         'proto', 'hlo_min.proto')
+    with open(sys.argv[2], encoding='utf-8') as f:
+        textproto = report_proto(f.read())
+    encoded = subprocess.run(['protoc', '--encode=bufferscope.xlapb.MemoryUsageReportProto',
+                              '-I', os.path.dirname(proto), proto], input=textproto.encode(),
+                             capture_output=True, check=True).stdout
+    with open(sys.argv[3], 'wb') as f:
+        f.write(encoded)
+elif __name__ == '__main__':
     with open(sys.argv[1], encoding='utf-8') as f:
         sys.stdout.write(report(f.read()))

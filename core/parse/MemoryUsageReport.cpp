@@ -425,8 +425,13 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
         a.size = entries[i]->size();
         a.sizeUlp = 0;
     }
-    for (MemoryUsageReport::MemorySpace &space : r.memorySpaces)
-        space.name.clear(); // the proto names no memory space, only its colour
+    // The proto gives the colour; the text names it by GetMemorySpaceName (docs/FORMAT.md §5.1).
+    for (MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
+        static constexpr const char *kNames[] = {"default", "vmem", "smem", "hbm", "host", "cmem"};
+        space.name = space.color >= 0 && space.color < 6
+                         ? kNames[space.color]
+                         : "color_" + std::to_string(space.color);
+    }
     // Its problems name lines of the text made here, not of the file.
     for (Problem &p : r.problems)
         p.line = 0;

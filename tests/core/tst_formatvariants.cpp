@@ -270,6 +270,7 @@ private Q_SLOTS:
         QCOMPARE(r.totalBytes, testutil::sampleTruth("tpu_random_normal").total);
         QCOMPARE(r.memorySpaces.size(), std::size_t{4});
         QCOMPARE(r.memorySpaces[1].color, 1);
+        QCOMPARE(r.memorySpaces[1].name, std::string("vmem")); // GetMemorySpaceName's
         QCOMPARE(r.memorySpaces[1].totalBytes, std::int64_t{8704});
         // By hand from the dump's allocation lines: in S(0), allocation 4 (66048 B) is largest,
         // then 1 (16384 B); S(1) holds allocation 3 (8704 B).

@@ -150,7 +150,8 @@ private Q_SLOTS:
                                       .entryInfoList({QStringLiteral("*.log")}))
             logs << f.filePath();
         for (const char *real : {"gpu-jax-v100-2024-05-28.log", "tpu-v3-pytorch-xla-2024-03-06.log",
-                                 "gpu-jax-mi250-wrapped-2024-07-09.log"})
+                                 "gpu-jax-mi250-wrapped-2024-07-09.log",
+                                 "tpu-tf-2019-11-11-fragment.log"})
             if (QFileInfo::exists(realOom(real)))
                 logs << realOom(real);
         QVERIFY(logs.size() >= 6);

@@ -9,6 +9,7 @@
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
+#include "report/FitReport.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -100,7 +101,7 @@ FitView::FitView(QWidget *parent)
 
     m_table->setColumnCount(ColumnCount);
     m_table->setHorizontalHeaderLabels({tr("On"), tr("Module"), tr("Resident"), tr("Allocates"),
-                                        tr("Holds while it runs"), tr("Live peak"),
+                                        tr("On the device"), tr("Live peak"),
                                         tr("Against the limit")});
     m_table->horizontalHeaderItem(ResidentColumn)
         ->setToolTip(tr("On the device before it starts, its arguments among it"));
@@ -108,7 +109,9 @@ FitView::FitView(QWidget *parent)
         ->setToolTip(tr("Outputs that are not donated parameters, and the temp allocation, "
                         "made whole when it starts"));
     m_table->horizontalHeaderItem(HeldColumn)
-        ->setToolTip(tr("Resident + allocates + every module's constants"));
+        ->setToolTip(tr("While it runs: resident + allocates + every module's constants (what "
+                        "the usage chart calls held, argument + output − alias + temp, plus the "
+                        "constants and any resident beyond its arguments)"));
     m_table->horizontalHeaderItem(LivePeakColumn)
         ->setToolTip(tr("The most of it the module uses at one step (device memory spaces "
                         "summed)"));
@@ -318,16 +321,24 @@ void FitView::recompute()
     } else {
         const QString who =
             toQString(shortNameOf(m_included[static_cast<std::size_t>(m_fit.limiting)]));
+        // Figures that would read alike but differ get their byte counts (FitReport::apart).
+        const std::int64_t gap = m_fit.fits() ? m_fit.limit - m_fit.peak : m_fit.peak - m_fit.limit;
+        const std::vector<std::string> said = FitReport::apart({m_fit.peak, gap, m_fit.limit});
+        const QString most = toQString(said[0]);
+        const QString by = toQString(said[1]);
+        const QString limit = toQString(said[2]);
         m_verdict->setText(
-            m_fit.fits()
-                ? tr("Fits: the device holds at most %1, while %2 runs — %3 under the limit of "
+            !m_fit.fits()
+                ? tr("Does not fit: the device holds %1 while %2 runs — %3 over the limit of "
                      "%4.")
-                      .arg(humanBytesText(m_fit.peak), who,
-                           humanBytesText(m_fit.limit - m_fit.peak), humanBytesText(m_fit.limit))
-                : tr("Does not fit: the device holds %1 while %2 runs — %3 over the limit of "
+                      .arg(most, who, by, limit)
+            : !m_fit.certain
+                ? tr("Cannot tell: the device holds at least %1 while %2 runs — %3 under the "
+                     "limit of %4, but a module's dump is cut short and it may need more.")
+                      .arg(most, who, by, limit)
+                : tr("Fits: the device holds at most %1, while %2 runs — %3 under the limit of "
                      "%4.")
-                      .arg(humanBytesText(m_fit.peak), who,
-                           humanBytesText(m_fit.peak - m_fit.limit), humanBytesText(m_fit.limit)));
+                      .arg(most, who, by, limit));
         if (m_smallestNote && !m_limitChosen)
             m_verdict->setText(m_verdict->text() +
                                tr(" (No budget was chosen: the limit is the smallest device "
@@ -367,10 +378,11 @@ void FitView::fillTable()
         m_table->setItem(row, ResidentColumn, cell(humanBytesText(r.resident), r.resident));
         m_table->setItem(row, AllocatesColumn, cell(humanBytesText(r.allocated), r.allocated));
         m_table->setItem(row, HeldColumn, cell(humanBytesText(r.device), r.device));
-        QString verdict = r.headroom >= 0 ? tr("headroom %1").arg(humanBytesText(r.headroom))
-                                          : tr("OVER by %1").arg(humanBytesText(-r.headroom));
+        QString verdict = r.headroom < 0 ? tr("OVER by %1").arg(humanBytesText(-r.headroom))
+                          : m.truncated  ? tr("unknown: its dump is cut short")
+                                         : tr("headroom %1").arg(humanBytesText(r.headroom));
         if (static_cast<int>(k) == m_fit.limiting && m_included.size() > 1)
-            verdict += tr(" · sets the device's peak");
+            verdict += tr(" · the most on the device");
         if (r.host > 0)
             verdict += tr(" · also %1 of host memory (S(5))").arg(humanBytesText(r.host));
         QTableWidgetItem *v = cell(verdict);
@@ -435,7 +447,7 @@ void FitView::fillPlot()
                                    : palette().color(QPalette::Text),
                     2, Qt::DashLine);
         level->setPen(dotted);
-        level->setName(tr("held while it runs"));
+        level->setName(tr("on the device while it runs"));
         if (i > 0)
             level->removeFromLegend();
         // The module's name over its level, where it fits (placeNames), and a line between

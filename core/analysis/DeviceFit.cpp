@@ -92,6 +92,8 @@ DeviceFit DeviceFit::compute(const std::vector<Module> &modules, const Resident 
             fit.limiting = static_cast<int>(i);
             fit.peak = row.device;
         }
+        if (modules[i].truncated)
+            fit.certain = false;
         fit.rows.push_back(row);
     }
     return fit;
@@ -118,6 +120,7 @@ DeviceFit::Module DeviceFit::Module::of(std::string name, std::string file, cons
     m.name = std::move(name);
     m.file = std::move(file);
     m.analysis = MemoryAnalysis::of(dump);
+    m.truncated = dump.traits.truncated;
     if (dump.hasLiveRanges()) {
         const std::vector<std::int64_t> live = deviceLiveBytes(timeline);
         const auto top = std::max_element(live.begin(), live.end());

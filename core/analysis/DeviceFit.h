@@ -45,6 +45,9 @@ struct DeviceFit
         /// the steps it stands for, so no peak is lost); empty without live ranges.
         std::vector<std::int64_t> curve;
         std::int64_t steps = 0; ///< how many steps the curve stands for
+        /// Its dump was cut short: what it needs may be more than it lists, so no verdict on
+        /// it is definite.
+        bool truncated = false;
 
         /// A module as `fit` and the window weigh it: its figures and its curve.
         static Module of(std::string name, std::string file, const Dump &dump,
@@ -70,6 +73,9 @@ struct DeviceFit
     int limiting = -1;                ///< the module that sets the device peak (first of equals)
     std::int64_t peak = 0;            ///< the most the device holds, while `limiting` runs
     bool fits() const { return limiting < 0 || peak <= limit; }
+    /// Whether every module's figures are whole (no dump was cut short): only then is a "fits"
+    /// definite. A module over the limit does not fit however much more it might need.
+    bool certain = true;
 
     static DeviceFit compute(const std::vector<Module> &modules, const Resident &resident,
                              std::int64_t limit);

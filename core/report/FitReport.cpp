@@ -5,6 +5,7 @@
 #include "util/SafeText.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace bufferscope {
 
@@ -25,12 +26,33 @@ std::string padLeft(const std::string &s, std::size_t width)
     return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
 }
 
-std::string verdict(std::int64_t headroom)
+std::string verdict(std::int64_t headroom, bool truncated)
 {
-    return headroom >= 0 ? "headroom " + humanBytes(headroom) : "OVER by " + humanBytes(-headroom);
+    if (headroom < 0)
+        return "OVER by " + humanBytes(-headroom) + (truncated ? " or more (dump cut short)" : "");
+    return truncated ? "unknown: its dump is cut short, it may need more"
+                     : "headroom " + humanBytes(headroom);
 }
 
 } // namespace
+
+std::vector<std::string> FitReport::apart(const std::vector<std::int64_t> &sizes)
+{
+    std::vector<std::string> out;
+    for (const std::int64_t b : sizes)
+        out.push_back(humanBytes(b));
+    std::vector<bool> exact(sizes.size(), false);
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        for (std::size_t j = i + 1; j < sizes.size(); ++j)
+            if (out[i] == out[j] && sizes[i] != sizes[j])
+                exact[i] = exact[j] = true;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        if (exact[i])
+            out[i] += " (" + std::to_string(sizes[i]) + " B)";
+    return out;
+}
+
+namespace {} // namespace
 
 std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::Module> &modules,
                             const std::string &limitSource)
@@ -53,25 +75,30 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
     for (const auto &m : modules)
         nameWidth = std::max(nameWidth, std::min<std::size_t>(m.name.size(), 60));
     line(padRight("module", nameWidth) + "  " + padLeft("resident", 10) + "  " +
-         padLeft("allocates", 10) + "  " + padLeft("held", 10) + "  " + padLeft("live peak", 10) +
-         "  verdict");
+         padLeft("allocates", 10) + "  " + padLeft("held", 10) + "  " + padLeft("on device", 10) +
+         "  " + padLeft("live peak", 10) + "  verdict");
     for (std::size_t i = 0; i < modules.size(); ++i) {
         const DeviceFit::Row &r = fit.rows[i];
         std::string name = modules[i].name;
         if (name.size() > 60)
             name = name.substr(0, 59) + "…";
-        line(
-            padRight(name, nameWidth) + "  " + padLeft(humanBytes(r.resident), 10) + "  " +
-            padLeft(humanBytes(r.allocated), 10) + "  " + padLeft(humanBytes(r.device), 10) + "  " +
-            padLeft(modules[i].livePeak >= 0 ? humanBytes(modules[i].livePeak) : "-", 10) + "  " +
-            verdict(r.headroom) +
-            (static_cast<int>(i) == fit.limiting && modules.size() > 1 ? "  (sets the peak)" : ""));
+        line(padRight(name, nameWidth) + "  " + padLeft(humanBytes(r.resident), 10) + "  " +
+             padLeft(humanBytes(r.allocated), 10) + "  " +
+             padLeft(humanBytes(modules[i].analysis.device.held()), 10) + "  " +
+             padLeft(humanBytes(r.device), 10) + "  " +
+             padLeft(modules[i].livePeak >= 0 ? humanBytes(modules[i].livePeak) : "-", 10) + "  " +
+             verdict(r.headroom, modules[i].truncated) +
+             (static_cast<int>(i) == fit.limiting && modules.size() > 1
+                  ? "  (the most on the device)"
+                  : ""));
     }
     line();
     line("  resident: what is on the device before it starts (its arguments among it);");
     line("  allocates: outputs - donated + temp, made at full size when it starts;");
-    line("  held: resident + allocates + constants, while it runs (XLA's argument + output -");
-    line("  alias + temp); live peak: the most of it the heap simulator uses at one step.");
+    line("  held: XLA's argument + output - alias + temp, as list and report give it;");
+    line("  on device: resident + allocates + every module's constants, while it runs");
+    line("  (held, plus the constants and any resident beyond its arguments);");
+    line("  live peak: the most live bytes at one step, inside what it holds.");
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (fit.rows[i].residentBelowArguments)
             line("  note: " + modules[i].name + "'s arguments (" +
@@ -84,11 +111,18 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
     line();
     if (fit.limiting >= 0) {
         const std::string who = modules[static_cast<std::size_t>(fit.limiting)].name;
-        line(std::string(fit.fits() ? "Fits: " : "Does not fit: ") + humanBytes(fit.peak) +
-             " held while " + who + " runs, " +
-             (fit.fits() ? humanBytes(fit.limit - fit.peak) + " under"
-                         : humanBytes(fit.peak - fit.limit) + " over") +
-             " the limit of " + humanBytes(fit.limit) + ".");
+        const std::int64_t gap = fit.fits() ? fit.limit - fit.peak : fit.peak - fit.limit;
+        const std::vector<std::string> said = apart({fit.peak, gap, fit.limit});
+        const std::string figures = said[0] + " on the device while " + who + " runs, " + said[1] +
+                                    (fit.fits() ? " under" : " over") + " the limit of " + said[2] +
+                                    ".";
+        if (!fit.fits())
+            line("Does not fit: " + figures);
+        else if (!fit.certain)
+            line("Cannot tell: " + figures +
+                 " A module's dump is cut short, so it may need more than it lists.");
+        else
+            line("Fits: " + figures);
     }
     return out;
 }
@@ -119,9 +153,17 @@ std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::M
         w.key("constant_bytes").value(m.analysis.device.constant);
         w.key("resident_bytes").value(r.resident);
         w.key("allocated_bytes").value(r.allocated);
-        w.key("held_bytes").value(r.device);
+        // held: XLA's argument + output - alias + temp, as in `list` and `report`; on device:
+        // what the device holds while it runs (resident + allocates + constants).
+        w.key("held_bytes").value(m.analysis.device.held());
+        w.key("on_device_bytes").value(r.device);
         w.key("headroom_bytes").value(r.headroom);
-        w.key("fits").value(r.headroom >= 0);
+        w.key("truncated").value(m.truncated);
+        w.key("fits");
+        if (m.truncated && r.headroom >= 0)
+            w.null();
+        else
+            w.value(r.headroom >= 0);
         w.key("live_peak_bytes").value(m.livePeak);
         w.key("host_held_bytes").value(r.host);
         w.endObject();
@@ -133,7 +175,11 @@ std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::M
     else
         w.null();
     w.key("device_peak_bytes").value(fit.peak);
-    w.key("fits").value(fit.fits());
+    w.key("fits");
+    if (fit.fits() && !fit.certain)
+        w.null(); // a module's dump is cut short: not known
+    else
+        w.value(fit.fits());
     w.endObject();
     return w.str() + "\n";
 }

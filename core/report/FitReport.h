@@ -8,7 +8,7 @@
 namespace bufferscope {
 
 /// The `bufferscope fit` output: per module what the device holds while it runs against the
-/// limit, and the module that sets the device peak. Names go through safetext::forTerminal.
+/// limit, and the module that needs the most. Names go through safetext::forTerminal.
 class FitReport
 {
 public:
@@ -16,6 +16,9 @@ public:
                             const std::string &limitSource);
     static std::string json(const DeviceFit &fit, const std::vector<DeviceFit::Module> &modules,
                             const std::string &limitSource);
+    /// Sizes said in one sentence, human-readable; those that would read alike but differ
+    /// (16.00GiB under a limit of 16.00GiB) with their byte counts too.
+    static std::vector<std::string> apart(const std::vector<std::int64_t> &sizes);
 };
 
 } // namespace bufferscope

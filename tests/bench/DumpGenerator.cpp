@@ -637,12 +637,14 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
                    allocs[a].header + ":";
         };
         const std::int64_t total = truths.totalBytes;
-        std::fprintf(report, "Total bytes used: %lld (%s)\n\nAllocations sorted by size:\n\n",
-                     static_cast<long long>(total), human(total).c_str());
-        std::fprintf(report, "cumulative_size; total_size - cumulative_size; allocation\n%s\n",
-                     std::string(78, '-').c_str());
+        if (!options.reportLayout2026) {
+            std::fprintf(report, "Total bytes used: %lld (%s)\n\nAllocations sorted by size:\n\n",
+                         static_cast<long long>(total), human(total).c_str());
+            std::fprintf(report, "cumulative_size; total_size - cumulative_size; allocation\n%s\n",
+                         std::string(78, '-').c_str());
+        }
         std::int64_t listed = 0;
-        for (std::size_t i = 0; i < bySize.size(); ++i) {
+        for (std::size_t i = 0; i < bySize.size() && !options.reportLayout2026; ++i) {
             listed += allocs[bySize[i]].size;
             std::fprintf(report, "%10s(%3.0f%%); %10s; %s\n", human(listed).c_str(),
                          100.0 * double(listed) / double(total), human(total - listed).c_str(),
@@ -655,13 +657,12 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
                 break;
             }
         }
-        std::fprintf(report, "\n\nAllocations sorted by size with their values:\n");
-        for (std::size_t a : bySize) {
-            if (allocs[a].members.size() == 1) {
-                std::fprintf(report, "%s\n", shortString(a).c_str());
-                continue;
-            }
-            // Values grouped by offset: the group's size is its largest value's.
+        if (!options.reportLayout2026)
+            std::fprintf(report, "\n\nAllocations sorted by size with their values:\n");
+        // One allocation's values grouped by offset (BufferAllocation::MemoryUsageReport): the
+        // group's size is its largest value's; `prefix` before each line ("\t" in 2024, two
+        // spaces in 2026).
+        const auto groupTable = [&](std::size_t a, const char *prefix) {
             std::map<std::int64_t, std::pair<std::int64_t, std::vector<const Gen *>>> byOffset;
             for (int vi : allocs[a].members) {
                 const Gen &g = values[static_cast<std::size_t>(vi)];
@@ -678,9 +679,9 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
                 return x.second.first > y.second.first;
             });
             std::fprintf(report,
-                         "%s\n\tcumulative_size;       size;       offset; "
-                         "used_by_n_values; shapes_list\n\t%s\n",
-                         shortString(a).c_str(), std::string(60, '-').c_str());
+                         "%scumulative_size;       size;       offset; used_by_n_values; "
+                         "shapes_list\n%s%s\n",
+                         prefix, prefix, std::string(60, '-').c_str());
             std::int64_t groupCumulative = 0;
             for (std::size_t i = 0; i < groups.size(); ++i) {
                 const auto &[offset, group] = groups[i];
@@ -692,21 +693,50 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
                 for (const auto &[shape, n] : shapes)
                     list += (list.empty() ? "" : ", ") +
                             (n == 1 ? shape : std::to_string(n) + "×" + shape);
-                std::fprintf(report, "\t%9s(%3.0f%%); %10s; %12lld; %16zu; %s\n",
+                std::fprintf(report, "%s%9s(%3.0f%%); %10s; %12lld; %16zu; %s\n", prefix,
                              human(groupCumulative).c_str(),
-                             100.0 * double(groupCumulative) / double(groupTotal),
+                             groupTotal > 0 ? 100.0 * double(groupCumulative) / double(groupTotal)
+                                            : 100.0,
                              human(group.first).c_str(), static_cast<long long>(offset),
                              group.second.size(), list.c_str());
                 if (i + 1 > kMoreThan &&
                     double(groupTotal - groupCumulative) < double(groupTotal) * kPercentile) {
                     std::fprintf(report,
-                                 "\tThe rest %zu values are less than %d%% of the total size "
+                                 "%sThe rest %zu values are less than %d%% of the total size "
                                  "and not shown.\n",
-                                 groups.size() - i - 1, static_cast<int>(kPercentile * 100));
+                                 prefix, groups.size() - i - 1,
+                                 static_cast<int>(kPercentile * 100));
                     break;
                 }
             }
+        };
+        if (options.reportLayout2026) {
+            // 343fc3437b on (docs/FORMAT.md §5.1): one memory space (every generated allocation
+            // is colour 0), its exact total, each allocation's table largest first with no
+            // allocation line, an empty line after each; the smallest past 50 left out without
+            // a word; an empty line closing the space.
+            std::fprintf(report, "Memory Space: default (color=0)\nTotal bytes: %lld (%s)\n",
+                         static_cast<long long>(total), human(total).c_str());
+            std::int64_t cumulative2026 = 0;
+            for (std::size_t i = 0; i < bySize.size(); ++i) {
+                cumulative2026 += allocs[bySize[i]].size;
+                groupTable(bySize[i], "  ");
+                std::fprintf(report, "\n");
+                if (i + 1 > kMoreThan &&
+                    double(total - cumulative2026) < double(total) * kPercentile)
+                    break;
+            }
             std::fprintf(report, "\n");
+        } else {
+            for (std::size_t a : bySize) {
+                if (allocs[a].members.size() == 1) {
+                    std::fprintf(report, "%s\n", shortString(a).c_str());
+                    continue;
+                }
+                std::fprintf(report, "%s\n", shortString(a).c_str());
+                groupTable(a, "\t");
+                std::fprintf(report, "\n");
+            }
         }
     }
     return truths;

@@ -17,6 +17,9 @@ struct GeneratorOptions
     /// Also write the module's memory-usage report here (`<stem>-memory-usage-report.txt`, as
     /// BufferAssignment::MemoryUsageReport prints it: percentile 5 %, at least 50 lines).
     std::FILE *memoryUsageReport = nullptr;
+    /// Write that report in the 2026 layout (343fc3437b: by memory space, no allocation
+    /// lines, docs/FORMAT.md §5.1) instead of the 2024 one.
+    bool reportLayout2026 = false;
 };
 
 /// What the generator built into a dump, computed on its own (not with BufferScope's code):

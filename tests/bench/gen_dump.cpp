@@ -2,7 +2,8 @@
 // built in (FILE.truths.json). Usage: gen_dump --values N [--seed S] [--stacks] --out FILE
 // --stacks: 2026 style, stack_frame_id in the metadata and the frames in the module's
 // `<stem>.txt` beside FILE (FILE must end in -buffer-assignment.txt).
-// --report: also XLA's memory-usage report, `<stem>-memory-usage-report.txt` beside FILE.
+// --report: also XLA's memory-usage report, `<stem>-memory-usage-report.txt` beside FILE;
+// --report-2026 the same in the 2026 layout (by memory space, no allocation lines).
 // gen_dump --renumber IN --out FILE: FILE is IN as a recompile that renumbered every name and
 // value id would print it (renumberDump), for benchmarks of `diff`.
 // gen_dump --folder DIR --modules N [--seed S]: a folder of N small modules (writeFolder), for
@@ -78,7 +79,10 @@ int main(int argc, char **argv)
             options.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (a == "--stacks")
             options.stacks = true;
-        else if (a == "--report")
+        else if (a == "--report-2026") {
+            report = true;
+            options.reportLayout2026 = true;
+        } else if (a == "--report")
             report = true;
         else if (a == "--renumber" && i + 1 < argc)
             renumber = argv[++i];
@@ -89,8 +93,8 @@ int main(int argc, char **argv)
         else if (a == "--modules" && i + 1 < argc)
             modules = std::atoll(argv[++i]);
         else {
-            std::fprintf(
-                stderr, "usage: gen_dump --values N [--seed S] [--stacks] [--report] --out FILE\n");
+            std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] "
+                                 "[--report|--report-2026] --out FILE\n");
             return 1;
         }
     }
@@ -125,8 +129,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (out.empty() || options.values <= 0) {
-        std::fprintf(stderr,
-                     "usage: gen_dump --values N [--seed S] [--stacks] [--report] --out FILE\n");
+        std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] "
+                             "[--report|--report-2026] --out FILE\n");
         return 1;
     }
     const std::string suffix = "-buffer-assignment.txt";

@@ -5,9 +5,13 @@
 #include "parse/StackFrames.h"
 #include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
+#include "util/Stopwatch.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <map>
 #include <numeric>
@@ -266,7 +270,18 @@ struct Ins
     std::vector<int> users;    ///< each user once, in instruction order
     std::vector<int> called;   ///< computation numbers
     std::vector<std::pair<Index, const pb::ShapeProto *>> parts;
-    std::map<Index, int> partOf;
+    /// Part numbers by ShapeIndex, for tuple-shaped instructions (an array has one part, {}).
+    std::map<Index, int> tupleParts;
+    /// The value each part defines (its number in the values), -1 where it passes one on.
+    std::vector<int> defines;
+    /// The part at `index`, or -1.
+    int partAt(const Index &index) const
+    {
+        if (!tupleShaped)
+            return index.empty() ? 0 : -1;
+        const auto found = tupleParts.find(index);
+        return found == tupleParts.end() ? -1 : found->second;
+    }
     /// The values at each part (HloDataflowAnalysis's InstructionValueSet), by value number.
     std::vector<std::vector<int>> sets;
     bool flowed = false;
@@ -379,13 +394,14 @@ private:
     int m_entry = -1;
     std::vector<Val> m_vals;
     std::unordered_map<std::int64_t, int> m_valById;
-    std::map<std::pair<int, Index>, int> m_definedAt;
     std::vector<int> m_sequence; ///< flattened, instruction numbers
     std::vector<std::int64_t> m_time;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_span; ///< per computation, -1 unscheduled
     std::vector<std::string> m_notes;
     std::set<std::string> m_unfollowed;
     std::vector<bool> m_asyncContext; ///< per computation: wrapped by an async instruction
+    std::vector<int> m_pending;       ///< topologicalOrder's operand counts
+    mutable std::unordered_map<const pb::ShapeProto *, std::int64_t> m_byteSizes;
 
     // -- reading the module
 
@@ -415,9 +431,11 @@ private:
                 ins.tupleShaped = i.shape().element_type() == kTuple;
                 Index at;
                 subshapes(i.shape(), at, ins.parts);
-                for (std::size_t k = 0; k < ins.parts.size(); ++k)
-                    ins.partOf.emplace(ins.parts[k].first, static_cast<int>(k));
+                if (ins.tupleShaped)
+                    for (std::size_t k = 0; k < ins.parts.size(); ++k)
+                        ins.tupleParts.emplace(ins.parts[k].first, static_cast<int>(k));
                 ins.sets.resize(ins.parts.size());
+                ins.defines.assign(ins.parts.size(), -1);
                 comp.instructions.push_back(n);
                 m_ins.push_back(std::move(ins));
             }
@@ -495,15 +513,17 @@ private:
                            b.defined_at().shape_index().end());
             v.color = b.color();
             v.size = b.size();
-            const Ins &ins = m_ins[static_cast<std::size_t>(v.instruction)];
-            if (!ins.partOf.count(v.index))
+            Ins &ins = m_ins[static_cast<std::size_t>(v.instruction)];
+            const int part = ins.partAt(v.index);
+            if (part < 0)
                 refuse("value " + std::to_string(v.id) + " is defined at " + ins.p->name() +
                        indexText(v.index) + ", which its shape does not have");
             const int n = static_cast<int>(m_vals.size());
             if (!m_valById.emplace(v.id, n).second)
                 refuse("two values have id " + std::to_string(v.id));
-            if (!m_definedAt.emplace(std::pair{v.instruction, v.index}, n).second)
+            if (ins.defines[static_cast<std::size_t>(part)] >= 0)
                 refuse("two values are defined at " + ins.p->name() + indexText(v.index));
+            ins.defines[static_cast<std::size_t>(part)] = n;
             m_vals.push_back(std::move(v));
         }
         // HloBuffers: each value with the values it shares its buffer with.
@@ -524,10 +544,12 @@ private:
                        ", which are not in the module");
             const Index index(alias.location().shape_index().begin(),
                               alias.location().shape_index().end());
-            const auto other = m_definedAt.find({at->second, index});
-            if (other == m_definedAt.end())
+            const Ins &holder = m_ins[static_cast<std::size_t>(at->second)];
+            const int part = holder.partAt(index);
+            const int other = part < 0 ? -1 : holder.defines[static_cast<std::size_t>(part)];
+            if (other < 0)
                 continue; // an alias to a value without allocation
-            parent[static_cast<std::size_t>(find(source->second))] = find(other->second);
+            parent[static_cast<std::size_t>(find(source->second))] = find(other);
         }
         for (std::size_t v = 0; v < m_vals.size(); ++v)
             m_vals[v].buffer = find(static_cast<int>(v));
@@ -538,9 +560,8 @@ private:
     const std::vector<int> *setAt(int instruction, const Index &index) const
     {
         const Ins &ins = m_ins[static_cast<std::size_t>(instruction)];
-        const auto found = ins.partOf.find(index);
-        return found == ins.partOf.end() ? nullptr
-                                         : &ins.sets[static_cast<std::size_t>(found->second)];
+        const int part = ins.partAt(index);
+        return part < 0 ? nullptr : &ins.sets[static_cast<std::size_t>(part)];
     }
 
     static Index join(const Index &head, const Index &tail, std::size_t from = 0)
@@ -576,13 +597,16 @@ private:
 
     std::vector<int> topologicalOrder(const Comp &comp)
     {
-        std::unordered_map<int, int> pending;
-        std::vector<int> ready, order;
+        // Users are listed once per user (graph()), so count each operand once too.
+        m_pending.resize(m_ins.size());
+        std::vector<int> ready, order, distinct;
         for (const int n : comp.instructions) {
             const auto &ops = m_ins[static_cast<std::size_t>(n)].operands;
-            std::set<int> distinct(ops.begin(), ops.end());
-            pending[n] = static_cast<int>(distinct.size());
-            if (distinct.empty())
+            distinct.assign(ops.begin(), ops.end());
+            std::sort(distinct.begin(), distinct.end());
+            const auto count = std::unique(distinct.begin(), distinct.end()) - distinct.begin();
+            m_pending[static_cast<std::size_t>(n)] = static_cast<int>(count);
+            if (count == 0)
                 ready.push_back(n);
         }
         std::reverse(ready.begin(), ready.end());
@@ -591,7 +615,7 @@ private:
             ready.pop_back();
             order.push_back(n);
             for (const int u : m_ins[static_cast<std::size_t>(n)].users)
-                if (--pending[u] == 0)
+                if (--m_pending[static_cast<std::size_t>(u)] == 0)
                     ready.push_back(u);
         }
         if (order.size() != comp.instructions.size())
@@ -619,9 +643,8 @@ private:
         // Parts the instruction defines, and parts that pass a value through (worked out below).
         std::vector<bool> defined(ins.parts.size(), false);
         for (std::size_t k = 0; k < ins.parts.size(); ++k) {
-            const auto found = m_definedAt.find({n, ins.parts[k].first});
-            if (found != m_definedAt.end()) {
-                ins.sets[k] = {found->second};
+            if (ins.defines[k] >= 0) {
+                ins.sets[k] = {ins.defines[k]};
                 defined[k] = true;
             }
         }
@@ -735,15 +758,17 @@ private:
                     val.positions.push_back({static_cast<int>(n), ins.parts[k].first});
                 }
         }
+        std::vector<int> roots;
         for (Val &val : m_vals) {
-            std::set<int> roots;
+            roots.clear();
             for (const auto &[at, index] : val.positions)
                 if (m_ins[static_cast<std::size_t>(at)].root)
-                    roots.insert(at);
+                    roots.push_back(at);
             for (const auto &[at, index] : val.positions) {
                 for (const int user : m_ins[static_cast<std::size_t>(at)].users) {
                     const Ins &u = m_ins[static_cast<std::size_t>(user)];
-                    if (!mayUse(index, u.opcode()) && !(u.root && roots.count(user)))
+                    if (!mayUse(index, u.opcode()) &&
+                        !(u.root && std::find(roots.begin(), roots.end(), user) != roots.end()))
                         continue;
                     for (std::size_t i = 0; i < u.operands.size(); ++i)
                         if (u.operands[i] == at)
@@ -993,6 +1018,8 @@ private:
     {
         const pb::BufferAssignmentProto &ba = m_proto.buffer_assignment();
         std::string out = "BufferAssignment:\n";
+        // About 3 bytes of text for each byte of proto: grown once, not by doubling.
+        out.reserve(static_cast<std::size_t>(m_proto.ByteSizeLong()) * 3 + 4096);
         std::int64_t total = 0;
         const Comp &entry = m_comps[static_cast<std::size_t>(m_entry)];
         for (const pb::BufferAllocationProto &a : ba.buffer_allocations()) {
@@ -1011,9 +1038,9 @@ private:
                     entry.parameters[static_cast<std::size_t>(k)] >= 0) {
                     const Ins &param = m_ins[static_cast<std::size_t>(
                         entry.parameters[static_cast<std::size_t>(k)])];
-                    if (const auto part = param.partOf.find(index); part != param.partOf.end())
-                        shape = shapeText(
-                            *param.parts[static_cast<std::size_t>(part->second)].second, false);
+                    if (const int part = param.partAt(index); part >= 0)
+                        shape =
+                            shapeText(*param.parts[static_cast<std::size_t>(part)].second, false);
                 }
                 out += ", parameter " + std::to_string(k) + ", shape |" + shape +
                        "| at ShapeIndex " + indexText(index);
@@ -1058,10 +1085,10 @@ private:
                            std::to_string(id) + ", which the buffer assignment does not list");
                 const Val &val = m_vals[static_cast<std::size_t>(v->second)];
                 const Ins &ins = m_ins[static_cast<std::size_t>(val.instruction)];
-                const auto part = ins.partOf.find(val.index);
+                const int part = ins.partAt(val.index);
                 out += " value: " + valueName(val) + " (size=" + std::to_string(as->size()) +
-                       ",offset=" + std::to_string(as->offset()) + "): " +
-                       shapeText(*ins.parts[static_cast<std::size_t>(part->second)].second, true) +
+                       ",offset=" + std::to_string(as->offset()) +
+                       "): " + shapeText(*ins.parts[static_cast<std::size_t>(part)].second, true) +
                        "\n";
             }
         }
@@ -1111,8 +1138,18 @@ private:
         return out;
     }
 
-    /// ShapeUtil::ByteSizeOf(shape, 8); -1 for a shape with an unbounded dimension.
-    static std::int64_t byteSize(const pb::ShapeProto &shape)
+    /// ShapeUtil::ByteSizeOf(shape, 8); -1 for a shape with an unbounded dimension. Worked
+    /// out once per shape.
+    std::int64_t byteSize(const pb::ShapeProto &shape) const
+    {
+        if (const auto known = m_byteSizes.find(&shape); known != m_byteSizes.end())
+            return known->second;
+        const std::int64_t bytes = byteSizeOnce(shape);
+        m_byteSizes.emplace(&shape, bytes);
+        return bytes;
+    }
+
+    static std::int64_t byteSizeOnce(const pb::ShapeProto &shape)
     {
         const std::string text = shapeText(shape, true);
         if (text.find('?') != std::string::npos)
@@ -1164,7 +1201,7 @@ private:
             if (v.start >= 0 && v.start <= peakTime && peakTime <= v.end) {
                 const Ins &ins = m_ins[static_cast<std::size_t>(v.instruction)];
                 sized.push_back(
-                    {byteSize(*ins.parts[static_cast<std::size_t>(ins.partOf.at(v.index))].second),
+                    {byteSize(*ins.parts[static_cast<std::size_t>(ins.partAt(v.index))].second),
                      n});
             }
         }
@@ -1198,7 +1235,10 @@ bool HloProtoDumps::isName(std::string_view path)
 std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
                                     std::vector<std::string> *notes, std::string *stackTables)
 {
-    pb::HloProto proto;
+    const Stopwatch clock;
+    // On an arena: a module is hundreds of thousands of small messages, made and dropped at once.
+    google::protobuf::Arena arena;
+    pb::HloProto &proto = *google::protobuf::Arena::CreateMessage<pb::HloProto>(&arena);
     google::protobuf::io::CodedInputStream in(
         reinterpret_cast<const std::uint8_t *>(bytes.data()),
         static_cast<int>(std::min<std::size_t>(bytes.size(), std::numeric_limits<int>::max())));
@@ -1209,10 +1249,13 @@ std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
                  "short, or another kind of file)";
         return {};
     }
+    spdlog::debug("hlo proto: {} bytes parsed in {:.3f} s", bytes.size(), clock.seconds());
     try {
         std::vector<std::string> said;
         Reader reader(proto);
         std::string text = reader.run(said);
+        spdlog::debug("hlo proto: module worked out and written as {} bytes of text at {:.3f} s",
+                      text.size(), clock.seconds());
         if (notes)
             *notes = std::move(said);
         if (stackTables)

@@ -473,6 +473,43 @@ private Q_SLOTS:
         QVERIFY(!error.empty());
     }
 
+    // A module of 3,000 values made both ways by tests/bench/make_chain_module.py, every live
+    // range and XLA's peak step worked out in the script by HloLiveRange's rules: the proto
+    // gives each of them, and the text of the same module the same facts.
+    void generatedModuleBothWays()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty() ||
+            QStandardPaths::findExecutable(QStringLiteral("protoc")).isEmpty())
+            QSKIP("python3 or protoc is not installed: the module cannot be made");
+        QTemporaryDir dir;
+        const QString pb = dir.filePath(QStringLiteral("chain.hlo.pb"));
+        const QString txt = dir.filePath(QStringLiteral("chain-buffer-assignment.txt"));
+        QProcess p;
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_chain_module.py"),
+                 QStringLiteral("3000"), pb, txt, QStringLiteral("--seed"), QStringLiteral("7")});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QJsonObject truths =
+            QJsonDocument::fromJson(readFile(pb + QStringLiteral(".truths.json"))).object();
+        const auto proto = load(pb.toStdString());
+        const QJsonObject live = truths.value(QStringLiteral("live")).toObject();
+        QCOMPARE(qsizetype(proto->values.size()), live.size());
+        int checked = 0;
+        for (const Value &v : proto->values) {
+            const QJsonArray range = live.value(QString::number(v.id)).toArray();
+            QCOMPARE(v.start, range.at(0).toInteger());
+            QCOMPARE(v.end, range.at(1).toInteger());
+            ++checked;
+        }
+        QCOMPARE(checked, 3009);
+        QCOMPARE(proto->allocationSizeSum(),
+                 truths.value(QStringLiteral("total_bytes")).toInteger());
+        QCOMPARE(proto->printedPeak.step, truths.value(QStringLiteral("peak_step")).toInteger());
+        const QStringList diff = differences(*load(txt.toStdString()), *proto);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+    }
+
     // The real dumps of ../shared/real made into protos the same way agree with their text.
     void realDumpsAsProtos()
     {

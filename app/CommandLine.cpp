@@ -12,7 +12,7 @@ bool isHeadlessCommand(const QString &command)
 {
     return command == QLatin1String("report") || command == QLatin1String("diff") ||
            command == QLatin1String("list") || command == QLatin1String("oom") ||
-           command == QLatin1String("fit");
+           command == QLatin1String("fit") || command == QLatin1String("summary");
 }
 
 } // namespace
@@ -62,6 +62,8 @@ std::optional<Args> CommandLine::parse(const Invocation &invocation)
         return Args::parse(c, rest, {"json"});
     if (c == QLatin1String("fit"))
         return Args::parse(c, rest, {"json", "limit", "resident", "log"});
+    if (c == QLatin1String("summary"))
+        return Args::parse(c, rest, {"json", "md", "top"});
     if (c == QLatin1String("export"))
         return Args::parse(c, rest,
                            {"view", "out", "width", "height", "scale", "title", "footer", "compare",
@@ -94,6 +96,8 @@ int CommandLine::run(const Invocation &invocation, const Args &args, int threads
         return runOom(args, threads);
     if (command == QLatin1String("fit"))
         return runFit(args, threads);
+    if (command == QLatin1String("summary"))
+        return runSummary(args, threads);
     return cli::fail(QStringLiteral("unknown command '%1'\n").arg(command) + cli::usage(), 1);
 }
 

@@ -15,6 +15,7 @@ namespace bufferscope {
 int runReport(const Args &args, int threads);
 int runDiff(const Args &args, int threads);
 int runList(const Args &args, int threads);
+int runSummary(const Args &args, int threads);
 int runOom(const Args &args, int threads);
 int runFit(const Args &args, int threads);
 

@@ -329,4 +329,17 @@ std::string csvCell(std::string_view text)
     return out;
 }
 
+std::string forMarkdown(std::string_view text)
+{
+    const std::string safe = forTerminal(text);
+    std::string out;
+    out.reserve(safe.size() + 8);
+    for (const char c : safe) {
+        if (std::string_view("\\`*_{}[]()#+-.!|<>~@&").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 } // namespace bufferscope::safetext

@@ -34,6 +34,12 @@ std::string unescapeC(std::string_view text);
 /// a name can move the cursor, retitle or clear the terminal, or forge a line of a report.
 std::string forTerminal(std::string_view text);
 
+/// The text as a Markdown paragraph or table cell shows it, never as markup: forTerminal, then
+/// every ASCII punctuation mark Markdown or HTML gives a meaning (`\ ` * _ { } [ ] ( ) # + - . !
+/// | < > ~ @ &`) escaped with a backslash, so a name cannot open a link, a code span, an image,
+/// a tag or a table column.
+std::string forMarkdown(std::string_view text);
+
 /// Whether forTerminal would change the text.
 bool needsTerminalEscape(std::string_view text);
 

@@ -1,0 +1,79 @@
+#include "Commands.h"
+#include "DumpFiles.h"
+#include "Output.h"
+#include "RunFacts.h"
+#include "report/RunSummaryReport.h"
+#include "util/Parallel.h"
+#include "util/Stopwatch.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <unistd.h>
+
+namespace bufferscope {
+
+using cli::fail;
+
+/// `summary DIR`: the run as a whole (analysis/RunSummary), as text, Markdown or JSON.
+int runSummary(const Args &args, int threads)
+{
+    const bool json = args.isSet("json");
+    const bool md = args.isSet("md");
+    if (json && md)
+        return fail(QStringLiteral("summary takes --md or --json, not both\n") +
+                        cli::usageOf(u"summary"),
+                    1);
+    const auto top = args.integer("top", 1, std::numeric_limits<int>::max(), 20);
+    if (!top)
+        return 1;
+    if (args.positional().size() != 1)
+        return fail(QStringLiteral("summary needs one DIR (an --xla_dump_to folder, or a "
+                                   "profile)\n") +
+                        cli::usageOf(u"summary"),
+                    1);
+    const QString dir = args.positional().front();
+    if (!QFileInfo::exists(dir))
+        return fail(dir + QStringLiteral(": no such folder"), 2);
+    const Stopwatch clock;
+    const DumpFiles found = DumpFiles::collect({dir});
+    for (const QString &p : found.problems)
+        fail(p, 0);
+    if (found.files.isEmpty())
+        return 2;
+    keepHeapBetweenLoads();
+    std::vector<RunSummary::Module> modules(static_cast<std::size_t>(found.files.size()));
+    std::atomic<std::size_t> done{0};
+    std::mutex progressLock;
+    const bool tty = ::isatty(fileno(stderr));
+    RunFacts::readEach(found.files, found.bytes, threads, nullptr,
+                       [&](qsizetype i, RunSummary::Module m) {
+                           modules[static_cast<std::size_t>(i)] = std::move(m);
+                           const std::size_t n = done.fetch_add(1) + 1;
+                           if (tty) {
+                               const std::lock_guard<std::mutex> hold(progressLock);
+                               std::fprintf(stderr, "\rread %zu/%zu\033[K", n, modules.size());
+                           }
+                       });
+    if (tty)
+        std::fprintf(stderr, "\r\033[K");
+    const RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));
+    spdlog::debug("summary: {} modules read in {:.3f} s", summary.modules.size(), clock.seconds());
+    const std::string folder = QDir(dir).path().toStdString();
+    const std::string out =
+        json ? RunSummaryReport::json(summary, folder)
+        : md ? RunSummaryReport::markdown(summary, folder, static_cast<std::size_t>(*top))
+             : RunSummaryReport::text(summary, folder, static_cast<std::size_t>(*top));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return std::any_of(summary.modules.begin(), summary.modules.end(),
+                       [](const RunSummary::Module &m) { return !m.read; })
+               ? 2
+               : 0;
+}
+
+} // namespace bufferscope

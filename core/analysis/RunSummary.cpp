@@ -1,0 +1,349 @@
+#include "analysis/RunSummary.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace bufferscope {
+
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/// `Arg_1.2` → `Arg_1`, `p5.18.0` → `p5`: XLA's uniquifying suffixes dropped.
+std::string baseName(std::string_view name)
+{
+    if (!name.empty() && name.front() == '%')
+        name.remove_prefix(1);
+    while (true) {
+        const std::size_t dot = name.rfind('.');
+        if (dot == std::string_view::npos || dot + 1 == name.size())
+            break;
+        const std::string_view tail = name.substr(dot + 1);
+        if (!std::all_of(tail.begin(), tail.end(), isDigit))
+            break;
+        name = name.substr(0, dot);
+    }
+    return std::string(name);
+}
+
+/// A shape without its layouts, tilings, comments or spaces: `f32[8,128]{1,0}` → `f32[8,128]`.
+std::string layoutFree(std::string_view shape)
+{
+    std::string out;
+    int braces = 0;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        const char c = shape[i];
+        if (c == '/' && i + 1 < shape.size() && shape[i + 1] == '*') {
+            const std::size_t close = shape.find("*/", i + 2);
+            i = close == std::string_view::npos ? shape.size() : close + 1;
+            continue;
+        }
+        if (c == '{') {
+            ++braces;
+            continue;
+        }
+        if (c == '}') {
+            braces = std::max(0, braces - 1);
+            continue;
+        }
+        if (braces > 0 || c == ' ')
+            continue;
+        out += c;
+    }
+    // Tuple elements read better with a space after each comma between them.
+    std::string spaced;
+    int depth = 0;
+    for (const char c : out) {
+        if (c == '[')
+            ++depth;
+        else if (c == ']')
+            --depth;
+        spaced += c;
+        if (c == ',' && depth == 0)
+            spaced += ' ';
+    }
+    return spaced;
+}
+
+std::string shapesText(const std::vector<RunSummary::Parameter> &parameters)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        out += (i ? ", " : "") + parameters[i].shape;
+    return out + ")";
+}
+
+} // namespace
+
+std::string RunSummary::functionOf(std::string_view moduleName)
+{
+    // [<timestamp>.]module_<id>.<name>.<rest>
+    std::string_view rest = moduleName;
+    if (const std::size_t dot = rest.find('.');
+        dot != std::string_view::npos && std::all_of(rest.begin(), rest.begin() + dot, isDigit) &&
+        rest.substr(dot + 1).starts_with("module_"))
+        rest.remove_prefix(dot + 1);
+    if (!rest.starts_with("module_"))
+        return std::string(moduleName);
+    std::size_t i = 7;
+    while (i < rest.size() && isDigit(rest[i]))
+        ++i;
+    if (i == 7 || i >= rest.size() || rest[i] != '.')
+        return std::string(moduleName);
+    rest.remove_prefix(i + 1);
+    const std::size_t end = rest.find('.');
+    return std::string(end == std::string_view::npos ? rest : rest.substr(0, end));
+}
+
+std::string RunSummary::numberOf(std::string_view moduleName)
+{
+    const std::size_t at = moduleName.find("module_");
+    if (at == std::string_view::npos)
+        return {};
+    std::size_t end = at + 7;
+    while (end < moduleName.size() && isDigit(moduleName[end]))
+        ++end;
+    return std::string(moduleName.substr(at + 7, end - at - 7));
+}
+
+bool RunSummary::isCollective(std::string_view opcode)
+{
+    if (opcode.ends_with("-done"))
+        return false;
+    for (const std::string_view base :
+         {"all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute",
+          "collective-broadcast", "ragged-all-to-all"})
+        if (opcode == base || (opcode.starts_with(base) && opcode.substr(base.size()) == "-start"))
+            return true;
+    return false;
+}
+
+std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view text)
+{
+    std::size_t at = text.starts_with("ENTRY ") ? 0 : text.find("\nENTRY ");
+    if (at == std::string_view::npos)
+        return {};
+    if (at > 0 || !text.starts_with("ENTRY "))
+        ++at;
+    const std::size_t lineEnd = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, lineEnd - at);
+    const std::size_t open = line.find('(');
+    if (open == std::string_view::npos)
+        return {};
+    std::vector<Parameter> out;
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t i = open + 1; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            --depth;
+        else if ((c == ',' || c == ')') && depth == 0) {
+            std::string_view item = line.substr(start, i - start);
+            while (!item.empty() && item.front() == ' ')
+                item.remove_prefix(1);
+            if (item.starts_with("/*")) // `/*index=5*/Arg_5.6: …`
+                if (const std::size_t close = item.find("*/"); close != std::string_view::npos)
+                    item.remove_prefix(close + 2);
+            const std::size_t colon = item.find(':');
+            if (colon != std::string_view::npos && out.size() < 100000)
+                out.push_back(
+                    {baseName(item.substr(0, colon)), layoutFree(item.substr(colon + 1))});
+            start = i + 1;
+            if (c == ')')
+                break;
+        }
+    }
+    return out;
+}
+
+RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analysis,
+                                  std::int64_t livePeak, std::string file, std::string name)
+{
+    Module m;
+    m.file = std::move(file);
+    m.name = std::move(name);
+    m.function = functionOf(m.name);
+    m.number = numberOf(m.name);
+    m.read = true;
+    m.held = analysis.device.held();
+    m.total = dump.allocationSizeSum();
+    m.livePeak = livePeak;
+    // The dump's signature: each entry parameter's allocation (the one at ShapeIndex {}, or
+    // its parts in order), named by the parameter instruction it holds.
+    std::map<std::int64_t, std::pair<Parameter, std::vector<std::string>>> byNumber;
+    for (const Allocation &a : dump.allocations) {
+        if (!a.isParameter || a.parameterNumber < 0)
+            continue;
+        auto &[parameter, parts] = byNumber[a.parameterNumber];
+        const std::string shape = layoutFree(dump.strings.view(a.parameterShape));
+        const std::string_view index = a.parameterIndex == kNoString
+                                           ? std::string_view("{}")
+                                           : dump.strings.view(a.parameterIndex);
+        if (index == "{}")
+            parameter.shape = shape;
+        else
+            parts.push_back(shape);
+        if (parameter.name.empty() && a.valueCount > 0) {
+            const Value &v = dump.values[dump.allocationValues[a.firstValue]];
+            if (v.instruction != kNone)
+                parameter.name = baseName(dump.strings.view(dump.instructions[v.instruction].name));
+        }
+    }
+    for (auto &[number, entry] : byNumber) {
+        auto &[parameter, parts] = entry;
+        if (parameter.shape.empty()) {
+            parameter.shape = "(";
+            for (std::size_t i = 0; i < parts.size(); ++i)
+                parameter.shape += (i ? ", " : "") + parts[i];
+            parameter.shape += ")";
+        }
+        if (parameter.name.empty())
+            parameter.name = "parameter " + std::to_string(number);
+        m.signature.push_back(std::move(parameter));
+    }
+    m.signatureFrom = "dump";
+    // Collectives: each instruction's largest value.
+    std::map<std::uint32_t, Collective> byInstruction;
+    for (const Value &v : dump.values) {
+        if (v.instruction == kNone)
+            continue;
+        const Instruction &ins = dump.instructions[v.instruction];
+        const std::string_view opcode = dump.strings.view(ins.opcode);
+        if (!isCollective(opcode))
+            continue;
+        Collective &c = byInstruction[v.instruction];
+        if (v.size <= c.bytes && !c.instruction.empty())
+            continue;
+        c.instruction = std::string(dump.strings.view(ins.name));
+        c.opcode = std::string(opcode);
+        c.bytes = v.size;
+        c.shape = layoutFree(dump.strings.view(dump.shapes[v.shape].text));
+        c.source = ins.sourceFile == kNoString
+                       ? std::string()
+                       : std::string(dump.strings.view(ins.sourceFile)) +
+                             (ins.sourceLine >= 0 ? ":" + std::to_string(ins.sourceLine) : "");
+    }
+    for (auto &[instruction, c] : byInstruction)
+        m.collectives.push_back(std::move(c));
+    std::sort(m.collectives.begin(), m.collectives.end(),
+              [](const Collective &a, const Collective &b) {
+                  return a.bytes != b.bytes ? a.bytes > b.bytes : a.instruction < b.instruction;
+              });
+    if (m.collectives.size() > kCollectivesPerModule)
+        m.collectives.resize(kCollectivesPerModule);
+    return m;
+}
+
+std::string RunSummary::whyRecompiled(const Family &family, const std::vector<Module> &modules)
+{
+    if (family.modules.size() < 2)
+        return {};
+    const std::size_t compiles = family.modules.size();
+    const std::size_t distinct = family.signatures.size();
+    const std::string times = "compiled " + std::to_string(compiles) + "×";
+    if (distinct <= 1)
+        return times + " with one signature " +
+               (family.signatures.empty() ? std::string("(not known)")
+                                          : shapesText(family.signatures.front().parameters)) +
+               ": what changed is not in the arguments' shapes (a static argument, the device "
+               "or the compile options)";
+    // Which parameters differ between the signatures, each with its shapes in order of first
+    // compile.
+    std::size_t most = 0, fewest = SIZE_MAX;
+    for (const Signature &s : family.signatures) {
+        most = std::max(most, s.parameters.size());
+        fewest = std::min(fewest, s.parameters.size());
+    }
+    std::vector<std::string> changes;
+    if (most != fewest)
+        changes.push_back("the number of arguments changed (" + std::to_string(fewest) + " to " +
+                          std::to_string(most) + ")");
+    for (std::size_t p = 0; p < fewest && changes.size() < 4; ++p) {
+        std::vector<std::string> shapes;
+        for (const Signature &s : family.signatures)
+            if (std::find(shapes.begin(), shapes.end(), s.parameters[p].shape) == shapes.end())
+                shapes.push_back(s.parameters[p].shape);
+        if (shapes.size() < 2)
+            continue;
+        std::string list;
+        for (std::size_t k = 0; k < shapes.size() && k < 3; ++k)
+            list += (k ? " → " : "") + shapes[k];
+        if (shapes.size() > 3)
+            list += " → … (" + std::to_string(shapes.size()) + " shapes)";
+        changes.push_back(family.signatures.front().parameters[p].name + " changed shape: " + list);
+    }
+    std::string out = times + " because ";
+    for (std::size_t i = 0; i < changes.size(); ++i)
+        out += (i ? "; " : "") + changes[i];
+    if (changes.empty())
+        out += "its signatures differ";
+    out += "; " + std::to_string(distinct) + " distinct signatures";
+    (void)modules; // the signatures carry what is said
+    return out;
+}
+
+RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
+{
+    RunSummary r;
+    r.modules = std::move(modules);
+    std::map<std::string, std::size_t> familyOf;
+    // Modules in the order XLA numbered them, so a family's signatures are in compile order.
+    std::vector<std::size_t> order(r.modules.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&r](std::size_t a, std::size_t b) {
+        const std::string &x = r.modules[a].number;
+        const std::string &y = r.modules[b].number;
+        return x.size() != y.size() ? x.size() < y.size() : x < y;
+    });
+    for (const std::size_t i : order) {
+        const Module &m = r.modules[i];
+        const auto [it, added] = familyOf.emplace(m.function, r.families.size());
+        if (added) {
+            r.families.emplace_back();
+            r.families.back().name = m.function;
+        }
+        Family &f = r.families[it->second];
+        f.modules.push_back(i);
+        if (!m.read)
+            continue;
+        // The first module read, then any that holds more.
+        const bool firstRead = std::none_of(f.modules.begin(), f.modules.end() - 1,
+                                            [&r](std::size_t k) { return r.modules[k].read; });
+        if (firstRead || m.held > f.heldMax) {
+            f.heldMax = m.held;
+            f.largest = i;
+        }
+        f.heldSum += std::max<std::int64_t>(m.held, 0);
+        f.peakMax = std::max(f.peakMax, m.livePeak);
+        auto same = std::find_if(f.signatures.begin(), f.signatures.end(),
+                                 [&m](const Signature &s) { return s.parameters == m.signature; });
+        if (same == f.signatures.end()) {
+            f.signatures.push_back({m.signature, {}});
+            same = f.signatures.end() - 1;
+        }
+        same->modules.push_back(i);
+    }
+    for (Family &f : r.families)
+        f.why = whyRecompiled(f, r.modules);
+    std::stable_sort(r.families.begin(), r.families.end(), [](const Family &a, const Family &b) {
+        return a.heldMax != b.heldMax ? a.heldMax > b.heldMax : a.name < b.name;
+    });
+    for (std::size_t i = 0; i < r.modules.size(); ++i)
+        for (const Collective &c : r.modules[i].collectives)
+            r.collectives.push_back({i, c});
+    std::stable_sort(r.collectives.begin(), r.collectives.end(),
+                     [](const CollectiveRow &a, const CollectiveRow &b) {
+                         return a.collective.bytes > b.collective.bytes;
+                     });
+    if (r.collectives.size() > top)
+        r.collectives.resize(top);
+    return r;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "analysis/MemoryAnalysis.h"
+#include "model/Dump.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+/// A whole `--xla_dump_to` folder as one run: its modules grouped by the jit function they
+/// compile (a *family*), what each family holds at most and in all, why a function was compiled
+/// more than once, and the largest collective buffers (docs/FORMAT.md Part A, "A run").
+///
+/// A family is the modules of one function name: `module_0294.jit_train_step.sm_8.0_gpu…` is a
+/// compile of `jit_train_step`. Its compiles differ by their ENTRY signature (the parameters'
+/// shapes); a function compiled again with the same signature was recompiled for something the
+/// signature does not show (a static argument, the device, the options).
+struct RunSummary
+{
+    /// One entry parameter as a signature names it.
+    struct Parameter
+    {
+        std::string name;  ///< "Arg_1" (the number suffix dropped), or "parameter 1"
+        std::string shape; ///< layout-free: "c128[9,80,2,11520]", "(f32[2], s32[])"
+        bool operator==(const Parameter &) const = default;
+    };
+    /// What the summary needs of one module, read once (ModuleFacts::of).
+    struct Collective
+    {
+        std::string instruction; ///< "all-gather-start.3"
+        std::string opcode;      ///< as printed: "all-gather-start", "all-reduce"
+        std::int64_t bytes = 0;  ///< its largest value's assigned bytes
+        std::string shape;
+        std::string source; ///< "model.py:412", empty when the metadata names none
+    };
+    struct Module
+    {
+        std::string file;     ///< the path it was read from
+        std::string name;     ///< the module's name (ModuleNames::moduleName)
+        std::string function; ///< the family: "jit_train_step"
+        std::string number;   ///< "0294" (empty when the file name has none)
+        bool read = false;    ///< false: unreadable (`error`)
+        std::string error;
+        std::int64_t held = -1; ///< argument + output - alias + temp
+        std::int64_t total = 0;
+        std::int64_t livePeak = -1; ///< the device's live bytes at their peak; -1 without ranges
+        std::vector<Parameter> signature;
+        std::string signatureFrom;           ///< "before_optimizations", "optimized HLO" or "dump"
+        std::vector<Collective> collectives; ///< its largest, at most kCollectivesPerModule
+    };
+    struct Signature
+    {
+        std::vector<Parameter> parameters;
+        std::vector<std::size_t> modules; ///< into RunSummary::modules
+    };
+    struct Family
+    {
+        std::string name;
+        std::vector<std::size_t> modules; ///< into RunSummary::modules, by module number
+        std::int64_t heldMax = 0;
+        std::int64_t heldSum = 0;
+        std::int64_t peakMax = -1;
+        std::size_t largest = 0; ///< the module that holds the most (into RunSummary::modules)
+        std::vector<Signature> signatures; ///< distinct, in the order first compiled
+        std::string why; ///< what differs between its compiles, in words; empty for one
+    };
+    struct CollectiveRow
+    {
+        std::size_t module = 0; ///< into RunSummary::modules
+        Collective collective;
+    };
+
+    static constexpr std::size_t kCollectivesPerModule = 16;
+
+    std::vector<Module> modules;
+    std::vector<Family> families;           ///< the most held first
+    std::vector<CollectiveRow> collectives; ///< the largest first, at most `top`
+
+    /// Families, signatures and the folder's largest collectives from the modules read.
+    static RunSummary of(std::vector<Module> modules, std::size_t top = 20);
+
+    /// `jit_train_step` of `module_0294.jit_train_step.sm_8.0_gpu_after_optimizations`;
+    /// the module's own name when it does not follow XLA's file naming.
+    static std::string functionOf(std::string_view moduleName);
+    static std::string numberOf(std::string_view moduleName);
+    /// A module's facts from its dump: figures, the dump's signature (its entry parameters'
+    /// allocations) and its collectives.
+    static Module of(const Dump &dump, const MemoryAnalysis &analysis, std::int64_t livePeak,
+                     std::string file, std::string name);
+    /// The ENTRY line of an HLO module's text (`ENTRY %main.4 (Arg_0.1: f32[8]{0}, Arg_1.2:
+    /// s32[]) -> f32[8] {`): its parameters, names without their number suffix, shapes without
+    /// layouts. Empty when `text` has no ENTRY line that parses.
+    static std::vector<Parameter> entrySignature(std::string_view text);
+    /// Whether an opcode as printed is a collective (all-gather, all-reduce, reduce-scatter,
+    /// all-to-all, collective-permute, collective-broadcast, their starts and async wrappers;
+    /// never a -done, which only passes its start's buffer on).
+    static bool isCollective(std::string_view opcode);
+    /// What differs between a family's signatures, in words: "Arg_1 changed shape:
+    /// c128[9,80,2,11520] → c128[9,80,2,11776] (7 distinct signatures)".
+    static std::string whyRecompiled(const Family &family, const std::vector<Module> &modules);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,236 @@
+#include "report/RunSummaryReport.h"
+
+#include "model/Dump.h"
+#include "report/JsonWriter.h"
+#include "util/SafeText.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace bufferscope {
+
+namespace {
+
+using Module = RunSummary::Module;
+
+std::string padLeft(const std::string &s, std::size_t width)
+{
+    return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+std::string padRight(std::string s, std::size_t width)
+{
+    std::size_t chars = 0;
+    for (const char c : s)
+        chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (chars < width)
+        s.append(width - chars, ' ');
+    return s;
+}
+
+std::string sizeOrDash(std::int64_t bytes)
+{
+    return bytes >= 0 ? humanBytes(bytes) : std::string("-");
+}
+
+/// `/home/u/proj/model.py:412` → `model.py:412`.
+std::string shortSource(const std::string &source)
+{
+    const std::size_t slash = source.rfind('/');
+    return slash == std::string::npos ? source : source.substr(slash + 1);
+}
+
+std::vector<std::size_t> largestModules(const RunSummary &s, std::size_t top)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < s.modules.size(); ++i)
+        if (s.modules[i].read)
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&s](std::size_t a, std::size_t b) {
+        return s.modules[a].held > s.modules[b].held;
+    });
+    if (order.size() > top)
+        order.resize(top);
+    return order;
+}
+
+std::size_t unreadable(const RunSummary &s)
+{
+    return static_cast<std::size_t>(
+        std::count_if(s.modules.begin(), s.modules.end(), [](const Module &m) { return !m.read; }));
+}
+
+} // namespace
+
+std::string RunSummaryReport::text(const RunSummary &s, const std::string &folder, std::size_t top)
+{
+    std::string out;
+    const auto line = [&out](const std::string &text = {}) {
+        out += safetext::forTerminal(text);
+        out += '\n';
+    };
+    line("BufferScope run summary: " + folder);
+    line("  " + std::to_string(s.modules.size()) + " modules, " +
+         std::to_string(s.families.size()) + " functions" +
+         (unreadable(s) ? ", " + std::to_string(unreadable(s)) + " unreadable" : std::string()));
+    line("  held: argument + output - alias + temp, what the device holds while a module runs");
+    line();
+    line("Functions (the most held first)");
+    line("  " + padRight("function", 36) + padLeft("compiles", 9) + padLeft("held max", 12) +
+         padLeft("held sum", 12) + padLeft("live peak", 12));
+    for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
+        const RunSummary::Family &f = s.families[i];
+        std::string name = f.name.size() > 35 ? f.name.substr(0, 34) + "…" : f.name;
+        line("  " + padRight(name, 36) + padLeft(std::to_string(f.modules.size()), 9) +
+             padLeft(humanBytes(f.heldMax), 12) + padLeft(humanBytes(f.heldSum), 12) +
+             padLeft(sizeOrDash(f.peakMax), 12));
+        if (!f.why.empty())
+            line("      " + f.why);
+    }
+    if (s.families.size() > top)
+        line("  … " + std::to_string(s.families.size() - top) + " more (--top N)");
+    line();
+    line("Largest modules");
+    for (const std::size_t i : largestModules(s, top)) {
+        const Module &m = s.modules[i];
+        line("  " + padLeft(humanBytes(m.held), 10) + "  " + padLeft(sizeOrDash(m.livePeak), 10) +
+             "  " + m.name);
+    }
+    line();
+    if (s.collectives.empty()) {
+        line("Collectives: none in these modules");
+    } else {
+        line("Largest collective buffers");
+        for (const RunSummary::CollectiveRow &c : s.collectives)
+            line("  " + padLeft(humanBytes(c.collective.bytes), 10) + "  " +
+                 padRight(c.collective.opcode, 25) + " " + c.collective.instruction + "  in " +
+                 s.modules[c.module].function +
+                 (s.modules[c.module].number.empty() ? ""
+                                                     : " (" + s.modules[c.module].number + ")") +
+                 (c.collective.source.empty() ? "" : "  at " + shortSource(c.collective.source)));
+    }
+    for (const Module &m : s.modules)
+        if (!m.read)
+            line("  unreadable: " + m.name + ": " + m.error);
+    return out;
+}
+
+std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &folder,
+                                       std::size_t top)
+{
+    using safetext::forMarkdown;
+    std::string out;
+    out += "### Run summary: " + forMarkdown(folder) + "\n\n";
+    out += std::to_string(s.modules.size()) + " modules, " + std::to_string(s.families.size()) +
+           " functions. *Held*: argument + output − alias + temp, what the device holds while a "
+           "module runs. Made by BufferScope (`bufferscope summary --md`).\n\n";
+    out += "| function | compiles | held max | held sum | live peak | why compiled again |\n";
+    out += "|---|---:|---:|---:|---:|---|\n";
+    for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
+        const RunSummary::Family &f = s.families[i];
+        out += "| " + forMarkdown(f.name) + " | " + std::to_string(f.modules.size()) + " | " +
+               humanBytes(f.heldMax) + " | " + humanBytes(f.heldSum) + " | " +
+               sizeOrDash(f.peakMax) + " | " + forMarkdown(f.why) + " |\n";
+    }
+    if (s.families.size() > top)
+        out += "\n" + std::to_string(s.families.size() - top) + " more functions not shown.\n";
+    out += "\n**Largest modules**\n\n| module | held | live peak |\n|---|---:|---:|\n";
+    for (const std::size_t i : largestModules(s, top))
+        out += "| " + forMarkdown(s.modules[i].name) + " | " + humanBytes(s.modules[i].held) +
+               " | " + sizeOrDash(s.modules[i].livePeak) + " |\n";
+    out += "\n**Largest collective buffers**\n\n";
+    if (s.collectives.empty()) {
+        out += "None in these modules.\n";
+    } else {
+        out += "| bytes | opcode | instruction | function | source |\n|---:|---|---|---|---|\n";
+        for (const RunSummary::CollectiveRow &c : s.collectives)
+            out += "| " + humanBytes(c.collective.bytes) + " | " +
+                   forMarkdown(c.collective.opcode) + " | " +
+                   forMarkdown(c.collective.instruction) + " | " +
+                   forMarkdown(s.modules[c.module].function) + " | " +
+                   forMarkdown(shortSource(c.collective.source)) + " |\n";
+    }
+    return out;
+}
+
+std::string RunSummaryReport::json(const RunSummary &s, const std::string &folder)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("folder").value(folder);
+    w.key("families").beginArray();
+    for (const RunSummary::Family &f : s.families) {
+        w.beginObject();
+        w.key("name").value(f.name);
+        w.key("modules").value(static_cast<std::int64_t>(f.modules.size()));
+        w.key("held_max").value(f.heldMax);
+        w.key("held_sum").value(f.heldSum);
+        w.key("peak_max");
+        if (f.peakMax >= 0)
+            w.value(f.peakMax);
+        else
+            w.null();
+        w.key("largest_module").value(s.modules[f.largest].name);
+        w.key("why").value(f.why);
+        w.key("signatures").beginArray();
+        for (const RunSummary::Signature &sig : f.signatures) {
+            w.beginObject();
+            w.key("compiles").value(static_cast<std::int64_t>(sig.modules.size()));
+            w.key("parameters").beginArray();
+            for (const RunSummary::Parameter &p : sig.parameters) {
+                w.beginObject();
+                w.key("name").value(p.name);
+                w.key("shape").value(p.shape);
+                w.endObject();
+            }
+            w.endArray();
+            w.key("modules").beginArray();
+            for (const std::size_t m : sig.modules)
+                w.value(s.modules[m].name);
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("collectives").beginArray();
+    for (const RunSummary::CollectiveRow &c : s.collectives) {
+        w.beginObject();
+        w.key("module").value(s.modules[c.module].name);
+        w.key("function").value(s.modules[c.module].function);
+        w.key("instruction").value(c.collective.instruction);
+        w.key("opcode").value(c.collective.opcode);
+        w.key("bytes").value(c.collective.bytes);
+        w.key("shape").value(c.collective.shape);
+        w.key("source").value(c.collective.source);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("modules").beginArray();
+    for (const Module &m : s.modules) {
+        w.beginObject();
+        w.key("module").value(m.name);
+        w.key("file").value(m.file);
+        w.key("function").value(m.function);
+        w.key("read").value(m.read);
+        if (!m.read) {
+            w.key("error").value(m.error);
+        } else {
+            w.key("held_bytes").value(m.held);
+            w.key("total_bytes").value(m.total);
+            w.key("peak_bytes");
+            if (m.livePeak >= 0)
+                w.value(m.livePeak);
+            else
+                w.null();
+            w.key("signature_from").value(m.signatureFrom);
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.str() + "\n";
+}
+
+} // namespace bufferscope

@@ -1,0 +1,330 @@
+// The run as a whole (issue 52): `bufferscope summary DIR` on folders built by hand from the
+// samples, a small dump written here with collectives, and ../shared/real where it is (skipped,
+// saying why, where absent). Every expected figure is read by hand from the dumps' allocation
+// lines and from the ENTRY lines written here, never from this code's output.
+#include "CliRun.h"
+#include "SampleTruths.h"
+#include "analysis/RunSummary.h"
+#include "util/SafeText.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bufferscope;
+
+namespace {
+
+void write(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(text);
+}
+
+/// A dump as XLA names it in a folder.
+QString place(const QTemporaryDir &dir, const char *sample, const QString &stem)
+{
+    const QString to = dir.filePath(
+        stem + QStringLiteral(".sm_8.0_gpu_after_optimizations-buffer-assignment.txt"));
+    if (!QFile::copy(testutil::sampleTruth(sample).path(), to))
+        qFatal("cannot copy %s", sample);
+    return to;
+}
+
+/// A module with one all-reduce (1024 B, at train.py:12) and one all-gather-start whose output
+/// part is 4096 B (at model.py:40), beside a 512 B parameter: argument 512, output 4096 (the
+/// gather's result is the output), temp 1024 + 2048 (the start's {0} part).
+const char *kCollectives = R"(BufferAssignment:
+allocation 0: size 512, parameter 0, shape |f32[128]| at ShapeIndex {}:
+ value: <0 p0 @0> (size=512,offset=0): f32[128]{0}
+allocation 1: size 4096, output shape is |f32[1024]|, maybe-live-out:
+ value: <4 g.1 @0> (size=4096,offset=0): f32[1024]{0}
+allocation 2: size 3072, preallocated-temp:
+ value: <1 all-reduce.3 @0> (size=1024,offset=0): f32[256]{0}
+ value: <2 all-gather-start{} @0> (size=16,offset=1024): (f32[512]{0}, f32[1024]{0})
+ value: <3 all-gather-start{1} @0> (size=2048,offset=1040): f32[1024]{0}
+
+Total bytes used: 7680 (7.5KiB)
+
+Used values:
+<0 p0 @0>
+ positions:
+  p0
+ uses:
+  all-reduce.3, operand 0
+ from instruction: %p0 = f32[128]{0} parameter(0)
+<1 all-reduce.3 @0>
+ positions:
+  all-reduce.3
+ uses:
+  all-gather-start, operand 0
+ from instruction: %all-reduce.3 = f32[256]{0} all-reduce(f32[128]{0} %p0), replica_groups={}, to_apply=%add, metadata={op_name="jit(step)/psum" source_file="/w/train.py" source_line=12}
+<2 all-gather-start{} @0>
+ positions:
+  all-gather-start {}
+ uses:
+  all-gather-done, operand 0 {}
+ from instruction: %all-gather-start = (f32[512]{0}, f32[1024]{0}) all-gather-start(f32[256]{0} %all-reduce.3), dimensions={0}, metadata={op_name="jit(step)/all_gather" source_file="/w/model.py" source_line=40}
+<3 all-gather-start{1} @0>
+ positions:
+  all-gather-start {1}
+  all-gather-done
+ uses:
+  g.1, operand 0
+ from instruction: %all-gather-start = (f32[512]{0}, f32[1024]{0}) all-gather-start(f32[256]{0} %all-reduce.3), dimensions={0}, metadata={op_name="jit(step)/all_gather" source_file="/w/model.py" source_line=40}
+<4 g.1 @0>
+ positions:
+  g.1
+ uses:
+ from instruction: %g.1 = f32[1024]{0} fusion(f32[1024]{0} %all-gather-done), kind=kLoop, calls=%f
+
+HloLiveRange (max 5):
+  InstructionSequence:
+    0:p0
+    1:all-reduce.3
+    2:all-gather-start
+    3:all-gather-done
+    4:g.1
+  BufferLiveRange:
+    p0{}:0-5
+    all-reduce.3{}:1-2
+    all-gather-start{}:2-3
+    all-gather-start{1}:2-4
+    g.1{}:4-5
+  Live ranges at 2 (peak):
+    all-gather-start{1}: 4096 bytes (cumulative: 4096 bytes)
+    all-reduce.3{}: 1024 bytes (cumulative: 5120 bytes)
+    p0{}: 512 bytes (cumulative: 5632 bytes)
+    all-gather-start{}: 16 bytes (cumulative: 5648 bytes)
+)";
+
+QJsonObject summaryJson(const QString &dir, int expectedCode = 0)
+{
+    const testutil::CliRun r =
+        testutil::runBufferscope({QStringLiteral("summary"), dir, QStringLiteral("--json")});
+    if (r.code != expectedCode)
+        qWarning("exit %d: %s", r.code, r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonObject family(const QJsonObject &summary, const QString &name)
+{
+    for (const QJsonValue &f : summary.value(QStringLiteral("families")).toArray())
+        if (f.toObject().value(QStringLiteral("name")).toString() == name)
+            return f.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestSummary : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void namesFromFiles()
+    {
+        QCOMPARE(
+            RunSummary::functionOf("module_0294.jit_train_step.sm_8.0_gpu_after_optimizations"),
+            std::string("jit_train_step"));
+        QCOMPARE(
+            RunSummary::functionOf("1700000000.module_0007.pjit__wrapped.tpu_after_optimizations"),
+            std::string("pjit__wrapped"));
+        QCOMPARE(RunSummary::functionOf("reactant-issue-1462"), std::string("reactant-issue-1462"));
+        QCOMPARE(RunSummary::numberOf("module_0294.jit_train_step.sm_8.0"), std::string("0294"));
+        QVERIFY(RunSummary::isCollective("all-gather-start"));
+        QVERIFY(RunSummary::isCollective("all-to-all-start"));
+        QVERIFY(RunSummary::isCollective("reduce-scatter"));
+        QVERIFY(!RunSummary::isCollective("all-gather-done"));
+        QVERIFY(!RunSummary::isCollective("fusion"));
+        QVERIFY(!RunSummary::isCollective("all-gatherx"));
+    }
+
+    void entrySignatures()
+    {
+        const auto sig = RunSummary::entrySignature(
+            "HloModule jit_f\n\n%add (x: f32[], y: f32[]) -> f32[] {\n}\n\nENTRY %main.5 "
+            "(Arg_0.1: c128[9,80,2,11520]{3,2,1,0}, Arg_1.2: (s32[], f32[2]{0}), "
+            "/*index=2*/Arg_2.3: pred[]) -> f32[8] {\n  ROOT %x = f32[8] …\n}\n");
+        QCOMPARE(sig.size(), std::size_t{3});
+        QCOMPARE(sig[0].name, std::string("Arg_0"));
+        QCOMPARE(sig[0].shape, std::string("c128[9,80,2,11520]"));
+        QCOMPARE(sig[1].name, std::string("Arg_1"));
+        QCOMPARE(sig[1].shape, std::string("(s32[], f32[2])"));
+        QCOMPARE(sig[2].name, std::string("Arg_2"));
+        QCOMPARE(sig[2].shape, std::string("pred[]"));
+        QVERIFY(RunSummary::entrySignature("HloModule x\nno entry here\n").empty());
+    }
+
+    // jit_step compiled three times (the gpu_decoder_layer sample each time, 932847556 B held):
+    // Arg_0 f32[8,128], then f32[16,128], then f32[8,128] again, as their before_optimizations
+    // ENTRY lines say; jit_unstack once (tpu_unstack, 3136 B), its signature from the dump's
+    // parameter allocation (parameter 0, |u32[4,2]|, held by Arg_0.1).
+    void familiesAndWhyRecompiled()
+    {
+        QTemporaryDir dir;
+        place(dir, "gpu_decoder_layer", QStringLiteral("module_0001.jit_step"));
+        place(dir, "gpu_decoder_layer", QStringLiteral("module_0005.jit_step"));
+        place(dir, "gpu_decoder_layer", QStringLiteral("module_0009.jit_step"));
+        place(dir, "tpu_unstack", QStringLiteral("module_0003.jit_unstack"));
+        const auto entry = [](const char *arg0) -> QByteArray {
+            return QByteArray("HloModule jit_step\n\nENTRY %main.9 (Arg_0.1: ") + arg0 +
+                   ", Arg_1.2: s32[]) -> f32[8] {\n  ROOT %r = f32[8]{0} parameter(1)\n}\n";
+        };
+        write(dir.filePath(QStringLiteral("module_0001.jit_step.before_optimizations.txt")),
+              entry("f32[8,128]{1,0}"));
+        write(dir.filePath(QStringLiteral("module_0005.jit_step.before_optimizations.txt")),
+              entry("f32[16,128]{1,0}"));
+        write(dir.filePath(QStringLiteral("module_0009.jit_step.before_optimizations.txt")),
+              entry("f32[8,128]{1,0}"));
+        const QJsonObject s = summaryJson(dir.path());
+        const QJsonArray families = s.value(QStringLiteral("families")).toArray();
+        QCOMPARE(families.size(), 2);
+        // The most held first.
+        QCOMPARE(families[0].toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("jit_step"));
+        const QJsonObject step = family(s, QStringLiteral("jit_step"));
+        const qint64 held = testutil::sampleTruth("gpu_decoder_layer").held;
+        QCOMPARE(step.value(QStringLiteral("modules")).toInteger(), 3);
+        QCOMPARE(step.value(QStringLiteral("held_max")).toInteger(), held);
+        QCOMPARE(step.value(QStringLiteral("held_sum")).toInteger(), 3 * held);
+        // gpu_decoder_layer's device live bytes peak at step 58: 931536164 B.
+        QCOMPARE(step.value(QStringLiteral("peak_max")).toInteger(), 931536164);
+        const QJsonArray sigs = step.value(QStringLiteral("signatures")).toArray();
+        QCOMPARE(sigs.size(), 2);
+        QCOMPARE(sigs[0].toObject().value(QStringLiteral("compiles")).toInteger(), 2);
+        QCOMPARE(sigs[1].toObject().value(QStringLiteral("compiles")).toInteger(), 1);
+        const QJsonArray params = sigs[1].toObject().value(QStringLiteral("parameters")).toArray();
+        QCOMPARE(params[0].toObject().value(QStringLiteral("shape")).toString(),
+                 QStringLiteral("f32[16,128]"));
+        const QString why = step.value(QStringLiteral("why")).toString();
+        QVERIFY2(why.contains(QStringLiteral("compiled 3× because Arg_0 changed shape: "
+                                             "f32[8,128] → f32[16,128]")),
+                 qPrintable(why));
+        QVERIFY(why.contains(QStringLiteral("2 distinct signatures")));
+
+        const QJsonObject unstack = family(s, QStringLiteral("jit_unstack"));
+        QCOMPARE(unstack.value(QStringLiteral("modules")).toInteger(), 1);
+        QCOMPARE(unstack.value(QStringLiteral("held_max")).toInteger(), 3136);
+        QCOMPARE(unstack.value(QStringLiteral("why")).toString(), QString());
+        const QJsonObject dumpSig = unstack.value(QStringLiteral("signatures"))
+                                        .toArray()[0]
+                                        .toObject()
+                                        .value(QStringLiteral("parameters"))
+                                        .toArray()[0]
+                                        .toObject();
+        QCOMPARE(dumpSig.value(QStringLiteral("name")).toString(), QStringLiteral("Arg_0"));
+        QCOMPARE(dumpSig.value(QStringLiteral("shape")).toString(), QStringLiteral("u32[4,2]"));
+        QCOMPARE(s.value(QStringLiteral("modules")).toArray().size(), 4);
+
+        // The same compile twice: nothing in the shapes says why.
+        QFile::remove(
+            dir.filePath(QStringLiteral("module_0005.jit_step.before_optimizations.txt")));
+        write(dir.filePath(QStringLiteral("module_0005.jit_step.before_optimizations.txt")),
+              entry("f32[8,128]{1,0}"));
+        const QString same = family(summaryJson(dir.path()), QStringLiteral("jit_step"))
+                                 .value(QStringLiteral("why"))
+                                 .toString();
+        QVERIFY2(same.contains(QStringLiteral("compiled 3× with one signature")), qPrintable(same));
+    }
+
+    // The largest collectives, each instruction by its largest value: all-gather-start's
+    // output part is 2048 B (value 3), the all-reduce 1024 B; the -done passes the buffer on
+    // and is none.
+    void collectives()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral(
+                  "module_0002.jit_step.sm_8.0_gpu_after_optimizations-buffer-assignment.txt")),
+              kCollectives);
+        const QJsonObject s = summaryJson(dir.path());
+        const QJsonArray c = s.value(QStringLiteral("collectives")).toArray();
+        QCOMPARE(c.size(), 2);
+        QCOMPARE(c[0].toObject().value(QStringLiteral("instruction")).toString(),
+                 QStringLiteral("all-gather-start"));
+        QCOMPARE(c[0].toObject().value(QStringLiteral("opcode")).toString(),
+                 QStringLiteral("all-gather-start"));
+        QCOMPARE(c[0].toObject().value(QStringLiteral("bytes")).toInteger(), 2048);
+        QCOMPARE(c[0].toObject().value(QStringLiteral("source")).toString(),
+                 QStringLiteral("/w/model.py:40"));
+        QCOMPARE(c[1].toObject().value(QStringLiteral("instruction")).toString(),
+                 QStringLiteral("all-reduce.3"));
+        QCOMPARE(c[1].toObject().value(QStringLiteral("bytes")).toInteger(), 1024);
+        QCOMPARE(c[1].toObject().value(QStringLiteral("module")).toString(),
+                 QStringLiteral("module_0002.jit_step.sm_8.0_gpu_after_optimizations"));
+        // As text and as Markdown for an issue.
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("summary"), dir.path()});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("all-gather-start") && text.out.contains("at model.py:40"),
+                 text.out.constData());
+        const testutil::CliRun md = testutil::runBufferscope(
+            {QStringLiteral("summary"), dir.path(), QStringLiteral("--md")});
+        QCOMPARE(md.code, 0);
+        QVERIFY2(
+            md.out.contains("| 2.0KiB | all\\-gather\\-start | all\\-gather\\-start | jit\\_step | "
+                            "model\\.py:40 |"),
+            md.out.constData());
+    }
+
+    // Names from files are never markup, terminal commands or JSON syntax.
+    void namesAreText()
+    {
+        QCOMPARE(safetext::forMarkdown("a|b*[c](d)<e>`f`"),
+                 std::string("a\\|b\\*\\[c\\]\\(d\\)\\<e\\>\\`f\\`"));
+        QTemporaryDir dir;
+        place(dir, "tpu_unstack", QStringLiteral("module_0001.jit_<b>|x"));
+        const testutil::CliRun md = testutil::runBufferscope(
+            {QStringLiteral("summary"), dir.path(), QStringLiteral("--md")});
+        QCOMPARE(md.code, 0);
+        QVERIFY2(md.out.contains("jit\\_\\<b\\>\\|x"), md.out.constData());
+        QVERIFY(!md.out.contains("<b>"));
+        const QJsonObject s = summaryJson(dir.path());
+        QCOMPARE(s.value(QStringLiteral("families"))
+                     .toArray()[0]
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+                 QStringLiteral("jit_<b>|x"));
+        // Both forms at once, and no folder, are refused.
+        QCOMPARE(testutil::runBufferscope({QStringLiteral("summary"), dir.path(),
+                                           QStringLiteral("--md"), QStringLiteral("--json")})
+                     .code,
+                 1);
+        QCOMPARE(testutil::runBufferscope({QStringLiteral("summary")}).code, 1);
+        QCOMPARE(testutil::runBufferscope(
+                     {QStringLiteral("summary"), dir.filePath(QStringLiteral("none"))})
+                     .code,
+                 2);
+    }
+
+    // ../shared/real: jit__kernel's largest collective is all-gather-start.1, whose {1} part is
+    // 3686400000 B (its allocation line).
+    void realFolder()
+    {
+        const QString real =
+            QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real"));
+        if (!QFileInfo::exists(real))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        const QJsonObject s = summaryJson(real);
+        const QJsonObject top = s.value(QStringLiteral("collectives")).toArray()[0].toObject();
+        QCOMPARE(top.value(QStringLiteral("instruction")).toString(),
+                 QStringLiteral("all-gather-start.1"));
+        QCOMPARE(top.value(QStringLiteral("bytes")).toInteger(), 3686400000);
+        QCOMPARE(top.value(QStringLiteral("function")).toString(), QStringLiteral("jit__kernel"));
+        // jit__kernel holds 8478720964 + 3064320000 + 19907138048 B.
+        QCOMPARE(
+            family(s, QStringLiteral("jit__kernel")).value(QStringLiteral("held_max")).toInteger(),
+            Q_INT64_C(31450179012));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSummary)
+#include "tst_summary.moc"

@@ -1,0 +1,92 @@
+#include "RunFacts.h"
+
+#include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
+#include "analysis/MemoryAnalysis.h"
+#include "parse/MappedFile.h"
+#include "parse/ModuleFiles.h"
+#include "util/Parallel.h"
+
+#include <QFileInfo>
+
+namespace bufferscope {
+
+namespace {
+
+/// The ENTRY signature of a module's HLO text beside its dump, or none.
+std::vector<RunSummary::Parameter> signatureBeside(const std::string &path, std::string *from)
+{
+    const std::string name = ModuleFiles::moduleName(path);
+    const std::string function = RunSummary::functionOf(name);
+    const std::size_t at = name.find(function);
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+    std::vector<std::pair<std::string, std::string>> candidates;
+    if (at != std::string::npos && function != name)
+        candidates.push_back(
+            {dir + name.substr(0, at + function.size()) + ".before_optimizations.txt",
+             "before_optimizations"});
+    if (const std::string optimized = ModuleFiles::optimizedHlo(path); !optimized.empty())
+        candidates.push_back({optimized, "optimized HLO"});
+    for (const auto &[file, kind] : candidates) {
+        MappedFile map;
+        std::string error;
+        if (!QFileInfo::exists(QString::fromStdString(file)) || !map.open(file, error))
+            continue;
+        std::vector<RunSummary::Parameter> signature = RunSummary::entrySignature(map.data());
+        if (!signature.empty() || map.data().find("\nENTRY ") != std::string_view::npos) {
+            *from = kind;
+            return signature;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
+{
+    ParseOptions options;
+    options.cancel = cancel;
+    options.threads = threads;
+    options.companions = false;
+    options.usedValues = true; // the collectives' opcodes and sources are in its value blocks
+    LoadedDump loaded;
+    QString error;
+    const std::string file = path.toStdString();
+    if (!loadDump(path, loaded, error, options)) {
+        RunSummary::Module m;
+        m.file = file;
+        m.name = ModuleFiles::moduleName(file);
+        m.function = RunSummary::functionOf(m.name);
+        m.number = RunSummary::numberOf(m.name);
+        m.error = error.isEmpty() ? std::string("not read") : error.toStdString();
+        return m;
+    }
+    const std::int64_t livePeak =
+        loaded.dump->hasLiveRanges() ? DeviceFit::deviceLivePeak(*loaded.timeline) : -1;
+    RunSummary::Module m = RunSummary::of(
+        *loaded.dump, MemoryAnalysis::of(*loaded.dump), livePeak, file,
+        loaded.dump->module.empty() ? ModuleFiles::moduleName(file) : loaded.dump->module);
+    std::string from;
+    std::vector<RunSummary::Parameter> beside = signatureBeside(file, &from);
+    if (!from.empty()) {
+        m.signature = std::move(beside);
+        m.signatureFrom = from;
+    }
+    return m;
+}
+
+void RunFacts::readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+                        const std::atomic<bool> *cancel,
+                        const std::function<void(qsizetype, RunSummary::Module)> &done)
+{
+    (void)bytes; // every module alone on one thread: a run's modules are mostly small
+    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    parallelFor(static_cast<std::size_t>(files.size()), threadsFor(threads), [&](std::size_t k) {
+        if (!stopped())
+            done(static_cast<qsizetype>(k), read(files[static_cast<qsizetype>(k)], 1, cancel));
+    });
+}
+
+} // namespace bufferscope

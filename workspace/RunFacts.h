@@ -1,0 +1,32 @@
+#pragma once
+
+#include "analysis/RunSummary.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+namespace bufferscope {
+
+/// Reads a folder's modules for the run summary (analysis/RunSummary): each module's figures,
+/// collectives and ENTRY signature. The signature is read from the module's
+/// `module_NNNN.NAME.before_optimizations.txt` beside it when there is one (the program as
+/// traced, before XLA changed its parameters), else from its optimized HLO text
+/// (`<stem>.txt`), else from the dump's parameter allocations.
+struct RunFacts
+{
+    /// One module, on the calling thread; an unreadable one comes back with `read` false and
+    /// its error.
+    static RunSummary::Module read(const QString &path, int threads,
+                                   const std::atomic<bool> *cancel = nullptr);
+    /// Every file of a folder's listing, side by side on `threads` (as ModuleFigures::readEach),
+    /// `done(i, module)` on the reading threads as each is read, in no set order.
+    static void readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+                         const std::atomic<bool> *cancel,
+                         const std::function<void(qsizetype, RunSummary::Module)> &done);
+};
+
+} // namespace bufferscope

@@ -23,8 +23,9 @@ namespace {
 /// `--folder DIR --modules N`: a dump folder as a JAX training run leaves it, one module per
 /// compiled function: N small modules of 4 to 128 values each (log-uniform: half under 23
 /// values, some 13 KB; the largest some 115 KB; a real folder of 4,276 modules holds about
-/// 100 MB), three in four with XLA's memory-usage report beside them. Named as XLA names them, so
-/// `bufferscope list DIR` and Open Folder read them as such.
+/// 100 MB), three in four with XLA's memory-usage report beside them, each with the ENTRY line
+/// of its `before_optimizations.txt` (97 functions, each compiled with up to three signatures).
+/// Named as XLA names them, so `bufferscope list DIR` and Open Folder read them as such.
 int writeFolder(const std::string &dir, long long modules, std::uint64_t seed)
 {
     std::mt19937_64 random(seed);
@@ -54,6 +55,24 @@ int writeFolder(const std::string &dir, long long modules, std::uint64_t seed)
         }
         bytes += bufferscope::bench::generateDump(options, f).fileBytes;
         std::fclose(f);
+        // The program as traced, which XLA writes as module_NNNN.NAME.before_optimizations.txt:
+        // its ENTRY line, whose first argument's batch changes with the compile (8, 16 or 32
+        // rows: each function compiled with up to three signatures), as `summary` reads it.
+        char before[200];
+        std::snprintf(before, sizeof before,
+                      "%s/module_%04lld.jit_step_%lld.before_optimizations.txt", dir.c_str(), i,
+                      i % 97);
+        if (std::FILE *b = std::fopen(before, "wb")) {
+            std::fprintf(
+                b,
+                "HloModule jit_step_%lld, entry_computation_layout={(f32[%d,128]{1,0}, "
+                "s32[])->f32[128]{0}}\n\n%%add (x: f32[], y: f32[]) -> f32[] {\n  ROOT "
+                "%%a = f32[] add(f32[] %%x, f32[] %%y)\n}\n\nENTRY %%main.%lld (Arg_0.1: "
+                "f32[%d,128]{1,0}, Arg_1.2: s32[]) -> f32[128] {\n  ROOT %%r = f32[128]{0} "
+                "parameter(1)\n}\n\n",
+                i % 97, 8 << (i / 97 % 3), i, 8 << (i / 97 % 3));
+            std::fclose(b);
+        }
         if (r)
             std::fclose(r);
     }

@@ -3,6 +3,7 @@
 #include "DumpFiles.h"
 #include "TableCsv.h"
 #include "Workspace.h"
+#include "analysis/RunSummary.h"
 #include "model/ModuleNames.h"
 #include "models/QtText.h"
 
@@ -12,12 +13,15 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStyle>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace bufferscope {
 
@@ -56,7 +60,8 @@ public:
 
 ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     : QWidget(parent), m_workspace(workspace), m_status(new QLabel(this)),
-      m_tree(new QTreeWidget(this)), m_resort(new QTimer(this)), m_drain(new QTimer(this))
+      m_tree(new QTreeWidget(this)), m_filter(new QLineEdit(this)), m_resort(new QTimer(this)),
+      m_drain(new QTimer(this))
 {
     m_tree->setColumnCount(ColumnCount);
     TableCsv::addActions(m_tree, QStringLiteral("modules"));
@@ -72,7 +77,7 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
         FilesColumn, tr("The module's dump files: one, or three where XLA splits the dump (since "
                         "April 2026). Its memory-usage report and optimized HLO text are read "
                         "when it is opened"));
-    m_tree->setRootIsDecorated(false);
+    m_tree->setRootIsDecorated(true); // a function's compiles open under its row
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->setSortingEnabled(true);
@@ -92,16 +97,20 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     m_tree->header()->resizeSection(FilesColumn,
                                     metrics.horizontalAdvance(QStringLiteral("Files")) + pad);
     m_tree->setToolTip(tr("Modules found in what you opened; double-click to open one"));
-    // Which figures to show: right-click the header. Files (1 or 3) is hidden at first, so the
-    // module names keep what room there is.
+    // Which figures to show: right-click the header. Total, At step and Files are hidden at
+    // first, so the module names keep what room there is (a third of a laptop screen showed
+    // "jit_ste…" with them); a name too long is cut in its middle, where its function's
+    // number and its compile count stay in sight.
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->header()->setContextMenuPolicy(Qt::ActionsContextMenu);
     const QStringList names = {tr("Holds"), tr("Total"), tr("Live peak"), tr("At step"),
                                tr("Files")};
     for (int c = HeldColumn; c <= FilesColumn; ++c) {
         auto *show = new QAction(tr("Show %1").arg(names[c - HeldColumn]), m_tree->header());
         show->setCheckable(true);
-        show->setChecked(c != FilesColumn);
-        m_tree->setColumnHidden(c, c == FilesColumn);
+        const bool shown = c == HeldColumn || c == PeakColumn;
+        show->setChecked(shown);
+        m_tree->setColumnHidden(c, !shown);
         connect(show, &QAction::toggled, this,
                 [this, c](bool on) { m_tree->setColumnHidden(c, !on); });
         m_tree->header()->addAction(show);
@@ -111,9 +120,15 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
     // widens the dock (one line of it had made a 1366-pixel window 2234 pixels wide).
     m_status->setWordWrap(true);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_filter->setPlaceholderText(tr("Filter by name or file"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Keeps the modules whose name, function or file holds this text "
+                            "(any case); a function's row stays while one of its compiles does"));
+    connect(m_filter, &QLineEdit::textChanged, this, &ModuleBrowser::setFilter);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_status);
+    layout->addWidget(m_filter);
     layout->addWidget(m_tree, 1);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         Q_EMIT moduleActivated(item->data(ModuleColumn, kFileRole).toString());
@@ -129,7 +144,10 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
 
 int ModuleBrowser::count() const
 {
-    return m_tree->topLevelItemCount();
+    int rows = 0;
+    for (auto it = m_itemOf.cbegin(); it != m_itemOf.cend(); ++it)
+        rows += it.value() != nullptr;
+    return rows;
 }
 
 QString ModuleBrowser::fileAt(int row) const
@@ -145,6 +163,8 @@ void ModuleBrowser::setFiles(const DumpFiles &found, const QString &loadedElsewh
     m_itemOf.clear();
     m_figures.clear();
     m_pending.clear();
+    m_familyFiles.clear();
+    m_familyItem.clear();
     // A row appears when its module's figures do: thousands of placeholder rows cost the GUI
     // thread more than the scan takes to fill them.
     for (const QString &file : found.files)
@@ -194,7 +214,8 @@ void ModuleBrowser::addPending()
     clock.start();
     QList<QTreeWidgetItem *> rows;
     qsizetype taken = 0;
-    for (; taken < m_pending.size() && rows.size() < kRowsPerTurn; ++taken) {
+    int added = 0; // modules given their row this turn
+    for (; taken < m_pending.size() && added < kRowsPerTurn; ++taken) {
         const ScannedModule &m = m_pending[taken];
         const auto at = m_itemOf.find(m.file);
         if (at == m_itemOf.end() || at.value())
@@ -202,14 +223,40 @@ void ModuleBrowser::addPending()
         auto *item = new Item;
         at.value() = item;
         fill(item, m.file, m.figures);
-        rows << item;
         --m_remaining;
+        ++added;
+        // Its function's row: alone it is a row of its own; a second compile makes the
+        // function a row with both under it.
+        const QString function =
+            toQString(RunSummary::functionOf(ModuleNames::moduleName(m.file.toStdString())));
+        QStringList &files = m_familyFiles[function];
+        files << m.file;
+        if (files.size() == 1) {
+            rows << item;
+        } else {
+            QTreeWidgetItem *family = m_familyItem.value(function, nullptr);
+            if (!family) {
+                family = new Item;
+                m_familyItem.insert(function, family);
+                QTreeWidgetItem *first = m_itemOf.value(files.front(), nullptr);
+                if (const int place = m_tree->indexOfTopLevelItem(first); place >= 0)
+                    m_tree->takeTopLevelItem(place);
+                else
+                    rows.removeOne(first);
+                family->addChild(first);
+                rows << family;
+            }
+            family->addChild(item);
+            fillFamily(family, function);
+            family->setHidden(!matches(family));
+        }
+        item->setHidden(!matches(item));
     }
     m_pending.remove(0, taken);
     if (!m_pending.isEmpty())
         m_drain->start();
-    if (rows.isEmpty())
-        return;
+    if (added == 0)
+        return; // (rows may be empty: every module of the turn went under its function)
     if (m_tree->isSortingEnabled()) {
         m_tree->setSortingEnabled(false);
         m_resort->start();
@@ -221,7 +268,7 @@ void ModuleBrowser::addPending()
     } else {
         updateStatus();
     }
-    spdlog::debug("modules: {} rows added in {} ms", rows.size(), clock.elapsed());
+    spdlog::debug("modules: {} added in {} ms", added, clock.elapsed());
 }
 
 void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures)
@@ -273,6 +320,85 @@ void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const Modul
     }
 }
 
+void ModuleBrowser::fillFamily(QTreeWidgetItem *family, const QString &name)
+{
+    const QStringList &files = m_familyFiles.value(name);
+    qint64 heldMax = -1, heldSum = 0, totalSum = 0, peakMax = -1;
+    QString largest;
+    for (const QString &file : files) {
+        const ModuleFigures &f = m_figures[file];
+        if (f.status != ModuleFigures::Status::Read)
+            continue;
+        heldMax = std::max<qint64>(heldMax, f.held);
+        heldSum += std::max<qint64>(f.held, 0);
+        totalSum += f.total;
+        if (f.step >= 0)
+            peakMax = std::max(peakMax, f.peak);
+        if (largest.isEmpty() || ModuleFigures::ranksAbove(f, file, m_figures[largest], largest))
+            largest = file;
+    }
+    family->setText(ModuleColumn, tr("%1 · %2 compiles").arg(name).arg(files.size()));
+    family->setData(ModuleColumn, kFileRole, largest.isEmpty() ? files.front() : largest);
+    family->setToolTip(
+        ModuleColumn,
+        plainToolTip(tr("%1: compiled %2 times; the most one holds is %3 (%4), "
+                        "%5 in all. Opens the one that holds the most.")
+                         .arg(name)
+                         .arg(files.size())
+                         .arg(humanBytesText(std::max<qint64>(heldMax, 0)),
+                              toQString(ModuleNames::shortName(largest.toStdString())),
+                              humanBytesText(heldSum))));
+    for (int c = HeldColumn; c <= FilesColumn; ++c)
+        family->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    family->setText(HeldColumn, heldMax >= 0 ? humanBytesText(heldMax) : QStringLiteral("—"));
+    family->setToolTip(HeldColumn, tr("the most one compile holds: %1 bytes; all %2 compiles: %3 "
+                                      "bytes")
+                                       .arg(heldMax)
+                                       .arg(files.size())
+                                       .arg(heldSum));
+    family->setData(HeldColumn, kSortRole, heldMax);
+    family->setText(TotalColumn, humanBytesText(totalSum));
+    family->setToolTip(TotalColumn, tr("%1 bytes in all its compiles").arg(totalSum));
+    family->setData(TotalColumn, kSortRole, totalSum);
+    family->setText(PeakColumn, peakMax >= 0 ? humanBytesText(peakMax) : QStringLiteral("—"));
+    family->setToolTip(PeakColumn,
+                       tr("the largest live peak of its compiles: %1 bytes").arg(peakMax));
+    family->setData(PeakColumn, kSortRole, peakMax);
+    family->setData(StepColumn, kSortRole, qint64(-1));
+    family->setText(FilesColumn, QString::number(files.size()));
+    family->setData(FilesColumn, kSortRole, qint64(files.size()));
+}
+
+bool ModuleBrowser::matches(const QTreeWidgetItem *item) const
+{
+    const QString text = m_filter->text().trimmed();
+    if (text.isEmpty())
+        return true;
+    const auto holds = [&text](const QString &s) { return s.contains(text, Qt::CaseInsensitive); };
+    if (holds(item->text(ModuleColumn)) || holds(item->data(ModuleColumn, kFileRole).toString()))
+        return true;
+    for (int i = 0; i < item->childCount(); ++i)
+        if (matches(item->child(i)))
+            return true;
+    // A compile of a function whose name matches.
+    const QTreeWidgetItem *parent = item->parent();
+    return parent && m_familyItem.key(const_cast<QTreeWidgetItem *>(parent))
+                         .contains(text, Qt::CaseInsensitive);
+}
+
+void ModuleBrowser::setFilter(const QString &text)
+{
+    if (m_filter->text() != text)
+        m_filter->setText(text); // comes back here through textChanged
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *row = m_tree->topLevelItem(i);
+        for (int k = 0; k < row->childCount(); ++k)
+            row->child(k)->setHidden(!matches(row->child(k)));
+        row->setHidden(!matches(row));
+    }
+    updateStatus();
+}
+
 void ModuleBrowser::resort()
 {
     QElapsedTimer clock;
@@ -298,7 +424,10 @@ void ModuleBrowser::setOpenFile(const QString &file)
     if (file != m_openFile)
         bold(m_itemOf.value(m_openFile, nullptr), false);
     m_openFile = file;
-    bold(m_itemOf.value(file, nullptr), true);
+    QTreeWidgetItem *open = m_itemOf.value(file, nullptr);
+    bold(open, true);
+    if (open && open->parent())
+        open->parent()->setExpanded(true); // the open compile shows under its function
     updateStatus();
 }
 
@@ -310,9 +439,14 @@ void ModuleBrowser::updateStatus()
                               .arg(m_itemOf.size()));
         return;
     }
-    QString text = tr("%1 module(s), the one the device holds most for first; "
-                      "double-click one (or Enter) to open it.")
-                       .arg(count());
+    QString text = m_familyItem.isEmpty()
+                       ? tr("%1 module(s), the one the device holds most for first; "
+                            "double-click one (or Enter) to open it.")
+                             .arg(count())
+                       : tr("%1 module(s) of %2 function(s), the one the device holds most for "
+                            "first; double-click one (or Enter) to open it.")
+                             .arg(count())
+                             .arg(m_familyFiles.size());
     // Which one is open, and whether the top one is another (the user opened another, or
     // sorted by another column).
     const QTreeWidgetItem *open = m_itemOf.value(m_openFile, nullptr);

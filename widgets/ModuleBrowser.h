@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QTimer;
@@ -22,7 +23,10 @@ struct ScannedModule;
 /// bytes, peak and its step, and the module's files. The workspace reads them in the
 /// background, many at a time; each row appears with its figures, and the list is kept sorted
 /// by the column the header shows (what the device holds, largest first, to begin with).
-/// Double-click (or Enter) opens a module.
+/// A function compiled more than once is one row (its *family*: `jit_train_step · 63
+/// compiles`) with its compiles under it: the most any of them holds, their total, the largest
+/// live peak; it opens its largest module. The filter box keeps the rows whose name or file
+/// holds its text. Double-click (or Enter) opens a module.
 class ModuleBrowser : public QWidget
 {
     Q_OBJECT
@@ -47,8 +51,13 @@ public:
     /// The figures of a listed file, read by someone else (ignored when it is not listed or
     /// already has them).
     void setKnownResult(const QString &file, const ModuleFigures &figures);
-    /// The rows so far: one per module read.
+    /// The modules read so far (each one row, alone or under its family).
     int count() const;
+    /// The families with more than one compile so far (rows with the compiles under them).
+    int familyCount() const { return static_cast<int>(m_familyItem.size()); }
+    /// Keeps the rows whose module name, file or function holds `text` (any case).
+    void setFilter(const QString &text);
+    QLineEdit *filterBox() const { return m_filter; }
     /// The module the device holds most for (ties: the larger total, then the file name) among
     /// those read; empty when none is.
     QString largestModule() const;
@@ -69,6 +78,10 @@ private:
     void applyResults(const QList<ScannedModule> &modules);
     void addPending();
     void fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures);
+    /// A family's row: the most its compiles hold, their total, the largest live peak, and the
+    /// largest module's file, which it opens.
+    void fillFamily(QTreeWidgetItem *family, const QString &name);
+    bool matches(const QTreeWidgetItem *item) const;
 
     Workspace *m_workspace;
     QLabel *m_status;
@@ -78,9 +91,12 @@ private:
     QString m_openFile;
     QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row (null until it is read)
     QHash<QString, ModuleFigures> m_figures;    ///< file → what it was read for
-    QTimer *m_resort;                           ///< sorts the rows results came in for
-    QList<ScannedModule> m_pending;             ///< read, their rows not made yet
-    QTimer *m_drain;                            ///< makes the next rows of m_pending
+    QLineEdit *m_filter;
+    QHash<QString, QStringList> m_familyFiles;      ///< function → its modules read so far
+    QHash<QString, QTreeWidgetItem *> m_familyItem; ///< function → its row, when 2+ compiles
+    QTimer *m_resort;                               ///< sorts the rows results came in for
+    QList<ScannedModule> m_pending;                 ///< read, their rows not made yet
+    QTimer *m_drain;                                ///< makes the next rows of m_pending
     void updateStatus();
     void resort();
 };

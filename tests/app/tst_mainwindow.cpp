@@ -347,6 +347,61 @@ private Q_SLOTS:
         QSettings().clear();
     }
 
+    // A function compiled more than once is one row with its compiles under it (issue 52):
+    // jit_step three times (tpu_unstack, tpu_random_normal, gpu_vllm_update_slice: 3136,
+    // 92164 and 1506 B held), jit_other once (tpu_dynamic_slice, 18980 B).
+    void modulesByFunction()
+    {
+        QTemporaryDir dir;
+        const auto put = [&dir](const char *sample, const char *stem) {
+            QVERIFY(QFile::copy(
+                testutil::sampleTruth(sample).path(),
+                dir.filePath(QLatin1String(stem) + QStringLiteral(".sm_8.0_gpu_after_optimizations-"
+                                                                  "buffer-assignment.txt"))));
+        };
+        put("tpu_unstack", "module_0001.jit_step");
+        put("tpu_random_normal", "module_0002.jit_step");
+        put("gpu_vllm_update_slice", "module_0003.jit_step");
+        put("tpu_dynamic_slice", "module_0004.jit_other");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(drop(&w, {QUrl::fromLocalFile(dir.path())}));
+        ModuleBrowser *modules = w.modules();
+        // The one the device holds most for opens: tpu_random_normal, 92164 B.
+        QVERIFY(
+            waitLoaded(w, QStringLiteral("module_0002.jit_step.sm_8.0_gpu_after_optimizations")));
+        QCOMPARE(modules->count(), 4);
+        QCOMPARE(modules->familyCount(), 1);
+        QTreeWidget *tree = modules->tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        QTreeWidgetItem *family = tree->topLevelItem(0);
+        QCOMPARE(family->text(ModuleBrowser::ModuleColumn),
+                 QStringLiteral("jit_step · 3 compiles"));
+        QCOMPARE(family->childCount(), 3);
+        QCOMPARE(family->toolTip(ModuleBrowser::HeldColumn),
+                 QStringLiteral("the most one compile holds: 92164 bytes; all 3 compiles: "
+                                "96806 bytes"));
+        QVERIFY(family->isExpanded()); // the open compile is under it
+        // The family row opens its largest compile; the filter keeps what matches.
+        QCOMPARE(modules->fileAt(0), w.current().path);
+        modules->setFilter(QStringLiteral("OTHER"));
+        QVERIFY(family->isHidden());
+        QVERIFY(!tree->topLevelItem(1)->isHidden());
+        modules->setFilter(QStringLiteral("0003"));
+        QVERIFY(!family->isHidden());
+        int shown = 0;
+        for (int i = 0; i < family->childCount(); ++i)
+            shown += !family->child(i)->isHidden();
+        QCOMPARE(shown, 1);
+        modules->setFilter(QString());
+        QVERIFY(!family->isHidden() && !tree->topLevelItem(1)->isHidden());
+        // Only Holds and Live peak are shown at first, so the names keep the dock's width.
+        QVERIFY(tree->isColumnHidden(ModuleBrowser::TotalColumn));
+        QVERIFY(tree->isColumnHidden(ModuleBrowser::StepColumn));
+        QVERIFY(!tree->isColumnHidden(ModuleBrowser::PeakColumn));
+    }
+
     void dropFolderListsModules()
     {
         MainWindow w;

@@ -1,7 +1,9 @@
 #include "RunFacts.h"
 
+#include "DumpFiles.h"
 #include "LoadedDump.h"
 #include "analysis/DeviceFit.h"
+#include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
 #include "parse/MappedFile.h"
 #include "parse/ModuleFiles.h"
@@ -87,6 +89,48 @@ void RunFacts::readEach(const QStringList &files, const QList<qint64> &bytes, in
         if (!stopped())
             done(static_cast<qsizetype>(k), read(files[static_cast<qsizetype>(k)], 1, cancel));
     });
+}
+
+RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t top,
+                               QStringList *problems)
+{
+    const DumpFiles found = DumpFiles::collect({folder});
+    if (problems)
+        *problems += found.problems;
+    std::vector<RunSummary::Module> modules(static_cast<std::size_t>(found.files.size()));
+    readEach(found.files, found.bytes, threads, nullptr, [&](qsizetype i, RunSummary::Module m) {
+        modules[static_cast<std::size_t>(i)] = std::move(m);
+    });
+    return RunSummary::of(std::move(modules), top);
+}
+
+RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
+                                      const RunSummary::Module &after, int threads)
+{
+    RunDiff::Comparison c;
+    LoadedDump a;
+    LoadedDump b;
+    QString error;
+    ParseOptions options;
+    options.threads = threads;
+    options.companions = false;
+    if (!loadDump(QString::fromStdString(before.file), a, error, options) ||
+        !loadDump(QString::fromStdString(after.file), b, error, options))
+        return c;
+    const DumpDiff d =
+        DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
+    c.ok = true;
+    c.heldDelta = d.why.heldAfter - d.why.heldBefore;
+    c.peakDelta = d.peakDelta();
+    if (!d.why.causes.empty()) {
+        c.hasCause = true;
+        c.cause = d.why.causes.front().text;
+        c.causeKind = d.why.causes.front().kind;
+    }
+    c.lostDonation = d.lostDonations() > 0;
+    const std::size_t smaller = std::min(a.dump->values.size(), b.dump->values.size());
+    c.matched = smaller == 0 ? 0.0 : static_cast<double>(d.matched) / static_cast<double>(smaller);
+    return c;
 }
 
 } // namespace bufferscope

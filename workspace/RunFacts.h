@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
 
 #include <QList>
@@ -27,6 +28,13 @@ struct RunFacts
     static void readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
                          const std::atomic<bool> *cancel,
                          const std::function<void(qsizetype, RunSummary::Module)> &done);
+    /// A folder's summary: every module read (readEach), then RunSummary::of.
+    static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
+                                QStringList *problems = nullptr);
+    /// Two modules loaded whole and compared (DumpDiff): the deltas, the main cause and how
+    /// much of each matched the other by structure; RunDiff asks for it.
+    static RunDiff::Comparison compare(const RunSummary::Module &before,
+                                       const RunSummary::Module &after, int threads);
 };
 
 } // namespace bufferscope

@@ -1,12 +1,16 @@
 #include "Commands.h"
 #include "LoadedDump.h"
 #include "Output.h"
+#include "RunFacts.h"
 #include "analysis/DumpDiff.h"
 #include "report/DiffReport.h"
 #include "report/Report.h"
+#include "report/RunDiffReport.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
 #include "util/Stopwatch.h"
+
+#include <QFileInfo>
 
 #include <spdlog/spdlog.h>
 
@@ -17,6 +21,54 @@
 namespace bufferscope {
 
 using cli::fail;
+
+namespace {
+
+/// `diff RUN_A RUN_B`: two folders compared function by function (analysis/RunDiff). The gates
+/// are diff's, judged on every changed compile.
+int runRunDiff(const QString &before, const QString &after, bool json, int top,
+               std::int64_t failAboveDelta, bool failOnLostDonation,
+               const std::vector<CauseKind> &failOn, int threads)
+{
+    const Stopwatch clock;
+    QStringList problems;
+    const RunSummary a = RunFacts::summarize(before, threads, 20, &problems);
+    const RunSummary b = RunFacts::summarize(after, threads, 20, &problems);
+    for (const QString &p : problems)
+        fail(p, 0);
+    if (a.modules.empty() || b.modules.empty())
+        return 2;
+    const RunDiff d =
+        RunDiff::of(a, b, [threads](const RunSummary::Module &x, const RunSummary::Module &y) {
+            return RunFacts::compare(x, y, threads);
+        });
+    spdlog::debug("runs compared in {:.3f} s", clock.seconds());
+    const std::string out = json ? RunDiffReport::json(d, before.toStdString(), after.toStdString())
+                                 : RunDiffReport::text(d, before.toStdString(), after.toStdString(),
+                                                       static_cast<std::size_t>(top));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    int code = 0;
+    for (const RunDiff::Changed &c : d.changed) {
+        const QString who = QString::fromStdString(c.name + " " + c.signature);
+        if (failAboveDelta >= 0 && c.peakDelta() > failAboveDelta)
+            code = fail(QStringLiteral("%1: the live peak grew by %2, more than the allowed %3")
+                            .arg(who, QString::fromStdString(humanBytes(c.peakDelta())),
+                                 QString::fromStdString(humanBytes(failAboveDelta))),
+                        3);
+        if (failOnLostDonation && c.comparison.lostDonation)
+            code = fail(who + QStringLiteral(": a donated parameter is no longer donated"), 3);
+        if (c.comparison.hasCause &&
+            std::find(failOn.begin(), failOn.end(), c.comparison.causeKind) != failOn.end())
+            code = fail(QStringLiteral("%1: %2: %3")
+                            .arg(QString::fromLatin1(causeKindKey(c.comparison.causeKind)), who,
+                                 QString::fromStdString(c.comparison.cause)),
+                        3);
+    }
+    return code;
+}
+
+} // namespace
 
 int runDiff(const Args &args, int threads)
 {
@@ -51,9 +103,17 @@ int runDiff(const Args &args, int threads)
     }
     const QStringList &files = args.positional();
     if (files.size() != 2)
-        return fail(QStringLiteral("diff needs two dump files, A (before) and B (after)\n") +
+        return fail(QStringLiteral("diff needs two dump files, A (before) and B (after), or two "
+                                   "dump folders (runs)\n") +
                         cli::usageOf(u"diff"),
                     1);
+    const bool folderA = QFileInfo(files[0]).isDir();
+    const bool folderB = QFileInfo(files[1]).isDir();
+    if (folderA && folderB)
+        return runRunDiff(files[0], files[1], json, options.top, *failAboveDelta,
+                          failOnLostDonation, failOn, threads);
+    if (folderA || folderB)
+        return fail(QStringLiteral("diff compares two dumps or two folders, not one of each"), 1);
     // Both files at once, each on half the threads.
     const int half = std::max(1, threadsFor(threads) / 2);
     LoadedDump a;

@@ -304,6 +304,104 @@ private Q_SLOTS:
                  2);
     }
 
+    // Two runs compared function by function. Before: jit_step (gpu_decoder_layer, Arg_0
+    // f32[8,128]), jit_old (tpu_unstack), jit_gone (tpu_random_normal). After: jit_step the
+    // same and again with f32[16,128] (tpu_dynamic_slice), jit_new (tpu_unstack: jit_old
+    // renamed, the same program), jit_fresh (gpu_vllm_update_slice).
+    void twoRunsCompared()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        const auto entry = [](const char *arg0) -> QByteArray {
+            return QByteArray("HloModule m\n\nENTRY %main.9 (Arg_0.1: ") + arg0 +
+                   ") -> f32[8] {\n}\n";
+        };
+        place(a, "gpu_decoder_layer", QStringLiteral("module_0001.jit_step"));
+        write(a.filePath(QStringLiteral("module_0001.jit_step.before_optimizations.txt")),
+              entry("f32[8,128]{1,0}"));
+        place(a, "tpu_unstack", QStringLiteral("module_0002.jit_old"));
+        place(a, "tpu_random_normal", QStringLiteral("module_0003.jit_gone"));
+        place(b, "gpu_decoder_layer", QStringLiteral("module_0001.jit_step"));
+        write(b.filePath(QStringLiteral("module_0001.jit_step.before_optimizations.txt")),
+              entry("f32[8,128]{1,0}"));
+        place(b, "tpu_dynamic_slice", QStringLiteral("module_0004.jit_step"));
+        write(b.filePath(QStringLiteral("module_0004.jit_step.before_optimizations.txt")),
+              entry("f32[16,128]{1,0}"));
+        place(b, "tpu_unstack", QStringLiteral("module_0002.jit_new"));
+        place(b, "gpu_vllm_update_slice", QStringLiteral("module_0005.jit_fresh"));
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("diff"), a.path(), b.path(), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(d.value(QStringLiteral("appeared")).toArray(),
+                 QJsonArray({QStringLiteral("jit_fresh")}));
+        QCOMPARE(d.value(QStringLiteral("vanished")).toArray(),
+                 QJsonArray({QStringLiteral("jit_gone")}));
+        const QJsonArray recompiled = d.value(QStringLiteral("recompiled")).toArray();
+        QCOMPARE(recompiled.size(), 1);
+        QCOMPARE(recompiled[0].toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("jit_step"));
+        QCOMPARE(recompiled[0].toObject().value(QStringLiteral("before")).toInteger(), 1);
+        QCOMPARE(recompiled[0].toObject().value(QStringLiteral("after")).toInteger(), 2);
+        // jit_step's f32[8,128] compile is the same module: paired and unchanged; jit_old is
+        // jit_new, renamed, holding what it held.
+        QCOMPARE(d.value(QStringLiteral("paired_compiles")).toInteger(), 2);
+        QCOMPARE(d.value(QStringLiteral("unchanged_compiles")).toInteger(), 1);
+        const QJsonArray changed = d.value(QStringLiteral("changed")).toArray();
+        QCOMPARE(changed.size(), 1);
+        const QJsonObject renamed = changed[0].toObject();
+        QCOMPARE(renamed.value(QStringLiteral("name")).toString(), QStringLiteral("jit_new"));
+        QCOMPARE(renamed.value(QStringLiteral("renamed_from")).toString(),
+                 QStringLiteral("jit_old"));
+        QCOMPARE(renamed.value(QStringLiteral("held_delta")).toInteger(-1), 0);
+        QCOMPARE(renamed.value(QStringLiteral("peak_delta")).toInteger(-1), 0);
+        QVERIFY(renamed.contains(QStringLiteral("cause")));
+        // A folder and a file are not a pair.
+        QCOMPARE(
+            testutil::runBufferscope(
+                {QStringLiteral("diff"), a.path(),
+                 QString::fromStdString(testutil::sampleTruth("tpu_unstack").path().toStdString())})
+                .code,
+            1);
+    }
+
+    // ../shared/real/pairs/renamed: one program before and after its author renamed the
+    // function (jit__tau_channel_step → jit__tau_kernel) and turned a concatenate into a
+    // two-output fusion; its live peak moves by 16 bytes (../shared/real/SOURCES.md).
+    void realRenamedRun()
+    {
+        const QString pairs =
+            QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/pairs/renamed"));
+        if (!QFileInfo::exists(pairs))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        const QString before = pairs + QStringLiteral("/before");
+        const QString after = pairs + QStringLiteral("/after");
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("diff"), before, after, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(d.value(QStringLiteral("appeared")).toArray().isEmpty());
+        QVERIFY(d.value(QStringLiteral("vanished")).toArray().isEmpty());
+        const QJsonObject c = d.value(QStringLiteral("changed")).toArray()[0].toObject();
+        QCOMPARE(c.value(QStringLiteral("name")).toString(), QStringLiteral("jit__tau_kernel"));
+        QCOMPARE(c.value(QStringLiteral("renamed_from")).toString(),
+                 QStringLiteral("jit__tau_channel_step"));
+        QCOMPARE(c.value(QStringLiteral("peak_delta")).toInteger(), 16);
+        QVERIFY(!c.value(QStringLiteral("cause")).toString().isEmpty());
+        // The gates are diff's: the peak grew by 16 B, more than 8.
+        QCOMPARE(
+            testutil::runBufferscope({QStringLiteral("diff"), before, after,
+                                      QStringLiteral("--fail-above-delta"), QStringLiteral("8")})
+                .code,
+            3);
+        QCOMPARE(
+            testutil::runBufferscope({QStringLiteral("diff"), before, after,
+                                      QStringLiteral("--fail-above-delta"), QStringLiteral("16")})
+                .code,
+            0);
+    }
+
     // ../shared/real: jit__kernel's largest collective is all-gather-start.1, whose {1} part is
     // 3686400000 B (its allocation line).
     void realFolder()

@@ -29,6 +29,7 @@
 #include "flows/OomFlow.h"
 #include "flows/OpenFlow.h"
 #include "flows/RecentFiles.h"
+#include "flows/RunFlow.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_status = new LoadStatus(statusBar(), m_workspace);
     m_oom = new OomFlow(this, m_workspace);
     m_fit = new FitFlow(this, m_workspace, m_oom);
+    m_run = new RunFlow(this, m_workspace, m_fit);
     m_open = new OpenFlow(this, m_workspace, m_modules, m_docks->modules(), m_status, m_oom, m_fit);
     connect(m_oom, &OomFlow::opened, this, &MainWindow::oomOpened);
     connect(m_fit, &FitFlow::ready, this, &MainWindow::deviceFitReady);
@@ -111,8 +113,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_modules->setKnownResult(path, notRead);
     });
     connect(m_workspace, &Workspace::compareReady, this, &MainWindow::openComparison);
-    // Another memory space on show is said, whoever switched it: selecting an S(2) value moves
-    // the usage chart there (issue 35, item 21).
+    // Another memory space on show is said, whoever switched it (an S(2) value selected).
     connect(m_workspace, &Workspace::memorySpaceChanged, this, [this](int space) {
         const int value = selection()->currentValue();
         const bool followed =
@@ -403,6 +404,7 @@ void MainWindow::createActions()
     deviceFit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     deviceFit->setToolTip(tr("The open folder's modules on one device: what it holds while each "
                              "runs, against a limit"));
+    m_run->addActions(tools);
     tools->addAction(tr("Open an &Out-of-Memory Log…"), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open the log of a run that ran out of memory"),

@@ -24,6 +24,7 @@ class DockLayout;
 class RecentFiles;
 class FileNotice;
 class FitFlow;
+class RunFlow;
 class LoadStatus;
 class OomFlow;
 class OpenFlow;
@@ -77,6 +78,8 @@ public:
     /// Tools ▸ Device Fit: the modules of the open folder (or the open module) on one device,
     /// measured on a job; returns the window. `limit` as FitView::setLimit, empty: the budget.
     class FitView *showDeviceFit(const QString &limit = {});
+    /// Tools ▸ Run Summary (RunFlow).
+    RunFlow *runFlow() const { return m_run; }
     /// Exports `view` without asking; returns false and shows why on failure. A CSV is made
     /// and written in the background (ChartView::writeCsvInBackground): true means it was
     /// started, and the status bar or a warning says how it ended.
@@ -184,6 +187,7 @@ private:
     FileNotice *m_notice = nullptr;
     OomFlow *m_oom = nullptr;
     FitFlow *m_fit = nullptr;
+    RunFlow *m_run = nullptr;
     OpenFlow *m_open = nullptr;
     RecentFiles *m_recent = nullptr;
     ChartExportFlow *m_export = nullptr;

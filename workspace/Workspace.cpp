@@ -1,6 +1,7 @@
 #include "Workspace.h"
 
 #include "OomJoin.h"
+#include "RunFacts.h"
 #include "analysis/SourceFrames.h"
 #include "models/Selection.h"
 #include "parse/ModuleFiles.h"
@@ -24,6 +25,7 @@ Workspace::Workspace(QObject *parent)
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
+      m_runLane(m_jobs->newLane("run", JobRunner::Scope::Session)),
       m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
              decltype(m_rows)::Jobs::Latest, this, [this] { Q_EMIT ganttRowsReady(); }),
       m_layout(m_jobs, m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump),
@@ -385,6 +387,29 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
             return r;
         },
         [done = std::move(done)](Result r) { done(r.modules, r.errors); },
+        [progress = std::move(progress)](qint64 at, qint64 total) {
+            progress(static_cast<int>(at), static_cast<int>(total));
+        });
+}
+
+void Workspace::summarizeRun(const QStringList &files, QObject *requester,
+                             std::function<void(int, int)> progress, RunSummarized done)
+{
+    m_jobs->run(
+        m_runLane, requester,
+        [files, threads = m_threads](const JobControl &control) {
+            std::vector<RunSummary::Module> modules(static_cast<std::size_t>(files.size()));
+            std::mutex lock;
+            std::size_t read = 0;
+            RunFacts::readEach(files, {}, threads, control.flag(),
+                               [&](qsizetype i, RunSummary::Module m) {
+                                   modules[static_cast<std::size_t>(i)] = std::move(m);
+                                   const std::lock_guard<std::mutex> hold(lock);
+                                   control.progress(static_cast<qint64>(++read), files.size());
+                               });
+            return RunSummary::of(std::move(modules), 50);
+        },
+        [done = std::move(done)](RunSummary s) { done(s); },
         [progress = std::move(progress)](qint64 at, qint64 total) {
             progress(static_cast<int>(at), static_cast<int>(total));
         });

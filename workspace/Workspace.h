@@ -9,6 +9,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/RunSummary.h"
 #include "analysis/ValueFlow.h"
 #include "report/OomReport.h"
 
@@ -154,6 +155,13 @@ public:
     /// the end reach `requester` while it lives. A newer request replaces an older one.
     void measureModules(const QStringList &files, QObject *requester,
                         std::function<void(int, int)> progress, Measured done);
+    /// What summarizeRun hands its requester: the run as a whole (analysis/RunSummary).
+    using RunSummarized = std::function<void(const RunSummary &)>;
+    /// Reads every module of `files` for the run summary (RunFacts), side by side on a job,
+    /// `progress(done, total)` as they are read; `done` gets the summary. A newer request
+    /// replaces one running.
+    void summarizeRun(const QStringList &files, QObject *requester,
+                      std::function<void(int, int)> progress, RunSummarized done);
 
     // --- Derived data -----------------------------------------------------------------------
 
@@ -254,6 +262,7 @@ private:
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,
                             const char *name);
     JobRunner::Lane m_fitLane;
+    JobRunner::Lane m_runLane;
     LoadedDump m_current;
     struct Subscriber
     {

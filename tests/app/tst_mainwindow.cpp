@@ -14,6 +14,7 @@
 #include "ModuleBrowser.h"
 #include "OomView.h"
 #include "Preferences.h"
+#include "RunSummaryView.h"
 #include "SampleTruths.h"
 #include "SourceView.h"
 #include "TableCsv.h"
@@ -24,6 +25,7 @@
 #include "Workspace.h"
 #include "core/EditedDumps.h"
 #include "flows/LoadStatus.h"
+#include "flows/RunFlow.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
@@ -400,6 +402,25 @@ private Q_SLOTS:
         QVERIFY(tree->isColumnHidden(ModuleBrowser::TotalColumn));
         QVERIFY(tree->isColumnHidden(ModuleBrowser::StepColumn));
         QVERIFY(!tree->isColumnHidden(ModuleBrowser::PeakColumn));
+
+        // Tools ▸ Run Summary: the same folder as one run, the figures `summary` gives.
+        QSignalSpy ready(w.runFlow(), &RunFlow::ready);
+        RunSummaryView *run = w.runFlow()->show();
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(run->functions()->topLevelItemCount(), 2);
+        QTreeWidgetItem *top = run->functions()->topLevelItem(0);
+        QCOMPARE(top->text(0), QStringLiteral("jit_step"));
+        QCOMPARE(top->text(1), QStringLiteral("3"));
+        QCOMPARE(top->toolTip(2), QStringLiteral("92164 bytes"));
+        QCOMPARE(top->toolTip(3), QStringLiteral("96806 bytes"));
+        QCOMPARE(run->modules()->topLevelItemCount(), 4);
+        QCOMPARE(run->collectives()->topLevelItemCount(), 0);
+        QVERIFY(run->summaryText().contains(QStringLiteral("4 modules of 2 functions")));
+        // A row opens its module here: jit_other's only compile.
+        Q_EMIT run->functions()->itemActivated(run->functions()->topLevelItem(1), 0);
+        QVERIFY(
+            waitLoaded(w, QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_optimizations")));
+        run->close();
     }
 
     void dropFolderListsModules()

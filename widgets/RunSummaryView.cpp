@@ -1,0 +1,186 @@
+#include "RunSummaryView.h"
+
+#include "TableCsv.h"
+#include "model/ModuleNames.h"
+#include "models/ByteSize.h"
+#include "models/QtText.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace bufferscope {
+
+namespace {
+
+constexpr int kFileRole = Qt::UserRole;
+constexpr int kSortRole = Qt::UserRole + 1;
+
+/// Sorts the columns that hold sizes or counts by their number, not their text.
+class Row : public QTreeWidgetItem
+{
+public:
+    using QTreeWidgetItem::QTreeWidgetItem;
+    bool operator<(const QTreeWidgetItem &other) const override
+    {
+        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
+        const QVariant a = data(column, kSortRole);
+        const QVariant b = other.data(column, kSortRole);
+        if (a.isValid() && b.isValid())
+            return a.toLongLong() < b.toLongLong();
+        return QTreeWidgetItem::operator<(other);
+    }
+};
+
+QTreeWidget *table(QWidget *parent, const QStringList &headers, const QString &csvName)
+{
+    auto *t = new QTreeWidget(parent);
+    t->setColumnCount(static_cast<int>(headers.size()));
+    t->setHeaderLabels(headers);
+    t->setRootIsDecorated(false);
+    t->setUniformRowHeights(true);
+    t->setAlternatingRowColors(true);
+    t->setSortingEnabled(true);
+    t->setTextElideMode(Qt::ElideMiddle);
+    TableCsv::addActions(t, csvName);
+    return t;
+}
+
+void sized(QTreeWidgetItem *item, int column, qint64 bytes)
+{
+    item->setText(column, bytes >= 0 ? humanBytesText(bytes) : QStringLiteral("—"));
+    item->setToolTip(column, QObject::tr("%1 bytes").arg(bytes));
+    item->setData(column, kSortRole, bytes);
+    item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+} // namespace
+
+RunSummaryView::RunSummaryView(QWidget *parent)
+    : QWidget(parent, Qt::Window), m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)),
+      m_functions(table(this,
+                        {tr("Function"), tr("Compiles"), tr("Holds at most"), tr("Holds in all"),
+                         tr("Live peak"), tr("Why compiled again")},
+                        QStringLiteral("run-functions"))),
+      m_collectives(table(this,
+                          {tr("Bytes"), tr("Opcode"), tr("Instruction"), tr("Function"),
+                           tr("Module"), tr("Source")},
+                          QStringLiteral("run-collectives"))),
+      m_modules(table(this, {tr("Module"), tr("Holds"), tr("Live peak"), tr("Signature from")},
+                      QStringLiteral("run-modules")))
+{
+    setWindowTitle(tr("Run Summary — BufferScope"));
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_tabs->addTab(m_functions, tr("Functions"));
+    m_tabs->addTab(m_collectives, tr("Collectives"));
+    m_tabs->addTab(m_modules, tr("Largest modules"));
+    m_functions->headerItem()->setToolTip(
+        2, tr("What the device holds while its largest compile runs: argument + output - alias "
+              "+ temp"));
+    m_functions->headerItem()->setToolTip(5, tr("What differs between its compiles' ENTRY "
+                                                "signatures (their arguments' shapes)"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    for (QTreeWidget *t : {m_functions, m_collectives, m_modules})
+        connect(t, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+            const QString file = item->data(0, kFileRole).toString();
+            if (!file.isEmpty())
+                Q_EMIT moduleActivated(file);
+        });
+    resize(1100, 620);
+}
+
+void RunSummaryView::setReading(int done, int total)
+{
+    m_summary->setText(tr("Reading the run's modules: %1 of %2…").arg(done).arg(total));
+}
+
+QString RunSummaryView::summaryText() const
+{
+    return m_summary->text();
+}
+
+void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
+{
+    std::size_t unreadable = 0;
+    for (const RunSummary::Module &m : s.modules)
+        unreadable += !m.read;
+    m_summary->setText(
+        tr("%1: %2 modules of %3 functions%4. Held: argument + output - alias + temp, what the "
+           "device holds while a module runs. Double-click a row to open its module; right-click "
+           "a table to copy or save it as CSV.")
+            .arg(folder)
+            .arg(s.modules.size())
+            .arg(s.families.size())
+            .arg(unreadable ? tr(", %1 unreadable").arg(unreadable) : QString()));
+    for (QTreeWidget *t : {m_functions, m_collectives, m_modules}) {
+        t->setSortingEnabled(false);
+        t->clear();
+    }
+    QList<QTreeWidgetItem *> rows;
+    for (const RunSummary::Family &f : s.families) {
+        auto *row = new Row;
+        row->setText(0, toQString(f.name));
+        row->setToolTip(0, plainToolTip(toQString(f.name)));
+        row->setData(0, kFileRole, toQString(s.modules[f.largest].file));
+        row->setText(1, QString::number(f.modules.size()));
+        row->setData(1, kSortRole, qint64(f.modules.size()));
+        row->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        sized(row, 2, f.heldMax);
+        sized(row, 3, f.heldSum);
+        sized(row, 4, f.peakMax);
+        row->setText(5, toQString(f.why));
+        row->setToolTip(5, plainToolTip(toQString(f.why)));
+        rows << row;
+    }
+    m_functions->addTopLevelItems(rows);
+    rows.clear();
+    for (const RunSummary::CollectiveRow &c : s.collectives) {
+        const RunSummary::Module &m = s.modules[c.module];
+        auto *row = new Row;
+        sized(row, 0, c.collective.bytes);
+        row->setData(0, kFileRole, toQString(m.file));
+        row->setText(1, toQString(c.collective.opcode));
+        row->setText(2, toQString(c.collective.instruction));
+        row->setToolTip(2, plainToolTip(toQString(c.collective.shape)));
+        row->setText(3, toQString(m.function));
+        row->setText(4, toQString(ModuleNames::shortNameOfStem(m.name)));
+        row->setToolTip(4, plainToolTip(toQString(m.name)));
+        row->setText(5, toQString(c.collective.source));
+        row->setToolTip(5, plainToolTip(toQString(c.collective.source)));
+        rows << row;
+    }
+    m_collectives->addTopLevelItems(rows);
+    rows.clear();
+    for (const RunSummary::Module &m : s.modules) {
+        if (!m.read)
+            continue;
+        auto *row = new Row;
+        row->setText(0, toQString(ModuleNames::shortNameOfStem(m.name)));
+        row->setToolTip(0, plainToolTip(toQString(m.file)));
+        row->setData(0, kFileRole, toQString(m.file));
+        sized(row, 1, m.held);
+        sized(row, 2, m.livePeak);
+        row->setText(3, toQString(m.signatureFrom));
+        rows << row;
+    }
+    m_modules->addTopLevelItems(rows);
+    m_functions->sortByColumn(2, Qt::DescendingOrder);
+    m_collectives->sortByColumn(0, Qt::DescendingOrder);
+    m_modules->sortByColumn(1, Qt::DescendingOrder);
+    for (QTreeWidget *t : {m_functions, m_collectives, m_modules}) {
+        t->setSortingEnabled(true);
+        for (int c = 1; c < t->columnCount(); ++c)
+            t->resizeColumnToContents(c);
+    }
+    m_functions->setColumnWidth(0, std::min(m_functions->columnWidth(0), 320));
+    m_functions->resizeColumnToContents(0);
+    m_functions->setColumnWidth(0, std::min(m_functions->columnWidth(0), 320));
+}
+
+} // namespace bufferscope

@@ -18,10 +18,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
+#include <QPushButton>
 #include <QScreen>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -50,9 +53,24 @@ enum ResidentMode
     ArgumentsPlus
 };
 
+/// Sorts by the size it holds (BytesRole) where it has one, else by its text.
+class SizeCell : public QTableWidgetItem
+{
+public:
+    using QTableWidgetItem::QTableWidgetItem;
+    bool operator<(const QTableWidgetItem &other) const override
+    {
+        const QVariant a = data(BytesRole);
+        const QVariant b = other.data(BytesRole);
+        if (a.isValid() && b.isValid())
+            return a.toLongLong() < b.toLongLong();
+        return QTableWidgetItem::operator<(other);
+    }
+};
+
 QTableWidgetItem *cell(const QString &text, qint64 sortKey = -1)
 {
-    auto *i = new QTableWidgetItem(text);
+    auto *i = new SizeCell(text);
     i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
     i->setToolTip(plainToolTip(text));
     if (sortKey >= 0) {
@@ -121,6 +139,16 @@ FitView::FitView(QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     TableCsv::addActions(m_table, QStringLiteral("device-fit"));
+    // Sorted by what each module needs on the device, the most first: the one that sets what
+    // the device must hold leads (any column sorts from its header).
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(HeldColumn, Qt::DescendingOrder);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by name or function"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Shows the modules whose name, function or file holds this text; "
+                            "\"Only these\" puts just them on the device"));
+    connect(m_filter, &QLineEdit::textChanged, this, &FitView::setFilter);
 
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
@@ -138,6 +166,24 @@ FitView::FitView(QWidget *parent)
         if (placeNames())
             m_plot->replot(QCustomPlot::rpQueuedReplot);
     });
+    // A module whose name did not fit on the chart is named when the pointer is over it.
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const int i = moduleAt(m_plot->xAxis->pixelToCoord(event->position().x()));
+        if (i < 0) {
+            QToolTip::hideText();
+            return;
+        }
+        const DeviceFit::Module &m = m_included[static_cast<std::size_t>(i)];
+        const DeviceFit::Row &r = m_fit.rows[static_cast<std::size_t>(i)];
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           tr("%1\n%2 on the device while it runs; live peak %3; %4")
+                               .arg(toQString(shortNameOf(m)), humanBytesText(r.device),
+                                    m.livePeak >= 0 ? humanBytesText(m.livePeak) : tr("-"),
+                                    r.headroom >= 0
+                                        ? tr("headroom %1").arg(humanBytesText(r.headroom))
+                                        : tr("over by %1").arg(humanBytesText(-r.headroom))),
+                           m_plot);
+    });
 
     auto *form = new QHBoxLayout;
     form->addWidget(new QLabel(tr("&Limit:"), this));
@@ -152,7 +198,22 @@ FitView::FitView(QWidget *parent)
     form->addStretch(1);
     auto *split = new QSplitter(Qt::Vertical, this);
     m_split = split;
-    split->addWidget(m_table);
+    auto *tablePane = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    auto *onlyThese = new QPushButton(tr("&Only these"), this);
+    onlyThese->setToolTip(tr("Put only the modules shown on the device, none of the others"));
+    connect(onlyThese, &QPushButton::clicked, this, &FitView::includeOnlyShown);
+    auto *all = new QPushButton(tr("&All"), this);
+    all->setToolTip(tr("Put every module on the device again"));
+    connect(all, &QPushButton::clicked, this, &FitView::includeAll);
+    filterRow->addWidget(onlyThese);
+    filterRow->addWidget(all);
+    tableLayout->addLayout(filterRow);
+    tableLayout->addWidget(m_table, 1);
+    split->addWidget(tablePane);
     split->addWidget(m_plot);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -215,6 +276,7 @@ void FitView::setModules(std::vector<DeviceFit::Module> modules)
     m_modules = std::move(modules);
     m_on.assign(m_modules.size(), true);
     recompute();
+    setFilter(m_filter->text());
     if (!m_limitChosen && !m_modules.empty())
         chooseSmallestThatFits();
     // The table as tall as its rows (up to two fifths), the chart the rest.
@@ -351,6 +413,7 @@ void FitView::recompute()
 void FitView::fillTable()
 {
     m_filling = true;
+    m_table->setSortingEnabled(false); // rows are filled by module, sorted after
     m_table->setRowCount(static_cast<int>(m_modules.size()));
     std::size_t k = 0; // into m_fit.rows
     for (std::size_t i = 0; i < m_modules.size(); ++i) {
@@ -391,6 +454,13 @@ void FitView::fillTable()
         m_table->setItem(row, VerdictColumn, v);
         ++k;
     }
+    m_table->setSortingEnabled(true);
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const QTableWidgetItem *on = m_table->item(row, OnColumn);
+        const int module = on ? on->data(Qt::UserRole).toInt() : -1;
+        m_table->setRowHidden(row, module >= 0 && module < static_cast<int>(m_modules.size()) &&
+                                       !shown(m_modules[static_cast<std::size_t>(module)]));
+    }
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(ModuleColumn, std::min(m_table->columnWidth(ModuleColumn), 420));
     m_filling = false;
@@ -409,6 +479,7 @@ void FitView::fillPlot()
         totalSteps += std::max<std::int64_t>(m.steps, 1);
     double x = 0;
     double top = static_cast<double>(m_limit);
+    m_spans.clear();
     for (std::size_t i = 0; i < m_included.size(); ++i) {
         const DeviceFit::Module &m = m_included[i];
         const DeviceFit::Row &r = m_fit.rows[i];
@@ -464,13 +535,16 @@ void FitView::fillPlot()
         name->setClipToAxisRect(true);
         name->setVisible(false);
         m_names.push_back({name, x + width / 2, x, x + width, double(r.device)});
-        if (i > 0) {
+        // A line between modules, while they are few enough to tell apart (a run's thousand
+        // drew a texture over the chart).
+        if (i > 0 && m_included.size() <= 100) {
             auto *divider = new QCPItemStraightLine(m_plot);
             divider->point1->setCoords(x, 0);
             divider->point2->setCoords(x, 1);
             divider->setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
         }
         top = std::max(top, static_cast<double>(r.device));
+        m_spans.push_back({x, x + width});
         x += width;
     }
     if (m_limit > 0) {
@@ -572,6 +646,48 @@ QStringList FitView::namedModules() const
         if (n.label->visible())
             out << n.label->text().section(QLatin1Char('\n'), 0, 0);
     return out;
+}
+
+bool FitView::shown(const DeviceFit::Module &m) const
+{
+    const QString text = m_filter ? m_filter->text().trimmed() : QString();
+    if (text.isEmpty())
+        return true;
+    return toQString(shortNameOf(m)).contains(text, Qt::CaseInsensitive) ||
+           toQString(m.file.empty() ? m.name : m.file).contains(text, Qt::CaseInsensitive);
+}
+
+void FitView::setFilter(const QString &text)
+{
+    if (m_filter->text() != text)
+        m_filter->setText(text); // comes back here through textChanged
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const QTableWidgetItem *on = m_table->item(row, OnColumn);
+        const int module = on ? on->data(Qt::UserRole).toInt() : -1;
+        if (module >= 0 && module < static_cast<int>(m_modules.size()))
+            m_table->setRowHidden(row, !shown(m_modules[static_cast<std::size_t>(module)]));
+    }
+}
+
+void FitView::includeOnlyShown()
+{
+    for (std::size_t i = 0; i < m_modules.size(); ++i)
+        m_on[i] = shown(m_modules[i]);
+    recompute();
+}
+
+void FitView::includeAll()
+{
+    m_on.assign(m_modules.size(), true);
+    recompute();
+}
+
+int FitView::moduleAt(double x) const
+{
+    for (std::size_t i = 0; i < m_spans.size() && i < m_included.size(); ++i)
+        if (x >= m_spans[i].first && x < m_spans[i].second)
+            return static_cast<int>(i);
+    return -1;
 }
 
 } // namespace bufferscope

@@ -42,6 +42,13 @@ public:
     /// "args", "SIZE" or "args+SIZE" as `bufferscope fit --resident`; false when malformed.
     bool setResident(const QString &text);
     void setIncluded(int module, bool included);
+    /// Shows only the modules whose name, function or file holds `text` (any case); the others
+    /// keep their tick.
+    void setFilter(const QString &text);
+    /// Only the modules the filter shows are on the device ("Only these"); all when empty.
+    void includeOnlyShown();
+    /// Every module on the device again.
+    void includeAll();
     /// What an out-of-memory log says of the device: its limit becomes a choice of the limit
     /// box (and the limit), its InUse figure what is resident. -1: not in the log.
     void setLogFigures(const QString &log, qint64 limit, qint64 inUse);
@@ -70,6 +77,9 @@ private:
     /// Shows the names that fit over their modules' levels, largest first (LabelLayout); true
     /// when one moved, came or went.
     bool placeNames();
+    bool shown(const DeviceFit::Module &m) const;
+    /// The module under the chart's x (into m_included), or -1.
+    int moduleAt(double x) const;
 
     std::vector<DeviceFit::Module> m_modules;
     std::vector<bool> m_on;
@@ -78,6 +88,8 @@ private:
     qint64 m_limit = 0;
     DeviceFit::Resident m_resident;
     bool m_filling = false;
+    QLineEdit *m_filter = nullptr;
+    std::vector<std::pair<double, double>> m_spans; ///< each included module's x range
     bool m_limitChosen = false; ///< given, chosen or from a log: not picked by the window
     bool m_smallestNote = false;
     DeviceSizeBox *m_limitBox;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 namespace bufferscope {
 
@@ -370,19 +371,34 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
     m_jobs->run(
         m_fitLane, requester,
         [files, threads = m_threads](const JobControl &control) {
-            Result r;
-            for (qsizetype i = 0; i < files.size() && !control.cancelled(); ++i) {
-                control.progress(i, files.size());
+            // A folder's modules side by side, one per thread (a run has a thousand small
+            // ones); one module alone on every thread.
+            const std::size_t n = static_cast<std::size_t>(files.size());
+            std::vector<std::optional<DeviceFit::Module>> measured(n);
+            std::vector<QString> errors(n);
+            std::mutex lock;
+            std::size_t measuredSoFar = 0;
+            const int each = n > 1 ? 1 : threads;
+            parallelFor(n, n > 1 ? threadsFor(threads) : 1, [&](std::size_t i) {
+                if (control.cancelled())
+                    return;
                 LoadedDump d;
                 QString error;
-                if (!loadDump(files[i], d, error, control.flag(), {}, threads)) {
-                    if (!error.isEmpty())
-                        r.errors << error;
-                    continue;
-                }
-                r.modules.push_back(
-                    DeviceFit::Module::of(ModuleFiles::moduleName(files[i].toStdString()),
-                                          files[i].toStdString(), *d.dump, *d.timeline));
+                const QString &file = files[static_cast<qsizetype>(i)];
+                if (loadDump(file, d, error, control.flag(), {}, each))
+                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(file.toStdString()),
+                                                        file.toStdString(), *d.dump, *d.timeline);
+                else
+                    errors[i] = error;
+                const std::lock_guard<std::mutex> hold(lock);
+                control.progress(static_cast<qint64>(++measuredSoFar), files.size());
+            });
+            Result r;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (measured[i])
+                    r.modules.push_back(std::move(*measured[i]));
+                else if (!errors[i].isEmpty())
+                    r.errors << errors[i];
             }
             return r;
         },

@@ -891,9 +891,22 @@ private Q_SLOTS:
         QCOMPARE(view.fit().limiting, 1);
         QVERIFY2(view.verdict()->text().startsWith(QStringLiteral("Does not fit")),
                  qPrintable(view.verdict()->text()));
-        QVERIFY(view.table()->item(1, 6)->text().startsWith(QStringLiteral("OVER by 400B")));
+        // The table leads with the module that needs the most on the device: B.
+        QVERIFY(view.table()->item(0, 1)->toolTip().contains(QStringLiteral("module_0002")));
+        QVERIFY(view.table()->item(0, 6)->text().startsWith(QStringLiteral("OVER by 400B")));
+        // A filter shows the modules it names; "Only these" puts just them on the device.
+        view.setFilter(QStringLiteral("FORWARD"));
+        QVERIFY(view.table()->isRowHidden(0));
+        QVERIFY(!view.table()->isRowHidden(1));
+        view.includeOnlyShown();
+        QCOMPARE(view.fit().rows.size(), std::size_t{1});
+        QCOMPARE(view.fit().rows[0].device, std::int64_t{4500});
+        view.includeAll();
+        view.setFilter(QString());
+        QCOMPARE(view.fit().rows.size(), std::size_t{2});
+        QVERIFY(!view.table()->isRowHidden(0));
         // Take B off the device: A alone fits, with its own 100 B of constants.
-        view.table()->item(1, 0)->setCheckState(Qt::Unchecked);
+        view.table()->item(0, 0)->setCheckState(Qt::Unchecked);
         QCOMPARE(view.fit().rows.size(), std::size_t{1});
         QCOMPARE(view.fit().rows[0].device, std::int64_t{4500});
         QVERIFY(view.verdict()->text().startsWith(QStringLiteral("Fits")));

@@ -404,7 +404,7 @@ void MainWindow::createActions()
     deviceFit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     deviceFit->setToolTip(tr("The open folder's modules on one device: what it holds while each "
                              "runs, against a limit"));
-    m_run->addActions(tools);
+    m_run->addActions(tools, file, compare);
     tools->addAction(tr("Open an &Out-of-Memory Log…"), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open the log of a run that ran out of memory"),

@@ -299,6 +299,53 @@ bool Workspace::isScanning() const
     return m_jobs->isBusy(m_scanLane);
 }
 
+void Workspace::compareFiles(const QString &before, const QString &after)
+{
+    struct Result
+    {
+        LoadedDump a, b;
+        QString error;
+        std::shared_ptr<const DumpDiff> diff;
+    };
+    m_jobs->run(
+        m_compareLane, this,
+        [before, after, threads = m_threads](const JobControl &control) {
+            Result r;
+            if (loadDump(before, r.a, r.error, control.flag(), {}, threads) &&
+                loadDump(after, r.b, r.error, control.flag(), {}, threads) &&
+                !control.cancelled()) {
+                auto diff = std::make_shared<DumpDiff>(DumpDiff::compute(
+                    *r.a.dump, *r.a.timeline, *r.b.dump, *r.b.timeline, control.flag(), threads));
+                if (!diff->match.cancelled)
+                    r.diff = std::move(diff);
+            }
+            return r;
+        },
+        [this, after](Result r) {
+            if (r.diff)
+                Q_EMIT compareReady(r.a, r.b, r.diff);
+            else
+                Q_EMIT compareFailed(
+                    after, r.error.isEmpty() ? tr("%1: comparison stopped").arg(after) : r.error);
+        });
+}
+
+void Workspace::compareRuns(const QString &before, const QString &after, QObject *requester,
+                            RunsCompared done)
+{
+    m_jobs->run(
+        m_runLane, requester,
+        [before, after, threads = m_threads](const JobControl &) {
+            const RunSummary a = RunFacts::summarize(before, threads);
+            const RunSummary b = RunFacts::summarize(after, threads);
+            return RunDiff::of(a, b,
+                               [threads](const RunSummary::Module &x, const RunSummary::Module &y) {
+                                   return RunFacts::compare(x, y, threads);
+                               });
+        },
+        [done = std::move(done)](RunDiff d) { done(d); });
+}
+
 void Workspace::compareWith(const QString &path)
 {
     if (!m_current.dump)

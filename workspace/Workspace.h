@@ -9,6 +9,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/PeakExplainer.h"
+#include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
 #include "analysis/ValueFlow.h"
 #include "report/OomReport.h"
@@ -136,6 +137,15 @@ public:
     /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
     /// compareReady or compareFailed.
     void compareWith(const QString &path);
+    /// Two modules compared (neither need be on show): compareReady or compareFailed, as
+    /// compareWith.
+    void compareFiles(const QString &before, const QString &after);
+    /// What compareRuns hands its requester.
+    using RunsCompared = std::function<void(const RunDiff &)>;
+    /// Two folders read as runs and compared function by function (RunFacts, RunDiff) on a
+    /// job; `done` reaches `requester` while it lives.
+    void compareRuns(const QString &before, const QString &after, QObject *requester,
+                     RunsCompared done);
     /// What weighOomModules hands its requester: the findings with the modules weighed, and the
     /// files that could not be read.
     using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;

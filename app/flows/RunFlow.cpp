@@ -1,10 +1,13 @@
 #include "RunFlow.h"
 
+#include "DialogFolders.h"
 #include "FitFlow.h"
+#include "RunDiffView.h"
 #include "RunSummaryView.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QPointer>
@@ -15,12 +18,52 @@ RunFlow::RunFlow(WindowServices *window, Workspace *workspace, FitFlow *fit)
     : QObject(window->mainWindow()), m_window(window), m_workspace(workspace), m_fit(fit)
 {}
 
-void RunFlow::addActions(QMenu *tools)
+void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
 {
+    const QList<QAction *> fileActions = file->actions();
+    const qsizetype at = fileActions.indexOf(compare);
+    auto *runs = new QAction(tr("Compare With Another &Run…"), file);
+    runs->setToolTip(tr("The open folder and another one compared as two runs, function by "
+                        "function"));
+    file->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr,
+                       runs);
+    connect(runs, &QAction::triggered, this, [this] {
+        const QString folder = m_window->shownFolder();
+        if (folder.isEmpty()) {
+            m_window->showError({}, tr("Open a dump folder first: a run is a folder of modules"));
+            return;
+        }
+        const QString other = QFileDialog::getExistingDirectory(
+            m_window->mainWindow(), tr("Compare %1 with the run in…").arg(folder),
+            DialogFolders::openFolder(folder));
+        if (!other.isEmpty())
+            compareRuns(other);
+    });
     QAction *run = tools->addAction(tr("&Run Summary…"), this, [this] { show(); });
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     run->setToolTip(tr("The open folder as one run: its functions and why each was compiled "
                        "again, the largest modules and collective buffers"));
+}
+
+RunDiffView *RunFlow::compareRuns(const QString &other)
+{
+    const QString folder = m_window->shownFolder();
+    auto *view = new RunDiffView(m_window->mainWindow());
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    connect(view, &RunDiffView::compareModules, this,
+            [this](const QString &before, const QString &after) {
+                m_workspace->compareFiles(before, after);
+            });
+    view->setReading(tr("Reading both runs and comparing them: %1 and %2…").arg(folder, other));
+    view->show();
+    QPointer<RunDiffView> guard(view);
+    m_workspace->compareRuns(folder, other, view, [this, guard, folder, other](const RunDiff &d) {
+        if (!guard)
+            return;
+        guard->setDiff(d, folder, other);
+        Q_EMIT runsCompared(guard);
+    });
+    return view;
 }
 
 RunSummaryView *RunFlow::show()

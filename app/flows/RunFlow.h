@@ -2,6 +2,7 @@
 
 #include <QObject>
 
+class QAction;
 class QMenu;
 
 namespace bufferscope {
@@ -20,13 +21,17 @@ class RunFlow : public QObject
 public:
     /// `fit` knows the modules of the folder opened last (FitFlow::moduleFiles).
     RunFlow(WindowServices *window, Workspace *workspace, FitFlow *fit);
-    /// Puts its action in `tools`.
-    void addActions(QMenu *tools);
+    /// Puts Run Summary in `tools`, and Compare With Another Run after `compare` in `file`.
+    void addActions(QMenu *tools, QMenu *file, QAction *compare);
+    /// The folder on show compared, as a run, with `other` (File ▸ Compare With Another Run).
+    class RunDiffView *compareRuns(const QString &other);
     RunSummaryView *show();
 
 Q_SIGNALS:
     /// The window has its summary.
     void ready(RunSummaryView *view);
+    /// The two runs are compared in `view`.
+    void runsCompared(class RunDiffView *view);
 
 private:
     WindowServices *m_window;

@@ -61,6 +61,8 @@ RunDiff::Changed changedOf(const std::string &name, const Module &before, const 
     c.signature = RunDiff::signatureText(after.signature);
     c.before = before.name;
     c.after = after.name;
+    c.beforeFile = before.file;
+    c.afterFile = after.file;
     c.heldBefore = before.held;
     c.heldAfter = after.held;
     c.peakBefore = before.livePeak;

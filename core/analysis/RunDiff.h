@@ -43,6 +43,8 @@ struct RunDiff
         std::string signature;   ///< the compile's parameters' shapes, "(f32[8,128], s32[])"
         std::string before;      ///< module names
         std::string after;
+        std::string beforeFile; ///< and their files
+        std::string afterFile;
         std::int64_t heldBefore = 0, heldAfter = 0;
         std::int64_t peakBefore = -1, peakAfter = -1;
         Comparison comparison;

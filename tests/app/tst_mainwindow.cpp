@@ -14,6 +14,7 @@
 #include "ModuleBrowser.h"
 #include "OomView.h"
 #include "Preferences.h"
+#include "RunDiffView.h"
 #include "RunSummaryView.h"
 #include "SampleTruths.h"
 #include "SourceView.h"
@@ -421,6 +422,29 @@ private Q_SLOTS:
         QVERIFY(
             waitLoaded(w, QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_optimizations")));
         run->close();
+
+        // File ▸ Compare With Another Run: the same folder without jit_other and with jit_step
+        // compiled twice, not three times: "jit_other vanished", "compiled 3× before, 2× after".
+        QTemporaryDir other;
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_unstack").path(),
+                            other.filePath(QStringLiteral("module_0001.jit_step.sm_8.0_gpu_after_"
+                                                          "optimizations-buffer-assignment.txt"))));
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_random_normal").path(),
+                            other.filePath(QStringLiteral("module_0002.jit_step.sm_8.0_gpu_after_"
+                                                          "optimizations-buffer-assignment.txt"))));
+        QSignalSpy compared(w.runFlow(), &RunFlow::runsCompared);
+        RunDiffView *runs = w.runFlow()->compareRuns(other.path());
+        QVERIFY(compared.wait(20000));
+        QStringList rows;
+        for (int i = 0; i < runs->table()->topLevelItemCount(); ++i)
+            rows << runs->table()->topLevelItem(i)->text(0) + QLatin1Char(':') +
+                        runs->table()->topLevelItem(i)->text(1);
+        QVERIFY2(rows.contains(QStringLiteral("jit_other:vanished")), qPrintable(rows.join(u',')));
+        QVERIFY2(rows.contains(QStringLiteral("jit_step:compiled 3× before, 2× after")),
+                 qPrintable(rows.join(u',')));
+        QVERIFY2(runs->summaryText().contains(QStringLiteral("2 unchanged")),
+                 qPrintable(runs->summaryText()));
+        runs->close();
     }
 
     void dropFolderListsModules()

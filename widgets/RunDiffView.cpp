@@ -134,6 +134,7 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
     }
     m_table->addTopLevelItems(rows);
     m_table->setSortingEnabled(true);
+    m_table->sortByColumn(4, Qt::DescendingOrder); // what grew most first
     for (int column = 0; column < 6; ++column)
         m_table->resizeColumnToContents(column);
     m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), 280));

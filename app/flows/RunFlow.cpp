@@ -22,7 +22,7 @@ void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
 {
     const QList<QAction *> fileActions = file->actions();
     const qsizetype at = fileActions.indexOf(compare);
-    auto *runs = new QAction(tr("Compare With Another &Run…"), file);
+    auto *runs = new QAction(tr("Compare With Another R&un…"), file);
     runs->setToolTip(tr("The open folder and another one compared as two runs, function by "
                         "function"));
     file->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr,

@@ -87,8 +87,14 @@ std::string RunSummary::functionOf(std::string_view moduleName)
         dot != std::string_view::npos && std::all_of(rest.begin(), rest.begin() + dot, isDigit) &&
         rest.substr(dot + 1).starts_with("module_"))
         rest.remove_prefix(dot + 1);
-    if (!rest.starts_with("module_"))
+    if (!rest.starts_with("module_")) {
+        // A profiler capture's module, as XProf names it: `jit_train_step(12)`.
+        if (const std::size_t open = rest.rfind('(');
+            open != std::string_view::npos && open > 0 && rest.ends_with(")") &&
+            open + 2 < rest.size() && std::all_of(rest.begin() + open + 1, rest.end() - 1, isDigit))
+            return std::string(rest.substr(0, open));
         return std::string(moduleName);
+    }
     std::size_t i = 7;
     while (i < rest.size() && isDigit(rest[i]))
         ++i;

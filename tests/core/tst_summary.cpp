@@ -137,6 +137,9 @@ private Q_SLOTS:
             RunSummary::functionOf("1700000000.module_0007.pjit__wrapped.tpu_after_optimizations"),
             std::string("pjit__wrapped"));
         QCOMPARE(RunSummary::functionOf("reactant-issue-1462"), std::string("reactant-issue-1462"));
+        // A profiler capture's module, named by XProf with its program id.
+        QCOMPARE(RunSummary::functionOf("jit_train_step(12)"), std::string("jit_train_step"));
+        QCOMPARE(RunSummary::functionOf("f(x)"), std::string("f(x)"));
         QCOMPARE(RunSummary::numberOf("module_0294.jit_train_step.sm_8.0"), std::string("0294"));
         QVERIFY(RunSummary::isCollective("all-gather-start"));
         QVERIFY(RunSummary::isCollective("all-to-all-start"));

@@ -1,6 +1,7 @@
 #include "ModuleBrowser.h"
 
 #include "DumpFiles.h"
+#include "SortedRow.h"
 #include "TableCsv.h"
 #include "Workspace.h"
 #include "analysis/RunSummary.h"
@@ -31,19 +32,20 @@ namespace {
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
-/// Sorts numeric columns by their exact value, not their text.
-class Item : public QTreeWidgetItem
+/// Sorts numeric columns by their exact value, not their text; ties of what a module holds as
+/// `list` breaks them.
+class Item : public SortedRow<kSortRole>
 {
 public:
-    using QTreeWidgetItem::QTreeWidgetItem;
+    using SortedRow::SortedRow;
     bool operator<(const QTreeWidgetItem &other) const override
     {
         const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
-        const QVariant a = data(column, kSortRole);
-        const QVariant b = other.data(column, kSortRole);
-        if (a.isValid() && b.isValid() && a.toLongLong() != b.toLongLong())
-            return a.toLongLong() < b.toLongLong();
         if (column == ModuleBrowser::HeldColumn) {
+            const QVariant a = data(column, kSortRole);
+            const QVariant b = other.data(column, kSortRole);
+            if (a.isValid() && b.isValid() && a.toLongLong() != b.toLongLong())
+                return a.toLongLong() < b.toLongLong();
             // Ties as `list` breaks them (ModuleFigures::ranksAbove): the total, then the
             // file; sorted descending, "less" is the one ranked lower.
             const qint64 ta = data(ModuleBrowser::TotalColumn, kSortRole).toLongLong();
@@ -52,7 +54,7 @@ public:
                 return ta < tb;
             return data(0, kFileRole).toString() > other.data(0, kFileRole).toString();
         }
-        return QTreeWidgetItem::operator<(other);
+        return SortedRow::operator<(other);
     }
 };
 

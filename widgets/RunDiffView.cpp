@@ -1,5 +1,6 @@
 #include "RunDiffView.h"
 
+#include "SortedRow.h"
 #include "TableCsv.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -17,20 +18,7 @@ constexpr int kBeforeRole = Qt::UserRole;
 constexpr int kAfterRole = Qt::UserRole + 1;
 constexpr int kSortRole = Qt::UserRole + 2;
 
-class Row : public QTreeWidgetItem
-{
-public:
-    using QTreeWidgetItem::QTreeWidgetItem;
-    bool operator<(const QTreeWidgetItem &other) const override
-    {
-        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
-        const QVariant a = data(column, kSortRole);
-        const QVariant b = other.data(column, kSortRole);
-        if (a.isValid() && b.isValid())
-            return a.toLongLong() < b.toLongLong();
-        return QTreeWidgetItem::operator<(other);
-    }
-};
+using Row = SortedRow<kSortRole>;
 
 QString signedBytes(qint64 bytes)
 {

@@ -1,5 +1,6 @@
 #include "RunSummaryView.h"
 
+#include "SortedRow.h"
 #include "TableCsv.h"
 #include "model/ModuleNames.h"
 #include "models/ByteSize.h"
@@ -18,21 +19,7 @@ namespace {
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
-/// Sorts the columns that hold sizes or counts by their number, not their text.
-class Row : public QTreeWidgetItem
-{
-public:
-    using QTreeWidgetItem::QTreeWidgetItem;
-    bool operator<(const QTreeWidgetItem &other) const override
-    {
-        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
-        const QVariant a = data(column, kSortRole);
-        const QVariant b = other.data(column, kSortRole);
-        if (a.isValid() && b.isValid())
-            return a.toLongLong() < b.toLongLong();
-        return QTreeWidgetItem::operator<(other);
-    }
-};
+using Row = SortedRow<kSortRole>;
 
 QTreeWidget *table(QWidget *parent, const QStringList &headers, const QString &csvName)
 {

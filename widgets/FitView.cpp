@@ -3,6 +3,7 @@
 #include "BytesTicker.h"
 #include "ChartPalette.h"
 #include "DeviceSizeBox.h"
+#include "SortedRow.h"
 #include "TableCsv.h"
 #include "layout/LabelLayout.h"
 #include "model/ModuleNames.h"
@@ -53,20 +54,7 @@ enum ResidentMode
     ArgumentsPlus
 };
 
-/// Sorts by the size it holds (BytesRole) where it has one, else by its text.
-class SizeCell : public QTableWidgetItem
-{
-public:
-    using QTableWidgetItem::QTableWidgetItem;
-    bool operator<(const QTableWidgetItem &other) const override
-    {
-        const QVariant a = data(BytesRole);
-        const QVariant b = other.data(BytesRole);
-        if (a.isValid() && b.isValid())
-            return a.toLongLong() < b.toLongLong();
-        return QTableWidgetItem::operator<(other);
-    }
-};
+using SizeCell = SortedCell<BytesRole>;
 
 QTableWidgetItem *cell(const QString &text, qint64 sortKey = -1)
 {
@@ -175,14 +163,15 @@ FitView::FitView(QWidget *parent)
         }
         const DeviceFit::Module &m = m_included[static_cast<std::size_t>(i)];
         const DeviceFit::Row &r = m_fit.rows[static_cast<std::size_t>(i)];
-        QToolTip::showText(event->globalPosition().toPoint(),
-                           tr("%1\n%2 on the device while it runs; live peak %3; %4")
-                               .arg(toQString(shortNameOf(m)), humanBytesText(r.device),
-                                    m.livePeak >= 0 ? humanBytesText(m.livePeak) : tr("-"),
-                                    r.headroom >= 0
-                                        ? tr("headroom %1").arg(humanBytesText(r.headroom))
-                                        : tr("over by %1").arg(humanBytesText(-r.headroom))),
-                           m_plot);
+        QToolTip::showText(
+            event->globalPosition().toPoint(),
+            plainToolTip(tr("%1\n%2 on the device while it runs; live peak %3; %4")
+                             .arg(toQString(shortNameOf(m)), humanBytesText(r.device),
+                                  m.livePeak >= 0 ? humanBytesText(m.livePeak) : tr("-"),
+                                  r.headroom >= 0
+                                      ? tr("headroom %1").arg(humanBytesText(r.headroom))
+                                      : tr("over by %1").arg(humanBytesText(-r.headroom)))),
+            m_plot);
     });
 
     auto *form = new QHBoxLayout;

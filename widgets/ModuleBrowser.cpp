@@ -31,6 +31,7 @@ namespace {
 // Item data roles of this widget's own tree (not models: Roles.h is for those).
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
+constexpr int kFunctionRole = Qt::UserRole + 2; ///< a family row's function name
 
 /// Sorts numeric columns by their exact value, not their text; ties of what a module holds as
 /// `list` breaks them.
@@ -239,6 +240,7 @@ void ModuleBrowser::addPending()
             QTreeWidgetItem *family = m_familyItem.value(function, nullptr);
             if (!family) {
                 family = new Item;
+                family->setData(ModuleColumn, kFunctionRole, function);
                 m_familyItem.insert(function, family);
                 QTreeWidgetItem *first = m_itemOf.value(files.front(), nullptr);
                 if (const int place = m_tree->indexOfTopLevelItem(first); place >= 0)
@@ -384,8 +386,8 @@ bool ModuleBrowser::matches(const QTreeWidgetItem *item) const
             return true;
     // A compile of a function whose name matches.
     const QTreeWidgetItem *parent = item->parent();
-    return parent && m_familyItem.key(const_cast<QTreeWidgetItem *>(parent))
-                         .contains(text, Qt::CaseInsensitive);
+    return parent &&
+           parent->data(ModuleColumn, kFunctionRole).toString().contains(text, Qt::CaseInsensitive);
 }
 
 void ModuleBrowser::setFilter(const QString &text)

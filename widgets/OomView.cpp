@@ -2,6 +2,7 @@
 
 #include "BytesTicker.h"
 #include "ChartPalette.h"
+#include "SortedRow.h"
 #include "TableCsv.h"
 #include "model/ModuleNames.h"
 #include "models/QtText.h"
@@ -39,19 +40,7 @@ enum Column
 };
 
 /// Sorts by SortRole when set (sizes by bytes, not by their text).
-class Item : public QTableWidgetItem
-{
-public:
-    using QTableWidgetItem::QTableWidgetItem;
-    bool operator<(const QTableWidgetItem &other) const override
-    {
-        const QVariant a = data(SortRole);
-        const QVariant b = other.data(SortRole);
-        if (a.isValid() && b.isValid())
-            return QVariant::compare(a, b) == QPartialOrdering::Less;
-        return QTableWidgetItem::operator<(other);
-    }
-};
+using Item = SortedCell<SortRole>;
 
 QTableWidgetItem *item(const QString &text, const QVariant &sortKey = {})
 {

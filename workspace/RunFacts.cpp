@@ -79,11 +79,9 @@ RunSummary::Module RunFacts::read(const QString &path, int threads, const std::a
     return m;
 }
 
-void RunFacts::readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
-                        const std::atomic<bool> *cancel,
+void RunFacts::readEach(const QStringList &files, int threads, const std::atomic<bool> *cancel,
                         const std::function<void(qsizetype, RunSummary::Module)> &done)
 {
-    (void)bytes; // every module alone on one thread: a run's modules are mostly small
     const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     parallelFor(static_cast<std::size_t>(files.size()), threadsFor(threads), [&](std::size_t k) {
         if (!stopped())
@@ -92,13 +90,13 @@ void RunFacts::readEach(const QStringList &files, const QList<qint64> &bytes, in
 }
 
 RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t top,
-                               QStringList *problems)
+                               QStringList *problems, const std::atomic<bool> *cancel)
 {
     const DumpFiles found = DumpFiles::collect({folder});
     if (problems)
         *problems += found.problems;
     std::vector<RunSummary::Module> modules(static_cast<std::size_t>(found.files.size()));
-    readEach(found.files, found.bytes, threads, nullptr, [&](qsizetype i, RunSummary::Module m) {
+    readEach(found.files, threads, cancel, [&](qsizetype i, RunSummary::Module m) {
         modules[static_cast<std::size_t>(i)] = std::move(m);
     });
     return RunSummary::of(std::move(modules), top);

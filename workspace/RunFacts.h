@@ -23,14 +23,15 @@ struct RunFacts
     /// its error.
     static RunSummary::Module read(const QString &path, int threads,
                                    const std::atomic<bool> *cancel = nullptr);
-    /// Every file of a folder's listing, side by side on `threads` (as ModuleFigures::readEach),
+    /// Every file of a folder's listing, side by side on `threads`, one module per thread (a
+    /// run's modules are mostly small),
     /// `done(i, module)` on the reading threads as each is read, in no set order.
-    static void readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
-                         const std::atomic<bool> *cancel,
+    static void readEach(const QStringList &files, int threads, const std::atomic<bool> *cancel,
                          const std::function<void(qsizetype, RunSummary::Module)> &done);
     /// A folder's summary: every module read (readEach), then RunSummary::of.
     static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
-                                QStringList *problems = nullptr);
+                                QStringList *problems = nullptr,
+                                const std::atomic<bool> *cancel = nullptr);
     /// Two modules loaded whole and compared (DumpDiff): the deltas, the main cause and how
     /// much of each matched the other by structure; RunDiff asks for it.
     static RunDiff::Comparison compare(const RunSummary::Module &before,

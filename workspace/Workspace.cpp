@@ -335,9 +335,9 @@ void Workspace::compareRuns(const QString &before, const QString &after, QObject
 {
     m_jobs->run(
         m_runLane, requester,
-        [before, after, threads = m_threads](const JobControl &) {
-            const RunSummary a = RunFacts::summarize(before, threads);
-            const RunSummary b = RunFacts::summarize(after, threads);
+        [before, after, threads = m_threads](const JobControl &control) {
+            const RunSummary a = RunFacts::summarize(before, threads, 20, nullptr, control.flag());
+            const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
             return RunDiff::of(a, b,
                                [threads](const RunSummary::Module &x, const RunSummary::Module &y) {
                                    return RunFacts::compare(x, y, threads);
@@ -464,7 +464,7 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
             std::vector<RunSummary::Module> modules(static_cast<std::size_t>(files.size()));
             std::mutex lock;
             std::size_t read = 0;
-            RunFacts::readEach(files, {}, threads, control.flag(),
+            RunFacts::readEach(files, threads, control.flag(),
                                [&](qsizetype i, RunSummary::Module m) {
                                    modules[static_cast<std::size_t>(i)] = std::move(m);
                                    const std::lock_guard<std::mutex> hold(lock);

@@ -51,15 +51,14 @@ int runSummary(const Args &args, int threads)
     std::atomic<std::size_t> done{0};
     std::mutex progressLock;
     const bool tty = ::isatty(fileno(stderr));
-    RunFacts::readEach(found.files, found.bytes, threads, nullptr,
-                       [&](qsizetype i, RunSummary::Module m) {
-                           modules[static_cast<std::size_t>(i)] = std::move(m);
-                           const std::size_t n = done.fetch_add(1) + 1;
-                           if (tty) {
-                               const std::lock_guard<std::mutex> hold(progressLock);
-                               std::fprintf(stderr, "\rread %zu/%zu\033[K", n, modules.size());
-                           }
-                       });
+    RunFacts::readEach(found.files, threads, nullptr, [&](qsizetype i, RunSummary::Module m) {
+        modules[static_cast<std::size_t>(i)] = std::move(m);
+        const std::size_t n = done.fetch_add(1) + 1;
+        if (tty) {
+            const std::lock_guard<std::mutex> hold(progressLock);
+            std::fprintf(stderr, "\rread %zu/%zu\033[K", n, modules.size());
+        }
+    });
     if (tty)
         std::fprintf(stderr, "\r\033[K");
     const RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));

@@ -246,7 +246,7 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
     return m;
 }
 
-std::string RunSummary::whyRecompiled(const Family &family, const std::vector<Module> &modules)
+std::string RunSummary::whyRecompiled(const Family &family)
 {
     if (family.modules.size() < 2)
         return {};
@@ -290,7 +290,6 @@ std::string RunSummary::whyRecompiled(const Family &family, const std::vector<Mo
     if (changes.empty())
         out += "its signatures differ";
     out += "; " + std::to_string(distinct) + " distinct signatures";
-    (void)modules; // the signatures carry what is said
     return out;
 }
 
@@ -336,7 +335,7 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
         same->modules.push_back(i);
     }
     for (Family &f : r.families)
-        f.why = whyRecompiled(f, r.modules);
+        f.why = whyRecompiled(f);
     std::stable_sort(r.families.begin(), r.families.end(), [](const Family &a, const Family &b) {
         return a.heldMax != b.heldMax ? a.heldMax > b.heldMax : a.name < b.name;
     });

@@ -100,7 +100,7 @@ struct RunSummary
     static bool isCollective(std::string_view opcode);
     /// What differs between a family's signatures, in words: "Arg_1 changed shape:
     /// c128[9,80,2,11520] → c128[9,80,2,11776] (7 distinct signatures)".
-    static std::string whyRecompiled(const Family &family, const std::vector<Module> &modules);
+    static std::string whyRecompiled(const Family &family);
 };
 
 } // namespace bufferscope

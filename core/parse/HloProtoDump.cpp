@@ -293,6 +293,7 @@ struct Comp
     const pb::HloComputationProto *p = nullptr;
     std::vector<int> instructions; ///< as listed
     std::vector<int> parameters;   ///< by parameter number
+    std::vector<int> callers;      ///< the instructions that call it
     int root = -1;
     enum class Flow : std::uint8_t
     {
@@ -460,6 +461,7 @@ private:
                         refuse("instruction " + ins.p->name() + " calls computation id " +
                                std::to_string(id) + ", which is not in the module");
                     ins.called.push_back(found->second);
+                    m_comps[static_cast<std::size_t>(found->second)].callers.push_back(n);
                 }
                 if (ins.p->id() == rootId)
                     c.root = n;
@@ -839,16 +841,12 @@ private:
     std::int64_t asyncDoneTime(int computation) const
     {
         std::int64_t last = -1;
-        for (std::size_t n = 0; n < m_ins.size(); ++n) {
-            const Ins &caller = m_ins[n];
-            if (std::find(caller.called.begin(), caller.called.end(), computation) ==
-                caller.called.end())
-                continue;
-            const std::string op = caller.opcode();
+        for (const int n : m_comps[static_cast<std::size_t>(computation)].callers) {
+            const std::string op = m_ins[static_cast<std::size_t>(n)].opcode();
             if (op != "async-start" && op != "async-update" && op != "async-done")
                 continue;
             // start and update lead to the done of their chain.
-            int done = static_cast<int>(n);
+            int done = n;
             for (int hops = 0;
                  hops < 64 && m_ins[static_cast<std::size_t>(done)].opcode() != "async-done";
                  ++hops) {
@@ -884,6 +882,11 @@ private:
         if (m_sequence.empty())
             return;
         const std::int64_t end = static_cast<std::int64_t>(m_sequence.size());
+        // Each async computation's done time, once (its values all end no earlier).
+        std::vector<std::int64_t> asyncDone(m_comps.size(), -1);
+        for (std::size_t c = 0; c < m_comps.size(); ++c)
+            if (m_asyncContext[c])
+                asyncDone[c] = asyncDoneTime(static_cast<int>(c));
         for (Val &v : m_vals) {
             const Ins &ins = m_ins[static_cast<std::size_t>(v.instruction)];
             const std::int64_t t = m_time[static_cast<std::size_t>(v.instruction)];
@@ -894,7 +897,7 @@ private:
             v.start = parameter ? span.first : t;
             std::int64_t last = ins.root ? span.second : t; // definition_end_time
             if (m_asyncContext[static_cast<std::size_t>(ins.computation)])
-                last = std::max(last, asyncDoneTime(ins.computation));
+                last = std::max(last, asyncDone[static_cast<std::size_t>(ins.computation)]);
             for (std::size_t k = 1; k < v.positions.size(); ++k) {
                 const Ins &at = m_ins[static_cast<std::size_t>(v.positions[k].first)];
                 std::int64_t when = -1;
@@ -958,11 +961,10 @@ private:
             return true;
         if (op != "parameter" || ins.computation == m_entry)
             return false;
-        for (const Ins &caller : m_ins)
-            if (caller.opcode() == "while" && std::find(caller.called.begin(), caller.called.end(),
-                                                        ins.computation) != caller.called.end())
-                return true;
-        return false;
+        const auto &callers = m_comps[static_cast<std::size_t>(ins.computation)].callers;
+        return std::any_of(callers.begin(), callers.end(), [this](int n) {
+            return m_ins[static_cast<std::size_t>(n)].opcode() == "while";
+        });
     }
 
     std::string valueName(const Val &v) const

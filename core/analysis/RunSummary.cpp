@@ -312,15 +312,15 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
         if (added) {
             r.families.emplace_back();
             r.families.back().name = m.function;
+            r.families.back().heldMax = -1;
+            r.families.back().largest = i;
         }
         Family &f = r.families[it->second];
         f.modules.push_back(i);
         if (!m.read)
             continue;
-        // The first module read, then any that holds more.
-        const bool firstRead = std::none_of(f.modules.begin(), f.modules.end() - 1,
-                                            [&r](std::size_t k) { return r.modules[k].read; });
-        if (firstRead || m.held > f.heldMax) {
+        // The first module read (heldMax starts below any), then any that holds more.
+        if (m.held > f.heldMax) {
             f.heldMax = m.held;
             f.largest = i;
         }
@@ -334,8 +334,10 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
         }
         same->modules.push_back(i);
     }
-    for (Family &f : r.families)
+    for (Family &f : r.families) {
+        f.heldMax = std::max<std::int64_t>(f.heldMax, 0); // none of its modules read: 0
         f.why = whyRecompiled(f);
+    }
     std::stable_sort(r.families.begin(), r.families.end(), [](const Family &a, const Family &b) {
         return a.heldMax != b.heldMax ? a.heldMax > b.heldMax : a.name < b.name;
     });

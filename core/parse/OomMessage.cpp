@@ -711,10 +711,11 @@ const OomFigure *OomMessage::stat(std::string_view name) const
 namespace {
 
 /// A list entry (`10. Size: 384.00M`, `Buffer 13:`) in the first lines of a text that also
-/// prints a shape: a fragment of an out-of-memory message without its headline.
+/// prints a shape (`Shape:`, or a GPU entry parameter's `Entry Parameter Subshape:`): a
+/// fragment of an out-of-memory message without its headline.
 bool holdsListFragment(sv text)
 {
-    if (text.find("Shape:") == sv::npos)
+    if (text.find("Shape:") == sv::npos && text.find("Subshape:") == sv::npos)
         return false;
     std::size_t lines = 0;
     for (std::size_t pos = 0; pos < text.size() && lines < 4000; ++lines) {

@@ -3,6 +3,7 @@
 // saying why, where absent). Every expected figure is read by hand from the log text or from
 // the dump's allocation and value lines, never from this code's output.
 #include "CliRun.h"
+#include "parse/FileKind.h"
 #include "parse/OomMessage.h"
 
 #include <QDir>
@@ -149,9 +150,9 @@ private Q_SLOTS:
         for (const QFileInfo &f : QDir(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom"))
                                       .entryInfoList({QStringLiteral("*.log")}))
             logs << f.filePath();
-        for (const char *real : {"gpu-jax-v100-2024-05-28.log", "tpu-v3-pytorch-xla-2024-03-06.log",
-                                 "gpu-jax-mi250-wrapped-2024-07-09.log",
-                                 "tpu-tf-2019-11-11-fragment.log"})
+        for (const char *real :
+             {"gpu-jax-v100-2024-05-28.log", "tpu-v3-pytorch-xla-2024-03-06.log",
+              "gpu-jax-mi250-wrapped-2024-07-09.log", "tpu-tf-2019-11-11-fragment.log"})
             if (QFileInfo::exists(realOom(real)))
                 logs << realOom(real);
         QVERIFY(logs.size() >= 6);
@@ -335,6 +336,10 @@ private Q_SLOTS:
         QCOMPARE(g.buffers[1].sizeText, std::string("768"));
         QCOMPARE(gpu.problems.size(), std::size_t{1});
         QCOMPARE(gpu.problems.front().line, std::int64_t{7});
+        // Dropped on the window or given to `report`, both fragments open as logs: the GPU one
+        // prints no "Shape:", only its entry parameter's "Subshape:".
+        for (const char *name : {"gpu-fragment-cut.log", "tpu-fragment-glog.log"})
+            QVERIFY2(FileKinds::of(oomLog(name).toStdString()) == FileKind::OomLog, name);
 
         // The command line says so too.
         const QJsonObject m = firstMessage(oomJson({oomLog("gpu-fragment-cut.log")}));

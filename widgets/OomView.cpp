@@ -225,6 +225,15 @@ void OomView::fillSummary()
     if (m.printed > 1)
         head += tr(" (printed %1 times in the log)").arg(m.printed);
     lines << head;
+    // What the command line's "cut" and "uncertain" lines say: a figure here may not be exact.
+    if (m.startsCut)
+        lines << (m.buffers.empty()
+                      ? tr("The text starts inside this message: no headline.")
+                      : tr("The text starts inside this message: no headline; its list starts "
+                           "at entry %1.")
+                            .arg(m.buffers.front().rank));
+    for (const std::string &d : m.doubts)
+        lines << tr("Uncertain: %1").arg(toQString(d));
     QStringList facts;
     if (m.requested >= 0)
         facts << tr("asked for %1").arg(sizeText(m.requested, m.requestedUlp));
@@ -379,6 +388,10 @@ void OomView::fillTable()
                                                  "rounds it")
                                                   .arg(b.size)
                                                   .arg(b.sizeUlp));
+        else if (b.cut)
+            size->setToolTip(
+                plainToolTip(tr("Not read: a line break cut this size; the text shows “%1”.")
+                                 .arg(toQString(b.sizeText))));
         m_table->setItem(row, SizeColumn, size);
         m_table->setItem(row, ShapeColumn, item(toQString(b.shape)));
         m_table->setItem(row, KindColumn, item(toQString(b.kind)));

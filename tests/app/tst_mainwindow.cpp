@@ -1865,6 +1865,42 @@ private Q_SLOTS:
         view->close();
     }
 
+    // A fragment and a figure cut by a line break: the window says so, as `oom` does, and a
+    // cut size is "?", never its first digits.
+    void oomCutTextSaysSo()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QList<QPointer<OomView>> views;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { views << qobject_cast<OomView *>(shown); });
+        drop(&w, {QUrl::fromLocalFile(
+                     QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-fragment-cut.log"))});
+        QTRY_COMPARE(views.size(), 1);
+        const QString fragment = views[0]->summaryLabel()->text();
+        QVERIFY2(fragment.contains(QStringLiteral("starts inside this message")),
+                 qPrintable(fragment));
+        QVERIFY(fragment.contains(QStringLiteral("its list starts at entry 3.")));
+        QCOMPARE(views[0]->table()->rowCount(), 2);
+        QCOMPARE(views[0]->table()->item(1, 1)->text(), QStringLiteral("?"));
+        QVERIFY(
+            views[0]->table()->item(1, 1)->toolTip().contains(QStringLiteral("\u201c768\u201d")));
+        views[0]->close();
+
+        // The exact count cut at the end of a line disagrees with the rounded one.
+        QGuiApplication::clipboard()->setText(QStringLiteral(
+            "Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.97GiB (rounded to "
+            "2110783744)requested by op\nRESOURCE_EXHAUSTED: Out of memory while trying to "
+            "allocate 21107\n83616 bytes.\n"));
+        w.pasteFromClipboard();
+        QTRY_COMPARE(views.size(), 2);
+        const QString doubt = views[1]->summaryLabel()->text();
+        QVERIFY2(doubt.contains(QStringLiteral("Uncertain: ")), qPrintable(doubt));
+        QVERIFY(!views[0]->summaryLabel()->text().contains(QStringLiteral("Uncertain")));
+        views[1]->close();
+    }
+
     void errorNamesFileAndLine()
     {
         QTemporaryDir dir;

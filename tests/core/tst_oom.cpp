@@ -340,6 +340,13 @@ private Q_SLOTS:
         // prints no "Shape:", only its entry parameter's "Subshape:".
         for (const char *name : {"gpu-fragment-cut.log", "tpu-fragment-glog.log"})
             QVERIFY2(FileKinds::of(oomLog(name).toStdString()) == FileKind::OomLog, name);
+        // A command that wants a dump, given a log, says which command reads it.
+        const testutil::CliRun asDump =
+            testutil::runBufferscope({QStringLiteral("report"), oomLog("gpu-fragment-cut.log")});
+        QCOMPARE(asDump.code, 2);
+        QVERIFY2(asDump.err.contains("gpu-fragment-cut.log:1: not an XLA buffer-assignment dump"),
+                 asDump.err.constData());
+        QVERIFY(asDump.err.contains("out-of-memory log: the 'oom' command reads those"));
 
         // The command line says so too.
         const QJsonObject m = firstMessage(oomJson({oomLog("gpu-fragment-cut.log")}));

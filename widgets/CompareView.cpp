@@ -147,6 +147,17 @@ void CompareView::keyPressEvent(QKeyEvent *event)
     QWidget::keyPressEvent(event);
 }
 
+bool CompareView::eventFilter(QObject *watched, QEvent *event)
+{
+    // The causes' rows are as tall as their wrapped sentences at the width the table has now:
+    // again whenever its viewport gets another size, and when it is first shown (before that
+    // it has no width of its own, and every row would be sized for a sliver).
+    if (watched == m_causes->viewport() &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        scheduleFitCauseRows();
+    return QWidget::eventFilter(watched, event);
+}
+
 CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags)
     : QWidget(parent, flags), m_jobs(jobs), m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)), m_tabs(new QTabWidget(this))
@@ -159,11 +170,12 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
         this, {tr("change"), tr("Δ at the peak"), tr("before"), tr("after"), tr("value")});
     m_atPeak->setToolTip(tr("Click a row to show the value on both curves"));
     m_causes = makeTable(this, {tr("cause"), tr("Δ peak"), tr("Δ held"), tr("why")});
+    m_causes->viewport()->installEventFilter(this);
     m_causes->setWordWrap(true);
     m_causes->setTextElideMode(Qt::ElideNone);
     // Rows as tall as their wrapped sentence at the width the window gives them.
     connect(m_causes->horizontalHeader(), &QHeaderView::sectionResized, m_causes,
-            [this] { fitCauseRows(); });
+            [this] { scheduleFitCauseRows(); });
     m_causes->setToolTip(tr("Click a cause to show its largest value on both curves; each "
                             "cause's share of the change of the live peak and of what the "
                             "device holds while the module runs (they add up to both)"));
@@ -250,7 +262,19 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
         m_values->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     });
 
-    m_tabs->addTab(m_causes, tr("Why"));
+    // The Why page: the headline, one sentence to act on, over the causes.
+    m_whyPage = new QWidget(this);
+    m_headline = new QLabel(m_whyPage);
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setWordWrap(true);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headline->setContentsMargins(4, 4, 4, 2);
+    auto *whyLayout = new QVBoxLayout(m_whyPage);
+    whyLayout->setContentsMargins(0, 0, 0, 0);
+    whyLayout->setSpacing(2);
+    whyLayout->addWidget(m_headline);
+    whyLayout->addWidget(m_causes, 1);
+    m_tabs->addTab(m_whyPage, tr("Why"));
     m_tabs->addTab(m_atPeak, tr("At the peaks"));
     m_tabs->addTab(m_byOpName, tr("By op_name"));
     m_tabs->addTab(m_byStack, tr("By call stack"));
@@ -341,7 +365,7 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_summary->setToolTip(plainToolTip(tr("before: %1\nafter: %2").arg(m_beforeName, m_afterName)));
     m_tabs->setTabVisible(m_tabs->indexOf(m_byStack), m_diff->hasStacks);
     fillCauses(); // the first screen says why: not deferred with the other tables
-    m_tabs->setCurrentWidget(m_causes);
+    m_tabs->setCurrentWidget(m_whyPage);
     fillPlot();
     // The tables in a later turn of the event loop (a timer, not a posted call, so input and
     // painting come in between): the window shows first.
@@ -430,49 +454,37 @@ QString CompareView::summaryText() const
 void CompareView::fillCauses()
 {
     const DiffCauses &why = m_diff->why;
-    m_tabs->setTabText(m_tabs->indexOf(m_causes), why.causes.empty()
-                                                      ? tr("Why (nothing changed)")
-                                                      : tr("Why (%1)").arg(why.causes.size()));
-    const int moved = why.peakMoved ? 1 : 0;
+    m_tabs->setTabText(m_tabs->indexOf(m_whyPage), why.causes.empty()
+                                                       ? tr("Why (nothing changed)")
+                                                       : tr("Why (%1)").arg(why.causes.size()));
+    // The headline in bold, where the peak went under it.
+    QString head = QStringLiteral("<b>%1</b>").arg(richEscaped(toQString(why.headline)));
+    if (why.peakMoved)
+        head += QStringLiteral("<br>%1.").arg(richEscaped(toQString(why.peakMovedText)));
+    m_headline->setText(head);
     m_causes->setSortingEnabled(false);
-    m_causes->setRowCount(static_cast<int>(why.causes.size()) + moved);
-    if (moved) {
-        auto *kind = cell(tr("peak moved"), 0, false);
-        kind->setData(CauseRole, static_cast<qulonglong>(-1));
-        m_causes->setItem(0, 0, kind);
-        m_causes->setItem(0, 1, noBytes(cell(QStringLiteral("—"), 0, false)));
-        m_causes->setItem(0, 2, noBytes(cell(QStringLiteral("—"), 0, false)));
-        m_causes->setItem(
-            0, 3,
-            cell(tr("the after peak is at step %1 (%2), another part of the program: the "
-                    "before peak's place is step %3 of after")
-                     .arg(m_diff->peakStepAfter)
-                     .arg(toQString(Report::instructionAt(*m_after, m_diff->peakStepAfter)))
-                     .arg(m_diff->peakStepBeforeInB),
-                 0, false));
-    }
+    m_causes->setRowCount(static_cast<int>(why.causes.size()));
     for (int r = 0; r < static_cast<int>(why.causes.size()); ++r) {
         const Cause &c = why.causes[static_cast<std::size_t>(r)];
         auto *kind = cell(QString::fromLatin1(causeKindKey(c.kind)), 0, false);
         kind->setData(CauseRole, static_cast<qulonglong>(r));
-        m_causes->setItem(r + moved, 0, kind);
-        m_causes->setItem(r + moved, 1, cell(signedBytesText(c.peakDelta), c.peakDelta, true));
-        m_causes->setItem(r + moved, 2, cell(signedBytesText(c.heldDelta), c.heldDelta, true));
-        m_causes->setItem(r + moved, 3, cell(toQString(c.text), 0, false));
+        m_causes->setItem(r, 0, kind);
+        m_causes->setItem(r, 1, cell(signedBytesText(c.peakDelta), c.peakDelta, true));
+        m_causes->setItem(r, 2, cell(signedBytesText(c.heldDelta), c.heldDelta, true));
+        m_causes->setItem(r, 3, cell(toQString(c.text), 0, false));
         // Over the plain cell (which Copy as CSV reads): the sentence, then the values as
         // links that show them on both curves.
         auto *label = new QLabel(m_causes);
         label->setTextFormat(Qt::RichText);
         label->setWordWrap(true);
         label->setAutoFillBackground(true);
-        label->setBackgroundRole(r % 2 == (moved ? 0 : 1) ? QPalette::AlternateBase
-                                                          : QPalette::Base);
+        label->setBackgroundRole(r % 2 == 1 ? QPalette::AlternateBase : QPalette::Base);
         label->setContentsMargins(3, 2, 3, 2);
         label->setText(causeRichText(c));
         label->setToolTip(tr("Click a value to show it on both curves"));
         connect(label, &QLabel::linkActivated, this,
                 [this](const QString &link) { showCauseValue(link); });
-        m_causes->setCellWidget(r + moved, 3, label);
+        m_causes->setCellWidget(r, 3, label);
     }
     m_causes->resizeColumnsToContents();
     // The sentence wraps in the width left to it.
@@ -523,9 +535,25 @@ void CompareView::showCauseValue(const QString &link)
     pick(v);
 }
 
+void CompareView::scheduleFitCauseRows()
+{
+    // After the event that asked: a viewport's resize reaches us before the header has given
+    // the stretched column its new width.
+    if (m_fitPending)
+        return;
+    m_fitPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_fitPending = false;
+        fitCauseRows();
+    });
+}
+
 void CompareView::fitCauseRows()
 {
     const int width = m_causes->columnWidth(3);
+    if (width < 40)
+        return; // not laid out yet: the viewport's resize comes back here
+
     for (int r = 0; r < m_causes->rowCount(); ++r) {
         const QWidget *w = m_causes->cellWidget(r, 3);
         const auto *label = qobject_cast<const QLabel *>(w);

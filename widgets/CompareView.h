@@ -53,8 +53,12 @@ public:
     QTreeWidget *opNameTree() const { return m_byOpName; }
     QTreeWidget *stackTree() const { return m_byStack; }
     QTableWidget *peakTable() const { return m_atPeak; }
-    /// Why memory changed: one row per cause (DiffCauses), largest first; the first tab.
+    /// Why memory changed: one row per cause (DiffCauses), largest first, under the headline;
+    /// the first tab is the page that holds both.
     QTableWidget *causesTable() const { return m_causes; }
+    QWidget *whyPage() const { return m_whyPage; }
+    /// The first line to read (DiffCauses::headline), and where the peak went.
+    QLabel *headline() const { return m_headline; }
     QTableView *valuesTable() const { return m_values; }
     QComboBox *valueFilter() const { return m_filter; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -86,6 +90,7 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     /// "jit_train_step (0294)" for a module name (ModuleFiles::shortNameOfStem).
@@ -97,8 +102,11 @@ private:
     void fillCauses();
     /// A cause's sentence and its values as links (`a:INDEX`, `b:INDEX`), rich text.
     QString causeRichText(const Cause &c) const;
-    /// Each cause row as tall as its wrapped sentence and links.
+    /// Each cause row as tall as its wrapped sentence and links; the scheduled one runs once
+    /// the events in hand are done (the header's widths settled).
     void fitCauseRows();
+    void scheduleFitCauseRows();
+    bool m_fitPending = false;
     void pick(const ValueChange &change);
 
     JobRunner *m_jobs;
@@ -128,6 +136,8 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_atPeak;
     QTableWidget *m_causes;
+    QWidget *m_whyPage;
+    QLabel *m_headline;
     QTreeWidget *m_byOpName;
     QTreeWidget *m_byStack;
     QTableWidget *m_bySource;

@@ -124,6 +124,12 @@ struct Side
     std::vector<Hash> ownRenamed;
     std::vector<Hash> looseRenamed;
     std::vector<Hash> refinedRenamed;
+    /// The same three with the `jit(…)` and `pjit(…)` scopes left out altogether: a JAX or XLA
+    /// upgrade adds or drops them (`jit(f)/jit(main)/dot_general` → `jit(f)/dot_general`);
+    /// other transformations (`transpose(jvp(…))`, `vmap(…)`) still count, without their names.
+    std::vector<Hash> ownJitFree;
+    std::vector<Hash> looseJitFree;
+    std::vector<Hash> refinedJitFree;
     /// Opcode, shape and the values defined, without any metadata: an instruction whose op_name
     /// says something else (another einsum spelling, a moved scope) found by where it sits.
     std::vector<Hash> bare;
@@ -161,11 +167,32 @@ struct Side
     /// An op_name's hash without what stands inside the parentheses of its scopes:
     /// `jit(_tau_kernel)/jit(main)/jit(_sigma_kij_kernel)/custom_partitioning` hashes as
     /// `jit()/jit()/jit()/custom_partitioning`.
-    static Hash scopeFreeHash(std::string_view opName)
+    static Hash scopeFreeHash(std::string_view opName, bool dropJit = false)
     {
         Hash h = 0xcbf29ce484222325ull; // FNV-1a over the characters kept
         int depth = 0;
-        for (const char c : opName) {
+        for (std::size_t i = 0; i < opName.size(); ++i) {
+            const char c = opName[i];
+            if (dropJit && depth == 0 && (i == 0 || opName[i - 1] == '/')) {
+                // A whole `jit(…)/` or `pjit(…)/` segment, its parentheses balanced.
+                const std::string_view rest = opName.substr(i);
+                const std::size_t open = rest.starts_with("jit(")    ? 3
+                                         : rest.starts_with("pjit(") ? 4
+                                                                     : std::string_view::npos;
+                if (open != std::string_view::npos) {
+                    int inner = 0;
+                    std::size_t k = i + open;
+                    for (; k < opName.size(); ++k) {
+                        inner += opName[k] == '(' ? 1 : opName[k] == ')' ? -1 : 0;
+                        if (inner == 0)
+                            break;
+                    }
+                    if (k + 1 < opName.size() && opName[k + 1] == '/') {
+                        i = k + 1; // past the slash
+                        continue;
+                    }
+                }
+            }
             if (c == ')' && depth > 0)
                 --depth;
             if (depth == 0)
@@ -198,23 +225,34 @@ struct Side
         bare.assign(n, 0);
         kind.assign(n, 0);
         nameOnly.assign(n, 0);
+        ownJitFree.assign(n, 0);
+        looseJitFree.assign(n, 0);
         std::vector<Hash> scopeFree(d.strings.size(), 0); // op_name StringId -> scope-free hash
+        std::vector<Hash> jitFree(d.strings.size(), 0);   // and without its jit scopes
         for (std::uint32_t i = 0; i < n; ++i) {
             const Instruction &in = d.instructions[i];
             const Hash opcode = mix(opcodeHash(i), parameter[i]);
             Hash r = opcode;
+            Hash j = opcode;
             if (in.opName < scopeFree.size()) {
                 // One op_name is shared by many instructions: hashed once.
                 Hash &f = scopeFree[in.opName];
                 if (f == 0)
                     f = scopeFreeHash(d.str(in.opName));
                 r = mix(r, f);
+                Hash &g = jitFree[in.opName];
+                if (g == 0)
+                    g = scopeFreeHash(d.str(in.opName), true);
+                j = mix(j, g);
             } else {
                 r = mix(r, 0);
+                j = mix(j, 0);
             }
             looseRenamed[i] = r;
+            looseJitFree[i] = j;
             const Hash shape = str(d.shapes[in.shape].text);
             ownRenamed[i] = mix(mix(r, shape), valuesHash[i]);
+            ownJitFree[i] = mix(mix(j, shape), valuesHash[i]);
             bare[i] = mix(mix(opcode, shape), valuesHash[i]);
             Hash types = 0;
             const auto [first, last] = d.valuesOf(i);
@@ -229,6 +267,7 @@ struct Side
             named[i] = mix(nameOnly[i], shape);
         }
         refinedRenamed = refine(ownRenamed);
+        refinedJitFree = refine(ownJitFree);
     }
 
     /// The structural key refined, when a match gets that far.
@@ -484,6 +523,9 @@ public:
             {&A.refinedRenamed, &B.refinedRenamed, &A.ownRenamed, &B.ownRenamed, false},
             {&A.ownRenamed, &B.ownRenamed, &A.ownRenamed, &B.ownRenamed, true},
             {&A.looseRenamed, &B.looseRenamed, &A.looseRenamed, &B.looseRenamed, true},
+            {&A.refinedJitFree, &B.refinedJitFree, &A.ownJitFree, &B.ownJitFree, false},
+            {&A.ownJitFree, &B.ownJitFree, &A.ownJitFree, &B.ownJitFree, true},
+            {&A.looseJitFree, &B.looseJitFree, &A.looseJitFree, &B.looseJitFree, true},
             {&A.refinedBare, &B.refinedBare, &A.bare, &B.bare, false},
             {&A.bare, &B.bare, &A.bare, &B.bare, true},
             {&A.named, &B.named, &A.bare, &B.bare, false},
@@ -923,6 +965,44 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
         }
     }
 
+    m.steps = align(a, b, monotoneAnchors(a, m.instructionInB, b));
+    // Values still left over on both sides of one size, defined by one opcode, live over the
+    // same stretch of the aligned program: the same value under a name an upgrade renumbered
+    // (`cudnn-conv.1.0{1}` → `cudnn-conv.1{1}`), whose instruction no key paired because
+    // something beside it changed. Never a value listed as both gone and new.
+    {
+        std::unordered_map<std::string, std::vector<std::uint32_t>> byKind; // size#opcode -> B
+        const auto kindOf = [](const Dump &d, const Value &v) {
+            const Instruction *in = d.instructionOf(v);
+            return std::to_string(v.size) + '#' + std::string(in ? d.opcode(*in) : "") + '#' +
+                   std::string(d.str(v.index));
+        };
+        for (std::uint32_t vb = 0; vb < b.values.size(); ++vb)
+            if (m.valueInA[vb] == kNone && b.values[vb].hasLiveRange())
+                byKind[kindOf(b, b.values[vb])].push_back(vb);
+        if (!byKind.empty()) {
+            for (std::uint32_t va = 0; va < a.values.size(); ++va) {
+                const Value &x = a.values[va];
+                if (m.valueInB[va] != kNone || !x.hasLiveRange())
+                    continue;
+                const auto it = byKind.find(kindOf(a, x));
+                if (it == byKind.end())
+                    continue;
+                for (std::uint32_t &vb : it->second) {
+                    if (vb == kNone)
+                        continue;
+                    const Value &y = b.values[vb];
+                    if (m.sameStep(a, x.start, b, y.start) && m.sameStep(a, x.end, b, y.end)) {
+                        m.valueInB[va] = vb;
+                        m.valueInA[vb] = va;
+                        vb = kNone; // taken
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     // Allocations: each with the one that holds most of its matched bytes, one to one.
     {
         // Bytes per (A allocation, B allocation), summed in a map: few distinct pairs.
@@ -947,7 +1027,6 @@ DumpMatch DumpMatch::compute(const Dump &a, const Dump &b, const std::atomic<boo
         }
     }
 
-    m.steps = align(a, b, monotoneAnchors(a, m.instructionInB, b));
     spdlog::debug("match: graphs and keys {:.3f} s, instructions paired {:.3f} s, values, "
                   "allocations and steps {:.3f} s",
                   built, paired - built, clock.seconds() - paired);

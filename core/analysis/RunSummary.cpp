@@ -1,5 +1,7 @@
 #include "analysis/RunSummary.h"
 
+#include "analysis/Collectives.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -116,18 +118,6 @@ std::string RunSummary::numberOf(std::string_view moduleName)
     return std::string(moduleName.substr(at + 7, end - at - 7));
 }
 
-bool RunSummary::isCollective(std::string_view opcode)
-{
-    if (opcode.ends_with("-done"))
-        return false;
-    for (const std::string_view base :
-         {"all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute",
-          "collective-broadcast", "ragged-all-to-all"})
-        if (opcode == base || (opcode.starts_with(base) && opcode.substr(base.size()) == "-start"))
-            return true;
-    return false;
-}
-
 std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view text)
 {
     std::size_t at = text.starts_with("ENTRY ") ? 0 : text.find("\nENTRY ");
@@ -220,8 +210,8 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
         if (v.instruction == kNone)
             continue;
         const Instruction &ins = dump.instructions[v.instruction];
-        const std::string_view opcode = dump.strings.view(ins.opcode);
-        if (!isCollective(opcode))
+        const std::string_view opcode = dump.opcode(ins);
+        if (!collectives::isInstruction(opcode, dump.str(ins.name)))
             continue;
         Collective &c = byInstruction[v.instruction];
         if (v.size <= c.bytes && !c.instruction.empty())

@@ -94,10 +94,6 @@ struct RunSummary
     /// s32[]) -> f32[8] {`): its parameters, names without their number suffix, shapes without
     /// layouts. Empty when `text` has no ENTRY line that parses.
     static std::vector<Parameter> entrySignature(std::string_view text);
-    /// Whether an opcode as printed is a collective (all-gather, all-reduce, reduce-scatter,
-    /// all-to-all, collective-permute, collective-broadcast, their starts and async wrappers;
-    /// never a -done, which only passes its start's buffer on).
-    static bool isCollective(std::string_view opcode);
     /// What differs between a family's signatures, in words: "Arg_1 changed shape:
     /// c128[9,80,2,11520] → c128[9,80,2,11776] (7 distinct signatures)".
     static std::string whyRecompiled(const Family &family);

@@ -204,11 +204,9 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     line();
     line("Why memory changed" +
          std::string(why.causes.empty() ? ": nothing changed the peak or what is held" : ""));
+    line("  " + why.headline);
     if (why.peakMoved)
-        line("  the peak moved to another part of the program: step " +
-             std::to_string(d.peakStepAfter) + " (" + Report::instructionAt(b, d.peakStepAfter) +
-             ") after, where the before peak's place is step " +
-             std::to_string(d.peakStepBeforeInB));
+        line("  " + why.peakMovedText);
     for (std::size_t k = 0; k < why.causes.size() && k < top; ++k) {
         const Cause &c = why.causes[k];
         line("  " + std::string(causeKindKey(c.kind)) + "  peak " + signedBytes(c.peakDelta) +
@@ -383,6 +381,8 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
     w.key("after").value(d.why.heldAfter);
     w.key("delta").value(d.why.heldAfter - d.why.heldBefore);
     w.endObject();
+    w.key("headline").value(d.why.headline);
+    w.key("peak_barely_moved").value(d.why.peakBarelyMoved);
     w.key("peak_moved").value(d.why.peakMoved);
     w.key("causes").beginArray();
     for (const Cause &c : d.why.causes) {
@@ -390,8 +390,13 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
         w.key("kind").value(std::string(causeKindKey(c.kind)));
         w.key("peak_delta").value(c.peakDelta);
         w.key("held_delta").value(c.heldDelta);
-        if (c.parameter >= 0)
+        if (c.parameter >= 0) {
             w.key("parameter").value(c.parameter);
+            w.key("parameters").beginArray();
+            for (const std::int64_t p : c.parameters)
+                w.value(p);
+            w.endArray();
+        }
         w.key("values").beginObject();
         for (const auto &[key, dump, list] :
              {std::tuple{"before", &a, &c.valuesBefore}, std::tuple{"after", &b, &c.valuesAfter}}) {
@@ -402,6 +407,16 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
         }
         w.endObject();
         w.key("text").value(c.text);
+        w.key("netted").beginArray();
+        for (const Cause::Netted &n : c.netted) {
+            w.beginObject();
+            w.key("kind").value(std::string(causeKindKey(n.kind)));
+            w.key("peak_delta").value(n.peakDelta);
+            w.key("held_delta").value(n.heldDelta);
+            w.key("text").value(n.text);
+            w.endObject();
+        }
+        w.endArray();
         w.endObject();
     }
     w.endArray();

@@ -4,6 +4,7 @@
 // lines and from the ENTRY lines written here, never from this code's output.
 #include "CliRun.h"
 #include "SampleTruths.h"
+#include "analysis/Collectives.h"
 #include "analysis/RunSummary.h"
 #include "util/SafeText.h"
 
@@ -141,12 +142,12 @@ private Q_SLOTS:
         QCOMPARE(RunSummary::functionOf("jit_train_step(12)"), std::string("jit_train_step"));
         QCOMPARE(RunSummary::functionOf("f(x)"), std::string("f(x)"));
         QCOMPARE(RunSummary::numberOf("module_0294.jit_train_step.sm_8.0"), std::string("0294"));
-        QVERIFY(RunSummary::isCollective("all-gather-start"));
-        QVERIFY(RunSummary::isCollective("all-to-all-start"));
-        QVERIFY(RunSummary::isCollective("reduce-scatter"));
-        QVERIFY(!RunSummary::isCollective("all-gather-done"));
-        QVERIFY(!RunSummary::isCollective("fusion"));
-        QVERIFY(!RunSummary::isCollective("all-gatherx"));
+        QVERIFY(collectives::isOpcode("all-gather-start"));
+        QVERIFY(collectives::isOpcode("all-to-all-start"));
+        QVERIFY(collectives::isOpcode("reduce-scatter"));
+        QVERIFY(!collectives::isOpcode("all-gather-done"));
+        QVERIFY(!collectives::isOpcode("fusion"));
+        QVERIFY(!collectives::isOpcode("all-gatherx"));
     }
 
     void entrySignatures()

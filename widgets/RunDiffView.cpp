@@ -5,8 +5,11 @@
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 
+#include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -17,6 +20,19 @@ namespace {
 constexpr int kBeforeRole = Qt::UserRole;
 constexpr int kAfterRole = Qt::UserRole + 1;
 constexpr int kSortRole = Qt::UserRole + 2;
+
+enum Column
+{
+    kChange,
+    kFunction,
+    kWhat,
+    kHeldBefore,
+    kHeldAfter,
+    kHeldDelta,
+    kPeakDelta,
+    kWhy,
+    kColumns
+};
 
 using Row = SortedRow<kSortRole>;
 
@@ -36,24 +52,47 @@ RunDiffView::RunDiffView(QWidget *parent)
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table->setHeaderLabels({tr("Function"), tr("What changed"), tr("Held before"),
+    m_table->setColumnCount(kColumns);
+    m_table->setHeaderLabels({tr("Change"), tr("Function"), tr("What changed"), tr("Held before"),
                               tr("Held after"), tr("Δ held"), tr("Δ live peak"), tr("Why")});
+    m_table->headerItem()->setToolTip(kHeldDelta,
+                                      tr("What the device holds while the module runs (argument "
+                                         "+ output − alias + temp), after − before"));
+    m_table->headerItem()->setToolTip(kWhy, tr("The comparison of the two modules, in a "
+                                               "sentence: what moved the peak and what is held"));
     m_table->setRootIsDecorated(false);
-    m_table->setUniformRowHeights(true);
+    // Rows as tall as their wrapped sentences: the whole of why, never cut.
+    m_table->setUniformRowHeights(false);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->header()->setStretchLastSection(true);
     TableCsv::addActions(m_table, QStringLiteral("run-diff"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
     connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const QString before = item->data(0, kBeforeRole).toString();
         const QString after = item->data(0, kAfterRole).toString();
         if (!before.isEmpty() && !after.isEmpty())
             Q_EMIT compareModules(before, after);
+        else if (!before.isEmpty() || !after.isEmpty())
+            Q_EMIT openModule(before.isEmpty() ? after : before);
     });
-    resize(1100, 560);
+    resize(1200, 600);
+}
+
+void RunDiffView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape || event->matches(QKeySequence::Close)) {
+        close();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 void RunDiffView::setReading(const QString &what)
@@ -68,65 +107,90 @@ QString RunDiffView::summaryText() const
 
 void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString &after)
 {
-    m_summary->setText(
-        tr("%1 (before) and %2 (after): %3 compiles paired, %4 unchanged, %5 changed; %6 "
-           "functions appeared, %7 vanished, %8 compiled another number of times. Double-click a "
-           "changed compile to compare its two modules.")
+    QString text =
+        tr("%1 (before) and %2 (after): %3 compiles paired, %4 unchanged, %5 changed; %6 new and "
+           "%7 gone compiles; %8 functions appeared, %9 vanished.")
             .arg(before, after)
             .arg(d.pairedCompiles)
             .arg(d.unchangedCompiles)
-            .arg(d.changed.size())
+            .arg(d.count(RunDiff::Change::Changed))
+            .arg(d.count(RunDiff::Change::New))
+            .arg(d.count(RunDiff::Change::Gone))
             .arg(d.appeared.size())
-            .arg(d.vanished.size())
-            .arg(d.recompiled.size()));
+            .arg(d.vanished.size());
+    constexpr std::size_t kNamed = 4;
+    for (std::size_t k = 0; k < d.recompiled.size() && k < kNamed; ++k) {
+        const RunDiff::Recompiled &r = d.recompiled[k];
+        text += QLatin1Char(' ') + tr("%1 compiled %2× before, %3× after.")
+                                       .arg(toQString(r.name))
+                                       .arg(r.before)
+                                       .arg(r.after);
+    }
+    if (d.recompiled.size() > kNamed)
+        text += QLatin1Char(' ') + tr("%1 more functions compiled another number of times.")
+                                       .arg(d.recompiled.size() - kNamed);
+    for (const std::string &shared : d.sharedNames)
+        text += QLatin1Char(' ') + toQString(shared) + tr(": each is compared on its own.");
+    text += QLatin1Char(' ') + tr("Double-click a changed compile to compare its two modules, a "
+                                  "new or gone one to open it.");
+    m_summary->setText(text);
     m_table->setSortingEnabled(false);
     m_table->clear();
     QList<QTreeWidgetItem *> rows;
-    const auto add = [&rows](const std::string &name, const QString &what) {
+    for (const RunDiff::Row &c : d.rows) {
         auto *row = new Row;
-        row->setText(0, toQString(name));
-        row->setToolTip(0, plainToolTip(toQString(name)));
-        row->setText(1, what);
-        rows << row;
-        return row;
-    };
-    for (const std::string &n : d.appeared)
-        add(n, tr("appeared"));
-    for (const std::string &n : d.vanished)
-        add(n, tr("vanished"));
-    for (const RunDiff::Recompiled &r : d.recompiled)
-        add(r.name, tr("compiled %1× before, %2× after").arg(r.before).arg(r.after));
-    for (const RunDiff::Changed &c : d.changed) {
-        QTreeWidgetItem *row = add(
-            c.name,
+        const QString change = c.change == RunDiff::Change::New    ? tr("new")
+                               : c.change == RunDiff::Change::Gone ? tr("gone")
+                                                                   : tr("changed");
+        row->setText(kChange, change);
+        // In the order RunDiff gives (the largest |Δ held| first) until a header is clicked.
+        row->setData(kChange, kSortRole, qint64(rows.size()));
+        row->setText(kFunction, toQString(c.name));
+        row->setToolTip(
+            kFunction,
+            plainToolTip(
+                toQString(c.name + " " + c.signature) +
+                (c.renamedFrom.empty()
+                     ? QString()
+                     : QLatin1Char('\n') + tr("renamed from %1").arg(toQString(c.renamedFrom)))));
+        const QString what =
             c.renamedFrom.empty()
-                ? toQString(c.signature)
-                : tr("renamed from %1; %2").arg(toQString(c.renamedFrom), toQString(c.signature)));
-        row->setToolTip(1, plainToolTip(row->text(1)));
+                ? toQString(c.whatChanged)
+                : tr("renamed from %1; %2").arg(toQString(c.renamedFrom), toQString(c.whatChanged));
+        row->setText(kWhat, what);
+        row->setToolTip(kWhat, plainToolTip(what + QLatin1Char('\n') + toQString(c.signature)));
         row->setData(0, kBeforeRole, toQString(c.beforeFile));
         row->setData(0, kAfterRole, toQString(c.afterFile));
-        row->setText(2, humanBytesText(c.heldBefore));
-        row->setData(2, kSortRole, qint64(c.heldBefore));
-        row->setText(3, humanBytesText(c.heldAfter));
-        row->setData(3, kSortRole, qint64(c.heldAfter));
-        row->setText(4, signedBytes(c.heldDelta()));
-        row->setToolTip(4, tr("%1 bytes").arg(c.heldDelta()));
-        row->setData(4, kSortRole, qint64(c.heldDelta()));
-        row->setText(5, signedBytes(c.peakDelta()));
-        row->setToolTip(5, tr("%1 bytes").arg(c.peakDelta()));
-        row->setData(5, kSortRole, qint64(c.peakDelta()));
-        for (int column = 2; column <= 5; ++column)
-            row->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
-        row->setText(6, toQString(c.comparison.cause));
-        row->setToolTip(6, plainToolTip(toQString(c.comparison.cause)));
+        const auto bytes = [row](int column, qint64 value, const QString &shown) {
+            row->setText(column, shown);
+            row->setData(column, kSortRole, value);
+            row->setToolTip(column, tr("%1 bytes").arg(value));
+            row->setTextAlignment(column, Qt::AlignRight | Qt::AlignTop);
+        };
+        bytes(kHeldBefore, c.heldBefore,
+              c.before.empty() ? QStringLiteral("—") : humanBytesText(c.heldBefore));
+        bytes(kHeldAfter, c.heldAfter,
+              c.after.empty() ? QStringLiteral("—") : humanBytesText(c.heldAfter));
+        bytes(kHeldDelta, c.heldDelta(), signedBytes(c.heldDelta()));
+        bytes(kPeakDelta, c.peakDelta(), signedBytes(c.peakDelta()));
+        const QString why = toQString(c.comparison.cause);
+        row->setText(kWhy, why);
+        row->setToolTip(kWhy, plainToolTip(why + (c.comparison.causeText.empty()
+                                                      ? QString()
+                                                      : QStringLiteral("\n\n") +
+                                                            toQString(c.comparison.causeText))));
+        for (int column : {kChange, kFunction, kWhat, kWhy})
+            row->setTextAlignment(column, Qt::AlignLeft | Qt::AlignTop);
+        rows << row;
     }
     m_table->addTopLevelItems(rows);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(4, Qt::DescendingOrder); // what grew most first
-    for (int column = 0; column < 6; ++column)
+    for (int column = 0; column < kWhy; ++column)
         m_table->resizeColumnToContents(column);
-    m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), 280));
-    m_table->setColumnWidth(1, std::min(m_table->columnWidth(1), 280));
+    m_table->setColumnWidth(kFunction, std::min(m_table->columnWidth(kFunction), 240));
+    m_table->setColumnWidth(kWhat, std::min(m_table->columnWidth(kWhat), 300));
+    m_table->sortByColumn(kChange, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    m_table->header()->setSortIndicator(kChange, Qt::AscendingOrder);
 }
 
 } // namespace bufferscope

@@ -100,11 +100,17 @@ void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
     m_summary->setText(
         tr("%1: %2 modules of %3 functions%4. Held: argument + output - alias + temp, what the "
            "device holds while a module runs. Double-click a row to open its module; right-click "
-           "a table to copy or save it as CSV.")
+           "a table to copy or save it as CSV.%5")
             .arg(folder)
             .arg(s.modules.size())
             .arg(s.families.size())
-            .arg(unreadable ? tr(", %1 unreadable").arg(unreadable) : QString()));
+            .arg(unreadable ? tr(", %1 unreadable").arg(unreadable) : QString())
+            .arg([&s] {
+                QString notes;
+                for (const std::string &shared : s.sharedNames)
+                    notes += QLatin1Char(' ') + toQString(shared) + QLatin1Char('.');
+                return notes;
+            }()));
     for (QTreeWidget *t : {m_functions, m_collectives, m_modules}) {
         t->setSortingEnabled(false);
         t->clear();
@@ -112,8 +118,8 @@ void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
     QList<QTreeWidgetItem *> rows;
     for (const RunSummary::Family &f : s.families) {
         auto *row = new Row;
-        row->setText(0, toQString(f.name));
-        row->setToolTip(0, plainToolTip(toQString(f.name)));
+        row->setText(0, toQString(f.label));
+        row->setToolTip(0, plainToolTip(toQString(f.label)));
         row->setData(0, kFileRole, toQString(s.modules[f.largest].file));
         row->setText(1, QString::number(f.modules.size()));
         row->setData(1, kSortRole, qint64(f.modules.size()));

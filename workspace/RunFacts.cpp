@@ -120,14 +120,19 @@ RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
     c.ok = true;
     c.heldDelta = d.why.heldAfter - d.why.heldBefore;
     c.peakDelta = d.peakDelta();
+    c.cause = d.why.headline;
     if (!d.why.causes.empty()) {
         c.hasCause = true;
-        c.cause = d.why.causes.front().text;
+        c.causeText = d.why.causes.front().text;
         c.causeKind = d.why.causes.front().kind;
     }
     c.lostDonation = d.lostDonations() > 0;
-    const std::size_t smaller = std::min(a.dump->values.size(), b.dump->values.size());
-    c.matched = smaller == 0 ? 0.0 : static_cast<double>(d.matched) / static_cast<double>(smaller);
+    const auto share = [&d](std::size_t values) {
+        return values == 0 ? 1.0 : static_cast<double>(d.matched) / static_cast<double>(values);
+    };
+    c.matchedBefore = share(a.dump->values.size());
+    c.matchedAfter = share(b.dump->values.size());
+    c.identical = d.added.empty() && d.removed.empty() && d.changed.empty() && d.why.causes.empty();
     return c;
 }
 

@@ -49,10 +49,14 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     int code = 0;
-    for (const RunDiff::Changed &c : d.changed) {
+    for (const RunDiff::Row &c : d.rows) {
         const QString who = QString::fromStdString(c.name + " " + c.signature);
         if (failAboveDelta >= 0 && c.peakDelta() > failAboveDelta)
-            code = fail(QStringLiteral("%1: the live peak grew by %2, more than the allowed %3")
+            code = fail((c.change == RunDiff::Change::New
+                             ? QStringLiteral("%1: a new compile whose live peak, %2, is more than "
+                                              "the allowed growth of %3")
+                             : QStringLiteral("%1: the live peak grew by %2, more than the "
+                                              "allowed %3"))
                             .arg(who, QString::fromStdString(humanBytes(c.peakDelta())),
                                  QString::fromStdString(humanBytes(failAboveDelta))),
                         3);
@@ -62,7 +66,7 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
             std::find(failOn.begin(), failOn.end(), c.comparison.causeKind) != failOn.end())
             code = fail(QStringLiteral("%1: %2: %3")
                             .arg(QString::fromLatin1(causeKindKey(c.comparison.causeKind)), who,
-                                 QString::fromStdString(c.comparison.cause)),
+                                 QString::fromStdString(c.comparison.causeText)),
                         3);
     }
     return code;

@@ -54,6 +54,8 @@ RunDiffView *RunFlow::compareRuns(const QString &other)
             [this](const QString &before, const QString &after) {
                 m_workspace->compareFiles(before, after);
             });
+    connect(view, &RunDiffView::openModule, this,
+            [this](const QString &file) { m_window->openPaths({file}); });
     view->setReading(tr("Reading both runs and comparing them: %1 and %2…").arg(folder, other));
     view->show();
     QPointer<RunDiffView> guard(view);

@@ -1,76 +1,212 @@
 #include "analysis/RunDiff.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
+#include <set>
 
 namespace bufferscope {
 
 namespace {
 
 using Module = RunSummary::Module;
+using Family = RunSummary::Family;
 
-const RunSummary::Family *familyNamed(const RunSummary &s, const std::string &name)
+/// A shape with its dimensions' sizes left out: `c128[9,80,80]` → `c128[#,#,#]`. Two
+/// signatures of one kind have the same element types and ranks.
+std::string kindOf(const std::string &shape)
 {
-    for (const RunSummary::Family &f : s.families)
-        if (f.name == name)
-            return &f;
-    return nullptr;
+    std::string out;
+    bool inDims = false;
+    bool digit = false;
+    for (const char c : shape) {
+        if (c == '[')
+            inDims = true;
+        else if (c == ']')
+            inDims = false;
+        const bool isDigit = c >= '0' && c <= '9';
+        if (inDims && isDigit) {
+            if (!digit)
+                out += '#';
+            digit = true;
+            continue;
+        }
+        digit = false;
+        out += c;
+    }
+    return out;
 }
 
-/// A family's compiles paired with another's: the same signature first, in the order
-/// compiled; the rest by the order compiled.
-std::vector<std::pair<std::size_t, std::size_t>> pairCompiles(const RunSummary &a,
-                                                              const RunSummary::Family &fa,
-                                                              const RunSummary &b,
-                                                              const RunSummary::Family &fb)
+bool sameKind(const std::vector<RunSummary::Parameter> &x,
+              const std::vector<RunSummary::Parameter> &y)
 {
-    std::vector<std::pair<std::size_t, std::size_t>> pairs;
-    std::vector<bool> usedB(fb.modules.size(), false);
-    std::vector<std::size_t> restA;
-    for (const std::size_t i : fa.modules) {
-        if (!a.modules[i].read)
-            continue;
-        bool paired = false;
-        for (std::size_t k = 0; k < fb.modules.size() && !paired; ++k) {
-            const Module &m = b.modules[fb.modules[k]];
-            if (!usedB[k] && m.read && m.signature == a.modules[i].signature) {
-                usedB[k] = true;
-                pairs.push_back({i, fb.modules[k]});
-                paired = true;
+    if (x.size() != y.size())
+        return false;
+    for (std::size_t k = 0; k < x.size(); ++k)
+        if (kindOf(x[k].shape) != kindOf(y[k].shape))
+            return false;
+    return true;
+}
+
+/// How many dimensions differ between two signatures of one kind.
+std::size_t dimensionsApart(const std::vector<RunSummary::Parameter> &x,
+                            const std::vector<RunSummary::Parameter> &y)
+{
+    std::size_t apart = 0;
+    for (std::size_t k = 0; k < x.size() && k < y.size(); ++k) {
+        // Both are of one kind: the digit runs line up.
+        const std::string &p = x[k].shape;
+        const std::string &q = y[k].shape;
+        std::size_t i = 0;
+        std::size_t j = 0;
+        while (i < p.size() && j < q.size()) {
+            if (std::isdigit(static_cast<unsigned char>(p[i])) &&
+                std::isdigit(static_cast<unsigned char>(q[j]))) {
+                std::size_t ie = i;
+                std::size_t je = j;
+                while (ie < p.size() && std::isdigit(static_cast<unsigned char>(p[ie])))
+                    ++ie;
+                while (je < q.size() && std::isdigit(static_cast<unsigned char>(q[je])))
+                    ++je;
+                apart += p.compare(i, ie - i, q, j, je - j) != 0;
+                i = ie;
+                j = je;
+            } else {
+                ++i;
+                ++j;
             }
         }
-        if (!paired)
-            restA.push_back(i);
     }
-    std::size_t k = 0;
-    for (const std::size_t i : restA) {
-        while (k < fb.modules.size() && (usedB[k] || !b.modules[fb.modules[k]].read))
-            ++k;
-        if (k == fb.modules.size())
-            break;
-        usedB[k] = true;
-        pairs.push_back({i, fb.modules[k]});
-    }
-    return pairs;
+    return apart;
 }
 
-RunDiff::Changed changedOf(const std::string &name, const Module &before, const Module &after)
+/// A family's readable compiles, in the order compiled.
+std::vector<std::size_t> readable(const RunSummary &s, const Family &f)
 {
-    RunDiff::Changed c;
-    c.name = name;
-    c.signature = RunDiff::signatureText(after.signature);
-    c.before = before.name;
-    c.after = after.name;
-    c.beforeFile = before.file;
-    c.afterFile = after.file;
-    c.heldBefore = before.held;
-    c.heldAfter = after.held;
-    c.peakBefore = before.livePeak;
-    c.peakAfter = after.livePeak;
-    return c;
+    std::vector<std::size_t> out;
+    for (const std::size_t i : f.modules)
+        if (s.modules[i].read)
+            out.push_back(i);
+    return out;
+}
+
+/// Two functions' compiles paired by what they are (RunDiff's rules), with those left over on
+/// each side.
+struct Pairing
+{
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    std::vector<std::size_t> goneA;
+    std::vector<std::size_t> newB;
+};
+
+Pairing pairCompiles(const RunSummary &a, const Family &fa, const RunSummary &b, const Family &fb)
+{
+    const std::vector<std::size_t> xs = readable(a, fa);
+    const std::vector<std::size_t> ys = readable(b, fb);
+    std::vector<bool> usedA(xs.size(), false);
+    std::vector<bool> usedB(ys.size(), false);
+    Pairing out;
+    const auto pass = [&](const auto &fits) {
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+            if (usedA[i])
+                continue;
+            std::size_t best = ys.size();
+            std::size_t bestScore = SIZE_MAX;
+            for (std::size_t k = 0; k < ys.size(); ++k) {
+                if (usedB[k])
+                    continue;
+                const std::size_t score = fits(a.modules[xs[i]], b.modules[ys[k]]);
+                if (score < bestScore) {
+                    best = k;
+                    bestScore = score;
+                }
+            }
+            if (best < ys.size() && bestScore != SIZE_MAX) {
+                usedA[i] = true;
+                usedB[best] = true;
+                out.pairs.emplace_back(xs[i], ys[best]);
+            }
+        }
+    };
+    // The same buffer assignment; the same signature; the same kind, fewest dimensions apart.
+    pass([](const Module &x, const Module &y) {
+        return x.fingerprint == y.fingerprint ? std::size_t{0} : SIZE_MAX;
+    });
+    pass([](const Module &x, const Module &y) {
+        return x.signature == y.signature ? std::size_t{0} : SIZE_MAX;
+    });
+    pass([](const Module &x, const Module &y) {
+        return sameKind(x.signature, y.signature) ? dimensionsApart(x.signature, y.signature)
+                                                  : SIZE_MAX;
+    });
+    // The one left on each side.
+    const auto left = [](const std::vector<bool> &used) {
+        return static_cast<std::size_t>(std::count(used.begin(), used.end(), false));
+    };
+    if (left(usedA) == 1 && left(usedB) == 1)
+        pass([](const Module &, const Module &) { return std::size_t{0}; });
+    for (std::size_t i = 0; i < xs.size(); ++i)
+        if (!usedA[i])
+            out.goneA.push_back(xs[i]);
+    for (std::size_t k = 0; k < ys.size(); ++k)
+        if (!usedB[k])
+            out.newB.push_back(ys[k]);
+    return out;
+}
+
+RunDiff::Row rowOf(RunDiff::Change change, const std::string &name, const Module *before,
+                   const Module *after, std::size_t arguments)
+{
+    RunDiff::Row r;
+    r.change = change;
+    r.name = name;
+    r.arguments = arguments;
+    const Module *shown = after ? after : before;
+    r.signature = RunDiff::signatureText(shown->signature);
+    if (before) {
+        r.before = before->name;
+        r.beforeFile = before->file;
+        r.heldBefore = std::max<std::int64_t>(before->held, 0);
+        r.peakBefore = before->livePeak;
+    }
+    if (after) {
+        r.after = after->name;
+        r.afterFile = after->file;
+        r.heldAfter = std::max<std::int64_t>(after->held, 0);
+        r.peakAfter = after->livePeak;
+    }
+    if (change == RunDiff::Change::New)
+        r.whatChanged = "a new compile: no compile of the before run is its counterpart";
+    else if (change == RunDiff::Change::Gone)
+        r.whatChanged = "gone: no compile of the after run is its counterpart";
+    else if (before->signature == after->signature)
+        r.whatChanged = "same inputs, another program";
+    else
+        r.whatChanged = RunDiff::signatureChange(before->signature, after->signature);
+    return r;
 }
 
 } // namespace
+
+std::int64_t RunDiff::Row::peakDelta() const
+{
+    switch (change) {
+    case Change::New:
+        return std::max<std::int64_t>(peakAfter, 0);
+    case Change::Gone:
+        return -std::max<std::int64_t>(peakBefore, 0);
+    case Change::Changed:
+        break;
+    }
+    return peakBefore >= 0 && peakAfter >= 0 ? peakAfter - peakBefore : 0;
+}
+
+std::size_t RunDiff::count(Change change) const
+{
+    return static_cast<std::size_t>(std::count_if(
+        rows.begin(), rows.end(), [change](const Row &r) { return r.change == change; }));
+}
 
 std::string RunDiff::signatureText(const std::vector<RunSummary::Parameter> &parameters)
 {
@@ -80,64 +216,131 @@ std::string RunDiff::signatureText(const std::vector<RunSummary::Parameter> &par
     return out + ")";
 }
 
+std::string RunDiff::signatureChange(const std::vector<RunSummary::Parameter> &before,
+                                     const std::vector<RunSummary::Parameter> &after)
+{
+    if (before == after)
+        return "same inputs";
+    if (before.size() != after.size())
+        return std::to_string(before.size()) + " arguments → " + std::to_string(after.size());
+    std::string out;
+    std::size_t shown = 0;
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < before.size(); ++k) {
+        if (before[k].shape == after[k].shape)
+            continue;
+        ++differ;
+        if (shown == 3)
+            continue;
+        out +=
+            (shown ? "; " : "") + after[k].name + ": " + before[k].shape + " → " + after[k].shape;
+        ++shown;
+    }
+    if (differ > shown)
+        out += "; and " + std::to_string(differ - shown) + " more";
+    return out.empty() ? "the parameters' names" : out;
+}
+
 RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare)
 {
     RunDiff d;
-    for (const RunSummary::Family &fa : a.families)
-        if (!familyNamed(b, fa.name))
-            d.vanished.push_back(fa.name);
-    for (const RunSummary::Family &fb : b.families)
-        if (!familyNamed(a, fb.name))
-            d.appeared.push_back(fb.name);
+    {
+        std::set<std::string> shared(a.sharedNames.begin(), a.sharedNames.end());
+        shared.insert(b.sharedNames.begin(), b.sharedNames.end());
+        d.sharedNames.assign(shared.begin(), shared.end());
+    }
+    // Functions are a name and a number of arguments.
+    std::vector<const Family *> goneF;
+    std::vector<const Family *> newF;
+    std::vector<std::pair<const Family *, const Family *>> pairsF;
+    for (const Family &fa : a.families) {
+        if (const Family *fb = b.family(fa.name, fa.arguments))
+            pairsF.emplace_back(&fa, fb);
+        else
+            goneF.push_back(&fa);
+    }
+    for (const Family &fb : b.families)
+        if (!a.family(fb.name, fb.arguments))
+            newF.push_back(&fb);
     // A function renamed between the runs: its largest compile and one that appeared are the
-    // same program (most values matched by structure across the rename).
-    std::vector<std::pair<std::string, std::string>> renamed;
-    for (auto v = d.vanished.begin(); v != d.vanished.end();) {
-        const RunSummary::Family &fa = *familyNamed(a, *v);
-        const Module &ma = a.modules[fa.largest];
+    // same program, judged on both sides (a small module against part of a large one is not),
+    // with the same number of arguments; a small module only when identical.
+    for (auto g = goneF.begin(); g != goneF.end();) {
+        const Module &ma = a.modules[(*g)->largest];
         bool found = false;
-        for (auto p = d.appeared.begin(); p != d.appeared.end() && ma.read; ++p) {
-            const RunSummary::Family &fb = *familyNamed(b, *p);
-            const Module &mb = b.modules[fb.largest];
-            if (!mb.read)
+        for (auto n = newF.begin(); n != newF.end() && ma.read; ++n) {
+            const Module &mb = b.modules[(*n)->largest];
+            if (!mb.read || (*n)->arguments != (*g)->arguments)
                 continue;
-            const Comparison c = compare(ma, mb);
-            if (c.ok && c.matched >= kSameProgram) {
-                renamed.push_back({*v, *p});
-                d.appeared.erase(p);
+            bool same = ma.fingerprint == mb.fingerprint;
+            if (!same && sameKind(ma.signature, mb.signature)) {
+                const Comparison c = compare(ma, mb);
+                const bool small = std::min(ma.valueCount, mb.valueCount) < kSmallModule;
+                // Most of the smaller module matched, and much of the larger: a rename may come
+                // with a fusion split in two, never with a program five times the size.
+                same = c.ok && (small ? c.identical
+                                      : std::max(c.matchedBefore, c.matchedAfter) >= kSameProgram &&
+                                            std::min(c.matchedBefore, c.matchedAfter) >=
+                                                kSameProgramLarger);
+            }
+            if (same) {
+                pairsF.emplace_back(*g, *n);
+                newF.erase(n);
                 found = true;
                 break;
             }
         }
-        v = found ? d.vanished.erase(v) : v + 1;
+        g = found ? goneF.erase(g) : g + 1;
     }
-    std::vector<std::pair<std::string, std::string>> pairsOfNames;
-    for (const RunSummary::Family &fa : a.families)
-        if (familyNamed(b, fa.name))
-            pairsOfNames.push_back({fa.name, fa.name});
-    pairsOfNames.insert(pairsOfNames.end(), renamed.begin(), renamed.end());
-    for (const auto &[nameA, nameB] : pairsOfNames) {
-        const RunSummary::Family &fa = *familyNamed(a, nameA);
-        const RunSummary::Family &fb = *familyNamed(b, nameB);
-        if (fa.modules.size() != fb.modules.size())
-            d.recompiled.push_back({nameB, fa.modules.size(), fb.modules.size()});
-        for (const auto &[i, k] : pairCompiles(a, fa, b, fb)) {
+    // Every compile of a function that vanished or appeared is gone or new.
+    for (const Family *f : goneF) {
+        d.vanished.push_back(f->label);
+        for (const std::size_t i : readable(a, *f)) {
+            Row r = rowOf(Change::Gone, f->label, &a.modules[i], nullptr, f->arguments);
+            r.whatChanged = "its function vanished: the after run has no compile of it";
+            d.rows.push_back(std::move(r));
+        }
+    }
+    for (const Family *f : newF) {
+        d.appeared.push_back(f->label);
+        for (const std::size_t k : readable(b, *f)) {
+            Row r = rowOf(Change::New, f->label, nullptr, &b.modules[k], f->arguments);
+            r.whatChanged = "its function appeared: the before run has no compile of it";
+            d.rows.push_back(std::move(r));
+        }
+    }
+    for (const auto &[fa, fb] : pairsF) {
+        const bool renamed = fa->name != fb->name;
+        if (fa->modules.size() != fb->modules.size())
+            d.recompiled.push_back({fb->label, fa->modules.size(), fb->modules.size()});
+        const Pairing p = pairCompiles(a, *fa, b, *fb);
+        for (const auto &[i, k] : p.pairs) {
             ++d.pairedCompiles;
             const Module &ma = a.modules[i];
             const Module &mb = b.modules[k];
             const bool sameFigures = ma.held == mb.held && ma.livePeak == mb.livePeak;
-            if (sameFigures && nameA == nameB) {
+            if (sameFigures && !renamed) {
                 ++d.unchangedCompiles;
                 continue;
             }
-            Changed c = changedOf(nameB, ma, mb);
-            if (nameA != nameB)
-                c.renamedFrom = nameA;
-            c.comparison = compare(ma, mb);
-            d.changed.push_back(std::move(c));
+            Row r = rowOf(Change::Changed, fb->label, &ma, &mb, fb->arguments);
+            if (renamed)
+                r.renamedFrom = fa->label;
+            r.comparison = ma.fingerprint == mb.fingerprint ? Comparison{} : compare(ma, mb);
+            if (ma.fingerprint == mb.fingerprint) {
+                r.comparison.ok = true;
+                r.comparison.identical = true;
+                r.comparison.matchedBefore = r.comparison.matchedAfter = 1;
+                r.whatChanged = "renamed, the same buffer assignment";
+            }
+            d.rows.push_back(std::move(r));
         }
+        for (const std::size_t i : p.goneA)
+            d.rows.push_back(rowOf(Change::Gone, fa->label, &a.modules[i], nullptr, fa->arguments));
+        for (const std::size_t k : p.newB)
+            d.rows.push_back(rowOf(Change::New, fb->label, nullptr, &b.modules[k], fb->arguments));
     }
-    std::stable_sort(d.changed.begin(), d.changed.end(), [](const Changed &x, const Changed &y) {
+    std::stable_sort(d.rows.begin(), d.rows.end(), [](const Row &x, const Row &y) {
         return std::llabs(x.heldDelta()) > std::llabs(y.heldDelta());
     });
     return d;

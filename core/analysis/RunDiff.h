@@ -10,13 +10,16 @@
 
 namespace bufferscope {
 
-/// Two runs compared function by function (`bufferscope diff RUN_A RUN_B`): functions are paired
-/// by jit name, and within a function its compiles by signature (the same parameters' shapes;
-/// the rest in the order compiled). What appeared, what vanished, which function was compiled a
-/// different number of times, and, for each pair of compiles whose held bytes or live peak
-/// changed, the deltas and the module diff's main cause (analysis/DiffCauses). A function
-/// renamed between the runs is matched where the module diff says its largest compile and the
-/// other run's are the same program.
+/// Two runs compared function by function (`bufferscope diff RUN_A RUN_B`, docs/FORMAT.md Part A
+/// "Two runs"). Functions are the run summaries' families: a name and a number of arguments,
+/// so two functions that share a name are never each other's. Within a function its compiles
+/// are paired by what they are: the same buffer assignment first (unchanged), then the same
+/// signature, then the same element types and ranks with other dimensions (the inputs changed
+/// shape), and a compile left over only when it is the one left on each side; a compile with no
+/// counterpart is new or gone, under its function. A function renamed between the runs is
+/// matched only where its largest compile and the other run's are the same program on both
+/// sides (most values of each matched by structure), with the same number of arguments, and a
+/// small module (a reduction, a convert) only when it is identical.
 struct RunDiff
 {
     /// What comparing two modules gives (DumpDiff, computed by the caller, who loads them).
@@ -25,34 +28,46 @@ struct RunDiff
         bool ok = false; ///< both modules read and compared
         std::int64_t heldDelta = 0;
         std::int64_t peakDelta = 0;
-        std::string cause; ///< the first cause's sentence; empty when none
+        std::string cause;     ///< the headline (DiffCauses::headline); empty when none
+        std::string causeText; ///< the first cause's sentence; empty when none
         CauseKind causeKind = CauseKind::Other;
         bool hasCause = false;
         bool lostDonation = false;
-        /// The share of values matched by structure, on the smaller side (0 to 1): 0.8 or
-        /// more is the same program.
-        double matched = 0;
+        /// The share of each side's values matched by structure (0 to 1).
+        double matchedBefore = 0;
+        double matchedAfter = 0;
+        /// Every value matched and nothing changed: the same program.
+        bool identical = false;
     };
     using Compare = std::function<Comparison(const RunSummary::Module &before,
                                              const RunSummary::Module &after)>;
 
-    struct Changed
+    enum class Change : std::uint8_t
     {
-        std::string name;        ///< the function (the after run's name when renamed)
-        std::string renamedFrom; ///< the before run's name, when it was renamed
-        std::string signature;   ///< the compile's parameters' shapes, "(f32[8,128], s32[])"
-        std::string before;      ///< module names
+        Changed, ///< paired, and what it holds or its live peak differs
+        New,     ///< a compile only the after run has
+        Gone     ///< only the before run
+    };
+    struct Row
+    {
+        Change change = Change::Changed;
+        std::string name;        ///< the function's label (the after run's when renamed)
+        std::string renamedFrom; ///< the before run's label, when it was renamed
+        std::size_t arguments = 0;
+        std::string signature; ///< the compile's parameters' shapes, "(f32[8,128], s32[])"
+        /// What differs between the two compiles: "Arg_0: f32[8,128] → f32[16,128]", "same
+        /// inputs, another program"; for a new or gone compile, that it has no counterpart.
+        std::string whatChanged;
+        std::string before; ///< module names (empty on the side that has none)
         std::string after;
         std::string beforeFile; ///< and their files
         std::string afterFile;
         std::int64_t heldBefore = 0, heldAfter = 0;
         std::int64_t peakBefore = -1, peakAfter = -1;
-        Comparison comparison;
+        Comparison comparison; ///< Changed rows only
         std::int64_t heldDelta() const { return heldAfter - heldBefore; }
-        std::int64_t peakDelta() const
-        {
-            return peakBefore >= 0 && peakAfter >= 0 ? peakAfter - peakBefore : 0;
-        }
+        /// After − before; 0 for a pair where a side has no live ranges.
+        std::int64_t peakDelta() const;
     };
     struct Recompiled
     {
@@ -63,14 +78,28 @@ struct RunDiff
     std::vector<std::string> appeared;  ///< functions only the after run has
     std::vector<std::string> vanished;  ///< only the before run
     std::vector<Recompiled> recompiled; ///< compiled another number of times
-    std::vector<Changed> changed;       ///< the largest |held delta| first
-    std::size_t pairedCompiles = 0;     ///< compiles paired across the runs
-    std::size_t unchangedCompiles = 0;  ///< of which held and peak are the same
+    /// Every compile that changed, is new or is gone: the largest |held delta| first.
+    std::vector<Row> rows;
+    std::size_t pairedCompiles = 0;    ///< compiles paired across the runs
+    std::size_t unchangedCompiles = 0; ///< of which held and peak are the same
+    /// Names shared by functions of another number of arguments, in either run.
+    std::vector<std::string> sharedNames;
 
+    std::size_t count(Change change) const;
+
+    /// A rename: this share of the smaller module's values matched, and kSameProgramLarger of
+    /// the larger's.
     static constexpr double kSameProgram = 0.8;
+    static constexpr double kSameProgramLarger = 0.6;
+    /// Below this many values on either side, a module is a rename only when identical.
+    static constexpr std::size_t kSmallModule = 24;
 
     static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare);
     static std::string signatureText(const std::vector<RunSummary::Parameter> &parameters);
+    /// "Arg_0: f32[8,128] → f32[16,128]; Arg_2: s32[] → s32[4]" (at most three), or "same
+    /// inputs" when the signatures are the same.
+    static std::string signatureChange(const std::vector<RunSummary::Parameter> &before,
+                                       const std::vector<RunSummary::Parameter> &after);
 };
 
 } // namespace bufferscope

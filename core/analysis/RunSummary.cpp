@@ -204,6 +204,8 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
         m.signature.push_back(std::move(parameter));
     }
     m.signatureFrom = "dump";
+    m.fingerprint = fingerprintOf(dump);
+    m.valueCount = dump.values.size();
     // Collectives: each instruction's largest value.
     std::map<std::uint32_t, Collective> byInstruction;
     for (const Value &v : dump.values) {
@@ -234,6 +236,42 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
     if (m.collectives.size() > kCollectivesPerModule)
         m.collectives.resize(kCollectivesPerModule);
     return m;
+}
+
+std::uint64_t RunSummary::fingerprintOf(const Dump &dump)
+{
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    const auto add = [&h](std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0x100000001b3ull;
+    };
+    const auto addText = [&add](std::string_view text) { add(StringPool::hash(text)); };
+    for (const Allocation &a : dump.allocations) {
+        add(static_cast<std::uint64_t>(a.size));
+        add(static_cast<std::uint64_t>(a.parameterNumber + 2));
+        add(static_cast<std::uint64_t>(a.color) << 8 | (a.isParameter ? 1u : 0u) |
+            (a.isMaybeLiveOut ? 2u : 0u) | (a.isPreallocatedTemp ? 4u : 0u) |
+            (a.isConstant ? 8u : 0u) | (a.isThreadLocal ? 16u : 0u));
+        for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+            const Value &v = dump.values[dump.allocationValues[a.firstValue + k]];
+            addText(dump.valueKey(v));
+            addText(dump.shapeText(v));
+            add(static_cast<std::uint64_t>(v.size));
+            add(static_cast<std::uint64_t>(v.offset));
+            add(static_cast<std::uint64_t>(v.start + 1));
+            add(static_cast<std::uint64_t>(v.end + 1));
+        }
+    }
+    return h;
+}
+
+const RunSummary::Family *RunSummary::family(const std::string &function,
+                                             std::size_t arguments) const
+{
+    for (const Family &f : families)
+        if (f.name == function && f.arguments == arguments)
+            return &f;
+    return nullptr;
 }
 
 std::string RunSummary::whyRecompiled(const Family &family)
@@ -287,7 +325,7 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
 {
     RunSummary r;
     r.modules = std::move(modules);
-    std::map<std::string, std::size_t> familyOf;
+    std::map<std::pair<std::string, std::size_t>, std::size_t> familyOf;
     // Modules in the order XLA numbered them, so a family's signatures are in compile order.
     std::vector<std::size_t> order(r.modules.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -298,10 +336,20 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
     });
     for (const std::size_t i : order) {
         const Module &m = r.modules[i];
-        const auto [it, added] = familyOf.emplace(m.function, r.families.size());
+        // An unreadable module has no signature: it joins the first family of its name.
+        std::size_t arguments = m.signature.size();
+        if (!m.read)
+            for (const auto &[key, index] : familyOf)
+                if (key.first == m.function) {
+                    arguments = key.second;
+                    break;
+                }
+        const auto [it, added] =
+            familyOf.emplace(std::pair{m.function, arguments}, r.families.size());
         if (added) {
             r.families.emplace_back();
             r.families.back().name = m.function;
+            r.families.back().arguments = arguments;
             r.families.back().heldMax = -1;
             r.families.back().largest = i;
         }
@@ -323,6 +371,31 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
             same = f.signatures.end() - 1;
         }
         same->modules.push_back(i);
+    }
+    // Names several families share: each labelled with its number of arguments.
+    std::map<std::string, std::vector<std::size_t>> byName;
+    for (std::size_t k = 0; k < r.families.size(); ++k)
+        byName[r.families[k].name].push_back(k);
+    for (const auto &[name, indices] : byName) {
+        if (indices.size() < 2) {
+            r.families[indices.front()].label = name;
+            continue;
+        }
+        static const char *const kWords[] = {"two", "three", "four", "five", "six", "seven"};
+        std::string counts;
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+            Family &f = r.families[indices[k]];
+            f.label = name + " (" + std::to_string(f.arguments) +
+                      (f.arguments == 1 ? " argument)" : " arguments)");
+            counts += (k == 0                    ? ""
+                       : k + 1 == indices.size() ? " and "
+                                                 : ", ") +
+                      std::to_string(f.arguments);
+        }
+        const std::size_t n = indices.size();
+        const std::string many = n - 2 < std::size(kWords) ? kWords[n - 2] : std::to_string(n);
+        r.sharedNames.push_back(many + " functions share the name `" + name + "`: " + counts +
+                                " arguments");
     }
     for (Family &f : r.families) {
         f.heldMax = std::max<std::int64_t>(f.heldMax, 0); // none of its modules read: 0

@@ -14,10 +14,12 @@ namespace bufferscope {
 /// compile (a *family*), what each family holds at most and in all, why a function was compiled
 /// more than once, and the largest collective buffers (docs/FORMAT.md Part A, "A run").
 ///
-/// A family is the modules of one function name: `module_0294.jit_train_step.sm_8.0_gpu…` is a
-/// compile of `jit_train_step`. Its compiles differ by their ENTRY signature (the parameters'
-/// shapes); a function compiled again with the same signature was recompiled for something the
-/// signature does not show (a static argument, the device, the options).
+/// A family is the modules of one function: `module_0294.jit_train_step.sm_8.0_gpu…` is a
+/// compile of `jit_train_step`. Two functions can share a name (a `_kernel` in two files): a
+/// family is a name and a number of arguments, and the summary says which names are shared.
+/// Its compiles differ by their ENTRY signature (the parameters' shapes); a function compiled
+/// again with the same signature was recompiled for something the signature does not show (a
+/// static argument, the device, the options).
 struct RunSummary
 {
     /// One entry parameter as a signature names it.
@@ -50,6 +52,10 @@ struct RunSummary
         std::vector<Parameter> signature;
         std::string signatureFrom;           ///< "before_optimizations", "optimized HLO" or "dump"
         std::vector<Collective> collectives; ///< its largest, at most kCollectivesPerModule
+        /// The buffer assignment itself, hashed (its allocations, and each value's name, shape,
+        /// size, offset and live range): two compiles with one fingerprint are the same.
+        std::uint64_t fingerprint = 0;
+        std::size_t valueCount = 0;
     };
     struct Signature
     {
@@ -58,7 +64,10 @@ struct RunSummary
     };
     struct Family
     {
-        std::string name;
+        std::string name;          ///< the function's name
+        std::size_t arguments = 0; ///< its number of arguments (its signatures' length)
+        /// `name`, or `name (7 arguments)` when another family has the same name.
+        std::string label;
         std::vector<std::size_t> modules; ///< into RunSummary::modules, by module number
         std::int64_t heldMax = 0;
         std::int64_t heldSum = 0;
@@ -78,6 +87,9 @@ struct RunSummary
     std::vector<Module> modules;
     std::vector<Family> families;           ///< the most held first
     std::vector<CollectiveRow> collectives; ///< the largest first, at most `top`
+    /// A sentence per function name that several families share: "two functions share the name
+    /// `_kernel`: 7 and 6 arguments".
+    std::vector<std::string> sharedNames;
 
     /// Families, signatures and the folder's largest collectives from the modules read.
     static RunSummary of(std::vector<Module> modules, std::size_t top = 20);
@@ -97,6 +109,10 @@ struct RunSummary
     /// What differs between a family's signatures, in words: "Arg_1 changed shape:
     /// c128[9,80,2,11520] → c128[9,80,2,11776] (7 distinct signatures)".
     static std::string whyRecompiled(const Family &family);
+    /// The family of `function` with `arguments` arguments, or null.
+    const Family *family(const std::string &function, std::size_t arguments) const;
+    /// A buffer assignment's fingerprint (Module::fingerprint).
+    static std::uint64_t fingerprintOf(const Dump &dump);
 };
 
 } // namespace bufferscope

@@ -14,6 +14,19 @@ std::string signedBytes(std::int64_t bytes)
                       : (bytes > 0 ? "+" : "-") + humanBytes(bytes > 0 ? bytes : -bytes);
 }
 
+const char *changeKey(RunDiff::Change change)
+{
+    switch (change) {
+    case RunDiff::Change::New:
+        return "new";
+    case RunDiff::Change::Gone:
+        return "gone";
+    case RunDiff::Change::Changed:
+        break;
+    }
+    return "changed";
+}
+
 } // namespace
 
 std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
@@ -28,8 +41,10 @@ std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
     line("  before  " + before);
     line("  after   " + after);
     line("  " + std::to_string(d.pairedCompiles) + " compiles paired, " +
-         std::to_string(d.unchangedCompiles) + " of them unchanged; " +
-         std::to_string(d.changed.size()) + " changed");
+         std::to_string(d.unchangedCompiles) + " of them unchanged, " +
+         std::to_string(d.count(RunDiff::Change::Changed)) + " changed; " +
+         std::to_string(d.count(RunDiff::Change::New)) + " new, " +
+         std::to_string(d.count(RunDiff::Change::Gone)) + " gone");
     line();
     const auto list = [&line](const char *title, const std::vector<std::string> &names) {
         if (names.empty())
@@ -46,25 +61,34 @@ std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
     for (const RunDiff::Recompiled &r : d.recompiled)
         line("Compiled " + std::to_string(r.before) + "× before, " + std::to_string(r.after) +
              "× after: " + r.name);
-    if (!d.appeared.empty() || !d.vanished.empty() || !d.recompiled.empty())
+    for (const std::string &shared : d.sharedNames)
+        line("Note: " + shared + "; each is compared on its own");
+    if (!d.appeared.empty() || !d.vanished.empty() || !d.recompiled.empty() ||
+        !d.sharedNames.empty())
         line();
-    if (d.changed.empty()) {
-        line("No compile holds another amount or peaks differently.");
+    if (d.rows.empty()) {
+        line("No compile holds another amount or peaks differently, and none is new or gone.");
         return out;
     }
-    line("Changed compiles (the largest change of what is held first)");
-    for (std::size_t i = 0; i < d.changed.size() && i < top; ++i) {
-        const RunDiff::Changed &c = d.changed[i];
-        line("  " + c.name + (c.renamedFrom.empty() ? "" : " (was " + c.renamedFrom + ")") + " " +
-             c.signature);
-        line("      held " + humanBytes(c.heldBefore) + " -> " + humanBytes(c.heldAfter) + " (" +
-             signedBytes(c.heldDelta()) + "), live peak " + signedBytes(c.peakDelta()));
-        if (c.comparison.hasCause)
+    line("Compiles that changed, are new or are gone (the largest change of what is held first)");
+    for (std::size_t i = 0; i < d.rows.size() && i < top; ++i) {
+        const RunDiff::Row &c = d.rows[i];
+        line("  " + std::string(changeKey(c.change)) + "  " + c.name +
+             (c.renamedFrom.empty() ? "" : " (was " + c.renamedFrom + ")") + " " + c.signature);
+        if (c.change == RunDiff::Change::Changed)
+            line("      held " + humanBytes(c.heldBefore) + " -> " + humanBytes(c.heldAfter) +
+                 " (" + signedBytes(c.heldDelta()) + "), live peak " + signedBytes(c.peakDelta()));
+        else
+            line("      held " + signedBytes(c.heldDelta()) + ", live peak " +
+                 signedBytes(c.peakDelta()));
+        line("      what changed: " + c.whatChanged);
+        if (!c.comparison.cause.empty())
             line("      why: " + c.comparison.cause);
-        line("      " + c.before + " -> " + c.after);
+        line("      " + (c.before.empty() ? std::string("(none)") : c.before) + " -> " +
+             (c.after.empty() ? std::string("(none)") : c.after));
     }
-    if (d.changed.size() > top)
-        line("  … " + std::to_string(d.changed.size() - top) + " more (--top N)");
+    if (d.rows.size() > top)
+        line("  … " + std::to_string(d.rows.size() - top) + " more (--top N)");
     return out;
 }
 
@@ -94,33 +118,64 @@ std::string RunDiffReport::json(const RunDiff &d, const std::string &before,
         w.endObject();
     }
     w.endArray();
-    w.key("changed").beginArray();
-    for (const RunDiff::Changed &c : d.changed) {
+    w.key("shared_names").beginArray();
+    for (const std::string &shared : d.sharedNames)
+        w.value(shared);
+    w.endArray();
+    // Every compile that changed, is new or is gone, the largest |held delta| first; `changed`
+    // holds the paired ones alone, as before.
+    const auto row = [&w](const RunDiff::Row &c) {
         w.beginObject();
+        w.key("change").value(std::string(changeKey(c.change)));
         w.key("name").value(c.name);
         w.key("renamed_from");
         if (c.renamedFrom.empty())
             w.null();
         else
             w.value(c.renamedFrom);
+        w.key("arguments").value(static_cast<std::int64_t>(c.arguments));
         w.key("signature").value(c.signature);
-        w.key("before_module").value(c.before);
-        w.key("after_module").value(c.after);
+        w.key("what_changed").value(c.whatChanged);
+        w.key("before_module");
+        if (c.before.empty())
+            w.null();
+        else
+            w.value(c.before);
+        w.key("after_module");
+        if (c.after.empty())
+            w.null();
+        else
+            w.value(c.after);
+        w.key("held_before").value(c.heldBefore);
+        w.key("held_after").value(c.heldAfter);
         w.key("held_delta").value(c.heldDelta());
         w.key("peak_delta").value(c.peakDelta());
         w.key("cause");
-        if (c.comparison.hasCause)
-            w.value(c.comparison.cause);
-        else
+        if (c.comparison.cause.empty())
             w.null();
+        else
+            w.value(c.comparison.cause);
         w.key("cause_kind");
         if (c.comparison.hasCause)
             w.value(causeKindKey(c.comparison.causeKind));
         else
             w.null();
+        w.key("cause_text");
+        if (c.comparison.hasCause)
+            w.value(c.comparison.causeText);
+        else
+            w.null();
         w.key("lost_donation").value(c.comparison.lostDonation);
         w.endObject();
-    }
+    };
+    w.key("compiles").beginArray();
+    for (const RunDiff::Row &c : d.rows)
+        row(c);
+    w.endArray();
+    w.key("changed").beginArray();
+    for (const RunDiff::Row &c : d.rows)
+        if (c.change == RunDiff::Change::Changed)
+            row(c);
     w.endArray();
     w.endObject();
     return w.str() + "\n";

@@ -80,7 +80,7 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
          padLeft("held sum", 12) + padLeft("live peak", 12));
     for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
         const RunSummary::Family &f = s.families[i];
-        std::string name = f.name.size() > 35 ? f.name.substr(0, 34) + "…" : f.name;
+        std::string name = f.label.size() > 35 ? f.label.substr(0, 34) + "…" : f.label;
         line("  " + padRight(name, 36) + padLeft(std::to_string(f.modules.size()), 9) +
              padLeft(humanBytes(f.heldMax), 12) + padLeft(humanBytes(f.heldSum), 12) +
              padLeft(sizeOrDash(f.peakMax), 12));
@@ -89,6 +89,8 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
     }
     if (s.families.size() > top)
         line("  … " + std::to_string(s.families.size() - top) + " more (--top N)");
+    for (const std::string &shared : s.sharedNames)
+        line("  note: " + shared + "; each is its own function above");
     line();
     line("Largest modules");
     for (const std::size_t i : largestModules(s, top)) {
@@ -128,12 +130,14 @@ std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &f
     out += "|---|---:|---:|---:|---:|---|\n";
     for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
         const RunSummary::Family &f = s.families[i];
-        out += "| " + forMarkdown(f.name) + " | " + std::to_string(f.modules.size()) + " | " +
+        out += "| " + forMarkdown(f.label) + " | " + std::to_string(f.modules.size()) + " | " +
                humanBytes(f.heldMax) + " | " + humanBytes(f.heldSum) + " | " +
                sizeOrDash(f.peakMax) + " | " + forMarkdown(f.why) + " |\n";
     }
     if (s.families.size() > top)
         out += "\n" + std::to_string(s.families.size() - top) + " more functions not shown.\n";
+    for (const std::string &shared : s.sharedNames)
+        out += "\n" + forMarkdown(shared) + ": each is its own row.\n";
     out += "\n**Largest modules**\n\n| module | held | live peak |\n|---|---:|---:|\n";
     for (const std::size_t i : largestModules(s, top))
         out += "| " + forMarkdown(s.modules[i].name) + " | " + humanBytes(s.modules[i].held) +
@@ -162,6 +166,8 @@ std::string RunSummaryReport::json(const RunSummary &s, const std::string &folde
     for (const RunSummary::Family &f : s.families) {
         w.beginObject();
         w.key("name").value(f.name);
+        w.key("arguments").value(static_cast<std::int64_t>(f.arguments));
+        w.key("label").value(f.label);
         w.key("modules").value(static_cast<std::int64_t>(f.modules.size()));
         w.key("held_max").value(f.heldMax);
         w.key("held_sum").value(f.heldSum);
@@ -193,6 +199,10 @@ std::string RunSummaryReport::json(const RunSummary &s, const std::string &folde
         w.endArray();
         w.endObject();
     }
+    w.endArray();
+    w.key("shared_names").beginArray();
+    for (const std::string &shared : s.sharedNames)
+        w.value(shared);
     w.endArray();
     w.key("collectives").beginArray();
     for (const RunSummary::CollectiveRow &c : s.collectives) {

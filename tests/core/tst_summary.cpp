@@ -6,6 +6,7 @@
 #include "SampleTruths.h"
 #include "analysis/Collectives.h"
 #include "analysis/RunSummary.h"
+#include "core/DumpText.h"
 #include "util/SafeText.h"
 
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -367,6 +369,206 @@ private Q_SLOTS:
                  QString::fromStdString(testutil::sampleTruth("tpu_unstack").path().toStdString())})
                 .code,
             1);
+    }
+
+    // Runs compared by what their compiles are (issue 58), on folders built by hand. Each
+    // compile is a sample dump under a module name, with the ENTRY line of its
+    // before_optimizations text (its signature) written here.
+    //  - jit_f: the same two programs in both runs, with one signature, listed in the other
+    //    order: paired by their identical buffer assignments, both unchanged (by signature and
+    //    order each would meet the other program).
+    //  - jit_g: f32[8], f32[16] and f32[32] before, the first two after: compiled 3× before and
+    //    2× after, two unchanged, the f32[32] compile gone (held −its sample's held).
+    //  - jit_id: c64[4] and pred[9,80] before, s32[3,3,3] after: no two of one kind, and two
+    //    left on one side: nothing paired, two gone and one new.
+    //  - jit__kernel: a 7-argument function and a 6-argument one of that name in both runs;
+    //    the 7-argument one called with f32[16] instead of f32[8] after. Two functions, each
+    //    compared on its own: the 6-argument one unchanged, the 7-argument one changed with
+    //    "Arg_0: f32[8] → f32[16]"; never a 7-argument compile against a 6-argument one.
+    void runsComparedByWhatTheCompilesAre()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        const auto entry = [](const std::vector<const char *> &shapes) {
+            std::string line = "HloModule m\n\nENTRY %main.9 (";
+            for (std::size_t k = 0; k < shapes.size(); ++k)
+                line += (k ? ", Arg_" : "Arg_") + std::to_string(k) + "." + std::to_string(k + 1) +
+                        ": " + shapes[k];
+            return QByteArray::fromStdString(line + ") -> f32[8] {\n}\n");
+        };
+        int number = 1;
+        const auto compile = [&](QTemporaryDir &run, const char *sample, const char *function,
+                                 const std::vector<const char *> &shapes) {
+            const QString stem = QStringLiteral("module_%1.%2")
+                                     .arg(number++, 4, 10, QLatin1Char('0'))
+                                     .arg(QLatin1String(function));
+            place(run, sample, stem);
+            write(run.filePath(stem + QStringLiteral(".before_optimizations.txt")), entry(shapes));
+        };
+        compile(a, "tpu_random_normal", "jit_f", {"f32[4]{0}"});
+        compile(a, "tpu_unstack", "jit_f", {"f32[4]{0}"});
+        compile(b, "tpu_unstack", "jit_f", {"f32[4]{0}"});
+        compile(b, "tpu_random_normal", "jit_f", {"f32[4]{0}"});
+        compile(a, "tpu_random_normal", "jit_g", {"f32[8]{0}"});
+        compile(a, "tpu_unstack", "jit_g", {"f32[16]{0}"});
+        compile(a, "tpu_dynamic_slice", "jit_g", {"f32[32]{0}"});
+        compile(b, "tpu_random_normal", "jit_g", {"f32[8]{0}"});
+        compile(b, "tpu_unstack", "jit_g", {"f32[16]{0}"});
+        compile(a, "tpu_random_normal", "jit_id", {"c64[4]{0}"});
+        compile(a, "tpu_unstack", "jit_id", {"pred[9,80]{1,0}"});
+        compile(b, "tpu_dynamic_slice", "jit_id", {"s32[3,3,3]{2,1,0}"});
+        const std::vector<const char *> seven = {"f32[8]{0}", "s32[]", "s32[]", "s32[]",
+                                                 "s32[]",     "s32[]", "s32[]"};
+        std::vector<const char *> sevenAfter = seven;
+        sevenAfter[0] = "f32[16]{0}";
+        const std::vector<const char *> six = {"f32[8]{0}", "s32[]", "s32[]",
+                                               "s32[]",     "s32[]", "s32[]"};
+        compile(a, "tpu_random_normal", "jit__kernel", seven);
+        compile(a, "tpu_unstack", "jit__kernel", six);
+        compile(b, "tpu_dynamic_slice", "jit__kernel", sevenAfter);
+        compile(b, "tpu_unstack", "jit__kernel", six);
+
+        // The run summary: two functions named jit__kernel, each its own row.
+        const QJsonObject summary = summaryJson(a.path());
+        QCOMPARE(summary.value(QStringLiteral("shared_names")).toArray(),
+                 QJsonArray({QStringLiteral("two functions share the name `jit__kernel`: 7 and 6 "
+                                            "arguments")}));
+        QStringList labels;
+        for (const QJsonValue &f : summary.value(QStringLiteral("families")).toArray())
+            labels << f.toObject().value(QStringLiteral("label")).toString();
+        QVERIFY2(labels.contains(QStringLiteral("jit__kernel (7 arguments)")),
+                 qPrintable(labels.join(u',')));
+        QVERIFY2(labels.contains(QStringLiteral("jit__kernel (6 arguments)")),
+                 qPrintable(labels.join(u',')));
+        for (const QJsonValue &f : summary.value(QStringLiteral("families")).toArray())
+            if (f.toObject().value(QStringLiteral("name")).toString() ==
+                QStringLiteral("jit__kernel"))
+                QCOMPARE(f.toObject().value(QStringLiteral("why")).toString(), QString());
+
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("diff"), a.path(), b.path(), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(d.value(QStringLiteral("appeared")).toArray().isEmpty());
+        QVERIFY(d.value(QStringLiteral("vanished")).toArray().isEmpty());
+        // jit_f 2, jit_g 2, jit__kernel 2 paired; of them all but jit__kernel's 7-argument
+        // compile unchanged.
+        QCOMPARE(d.value(QStringLiteral("paired_compiles")).toInteger(), 6);
+        QCOMPARE(d.value(QStringLiteral("unchanged_compiles")).toInteger(), 5);
+        QJsonArray recompiled = d.value(QStringLiteral("recompiled")).toArray();
+        QCOMPARE(recompiled.size(), 2);
+        QMap<QString, QPair<qint64, qint64>> counts;
+        for (const QJsonValue &v : recompiled)
+            counts[v.toObject().value(QStringLiteral("name")).toString()] = {
+                v.toObject().value(QStringLiteral("before")).toInteger(),
+                v.toObject().value(QStringLiteral("after")).toInteger()};
+        QCOMPARE(counts.value(QStringLiteral("jit_g")), (QPair<qint64, qint64>(3, 2)));
+        QCOMPARE(counts.value(QStringLiteral("jit_id")), (QPair<qint64, qint64>(2, 1)));
+        const QJsonArray compiles = d.value(QStringLiteral("compiles")).toArray();
+        QStringList rows;
+        for (const QJsonValue &v : compiles) {
+            const QJsonObject c = v.toObject();
+            rows << c.value(QStringLiteral("change")).toString() + QLatin1Char(' ') +
+                        c.value(QStringLiteral("name")).toString() + QLatin1Char(' ') +
+                        c.value(QStringLiteral("signature")).toString();
+        }
+        rows.sort();
+        QCOMPARE(rows, QStringList({QStringLiteral("changed jit__kernel (7 arguments) (f32[16], "
+                                                   "s32[], s32[], s32[], s32[], s32[], s32[])"),
+                                    QStringLiteral("gone jit_g (f32[32])"),
+                                    QStringLiteral("gone jit_id (c64[4])"),
+                                    QStringLiteral("gone jit_id (pred[9,80])"),
+                                    QStringLiteral("new jit_id (s32[3,3,3])")}));
+        for (const QJsonValue &v : compiles) {
+            const QJsonObject c = v.toObject();
+            if (c.value(QStringLiteral("change")).toString() != QStringLiteral("changed"))
+                continue;
+            QCOMPARE(c.value(QStringLiteral("what_changed")).toString(),
+                     QStringLiteral("Arg_0: f32[8] → f32[16]"));
+            // The 7-argument compiles: tpu_random_normal before, tpu_dynamic_slice after.
+            QCOMPARE(c.value(QStringLiteral("held_before")).toInteger(),
+                     testutil::sampleTruth("tpu_random_normal").held);
+            QCOMPARE(c.value(QStringLiteral("held_after")).toInteger(),
+                     testutil::sampleTruth("tpu_dynamic_slice").held);
+        }
+        // The gone jit_g compile: its held, taken away.
+        for (const QJsonValue &v : compiles)
+            if (v.toObject().value(QStringLiteral("signature")).toString() ==
+                QStringLiteral("(f32[32])"))
+                QCOMPARE(v.toObject().value(QStringLiteral("held_delta")).toInteger(),
+                         -testutil::sampleTruth("tpu_dynamic_slice").held);
+        QCOMPARE(d.value(QStringLiteral("changed")).toArray().size(), 1);
+    }
+
+    // A tiny function that vanishes while a larger one appears is not a rename, however much of
+    // the tiny one the larger holds. Before: jit_tiny, tpu_unstack (1 argument, u32[4,2]; its
+    // 19 values). After: jit_big, the same module with 24 more thread-local values of a
+    // reduction of its own, so that all 19 match and are a share of 19/43 of it. Small and not
+    // identical: jit_tiny vanished, jit_big appeared. The same tpu_unstack renamed is a rename.
+    void tinyFunctionIsNoRename()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        QTemporaryDir c;
+        place(a, "tpu_unstack", QStringLiteral("module_0001.jit_tiny"));
+        std::string big =
+            testutil::readFile(testutil::sampleTruth("tpu_unstack").path().toStdString());
+        std::string more;
+        std::string blocks;
+        for (int k = 0; k < 24; ++k) {
+            const std::string name = "sum." + std::to_string(k);
+            more += "allocation " + std::to_string(20 + k) +
+                    ": size 4096, thread-local:\n value: <" + std::to_string(100 + k) + " " + name +
+                    " @0> (size=4096,offset=0): u32[]\n";
+            blocks += "<" + std::to_string(100 + k) + " " + name + " @0>\n positions:\n  " + name +
+                      "\n uses:\n from instruction: %" + name + " = u32[] add(%lhs, %rhs)\n";
+        }
+        big = testutil::replaceAll(big, "\nTotal bytes used: 52288 (51.1KiB)",
+                                   more + "\nTotal bytes used: 150592 (147.1KiB)");
+        big = testutil::replaceAll(
+            big, "\n\nHloLiveRange (max 7):", "\n" + blocks + "\nHloLiveRange (max 7):");
+        testutil::writeFile(b.filePath(QStringLiteral("module_0001.jit_big.sm_8.0_gpu_after_"
+                                                      "optimizations-buffer-assignment.txt"))
+                                .toStdString(),
+                            big);
+        place(c, "tpu_unstack", QStringLiteral("module_0001.jit_renamed"));
+        const auto diffJson = [](const QString &x, const QString &y) {
+            const testutil::CliRun r =
+                testutil::runBufferscope({QStringLiteral("diff"), x, y, QStringLiteral("--json")});
+            if (r.code != 0)
+                qWarning("%s", r.err.constData());
+            return QJsonDocument::fromJson(r.out).object();
+        };
+        const QJsonObject d = diffJson(a.path(), b.path());
+        QCOMPARE(d.value(QStringLiteral("vanished")).toArray(),
+                 QJsonArray({QStringLiteral("jit_tiny")}));
+        QCOMPARE(d.value(QStringLiteral("appeared")).toArray(),
+                 QJsonArray({QStringLiteral("jit_big")}));
+        QCOMPARE(d.value(QStringLiteral("paired_compiles")).toInteger(), 0);
+        // The module diff of the two: every value of the small one matched.
+        const testutil::CliRun m = testutil::runBufferscope(
+            {QStringLiteral("diff"),
+             QDir(a.path()).entryInfoList({QStringLiteral("*.txt")})[0].filePath(),
+             QDir(b.path()).entryInfoList({QStringLiteral("*.txt")})[0].filePath(),
+             QStringLiteral("--json")});
+        const QJsonObject md = QJsonDocument::fromJson(m.out).object();
+        QCOMPARE(md.value(QStringLiteral("matching"))
+                     .toObject()
+                     .value(QStringLiteral("matched"))
+                     .toInteger(),
+                 19);
+        QCOMPARE(md.value(QStringLiteral("matching"))
+                     .toObject()
+                     .value(QStringLiteral("added"))
+                     .toInteger(),
+                 24);
+        // The same module under another name is a rename.
+        const QJsonObject same = diffJson(a.path(), c.path());
+        QVERIFY(same.value(QStringLiteral("vanished")).toArray().isEmpty());
+        const QJsonObject renamed = same.value(QStringLiteral("compiles")).toArray()[0].toObject();
+        QCOMPARE(renamed.value(QStringLiteral("renamed_from")).toString(),
+                 QStringLiteral("jit_tiny"));
+        QCOMPARE(renamed.value(QStringLiteral("held_delta")).toInteger(), 0);
     }
 
     // ../shared/real/pairs/renamed: one program before and after its author renamed the

@@ -338,10 +338,15 @@ void Workspace::compareRuns(const QString &before, const QString &after, QObject
         [before, after, threads = m_threads](const JobControl &control) {
             const RunSummary a = RunFacts::summarize(before, threads, 20, nullptr, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
-            return RunDiff::of(a, b,
-                               [threads](const RunSummary::Module &x, const RunSummary::Module &y) {
-                                   return RunFacts::compare(x, y, threads);
-                               });
+            // Each pair on one thread, the pairs side by side; none once cancelled.
+            const std::atomic<bool> *cancel = control.flag();
+            return RunDiff::of(
+                a, b,
+                [cancel](const RunSummary::Module &x, const RunSummary::Module &y) {
+                    return cancel && cancel->load() ? RunDiff::Comparison()
+                                                    : RunFacts::compare(x, y, 1);
+                },
+                threads);
         },
         [done = std::move(done)](RunDiff d) { done(d); });
 }

@@ -31,6 +31,7 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
                const std::vector<CauseKind> &failOn, int threads)
 {
     const Stopwatch clock;
+    keepHeapBetweenLoads(); // many small modules loaded side by side, twice each
     QStringList problems;
     const RunSummary a = RunFacts::summarize(before, threads, 20, &problems);
     const RunSummary b = RunFacts::summarize(after, threads, 20, &problems);
@@ -38,10 +39,13 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
         fail(p, 0);
     if (a.modules.empty() || b.modules.empty())
         return 2;
-    const RunDiff d =
-        RunDiff::of(a, b, [threads](const RunSummary::Module &x, const RunSummary::Module &y) {
-            return RunFacts::compare(x, y, threads);
-        });
+    // Each pair on one thread, the pairs side by side.
+    const RunDiff d = RunDiff::of(
+        a, b,
+        [](const RunSummary::Module &x, const RunSummary::Module &y) {
+            return RunFacts::compare(x, y, 1);
+        },
+        threads);
     spdlog::debug("runs compared in {:.3f} s", clock.seconds());
     const std::string out = json ? RunDiffReport::json(d, before.toStdString(), after.toStdString())
                                  : RunDiffReport::text(d, before.toStdString(), after.toStdString(),

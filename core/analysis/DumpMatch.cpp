@@ -267,11 +267,12 @@ struct Side
             named[i] = mix(nameOnly[i], shape);
         }
         refinedRenamed = refine(ownRenamed);
-        refinedJitFree = refine(ownJitFree);
     }
 
     /// The structural key refined, when a match gets that far.
     void refineBare() { refinedBare = refine(bare); }
+    /// The jit-free key refined, when a match gets that far (an upgrade dropped a scope).
+    void refineJitFree() { refinedJitFree = refine(ownJitFree); }
 
     /// Rounds of refinement of `base` by the neighbours' signatures (Weisfeiler–Lehman).
     std::vector<Hash> refine(const std::vector<Hash> &base) const
@@ -541,6 +542,8 @@ public:
             // other programs and the rest stays unpaired.
             if (level.keyA == &A.refinedBare && !sameProgram())
                 return;
+            if (level.keyA == &A.refinedJitFree && A.refinedJitFree.empty())
+                runBoth([&] { A.refineJitFree(); }, [&] { B.refineJitFree(); }, m_threads);
             if (level.keyA == &A.refinedBare && A.refinedBare.empty())
                 runBoth([&] { A.refineBare(); }, [&] { B.refineBare(); }, m_threads);
             forEachGroup(*level.keyA, *level.keyB, sure);

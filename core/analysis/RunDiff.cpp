@@ -1,5 +1,7 @@
 #include "analysis/RunDiff.h"
 
+#include "util/Parallel.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -241,7 +243,7 @@ std::string RunDiff::signatureChange(const std::vector<RunSummary::Parameter> &b
     return out.empty() ? "the parameters' names" : out;
 }
 
-RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare)
+RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare, int threads)
 {
     RunDiff d;
     {
@@ -309,6 +311,14 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
             d.rows.push_back(std::move(r));
         }
     }
+    // The pairs to compare, after the rows are known: then side by side.
+    struct ToCompare
+    {
+        std::size_t row;
+        const Module *before;
+        const Module *after;
+    };
+    std::vector<ToCompare> toCompare;
     for (const auto &[fa, fb] : pairsF) {
         const bool renamed = fa->name != fb->name;
         if (fa->modules.size() != fb->modules.size())
@@ -326,12 +336,13 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
             Row r = rowOf(Change::Changed, fb->label, &ma, &mb, fb->arguments);
             if (renamed)
                 r.renamedFrom = fa->label;
-            r.comparison = ma.fingerprint == mb.fingerprint ? Comparison{} : compare(ma, mb);
             if (ma.fingerprint == mb.fingerprint) {
                 r.comparison.ok = true;
                 r.comparison.identical = true;
                 r.comparison.matchedBefore = r.comparison.matchedAfter = 1;
                 r.whatChanged = "renamed, the same buffer assignment";
+            } else {
+                toCompare.push_back({d.rows.size(), &ma, &mb});
             }
             d.rows.push_back(std::move(r));
         }
@@ -340,6 +351,9 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         for (const std::size_t k : p.newB)
             d.rows.push_back(rowOf(Change::New, fb->label, nullptr, &b.modules[k], fb->arguments));
     }
+    parallelFor(toCompare.size(), threadsFor(threads), [&](std::size_t k) {
+        d.rows[toCompare[k].row].comparison = compare(*toCompare[k].before, *toCompare[k].after);
+    });
     std::stable_sort(d.rows.begin(), d.rows.end(), [](const Row &x, const Row &y) {
         return std::llabs(x.heldDelta()) > std::llabs(y.heldDelta());
     });

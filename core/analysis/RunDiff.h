@@ -94,7 +94,11 @@ struct RunDiff
     /// Below this many values on either side, a module is a rename only when identical.
     static constexpr std::size_t kSmallModule = 24;
 
-    static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare);
+    /// `compare` is called for the rename candidates, one after another, and then for every
+    /// changed pair side by side on `threads` (util/Parallel.h threadsFor): it must be safe to
+    /// call from several threads.
+    static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare,
+                      int threads = 0);
     static std::string signatureText(const std::vector<RunSummary::Parameter> &parameters);
     /// "Arg_0: f32[8,128] → f32[16,128]; Arg_2: s32[] → s32[4]" (at most three), or "same
     /// inputs" when the signatures are the same.

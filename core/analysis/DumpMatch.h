@@ -57,6 +57,8 @@ struct StepAlignment
 ///    an instruction without text is known by its name's stem);
 ///  - the same three without what a rename changes: the names inside op_name's scopes
 ///    (`jit(_tau_kernel)/jit(main)/…` is `jit()/jit()/…`), the source line, the stack;
+///  - the same again without the `jit(…)` and `pjit(…)` scopes at all, which an upgrade adds
+///    or drops (`jit(f)/jit(main)/op` → `jit(f)/op`);
 ///  - only between compiles of one program (the keys above paired at least half of the
 ///    smaller side): the structure alone (opcode, shapes, neighbours; refined, then own),
 ///    then from every pair an operand or single user of the same opcode and element types
@@ -67,8 +69,10 @@ struct StepAlignment
 /// definers of the same operand, a single user alike on each side); then the rest, nearest
 /// first on the steps aligned by what is matched so far, equal names breaking ties, spread again.
 /// Values then pair within matched instructions by shape index, and values left over on both
-/// sides with one name and size pair with each other; allocations pair by the bytes of the
-/// matched values they share.
+/// sides with one name and size pair with each other, then those of one size, defining opcode
+/// and shape index live over the same stretch of the aligned program (an upgrade renamed
+/// `cudnn-conv.1.0` `cudnn-conv.1` while something beside it changed); allocations pair by the
+/// bytes of the matched values they share.
 struct DumpMatch
 {
     std::vector<std::uint32_t> instructionInB; ///< per A instruction, kNone when unmatched

@@ -325,7 +325,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_plot->legend->setVisible(true);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *split = m_split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_plot);
     split->addWidget(m_tabs);
     split->setSizes({600, 400}); // the chart gets the larger share
@@ -366,6 +366,11 @@ void CompareView::setDumps(std::shared_ptr<const Dump> before,
     m_tabs->setTabVisible(m_tabs->indexOf(m_byStack), m_diff->hasStacks);
     fillCauses(); // the first screen says why: not deferred with the other tables
     m_tabs->setCurrentWidget(m_whyPage);
+    // The chart gets the larger share, unless there are many causes to read.
+    const std::size_t causes = m_diff->why.causes.size();
+    m_split->setSizes(causes <= 2   ? QList<int>{620, 380}
+                      : causes <= 4 ? QList<int>{500, 500}
+                                    : QList<int>{420, 580});
     fillPlot();
     // The tables in a later turn of the event loop (a timer, not a posted call, so input and
     // painting come in between): the window shows first.

@@ -17,6 +17,7 @@ class QCPItemText;
 class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -134,6 +135,7 @@ private:
     /// each other (LabelLayout); true when one moved.
     bool placePeakLabels();
     QTabWidget *m_tabs;
+    QSplitter *m_split = nullptr;
     QTableWidget *m_atPeak;
     QTableWidget *m_causes;
     QWidget *m_whyPage;

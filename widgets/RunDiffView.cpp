@@ -2,6 +2,7 @@
 
 #include "SortedRow.h"
 #include "TableCsv.h"
+#include "WrapDelegate.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 
@@ -61,10 +62,9 @@ RunDiffView::RunDiffView(QWidget *parent)
     m_table->headerItem()->setToolTip(kWhy, tr("The comparison of the two modules, in a "
                                                "sentence: what moved the peak and what is held"));
     m_table->setRootIsDecorated(false);
-    // Rows as tall as their wrapped sentences: the whole of why, never cut.
-    m_table->setUniformRowHeights(false);
-    m_table->setWordWrap(true);
-    m_table->setTextElideMode(Qt::ElideNone);
+    // Rows as tall as their wrapped sentences: the whole of why and what changed, never cut.
+    WrapDelegate::install(m_table, kWhy);
+    WrapDelegate::install(m_table, kWhat);
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
     m_table->header()->setStretchLastSection(true);

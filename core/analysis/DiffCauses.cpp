@@ -343,6 +343,39 @@ void net(std::vector<Cause> &rows, bool peak, const causes::TextFacts &facts)
     }
 }
 
+/// What a cause's sentence adds for the terms netted into it: one in full ("; at the peak this
+/// is net of +999.00MiB of schedule (…)"), several as a list per figure ("; net of +5.62MiB
+/// restructured and +3.75MiB collective in what is held").
+std::string nettedText(const Cause &c)
+{
+    if (c.netted.empty())
+        return {};
+    if (c.netted.size() == 1) {
+        const Cause::Netted &n = c.netted.front();
+        return std::string("; ") + (n.peakDelta != 0 ? "at the peak" : "in what is held") +
+               " this is net of " + causes::signedHuman(n.peakDelta + n.heldDelta) + " " + n.text;
+    }
+    std::string out;
+    for (const bool peak : {true, false}) {
+        std::vector<std::string> parts;
+        for (const Cause::Netted &n : c.netted) {
+            const std::int64_t x = peak ? n.peakDelta : n.heldDelta;
+            if (x == 0)
+                continue;
+            std::string kind(causeKindKey(n.kind));
+            std::replace(kind.begin(), kind.end(), '_', ' ');
+            parts.push_back(causes::signedHuman(x) + " " + kind);
+        }
+        if (parts.empty())
+            continue;
+        out += "; net of ";
+        for (std::size_t k = 0; k < parts.size(); ++k)
+            out += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
+        out += peak ? " at the peak" : " in what is held";
+    }
+    return out;
+}
+
 std::string instructionName(const Dump &d, std::int64_t step)
 {
     const std::uint32_t i = d.instructionAtStep(step);
@@ -496,10 +529,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
     for (Cause &c : rows) {
         if (c.peakDelta == 0 && c.heldDelta == 0)
             continue;
-        for (const Cause::Netted &n : c.netted)
-            c.text += std::string("; ") + (n.peakDelta != 0 ? "at the peak" : "in what is held") +
-                      " this is net of " + causes::signedHuman(n.peakDelta + n.heldDelta) + " " +
-                      n.text;
+        c.text += nettedText(c);
         out.causes.push_back(std::move(c));
     }
     std::stable_sort(out.causes.begin(), out.causes.end(), [](const Cause &x, const Cause &y) {

@@ -24,6 +24,7 @@
 #include "ValueInspector.h"
 #include "ValueTableView.h"
 #include "Workspace.h"
+#include "core/DumpText.h"
 #include "core/EditedDumps.h"
 #include "flows/LoadStatus.h"
 #include "flows/RunFlow.h"
@@ -423,9 +424,10 @@ private Q_SLOTS:
             waitLoaded(w, QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_optimizations")));
         run->close();
 
-        // File ▸ Compare With Another Run: the same folder without jit_other and with jit_step
-        // compiled twice, not three times: jit_other's compile is gone, and so is the jit_step
-        // compile that has no counterpart; "compiled 3× before, 2× after".
+        // File ▸ Compare With Another Run: the same folder with jit_step compiled twice, not
+        // three times, and jit_other's temp allocation 5 grown 32 → 544 B: the jit_step compile
+        // without a counterpart is gone, "compiled 3× before, 2× after", and jit_other changed
+        // (+512 B held).
         QTemporaryDir other;
         QVERIFY(QFile::copy(testutil::sampleTruth("tpu_unstack").path(),
                             other.filePath(QStringLiteral("module_0001.jit_step.sm_8.0_gpu_after_"
@@ -433,6 +435,17 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(testutil::sampleTruth("tpu_random_normal").path(),
                             other.filePath(QStringLiteral("module_0002.jit_step.sm_8.0_gpu_after_"
                                                           "optimizations-buffer-assignment.txt"))));
+        std::string grown =
+            testutil::readFile(testutil::sampleTruth("tpu_dynamic_slice").path().toStdString());
+        grown = testutil::replaceAll(grown, "allocation 5: size 32, preallocated-temp:",
+                                     "allocation 5: size 544, preallocated-temp:");
+        grown = testutil::replaceAll(grown, "Total bytes used: 18980 (18.5KiB)",
+                                     "Total bytes used: 19492 (19.0KiB)");
+        testutil::writeFile(other
+                                .filePath(QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_"
+                                                         "optimizations-buffer-assignment.txt"))
+                                .toStdString(),
+                            grown);
         QSignalSpy compared(w.runFlow(), &RunFlow::runsCompared);
         RunDiffView *runs = w.runFlow()->compareRuns(other.path());
         QVERIFY(compared.wait(20000));
@@ -440,15 +453,29 @@ private Q_SLOTS:
         for (int i = 0; i < runs->table()->topLevelItemCount(); ++i)
             rows << runs->table()->topLevelItem(i)->text(0) + QLatin1Char(':') +
                         runs->table()->topLevelItem(i)->text(1);
-        QCOMPARE(rows,
-                 QStringList({QStringLiteral("gone:jit_other"), QStringLiteral("gone:jit_step")}));
+        // The largest change first: the gone compile holds more than 512 B.
+        QCOMPARE(rows, QStringList(
+                           {QStringLiteral("gone:jit_step"), QStringLiteral("changed:jit_other")}));
+        QCOMPARE(runs->table()->topLevelItem(1)->text(2),
+                 QStringLiteral("same inputs, another program"));
+        QVERIFY2(
+            runs->table()->topLevelItem(1)->text(7).startsWith(QStringLiteral("The live peak")),
+            qPrintable(runs->table()->topLevelItem(1)->text(7)));
+        // Double-click the changed compile: its two modules compared.
+        CompareView *opened = nullptr;
+        connect(&w, &MainWindow::compareOpened, this, [&](CompareView *v) { opened = v; });
+        Q_EMIT runs->table()->itemActivated(runs->table()->topLevelItem(1), 0);
+        QVERIFY(QTest::qWaitFor([&] { return opened != nullptr; }, 10000));
+        QCOMPARE(opened->diff().why.heldAfter - opened->diff().why.heldBefore, 512);
+        opened->close();
         QVERIFY2(runs->summaryText().contains(QStringLiteral("jit_step compiled 3× before, 2× "
                                                              "after")),
                  qPrintable(runs->summaryText()));
         QVERIFY2(runs->summaryText().contains(QStringLiteral("2 unchanged")),
                  qPrintable(runs->summaryText()));
         // The whole of why and what changed are in their cells, and Esc closes the window.
-        QVERIFY(runs->table()->topLevelItem(0)->text(2).contains(QStringLiteral("vanished")));
+        QVERIFY(runs->table()->topLevelItem(0)->text(2).contains(
+            QStringLiteral("no compile of the after run")));
         const QPointer<RunDiffView> closing(runs);
         QTest::keyClick(runs, Qt::Key_Escape);
         QTRY_VERIFY(!closing || !closing->isVisible());

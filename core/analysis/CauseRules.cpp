@@ -127,14 +127,6 @@ std::vector<bool> sharesInPlace(const Dump &d)
     return out;
 }
 
-bool isOutput(const Dump &d, const Value &v)
-{
-    if (v.allocation == kNone)
-        return false;
-    const Allocation &x = d.allocations[v.allocation];
-    return x.isMaybeLiveOut && !x.isParameter && !x.isPreallocatedTemp;
-}
-
 /// A value that is the module's output when it ends: in an output allocation and live to the
 /// end of the program. XLA also places values that die earlier in an output allocation (the
 /// bytes are free until the output is written); those are not the output.
@@ -143,12 +135,20 @@ bool isLiveOut(const Dump &d, const Value &v)
     return isOutput(d, v) && (!d.hasLiveRanges() || v.end >= d.maxStep());
 }
 
+} // namespace
+
+bool isOutput(const Dump &d, const Value &v)
+{
+    if (v.allocation == kNone)
+        return false;
+    const Allocation &x = d.allocations[v.allocation];
+    return x.isMaybeLiveOut && !x.isParameter && !x.isPreallocatedTemp;
+}
+
 bool isTemp(const Dump &d, const Value &v)
 {
     return v.allocation != kNone && d.allocations[v.allocation].isPreallocatedTemp;
 }
-
-} // namespace
 
 int rankOf(CauseKind kind)
 {

@@ -129,14 +129,6 @@ std::string shortParameters(const std::vector<std::int64_t> &numbers)
     return out;
 }
 
-bool isOutput(const Dump &d, const Value &v)
-{
-    if (v.allocation == kNone)
-        return false;
-    const Allocation &x = d.allocations[v.allocation];
-    return x.isMaybeLiveOut && !x.isParameter && !x.isPreallocatedTemp;
-}
-
 /// Where a value's bytes are: "the output's buffer", "temp", …
 std::string placeOf(const Dump &d, std::uint32_t v)
 {

@@ -5,6 +5,8 @@
 #include "DumpText.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace testutil {
 
@@ -47,6 +49,27 @@ inline std::string withParameter1(bool donated)
                    "    xor.50{}: 4 bytes (cumulative: 8980 bytes)\n"
                    "    Arg_1.9{}: 8192 bytes (cumulative: 17172 bytes)\n");
     return t;
+}
+
+/// The edits that replace tpu_random_normal's broadcast_add_fusion (a loop fusion, u32[64], 512
+/// bytes at offset 8192 of temp allocation 3, memory space 1, live 3-15, operand 0 of
+/// select_multiply_fusion) by an iota of u32[256] (1024 bytes; allocation 3 grown 8704 → 9216)
+/// at the same place: an instruction replaced by another that neither side matches. The total
+/// is left to the caller.
+inline std::vector<std::pair<std::string, std::string>> broadcastBecomesIota()
+{
+    return {{"allocation 3: size 8704, color 1,", "allocation 3: size 9216, color 1,"},
+            {" value: <319 broadcast_add_fusion @1> (size=512,offset=8192): u32[64]",
+             " value: <319 iota.5 @1> (size=1024,offset=8192): u32[256]"},
+            {"<319 broadcast_add_fusion @1>\n positions:\n  broadcast_add_fusion\n",
+             "<319 iota.5 @1>\n positions:\n  iota.5\n"},
+            {"%broadcast_add_fusion = u32[64]{0:T(128)S(1)} fusion(), kind=kLoop, "
+             "calls=%fused_computation.32,",
+             "%iota.5 = u32[256]{0:T(128)S(1)} iota(), iota_dimension=0,"},
+            {"fusion(%broadcast_add_fusion,", "fusion(%iota.5,"},
+            {"    3:broadcast_add_fusion\n", "    3:iota.5\n"},
+            {"    broadcast_add_fusion{}:3-15", "    iota.5{}:3-15"},
+            {"    broadcast_add_fusion{}: 256 bytes", "    iota.5{}: 256 bytes"}};
 }
 
 } // namespace testutil

@@ -416,20 +416,9 @@ private Q_SLOTS:
     void restructuredComputation()
     {
         const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
-        const Loaded b = loadText(editedSample(
-            {{"allocation 3: size 8704, color 1,", "allocation 3: size 9216, color 1,"},
-             {" value: <319 broadcast_add_fusion @1> (size=512,offset=8192): u32[64]",
-              " value: <319 iota.5 @1> (size=1024,offset=8192): u32[256]"},
-             {"<319 broadcast_add_fusion @1>\n positions:\n  broadcast_add_fusion\n",
-              "<319 iota.5 @1>\n positions:\n  iota.5\n"},
-             {"%broadcast_add_fusion = u32[64]{0:T(128)S(1)} fusion(), kind=kLoop, "
-              "calls=%fused_computation.32,",
-              "%iota.5 = u32[256]{0:T(128)S(1)} iota(), iota_dimension=0,"},
-             {"fusion(%broadcast_add_fusion,", "fusion(%iota.5,"},
-             {"    3:broadcast_add_fusion\n", "    3:iota.5\n"},
-             {"    broadcast_add_fusion{}:3-15", "    iota.5{}:3-15"},
-             {"    broadcast_add_fusion{}: 256 bytes", "    iota.5{}: 256 bytes"},
-             {"Total bytes used: 92676", "Total bytes used: 93188"}}));
+        std::vector<std::pair<std::string, std::string>> edits = testutil::broadcastBecomesIota();
+        edits.push_back({"Total bytes used: 92676", "Total bytes used: 93188"});
+        const Loaded b = loadText(editedSample(edits));
         const DumpDiff d = diffOf(a, b);
         QCOMPARE(d.removed.size(), std::size_t(1));
         QCOMPARE(d.added.size(), std::size_t(1));

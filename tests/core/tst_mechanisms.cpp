@@ -4,6 +4,7 @@
 // code's output. On every pair the causes add up to both changes, no two causes cancel, and
 // there is at most one cause of each kind.
 #include "DumpText.h"
+#include "EditedDumps.h"
 #include "analysis/DumpDiff.h"
 
 #include <QTest>
@@ -152,26 +153,16 @@ private Q_SLOTS:
     void matchedValueGrown16x()
     {
         const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
-        const Loaded b = loadText(edited(
-            "tpu_random_normal",
-            {{"allocation 3: size 8704, color 1,", "allocation 3: size 9216, color 1,"},
-             {" value: <319 broadcast_add_fusion @1> (size=512,offset=8192): u32[64]",
-              " value: <319 iota.5 @1> (size=1024,offset=8192): u32[256]"},
-             {"<319 broadcast_add_fusion @1>\n positions:\n  broadcast_add_fusion\n",
-              "<319 iota.5 @1>\n positions:\n  iota.5\n"},
-             {"%broadcast_add_fusion = u32[64]{0:T(128)S(1)} fusion(), kind=kLoop, "
-              "calls=%fused_computation.32,",
-              "%iota.5 = u32[256]{0:T(128)S(1)} iota(), iota_dimension=0,"},
-             {"fusion(%broadcast_add_fusion,", "fusion(%iota.5,"},
-             {"    3:broadcast_add_fusion\n", "    3:iota.5\n"},
-             {"    broadcast_add_fusion{}:3-15", "    iota.5{}:3-15"},
-             {"    broadcast_add_fusion{}: 256 bytes", "    iota.5{}: 256 bytes"},
-             {"allocation 1: size 16384, output shape is |f32[64,32]|",
+        std::vector<std::pair<std::string, std::string>> edits = testutil::broadcastBecomesIota();
+        edits.insert(
+            edits.end(),
+            {{"allocation 1: size 16384, output shape is |f32[64,32]|",
               "allocation 1: size 262144, output shape is |f32[2048,32]|"},
              {"<333 select_multiply_fusion @0> (size=16384,offset=0): f32[64,32]",
               "<333 select_multiply_fusion @0> (size=262144,offset=0): f32[2048,32]"},
              {"%select_multiply_fusion = f32[64,32]", "%select_multiply_fusion = f32[2048,32]"},
-             {"Total bytes used: 92676", "Total bytes used: 338948"}}));
+             {"Total bytes used: 92676", "Total bytes used: 338948"}});
+        const Loaded b = loadText(edited("tpu_random_normal", edits));
         const DumpDiff d = diffOf(a, b);
         QCOMPARE(d.peakBefore, std::int64_t(17920));
         QCOMPARE(d.peakAfter, std::int64_t(263680));

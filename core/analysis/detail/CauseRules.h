@@ -21,6 +21,11 @@ namespace causes {
 
 using ParameterKey = std::pair<std::int64_t, std::string>; ///< number, ShapeIndex
 
+/// Whether a value is in an output allocation (maybe-live-out, neither a parameter's nor temp).
+bool isOutput(const Dump &d, const Value &v);
+/// Whether a value is in a temp allocation.
+bool isTemp(const Dump &d, const Value &v);
+
 /// How specific a mechanism is: a change is put down to the most specific one that accounts
 /// for it. Lower is more specific.
 int rankOf(CauseKind kind);

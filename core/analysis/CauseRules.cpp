@@ -417,8 +417,11 @@ std::pair<CauseKind, std::int64_t> Rules::classify(std::uint32_t va, std::uint32
         return {k, -1};
     const Value &x = a.values[va];
     const Value &y = b.values[vb];
-    if (x.size == y.size || a.shapeText(x) == b.shapeText(y))
+    if (x.size == y.size)
         return {CauseKind::Other, -1};
+    // Another size with the same shape text (padding the text does not show): resized.
+    if (a.shapeText(x) == b.shapeText(y))
+        return {collectives::isValue(b, y) ? CauseKind::Collective : CauseKind::Resized, -1};
     const Shape sa = shapeOf(a, x);
     const Shape sb = shapeOf(b, y);
     if (sameDimensions(sa, sb) && sa.type != sb.type)

@@ -241,6 +241,27 @@ private Q_SLOTS:
                  d.why.headline.c_str());
     }
 
+    // Another size under the same shape text (padding the text does not show, or an edit
+    // like docs/screenshots.sh's) is resized, never in place: tpu_random_normal's output
+    // select_multiply_fusion, f32[64,32] 16384 → 32768 B, alone in output allocation 1 (16384
+    // → 32768) and live at the peak step 15: +16384 on both figures.
+    void sameShapeAnotherSize()
+    {
+        const Loaded a = loadText(readFile(samplePath("tpu_random_normal")));
+        const Loaded b = loadText(edited(
+            "tpu_random_normal",
+            {{"allocation 1: size 16384, output shape", "allocation 1: size 32768, output shape"},
+             {"<333 select_multiply_fusion @0> (size=16384,",
+              "<333 select_multiply_fusion @0> (size=32768,"},
+             {"Total bytes used: 92676", "Total bytes used: 109060"}}));
+        const DumpDiff d = diffOf(a, b);
+        checkExplanation(d, *a.dump, *b.dump, "same shape");
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        QCOMPARE(d.why.causes.front().kind, CauseKind::Resized);
+        QCOMPARE(d.why.causes.front().peakDelta, std::int64_t(16384));
+        QCOMPARE(d.why.causes.front().heldDelta, std::int64_t(16384));
+    }
+
     // An output that stops being written in place. gpu_vllm_update_slice updates one buffer in
     // place, in output allocation 0 (512 B): … loop_dynamic_update_slice_fusion (59-60) →
     // .28 (60-61) → loop_broadcast_dynamic_update_slice_fusion{1} (61-76), every one at offset

@@ -139,6 +139,13 @@ void checkSums(const DumpDiff &d, const Dump &a, const Dump &b, const char *what
         return h;
     };
     QVERIFY2(held == heldOf(b) - heldOf(a), what);
+    // No two causes cancel: each share has its figure's sign; one cause per kind.
+    std::set<CauseKind> kinds;
+    for (const Cause &c : d.why.causes) {
+        QVERIFY2(c.peakDelta == 0 || (c.peakDelta > 0) == (peak > 0), what);
+        QVERIFY2(c.heldDelta == 0 || (c.heldDelta > 0) == (held > 0), what);
+        QVERIFY2(kinds.insert(c.kind).second, what);
+    }
 }
 
 } // namespace

@@ -98,7 +98,7 @@ std::size_t prefixLength(sv s)
         while (j < s.size() && (isDigit(s[j]) || s[j] == ';') && j < 16)
             ++j;
         if (j > 1 && j < s.size() && s[j] == 'm')
-            return j + 1;
+            return skipSpaces(s, j + 1); // with the space that parts it from the message
     }
     // glog/absl: E0528 07:02:44.350251   27487 pjrt_stream_executor_client.cc:2826]
     if (s.size() > 6 && std::string_view("IWEF").find(s[0]) != sv::npos) {
@@ -118,6 +118,12 @@ std::size_t prefixLength(sv s)
         if (close != sv::npos && close < 200 && s.substr(0, close).find("pid=") != sv::npos)
             return skipSpaces(s, close + 1);
     }
+    // The end of a glog header a paste cut inside its file name (`:2152] `).
+    if (s.front() == ':' && s.size() > 3 && isDigit(s[1])) {
+        i = skipDigits(s, 1);
+        if (i < 10 && i + 1 < s.size() && s[i] == ']' && s[i + 1] == ' ')
+            return i + 2;
+    }
     // A quoted reply (mail, Markdown, issue trackers): `> `, `>> `.
     if (s.front() == '>') {
         i = 0;
@@ -135,6 +141,14 @@ std::size_t prefixLength(sv s)
     // TPU list numbers its entries so) and never a bare number (a wrapped size).
     if (isDigit(s.front())) {
         i = skipDigits(s, 0);
+        // The end of a glog header a paste cut (`5] `, `2152] `).
+        if (i < 8 && i + 1 < s.size() && s[i] == ']' && s[i + 1] == ' ')
+            return i + 2;
+        // A line number glued to what follows it when a viewer's copy lost the separator (a
+        // log shown on GitHub): to a colour code whose escape byte was dropped (`71[2m…`) or
+        // to a Ray prefix (`71(MeshHostWorker pid=489)`).
+        if (i < 8 && i < s.size() && (s[i] == '[' || s[i] == '(') && prefixLength(s.substr(i)) > 0)
+            return i;
         if (i < 8 && i < s.size()) {
             if (s[i] == '\t')
                 return i + 1;

@@ -2,6 +2,7 @@
 
 #include "model/Dump.h"
 #include "parse/MemoryUsageReport.h"
+#include "parse/ShapeParser.h"
 #include "parse/detail/OomLines.h"
 #include "util/SafeText.h"
 
@@ -28,6 +29,19 @@ enum class Block : std::uint8_t
     TpuRequirement,
     TpuBuffers,
 };
+
+/// The phrases that announce a TPU compiler's or runtime's message (docs/FORMAT.md §4.1).
+constexpr sv kTpuPhrases[] = {sv("Ran out of memory"),
+                              sv("Error loading program"),
+                              sv("Error allocating device buffer"),
+                              sv("RuntimeProgramAllocationFailure"),
+                              sv("RuntimeBufferAllocationFailure"),
+                              sv("CompileTimeHbmOom"),
+                              sv("CompileTimeScopedVmemOom"),
+                              sv("CompileTimeSparseCoreAllocationFailure"),
+                              sv("TensorCore Hbm usage"),
+                              sv("program HBM usage:"),
+                              sv("program VMEM usage:")};
 
 class Reader
 {
@@ -57,11 +71,53 @@ public:
             joined.assign(raw[i]);
             while (width > 0 && i + 1 < raw.size() && continues(raw[i], raw[i + 1], width))
                 joined.append(raw[++i]);
-            line(OomLog::cleanLine(joined), lineNo);
+            Cleaned c;
+            c.text = OomLog::cleanLine(joined);
+            c.line = lineNo;
+            m_lines.push_back(std::move(c));
+        }
+        rejoinCutPhrases();
+        for (m_next = 0; m_next < m_lines.size();) {
+            const Cleaned &c = m_lines[m_next++];
+            line(c.text, c.line);
         }
         closeBuffer();
         finish();
         return std::move(m_log);
+    }
+
+    /// A line break inside a TPU message's announcing phrase ("Ran out of m" / "emory on HBM"),
+    /// where a terminal or `fold` cut a log too short to tell its width: the two lines are
+    /// read as one, glued, or with a space where the break was at one.
+    void rejoinCutPhrases()
+    {
+        for (std::size_t i = 0; i + 1 < m_lines.size(); ++i) {
+            Cleaned &a = m_lines[i];
+            const Cleaned &b = m_lines[i + 1];
+            if (a.text.empty() || b.text.empty())
+                continue;
+            const sv tail = trim(sv(b.text));
+            const int apart = phrases(a.text) + phrases(tail);
+            std::string glued = a.text + std::string(tail);
+            std::string spaced = a.text + " " + std::string(tail);
+            // Joined, they hold a phrase neither holds alone: the break was inside it.
+            const bool byGlue = phrases(glued) > apart;
+            if (!byGlue && phrases(spaced) <= apart)
+                continue;
+            a.text = byGlue ? std::move(glued) : std::move(spaced);
+            m_lines.erase(m_lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        }
+    }
+
+    /// How many of the TPU messages' phrases a line holds.
+    static int phrases(sv text)
+    {
+        int n = 0;
+        for (const sv phrase : kTpuPhrases)
+            for (std::size_t at = text.find(phrase); at != sv::npos;
+                 at = text.find(phrase, at + phrase.size()))
+                ++n;
+        return n;
     }
 
     /// Whether `next` is the rest of `line`, cut at `width`: `next` is not indented (an
@@ -71,8 +127,9 @@ public:
     static bool continues(sv line, sv next, std::size_t width)
     {
         const bool indented = next.size() > 1 && isSpace(next[0]) && isSpace(next[1]);
+        // A line that starts with a colour code is a logger's record (Ray colours its tag).
         return columns(line) == width && !line.empty() && !next.empty() && !indented &&
-               prefixLength(next) == 0;
+               next.front() != '\x1b' && prefixLength(next) == 0;
     }
 
     /// The column a line ends at, as a terminal or `fold` counts: a tab to the next multiple of
@@ -122,6 +179,14 @@ public:
     }
 
 private:
+    /// A line as read, without what loggers put around it.
+    struct Cleaned
+    {
+        std::string text;
+        std::int64_t line = 0;
+    };
+    std::vector<Cleaned> m_lines;
+    std::size_t m_next = 0; ///< the next line to read
     OomLog m_log;
     std::deque<OomMessage> m_messages; ///< stable addresses for m_cur
     OomMessage *m_cur = nullptr;
@@ -432,9 +497,10 @@ private:
     {
         if (body.empty())
             return;
-        // A BFC allocator note that is not a failure (TensorFlow retries elsewhere).
-        if (body.find("caller indicates that this is not a failure") != sv::npos)
+        if (tpuWording(body)) {
+            tpuHeadline(body, lineNo);
             return;
+        }
         const bool announces = body.find("BufferAssignment OOM Debugging") != sv::npos ||
                                body.find("emory while trying to allocate") != sv::npos ||
                                body.find("ran out of memory trying to allocate") != sv::npos ||
@@ -476,31 +542,6 @@ private:
             m_block = requirement ? Block::TpuRequirement : Block::TpuUsage;
             return;
         }
-        if (body.find("Ran out of memory") != sv::npos) {
-            OomMessage &m = event(lineNo, m_cur && (m_cur->capacity >= 0 || m_cur->used >= 0));
-            m.form = OomMessage::Form::Tpu;
-            m.headlines.emplace_back(body);
-            moduleNames(body, m);
-            if (const std::size_t at = body.find("memory space "); at != sv::npos)
-                m.memorySpace = quotedAfter(body.substr(at), "memory space ");
-            if (m.memorySpace.ends_with('.'))
-                m.memorySpace.pop_back();
-            if (body.find("on HBM") != sv::npos && m.memorySpace.empty())
-                m.memorySpace = "hbm";
-            if (const std::size_t u = body.find("Used "); u != sv::npos) {
-                m.used = sizeAfter(body.substr(u), "Used ", &m.usedUlp);
-                m.capacity = sizeAfter(body.substr(u), " of ", &m.capacityUlp);
-            }
-            m.exceededBy = sizeAfter(body, "capacity by ");
-            // libtpu 2026-05: "… HLO temporaries (X) exceeds available HBM (Y)".
-            if (const std::int64_t t = sizeAfter(body, "temporaries ("); t >= 0)
-                m.tempRequired = t;
-            if (const std::int64_t c = sizeAfter(body, "available HBM (", &ulp); c >= 0) {
-                m.capacity = c;
-                m.capacityUlp = ulp;
-            }
-            return;
-        }
         // GPU allocation failures.
         std::int64_t requested = -1;
         std::int64_t roundedTo = -1;
@@ -531,9 +572,15 @@ private:
         }
         if (requested < 0 && !cut)
             return;
-        const bool conflict = m_cur && m_cur->requested >= 0 && m_cur->requestedUlp == 0 &&
-                              ulp == 0 && m_cur->requested != requested;
+        // A BFC allocator note that is not a failure (TensorFlow retries the request elsewhere):
+        // kept, an event of its own, and marked.
+        const bool notAFailure =
+            body.find("caller indicates that this is not a failure") != sv::npos;
+        const bool conflict = (m_cur && m_cur->requested >= 0 && m_cur->requestedUlp == 0 &&
+                               ulp == 0 && m_cur->requested != requested) ||
+                              (m_cur && (m_cur->notAFailure || notAFailure));
         OomMessage &m = event(lineNo, conflict);
+        m.notAFailure = notAFailure;
         if (cut)
             addDoubt(m, "line " + std::to_string(lineNo) +
                             " ends in the middle of the size asked for (a bare number): a line "
@@ -564,6 +611,355 @@ private:
             m.device = "device " + quotedAfter(body.substr(on), " on device ");
         while (!m.device.empty() && (m.device.back() == '.' || m.device.back() == ':'))
             m.device.pop_back();
+    }
+
+    /// Whether a line announces one of the TPU compiler's or runtime's messages (docs/FORMAT.md
+    /// §4.1): out of memory in a memory space, the early abort, a program or buffer that could
+    /// not be allocated, an XLA error code of those, the TensorCore/SparseCore check, or a
+    /// program's usage line.
+    static bool tpuWording(sv body)
+    {
+        for (const sv phrase : kTpuPhrases)
+            if (body.find(phrase) != sv::npos)
+                return true;
+        return false;
+    }
+
+    /// Whether the line at `m_next` goes on the paragraph `text`: the same message, broken by
+    /// its author, a terminal or a tracker at another place than a fixed width (a logger such
+    /// as `kubectl logs --timestamps` may put its prefix on every piece). Never a line that is
+    /// blank, a list entry or a block's heading; a line
+    /// that announces a message of its own only after a heading that ends with a colon
+    /// (`E0101: RuntimeProgramAllocationFailure:` then `Error loading program …`).
+    bool continuesParagraph(const std::string &text) const
+    {
+        if (m_next >= m_lines.size())
+            return false;
+        const Cleaned &c = m_lines[m_next];
+        const sv next = trim(c.text);
+        if (next.empty() || text.empty())
+            return false;
+        bool tpu = false;
+        if (entryRank(next, &tpu))
+            return false;
+        for (const sv heading :
+             {sv("Total hbm usage"), sv("Program hbm requirement"),
+              sv("Largest program allocations"), sv("Peak buffers"), sv("BufferAssignment"),
+              sv("Output size"), sv("Traceback"), sv("The above exception"), sv("---")})
+            if (next.starts_with(heading))
+                return false;
+        const sv sofar = trim(sv(text));
+        const bool open = sofar.ends_with(':');
+        if (tpuWording(next) || next.find("RESOURCE_EXHAUSTED") != sv::npos ||
+            next.find("emory while trying to allocate") != sv::npos)
+            return open;
+        if (!sofar.ends_with('.'))
+            return true;
+        for (const sv opener : {sv("HLO module:"), sv("Scoped allocation"), sv("Attempting to"),
+                                sv("There are "), sv("That was not possible")})
+            if (next.starts_with(opener))
+                return true;
+        return false;
+    }
+
+    /// A size after `key` in a TPU message, which prints every size with its unit ("18.54G",
+    /// "528.72M", "0B"): a bare number is a size a line break cut ("(15" of "(15.75G)"), and
+    /// so is a number a break left without its unit ("15.75" then "G)"): not read, and kept to
+    /// be said when no reading of the paragraph has that figure whole (`field`).
+    std::int64_t unitSize(std::int64_t &field, sv body, sv key, std::int64_t *ulp)
+    {
+        const std::size_t at = body.find(key);
+        if (at == sv::npos)
+            return -1;
+        sv rest = body.substr(at + key.size());
+        rest = rest.substr(skipSpaces(rest, 0));
+        std::size_t end = 0;
+        while (end < rest.size() && !isSpace(rest[end]) && rest[end] != ')' && rest[end] != ',' &&
+               rest[end] != ';' && rest[end] != '(' && rest[end] != '/')
+            ++end;
+        sv token = rest.substr(0, end);
+        while (token.ends_with('.'))
+            token.remove_suffix(1);
+        if (token.empty())
+            return -1;
+        const bool unit = std::isalpha(static_cast<unsigned char>(token.back())) != 0;
+        const std::int64_t v = unit ? OomLog::parseSize(token, ulp) : -1;
+        if (v < 0 && isDigit(token.front()) && m_cutSizes.size() < 16)
+            m_cutSizes.push_back({&field, "the size after \"" + std::string(trim(key)) +
+                                              "\" is \"" + std::string(token.substr(0, 32)) +
+                                              "\": a line break cut it, so it is not read"});
+        return v;
+    }
+    /// Sizes a line break cut in one reading of a paragraph, with the figure each was for.
+    std::vector<std::pair<const std::int64_t *, std::string>> m_cutSizes;
+
+    /// A TPU message: its paragraph read whole, wherever its lines were broken.
+    void tpuHeadline(sv first, std::int64_t lineNo)
+    {
+        // The paragraph twice where a break may have cut a word or may have been at a space
+        // (`fold` cuts "progra|m", an author breaks "memory space|hbm."): once with a space at
+        // each such break, once glued. Each figure is read from the first that has it whole;
+        // a number cut from its digits or unit is glued in both, a whole size ("94.75G") ends
+        // a word in both.
+        std::string spaced(first);
+        std::string glued(first);
+        for (int joined = 0; joined < 6 && continuesParagraph(spaced); ++joined) {
+            const Cleaned &next = m_lines[m_next++];
+            const sv piece = trim(next.text);
+            const Join join =
+                joinAt(spaced, piece, !next.text.empty() && isSpace(next.text.front()));
+            spaced += join == Join::Glue ? "" : " ";
+            glued += join == Join::Space ? " " : "";
+            spaced += piece;
+            glued += piece;
+        }
+        const sv body(spaced);
+        // A usage line is no failure: a message of its own, marked so.
+        const bool usage = body.find("program HBM usage:") != sv::npos ||
+                           body.find("program VMEM usage:") != sv::npos;
+        const bool conflict =
+            usage || (m_cur && (m_cur->capacity >= 0 || m_cur->used >= 0 || m_cur->requested >= 0 ||
+                                m_cur->notAFailure || !m_cur->buffers.empty()));
+        OomMessage &m = event(lineNo, conflict);
+        m.form = OomMessage::Form::Tpu;
+        m.headlines.emplace_back(body.substr(0, 4096));
+        moduleNames(body, m);
+        errorCode(body, m);
+        if (glued != spaced && m.errorCode.empty())
+            errorCode(glued, m);
+        m_cutSizes.clear();
+        readTpu(m, body);
+        if (glued != spaced)
+            readTpu(m, glued);
+        // A size cut in both readings is said, once.
+        for (const auto &[field, text] : m_cutSizes)
+            if (*field < 0)
+                addDoubt(m, text);
+        if (usage) {
+            m.failure = OomMessage::Failure::Usage;
+            m.notAFailure = true;
+            return;
+        }
+        // What failed: the error code says it when there is one; else the wording.
+        using F = OomMessage::Failure;
+        if (m.errorCode == "E0101" || !m.program.empty())
+            m.failure = F::ProgramLoad;
+        else if (m.errorCode == "E1001" || !m.stackInstruction.empty() ||
+                 body.find("Scoped allocation") != sv::npos)
+            m.failure = F::Stack;
+        else if (m.errorCode == "E0100" || body.find("Error allocating device buffer") != sv::npos)
+            m.failure = F::Allocation;
+        else if (!m.errorCode.empty() || body.find("Ran out of memory") != sv::npos ||
+                 body.find("TensorCore Hbm usage") != sv::npos)
+            m.failure = F::CompileTime;
+    }
+
+    /// How two pieces of a paragraph join: at a space, glued (a number cut from its digits or
+    /// its unit), or either (a word may have been cut or the break may have been at a space).
+    enum class Join : std::uint8_t
+    {
+        Space,
+        Glue,
+        Either
+    };
+    static Join joinAt(const std::string &text, sv next, bool nextAtSpace)
+    {
+        if (text.empty() || next.empty() || isSpace(text.back()) || nextAtSpace)
+            return Join::Space;
+        const char last = text.back();
+        const char first = next.front();
+        // A size whole with its unit ("94.75G") ends a word: the break was at a space.
+        if (text.size() >= 2 && isDigit(text[text.size() - 2]) &&
+            std::string_view("KMGTPB").find(last) != sv::npos &&
+            std::isalpha(static_cast<unsigned char>(first)) != 0)
+            return Join::Space;
+        if ((isDigit(last) || last == '.') && (isDigit(first) || first == '.'))
+            return Join::Glue;
+        if (isDigit(last) && std::string_view("KMGTPB").find(first) != sv::npos &&
+            (next.size() == 1 || !std::isalpha(static_cast<unsigned char>(next[1])) ||
+             next.substr(1).starts_with("iB")))
+            return Join::Glue;
+        const auto word = [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' ||
+                   c == '-' || c == '\'' || c == '%';
+        };
+        return word(last) && word(first) ? Join::Either : Join::Space;
+    }
+
+    /// The figures of a TPU message's paragraph, each set only where a reading before did not.
+    void readTpu(OomMessage &m, sv body)
+    {
+        std::int64_t ulp = 0;
+        // Sets a figure not read yet from the size after `key` in `text`.
+        const auto read = [&](std::int64_t &field, std::int64_t *fieldUlp, sv text, sv key) {
+            if (field >= 0)
+                return;
+            const std::int64_t v = unitSize(field, text, key, &ulp);
+            if (v >= 0) {
+                field = v;
+                if (fieldUlp)
+                    *fieldUlp = ulp;
+            }
+        };
+        if (body.find("program HBM usage:") != sv::npos ||
+            body.find("program VMEM usage:") != sv::npos) {
+            const bool vmem = body.find("program VMEM usage:") != sv::npos;
+            m.memorySpace = vmem ? "vmem" : "hbm";
+            const sv key = vmem ? sv("program VMEM usage:") : sv("program HBM usage:");
+            read(m.used, &m.usedUlp, body, key);
+            if (const std::size_t slash = body.find('/', body.find(key)); slash != sv::npos)
+                read(m.capacity, &m.capacityUlp, body.substr(slash), "/");
+            return;
+        }
+        if (const std::size_t at = body.find("memory space ");
+            at != sv::npos && m.memorySpace.empty()) {
+            m.memorySpace = quotedAfter(body.substr(at), "memory space ");
+            while (m.memorySpace.ends_with('.') || m.memorySpace.ends_with(','))
+                m.memorySpace.pop_back();
+        }
+        if (body.find("on HBM") != sv::npos && m.memorySpace.empty())
+            m.memorySpace = "hbm";
+        // Compile time: `Ran out of memory in memory space hbm. Used X of Y hbm. Exceeded hbm
+        // capacity by Z.` (E1000), and since libtpu 2026-05 the early abort, `the total memory
+        // required for HLO temporaries (X) exceeds available HBM (Y). HLO module: NAME.`
+        if (const std::size_t u = body.find("Used "); u != sv::npos) {
+            read(m.used, &m.usedUlp, body.substr(u), "Used ");
+            read(m.capacity, &m.capacityUlp, body.substr(u), " of ");
+        }
+        read(m.exceededBy, &m.exceededUlp, body, "capacity by ");
+        read(m.tempRequired, &m.tempUlp, body, "temporaries (");
+        read(m.capacity, &m.capacityUlp, body, "available HBM (");
+        // E1000's other wording: `TPU TensorCore Hbm usage: X, SparseCore Hbm usage Y,
+        // exceeding available bytes: Z`.
+        // A reading that finds both counts wins over one that found the TensorCore's alone.
+        if (const std::size_t tc = body.find("TensorCore Hbm usage");
+            tc != sv::npos && m.usage.size() < 2) {
+            std::int64_t core = -1;
+            std::int64_t coreUlp = 0;
+            std::int64_t sparse = -1;
+            std::int64_t sparseUlp = 0;
+            read(core, &coreUlp, body.substr(tc), "usage:");
+            if (const std::size_t sc = body.find("SparseCore Hbm usage"); sc != sv::npos)
+                read(sparse, &sparseUlp, body.substr(sc), "usage");
+            if (core >= 0 && (m.usage.empty() || sparse >= 0)) {
+                m.usage.clear();
+                m.usage.push_back({"TensorCore", core, coreUlp, {}});
+                if (sparse >= 0)
+                    m.usage.push_back({"SparseCore", sparse, sparseUlp, {}});
+                m.used = core + std::max<std::int64_t>(sparse, 0);
+                m.usedUlp = coreUlp + (sparse >= 0 ? sparseUlp : 0);
+            }
+            read(m.capacity, &m.capacityUlp, body, "available bytes:");
+        }
+        // `HLO module: NAME.`: the sentence's full stop says the name is whole; without it a
+        // line break may have cut the name, which then names no module.
+        if (std::string name = quotedAfter(body, "HLO module: ");
+            !name.empty() && m.executableFrom != "HLO module") {
+            const bool whole = name.ends_with('.');
+            while (name.ends_with('.'))
+                name.pop_back();
+            if (whole) {
+                m.hloModule = name;
+                m.executable = name;
+                m.executableFrom = "HLO module";
+            } else if (m.hloModule.empty()) {
+                m.hloModule = name;
+            }
+        }
+        // The runtime: `Error loading program 'NAME': Attempting to reserve X at the bottom of
+        // memory. That was not possible. There are Y free, …, and W reservable.` (E0101), and
+        // `Error allocating device buffer: Attempting to allocate X. …` (E0100). A program's
+        // name has no space: one with a space was read across a cut.
+        if (std::string name = quotedAfter(body, "Error loading program ");
+            !name.empty() && m.program.empty() && name.find(' ') == std::string::npos) {
+            m.program = name;
+            m.executable = std::move(name);
+            m.executableFrom = "program name";
+        }
+        read(m.requested, &m.requestedUlp, body, "Attempting to reserve ");
+        read(m.requested, &m.requestedUlp, body, "Attempting to allocate ");
+        if (const std::size_t there = body.find("There are "); there != sv::npos)
+            read(m.freeBytes, &m.freeUlp, body.substr(there), "There are ");
+        if (const std::size_t r = body.find(" reservable"); r != sv::npos) {
+            const std::size_t comma = body.rfind(", and ", r);
+            if (comma != sv::npos)
+                read(m.reservable, nullptr, body.substr(comma, r - comma), ", and ");
+        }
+        // An instruction's stack: `Ran out of memory in memory space vmem while allocating on
+        // stack for %NAME = SHAPE opcode(…)` and `Scoped allocation with size X and limit Y
+        // exceeded scoped vmem limit by Z.` (E1001).
+        if (const std::size_t at = body.find("allocating on stack for ");
+            at != sv::npos && (m.stackInstruction.empty() || m.stackBytes < 0)) {
+            OomMessage probe;
+            stackInstruction(body.substr(at + 24), probe);
+            if (m.stackInstruction.empty() || probe.stackBytes >= 0) {
+                m.stackInstruction = std::move(probe.stackInstruction);
+                m.stackShape = std::move(probe.stackShape);
+                m.stackBytes = probe.stackBytes;
+            }
+        }
+        if (body.find("Scoped allocation with size ") != sv::npos) {
+            read(m.requested, &m.requestedUlp, body, "Scoped allocation with size ");
+            read(m.capacity, &m.capacityUlp, body, " and limit ");
+            read(m.exceededBy, &m.exceededUlp, body, "limit by ");
+        }
+    }
+
+    /// `%NAME = SHAPE opcode(…)`: the instruction, its shape as printed (a tuple's parentheses
+    /// and a layout's braces balanced) and the shape's logical bytes.
+    static void stackInstruction(sv text, OomMessage &m)
+    {
+        text = trim(text);
+        if (text.starts_with('%'))
+            text.remove_prefix(1);
+        std::size_t end = 0;
+        while (end < text.size() && !isSpace(text[end]) && text[end] != '=' && text[end] != ',')
+            ++end;
+        m.stackInstruction = std::string(text.substr(0, std::min<std::size_t>(end, 256)));
+        const std::size_t eq = text.find(" = ", end);
+        if (eq == sv::npos || eq > end + 2)
+            return;
+        const sv rest = text.substr(eq + 3);
+        // The shape ends at the first space outside brackets.
+        int depth = 0;
+        std::size_t k = 0;
+        for (; k < rest.size(); ++k) {
+            const char c = rest[k];
+            if (c == '(' || c == '[' || c == '{')
+                ++depth;
+            else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+                --depth;
+            else if (isSpace(c) && depth == 0)
+                break;
+        }
+        m.stackShape = std::string(rest.substr(0, std::min<std::size_t>(k, 1024)));
+        // Its layout may be cut or elided (`{…}`): the dimensions are what count.
+        const ShapeParseResult r = ShapeParser::parse(OomLog::layoutFree(m.stackShape));
+        if (r.ok && r.shape.isArray())
+            m.stackBytes = r.shape.byteSize();
+    }
+
+    /// XLA's error code and name (`E0101: RuntimeProgramAllocationFailure:`,
+    /// xla/error/error_codes.h GetErrorCodeAndName).
+    static void errorCode(sv body, OomMessage &m)
+    {
+        for (std::size_t at = body.find('E'); at != sv::npos; at = body.find('E', at + 1)) {
+            if (at + 7 > body.size() || (at > 0 && !isSpace(body[at - 1]) && body[at - 1] != ':'))
+                continue;
+            std::size_t k = at + 1;
+            while (k < body.size() && isDigit(body[k]))
+                ++k;
+            if (k != at + 5 || k + 2 >= body.size() || body[k] != ':' || body[k + 1] != ' ')
+                continue;
+            std::size_t n = k + 2;
+            while (n < body.size() && (std::isalnum(static_cast<unsigned char>(body[n])) != 0))
+                ++n;
+            if (n == k + 2 || n >= body.size() || body[n] != ':')
+                continue;
+            m.errorCode = std::string(body.substr(at, 5));
+            m.errorName = std::string(body.substr(k + 2, n - k - 2));
+            return;
+        }
     }
 
     /// The BFC allocator's summary and chunk lines: `Limit:`, `InUse:` (counts before XLA
@@ -686,7 +1082,22 @@ private:
                 // The same allocator failure printed again (a log line, then the exception).
                 if (m.buffers.empty() && m.stats.empty() && kept.requested == m.requested &&
                     m.requested >= 0 && m.requestedUlp == 0 && kept.requestedUlp == 0 &&
-                    m.form == OomMessage::Form::GpuAllocation) {
+                    m.form == OomMessage::Form::GpuAllocation &&
+                    m.notAFailure == kept.notAFailure) {
+                    merge(kept, m);
+                    repeated = true;
+                    break;
+                }
+                // A TPU message printed again with the same figures (a log line, then the
+                // exception that carries it).
+                if (m.form == OomMessage::Form::Tpu && kept.form == m.form && m.buffers.empty() &&
+                    kept.buffers.empty() && m.stats.empty() && m.usage.empty() &&
+                    kept.usage.empty() && m.failure == kept.failure &&
+                    m.notAFailure == kept.notAFailure && m.requested == kept.requested &&
+                    m.capacity == kept.capacity && m.used == kept.used &&
+                    m.tempRequired == kept.tempRequired && m.executable == kept.executable &&
+                    m.stackInstruction == kept.stackInstruction &&
+                    (m.requested >= 0 || m.capacity >= 0 || m.used >= 0 || m.tempRequired >= 0)) {
                     merge(kept, m);
                     repeated = true;
                     break;
@@ -741,14 +1152,43 @@ bool holdsListFragment(sv text)
 bool OomLog::looksLike(std::string_view text)
 {
     // A log may be long: look for the phrases, not at the structure.
-    for (sv phrase :
-         {sv("BufferAssignment OOM Debugging"), sv("emory while trying to allocate"),
-          sv("Ran out of memory in memory space"), sv("Ran out of memory on HBM"),
-          sv("Program hbm requirement"), sv("Largest program allocations in hbm"),
-          sv("cuMemAllocAsync failed to allocate"), sv("ran out of memory trying to allocate"),
-          sv("Failed to allocate request for")})
+    static constexpr sv kPhrases[] = {sv("BufferAssignment OOM Debugging"),
+                                      sv("emory while trying to allocate"),
+                                      sv("Ran out of memory in memory space"),
+                                      sv("Ran out of memory on HBM"),
+                                      sv("Program hbm requirement"),
+                                      sv("Largest program allocations in hbm"),
+                                      sv("cuMemAllocAsync failed to allocate"),
+                                      sv("ran out of memory trying to allocate"),
+                                      sv("Failed to allocate request for"),
+                                      sv("Error loading program"),
+                                      sv("Error allocating device buffer"),
+                                      sv("RuntimeProgramAllocationFailure"),
+                                      sv("RuntimeBufferAllocationFailure"),
+                                      sv("CompileTimeHbmOom"),
+                                      sv("CompileTimeScopedVmemOom"),
+                                      sv("TensorCore Hbm usage"),
+                                      sv("program HBM usage:")};
+    for (const sv phrase : kPhrases)
         if (text.find(phrase) != sv::npos)
             return true;
+    // A short text cut by a terminal inside the phrase ("Ran out of m" / "emory on HBM"): the
+    // phrases looked for again with the line breaks taken out, and with spaces for them.
+    if (text.size() <= (sv::size_type{1} << 16)) {
+        std::string glued;
+        std::string spaced;
+        for (const char c : text) {
+            if (c == '\n' || c == '\r') {
+                spaced += ' ';
+                continue;
+            }
+            glued += c;
+            spaced += c;
+        }
+        for (const sv phrase : kPhrases)
+            if (glued.find(phrase) != std::string::npos || spaced.find(phrase) != std::string::npos)
+                return true;
+    }
     return holdsListFragment(text);
 }
 

@@ -58,6 +58,25 @@ struct OomMessage
         Tpu,                 ///< `Ran out of memory in memory space hbm`, program allocations
     };
     Form form = Form::GpuAllocation;
+    /// What failed (docs/FORMAT.md §4.1): an allocation at run time (a GPU allocator, TPU
+    /// E0100), the compiler's check that the program fits (TPU E1000 and the early abort), a
+    /// program that could not be loaded (TPU E0101), an instruction's scoped stack (TPU E1001,
+    /// VMEM or SMEM), or no failure at all: a program's usage line (`XLA::TPU program HBM
+    /// usage: X / Y`).
+    enum class Failure : std::uint8_t
+    {
+        Allocation,
+        CompileTime,
+        ProgramLoad,
+        Stack,
+        Usage,
+    };
+    Failure failure = Failure::Allocation;
+    /// The allocator says the caller retries and this is not a failure (TensorFlow's BFC
+    /// `… The caller indicates that this is not a failure`); a usage line is none either.
+    bool notAFailure = false;
+    std::string errorCode;    ///< XLA's `E0101` (xla/error/error_codes.h), empty when none
+    std::string errorName;    ///< its name, `RuntimeProgramAllocationFailure`
     std::int64_t line = 0;    ///< first line of the event (1-based)
     std::int64_t printed = 1; ///< how many times the log prints it
 
@@ -84,15 +103,28 @@ struct OomMessage
     std::int64_t used = -1; ///< TPU `Used X`
     std::int64_t usedUlp = 0;
     std::int64_t exceededBy = -1; ///< TPU `Exceeded hbm capacity by Z`
-    std::int64_t inUse = -1;      ///< BFC `InUse:` (exact before XLA d51ac97e8d)
+    std::int64_t exceededUlp = 0;
+    std::int64_t inUse = -1; ///< BFC `InUse:` (exact before XLA d51ac97e8d)
     std::int64_t inUseUlp = 0;
     std::int64_t programRequirement = -1; ///< TPU `Program hbm requirement X:`
-    std::int64_t tempRequired = -1;       ///< TPU 2026 early abort: "HLO temporaries (X)"
-    std::vector<OomFigure> stats;         ///< GPU `BufferAssignment stats:`
-    std::vector<OomFigure> usage;         ///< TPU `Total hbm usage >= X:` lines
-    std::vector<OomFigure> requirement;   ///< TPU `Program hbm requirement X:` lines
-    std::vector<OomBuffer> buffers;       ///< as listed, largest first
-    std::vector<std::string> headlines;   ///< the lines that announced it, cleaned
+    /// TPU runtime: `There are X free` (program load, buffer allocation), `Y reservable`.
+    std::int64_t freeBytes = -1;
+    std::int64_t freeUlp = 0;
+    std::int64_t reservable = -1;
+    std::string program;   ///< `Error loading program 'NAME'`
+    std::string hloModule; ///< the early abort's `HLO module: NAME.`
+    /// A stack (scoped VMEM/SMEM) failure's instruction, its shape as printed, and that shape's
+    /// logical bytes (before TPU tiling; -1 when the shape does not parse or is cut).
+    std::string stackInstruction;
+    std::string stackShape;
+    std::int64_t stackBytes = -1;
+    std::int64_t tempRequired = -1; ///< TPU 2026 early abort: "HLO temporaries (X)"
+    std::int64_t tempUlp = 0;
+    std::vector<OomFigure> stats;       ///< GPU `BufferAssignment stats:`
+    std::vector<OomFigure> usage;       ///< TPU `Total hbm usage >= X:` lines
+    std::vector<OomFigure> requirement; ///< TPU `Program hbm requirement X:` lines
+    std::vector<OomBuffer> buffers;     ///< as listed, largest first
+    std::vector<std::string> headlines; ///< the lines that announced it, cleaned
     /// The text starts inside the message: no headline came before its list, which begins at
     /// entry `buffers.front().rank` (a fragment pasted from the middle of a log).
     bool startsCut = false;

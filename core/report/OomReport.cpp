@@ -35,6 +35,41 @@ std::string_view formKey(OomMessage::Form form)
     return {};
 }
 
+std::string_view failureKey(OomMessage::Failure failure)
+{
+    switch (failure) {
+    case OomMessage::Failure::Allocation:
+        return "allocation";
+    case OomMessage::Failure::CompileTime:
+        return "compile_time";
+    case OomMessage::Failure::ProgramLoad:
+        return "program_load";
+    case OomMessage::Failure::Stack:
+        return "stack";
+    case OomMessage::Failure::Usage:
+        return "usage";
+    }
+    return {};
+}
+
+std::string failureName(const OomMessage &m)
+{
+    switch (m.failure) {
+    case OomMessage::Failure::Allocation:
+        return "an allocation at run time";
+    case OomMessage::Failure::CompileTime:
+        return "the compiler's check that the program fits";
+    case OomMessage::Failure::ProgramLoad:
+        return "loading the program";
+    case OomMessage::Failure::Stack:
+        return "an instruction's scoped stack in " +
+               (m.memorySpace.empty() ? std::string("vmem") : m.memorySpace);
+    case OomMessage::Failure::Usage:
+        return "none: a program's usage line";
+    }
+    return {};
+}
+
 std::string cut(std::string_view text, std::size_t max)
 {
     std::size_t length = 0;
@@ -125,6 +160,14 @@ std::string OomReport::text(const OomFindings &f)
              (m.printed > 1 ? ", printed " + std::to_string(m.printed) + " times" : "") + ")");
         for (const std::string &h : m.headlines)
             line("  > " + cut(h, 160));
+        line("  failed        " + failureName(m) +
+             (m.errorCode.empty() ? "" : " (XLA " + m.errorCode + ": " + m.errorName + ")"));
+        if (m.notAFailure && m.failure != OomMessage::Failure::Usage)
+            line("  not a failure the allocator says the caller will try again elsewhere (a "
+                 "retry, not the error that stopped the run)");
+        if (m.failure == OomMessage::Failure::ProgramLoad && m.requested < 0 && m.freeBytes < 0)
+            line("  figures       none: the message says only that the program could not be "
+                 "loaded");
         if (m.startsCut)
             line("  cut           the text starts inside this message: no headline" +
                  (m.buffers.empty()
@@ -146,6 +189,15 @@ std::string OomReport::text(const OomFindings &f)
                 names += (names.empty() ? "" : ", ") + e;
             line("  tagged        " + names + " (the allocator's in-use chunks)");
         }
+        if (m.freeBytes >= 0)
+            line("  free          " + sizeText(m.freeBytes, m.freeUlp) +
+                 (m.reservable >= 0 ? ", " + humanBytes(m.reservable) + " reservable" : ""));
+        if (!m.stackInstruction.empty())
+            line("  instruction   " + cut(m.stackInstruction, 120) +
+                 (m.stackShape.empty() ? "" : " = " + cut(m.stackShape, 120)) +
+                 (m.stackBytes >= 0
+                      ? " (" + humanBytes(m.stackBytes) + " by its shape, before TPU tiling)"
+                      : ""));
         for (const std::string &name : m.modules)
             line("  names         " + name);
         if (!m.device.empty())
@@ -312,6 +364,10 @@ std::string OomReport::json(const OomFindings &f)
         w.beginObject();
         w.key("line").value(m.line);
         w.key("form").value(formKey(m.form));
+        w.key("failure").value(failureKey(m.failure));
+        w.key("not_a_failure").value(m.notAFailure);
+        w.key("error_code").value(m.errorCode);
+        w.key("error_name").value(m.errorName);
         w.key("platform").value(m.platform());
         w.key("printed").value(m.printed);
         optionalBytes(w, "requested_bytes", m.requested);
@@ -339,11 +395,29 @@ std::string OomReport::json(const OomFindings &f)
         optionalBytes(w, "limit_bytes", m.capacity);
         w.key("limit_rounding_bytes").value(m.capacityUlp);
         optionalBytes(w, "used_bytes", m.used);
+        w.key("used_rounding_bytes").value(m.usedUlp);
         optionalBytes(w, "exceeded_by_bytes", m.exceededBy);
+        w.key("exceeded_by_rounding_bytes").value(m.exceededUlp);
         optionalBytes(w, "in_use_bytes", m.inUse);
         w.key("in_use_rounding_bytes").value(m.inUseUlp);
         optionalBytes(w, "program_requirement_bytes", m.programRequirement);
         optionalBytes(w, "temp_required_bytes", m.tempRequired);
+        w.key("temp_required_rounding_bytes").value(m.tempUlp);
+        optionalBytes(w, "free_bytes", m.freeBytes);
+        w.key("free_rounding_bytes").value(m.freeUlp);
+        optionalBytes(w, "reservable_bytes", m.reservable);
+        w.key("program").value(m.program);
+        w.key("hlo_module").value(m.hloModule);
+        w.key("stack");
+        if (m.stackInstruction.empty()) {
+            w.null();
+        } else {
+            w.beginObject();
+            w.key("instruction").value(m.stackInstruction);
+            w.key("shape").value(m.stackShape);
+            optionalBytes(w, "shape_bytes", m.stackBytes);
+            w.endObject();
+        }
         w.key("stats");
         figuresJson(w, m.stats);
         w.key("usage");

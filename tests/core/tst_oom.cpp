@@ -172,6 +172,11 @@ private Q_SLOTS:
             {"Ray, pasted",
              [](std::size_t) { return std::string("[36m(MeshHostWorker pid=489)[0m "); }},
             {"ISO time", [](std::size_t) { return std::string("2024-03-01T10:00:00.123Z "); }},
+            // A Ray log on GitHub: its line numbers glued to the colour codes' remnants.
+            {"numbered, glued to Ray's colours",
+             [](std::size_t n) {
+                 return std::to_string(n + 71) + "[2m[36m(MeshHostWorker pid=489)[0m ";
+             }},
         };
         for (const QString &path : logs) {
             const std::string text = readAll(path);
@@ -588,13 +593,228 @@ private Q_SLOTS:
         QVERIFY(covers(m.capacity, m.capacityUlp, std::int64_t(15.75 * double(kGiB))));
     }
 
+    // The TPU wordings of 2026 and the GPU ones issue 59 named, read by hand from
+    // tests/data/oom/make_oom.py's texts (sizes as libtpu prints them: binary units, two
+    // decimals, so each figure within its rounding).
+    void wordingsOf2026Tpu()
+    {
+        const auto one = [](const char *name) {
+            const OomLog log = parseFile(oomLog(name));
+            if (log.messages.size() != 1)
+                qFatal("%s: %zu messages", name, log.messages.size());
+            return log.messages.front();
+        };
+        const auto gib = [](double g) { return std::int64_t(g * double(kGiB)); };
+        const auto mib = [](double m) { return std::int64_t(m * double(kMiB)); };
+        using F = OomMessage::Failure;
+        {
+            const OomMessage m = one("tpu-2026-early-abort-named.log");
+            QCOMPARE(m.failure, F::CompileTime);
+            QVERIFY(covers(m.tempRequired, m.tempUlp, gib(98.58)));
+            QVERIFY(covers(m.capacity, m.capacityUlp, gib(94.74)));
+            QCOMPARE(m.executable, std::string("jit_fwd_bwd"));
+            QCOMPARE(m.executableFrom, std::string("HLO module"));
+        }
+        {
+            const OomMessage m = one("tpu-2026-early-abort-broken.log");
+            QCOMPARE(m.failure, F::CompileTime);
+            QVERIFY(covers(m.tempRequired, m.tempUlp, gib(161.94)));
+            QVERIFY(covers(m.capacity, m.capacityUlp, gib(94.74)));
+            QCOMPARE(m.hloModule, std::string("jit__update_step"));
+            QCOMPARE(m.executable, std::string("jit__update_step"));
+        }
+        {
+            const OomMessage m = one("tpu-2026-e1000-broken.log");
+            QCOMPARE(m.failure, F::CompileTime);
+            QCOMPARE(m.errorCode, std::string("E1000"));
+            QCOMPARE(m.errorName, std::string("CompileTimeHbmOom"));
+            QCOMPARE(m.memorySpace, std::string("hbm"));
+            QVERIFY(covers(m.used, m.usedUlp, gib(126.45)));
+            QVERIFY(covers(m.capacity, m.capacityUlp, gib(94.75)));
+            QVERIFY(covers(m.exceededBy, m.exceededUlp, gib(31.70)));
+        }
+        {
+            // TensorCore 34.82G + SparseCore 174.10G against 95.74G.
+            const OomMessage m = one("tpu-2026-e1000-sparsecore.log");
+            QCOMPARE(m.failure, F::CompileTime);
+            QVERIFY(covers(m.used, m.usedUlp, gib(34.82) + gib(174.10)));
+            QVERIFY(covers(m.capacity, m.capacityUlp, gib(95.74)));
+            QCOMPARE(m.usage.size(), std::size_t{2});
+        }
+        {
+            const OomMessage m = one("tpu-2026-program-load.log");
+            QCOMPARE(m.failure, F::ProgramLoad);
+            QCOMPARE(m.errorCode, std::string("E0101"));
+            QCOMPARE(m.program, std::string("jit__forward"));
+            QCOMPARE(m.executable, std::string("jit__forward"));
+            QCOMPARE(m.executableFrom, std::string("program name"));
+            QVERIFY(covers(m.requested, m.requestedUlp, gib(1.13)));
+            QVERIFY(covers(m.freeBytes, m.freeUlp, mib(528.72)));
+        }
+        {
+            const OomMessage m = one("tpu-2026-program-reserve.log");
+            QCOMPARE(m.failure, F::ProgramLoad);
+            QCOMPARE(m.program, std::string("jit_embedding_pipeline_step_fn"));
+            QVERIFY(covers(m.requested, m.requestedUlp, gib(29.49)));
+            QVERIFY(covers(m.freeBytes, m.freeUlp, mib(147.64)));
+            QVERIFY(covers(m.reservable, m.freeUlp, mib(147.64)));
+        }
+        {
+            // The heading alone: a program that could not be loaded, no figure said.
+            const OomMessage m = one("tpu-2026-program-bare.log");
+            QCOMPARE(m.failure, F::ProgramLoad);
+            QCOMPARE(m.requested, std::int64_t{-1});
+            QCOMPARE(m.freeBytes, std::int64_t{-1});
+            const testutil::CliRun r = testutil::runBufferscope(
+                {QStringLiteral("oom"), oomLog("tpu-2026-program-bare.log")});
+            QVERIFY2(r.out.contains("figures       none"), r.out.constData());
+        }
+        {
+            const OomMessage m = one("tpu-2026-buffer.log");
+            QCOMPARE(m.failure, F::Allocation);
+            QVERIFY(covers(m.requested, m.requestedUlp, mib(8.00)));
+            QVERIFY(covers(m.freeBytes, m.freeUlp, mib(6.43)));
+        }
+        {
+            // bf16[710080,64,128]: 710080 × 64 × 128 × 2 = 11,633,950,720 bytes by its shape.
+            const OomMessage m = one("tpu-2026-vmem-stack.log");
+            QCOMPARE(m.failure, F::Stack);
+            QCOMPARE(m.errorCode, std::string("E1001"));
+            QCOMPARE(m.memorySpace, std::string("vmem"));
+            QCOMPARE(m.stackInstruction, std::string("kv_cache_update.1"));
+            QCOMPARE(m.stackShape, std::string("bf16[710080,64,128]{2,1,0:T(8,128)(2,1)}"));
+            QCOMPARE(m.stackBytes, std::int64_t{11633950720});
+            QVERIFY(covers(m.requested, m.requestedUlp, mib(18.00)));
+            QVERIFY(covers(m.capacity, m.capacityUlp, mib(16.00)));
+            QVERIFY(covers(m.exceededBy, m.exceededUlp, mib(2.00)));
+        }
+        {
+            const OomLog log = parseFile(oomLog("tpu-2026-usage.log"));
+            QCOMPARE(log.messages.size(), std::size_t{2});
+            for (const OomMessage &m : log.messages) {
+                QCOMPARE(m.failure, F::Usage);
+                QVERIFY(m.notAFailure);
+            }
+            QCOMPARE(log.messages[0].memorySpace, std::string("hbm"));
+            QVERIFY(covers(log.messages[0].used, log.messages[0].usedUlp, 52 * 1024 + 512));
+            QVERIFY(covers(log.messages[0].capacity, log.messages[0].capacityUlp, gib(31.25)));
+            QCOMPARE(log.messages[1].memorySpace, std::string("vmem"));
+            QVERIFY(covers(log.messages[1].capacity, log.messages[1].capacityUlp, mib(128)));
+        }
+        {
+            // The retry is kept and marked; the failure after it is a message of its own.
+            const OomLog log = parseFile(oomLog("gpu-bfc-not-a-failure.log"));
+            QCOMPARE(log.messages.size(), std::size_t{2});
+            QVERIFY(log.messages[0].notAFailure);
+            QVERIFY(covers(log.messages[0].requested, log.messages[0].requestedUlp,
+                           std::int64_t(4.64 * double(kGiB))));
+            QVERIFY(!log.messages[1].notAFailure);
+            QCOMPARE(log.messages[1].roundedTo, std::int64_t{2147483648});
+        }
+        {
+            const OomMessage m = one("gpu-ray-glued.log");
+            QCOMPARE(m.form, OomMessage::Form::GpuBufferAssignment);
+            QCOMPARE(m.stats.size(), std::size_t{5});
+            const OomFigure *p = m.stat("parameter allocation");
+            QVERIFY(p && covers(p->bytes, p->ulp, 653597956)); // gpu_decoder_layer's parameters
+        }
+    }
+
+    // Each of those texts on one line, hard-wrapped at 80 and 60 columns (as `fold` cuts, in
+    // the middle of words and numbers) and at its author's breaks, under each prefix kind: the
+    // same messages with the same figures, never another number.
+    void wordingsOf2026Wrapped()
+    {
+        const char *const names[] = {
+            "tpu-2026-early-abort-named.log", "tpu-2026-early-abort-broken.log",
+            "tpu-2026-e1000-broken.log",      "tpu-2026-e1000-sparsecore.log",
+            "tpu-2026-program-load.log",      "tpu-2026-program-reserve.log",
+            "tpu-2026-program-bare.log",      "tpu-2026-buffer.log",
+            "tpu-2026-vmem-stack.log",        "tpu-2026-usage.log"};
+        const auto fold = [](const std::string &text, std::size_t width) {
+            std::string out;
+            std::size_t column = 0;
+            for (const char c : text) {
+                if (c == '\n') {
+                    out += c;
+                    column = 0;
+                    continue;
+                }
+                if (column + 1 > width) {
+                    out += '\n';
+                    column = 0;
+                }
+                out += c;
+                ++column;
+            }
+            return out;
+        };
+        const auto prefixed = [](const std::string &text, const std::string &prefix) {
+            std::string out;
+            for (std::size_t at = 0; at < text.size();) {
+                const std::size_t nl = text.find('\n', at);
+                const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+                out += prefix + text.substr(at, end - at);
+                at = end;
+            }
+            return out;
+        };
+        const std::vector<std::string> prefixes = {"",
+                                                   "> ",
+                                                   "rank0: ",
+                                                   "E0528 07:02:44.350251   27487 x.cc:1] ",
+                                                   "2024-03-01T10:00:00.123Z ",
+                                                   "[36m(MeshHostWorker pid=489)[0m ",
+                                                   "\x1b[36m(MeshHostWorker pid=489)\x1b[0m "};
+        int checked = 0;
+        for (const char *name : names) {
+            const std::string text = readAll(oomLog(name));
+            const OomLog plain = OomLog::parse(text);
+            QVERIFY2(!plain.messages.empty(), name);
+            // The author's breaks undone, for a text of one message: one line.
+            std::string oneLine;
+            for (std::size_t k = 0; k < text.size(); ++k)
+                oneLine += text[k] == '\n' && k + 1 < text.size() ? ' ' : text[k];
+            std::vector<std::string> variants = {text, fold(text, 80), fold(text, 60)};
+            if (plain.messages.size() == 1)
+                variants.insert(variants.end(), {oneLine, fold(oneLine, 80), fold(oneLine, 60)});
+            for (const std::string &variant : variants) {
+                for (const std::string &prefix : prefixes) {
+                    const OomLog got = OomLog::parse(prefixed(variant, prefix));
+                    const QByteArray where = QByteArray(name) + " under \"" +
+                                             QByteArray::fromStdString(prefix) + "\":\n" +
+                                             QByteArray::fromStdString(variant);
+                    QVERIFY2(got.messages.size() == plain.messages.size(), where.constData());
+                    for (std::size_t k = 0; k < got.messages.size(); ++k) {
+                        const OomMessage &a = plain.messages[k];
+                        const OomMessage &b = got.messages[k];
+                        QVERIFY2(a.failure == b.failure && a.errorCode == b.errorCode &&
+                                     a.requested == b.requested && a.capacity == b.capacity &&
+                                     a.used == b.used && a.tempRequired == b.tempRequired &&
+                                     a.freeBytes == b.freeBytes && a.exceededBy == b.exceededBy &&
+                                     a.executable == b.executable && a.stackBytes == b.stackBytes &&
+                                     a.notAFailure == b.notAFailure,
+                                 where.constData());
+                    }
+                    ++checked;
+                }
+            }
+        }
+        // Nine texts of one message in six forms, the usage lines in three, each under seven
+        // prefixes.
+        QCOMPARE(checked, (9 * 6 + 3) * 7);
+    }
+
     void notAnOomLog()
     {
         QVERIFY(!OomLog::looksLike(readAll(sample("gpu_decoder_layer"))));
-        QVERIFY(OomLog::parse("Epoch 1/10 loss 0.25\nAllocator (GPU_0_bfc) ran out of memory "
-                              "trying to allocate 6.88GiB with freed_by_count=0. The caller "
-                              "indicates that this is not a failure, but ...\n")
-                    .messages.empty());
+        // A BFC note that is not a failure is kept, and says so.
+        const OomLog retry =
+            OomLog::parse("Epoch 1/10 loss 0.25\nAllocator (GPU_0_bfc) ran out of memory "
+                          "trying to allocate 6.88GiB with freed_by_count=0. The caller "
+                          "indicates that this is not a failure, but ...\n");
+        QCOMPARE(retry.messages.size(), std::size_t{1});
+        QVERIFY(retry.messages[0].notAFailure);
         const testutil::CliRun r =
             testutil::runBufferscope({QStringLiteral("oom"), sample("gpu_decoder_layer")});
         QCOMPARE(r.code, 2);

@@ -223,3 +223,93 @@ write("gpu-fragment-cut.log", [
     "\tBuffer 4:",
     "\t\tSize: 768",
 ])
+
+# --- The TPU wordings of 2026 (docs/FORMAT.md §4.1), as XLA's error pages and users' pastes
+# print them (issue 59). Each one twice: on one line, and broken where an author or a tracker
+# broke it. The figures are read by hand in tst_oom.cpp.
+
+# The early abort of libtpu built after 2026-05-22: the temporaries alone exceed the HBM.
+write("tpu-2026-early-abort-named.log", [
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory on HBM, the "
+    "total memory required for HLO temporaries (98.58G) exceeds available HBM (94.74G). HLO "
+    "module: jit_fwd_bwd.",
+])
+write("tpu-2026-early-abort-broken.log", [
+    "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory",
+    "required for HLO temporaries (161.94G) exceeds available HBM (94.74G).",
+    "HLO module: jit__update_step.",
+])
+
+# E1000 CompileTimeHbmOom (xla/error/error_codes.h), broken after "memory space" and "94.75G".
+write("tpu-2026-e1000-broken.log", [
+    "RESOURCE_EXHAUSTED: E1000: CompileTimeHbmOom: XLA:TPU compile permanent error. Ran out of "
+    "memory in memory space",
+    "hbm. Used 126.45G of 94.75G",
+    "hbm. Exceeded hbm capacity by 31.70G.",
+])
+# Its other wording, TensorCore and SparseCore counted apart (docs/errors/error_1000.md).
+write("tpu-2026-e1000-sparsecore.log", [
+    "RESOURCE_EXHAUSTED: TPU TensorCore Hbm usage: 34.82G, SparseCore Hbm usage 174.10G, "
+    "exceeding available bytes: 95.74G",
+])
+
+# E0101 RuntimeProgramAllocationFailure: a program that could not be loaded; the bare heading
+# alone says no figure.
+write("tpu-2026-program-load.log", [
+    "RESOURCE_EXHAUSTED: E0101: RuntimeProgramAllocationFailure: Error loading program "
+    "'jit__forward':",
+    "Attempting to allocate 1.13G. That was not possible. There are 528.72M free.",
+])
+write("tpu-2026-program-reserve.log", [
+    "XlaRuntimeError: RESOURCE_EXHAUSTED: Error loading program 'jit_embedding_pipeline_step_fn'"
+    ": Attempting to reserve 29.49G at the bottom of memory. That was not possible. There are "
+    "147.64M free, 0B reserved, and 147.64M reservable. Scope: unknown..: while running replica "
+    "0 and partition 34 of a replicated computation (other replicas may have failed as well).",
+])
+write("tpu-2026-program-bare.log", [
+    "RESOURCE_EXHAUSTED: E0101: RuntimeProgramAllocationFailure:",
+])
+# E0100 RuntimeBufferAllocationFailure: a buffer at run time.
+write("tpu-2026-buffer.log", [
+    "ValueError: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate "
+    "8.00M. That was not possible. There are 6.43M free.; (0x0x1_HBM0)",
+])
+
+# E1001 CompileTimeScopedVmemOom: an instruction's stack in VMEM.
+write("tpu-2026-vmem-stack.log", [
+    "JaxRuntimeError: RESOURCE_EXHAUSTED: E1001: CompileTimeScopedVmemOom:",
+    "Ran out of memory in memory space vmem while allocating on stack for %kv_cache_update.1 = "
+    "bf16[710080,64,128]{2,1,0:T(8,128)(2,1)} custom-call(%get-tuple-element.18273, %bitcast.8695),"
+    " custom_call_target=\"tpu_custom_call\"",
+    "Scoped allocation with size 18.00M and limit 16.00M exceeded scoped vmem limit by 2.00M.",
+])
+
+# A program's usage after it compiled: no failure, its figures.
+write("tpu-2026-usage.log", [
+    "(pid=, ip=10.68.3.4) 5] XLA::TPU program HBM usage: 52.5K / 31.25G",
+    "(pid=, ip=10.68.9.4) :2152] XLA::TPU program VMEM usage: 141.0K / 128.00M",
+])
+
+# TensorFlow's BFC allocator: a retry that is not a failure, then the failure.
+write("gpu-bfc-not-a-failure.log", [
+    tfstamp("W", "tensorflow/core/common_runtime/bfc_allocator.cc:296",
+            "Allocator (GPU_0_bfc) ran out of memory trying to allocate 4.64GiB with "
+            "freed_by_count=0. The caller indicates that this is not a failure, but this may "
+            "mean that there could be performance gains if more memory were available."),
+    tfstamp("W", "tensorflow/core/common_runtime/bfc_allocator.cc:474",
+            "Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.00GiB (rounded to "
+            "2147483648)requested by op MatMul"),
+])
+
+# A Ray log pasted from GitHub: each line its number glued to what is left of the colour codes.
+write("gpu-ray-glued.log", [
+    f"{n}[2m[36m(MeshHostWorker pid=489)[0m {text}" for n, text in enumerate([
+        "BufferAssignment OOM Debugging.",
+        "BufferAssignment stats:",
+        "             parameter allocation:  623.32MiB",
+        "              constant allocation:         0B",
+        "        maybe_live_out allocation:  265.06MiB",
+        "     preallocated temp allocation:    1.25MiB",
+        "                 total allocation:  889.63MiB",
+    ], start=71)
+])

@@ -43,6 +43,7 @@ enum Column
     AllocatesColumn,
     HeldColumn,
     LivePeakColumn,
+    CompileColumn, ///< TPU: the temporaries against the limit, the compiler's check
     VerdictColumn,
     ColumnCount
 };
@@ -108,7 +109,14 @@ FitView::FitView(QWidget *parent)
     m_table->setColumnCount(ColumnCount);
     m_table->setHorizontalHeaderLabels({tr("On"), tr("Module"), tr("Resident"), tr("Allocates"),
                                         tr("On the device"), tr("Live peak"),
-                                        tr("Against the limit")});
+                                        tr("Temporaries (compile)"), tr("On the device (run)")});
+    m_table->horizontalHeaderItem(CompileColumn)
+        ->setToolTip(tr("TPU: the temporaries alone against the limit, the compiler's own "
+                        "check — past it XLA:TPU aborts the compile (\"the total memory "
+                        "required for HLO temporaries exceeds available HBM\")"));
+    m_table->horizontalHeaderItem(VerdictColumn)
+        ->setToolTip(tr("What the device holds while it runs against the limit: the "
+                        "allocator's limit on a GPU, the HBM the runtime gives on a TPU"));
     m_table->horizontalHeaderItem(ResidentColumn)
         ->setToolTip(tr("On the device before it starts, its arguments among it"));
     m_table->horizontalHeaderItem(AllocatesColumn)
@@ -378,18 +386,39 @@ void FitView::recompute()
         const QString most = toQString(said[0]);
         const QString by = toQString(said[1]);
         const QString limit = toQString(said[2]);
+        const DeviceFit::Row &limitingRow = m_fit.rows[static_cast<std::size_t>(m_fit.limiting)];
+        const bool tpu = limitingRow.compileCheck;
+        QString aborts;
+        if (m_fit.compileAborts >= 0) {
+            const DeviceFit::Module &a = m_included[static_cast<std::size_t>(m_fit.compileAborts)];
+            const DeviceFit::Row &ar = m_fit.rows[static_cast<std::size_t>(m_fit.compileAborts)];
+            aborts = tr("Does not compile: the temporaries of %1 alone, %2, are %3 over the "
+                        "limit — XLA:TPU aborts the compile. ")
+                         .arg(toQString(shortNameOf(a)), humanBytesText(a.analysis.device.temp),
+                              humanBytesText(-ar.tempHeadroom));
+        }
         m_verdict->setText(
-            !m_fit.fits()
-                ? tr("Does not fit: the device holds %1 while %2 runs — %3 over the limit of "
-                     "%4.")
-                      .arg(most, who, by, limit)
-            : !m_fit.certain
-                ? tr("Cannot tell: the device holds at least %1 while %2 runs — %3 under the "
-                     "limit of %4, but a module's dump is cut short and it may need more.")
-                      .arg(most, who, by, limit)
-                : tr("Fits: the device holds at most %1, while %2 runs — %3 under the limit of "
-                     "%4.")
-                      .arg(most, who, by, limit));
+            aborts +
+            (!m_fit.fits() && tpu && limitingRow.tempHeadroom >= 0
+                 ? tr("Does not fit at run time: the device holds %1 while %2 runs — %3 over the "
+                      "limit of %4. Its temporaries alone fit, so it compiles and then fails to "
+                      "load or run.")
+                       .arg(most, who, by, limit)
+             : !m_fit.fits()
+                 ? tr("Does not fit: the device holds %1 while %2 runs — %3 over the limit of "
+                      "%4.")
+                       .arg(most, who, by, limit)
+             : !m_fit.certain
+                 ? tr("Cannot tell: the device holds at least %1 while %2 runs — %3 under the "
+                      "limit of %4, but a module's dump is cut short and it may need more.")
+                       .arg(most, who, by, limit)
+             : tpu ? tr("Fits: the device holds at most %1, while %2 runs — %3 under the "
+                        "limit of %4; the temporaries of every TPU module fit too, so each "
+                        "compiles.")
+                         .arg(most, who, by, limit)
+                   : tr("Fits: the device holds at most %1, while %2 runs — %3 under the "
+                        "limit of %4.")
+                         .arg(most, who, by, limit)));
         if (m_smallestNote && !m_limitChosen)
             m_verdict->setText(m_verdict->text() +
                                tr(" (No budget was chosen: the limit is the smallest device "
@@ -422,7 +451,8 @@ void FitView::fillTable()
                          m.livePeak >= 0 ? cell(humanBytesText(m.livePeak), m.livePeak)
                                          : cell(tr("-")));
         if (!m_on[i]) {
-            for (int c : {ResidentColumn, AllocatesColumn, HeldColumn, VerdictColumn})
+            for (int c :
+                 {ResidentColumn, AllocatesColumn, HeldColumn, CompileColumn, VerdictColumn})
                 m_table->setItem(row, c, cell(QString()));
             continue;
         }
@@ -437,12 +467,31 @@ void FitView::fillTable()
             verdict += tr(" · the most on the device");
         if (r.host > 0)
             verdict += tr(" · also %1 of host memory (S(5))").arg(humanBytesText(r.host));
+        if (r.compileCheck) {
+            const std::int64_t temp = m.analysis.device.temp;
+            QTableWidgetItem *c = cell(
+                r.tempHeadroom < 0 ? tr("%1: OVER by %2, the compile aborts")
+                                         .arg(humanBytesText(temp), humanBytesText(-r.tempHeadroom))
+                                   : tr("%1: headroom %2")
+                                         .arg(humanBytesText(temp), humanBytesText(r.tempHeadroom)),
+                temp);
+            c->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            if (r.tempHeadroom < 0)
+                c->setForeground(ChartPalette::peakMarker());
+            m_table->setItem(row, CompileColumn, c);
+        } else {
+            m_table->setItem(row, CompileColumn, cell(tr("-")));
+        }
         QTableWidgetItem *v = cell(verdict);
         if (r.headroom < 0)
             v->setForeground(ChartPalette::peakMarker());
         m_table->setItem(row, VerdictColumn, v);
         ++k;
     }
+    bool anyTpu = false;
+    for (const DeviceFit::Module &m : m_modules)
+        anyTpu = anyTpu || m.platform == Platform::Tpu;
+    m_table->setColumnHidden(CompileColumn, !anyTpu);
     m_table->setSortingEnabled(true);
     for (int row = 0; row < m_table->rowCount(); ++row) {
         const QTableWidgetItem *on = m_table->item(row, OnColumn);

@@ -311,16 +311,28 @@ void OomView::fillModule()
         for (const std::string &r : c.evidence.reasons)
             lines << tr("  because %1").arg(toQString(r));
         if (p.dump) {
-            const MemoryAnalysis a = MemoryAnalysis::of(*p.dump);
-            QString held = tr("  It holds %1 on the device while it runs")
-                               .arg(humanBytesText(a.device.held()));
-            if (m.capacity >= 0)
-                held += a.device.held() > m.capacity
-                            ? tr(", %1 over the limit")
-                                  .arg(humanBytesText(a.device.held() - m.capacity))
-                            : tr(", %1 under the limit: the rest was held by other buffers")
-                                  .arg(humanBytesText(m.capacity - a.device.held()));
-            lines << held;
+            // The platform's rules, each with the figure it compares and the message's own.
+            for (const OomMatch::Check &check : OomMatch::checks(m, *p.dump)) {
+                const bool compile = check.name == "compile_time";
+                QString line = compile ? tr("  Compile time (TPU): its temporaries are %1")
+                                             .arg(humanBytesText(check.bytes))
+                                       : tr("  Run time: it holds %1 on the device while it runs "
+                                            "(argument + output − alias + temp)")
+                                             .arg(humanBytesText(check.bytes));
+                if (check.said >= 0)
+                    line += tr("; the message says %1").arg(humanBytesText(check.said));
+                if (check.limit >= 0)
+                    line += check.headroom < 0
+                                ? (compile ? tr(" — %1 over the HBM available: the compile "
+                                                "aborts")
+                                           : tr(" — %1 over the limit"))
+                                      .arg(humanBytesText(-check.headroom))
+                                : (compile ? tr(" — %1 under the HBM available: it compiles")
+                                           : tr(" — %1 under the limit: the rest was held by "
+                                                "other buffers"))
+                                      .arg(humanBytesText(check.headroom));
+                lines << line;
+            }
             if (p.join.failingAllocation != kNone) {
                 const Allocation &al = p.dump->allocations[p.join.failingAllocation];
                 lines << tr("  The allocation that failed: allocation %1 (%2, %3): %4")

@@ -43,8 +43,9 @@ bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles
             return;
         DialogFolders::rememberOpened(dir);
         view->setWeighing(tr("Listing %1…").arg(QFileInfo(dir).fileName()));
-        m_workspace->open({dir}, view,
-                          [this, view](const Opened &opened) { weigh(view, opened.modules); });
+        m_workspace->open({dir}, view, [this, view](const Opened &opened) {
+            weigh(view, opened.modules, Source::Chosen);
+        });
     });
     connect(view, &OomView::openModuleRequested, this,
             [this, view](int message) { openModule(view, message); });
@@ -52,13 +53,13 @@ bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles
     Q_EMIT opened(view);
     // With dumps given, look there; else try the module on screen, which costs one load.
     if (!dumps.files.isEmpty())
-        weigh(view, dumps);
+        weigh(view, dumps, Source::Chosen);
     else if (const LoadedDump &shown = m_workspace->current(); shown.dump && !shown.isEmbedded())
-        weigh(view, DumpFiles::ofFile(shown.path));
+        weigh(view, DumpFiles::ofFile(shown.path), Source::Shown);
     return true;
 }
 
-void OomFlow::weigh(OomView *view, const DumpFiles &dumps)
+void OomFlow::weigh(OomView *view, const DumpFiles &dumps, Source source)
 {
     view->setWeighing(tr("Weighing %n module(s) against the message…", nullptr,
                          static_cast<int>(dumps.files.size())));
@@ -67,7 +68,7 @@ void OomFlow::weigh(OomView *view, const DumpFiles &dumps)
     // dropped at once left the first window showing the second log).
     m_workspace->weighOomModules(
         view->findings(), dumps.files, view,
-        [this, guard, dumps](const OomFindings &findings, const QStringList &errors) {
+        [this, guard, dumps, source](const OomFindings &findings, const QStringList &errors) {
             if (!guard)
                 return;
             guard->setFindings(findings);
@@ -78,10 +79,26 @@ void OomFlow::weigh(OomView *view, const DumpFiles &dumps)
             if (m < static_cast<int>(findings.messages.size()) &&
                 findings.messages[static_cast<std::size_t>(m)].chosen >= 0) {
                 openModule(guard, m);
-            } else if ((!shown.dump || shown.isEmbedded()) && findings.dumpsGiven > 0) {
-                // No module fits the message and the window shows none: the folder as it
-                // opens alone (its modules listed, the largest shown), not an empty window.
+            } else if (source == Source::Chosen && findings.dumpsGiven > 0) {
+                m_target.reset();
+                // No module of the folder the user gave fits the message: the folder as it
+                // opens alone (its modules listed, the largest shown), never the dump that was
+                // on screen before, which the message is not about either.
                 m_window->openListed(dumps);
+                m_window->status()->showMessage(
+                    tr("No module of the %n given is the out-of-memory message's: the folder "
+                       "is listed, its largest module shown",
+                       nullptr, static_cast<int>(findings.dumpsGiven)),
+                    15000);
+            } else if (source == Source::Chosen && !shown.isEmbedded() && shown.dump) {
+                // A folder with no module at all: what is on screen stays, but nothing of the
+                // message is drawn on it.
+                m_workspace->selection()->setHighlightedGroup({}, {});
+                m_window->usageChart()->setBudget(0);
+                m_window->status()->showMessage(
+                    tr("No buffer-assignment dump in that folder: the module on screen is not "
+                       "the out-of-memory message's"),
+                    15000);
             }
         });
 }

@@ -40,7 +40,14 @@ Q_SIGNALS:
     void opened(QWidget *view);
 
 private:
-    void weigh(OomView *view, const DumpFiles &dumps);
+    /// Where the modules weighed came from: a folder or files the user gave (dropped with the
+    /// log, or Find Its Module), or the module on screen.
+    enum class Source
+    {
+        Chosen,
+        Shown
+    };
+    void weigh(OomView *view, const DumpFiles &dumps, Source source);
     void openModule(OomView *view, int message);
     void selectTarget();
 

@@ -88,6 +88,12 @@ DeviceFit DeviceFit::compute(const std::vector<Module> &modules, const Resident 
         row.device = row.resident + row.allocated + fit.constantsLoaded;
         row.headroom = limit - row.device;
         row.host = modules[i].analysis.host.held();
+        if (modules[i].platform == Platform::Tpu) {
+            row.compileCheck = true;
+            row.tempHeadroom = limit - d.temp;
+            if (row.tempHeadroom < 0 && fit.compileAborts < 0)
+                fit.compileAborts = static_cast<int>(i);
+        }
         if (fit.limiting < 0 || row.device > fit.peak) {
             fit.limiting = static_cast<int>(i);
             fit.peak = row.device;
@@ -121,6 +127,9 @@ DeviceFit::Module DeviceFit::Module::of(std::string name, std::string file, cons
     m.file = std::move(file);
     m.analysis = MemoryAnalysis::of(dump);
     m.truncated = dump.traits.truncated;
+    m.platform = platformOf(m.file);
+    if (m.platform == Platform::Unknown)
+        m.platform = platformOf(dump);
     if (dump.hasLiveRanges()) {
         const std::vector<std::int64_t> live = deviceLiveBytes(timeline);
         const auto top = std::max_element(live.begin(), live.end());

@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
+#include "model/MemorySpaces.h"
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,9 @@ struct DeviceFit
         /// Its dump was cut short: what it needs may be more than it lists, so no verdict on
         /// it is definite.
         bool truncated = false;
+        /// The platform it was compiled for (its file name, else its layouts): a TPU module is
+        /// also weighed by the compiler's check (Row::tempHeadroom).
+        Platform platform = Platform::Unknown;
 
         /// A module as `fit` and the window weigh it: its figures and its curve.
         static Module of(std::string name, std::string file, const Dump &dump,
@@ -65,6 +69,12 @@ struct DeviceFit
         std::int64_t headroom = 0;  ///< limit − device (negative: over)
         std::int64_t host = 0;      ///< S(5): argument + output − alias + temp, apart
         bool residentBelowArguments = false; ///< a typed resident smaller than its arguments
+        /// TPU only: the compiler's own check, the temporaries alone against the HBM available
+        /// (libtpu since 2026-05-22 aborts the compile when they exceed it: "the total memory
+        /// required for HLO temporaries (X) exceeds available HBM (Y)"). limit − temp;
+        /// meaningful when `compileCheck`.
+        bool compileCheck = false;
+        std::int64_t tempHeadroom = 0;
     };
     std::int64_t limit = 0;
     Resident resident;
@@ -73,6 +83,9 @@ struct DeviceFit
     int limiting = -1;                ///< the module that sets the device peak (first of equals)
     std::int64_t peak = 0;            ///< the most the device holds, while `limiting` runs
     bool fits() const { return limiting < 0 || peak <= limit; }
+    /// The first TPU module whose temporaries alone exceed the limit: its compile aborts
+    /// before anything runs; -1 for none.
+    int compileAborts = -1;
     /// Whether every module's figures are whole (no dump was cut short): only then is a "fits"
     /// definite. A module over the limit does not fit however much more it might need.
     bool certain = true;

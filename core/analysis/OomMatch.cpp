@@ -1,5 +1,7 @@
 #include "OomMatch.h"
 
+#include "model/MemorySpaces.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -143,6 +145,26 @@ OomMatch::ModuleEvidence OomMatch::moduleEvidence(const OomMessage &message, con
                                 std::to_string(compared) + " figures)");
         }
     }
+    // TPU compile-time figures, printed rounded: the early abort's HLO temporaries against the
+    // module's temp allocations, E1000's `Used X` against what the device holds. Agreement
+    // within the rounding supports the module; a difference does not rule it out (the compiler
+    // aborted, so the dump may come from another attempt of the same program).
+    if (message.tempRequired >= 0 || message.used >= 0) {
+        const MemoryAnalysis m = MemoryAnalysis::of(dump);
+        if (message.tempRequired >= 0 &&
+            agrees(message.tempRequired, message.tempUlp, m.device.temp)) {
+            e.score += 3;
+            e.reasons.push_back("its temp allocation, " + bytesText(m.device.temp) +
+                                ", is the HLO temporaries the message says (" +
+                                humanBytes(message.tempRequired) + ")");
+        }
+        if (message.used >= 0 && message.failure == OomMessage::Failure::CompileTime &&
+            agrees(message.used, message.usedUlp, m.device.held())) {
+            e.score += 2;
+            e.reasons.push_back("what the device holds for it, " + bytesText(m.device.held()) +
+                                ", is the " + humanBytes(message.used) + " the message says");
+        }
+    }
     // TPU labels are instruction names.
     std::int64_t labels = 0, found = 0;
     for (const OomBuffer &b : message.buffers) {
@@ -276,6 +298,46 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
         j.buffers.push_back(std::move(m));
     }
     return j;
+}
+
+std::vector<OomMatch::Check> OomMatch::checks(const OomMessage &message, const Dump &dump)
+{
+    const MemoryAnalysis a = MemoryAnalysis::of(dump);
+    const bool tpu = message.form == OomMessage::Form::Tpu || platformOf(dump) == Platform::Tpu;
+    std::vector<Check> out;
+    const auto limited = [&](Check c) {
+        c.limit = message.capacity;
+        c.limitUlp = message.capacityUlp;
+        if (c.limit >= 0)
+            c.headroom = c.limit - c.bytes;
+        out.push_back(std::move(c));
+    };
+    if (tpu) {
+        Check c;
+        c.name = "compile_time";
+        c.figure = "temp_size_in_bytes";
+        c.rule = "XLA:TPU aborts the compile when the temporaries alone exceed the HBM "
+                 "available";
+        c.bytes = a.device.temp;
+        c.said = message.tempRequired;
+        c.saidUlp = message.tempUlp;
+        limited(std::move(c));
+    }
+    Check c;
+    c.name = "run_time";
+    c.figure = "held_bytes";
+    c.rule = tpu ? "what the device holds while it runs (argument + output - alias + temp) "
+                   "against the HBM the runtime gives"
+                 : "what the device holds while it runs (argument + output - alias + temp) "
+                   "against the allocator's limit";
+    c.bytes = a.device.held();
+    if (message.failure == OomMessage::Failure::CompileTime ||
+        message.failure == OomMessage::Failure::Usage) {
+        c.said = message.used;
+        c.saidUlp = message.usedUlp;
+    }
+    limited(std::move(c));
+    return out;
 }
 
 } // namespace bufferscope

@@ -50,6 +50,27 @@ struct OomMatch
         std::int64_t matched = 0;
     };
     static Join join(const OomMessage &message, const Dump &dump);
+
+    /// One rule the platform applies to decide whether the module fits, with the figure it
+    /// compares (the module's own, and the message's for the same thing beside it) and the
+    /// limit the message prints (docs/FORMAT.md Part A, "Which figure meets the limit").
+    struct Check
+    {
+        std::string name;         ///< "compile_time" (TPU) or "run_time"
+        std::string figure;       ///< "temp_size_in_bytes" or "held_bytes"
+        std::string rule;         ///< the rule, in a sentence
+        std::int64_t bytes = 0;   ///< the module's figure
+        std::int64_t said = -1;   ///< the message's figure for the same thing; -1: none
+        std::int64_t saidUlp = 0; ///< its rounding
+        std::int64_t limit = -1;  ///< the message's limit; -1: none printed
+        std::int64_t limitUlp = 0;
+        std::int64_t headroom = 0; ///< limit − bytes (when limit ≥ 0)
+    };
+    /// The checks for `dump` as the message's module: on a TPU (the message's form or the
+    /// module's layouts) the compiler's, the temporaries alone against the HBM available, then
+    /// the run time's, what the device holds against the limit; elsewhere the run time's
+    /// against the allocator's limit.
+    static std::vector<Check> checks(const OomMessage &message, const Dump &dump);
 };
 
 } // namespace bufferscope

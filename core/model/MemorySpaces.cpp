@@ -31,6 +31,21 @@ Platform platformOf(const Dump &dump)
     return Platform::Unknown;
 }
 
+std::string_view platformName(Platform platform)
+{
+    switch (platform) {
+    case Platform::Gpu:
+        return "gpu";
+    case Platform::Tpu:
+        return "tpu";
+    case Platform::Cpu:
+        return "cpu";
+    case Platform::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
 std::string_view memorySpaceName(Platform platform, std::int32_t space)
 {
     switch (space) {

@@ -22,6 +22,8 @@ Platform platformOf(std::string_view fileName);
 /// `module_0294.jit_train_step.cl_854318611.after_optimizations-…` with no platform in it, but
 /// only TPU layouts carry tiles (`{1,0:T(8,128)(2,1)}`).
 Platform platformOf(const Dump &dump);
+/// "gpu", "tpu", "cpu", "unknown": the platform in JSON.
+std::string_view platformName(Platform platform);
 
 /// What XLA calls memory space `space` (the `S(n)` of a layout, the @n colour of a value) on
 /// `platform`, or "" when XLA's open source does not name it (docs/FORMAT.md Part B §14):

@@ -74,9 +74,25 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
     std::size_t nameWidth = 6;
     for (const auto &m : modules)
         nameWidth = std::max(nameWidth, std::min<std::size_t>(m.name.size(), 60));
+    bool anyTpu = false;
+    for (const DeviceFit::Row &r : fit.rows)
+        anyTpu = anyTpu || r.compileCheck;
+    // TPU: the compiler's check of the temporaries alone, before the run-time verdict.
+    const auto tempCheck = [&](std::size_t i) -> std::string {
+        if (!anyTpu)
+            return {};
+        const DeviceFit::Row &r = fit.rows[i];
+        if (!r.compileCheck)
+            return padRight("-", 22) + "  ";
+        return padRight(r.tempHeadroom < 0 ? "OVER by " + humanBytes(-r.tempHeadroom)
+                                           : "headroom " + humanBytes(r.tempHeadroom),
+                        22) +
+               "  ";
+    };
     line(padRight("module", nameWidth) + "  " + padLeft("resident", 10) + "  " +
          padLeft("allocates", 10) + "  " + padLeft("held", 10) + "  " + padLeft("on device", 10) +
-         "  " + padLeft("live peak", 10) + "  verdict");
+         "  " + padLeft("live peak", 10) + "  " +
+         (anyTpu ? padRight("temp (compile, TPU)", 22) + "  " : std::string()) + "on device (run)");
     for (std::size_t i = 0; i < modules.size(); ++i) {
         const DeviceFit::Row &r = fit.rows[i];
         std::string name = modules[i].name;
@@ -87,7 +103,7 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
              padLeft(humanBytes(modules[i].analysis.device.held()), 10) + "  " +
              padLeft(humanBytes(r.device), 10) + "  " +
              padLeft(modules[i].livePeak >= 0 ? humanBytes(modules[i].livePeak) : "-", 10) + "  " +
-             verdict(r.headroom, modules[i].truncated) +
+             tempCheck(i) + verdict(r.headroom, modules[i].truncated) +
              (static_cast<int>(i) == fit.limiting && modules.size() > 1
                   ? "  (the most on the device)"
                   : ""));
@@ -98,7 +114,15 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
     line("  held: XLA's argument + output - alias + temp, as list and report give it;");
     line("  on device: resident + allocates + every module's constants, while it runs");
     line("  (held, plus the constants and any resident beyond its arguments);");
-    line("  live peak: the most live bytes at one step, inside what it holds.");
+    line("  live peak: the most live bytes at one step, inside what it holds;");
+    if (anyTpu) {
+        line("  temp (compile, TPU): the temporaries alone (temp) against the limit, the");
+        line("  compiler's own check: past it XLA:TPU aborts the compile (libtpu since");
+        line("  2026-05-22: 'the total memory required for HLO temporaries exceeds available");
+        line("  HBM');");
+    }
+    line("  on device (run): what the device holds while it runs, against the limit: what");
+    line("  the runtime allocates from (GPU: the allocator's limit; TPU: the HBM it gives).");
     for (std::size_t i = 0; i < modules.size(); ++i) {
         if (fit.rows[i].residentBelowArguments)
             line("  note: " + modules[i].name + "'s arguments (" +
@@ -109,6 +133,19 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
                  " of host memory (S(5)), not counted against the device");
     }
     line();
+    if (fit.compileAborts >= 0) {
+        const std::size_t i = static_cast<std::size_t>(fit.compileAborts);
+        const std::int64_t temp = modules[i].analysis.device.temp;
+        const std::vector<std::string> said = apart({temp, -fit.rows[i].tempHeadroom, fit.limit});
+        std::size_t more = 0;
+        for (std::size_t k = i + 1; k < modules.size(); ++k)
+            more += fit.rows[k].compileCheck && fit.rows[k].tempHeadroom < 0;
+        line("Does not compile: " + modules[i].name + "'s temporaries, " + said[0] + ", are " +
+             said[1] + " over the limit of " + said[2] +
+             ": XLA:TPU aborts its compile before anything runs" +
+             (more == 0 ? std::string(".")
+                        : "; so do " + std::to_string(more) + " more (see the table)."));
+    }
     if (fit.limiting >= 0) {
         const std::string who = modules[static_cast<std::size_t>(fit.limiting)].name;
         const std::int64_t gap = fit.fits() ? fit.limit - fit.peak : fit.peak - fit.limit;
@@ -116,7 +153,11 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
         const std::string figures = said[0] + " on the device while " + who + " runs, " + said[1] +
                                     (fit.fits() ? " under" : " over") + " the limit of " + said[2] +
                                     ".";
-        if (!fit.fits())
+        const DeviceFit::Row &limitingRow = fit.rows[static_cast<std::size_t>(fit.limiting)];
+        if (!fit.fits() && limitingRow.compileCheck && limitingRow.tempHeadroom >= 0)
+            line("Does not fit at run time: " + figures + " (Its temporaries alone fit: it " +
+                 "compiles, then fails to load or run.)");
+        else if (!fit.fits())
             line("Does not fit: " + figures);
         else if (!fit.certain)
             line("Cannot tell: " + figures +
@@ -166,6 +207,39 @@ std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::M
             w.value(r.headroom >= 0);
         w.key("live_peak_bytes").value(m.livePeak);
         w.key("host_held_bytes").value(r.host);
+        w.key("platform").value(std::string(platformName(m.platform)));
+        // Each rule the platform applies: the figure it compares, with the limit.
+        w.key("checks").beginArray();
+        if (r.compileCheck) {
+            w.beginObject();
+            w.key("check").value("compile_time");
+            w.key("rule").value("XLA:TPU aborts the compile when the temporaries alone exceed "
+                                "the HBM available");
+            w.key("figure").value("temp_size_in_bytes");
+            w.key("bytes").value(m.analysis.device.temp);
+            w.key("limit_bytes").value(fit.limit);
+            w.key("headroom_bytes").value(r.tempHeadroom);
+            w.key("fits").value(r.tempHeadroom >= 0);
+            w.endObject();
+        }
+        w.beginObject();
+        w.key("check").value("run_time");
+        w.key("rule").value(m.platform == Platform::Tpu
+                                ? "what the device holds while it runs against the HBM the "
+                                  "runtime gives"
+                                : "what the device holds while it runs against the "
+                                  "allocator's limit");
+        w.key("figure").value("on_device_bytes");
+        w.key("bytes").value(r.device);
+        w.key("limit_bytes").value(fit.limit);
+        w.key("headroom_bytes").value(r.headroom);
+        w.key("fits");
+        if (m.truncated && r.headroom >= 0)
+            w.null();
+        else
+            w.value(r.headroom >= 0);
+        w.endObject();
+        w.endArray();
         w.endObject();
     }
     w.endArray();
@@ -175,6 +249,11 @@ std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::M
     else
         w.null();
     w.key("device_peak_bytes").value(fit.peak);
+    w.key("compile_aborts_module");
+    if (fit.compileAborts >= 0)
+        w.value(modules[static_cast<std::size_t>(fit.compileAborts)].name);
+    else
+        w.null();
     w.key("fits");
     if (fit.fits() && !fit.certain)
         w.null(); // a module's dump is cut short: not known

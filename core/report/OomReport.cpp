@@ -4,6 +4,7 @@
 #include "util/SafeText.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace bufferscope {
 
@@ -298,12 +299,24 @@ std::string OomReport::text(const OomFindings &f)
                      " on the device while it runs (arguments " + humanBytes(a.device.argument) +
                      " + outputs " + humanBytes(a.device.output) + " - aliased " +
                      humanBytes(a.device.alias) + " + temp " + humanBytes(a.device.temp) + ")");
-                if (m.capacity >= 0)
-                    line("    against the limit of " + humanBytes(m.capacity) + ": " +
-                         (a.device.held() > m.capacity
-                              ? "over by " + humanBytes(a.device.held() - m.capacity)
-                              : "headroom " + humanBytes(m.capacity - a.device.held()) +
-                                    " (the rest was in use by others)"));
+                for (const OomMatch::Check &check : OomMatch::checks(m, *per->dump)) {
+                    const bool compile = check.name == "compile_time";
+                    std::string said = humanBytes(check.bytes);
+                    if (check.said >= 0)
+                        said += " (the message says " + humanBytes(check.said) + ")";
+                    line(std::string(compile ? "    compile time (TPU): temporaries "
+                                             : "    run time: held ") +
+                         said +
+                         (check.limit < 0
+                              ? ", no limit in the message"
+                              : " against the limit of " + humanBytes(check.limit) + ": " +
+                                    (check.headroom < 0
+                                         ? "over by " + humanBytes(-check.headroom) +
+                                               (compile ? " (the compile aborts)" : "")
+                                         : "headroom " + humanBytes(check.headroom) +
+                                               (compile ? " (it compiles)"
+                                                        : " (the rest was in use by others)"))));
+                }
                 if (per->join.failingAllocation != kNone) {
                     const Allocation &al = per->dump->allocations[per->join.failingAllocation];
                     line("    failing allocation: allocation " + std::to_string(al.index) + " (" +
@@ -312,8 +325,9 @@ std::string OomReport::text(const OomFindings &f)
                 } else if (!per->join.failingHow.empty()) {
                     line("    failing allocation not known: " + per->join.failingHow);
                 }
-                line("    " + std::to_string(per->join.matched) + " of " +
-                     std::to_string(m.buffers.size()) + " listed buffers matched exactly");
+                if (!m.buffers.empty())
+                    line("    " + std::to_string(per->join.matched) + " of " +
+                         std::to_string(m.buffers.size()) + " listed buffers matched exactly");
             }
         } else {
             bool any = false;
@@ -337,11 +351,18 @@ std::string OomReport::text(const OomFindings &f)
             if (c.evidence.score <= 0 && c.evidence.contradiction.empty())
                 continue;
             ++shown;
+            // Beside the chosen one, a weaker candidate says what it lacks: its evidence is
+            // what it shares with the chosen, fewer reasons.
+            const std::size_t reasons = c.evidence.reasons.size();
+            const std::size_t chosenReasons =
+                per->chosen >= 0 ? per->candidates[per->chosen].evidence.reasons.size() : 0;
             line("    " + std::string(per->chosen >= 0 ? "not " : "") + c.module + ": " +
-                 (c.evidence.contradiction.empty()
-                      ? (c.evidence.reasons.empty() ? std::string("no evidence")
-                                                    : c.evidence.reasons.front())
-                      : c.evidence.contradiction));
+                 (!c.evidence.contradiction.empty() ? c.evidence.contradiction
+                  : reasons == 0                    ? std::string("no evidence")
+                  : per->chosen >= 0 && reasons < chosenReasons
+                      ? "only " + c.evidence.reasons.front() + " (" + std::to_string(reasons) +
+                            " of the chosen one's " + std::to_string(chosenReasons) + " reasons)"
+                      : c.evidence.reasons.front()));
         }
     }
     if (!f.log.problems.empty()) {
@@ -493,6 +514,40 @@ std::string OomReport::json(const OomFindings &f)
             if (per->dump) {
                 const MemoryAnalysis a = MemoryAnalysis::of(*per->dump);
                 w.key("held_bytes").value(a.device.held());
+                // The platform's rules: each figure against the message's limit.
+                w.key("checks").beginArray();
+                for (const OomMatch::Check &check : OomMatch::checks(m, *per->dump)) {
+                    w.beginObject();
+                    w.key("check").value(check.name);
+                    w.key("rule").value(check.rule);
+                    w.key("figure").value(check.figure);
+                    w.key("bytes").value(check.bytes);
+                    w.key("message_bytes");
+                    if (check.said >= 0)
+                        w.value(check.said);
+                    else
+                        w.null();
+                    w.key("message_rounding_bytes").value(check.saidUlp);
+                    w.key("limit_bytes");
+                    if (check.limit >= 0)
+                        w.value(check.limit);
+                    else
+                        w.null();
+                    w.key("headroom_bytes");
+                    if (check.limit >= 0)
+                        w.value(check.headroom);
+                    else
+                        w.null();
+                    w.key("fits");
+                    if (check.limit < 0)
+                        w.null();
+                    else if (check.limitUlp > 0 && std::llabs(check.headroom) <= check.limitUlp)
+                        w.null(); // within the limit's rounding: not known
+                    else
+                        w.value(check.headroom >= 0);
+                    w.endObject();
+                }
+                w.endArray();
                 w.key("failing_allocation");
                 if (per->join.failingAllocation != kNone)
                     w.value(per->dump->allocations[per->join.failingAllocation].index);

@@ -1886,6 +1886,76 @@ private Q_SLOTS:
         view->close();
     }
 
+    // The 2026 TPU early abort names its module (`HLO module: jit_fwd_bwd.`, issue 59): dropped
+    // with a folder of TPU modules while another dump is on screen, the window finds the
+    // module by that name, opens it in place of the one shown, draws the 94.74G available as the
+    // budget, and says both of the platform's checks.
+    void oomEarlyAbortOpensItsModule()
+    {
+        QTemporaryDir dir;
+        const QString suffix = QStringLiteral(".cl_854318611.after_optimizations");
+        QVERIFY(QFile::copy(sample("tpu_unstack"),
+                            dir.filePath(QStringLiteral("module_0042.jit_fwd_bwd") + suffix +
+                                         QStringLiteral("-buffer-assignment.txt"))));
+        QVERIFY(QFile::copy(sample("tpu_random_normal"),
+                            dir.filePath(QStringLiteral("module_0041.jit_fwd") + suffix +
+                                         QStringLiteral("-buffer-assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_decoder_layer")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        drop(&w, {QUrl::fromLocalFile(
+                      QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-2026-early-abort-named.log")),
+                  QUrl::fromLocalFile(dir.path())});
+        QTRY_VERIFY(view);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isWeighing() && view->findings().withDumps, 10000);
+        QCOMPARE(view->findings().messages.front().chosen, 0);
+        QVERIFY(waitLoaded(w, QStringLiteral("module_0042.jit_fwd_bwd") + suffix));
+        // 94.74G as libtpu prints it: within 0.005 GiB of 94.74 GiB.
+        QTRY_VERIFY(std::llabs(w.usageChart()->budget() -
+                               qint64(94.74 * double(qint64(1) << 30))) <= (qint64(1) << 30) / 200);
+        const QString text = view->moduleLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("Compile time (TPU)")) &&
+                     text.contains(QStringLiteral("Run time")) &&
+                     text.contains(QStringLiteral("HLO module, jit_fwd_bwd")),
+                 qPrintable(text));
+        view->close();
+    }
+
+    // Dropped with a folder that does not hold its module while a dump is on screen: the main
+    // window does not stay on that dump as if it were the message's (issue 59); the folder
+    // opens as it would alone, and the status bar says none is the message's.
+    void oomFolderWithoutItsModuleKeepsNothingStale()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(sample("tpu_random_normal"),
+                            dir.filePath(QStringLiteral("module_0041.jit_fwd.cl_854318611.after_"
+                                                        "optimizations-buffer-assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({sample("gpu_decoder_layer")});
+        QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        drop(&w, {QUrl::fromLocalFile(
+                      QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/tpu-2026-early-abort-named.log")),
+                  QUrl::fromLocalFile(dir.path())});
+        QTRY_VERIFY(view);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isWeighing() && view->findings().withDumps, 10000);
+        QVERIFY(view->findings().messages.front().chosen < 0);
+        QVERIFY(
+            waitLoaded(w, QStringLiteral("module_0041.jit_fwd.cl_854318611.after_optimizations")));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("No module of the 1")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        view->close();
+    }
+
     // Pasted (Edit ▸ Paste, Ctrl+V): the one-line GPU error opens; nothing else does.
     void oomMessagePasted()
     {

@@ -454,8 +454,11 @@ GeneratedTruths generateDump(const GeneratorOptions &options, std::FILE *out)
     truths.valueCount = static_cast<std::int64_t>(values.size());
     truths.allocationCount = static_cast<std::int64_t>(allocs.size());
     truths.instructionCount = max;
-    for (const Alloc &a : allocs)
+    for (const Alloc &a : allocs) {
         truths.totalBytes += a.size;
+        if (a.header == ", preallocated-temp")
+            truths.tempBytes += a.size;
+    }
     {
         std::vector<std::int64_t> sum(static_cast<std::size_t>(max + 2), 0);
         for (const Gen &g : values) {

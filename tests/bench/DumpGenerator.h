@@ -27,6 +27,7 @@ struct GeneratorOptions
 struct GeneratedTruths
 {
     std::int64_t totalBytes = 0;
+    std::int64_t tempBytes = 0; ///< the preallocated-temp heap's size
     std::int64_t valueCount = 0;
     std::int64_t allocationCount = 0;
     std::int64_t instructionCount = 0; ///< max

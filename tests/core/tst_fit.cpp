@@ -423,6 +423,75 @@ private Q_SLOTS:
         QCOMPARE(r.json.value(QStringLiteral("fits")).toBool(), false);
     }
 
+    // A TPU module is weighed by both rules of its platform (issue 59): the compiler's check,
+    // the temporaries alone against the limit (libtpu aborts the compile past it), and what the
+    // device holds while it runs. kTpu by hand: temp 8192 + 2048 = 10240 on the device (the
+    // S(5) 1024 is host); on the device 4096 + 512 + 10240 = 14848 (no constants). Named as
+    // 2026 TPU dumps are (no platform in the name: its tiled layouts say TPU).
+    void tpuModuleHasBothChecks()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral(
+            "module_0003.jit_tpu_step.cl_854318611.after_optimizations-buffer-assignment.txt"));
+        write(path, kTpu);
+        const auto check = [](const QJsonObject &module, const char *which) {
+            for (const QJsonValue &c : module.value(QStringLiteral("checks")).toArray())
+                if (c.toObject().value(QStringLiteral("check")).toString() == QLatin1String(which))
+                    return c.toObject();
+            return QJsonObject();
+        };
+        // 15000 B: both fit, 4760 and 152 to spare.
+        FitRun r = fit({path, QStringLiteral("--limit"), QStringLiteral("15000")});
+        QCOMPARE(r.code, 0);
+        QJsonObject m = row(r.json, "module_0003");
+        QCOMPARE(m.value(QStringLiteral("platform")).toString(), QStringLiteral("tpu"));
+        QCOMPARE(m.value(QStringLiteral("checks")).toArray().size(), 2);
+        QCOMPARE(check(m, "compile_time").value(QStringLiteral("figure")).toString(),
+                 QStringLiteral("temp_size_in_bytes"));
+        QCOMPARE(num(check(m, "compile_time"), "bytes"), 10240);
+        QCOMPARE(num(check(m, "compile_time"), "headroom_bytes"), 4760);
+        QCOMPARE(check(m, "run_time").value(QStringLiteral("figure")).toString(),
+                 QStringLiteral("on_device_bytes"));
+        QCOMPARE(num(check(m, "run_time"), "bytes"), 14848);
+        QCOMPARE(num(check(m, "run_time"), "headroom_bytes"), 152);
+        QVERIFY(r.json.value(QStringLiteral("compile_aborts_module")).isNull());
+        // 12000 B: it compiles (1760 to spare) and does not run (2848 over).
+        r = fit({path, QStringLiteral("--limit"), QStringLiteral("12000")});
+        QCOMPARE(r.code, 3);
+        m = row(r.json, "module_0003");
+        QCOMPARE(check(m, "compile_time").value(QStringLiteral("fits")).toBool(), true);
+        QCOMPARE(num(check(m, "compile_time"), "headroom_bytes"), 1760);
+        QCOMPARE(check(m, "run_time").value(QStringLiteral("fits")).toBool(), false);
+        QCOMPARE(num(check(m, "run_time"), "headroom_bytes"), -2848);
+        QVERIFY(r.json.value(QStringLiteral("compile_aborts_module")).isNull());
+        testutil::CliRun text = testutil::runBufferscope(
+            {QStringLiteral("fit"), path, QStringLiteral("--limit"), QStringLiteral("12000")});
+        QVERIFY2(text.out.contains("Does not fit at run time") &&
+                     text.out.contains("Its temporaries alone fit"),
+                 text.out.constData());
+        // 10000 B: the compile aborts (240 over); the run check is over by 4848.
+        r = fit({path, QStringLiteral("--limit"), QStringLiteral("10000")});
+        QCOMPARE(r.code, 3);
+        m = row(r.json, "module_0003");
+        QCOMPARE(check(m, "compile_time").value(QStringLiteral("fits")).toBool(), false);
+        QCOMPARE(num(check(m, "compile_time"), "headroom_bytes"), -240);
+        QCOMPARE(num(check(m, "run_time"), "headroom_bytes"), -4848);
+        QVERIFY(r.json.value(QStringLiteral("compile_aborts_module"))
+                    .toString()
+                    .startsWith(QLatin1String("module_0003.jit_tpu_step")));
+        text = testutil::runBufferscope(
+            {QStringLiteral("fit"), path, QStringLiteral("--limit"), QStringLiteral("10000")});
+        QVERIFY2(text.out.contains("Does not compile") && text.out.contains("are 240B over"),
+                 text.out.constData());
+        // A GPU module has the allocator's rule only.
+        Folder gpu(false);
+        r = fit({gpu.dir.path(), QStringLiteral("--limit"), QStringLiteral("5500")});
+        m = row(r.json, "module_0001");
+        QCOMPARE(m.value(QStringLiteral("platform")).toString(), QStringLiteral("gpu"));
+        QCOMPARE(m.value(QStringLiteral("checks")).toArray().size(), 1);
+        QCOMPARE(num(check(m, "run_time"), "headroom_bytes"), 1000);
+    }
+
     // The two GPU modules alone fit in 5500 B; backward (5400) sets the peak.
     void fitsAndNamesTheLimitingModule()
     {
@@ -466,9 +535,9 @@ private Q_SLOTS:
     void figuresThatRoundAlike()
     {
         Folder folder(false);
-        const testutil::CliRun r = testutil::runBufferscope(
-            {QStringLiteral("fit"), folder.dir.path(), QStringLiteral("--limit"),
-             QStringLiteral("5401")});
+        const testutil::CliRun r =
+            testutil::runBufferscope({QStringLiteral("fit"), folder.dir.path(),
+                                      QStringLiteral("--limit"), QStringLiteral("5401")});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("Fits: 5.3KiB (5400 B) on the device while"), r.out.constData());
         QVERIFY2(r.out.contains("the limit of 5.3KiB (5401 B)."), r.out.constData());

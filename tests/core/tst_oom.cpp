@@ -3,6 +3,7 @@
 // saying why, where absent). Every expected figure is read by hand from the log text or from
 // the dump's allocation and value lines, never from this code's output.
 #include "CliRun.h"
+#include "DumpGenerator.h"
 #include "parse/FileKind.h"
 #include "parse/OomMessage.h"
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 using namespace bufferscope;
 
@@ -968,6 +970,126 @@ private Q_SLOTS:
         QCOMPARE(m.value(QStringLiteral("module")).toString(),
                  QStringLiteral("module_0004.jit_decoder_layer.sm_8.0_gpu_after_optimizations"));
         QCOMPARE(m.value(QStringLiteral("failing_allocation")).toInteger(), 25);
+    }
+
+    // The module a 2026 TPU message names (issue 59), in a folder of generated modules: the
+    // early abort's `HLO module: NAME.` and a program load's `Error loading program 'NAME'`
+    // find it by its exact jit name (jit_fwd is not jit_fwd_bwd). Two compiles of one name are
+    // told apart by the temporaries the message prints, when they agree with one module's temp
+    // allocation within the rounding; when they agree with neither, none is chosen. The temp
+    // sizes are the generator's own (DumpGenerator's truths), printed as libtpu prints sizes:
+    // tsl's HumanReadableNumBytes, two decimals, binary units.
+    void namesItsModuleInAFolder()
+    {
+        QTemporaryDir dir;
+        std::map<std::string, std::int64_t> temp;
+        const struct
+        {
+            const char *module;
+            std::uint64_t seed;
+        } modules[] = {{"module_0041.jit_fwd", 3},
+                       {"module_0042.jit_fwd_bwd", 5},
+                       {"module_0043.jit__forward", 7},
+                       {"module_0044.jit_fwd_bwd", 11}};
+        for (const auto &m : modules) {
+            const QString path =
+                dir.filePath(QStringLiteral("%1.sm_8.0_gpu_after_optimizations-buffer-"
+                                            "assignment.txt")
+                                 .arg(QLatin1String(m.module)));
+            std::FILE *out = std::fopen(QFile::encodeName(path).constData(), "wb");
+            QVERIFY(out);
+            bench::GeneratorOptions options;
+            options.values = 3000;
+            options.seed = m.seed;
+            temp[m.module] = bench::generateDump(options, out).tempBytes;
+            std::fclose(out);
+        }
+        const auto human = [](std::int64_t bytes) {
+            double v = double(bytes);
+            const char *units = "BKMGTPE";
+            int u = 0;
+            while (v >= 1024 && u < 6) {
+                v /= 1024;
+                ++u;
+            }
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.2f%c", v, units[u]);
+            return std::string(buf);
+        };
+        // The two jit_fwd_bwd compiles differ by more than the printed rounding.
+        QVERIFY(human(temp["module_0042.jit_fwd_bwd"]) != human(temp["module_0044.jit_fwd_bwd"]));
+        const auto moduleOf = [&](const std::string &text) {
+            const QString log = dir.filePath(QStringLiteral("oom.log"));
+            QFile f(log);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                qFatal("cannot write the log");
+            f.write(text.data(), qint64(text.size()));
+            f.close();
+            return firstMessage(oomJson({log, dir.path()}));
+        };
+        const auto abort = [&](const std::string &temporaries, const char *name,
+                               const char *breaks) {
+            std::string t = "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory "
+                            "on HBM, the total memory" +
+                            std::string(breaks) + "required for HLO temporaries (" + temporaries +
+                            ") exceeds available HBM (94.74G)." + breaks + "HLO module: " + name +
+                            ".\n";
+            return t;
+        };
+        const QString gpuSuffix = QStringLiteral(".sm_8.0_gpu_after_optimizations");
+        for (const char *breaks : {" ", "\n"}) {
+            // Its temporaries are module 0042's temp allocation: that compile.
+            QJsonObject m =
+                moduleOf(abort(human(temp["module_0042.jit_fwd_bwd"]), "jit_fwd_bwd", breaks));
+            QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                     QStringLiteral("module_0042.jit_fwd_bwd") + gpuSuffix);
+            QCOMPARE(m.value(QStringLiteral("hlo_module")).toString(),
+                     QStringLiteral("jit_fwd_bwd"));
+            QCOMPARE(m.value(QStringLiteral("candidates")).toArray().size(), 2);
+            // Both TPU rules, the module's figure beside the message's: the temporaries
+            // (the generator's temp heap) against the 94.74G available, then what it holds.
+            const QJsonArray checks = m.value(QStringLiteral("checks")).toArray();
+            QCOMPARE(checks.size(), 2);
+            const QJsonObject compile = checks[0].toObject();
+            QCOMPARE(compile.value(QStringLiteral("check")).toString(),
+                     QStringLiteral("compile_time"));
+            QCOMPARE(compile.value(QStringLiteral("bytes")).toInteger(),
+                     temp["module_0042.jit_fwd_bwd"]);
+            QVERIFY(covers(compile.value(QStringLiteral("message_bytes")).toInteger(),
+                           compile.value(QStringLiteral("message_rounding_bytes")).toInteger(),
+                           temp["module_0042.jit_fwd_bwd"]));
+            QVERIFY(covers(compile.value(QStringLiteral("limit_bytes")).toInteger(), kGiB / 100,
+                           std::int64_t(94.74 * double(kGiB))));
+            QCOMPARE(compile.value(QStringLiteral("headroom_bytes")).toInteger(),
+                     compile.value(QStringLiteral("limit_bytes")).toInteger() -
+                         temp["module_0042.jit_fwd_bwd"]);
+            QCOMPARE(compile.value(QStringLiteral("fits")).toBool(), true);
+            QCOMPARE(checks[1].toObject().value(QStringLiteral("check")).toString(),
+                     QStringLiteral("run_time"));
+            QCOMPARE(checks[1].toObject().value(QStringLiteral("bytes")).toInteger(),
+                     m.value(QStringLiteral("held_bytes")).toInteger());
+            m = moduleOf(abort(human(temp["module_0044.jit_fwd_bwd"]), "jit_fwd_bwd", breaks));
+            QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                     QStringLiteral("module_0044.jit_fwd_bwd") + gpuSuffix);
+            // 1.00K agrees with neither: two compiles of the name, none chosen.
+            m = moduleOf(abort("1.00K", "jit_fwd_bwd", breaks));
+            QVERIFY(m.value(QStringLiteral("module")).isNull());
+            QCOMPARE(m.value(QStringLiteral("candidates")).toArray().size(), 2);
+            // jit_fwd is its own module, whatever its temporaries.
+            m = moduleOf(abort("1.00K", "jit_fwd", breaks));
+            QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                     QStringLiteral("module_0041.jit_fwd") + gpuSuffix);
+            QCOMPARE(m.value(QStringLiteral("candidates")).toArray().size(), 1);
+            // A program that could not be loaded, by its name.
+            m = moduleOf("RESOURCE_EXHAUSTED: E0101: RuntimeProgramAllocationFailure: Error "
+                         "loading program 'jit__forward':" +
+                         std::string(breaks) +
+                         "Attempting to allocate 1.13G. That was not possible. There are 528.72M "
+                         "free.\n");
+            QCOMPARE(m.value(QStringLiteral("module")).toString(),
+                     QStringLiteral("module_0043.jit__forward") + gpuSuffix);
+            QCOMPARE(m.value(QStringLiteral("program")).toString(), QStringLiteral("jit__forward"));
+        }
     }
 
     // Two modules fit equally: none is chosen, both are listed.

@@ -865,6 +865,35 @@ private Q_SLOTS:
     // A: argument 1000, output 400, temp 3000, constant 100; B: argument 2500, output 1300
     // (500 of it donated), temp 2000. Constants of both stay loaded: 100 B. Held: A 1000 + 3400
     // + 100 = 4500, B 2500 + 2800 + 100 = 5400. Limit 5000: B is 400 over and sets the peak.
+    // A TPU module in Device Fit (issue 59): both rules, each with its figure. tst_fit's kTpu
+    // by hand: argument 4096, output 512, temp 10240; on the device 14848. Limit 12000: the
+    // temporaries fit (1760 to spare), it compiles; the run does not (2848 over).
+    void deviceFitTpuBothChecks()
+    {
+        DeviceFit::Module t;
+        t.name = "module_0003.jit_tpu_step";
+        t.analysis.device = {4096, 512, 0, 10240, 0};
+        t.platform = Platform::Tpu;
+        FitView view;
+        QVERIFY(view.setLimit(QStringLiteral("12000")));
+        view.setModules({t});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.table()->isColumnHidden(6));
+        QCOMPARE(view.table()->horizontalHeaderItem(6)->text(),
+                 QStringLiteral("Temporaries (compile)"));
+        QVERIFY2(view.table()->item(0, 6)->text().contains(QStringLiteral("headroom 1.7KiB")),
+                 qPrintable(view.table()->item(0, 6)->text()));
+        QVERIFY(view.table()->item(0, 7)->text().startsWith(QStringLiteral("OVER by 2.8KiB")));
+        QVERIFY2(view.verdict()->text().startsWith(QStringLiteral("Does not fit at run time")),
+                 qPrintable(view.verdict()->text()));
+        // 10000: the compile aborts, 240 B over.
+        QVERIFY(view.setLimit(QStringLiteral("10000")));
+        QVERIFY(view.table()->item(0, 6)->text().contains(QStringLiteral("OVER by 240B")));
+        QVERIFY2(view.verdict()->text().startsWith(QStringLiteral("Does not compile")),
+                 qPrintable(view.verdict()->text()));
+    }
+
     void deviceFitWindow()
     {
         DeviceFit::Module a;
@@ -893,7 +922,8 @@ private Q_SLOTS:
                  qPrintable(view.verdict()->text()));
         // The table leads with the module that needs the most on the device: B.
         QVERIFY(view.table()->item(0, 1)->toolTip().contains(QStringLiteral("module_0002")));
-        QVERIFY(view.table()->item(0, 6)->text().startsWith(QStringLiteral("OVER by 400B")));
+        QVERIFY(view.table()->item(0, 7)->text().startsWith(QStringLiteral("OVER by 400B")));
+        QVERIFY(view.table()->isColumnHidden(6)); // no TPU module: no compiler's check
         // A filter shows the modules it names; "Only these" puts just them on the device.
         view.setFilter(QStringLiteral("FORWARD"));
         QVERIFY(view.table()->isRowHidden(0));

@@ -143,6 +143,8 @@ QString ValueInspector::html(const ValueCard &card) const
                                          .arg(toQString(allocationKindName(a.kind)))
                                          .arg(humanBytesText(a.size))
                                          .arg(a.size));
+        if (a.page >= 0)
+            out += row(tr("page"), a.page == 0 ? tr("0") : toQString(pageNote(a.page)));
         out += row(tr("offset"),
                    QStringLiteral("%1 (0x%2)").arg(a.offset).arg(QString::number(a.offset, 16)));
     } else {

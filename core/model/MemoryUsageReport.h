@@ -60,6 +60,9 @@ struct MemoryUsageReport
         bool threadLocal = false;
         std::vector<Group> groups;     ///< by size, as printed (empty: one value, or not listed)
         std::int64_t hiddenGroups = 0; ///< "The rest N values are … not shown."
+        /// The 2026 layout: rows were left out of its table (not by XLA): `size` is what the
+        /// cumulative column says, not the sum of the rows that remain.
+        bool rowsLeftOut = false;
 
         /// The kind by the attributes printed, as the parser decides a dump allocation's.
         AllocationKind kind() const

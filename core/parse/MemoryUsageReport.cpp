@@ -193,6 +193,22 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
     Allocation *current = nullptr; // in the detailed list
     // A value line: `   900.00MiB( 32%);  900.00MiB;         4992;               22; shapes`
     // (BufferAllocation::MemoryUsageReport), in both layouts.
+    // The cumulative column of a value line: the running sum of the groups' sizes, and the
+    // share of their whole sum (`  13.50MiB(100%)`); -1 when unreadable.
+    const auto readCumulative = [](sv fields, std::int64_t &cumulative, std::int64_t &ulp,
+                                   int &percent) {
+        const auto semi = fields.find(';');
+        const sv field = trim(fields.substr(0, semi == sv::npos ? fields.size() : semi));
+        const auto open = field.find('(');
+        cumulative = -1;
+        percent = -1;
+        if (open == sv::npos || !field.ends_with("%)"))
+            return;
+        cumulative = parseHumanBytes(trim(field.substr(0, open)), &ulp);
+        std::int64_t p = -1;
+        if (readInt(trim(field.substr(open + 1, field.size() - open - 3)), p) && p >= 0 && p <= 100)
+            percent = static_cast<int>(p);
+    };
     const auto readGroup = [](sv fields, Group &g, std::int64_t &ulp) {
         const auto skip = [&fields]() {
             const auto semi = fields.find(';');
@@ -214,6 +230,16 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
     };
     std::size_t spaceAllocation = 0; // the 2026 layout: the allocation being read, + 1
     std::vector<std::int64_t> ulps;  // per allocation of the 2026 layout: its sizes' rounding
+    // Per allocation of the 2026 layout: the most its cumulative column says (the 100 % row's
+    // when printed), that figure's rounding, and the line that says it.
+    struct Cumulative
+    {
+        std::int64_t bytes = -1;
+        std::int64_t ulp = 0;
+        bool whole = false; ///< a row says 100 %
+        std::size_t line = 0;
+    };
+    std::vector<Cumulative> cumulatives;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const sv raw = lines[i];
         const sv line = trim(raw);
@@ -259,6 +285,7 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
                 a.attributesKnown = false;
                 r.allocations.push_back(std::move(a));
                 ulps.push_back(0);
+                cumulatives.emplace_back();
                 ++space.allocationCount;
                 spaceAllocation = r.allocations.size();
                 continue;
@@ -283,6 +310,12 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
             a.size += g.size;
             ulps[spaceAllocation - 1] += ulp;
             a.groups.push_back(std::move(g));
+            std::int64_t cumulative = -1, cumulativeUlp = 0;
+            int percent = -1;
+            readCumulative(line, cumulative, cumulativeUlp, percent);
+            if (Cumulative &c = cumulatives[spaceAllocation - 1]; cumulative > c.bytes) {
+                c = {cumulative, cumulativeUlp, percent == 100, i};
+            }
             continue;
         }
         if (line.empty() || line.starts_with("----") || line.starts_with("cumulative_size;"))
@@ -366,8 +399,30 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
             total += std::max<std::int64_t>(space.totalBytes, 0);
         }
         r.totalBytes = total;
-        for (std::size_t k = 0; k < r.allocations.size(); ++k)
-            r.allocations[k].sizeUlp = ulps[k];
+        for (std::size_t k = 0; k < r.allocations.size(); ++k) {
+            MemoryUsageReport::Allocation &a = r.allocations[k];
+            a.sizeUlp = ulps[k];
+            // Rows left out (by whoever pasted or edited the report; XLA's own cut says "The
+            // rest N values"): the cumulative column runs past what the rows that remain add up
+            // to. The allocation is the groups' whole sum, which the 100 % row's cumulative
+            // says; without that row the most it says is a floor.
+            const Cumulative &c = cumulatives[k];
+            if (c.bytes >= 0 && c.bytes - c.ulp > a.size + a.sizeUlp) {
+                const std::int64_t listed = a.size;
+                a.size = c.bytes;
+                a.sizeUlp = c.ulp;
+                a.rowsLeftOut = true;
+                problem(c.line,
+                        "rows are missing from " + r.allocationLabel(k) +
+                            ": the rows listed add "
+                            "up to " +
+                            humanBytes(listed) + " but its cumulative column reaches " +
+                            humanBytes(c.bytes) +
+                            (c.whole ? " at 100 %; sized by the cumulative column"
+                                     : " before its 100 % row, also missing; sized at least "
+                                       "by the cumulative column"));
+            }
+        }
         r.sortedListed = static_cast<std::int64_t>(r.allocations.size());
         return r;
     }
@@ -428,9 +483,8 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
     // The proto gives the colour; the text names it by GetMemorySpaceName (docs/FORMAT.md §5.1).
     for (MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
         static constexpr const char *kNames[] = {"default", "vmem", "smem", "hbm", "host", "cmem"};
-        space.name = space.color >= 0 && space.color < 6
-                         ? kNames[space.color]
-                         : "color_" + std::to_string(space.color);
+        space.name = space.color >= 0 && space.color < 6 ? kNames[space.color]
+                                                         : "color_" + std::to_string(space.color);
     }
     // Its problems name lines of the text made here, not of the file.
     for (Problem &p : r.problems)

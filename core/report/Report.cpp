@@ -352,10 +352,15 @@ std::string Report::valueText(const Dump &dump, const ValueCard &card, const Rep
     field("shape", card.shape);
     field("memory space", card.memorySpaceText);
     if (card.allocation)
-        field("allocation", std::to_string(card.allocation->index) + " (" +
-                                std::string(allocationKindName(card.allocation->kind)) + ", " +
-                                humanBytes(card.allocation->size) + "), offset " +
-                                std::to_string(card.allocation->offset));
+        field("allocation",
+              std::to_string(card.allocation->index) + " (" +
+                  std::string(allocationKindName(card.allocation->kind)) + ", " +
+                  humanBytes(card.allocation->size) +
+                  (card.allocation->page >= 0 ? ", page " + std::to_string(card.allocation->page)
+                                              : std::string()) +
+                  "), offset " + std::to_string(card.allocation->offset));
+    if (card.allocation && card.allocation->page > 0)
+        field("page", pageNote(card.allocation->page));
     else
         field("allocation", "none");
     if (card.hasLiveRange())

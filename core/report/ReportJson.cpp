@@ -302,6 +302,11 @@ std::string Report::valueJson(const Dump &dump, const ValueCard &card, const Rep
     else
         w.null();
     w.key("offset").value(card.allocation ? card.allocation->offset : 0);
+    w.key("allocation_page");
+    if (card.allocation && card.allocation->page >= 0)
+        w.value(card.allocation->page);
+    else
+        w.null();
     w.key("start").value(card.start);
     w.key("end").value(card.end);
     w.key("op_name");

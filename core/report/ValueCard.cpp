@@ -24,7 +24,7 @@ ValueCard ValueCard::of(const Dump &dump, std::uint32_t value, const ValueFlow *
         c.logicalBytes = dump.logicalBytes(v);
     if (v.allocation != kNone) {
         const Allocation &a = dump.allocations[v.allocation];
-        c.allocation = Placement{a.index, a.kind, a.size, v.offset};
+        c.allocation = Placement{a.index, a.kind, a.size, v.offset, a.page};
     }
     if (v.hasLiveRange()) {
         c.start = v.start;
@@ -47,6 +47,13 @@ ValueCard ValueCard::of(const Dump &dump, std::uint32_t value, const ValueFlow *
         c.listedFile = dump.files[v.file].path;
     c.listedLine = v.line;
     return c;
+}
+
+std::string pageNote(std::int64_t page)
+{
+    return std::to_string(page) +
+           ", not the first: a multi-page assignment (the module's page_size_kib) splits the "
+           "temporaries of a colour into pages, each its own allocation; the temp is their sum";
 }
 
 } // namespace bufferscope

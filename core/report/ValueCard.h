@@ -24,6 +24,9 @@ struct ValueCard
         AllocationKind kind = AllocationKind::Temp;
         std::int64_t size = 0;
         std::int64_t offset = 0;
+        /// Its page in a multi-page assignment (XLA 32c53592fb prints `, page N`; the temps
+        /// of a colour are split in pages of `page_size_kib`, one allocation each); -1: none.
+        std::int64_t page = -1;
     };
 
     std::uint32_t value = 0; ///< its index in the dump
@@ -57,5 +60,8 @@ struct ValueCard
     /// else it is worked out here.
     static ValueCard of(const Dump &dump, std::uint32_t value, const ValueFlow *flow = nullptr);
 };
+
+/// What a page other than 0 says (`, page N` in the allocation header): "2, not the first: …".
+std::string pageNote(std::int64_t page);
 
 } // namespace bufferscope

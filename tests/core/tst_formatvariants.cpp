@@ -144,7 +144,67 @@ private Q_SLOTS:
         } else if (variant == QLatin1String("pointer_pre2022")) {
             QVERIFY(dump->traits.allocationPointers);
             QCOMPARE(dump->allocations.front().pointer, std::uint64_t(0x7fb2bfd3ac00));
+        } else if (variant == QLatin1String("page_2026")) {
+            // XLA 32c53592fb: `, page N` is the allocation's page; its values' cards say it,
+            // and a page other than 0 is noted as part of a multi-page assignment.
+            int temps = 0;
+            for (std::uint32_t ai = 0; ai < dump->allocations.size(); ++ai) {
+                const Allocation &a = dump->allocations[ai];
+                QCOMPARE(a.page, a.isPreallocatedTemp ? std::int64_t{3} : std::int64_t{-1});
+                if (!a.isPreallocatedTemp || a.valueCount == 0)
+                    continue;
+                ++temps;
+                const ValueCard card = ValueCard::of(*dump, dump->allocationValues[a.firstValue]);
+                QVERIFY(card.allocation);
+                QCOMPARE(card.allocation->page, std::int64_t{3});
+            }
+            QVERIFY(temps > 0);
+            QVERIFY(pageNote(3).starts_with("3, not the first: a multi-page assignment"));
         }
+    }
+
+    // A 2026-layout report whose author left rows out (issue 59): allocation 4's table in
+    // tpu_random_normal.report-2026.txt has five rows, 512 + 512 + 32 + 32 + 32 = 1120 B, its
+    // 100 % row's cumulative 1.09KiB. Without the first two rows the three left add up to 96 B;
+    // the allocation is still the 1.09KiB its cumulative column says, and a problem says rows
+    // are missing. Without the 100 % row as well, the most the column says (1.06KiB, 97 %) is a
+    // floor, and the problem says the 100 % row is missing too.
+    void memoryUsageReport2026RowsLeftOut()
+    {
+        QFile f(QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/tpu_random_normal.report-2026.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        const MemoryUsageReport whole = MemoryUsageReports::parse(text);
+        for (const auto &a : whole.allocations)
+            QVERIFY(!a.rowsLeftOut);
+        QCOMPARE(whole.allocations[0].size, std::int64_t{1120});
+        const auto without = [](std::string t, const std::vector<std::string> &starts) {
+            for (const std::string &row : starts) {
+                const std::size_t at = t.find(row);
+                if (at == std::string::npos)
+                    qFatal("no row %s", row.c_str());
+                t.erase(at, t.find('\n', at) + 1 - at);
+            }
+            return t;
+        };
+        MemoryUsageReport r =
+            MemoryUsageReports::parse(without(text, {"       512B( 46%)", "    1.00KiB( 91%)"}));
+        QCOMPARE(r.allocations[0].groups.size(), std::size_t{3});
+        QVERIFY(r.allocations[0].rowsLeftOut);
+        QVERIFY(std::llabs(r.allocations[0].size - 1120) <= r.allocations[0].sizeUlp);
+        QCOMPARE(r.problems.size(), std::size_t{1});
+        QVERIFY2(r.problems[0].message.find("rows are missing") != std::string::npos &&
+                     r.problems[0].message.find("96B") != std::string::npos &&
+                     r.problems[0].message.find("reaches 1.1KiB at 100 %") != std::string::npos,
+                 r.problems[0].message.c_str());
+        for (std::size_t k = 1; k < r.allocations.size(); ++k)
+            QVERIFY(!r.allocations[k].rowsLeftOut);
+        r = MemoryUsageReports::parse(without(text, {"       512B( 46%)", "    1.09KiB(100%)"}));
+        QVERIFY(r.allocations[0].rowsLeftOut);
+        // 1.06KiB: 1085.44 B printed, 1088 by hand (512 + 512 + 32 + 32).
+        QVERIFY(std::llabs(r.allocations[0].size - 1088) <= r.allocations[0].sizeUlp);
+        QVERIFY2(r.problems[0].message.find("100 % row, also missing") != std::string::npos,
+                 r.problems[0].message.c_str());
     }
 
     void splitModule_data()

@@ -144,11 +144,13 @@ OomView::OomView(OomFindings findings, QWidget *parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({720, 480});
+    m_split = split;
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_summary);
     layout->addLayout(moduleRow);
     layout->addWidget(split, 1);
+    layout->addStretch(0); // takes the room when the message lists no buffers
 
     for (std::size_t i = 0; i < m_findings->log.messages.size(); ++i) {
         const OomMessage &m = m_findings->log.messages[i];
@@ -166,7 +168,12 @@ OomView::OomView(OomFindings findings, QWidget *parent)
     // Most of the screen, as a document window; the table and the bars share it.
     const QRect screen =
         this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
-    resize(std::min(1600, screen.width() * 9 / 10), std::min(1000, screen.height() * 8 / 10));
+    // A message of no buffers (a compile-time abort, a program load) is its text: half as tall.
+    bool anyBuffers = false;
+    for (const OomMessage &m : m_findings->log.messages)
+        anyBuffers = anyBuffers || !m.buffers.empty();
+    resize(std::min(1600, screen.width() * 9 / 10),
+           std::min(1000, screen.height() * (anyBuffers ? 8 : 4) / 10));
     // In the palette's colours, and again when it changes (dark while running).
     ChartPalette::follow(m_bars);
 }
@@ -201,6 +208,7 @@ void OomView::showMessage(int index)
     if (m_messages->currentIndex() != index)
         m_messages->setCurrentIndex(index);
     fillSummary();
+    m_split->setVisible(!m_findings->log.messages[static_cast<std::size_t>(index)].buffers.empty());
     fillModule();
     fillTable();
     fillBars();
@@ -222,6 +230,40 @@ void OomView::fillSummary()
         head = tr("TPU: the program does not fit in %1").arg(toQString(m.memorySpace));
         break;
     }
+    // What failed (docs/FORMAT.md §4.1), beside where.
+    const QString space = m.memorySpace.empty() ? tr("device memory") : toQString(m.memorySpace);
+    switch (m.failure) {
+    case OomMessage::Failure::CompileTime:
+        head = m.tempRequired >= 0
+                   ? tr("%1: the compile aborted — the temporaries alone exceed the HBM "
+                        "available")
+                         .arg(toQString(m.platform()))
+                   : tr("%1: the compiler's check failed — the program does not fit in %2")
+                         .arg(toQString(m.platform()), space);
+        break;
+    case OomMessage::Failure::ProgramLoad:
+        head = m.program.empty()
+                   ? tr("%1: a program could not be loaded").arg(toQString(m.platform()))
+                   : tr("%1: program %2 could not be loaded")
+                         .arg(toQString(m.platform()), toQString(m.program));
+        break;
+    case OomMessage::Failure::Stack:
+        head = tr("%1: an instruction's scoped allocation does not fit in %2")
+                   .arg(toQString(m.platform()), space);
+        break;
+    case OomMessage::Failure::Usage:
+        head = tr("%1: a program's %2 usage, as the runtime logs it (not a failure)")
+                   .arg(toQString(m.platform()), space);
+        break;
+    case OomMessage::Failure::Allocation:
+        if (m.form == OomMessage::Form::Tpu && m.buffers.empty() && m.requested >= 0)
+            head = tr("%1: a device buffer could not be allocated").arg(toQString(m.platform()));
+        break;
+    }
+    if (!m.errorCode.empty())
+        head += tr(" (%1 %2)").arg(toQString(m.errorCode), toQString(m.errorName));
+    if (m.notAFailure && m.failure != OomMessage::Failure::Usage)
+        head += tr(" — not a failure: the allocator says its caller tries again another way");
     if (m.printed > 1)
         head += tr(" (printed %1 times in the log)").arg(m.printed);
     lines << head;
@@ -246,13 +288,30 @@ void OomView::fillSummary()
     if (m.inUse >= 0)
         facts << tr("in use %1 (the allocator's InUse)").arg(humanBytesText(m.inUse));
     if (m.tempRequired >= 0)
-        facts << tr("temporaries need %1").arg(humanBytesText(m.tempRequired));
-    if (!m.executable.empty())
+        facts << tr("temporaries need %1").arg(sizeText(m.tempRequired, m.tempUlp));
+    if (m.freeBytes >= 0)
+        facts << tr("free %1").arg(sizeText(m.freeBytes, m.freeUlp));
+    if (m.reservable >= 0)
+        facts << tr("reservable %1").arg(humanBytesText(m.reservable));
+    if (!m.hloModule.empty())
+        facts << tr("HLO module %1").arg(toQString(m.hloModule));
+    if (!m.program.empty())
+        facts << tr("program %1").arg(toQString(m.program));
+    if (!m.executable.empty() && m.executable != m.hloModule && m.executable != m.program)
         facts << tr("executable %1").arg(toQString(m.executable));
     if (!m.device.empty())
         facts << toQString(m.device);
     if (!facts.isEmpty())
         lines << facts.join(QStringLiteral(" · "));
+    if (!m.stackInstruction.empty())
+        lines << tr("On its stack: %1 = %2%3")
+                     .arg(toQString(m.stackInstruction), toQString(m.stackShape),
+                          m.stackBytes >= 0 ? tr(", %1 (%2 bytes before tiling)")
+                                                  .arg(humanBytesText(m.stackBytes))
+                                                  .arg(m.stackBytes)
+                                            : QString());
+    if (m.failure == OomMessage::Failure::ProgramLoad && m.requested < 0 && m.freeBytes < 0)
+        lines << tr("The message gives no figures: only that loading the program failed.");
     if (!m.stats.empty())
         lines << tr("BufferAssignment stats: %1").arg(figureLine(m.stats));
     if (!m.usage.empty())
@@ -264,7 +323,10 @@ void OomView::fillSummary()
                               : QString())
                      .arg(figureLine(m.requirement));
     if (m.buffers.empty())
-        lines << tr("The message lists no buffers: find its module to see what it holds.");
+        lines << (m_findings->withDumps
+                      ? tr("The message lists no buffers.")
+                      : tr("The message lists no buffers: find its module to see what it "
+                           "holds."));
     // TPU buffers padded to their layout's tiles: how much of what is listed is padding.
     std::int64_t listed = 0;
     std::int64_t padding = 0;
@@ -275,7 +337,8 @@ void OomView::fillSummary()
             continue;
         listed += b.size;
         padding += b.padding;
-        const double factor = b.size > b.padding ? double(b.size) / double(b.size - b.padding) : 0;
+        // The factor XLA printed when it did, the one the table shows.
+        const double factor = b.expansionFactor();
         if (factor > widestFactor) {
             widestFactor = factor;
             widest = toQString(b.label.empty() ? b.shape : b.label);
@@ -328,8 +391,10 @@ void OomView::fillModule()
                                            : tr(" — %1 over the limit"))
                                       .arg(humanBytesText(-check.headroom))
                                 : (compile ? tr(" — %1 under the HBM available: it compiles")
-                                           : tr(" — %1 under the limit: the rest was held by "
-                                                "other buffers"))
+                                   : m.failure == OomMessage::Failure::Allocation
+                                       ? tr(" — %1 under the limit: the rest was held by "
+                                            "other buffers")
+                                       : tr(" — %1 under the limit"))
                                       .arg(humanBytesText(check.headroom));
                 lines << line;
             }

@@ -63,6 +63,7 @@ private:
     QPushButton *m_find;
     QPushButton *m_open;
     QTableWidget *m_table;
+    QWidget *m_split = nullptr; ///< the table and the bars: hidden when the message lists none
     QCustomPlot *m_bars;
 };
 

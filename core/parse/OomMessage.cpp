@@ -16,6 +16,24 @@
 
 namespace bufferscope {
 
+double OomBuffer::expansionFactor() const
+{
+    if (!expansion.empty()) {
+        // "128.0x expansion": the number before the x.
+        double printed = 0;
+        const char *first = expansion.data();
+        const char *last = first + expansion.size();
+        const auto [end, ec] = std::from_chars(first, last, printed); // no locale
+        if (ec == std::errc() && end != last && *end == 'x' && printed > 0)
+            return printed;
+    }
+    if (size > 0 && unpadded > 0)
+        return double(size) / double(unpadded);
+    if (size > 0 && padding >= 0 && size > padding)
+        return double(size) / double(size - padding);
+    return 0;
+}
+
 using namespace oom_detail;
 
 namespace {

@@ -30,7 +30,11 @@ struct OomBuffer
     std::int64_t unpadded = -1; ///< TPU `Unpadded size:`
     std::int64_t padding = -1;  ///< TPU `Extra memory due to padding:`
     std::string expansion;      ///< "32.0x expansion"
-    std::int64_t line = 0;      ///< where it starts in the log (1-based)
+    /// How many times its unpadded size it takes: the factor XLA printed (`32.0x expansion`),
+    /// else size / unpadded size, else size / (size − padding); 0 when none is known. The
+    /// printed factor comes first: the sizes are rounded, so a ratio of them may disagree.
+    double expansionFactor() const;
+    std::int64_t line = 0; ///< where it starts in the log (1-based)
     /// The text ends inside this entry (no `Shape:` came), or its size was cut short: a bare
     /// number where XLA always prints a unit ("Size: 384" of "Size: 384.00M"). A cut size is
     /// not read (`size` -1); `sizeText` keeps what was printed.

@@ -315,7 +315,9 @@ std::string OomReport::text(const OomFindings &f)
                                                (compile ? " (the compile aborts)" : "")
                                          : "headroom " + humanBytes(check.headroom) +
                                                (compile ? " (it compiles)"
-                                                        : " (the rest was in use by others)"))));
+                                                : m.failure == OomMessage::Failure::Allocation
+                                                    ? " (the rest was in use by others)"
+                                                    : ""))));
                 }
                 if (per->join.failingAllocation != kNone) {
                     const Allocation &al = per->dump->allocations[per->join.failingAllocation];

@@ -1092,6 +1092,32 @@ private Q_SLOTS:
         }
     }
 
+    // The padding factor is the one XLA printed (issue 59: the window's header said 120× where
+    // its table said 128×, from a ratio of two rounded sizes). 16.00M with 15.88M padding: the
+    // rounded sizes give 16 / 0.12 = 133.3; the unpadded 128.00K gives 128; XLA printed 128.0.
+    void paddingFactorIsThePrintedOne()
+    {
+        const OomLog log = OomLog::parse(
+            "Ran out of memory in memory space hbm. Used 20.00G of 15.75G hbm. Exceeded hbm "
+            "capacity by 4.25G.\n"
+            "Largest program allocations in hbm:\n"
+            "  1. Size: 16.00M\n"
+            "     Shape: f32[1,32768]{1,0:T(8,128)}\n"
+            "     Unpadded size: 128.00K\n"
+            "     Extra memory due to padding: 15.88M (128.0x expansion)\n"
+            "     XLA label: fusion.1 = fusion(...)\n"
+            "     Allocation type: HLO temp\n"
+            "     ==========================\n");
+        QCOMPARE(log.messages.size(), std::size_t{1});
+        QCOMPARE(log.messages[0].buffers.size(), std::size_t{1});
+        OomBuffer b = log.messages[0].buffers[0];
+        QCOMPARE(b.expansionFactor(), 128.0);
+        b.expansion.clear();
+        QCOMPARE(b.expansionFactor(), 128.0); // 16.00M / 128.00K
+        b.unpadded = -1;
+        QVERIFY(std::abs(b.expansionFactor() - 16.0 / (16.0 - 15.88)) < 0.5);
+    }
+
     // Two modules fit equally: none is chosen, both are listed.
     void neverGuessesBetweenTwins()
     {

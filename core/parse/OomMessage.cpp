@@ -1088,6 +1088,13 @@ private:
                 m.form = OomMessage::Form::GpuBufferAssignment;
             if (m.form == OomMessage::Form::Tpu && m.memorySpace.empty())
                 m.memorySpace = "hbm";
+            // A TPU program's requirement, usage or largest allocations with no headline that
+            // says otherwise (a fragment): the compiler prints them when the program does not
+            // fit, never the runtime's buffer allocation (E0100 prints none of them).
+            if (m.form == OomMessage::Form::Tpu && m.failure == OomMessage::Failure::Allocation &&
+                m.errorCode.empty() && m.requested < 0 &&
+                (!m.requirement.empty() || !m.usage.empty() || !m.buffers.empty()))
+                m.failure = OomMessage::Failure::CompileTime;
         }
         for (OomMessage &m : m_messages) {
             bool repeated = false;

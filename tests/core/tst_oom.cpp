@@ -885,6 +885,8 @@ private Q_SLOTS:
         QCOMPARE(m.buffers[0].unpadded, kGiB);
         QCOMPARE(m.buffers[0].padding, 3 * kGiB);
         QVERIFY(covers(m.programRequirement, 6 * kMiB, std::int64_t(15.45 * double(kGiB))));
+        // No headline: the program's requirement and largest allocations are the compiler's.
+        QCOMPARE(m.failure, OomMessage::Failure::CompileTime);
 
         const QString old = realOom("tpu-tf-2019-11-11-fragment.log");
         REQUIRE_FILE(old);
@@ -899,6 +901,7 @@ private Q_SLOTS:
         QCOMPARE(o.buffers[0].label, std::string("copy.40488")); // "%copy.40488 = …"
         QCOMPARE(o.buffers[0].opType, std::string("FloorMod"));
         QCOMPARE(o.buffers[0].size, 32 * kGiB);
+        QCOMPARE(o.failure, OomMessage::Failure::CompileTime); // "Compilation failure: …"
     }
 
     // Joined to a dump folder: every exact line resolves, the rest is listed unmatched.

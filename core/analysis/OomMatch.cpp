@@ -84,8 +84,9 @@ OomMatch::ModuleEvidence OomMatch::moduleEvidence(const OomMessage &message, con
             return e;
         }
     }
-    // The request, against what the runtime allocates when the module starts.
-    if (message.requested >= 0) {
+    // The request, against what the runtime allocates when the module starts (a program load
+    // asks for the program's own reserve, no allocation of the dump).
+    if (message.requested >= 0 && message.failure == OomMessage::Failure::Allocation) {
         std::int64_t exact = 0;
         std::string which;
         for (const Allocation &a : dump.allocations) {
@@ -210,7 +211,10 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
 {
     Join j;
     // The failing allocation: a request printed in full bytes, one allocation of that size.
-    if (message.requested >= 0 && message.requestedUlp == 0) {
+    // Only an allocation failure asks for one of the module's allocations.
+    if (message.failure != OomMessage::Failure::Allocation) {
+        // none: the compiler's check, a program load or a stack asks for no allocation
+    } else if (message.requested >= 0 && message.requestedUlp == 0) {
         std::vector<std::uint32_t> hits;
         for (std::uint32_t ai = 0; ai < dump.allocations.size(); ++ai)
             if (allocatedAtStart(dump.allocations[ai]) &&

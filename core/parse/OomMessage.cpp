@@ -554,9 +554,13 @@ private:
             m.form = OomMessage::Form::Tpu;
             m.memorySpace = "hbm";
             const bool requirement = body.find("Program hbm requirement") != sv::npos;
-            const std::int64_t bytes = sizeAfter(body, requirement ? "requirement" : ">=");
-            if (requirement)
+            std::int64_t requirementUlp = 0;
+            const std::int64_t bytes =
+                sizeAfter(body, requirement ? "requirement" : ">=", &requirementUlp);
+            if (requirement) {
                 m.programRequirement = bytes;
+                m.programRequirementUlp = requirementUlp;
+            }
             m_block = requirement ? Block::TpuRequirement : Block::TpuUsage;
             return;
         }
@@ -901,7 +905,7 @@ private:
         if (const std::size_t r = body.find(" reservable"); r != sv::npos) {
             const std::size_t comma = body.rfind(", and ", r);
             if (comma != sv::npos)
-                read(m.reservable, nullptr, body.substr(comma, r - comma), ", and ");
+                read(m.reservable, &m.reservableUlp, body.substr(comma, r - comma), ", and ");
         }
         // An instruction's stack: `Ran out of memory in memory space vmem while allocating on
         // stack for %NAME = SHAPE opcode(…)` and `Scoped allocation with size X and limit Y

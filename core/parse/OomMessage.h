@@ -111,10 +111,12 @@ struct OomMessage
     std::int64_t inUse = -1; ///< BFC `InUse:` (exact before XLA d51ac97e8d)
     std::int64_t inUseUlp = 0;
     std::int64_t programRequirement = -1; ///< TPU `Program hbm requirement X:`
+    std::int64_t programRequirementUlp = 0;
     /// TPU runtime: `There are X free` (program load, buffer allocation), `Y reservable`.
     std::int64_t freeBytes = -1;
     std::int64_t freeUlp = 0;
     std::int64_t reservable = -1;
+    std::int64_t reservableUlp = 0;
     std::string program;   ///< `Error loading program 'NAME'`
     std::string hloModule; ///< the early abort's `HLO module: NAME.`
     /// A stack (scoped VMEM/SMEM) failure's instruction, its shape as printed, and that shape's

@@ -424,11 +424,13 @@ std::string OomReport::json(const OomFindings &f)
         optionalBytes(w, "in_use_bytes", m.inUse);
         w.key("in_use_rounding_bytes").value(m.inUseUlp);
         optionalBytes(w, "program_requirement_bytes", m.programRequirement);
+        w.key("program_requirement_rounding_bytes").value(m.programRequirementUlp);
         optionalBytes(w, "temp_required_bytes", m.tempRequired);
         w.key("temp_required_rounding_bytes").value(m.tempUlp);
         optionalBytes(w, "free_bytes", m.freeBytes);
         w.key("free_rounding_bytes").value(m.freeUlp);
         optionalBytes(w, "reservable_bytes", m.reservable);
+        w.key("reservable_rounding_bytes").value(m.reservableUlp);
         w.key("program").value(m.program);
         w.key("hlo_module").value(m.hloModule);
         w.key("stack");

@@ -1121,6 +1121,45 @@ private Q_SLOTS:
         QVERIFY(std::abs(b.expansionFactor() - 16.0 / (16.0 - 15.88)) < 0.5);
     }
 
+    // `oom --json` is one schema for every log (issue 59): each message says what failed, and
+    // every figure it reads has its rounding beside it (`X_bytes` and `X_rounding_bytes`),
+    // except the allocator's `rounded_to_bytes`, which is exact by definition.
+    void jsonFiguresCarryTheirRounding()
+    {
+        const QStringList failures{QStringLiteral("allocation"), QStringLiteral("compile_time"),
+                                   QStringLiteral("program_load"), QStringLiteral("stack"),
+                                   QStringLiteral("usage")};
+        const QDir dir(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom"));
+        int messages = 0;
+        for (const QString &name : dir.entryList({QStringLiteral("*.log")}, QDir::Files)) {
+            const testutil::CliRun r = testutil::runBufferscope(
+                {QStringLiteral("oom"), dir.filePath(name), QStringLiteral("--json")});
+            if (r.code != 0)
+                continue; // a log of no message (tested apart)
+            const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+            for (const QJsonValue &v : report.value(QStringLiteral("messages")).toArray()) {
+                const QJsonObject m = v.toObject();
+                ++messages;
+                QVERIFY2(failures.contains(m.value(QStringLiteral("failure")).toString()),
+                         qPrintable(name));
+                QVERIFY(m.value(QStringLiteral("not_a_failure")).isBool());
+                for (const QString &key : m.keys()) {
+                    if (!key.endsWith(QLatin1String("_bytes")) ||
+                        key.endsWith(QLatin1String("_rounding_bytes")) ||
+                        key == QLatin1String("rounded_to_bytes"))
+                        continue;
+                    QString rounding = key;
+                    rounding.replace(rounding.size() - 6, 6, QStringLiteral("_rounding_bytes"));
+                    QVERIFY2(
+                        m.contains(rounding),
+                        qPrintable(QStringLiteral("%1: %2 without %3").arg(name, key, rounding)));
+                }
+            }
+        }
+        QVERIFY2(messages >= dir.entryList({QStringLiteral("*.log")}, QDir::Files).size(),
+                 qPrintable(QString::number(messages))); // at least one a log
+    }
+
     // Two modules fit equally: none is chosen, both are listed.
     void neverGuessesBetweenTwins()
     {

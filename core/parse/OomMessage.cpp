@@ -706,10 +706,15 @@ private:
             return -1;
         const bool unit = std::isalpha(static_cast<unsigned char>(token.back())) != 0;
         const std::int64_t v = unit ? OomLog::parseSize(token, ulp) : -1;
+        // A number with no unit was cut by a line break; one with a unit that still does not
+        // read is no size a device has (too large, or not a number XLA prints).
         if (v < 0 && isDigit(token.front()) && m_cutSizes.size() < 16)
             m_cutSizes.push_back({&field, "the size after \"" + std::string(trim(key)) +
                                               "\" is \"" + std::string(token.substr(0, 32)) +
-                                              "\": a line break cut it, so it is not read"});
+                                              (unit ? "\": not a size a device has, so it is "
+                                                      "not read"
+                                                    : "\": a line break cut it, so it is not "
+                                                      "read")});
         return v;
     }
     /// Sizes a line break cut in one reading of a paragraph, with the figure each was for.
@@ -741,7 +746,9 @@ private:
                            body.find("program VMEM usage:") != sv::npos;
         const bool conflict =
             usage || (m_cur && (m_cur->capacity >= 0 || m_cur->used >= 0 || m_cur->requested >= 0 ||
-                                m_cur->notAFailure || !m_cur->buffers.empty()));
+                                m_cur->notAFailure || !m_cur->buffers.empty() ||
+                                !m_cur->program.empty() || !m_cur->hloModule.empty() ||
+                                !m_cur->stackInstruction.empty() || m_cur->tempRequired >= 0));
         OomMessage &m = event(lineNo, conflict);
         m.form = OomMessage::Form::Tpu;
         m.headlines.emplace_back(body.substr(0, 4096));

@@ -1175,6 +1175,54 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("undecided"), r.out.constData());
     }
 
+    // The 2026 wordings given hostile names and sizes (issue 59): a program name with a
+    // terminal title sequence, an HLO module that reads as a spreadsheet formula, sizes no
+    // device has, a stack shape whose bytes overflow. Three messages (each headline names its
+    // own program, module or instruction), nothing wraps or overflows, and no figure is read
+    // from what is not one.
+    void hostileWordingsOf2026()
+    {
+        const OomLog log = OomLog::parse(
+            "RESOURCE_EXHAUSTED: E0101: RuntimeProgramAllocationFailure: Error loading program "
+            "'\x1b]0;x\x07jit_a': Attempting to allocate 99999999999999999999.00G. That was not "
+            "possible. There are 18446744073709551615G free.\n"
+            "RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for HLO "
+            "temporaries (1e308G) exceeds available HBM (-5G). HLO module: \x1b[2J=cmd|calc.\n"
+            "Ran out of memory in memory space vmem while allocating on stack for %k = "
+            "bf16[99999999999,99999999999,99999999999]{2,1,0} custom-call()\n");
+        QCOMPARE(log.messages.size(), std::size_t{3});
+        const OomMessage &load = log.messages[0];
+        QCOMPARE(load.failure, OomMessage::Failure::ProgramLoad);
+        QCOMPARE(load.program, std::string("jit_a")); // the escape sequence is not part of it
+        QCOMPARE(load.requested, std::int64_t{-1});
+        QCOMPARE(load.freeBytes, std::int64_t{-1});
+        QCOMPARE(load.doubts.size(), std::size_t{2});
+        QVERIFY(load.doubts[0].find("not a size a device has") != std::string::npos);
+        const OomMessage &abort = log.messages[1];
+        QCOMPARE(abort.failure, OomMessage::Failure::CompileTime);
+        QCOMPARE(abort.tempRequired, std::int64_t{-1});
+        QCOMPARE(abort.capacity, std::int64_t{-1});
+        const OomMessage &stack = log.messages[2];
+        QCOMPARE(stack.failure, OomMessage::Failure::Stack);
+        QCOMPARE(stack.stackInstruction, std::string("k"));
+        QCOMPARE(stack.stackBytes, std::int64_t{-1}); // 2 × 10^33 bytes: no size
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hostile.log"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for HLO "
+            "temporaries (1e308G) exceeds available HBM (-5G). HLO module: \x1b[2J=cmd|calc.\n");
+        f.close();
+        for (const QStringList &extra : {QStringList{}, QStringList{QStringLiteral("--json")}}) {
+            const testutil::CliRun r =
+                testutil::runBufferscope(QStringList{QStringLiteral("oom"), path} + extra);
+            QCOMPARE(r.code, 0);
+            for (char c : r.out)
+                QVERIFY2(c == '\n' || static_cast<unsigned char>(c) >= 0x20, r.out.constData());
+        }
+    }
+
     // A log's words reach the terminal as text.
     void hostileLogIsText()
     {

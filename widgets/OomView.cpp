@@ -290,7 +290,11 @@ void OomView::fillSummary()
     if (m.tempRequired >= 0)
         facts << tr("temporaries need %1").arg(sizeText(m.tempRequired, m.tempUlp));
     if (m.freeBytes >= 0)
-        facts << tr("free %1").arg(sizeText(m.freeBytes, m.freeUlp));
+        facts << (m.requested >= 0 && m.requested > m.freeBytes + m.requestedUlp + m.freeUlp
+                      ? tr("free %1, %2 short of what it asked")
+                            .arg(sizeText(m.freeBytes, m.freeUlp),
+                                 humanBytesText(m.requested - m.freeBytes))
+                      : tr("free %1").arg(sizeText(m.freeBytes, m.freeUlp)));
     if (m.reservable >= 0)
         facts << tr("reservable %1").arg(humanBytesText(m.reservable));
     if (!m.hloModule.empty())

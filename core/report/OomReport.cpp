@@ -192,7 +192,10 @@ std::string OomReport::text(const OomFindings &f)
         }
         if (m.freeBytes >= 0)
             line("  free          " + sizeText(m.freeBytes, m.freeUlp) +
-                 (m.reservable >= 0 ? ", " + humanBytes(m.reservable) + " reservable" : ""));
+                 (m.reservable >= 0 ? ", " + humanBytes(m.reservable) + " reservable" : "") +
+                 (m.requested > m.freeBytes + m.requestedUlp + m.freeUlp && m.requested >= 0
+                      ? "; " + humanBytes(m.requested - m.freeBytes) + " short of what it asked"
+                      : ""));
         if (!m.stackInstruction.empty())
             line("  instruction   " + cut(m.stackInstruction, 120) +
                  (m.stackShape.empty() ? "" : " = " + cut(m.stackShape, 120)) +

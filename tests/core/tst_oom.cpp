@@ -1160,6 +1160,16 @@ private Q_SLOTS:
                  qPrintable(QString::number(messages))); // at least one a log
     }
 
+    // A program load says how far the free memory falls short of what it asked: 1.13G is
+    // 1157.12 MiB, 528.72M free, 628.40 MiB short (by hand).
+    void programLoadSaysTheShortfall()
+    {
+        const testutil::CliRun r =
+            testutil::runBufferscope({QStringLiteral("oom"), oomLog("tpu-2026-program-load.log")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("628.40MiB short of what it asked"), r.out.constData());
+    }
+
     // Two modules fit equally: none is chosen, both are listed.
     void neverGuessesBetweenTwins()
     {

@@ -407,7 +407,12 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
             // to. The allocation is the groups' whole sum, which the 100 % row's cumulative
             // says; without that row the most it says is a floor.
             const Cumulative &c = cumulatives[k];
-            if (c.bytes >= 0 && c.bytes - c.ulp > a.size + a.sizeUlp) {
+            // Saturated: a hostile report's sizes may add up near 2^63.
+            const std::int64_t listedHigh =
+                a.size > std::numeric_limits<std::int64_t>::max() - a.sizeUlp
+                    ? std::numeric_limits<std::int64_t>::max()
+                    : a.size + a.sizeUlp;
+            if (c.bytes >= 0 && c.bytes - c.ulp > listedHigh) {
                 const std::int64_t listed = a.size;
                 a.size = c.bytes;
                 a.sizeUlp = c.ulp;

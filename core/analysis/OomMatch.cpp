@@ -211,10 +211,11 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
 {
     Join j;
     // The failing allocation: a request printed in full bytes, one allocation of that size.
-    // Only an allocation failure asks for one of the module's allocations.
-    if (message.failure != OomMessage::Failure::Allocation) {
-        // none: the compiler's check, a program load or a stack asks for no allocation
-    } else if (message.requested >= 0 && message.requestedUlp == 0) {
+    // Only an allocation failure asks for one of the module's allocations (the compiler's
+    // check, a program load and a stack ask for none).
+    const bool asksForAllocation =
+        message.failure == OomMessage::Failure::Allocation && message.requested >= 0;
+    if (asksForAllocation && message.requestedUlp == 0) {
         std::vector<std::uint32_t> hits;
         for (std::uint32_t ai = 0; ai < dump.allocations.size(); ++ai)
             if (allocatedAtStart(dump.allocations[ai]) &&
@@ -230,7 +231,7 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
                                      std::to_string(message.requested) + " bytes"
                                : std::to_string(hits.size()) + " allocations have that size";
         }
-    } else if (message.requested >= 0) {
+    } else if (asksForAllocation) {
         j.failingHow = "the message prints the size rounded (" + humanBytes(message.requested) +
                        "), so no allocation is chosen by it";
     }

@@ -61,7 +61,7 @@ std::optional<Args> CommandLine::parse(const Invocation &invocation)
     if (c == QLatin1String("list") || c == QLatin1String("oom"))
         return Args::parse(c, rest, {"json"});
     if (c == QLatin1String("fit"))
-        return Args::parse(c, rest, {"json", "limit", "resident", "log"});
+        return Args::parse(c, rest, {"json", "limit", "resident", "log", "mem-fraction"});
     if (c == QLatin1String("summary"))
         return Args::parse(c, rest, {"json", "md", "top"});
     if (c == QLatin1String("export"))

@@ -14,7 +14,14 @@ namespace bufferscope {
 
 namespace {
 constexpr int kShortRole = Qt::UserRole + 1;
+
+QString upperFirst(QString text)
+{
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
 }
+} // namespace
 
 DeviceSizeBox::DeviceSizeBox(None none, QWidget *parent) : QComboBox(parent)
 {
@@ -27,10 +34,10 @@ DeviceSizeBox::DeviceSizeBox(None none, QWidget *parent) : QComboBox(parent)
         const QString devices = toQString(size.devices);
         addItem(QStringLiteral("%1 · %2").arg(bytesText, devices), qint64(size.bytes));
         setItemData(count() - 1, bytesText, kShortRole);
-        // The maker's figure, and beside it what the runtime gets of it.
+        // The limit, its devices, and how the runtime comes to it.
         setItemData(count() - 1,
-                    tr("%1 as the maker states it: %2.\nWhat XLA gets is less: %3.")
-                        .arg(bytesText, devices, toQString(size.runtime)),
+                    tr("A limit of %1: %2.\n%3.")
+                        .arg(bytesText, devices, upperFirst(toQString(size.runtime))),
                     Qt::ToolTipRole);
     }
     addItem(tr("Custom…"), qint64(-1));
@@ -43,8 +50,9 @@ DeviceSizeBox::DeviceSizeBox(None none, QWidget *parent) : QComboBox(parent)
             bool ok = false;
             const qint64 was = bytes();
             const QString text = QInputDialog::getText(
-                this, tr("Device Memory"),
-                tr("Device memory (e.g. 16GiB, 40 GiB, 81559MiB or a byte count):"),
+                this, tr("Limit"),
+                tr("The limit: what the runtime may use, such as a log's Limit: line\n"
+                   "(e.g. 16GiB, 72 GiB, 61440MiB or a byte count):"),
                 QLineEdit::Normal, was > 0 ? humanBytesText(was) : QString(), &ok);
             chosenBytes = ok ? parseByteSize(text) : -1;
             if (chosenBytes <= 0) {

@@ -89,9 +89,10 @@ FitView::FitView(QWidget *parent)
       m_verdict(new QLabel(this)), m_table(new QTableWidget(this)), m_plot(new QCustomPlot(this))
 {
     setWindowTitle(tr("Device Fit — BufferScope"));
-    m_limitBox->setWhatsThis(tr("A device (its memory as its maker states it; the runtime gets "
-                                "less, and JAX preallocates 75 % of a GPU unless "
-                                "XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise) or a size"));
+    m_limitBox->setWhatsThis(tr("The limit: a device at what the runtime gets of it (a GPU at "
+                                "the share XLA's allocator gets, 75 % unless "
+                                "XLA_CLIENT_MEM_FRACTION says otherwise; a TPU at its memory) "
+                                "or a size, such as a log's Limit:"));
     m_residentMode->addItem(tr("each module's arguments"));
     m_residentMode->addItem(tr("a number (its arguments among it)"));
     m_residentMode->addItem(tr("each module's arguments + a number"));
@@ -288,16 +289,23 @@ bool FitView::setLimit(const QString &text)
 {
     const QString t = text.trimmed();
     qint64 bytes = -1;
-    if (const auto preset = DeviceFit::preset(t.toLower().toStdString()))
-        bytes = *preset;
-    else
+    QString note;
+    if (const auto preset = DeviceFit::preset(t.toLower().toStdString())) {
+        bytes = preset->bytes;
+        note = tr("Limit: %1.").arg(toQString(preset->describe()));
+    } else {
         bytes = parseByteSize(t);
+    }
     if (bytes <= 0) {
         m_verdict->setText(tr("\"%1\" is not a size or a known device").arg(t));
         return false;
     }
     m_limitChosen = true;
     setLimitBytes(bytes);
+    if (!note.isEmpty()) {
+        m_limitNote = note;
+        recompute();
+    }
     return true;
 }
 
@@ -305,14 +313,45 @@ void FitView::setLimitBytes(qint64 bytes, const QString &toolTip)
 {
     m_limit = bytes;
     m_limitBox->setBytes(bytes, toolTip);
+    m_limitNote = toolTip.isEmpty() ? limitNoteOf(bytes) : toolTip;
     recompute();
+}
+
+QString FitView::limitNoteOf(qint64 bytes)
+{
+    // The devices that give this limit, and how the runtime comes to it.
+    for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes()) {
+        if (size.bytes != bytes)
+            continue;
+        QString note = tr("Limit: %1").arg(toQString(size.devices));
+        if (size.gpu)
+            note += tr(": the share of a GPU that XLA's allocator gets unless "
+                       "XLA_CLIENT_MEM_FRACTION says otherwise (Custom… for another)");
+        if (size.tpu)
+            note += tr(size.gpu ? "; a TPU at its memory as the maker states it, of which the "
+                                  "runtime keeps a part"
+                                : ": a TPU at its memory as the maker states it, of which the "
+                                  "runtime keeps a part");
+        return note + QLatin1Char('.');
+    }
+    return tr("Limit: %1, as typed.").arg(humanBytesText(bytes));
 }
 
 void FitView::chooseSmallestThatFits()
 {
-    // No limit given: the smallest device in the list that holds them, as a first answer to
-    // "what does this need"; the largest when none does.
-    const std::vector<DeviceFit::DeviceSize> sizes = DeviceFit::deviceSizes();
+    // No limit given: the smallest limit in the list that holds them, as a first answer to
+    // "what does this need"; the largest when none does. Modules all of one platform are
+    // weighed on that platform's devices only.
+    bool allGpu = !m_included.empty();
+    bool allTpu = !m_included.empty();
+    for (const DeviceFit::Module &m : m_included) {
+        allGpu = allGpu && m.platform == Platform::Gpu;
+        allTpu = allTpu && m.platform == Platform::Tpu;
+    }
+    std::vector<DeviceFit::DeviceSize> sizes;
+    for (DeviceFit::DeviceSize &size : DeviceFit::deviceSizes())
+        if ((!allGpu || size.gpu) && (!allTpu || size.tpu))
+            sizes.push_back(std::move(size));
     qint64 pick = sizes.back().bytes;
     for (const DeviceFit::DeviceSize &size : sizes) {
         if (DeviceFit::compute(m_included, m_resident, size.bytes).fits()) {
@@ -346,7 +385,7 @@ void FitView::setLogFigures(const QString &log, qint64 limit, qint64 inUse)
 {
     if (limit > 0) {
         m_limitChosen = true;
-        setLimitBytes(limit, tr("The device's limit in %1").arg(log));
+        setLimitBytes(limit, tr("Limit: the allocator's, as %1 states it.").arg(log));
     }
     if (inUse > 0) {
         // The allocator's InUse when the allocation failed: everything on the device then,
@@ -421,8 +460,10 @@ void FitView::recompute()
                          .arg(most, who, by, limit)));
         if (m_smallestNote && !m_limitChosen)
             m_verdict->setText(m_verdict->text() +
-                               tr(" (No budget was chosen: the limit is the smallest device "
-                                  "memory in the list that holds them.)"));
+                               tr(" (No budget was chosen: the limit is the smallest in the "
+                                  "list that holds them.)"));
+        if (!m_limitNote.isEmpty())
+            m_verdict->setText(m_verdict->text() + QLatin1Char(' ') + m_limitNote);
     }
     fillTable();
     fillPlot();

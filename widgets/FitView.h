@@ -71,6 +71,9 @@ Q_SIGNALS:
 private:
     void setLimitBytes(qint64 bytes, const QString &toolTip = {});
     void chooseSmallestThatFits();
+    /// "Limit: A100 80GB, H100 80GB (75 % of 80.00GiB) — on a GPU, …": a limit of the list
+    /// with its devices, else "as typed".
+    static QString limitNoteOf(qint64 bytes);
     void recompute();
     void fillTable();
     void fillPlot();
@@ -86,6 +89,9 @@ private:
     std::vector<DeviceFit::Module> m_included;
     DeviceFit m_fit;
     qint64 m_limit = 0;
+    /// Where the limit comes from, said after the verdict ("Limit: A100 80GB, H100 80GB
+    /// (75 % of 80.00GiB), the share of a GPU XLA's allocator gets.")
+    QString m_limitNote;
     DeviceFit::Resident m_resident;
     bool m_filling = false;
     QLineEdit *m_filter = nullptr;

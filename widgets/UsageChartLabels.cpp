@@ -528,11 +528,12 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
                   "the arrow keys, to move it.")
             .arg(selection()->currentStep());
     case What::Budget:
-        return tr("The device memory chosen in the Budget box, %1. The headroom is counted "
-                  "against what the device holds while the module runs (%2), not against the "
-                  "live peak. The runtime gets less than the maker states, and JAX preallocates "
-                  "75 % of a GPU unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise.")
-            .arg(humanBytesText(m_budget), humanBytesText(heldBytes()));
+        return tr("The limit chosen in the Budget box, %1. The headroom is counted against what "
+                  "the device holds while the module runs (%2), not against the live peak. A "
+                  "GPU of the list counts at the share XLA's allocator gets of it (%3 unless "
+                  "XLA_CLIENT_MEM_FRACTION says otherwise), a TPU at its memory.")
+            .arg(budgetPresetName(m_budget), humanBytesText(heldBytes()),
+                 toQString(DeviceFit::percent(DeviceFit::kGpuMemFraction)));
     }
     return {};
 }

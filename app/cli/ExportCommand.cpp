@@ -8,6 +8,7 @@
 #include "Output.h"
 #include "UsageChart.h"
 #include "Workspace.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -106,7 +107,10 @@ int ExportCommand::run(const Args &args, int threads)
     const auto stepArg = args.integer("step", 0, std::numeric_limits<qint64>::max(), -1);
     const auto allocationArg =
         args.integer("allocation", 0, std::numeric_limits<qint64>::max(), -1);
-    const auto budgetArg = args.size("budget", 1, 0);
+    // The budget: a size, or a device at what the runtime gets of it (as the Budget box).
+    const auto budgetDevice = DeviceFit::preset(args.value("budget").toLower().toStdString());
+    const auto budgetArg =
+        budgetDevice ? std::optional<qint64>(budgetDevice->bytes) : args.size("budget", 1, 0);
     const auto orderArg = args.oneOf("order", kOrders);
     const auto groupByArg = args.oneOf("group-by", kGroupings);
     if (!stepArg || !allocationArg || !budgetArg || !orderArg || !groupByArg)

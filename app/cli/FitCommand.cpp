@@ -9,6 +9,7 @@
 #include "parse/OomMessage.h"
 #include "report/FitReport.h"
 
+#include <charconv>
 #include <cstdio>
 #include <optional>
 
@@ -39,6 +40,7 @@ int runFit(const Args &args, int threads)
     // The limit: typed, a named device, or what the log says the device had.
     std::int64_t limit = -1;
     std::string limitSource;
+    DeviceFit::Limit named; // the device the limit was named by, if it was
     OomLog log;
     if (!logPath.isEmpty()) {
         std::string text;
@@ -46,19 +48,35 @@ int runFit(const Args &args, int threads)
             return 2;
         log = OomLog::parse(text);
     }
-    if (!limitText.isEmpty()) {
-        if (const auto preset = DeviceFit::preset(limitText.toLower().toStdString())) {
-            limit = *preset;
-            limitSource = "device " + limitText.toLower().toStdString() +
-                          ", as its maker states it; the runtime gets less";
-        } else {
-            limit = parseByteSize(limitText);
-            if (limit <= 0)
-                return fail(QStringLiteral("--limit needs a size such as 80GiB or a device: %1")
-                                .arg(QString::fromStdString(DeviceFit::presetNames())),
-                            1);
-            limitSource = "as given";
-        }
+    // A GPU's share for XLA's allocator: JAX's and PyTorch/XLA's default unless given.
+    double fraction = DeviceFit::kGpuMemFraction;
+    const QString fractionText = args.value("mem-fraction");
+    if (!fractionText.isEmpty()) {
+        const std::string t = fractionText.trimmed().toStdString();
+        const auto r = std::from_chars(t.data(), t.data() + t.size(), fraction);
+        if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !(fraction > 0) || fraction > 1)
+            return fail(QStringLiteral("--mem-fraction needs a fraction above 0 and at most 1, "
+                                       "such as 0.75 (XLA_CLIENT_MEM_FRACTION), not '%1'")
+                            .arg(fractionText),
+                        1);
+    }
+    const auto preset = DeviceFit::preset(limitText.toLower().toStdString(), fraction);
+    if (!fractionText.isEmpty() && (!preset || preset->fraction <= 0))
+        return fail(QStringLiteral("--mem-fraction is the share of a GPU named by --limit (such "
+                                   "as a100-80gb); a size, a TPU or a log's Limit: is taken as "
+                                   "it is"),
+                    1);
+    if (preset) {
+        named = *preset;
+        limit = preset->bytes;
+        limitSource = preset->describe();
+    } else if (!limitText.isEmpty()) {
+        limit = parseByteSize(limitText);
+        if (limit <= 0)
+            return fail(QStringLiteral("--limit needs a size such as 80GiB or a device: %1")
+                            .arg(QString::fromStdString(DeviceFit::presetNames())),
+                        1);
+        limitSource = "as given";
     } else if (!logPath.isEmpty()) {
         for (const OomMessage &m : log.messages) {
             if (m.capacity > 0) {
@@ -130,7 +148,7 @@ int runFit(const Args &args, int threads)
     if (modules.empty())
         return fail(QStringLiteral("fit: no module could be read"), 2);
     const DeviceFit fit = DeviceFit::compute(modules, resident, limit);
-    const std::string out = json ? FitReport::json(fit, modules, limitSource)
+    const std::string out = json ? FitReport::json(fit, modules, limitSource, named)
                                  : FitReport::text(fit, modules, limitSource);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);

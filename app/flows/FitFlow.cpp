@@ -31,7 +31,7 @@ FitView *FitFlow::show(const QString &limit)
     if (!limit.isEmpty())
         view->setLimit(limit);
     else if (usage->budget() > 0)
-        view->setLimit(humanBytesText(usage->budget()));
+        view->setLimit(QString::number(usage->budget())); // exact, in bytes
     // An out-of-memory message open: the device's limit and InUse it states.
     if (const OomView *oom = m_oom->last(); oom && limit.isEmpty()) {
         const OomMessage &m =

@@ -3,6 +3,8 @@
 #include "model/Dump.h"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 
 namespace bufferscope {
 
@@ -177,36 +179,111 @@ std::span<const DeviceFit::Device> DeviceFit::devices()
     return kDevices;
 }
 
-std::vector<DeviceFit::DeviceSize> DeviceFit::deviceSizes()
+std::string DeviceFit::percent(double fraction)
 {
+    // Two decimals at most, the trailing zeros cut: 0.75 -> "75 %", 0.875 -> "87.5 %".
+    char buffer[64];
+    const auto r = std::to_chars(buffer, buffer + sizeof buffer, fraction * 100.0,
+                                 std::chars_format::fixed, 2);
+    std::string text(buffer, r.ec == std::errc() ? r.ptr : buffer);
+    while (text.find('.') != std::string::npos && (text.back() == '0' || text.back() == '.'))
+        text.pop_back();
+    return text + " %";
+}
+
+std::int64_t DeviceFit::gpuAllocatorLimit(std::int64_t memory, double fraction)
+{
+    constexpr std::int64_t kGranularity = std::int64_t{2} << 20;
+    if (memory <= 0 || !(fraction > 0))
+        return 0;
+    // XLA: size_t(total_memory * memory_fraction), in double as it computes it, then rounded
+    // up to 2 MiB.
+    const double product = static_cast<double>(memory) * fraction;
+    constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+    if (product >= static_cast<double>(kMax - kGranularity))
+        return kMax - kMax % kGranularity;
+    const auto bytes = static_cast<std::int64_t>(product);
+    return (bytes + kGranularity - 1) / kGranularity * kGranularity;
+}
+
+std::string DeviceFit::Limit::describe() const
+{
+    if (device.empty())
+        return {};
+    if (fraction > 0)
+        return "device " + std::string(device) + ": XLA's GPU allocator gets " + percent(fraction) +
+               " of the " + humanBytes(memory) +
+               " its maker states (XLA_CLIENT_MEM_FRACTION), a little less as the driver "
+               "reports less";
+    return "device " + std::string(device) + ": its " + humanBytes(memory) +
+           " as its maker states it; the runtime keeps a part";
+}
+
+std::vector<DeviceFit::DeviceSize> DeviceFit::deviceSizes(double gpuFraction)
+{
+    // Each device at the limit the runtime acts on, grouped by that limit.
+    struct Entry
+    {
+        std::int64_t limit;
+        const Device *device;
+    };
+    std::vector<Entry> entries;
+    for (const Device &d : kDevices)
+        entries.push_back(
+            {d.gpu() ? gpuAllocatorLimit(d.gib * kGiB, gpuFraction) : d.gib * kGiB, &d});
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry &a, const Entry &b) { return a.limit < b.limit; });
     std::vector<DeviceSize> out;
-    std::vector<std::pair<bool, bool>> kinds; // per size: a GPU among them, a TPU among them
-    for (const Device &d : kDevices) {
-        if (out.empty() || out.back().bytes != d.gib * kGiB) {
-            out.push_back({d.gib * kGiB, {}, {}});
-            kinds.emplace_back(false, false);
+    for (std::size_t i = 0; i < entries.size();) {
+        std::size_t j = i;
+        bool gpu = false;
+        bool tpu = false;
+        DeviceSize size;
+        size.bytes = entries[i].limit;
+        while (j < entries.size() && entries[j].limit == entries[i].limit) {
+            // Devices of one kind and one memory in a run, a GPU's with its share.
+            const Device &d = *entries[j].device;
+            std::size_t k = j;
+            std::string names;
+            while (k < entries.size() && entries[k].limit == entries[i].limit &&
+                   entries[k].device->gpu() == d.gpu() && entries[k].device->gib == d.gib) {
+                names += (names.empty() ? "" : ", ") + std::string(entries[k].device->name);
+                ++k;
+            }
+            if (d.gpu())
+                names += " (" + percent(gpuFraction) + " of " + humanBytes(d.gib * kGiB) + ")";
+            size.devices += (size.devices.empty() ? "" : "; ") + names;
+            (d.gpu() ? gpu : tpu) = true;
+            j = k;
         }
-        out.back().devices += (out.back().devices.empty() ? "" : ", ") + std::string(d.name);
-        (d.id.starts_with("tpu-") ? kinds.back().second : kinds.back().first) = true;
-    }
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        std::string &r = out[i].runtime;
-        if (kinds[i].first)
-            r = "on a GPU, JAX gives XLA 75 % of it by default (" +
-                humanBytes(out[i].bytes / 4 * 3) +
-                "; XLA_PYTHON_CLIENT_MEM_FRACTION), less the driver's context";
-        if (kinds[i].second)
-            r += std::string(r.empty() ? "on" : "; on") +
-                 " a TPU, the runtime keeps a part (the out-of-memory report's 'reserved')";
+        size.gpu = gpu;
+        size.tpu = tpu;
+        if (gpu)
+            size.runtime = "on a GPU, XLA's allocator gets " + percent(gpuFraction) +
+                           " of the memory the driver reports (a little less than the maker's "
+                           "figure; XLA_CLIENT_MEM_FRACTION, 75 % unless set)";
+        if (tpu)
+            size.runtime += std::string(gpu ? "; on" : "on") +
+                            " a TPU, its memory as the maker states it, of which the runtime "
+                            "keeps a part (the out-of-memory report's 'reserved')";
+        out.push_back(std::move(size));
+        i = j;
     }
     return out;
 }
 
-std::optional<std::int64_t> DeviceFit::preset(std::string_view name)
+std::optional<DeviceFit::Limit> DeviceFit::preset(std::string_view name, double gpuFraction)
 {
-    for (const Device &d : kDevices)
-        if (d.id == name)
-            return d.gib * kGiB;
+    for (const Device &d : kDevices) {
+        if (d.id != name)
+            continue;
+        Limit limit;
+        limit.device = d.id;
+        limit.memory = d.gib * kGiB;
+        limit.fraction = d.gpu() ? gpuFraction : 0;
+        limit.bytes = d.gpu() ? gpuAllocatorLimit(limit.memory, gpuFraction) : limit.memory;
+        return limit;
+    }
     return std::nullopt;
 }
 

@@ -105,27 +105,54 @@ struct DeviceFit
         std::string_view id;
         std::string_view name;
         std::int64_t gib = 0;
+        bool gpu() const { return !id.starts_with("tpu-"); }
     };
     /// Every known device, smallest memory first: the one list every choice of a device uses.
     static std::span<const Device> devices();
-    /// The distinct memory sizes of devices(), ascending, each with its devices' names
-    /// ("L4, RTX 4090, A10"): what the Budget box and Device Fit offer.
+
+    /// The share of a GPU that XLA's allocator may use when nothing says otherwise: the
+    /// default of XLA_CLIENT_MEM_FRACTION (formerly XLA_PYTHON_CLIENT_MEM_FRACTION), which
+    /// JAX and PyTorch/XLA keep (xla/pjrt/plugin/xla_gpu/xla_gpu_allocator_config.h).
+    static constexpr double kGpuMemFraction = 0.75;
+    /// What XLA's GPU allocator may use of `memory` bytes at `fraction`: memory × fraction,
+    /// rounded up to 2 MiB as XLA rounds it (xla/pjrt/gpu/gpu_helpers.cc, CreateBFCAllocator;
+    /// docs/FORMAT.md Part A, "The limit a verdict uses").
+    static std::int64_t gpuAllocatorLimit(std::int64_t memory, double fraction);
+
+    /// The limit a verdict compares with, and where it comes from: what the runtime acts on.
+    struct Limit
+    {
+        std::int64_t bytes = 0;  ///< what every verdict compares with
+        std::string_view device; ///< a named device's id ("a100-80gb"), empty otherwise
+        std::int64_t memory = 0; ///< a named device's memory as its maker states it
+        double fraction = 0;     ///< the GPU allocator's share applied (0: none)
+        /// "device a100-80gb: XLA's GPU allocator gets 75 % of the 80.00GiB its maker states"
+        std::string describe() const;
+    };
+    /// A named device ("a100-80gb"), at what the runtime gets of it: a GPU at `gpuFraction` of
+    /// its memory (gpuAllocatorLimit), a TPU at its memory; nullopt when unknown.
+    static std::optional<Limit> preset(std::string_view name, double gpuFraction = kGpuMemFraction);
+    static std::string presetNames(); ///< "a100-40gb, a100-80gb, …"
+
+    /// The distinct limits the known devices give (a GPU's allocator share, a TPU's memory),
+    /// ascending, each with the devices that give it: what the Budget box and Device Fit
+    /// offer.
     struct DeviceSize
     {
-        std::int64_t bytes = 0;
+        std::int64_t bytes = 0; ///< the limit
+        /// Its devices, a GPU's with the share and the memory it is of ("A100 80GB, H100 80GB
+        /// (75 % of 80.00GiB)").
         std::string devices;
-        /// What the runtime gets of it, beside the maker's figure: on a GPU JAX preallocates
-        /// 75 % for XLA unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise (JAX's "GPU memory
-        /// allocation"); on a TPU the runtime keeps a part (the out-of-memory report's
-        /// `reserved` line).
+        /// How the runtime comes to that figure: on a GPU XLA's allocator gets a share of what
+        /// the driver reports (a little less than the maker's figure); on a TPU the runtime
+        /// keeps a part (the out-of-memory report's `reserved` line).
         std::string runtime;
+        bool gpu = false; ///< a GPU among its devices: the limit is the allocator's share
+        bool tpu = false; ///< a TPU among them: the limit is its memory
     };
-    static std::vector<DeviceSize> deviceSizes();
-    /// Named devices' memory as their makers state it ("a100-80gb" → 80 GiB); nullopt when
-    /// unknown. The runtime gets less: the driver's context, and JAX preallocates 75 % of a GPU
-    /// unless XLA_PYTHON_CLIENT_MEM_FRACTION says otherwise.
-    static std::optional<std::int64_t> preset(std::string_view name);
-    static std::string presetNames(); ///< "a100-40gb, a100-80gb, …"
+    static std::vector<DeviceSize> deviceSizes(double gpuFraction = kGpuMemFraction);
+    /// "75 %", "87.5 %": a fraction as people read it, never in the locale's digits.
+    static std::string percent(double fraction);
 };
 
 } // namespace bufferscope

@@ -169,12 +169,29 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
 }
 
 std::string FitReport::json(const DeviceFit &fit, const std::vector<DeviceFit::Module> &modules,
-                            const std::string &limitSource)
+                            const std::string &limitSource, const DeviceFit::Limit &named)
 {
     JsonWriter w;
     w.beginObject();
     w.key("limit_bytes").value(fit.limit);
     w.key("limit_source").value(limitSource);
+    // A named device: its memory as its maker states it, and the GPU allocator's share of it
+    // that the limit is (null where the limit is the device's memory, or was not named).
+    w.key("limit_device");
+    if (named.device.empty())
+        w.null();
+    else
+        w.value(named.device);
+    w.key("device_memory_bytes");
+    if (named.device.empty())
+        w.null();
+    else
+        w.value(named.memory);
+    w.key("gpu_mem_fraction");
+    if (named.fraction > 0)
+        w.value(named.fraction);
+    else
+        w.null();
     w.key("resident").beginObject();
     w.key("arguments").value(fit.resident.arguments);
     w.key("fixed_bytes").value(fit.resident.fixed);

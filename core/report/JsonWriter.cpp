@@ -2,6 +2,7 @@
 
 #include "util/SafeText.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -146,9 +147,10 @@ JsonWriter &JsonWriter::value(double number)
         m_out += "null";
         return *this;
     }
+    // As %.6g, but never in the locale's digits: JSON's decimal point is '.'.
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", number);
-    m_out += buf;
+    const auto r = std::to_chars(buf, buf + sizeof buf, number, std::chars_format::general, 6);
+    m_out.append(buf, r.ec == std::errc() ? r.ptr : buf);
     return *this;
 }
 

@@ -168,6 +168,31 @@ private Q_SLOTS:
                                               "BufferScope " BUFFERSCOPE_VERSION)));
     }
 
+    // --budget takes a device as the Budget box offers it, at what the runtime gets of it: a
+    // V100 16GB at the 75 % XLA's GPU allocator gets, 12 GiB (by hand); a size as it is.
+    void budgetByDevice()
+    {
+        QTemporaryDir dir;
+        for (const auto &[budget, said] :
+             {std::pair{"v100-16gb", "budget 12.00GiB"}, std::pair{"tpu-v5e", "budget 16.00GiB"},
+              std::pair{"16GiB", "budget 16.00GiB"}}) {
+            const QString out = dir.filePath(QStringLiteral("usage.svg"));
+            const Run r = runExport(
+                exportArgs(QStringLiteral("gpu_decoder_layer"), QStringLiteral("usage"), out) +
+                QStringList{QStringLiteral("--budget"), QString::fromLatin1(budget)});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QXmlStreamReader xml(readAll(out));
+            QString texts;
+            while (!xml.atEnd())
+                if (xml.readNext() == QXmlStreamReader::StartElement &&
+                    xml.name() == QLatin1String("text"))
+                    texts += xml.readElementText(QXmlStreamReader::IncludeChildElements) +
+                             QLatin1Char('|');
+            QVERIFY2(texts.contains(QLatin1String(said)),
+                     qPrintable(QString::fromLatin1(budget) + QStringLiteral(": ") + texts));
+        }
+    }
+
     // A long title on a narrow picture is cut in its middle, inside the page (issue 49, item
     // 3: the SVG title of a long file name started at x = -21.5).
     void longTitleStaysOnThePage()

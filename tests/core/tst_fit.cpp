@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace bufferscope;
 
 namespace {
@@ -295,24 +297,63 @@ class TestFit : public QObject
 private Q_SLOTS:
     void devicesSayWhatTheRuntimeGets()
     {
-        // One device list, with the devices; beside each size the maker states, what
-        // XLA gets: 75 % on a GPU under JAX's defaults (80 GiB -> 60 GiB, by hand).
+        // One device list, with the devices, each at what the runtime acts on: a GPU at
+        // the share XLA's BFC allocator gets, size_t(memory × 0.75) rounded up to 2 MiB
+        // (xla/pjrt/gpu/gpu_helpers.cc; JAX's default fraction), a TPU at its memory.
         for (const char *id : {"h200-141gb", "mi250-64gb", "mi300x-192gb", "l4-24gb", "tpu-v5e",
                                "tpu-v5p", "tpu-v6e", "a100-80gb"})
             QVERIFY2(DeviceFit::preset(id).has_value(), id);
-        bool sawEighty = false;
+        constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+        const auto a100 = DeviceFit::preset("a100-80gb");
+        QCOMPARE(a100->bytes, 64424509440); // 80 GiB × 0.75 = 60 GiB, by hand
+        QCOMPARE(a100->memory, 80 * kGiB);
+        QCOMPARE(a100->fraction, 0.75);
+        QVERIFY2(a100->describe().find("75 % of the 80.00GiB") != std::string::npos,
+                 a100->describe().c_str());
+        // 94 GiB × 0.75 = 70.5 GiB, a multiple of 2 MiB; 141 GiB × 0.75 = 105.75 GiB.
+        QCOMPARE(DeviceFit::preset("h100-nvl-94gb")->bytes, 75698798592);
+        QCOMPARE(DeviceFit::preset("h200-141gb")->bytes, 113548197888);
+        // Another share: 85899345920 × 0.33 = 28346784153.6, cut to 28346784153, rounded up
+        // to 13517 × 2097152 = 28347203584.
+        QCOMPARE(DeviceFit::preset("a100-80gb", 0.33)->bytes, 28347203584);
+        QCOMPARE(DeviceFit::gpuAllocatorLimit(80 * kGiB, 1.0), 80 * kGiB);
+        QCOMPARE(DeviceFit::gpuAllocatorLimit(3, 0.5), std::int64_t{2} << 20);
+        QCOMPARE(DeviceFit::gpuAllocatorLimit(0, 0.75), 0);
+        QVERIFY(DeviceFit::gpuAllocatorLimit(std::numeric_limits<std::int64_t>::max(), 1.0) > 0);
+        // A TPU is its memory, with no share.
+        const auto v5e = DeviceFit::preset("tpu-v5e");
+        QCOMPARE(v5e->bytes, 16 * kGiB);
+        QCOMPARE(v5e->fraction, 0.0);
+        QCOMPARE(DeviceFit::percent(0.75), std::string("75 %"));
+        QCOMPARE(DeviceFit::percent(0.875), std::string("87.5 %"));
+        QCOMPARE(DeviceFit::percent(1.0), std::string("100 %"));
+        bool sawSixty = false;
+        bool sawTpu = false;
+        std::int64_t last = 0;
         for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes()) {
             QVERIFY(!size.runtime.empty());
-            if (size.bytes == std::int64_t{80} << 30) {
-                sawEighty = true;
-                QVERIFY2(size.runtime.find("75 %") != std::string::npos &&
-                             size.runtime.find("60.00GiB") != std::string::npos,
-                         size.runtime.c_str());
+            QVERIFY(size.bytes > last); // ascending, one entry per limit
+            last = size.bytes;
+            if (size.bytes == 60 * kGiB) {
+                sawSixty = true;
+                QCOMPARE(size.devices, std::string("A100 80GB, H100 80GB (75 % of 80.00GiB)"));
+                QVERIFY(size.gpu && !size.tpu);
+                QVERIFY2(size.runtime.find("75 %") != std::string::npos, size.runtime.c_str());
             }
-            if (size.devices.find("TPU v5e") != std::string::npos)
+            if (size.devices.find("TPU v5e") != std::string::npos) {
+                sawTpu = true;
+                QCOMPARE(size.bytes, 16 * kGiB);
+                QVERIFY(size.tpu && !size.gpu);
                 QVERIFY(size.runtime.find("TPU") != std::string::npos);
+            }
+            // No GPU is offered at its maker's figure: 80 GiB is no limit of the list.
+            QVERIFY(size.bytes != 80 * kGiB);
         }
-        QVERIFY(sawEighty);
+        QVERIFY(sawSixty && sawTpu);
+        // Another share moves every GPU and no TPU.
+        for (const DeviceFit::DeviceSize &size : DeviceFit::deviceSizes(1.0))
+            if (size.devices.find("A100 80GB") != std::string::npos)
+                QCOMPARE(size.bytes, 80 * kGiB);
     }
 
     void memoryAnalysisByHand()
@@ -581,7 +622,50 @@ private Q_SLOTS:
         Folder folder(false);
         FitRun r = fit({folder.dir.path(), QStringLiteral("--limit"), QStringLiteral("a100-80gb")});
         QCOMPARE(r.code, 0);
-        QCOMPARE(num(r.json, "limit_bytes"), qint64{80} << 30);
+        // A GPU at the share XLA's allocator gets: 80 GiB × 0.75 = 60 GiB, and the JSON says so.
+        QCOMPARE(num(r.json, "limit_bytes"), qint64{60} << 30);
+        QCOMPARE(num(r.json, "device_memory_bytes"), qint64{80} << 30);
+        QCOMPARE(r.json.value(QLatin1String("gpu_mem_fraction")).toDouble(), 0.75);
+        QCOMPARE(r.json.value(QLatin1String("limit_device")).toString(),
+                 QStringLiteral("a100-80gb"));
+        QVERIFY(r.json.value(QLatin1String("limit_source"))
+                    .toString()
+                    .contains(QStringLiteral("75 % of the 80.00GiB")));
+        // Another share (XLA_CLIENT_MEM_FRACTION=0.9): 72 GiB; the text says which figure.
+        r = fit({folder.dir.path(), QStringLiteral("--limit"), QStringLiteral("a100-80gb"),
+                 QStringLiteral("--mem-fraction"), QStringLiteral(".9")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(num(r.json, "limit_bytes"), qint64{72} << 30);
+        const testutil::CliRun shareText = testutil::runBufferscope(
+            {QStringLiteral("fit"), folder.dir.path(), QStringLiteral("--limit"),
+             QStringLiteral("h100-80gb"), QStringLiteral("--mem-fraction"), QStringLiteral("1")});
+        QCOMPARE(shareText.code, 0);
+        QVERIFY2(shareText.out.contains("80.00GiB (85899345920 B, device h100-80gb: XLA's GPU "
+                                        "allocator gets 100 % of the 80.00GiB"),
+                 shareText.out.constData());
+        // A TPU and a size are taken as they are; a share there, or out of range, is refused.
+        r = fit({folder.dir.path(), QStringLiteral("--limit"), QStringLiteral("tpu-v5e")});
+        QCOMPARE(num(r.json, "limit_bytes"), qint64{16} << 30);
+        QVERIFY(r.json.value(QLatin1String("gpu_mem_fraction")).isNull());
+        r = fit({folder.dir.path(), QStringLiteral("--limit"), QStringLiteral("16GiB")});
+        QVERIFY(r.json.value(QLatin1String("limit_device")).isNull());
+        QVERIFY(r.json.value(QLatin1String("device_memory_bytes")).isNull());
+        for (const QStringList &bad :
+             {QStringList{QStringLiteral("--limit"), QStringLiteral("tpu-v5e"),
+                          QStringLiteral("--mem-fraction"), QStringLiteral("0.9")},
+              QStringList{QStringLiteral("--limit"), QStringLiteral("16GiB"),
+                          QStringLiteral("--mem-fraction"), QStringLiteral("0.9")},
+              QStringList{QStringLiteral("--limit"), QStringLiteral("a100-80gb"),
+                          QStringLiteral("--mem-fraction"), QStringLiteral("1.5")},
+              QStringList{QStringLiteral("--limit"), QStringLiteral("a100-80gb"),
+                          QStringLiteral("--mem-fraction"), QStringLiteral("0")},
+              QStringList{QStringLiteral("--limit"), QStringLiteral("a100-80gb"),
+                          QStringLiteral("--mem-fraction"), QStringLiteral("0,9")}}) {
+            const testutil::CliRun refused = testutil::runBufferscope(
+                QStringList{QStringLiteral("fit"), folder.dir.path()} + bad);
+            QCOMPARE(refused.code, 1);
+            QVERIFY2(refused.err.contains("--mem-fraction"), refused.err.constData());
+        }
         const QString log = QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log");
         r = fit({folder.dir.path(), QStringLiteral("--log"), log, QStringLiteral("--resident"),
                  QStringLiteral("in-use")});

@@ -951,8 +951,13 @@ private Q_SLOTS:
         QCOMPARE(view.fit().rows[0].device, std::int64_t{7500});
         QCOMPARE(view.fit().rows[0].headroom, std::int64_t{-1500});
         // A named device.
+        // A named GPU at the share XLA's allocator gets (80 GiB × 0.75), said in the verdict.
         QVERIFY(view.setLimit(QStringLiteral("a100-80gb")));
-        QCOMPARE(view.fit().limit, std::int64_t{80} << 30);
+        QCOMPARE(view.fit().limit, std::int64_t{60} << 30);
+        QVERIFY2(view.verdict()->text().contains(QStringLiteral("75 % of the 80.00GiB")),
+                 qPrintable(view.verdict()->text()));
+        QVERIFY(view.setLimit(QStringLiteral("tpu-v5p")));
+        QCOMPARE(view.fit().limit, std::int64_t{95} << 30);
         QVERIFY(!view.setLimit(QStringLiteral("lots")));
         // Modules by the names people give them, the file in the tooltip.
         QCOMPARE(view.table()->item(0, 1)->text(), QStringLiteral("jit_forward (0001)"));
@@ -965,8 +970,9 @@ private Q_SLOTS:
     }
 
     // Device Fit and the Budget box offer one list (issue 49, item 6); without a limit given,
-    // Device Fit opens at the smallest device size that holds the modules (B's 5,400 bytes
-    // fit the smallest, 16 GiB), and Esc closes it.
+    // Device Fit opens at the smallest limit that holds the modules (B's 5,400 bytes fit the
+    // smallest, a V100 16GB at the 75 % XLA's allocator gets: 12 GiB; on a TPU the smallest is
+    // 16 GiB), and Esc closes it.
     void deviceFitOpensWhereTheModulesFit()
     {
         DeviceFit::Module b;
@@ -977,9 +983,18 @@ private Q_SLOTS:
         b.steps = 3;
         FitView view;
         view.setModules({b});
-        QCOMPARE(view.limit(), qint64(16) << 30);
-        QVERIFY2(view.verdict()->text().contains(QStringLiteral("smallest device memory")),
+        QCOMPARE(view.limit(), qint64(12) << 30);
+        QVERIFY2(view.verdict()->text().contains(QStringLiteral("smallest in the list")),
                  qPrintable(view.verdict()->text()));
+        QVERIFY2(view.verdict()->text().contains(QStringLiteral("V100 16GB (75 % of 16.00GiB)")),
+                 qPrintable(view.verdict()->text()));
+        b.platform = Platform::Tpu;
+        FitView tpu;
+        tpu.setModules({b});
+        QCOMPARE(tpu.limit(), qint64(16) << 30);
+        QVERIFY2(tpu.verdict()->text().contains(QStringLiteral("TPU v3 core, TPU v5e")),
+                 qPrintable(tpu.verdict()->text()));
+        b.platform = Platform::Unknown;
         // Larger than every device: the largest, and it says it does not fit.
         b.analysis.device.temp = qint64(500) << 30;
         FitView huge;
@@ -1539,14 +1554,20 @@ private Q_SLOTS:
         // One list of devices (issue 49, item 6): 24, 48 GiB and the H200 among the sizes.
         QCOMPARE(UsageChart::budgetPresets().size(),
                  static_cast<qsizetype>(DeviceFit::deviceSizes().size()));
-        for (const qint64 gib : {16, 24, 32, 40, 48, 80, 141})
-            QVERIFY2(UsageChart::budgetPresets().contains(gib << 30),
-                     qPrintable(QString::number(gib)));
-        QVERIFY(UsageChart::budgetPresetName(141LL << 30).contains(QStringLiteral("H200")));
-        QVERIFY(UsageChart::budgetPresetName(24LL << 30).contains(QStringLiteral("L4")));
-        // Presets name the devices that have that memory (issue 35, item 24).
-        QCOMPARE(UsageChart::budgetPresetName(80LL << 30),
-                 QStringLiteral("80.00GiB · A100 80GB, H100 80GB"));
+        // A GPU at 75 % of its memory (XLA's allocator share), a TPU at its memory, by hand:
+        // L4 24 GiB -> 18, A100 80GB -> 60, H200 141 GiB -> 105.75; TPU v5e 16, v4 32.
+        for (const qint64 mib : {18 * 1024, 60 * 1024, 105 * 1024 + 768, 16 * 1024, 32 * 1024})
+            QVERIFY2(UsageChart::budgetPresets().contains(mib << 20),
+                     qPrintable(QString::number(mib)));
+        QVERIFY(!UsageChart::budgetPresets().contains(80LL << 30));
+        QVERIFY(UsageChart::budgetPresetName((105LL * 1024 + 768) << 20)
+                    .contains(QStringLiteral("H200")));
+        QVERIFY(UsageChart::budgetPresetName(18LL << 30).contains(QStringLiteral("L4")));
+        // Presets name the devices that give that limit (issue 35, item 24).
+        QCOMPARE(UsageChart::budgetPresetName(60LL << 30),
+                 QStringLiteral("60.00GiB · A100 80GB, H100 80GB (75 % of 80.00GiB)"));
+        QCOMPARE(UsageChart::budgetPresetName(16LL << 30),
+                 QStringLiteral("16.00GiB · TPU v3 core, TPU v5e"));
         for (qint64 preset : UsageChart::budgetPresets())
             QVERIFY(UsageChart::budgetPresetName(preset).contains(QStringLiteral(" · ")));
         QCOMPARE(UsageChart::budgetPresetName(3LL << 30), QStringLiteral("3.00GiB"));

@@ -25,8 +25,7 @@ Workspace::Workspace(QObject *parent)
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
-      m_fitLane(m_jobs->newLane("fit", JobRunner::Scope::Session)),
-      m_runLane(m_jobs->newLane("run", JobRunner::Scope::Session)),
+
       m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
              decltype(m_rows)::Jobs::Latest, this, [this] { Q_EMIT ganttRowsReady(); }),
       m_layout(m_jobs, m_jobs->newLane("memory-map layout", JobRunner::Scope::Dump),
@@ -334,7 +333,7 @@ void Workspace::compareRuns(const QString &before, const QString &after, QObject
                             RunsCompared done)
 {
     m_jobs->run(
-        m_runLane, requester,
+        laneFor(m_runLanes, requester, "run"), requester,
         [before, after, threads = m_threads](const JobControl &control) {
             const RunSummary a = RunFacts::summarize(before, threads, 20, nullptr, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
@@ -421,7 +420,7 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
         QStringList errors;
     };
     m_jobs->run(
-        m_fitLane, requester,
+        laneFor(m_fitLanes, requester, "fit"), requester,
         [files, threads = m_threads](const JobControl &control) {
             // A folder's modules side by side, one per thread (a run has a thousand small
             // ones); one module alone on every thread.
@@ -464,7 +463,7 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
                              std::function<void(int, int)> progress, RunSummarized done)
 {
     m_jobs->run(
-        m_runLane, requester,
+        laneFor(m_runLanes, requester, "run"), requester,
         [files, threads = m_threads](const JobControl &control) {
             std::vector<RunSummary::Module> modules(static_cast<std::size_t>(files.size()));
             std::mutex lock;

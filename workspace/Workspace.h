@@ -162,14 +162,15 @@ public:
         std::function<void(const std::vector<DeviceFit::Module> &, const QStringList &)>;
     /// Loads each of `files` (one per module) on a job and measures what the device holds
     /// while it runs (DeviceFit::Module::of); `progress(done, total)` as it goes and `done` at
-    /// the end reach `requester` while it lives. A newer request replaces an older one.
+    /// the end reach `requester` while it lives. A newer request of the same requester
+    /// replaces its older one; another requester's runs on.
     void measureModules(const QStringList &files, QObject *requester,
                         std::function<void(int, int)> progress, Measured done);
     /// What summarizeRun hands its requester: the run as a whole (analysis/RunSummary).
     using RunSummarized = std::function<void(const RunSummary &)>;
     /// Reads every module of `files` for the run summary (RunFacts), side by side on a job,
-    /// `progress(done, total)` as they are read; `done` gets the summary. A newer request
-    /// replaces one running.
+    /// `progress(done, total)` as they are read; `done` gets the summary. A newer request of
+    /// the same requester replaces its older one; another requester's runs on.
     void summarizeRun(const QStringList &files, QObject *requester,
                       std::function<void(int, int)> progress, RunSummarized done);
 
@@ -264,15 +265,17 @@ private:
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
     JobRunner::Lane m_compareLane;
-    /// A lane per requester of weighOomModules (per out-of-memory window) and of open (the
-    /// window's opening, each out-of-memory window's folder): a newer request replaces only
-    /// the same requester's older one.
+    /// A lane per requester of every request a window makes — weighOomModules (per
+    /// out-of-memory window), open (the window's opening, each out-of-memory window's
+    /// folder), measureModules (per Device Fit), summarizeRun and compareRuns (per run
+    /// window): a newer request replaces only the same requester's older one, so any two
+    /// windows may ask at once and each gets its answer.
     QHash<const QObject *, JobRunner::Lane> m_oomLanes;
     QHash<const QObject *, JobRunner::Lane> m_openLanes;
+    QHash<const QObject *, JobRunner::Lane> m_fitLanes;
+    QHash<const QObject *, JobRunner::Lane> m_runLanes;
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,
                             const char *name);
-    JobRunner::Lane m_fitLane;
-    JobRunner::Lane m_runLane;
     LoadedDump m_current;
     struct Subscriber
     {

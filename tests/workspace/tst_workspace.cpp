@@ -286,6 +286,65 @@ private Q_SLOTS:
         QCOMPARE(peak->breakdown.valueCount, std::int64_t(22));
     }
 
+    // Every request answered (issue 60): two Device Fit windows, two Run Summaries and two
+    // comparisons of runs ask at once, each its own requester; every one gets its answer (a
+    // shared lane used to drop the older window's, which then waited forever).
+    void everyRequesterIsAnswered()
+    {
+        Workspace ws;
+        QTemporaryDir run;
+        QStringList files;
+        for (const char *name : {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_unstack"}) {
+            const QString to = run.filePath(QStringLiteral("module_000%1.%2-buffer-assignment.txt")
+                                                .arg(files.size() + 1)
+                                                .arg(QLatin1String(name)));
+            QVERIFY(QFile::copy(sample(name), to));
+            files << to;
+        }
+        QObject fitA, fitB, summaryA, summaryB, runsA, runsB;
+        std::vector<std::size_t> measured(2, 0);
+        std::vector<std::size_t> summarized(2, 0);
+        std::vector<int> compared(2, 0);
+        int k = 0;
+        for (QObject *fit : {&fitA, &fitB}) {
+            ws.measureModules(
+                files, fit, [](int, int) {},
+                [&measured, i = k](const std::vector<DeviceFit::Module> &m, const QStringList &) {
+                    measured[static_cast<std::size_t>(i)] = m.size();
+                });
+            ++k;
+        }
+        k = 0;
+        for (QObject *summary : {&summaryA, &summaryB}) {
+            ws.summarizeRun(
+                files, summary, [](int, int) {},
+                [&summarized, i = k](const RunSummary &r) {
+                    summarized[static_cast<std::size_t>(i)] = r.modules.size();
+                });
+            ++k;
+        }
+        k = 0;
+        for (QObject *runs : {&runsA, &runsB}) {
+            ws.compareRuns(run.path(), run.path(), runs,
+                           [&compared, i = k](const RunDiff &) { ++compared[std::size_t(i)]; });
+            ++k;
+        }
+        QVERIFY(ws.jobs()->waitForDone(60000));
+        QCOMPARE(measured, (std::vector<std::size_t>{3, 3}));
+        QCOMPARE(summarized, (std::vector<std::size_t>{3, 3}));
+        QCOMPARE(compared, (std::vector<int>{1, 1}));
+        // The same requester asking again still replaces its own older request.
+        std::vector<std::size_t> again;
+        for (int i = 0; i < 2; ++i)
+            ws.measureModules(
+                files.mid(0, i + 1), &fitA, [](int, int) {},
+                [&again](const std::vector<DeviceFit::Module> &m, const QStringList &) {
+                    again.push_back(m.size());
+                });
+        QVERIFY(ws.jobs()->waitForDone(60000));
+        QCOMPARE(again, (std::vector<std::size_t>{2}));
+    }
+
     void moduleScanReadsEveryModule()
     {
         Workspace ws;
@@ -354,7 +413,7 @@ private Q_SLOTS:
     void shortNamesFollowXlasFileNames()
     {
         // XLA's FilenameFor (dump.cc): [<timestamp>.]module_<%04d id>[.<name>][.cl_<N>].<suffix>;
-        // the names below are the examples of docs/FORMAT.md and ../shared/real.
+        // the names below are the examples of docs/FORMAT.md §1 and names real dumps carry.
         const auto name = [](const char *path) { return ModuleFiles::shortName(path); };
         QCOMPARE(name("/d/module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"),
                  std::string("jit_f (0001)"));

@@ -36,8 +36,9 @@ private Q_SLOTS:
         QTest::newRow("nested_tuple")
             << "((f32[2], s32[]), bf16[4])" << qint64(16) << 2 << qint64(0);
         QTest::newRow("empty_tuple") << "()" << qint64(0) << 0 << qint64(0);
-        // XLA's PrintTupleShapes writes /*index=N*/ before every fifth element (shape_util.cc):
-        // line 318 of the real JAX 0.5.3 dump module_0037 (shared/real).
+        // XLA's PrintTupleShapes writes /*index=N*/ before every fifth element (shape_util.cc);
+        // this tuple is as a real JAX 0.5.3 GPU dump printed it (the shape of a while loop's
+        // state, quoted here whole).
         QTest::newRow("tuple_6_index_comment")
             << "(s64[], c128[4,2,2,64]{2,1,0,3}, c128[4,2,240,64]{3,2,1,0}, s32[], "
                "c128[64,4,2,240]{3,2,1,0}, /*index=5*/c128[64,2,2,240]{3,2,1,0})"

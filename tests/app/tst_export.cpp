@@ -182,12 +182,11 @@ private Q_SLOTS:
                 QStringList{QStringLiteral("--budget"), QString::fromLatin1(budget)});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             QXmlStreamReader xml(readAll(out));
-            QString texts;
+            QString texts; // the text, whatever runs of fonts it is drawn in
             while (!xml.atEnd())
                 if (xml.readNext() == QXmlStreamReader::StartElement &&
                     xml.name() == QLatin1String("text"))
-                    texts += xml.readElementText(QXmlStreamReader::IncludeChildElements) +
-                             QLatin1Char('|');
+                    texts += xml.readElementText(QXmlStreamReader::IncludeChildElements);
             QVERIFY2(texts.contains(QLatin1String(said)),
                      qPrintable(QString::fromLatin1(budget) + QStringLiteral(": ") + texts));
         }
@@ -248,7 +247,9 @@ private Q_SLOTS:
                     xml.name() == QLatin1String("text"))
                     texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
             QVERIFY2(!xml.hasError(), qPrintable(view + QStringLiteral(": ") + xml.errorString()));
-            QVERIFY2(texts.contains(QStringLiteral("T\uFFFD\uFFFD[2Jitle <&>")),
+            // The text, not its glyph runs: where a fallback font draws U+FFFD (the Noto fonts
+            // of most desktops) the SVG writer splits the title into one <text> per font.
+            QVERIFY2(texts.join(QString()).contains(QStringLiteral("T\uFFFD\uFFFD[2Jitle <&>")),
                      qPrintable(texts.join(QLatin1Char('|'))));
 
             const QString csv = dir.filePath(view + QStringLiteral(".csv"));

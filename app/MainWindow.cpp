@@ -30,6 +30,7 @@
 #include "flows/OpenFlow.h"
 #include "flows/RecentFiles.h"
 #include "flows/RunFlow.h"
+#include "model/ModuleNames.h"
 #include "models/AllocationTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
@@ -68,6 +69,14 @@ namespace bufferscope {
 namespace {
 const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
 const QString kBudgetKey = QStringLiteral("usage/budget");
+
+/// The Open and Compare dialogs' filter: every kind of module file BufferScope reads (the one
+/// table, ModuleNames::fileKinds) and profiler captures first, then all files.
+QString dumpFilter()
+{
+    return QObject::tr("XLA modules and profiles (%1 *.xplane.pb);;All files (*)")
+        .arg(QString::fromStdString(ModuleNames::dialogPatterns()));
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -306,9 +315,9 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open buffer-assignment dumps"), DialogFolders::openFolder(shownFolder()),
-            tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
+        const QStringList paths =
+            QFileDialog::getOpenFileNames(this, tr("Open buffer-assignment dumps"),
+                                          DialogFolders::openFolder(shownFolder()), dumpFilter());
         if (!paths.isEmpty())
             openPaths(paths);
     });
@@ -327,8 +336,7 @@ void MainWindow::createActions()
             return;
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Compare %1 with…").arg(toQString(current().dump->module)),
-            DialogFolders::openFolder(shownFolder()),
-            tr("XLA buffer assignment (*buffer-assignment*.txt *live-range.txt);;All files (*)"));
+            DialogFolders::openFolder(shownFolder()), dumpFilter());
         if (!path.isEmpty()) {
             DialogFolders::rememberOpened(path);
             compareWith(path);

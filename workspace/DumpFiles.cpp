@@ -78,14 +78,8 @@ void listFolder(const QString &shown, const std::filesystem::path &absolute,
         f.key = ModuleFiles::moduleKey(it->path().string());
         f.size = statError ? 0 : static_cast<qint64>(size);
         f.main = name.ends_with("-buffer-assignment.txt");
-        const std::string stem = ModuleFiles::stemOf(name);
-        f.separator = name[stem.size()];
-        const std::string_view suffix = std::string_view(name).substr(stem.size() + 1);
-        f.order = suffix == "buffer-assignment.txt"          ? 0
-                  : suffix == "buffer-assignment-values.txt" ? 1
-                  : suffix == "live-range.txt"               ? 2
-                  : suffix.starts_with("hlo.pb")             ? 3
-                                                             : 4;
+        f.separator = name[ModuleFiles::stemOf(name).size()];
+        f.order = ModuleFiles::kindOf(name)->rank;
         out.push_back(std::move(f));
     }
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
@@ -169,8 +163,9 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
         }
         if (kept.empty())
             out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
-                                           "(expected files named *buffer-assignment.txt or "
-                                           "*after_optimizations.hlo.pb)")
+                                           "(expected files named *buffer-assignment.txt, "
+                                           "*after_optimizations.hlo.pb, *.hlo_proto.pb or "
+                                           "*.xplane.pb)")
                                 .arg(path);
         // Largest modules first: they are the ones that run out of memory.
         std::stable_sort(kept.begin(), kept.end(),

@@ -1,7 +1,6 @@
 #include "ModuleNames.h"
 
 #include <algorithm>
-#include <array>
 
 namespace bufferscope {
 
@@ -13,28 +12,67 @@ std::string_view baseName(std::string_view path)
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-/// The suffixes after the stem and its separator ('-' from XLA, '.' in renamed copies).
-constexpr std::array<std::string_view, 9> kSuffixes = {
-    "buffer-assignment-values.txt", "buffer-assignment.txt", "live-range.txt",
-    "memory-usage-report.txt", "memory-usage-report.pb", "memory-usage-report.pb.gz",
-    // --xla_dump_hlo_as_proto, and the same compressed as tools keep it (HloProtoDumps)
-    "hlo.pb", "hlo.pb.gz", "hlo.pb.xz"};
+/// Every kind of module file. XLA writes `<stem>-<suffix>` (a '.' in renamed copies) and, with
+/// --xla_dump_hlo_as_proto, `<stem>.hlo.pb`; tools keep that compressed; XProf writes each
+/// module of a profile beside its capture as `<module>(<program id>).hlo_proto.pb`, the same
+/// HloProto (docs/FORMAT.md §1).
+constexpr ModuleFileKind kKinds[] = {
+    {"buffer-assignment-values.txt", ModuleFileFormat::DumpText, 1,
+     "*buffer-assignment-values.txt"},
+    {"buffer-assignment.txt", ModuleFileFormat::DumpText, 0, "*buffer-assignment.txt"},
+    {"live-range.txt", ModuleFileFormat::DumpText, 2, "*live-range.txt"},
+    {"memory-usage-report.txt", ModuleFileFormat::ReportText, 4, "*memory-usage-report.txt"},
+    {"memory-usage-report.pb", ModuleFileFormat::ReportProto, 4, "*memory-usage-report.pb"},
+    {"memory-usage-report.pb.gz", ModuleFileFormat::ReportProto, 4, "*memory-usage-report.pb.gz"},
+    {"hlo.pb", ModuleFileFormat::HloProto, 3, "*.hlo.pb"},
+    {"hlo.pb.gz", ModuleFileFormat::HloProto, 3, "*.hlo.pb.gz"},
+    {"hlo.pb.xz", ModuleFileFormat::HloProto, 3, "*.hlo.pb.xz"},
+    {"hlo_proto.pb", ModuleFileFormat::HloProto, 3, "*.hlo_proto.pb"},
+};
+
+/// The length of the stem of `fileName` under `kind`, or npos when it does not fit.
+std::size_t stemLength(std::string_view fileName, const ModuleFileKind &kind)
+{
+    if (fileName.size() <= kind.suffix.size() + 1 || !fileName.ends_with(kind.suffix))
+        return std::string_view::npos;
+    const std::size_t stem = fileName.size() - kind.suffix.size() - 1;
+    const char sep = fileName[stem];
+    // A binary module is `<stem>.hlo.pb`; the module before optimization has no buffer
+    // assignment: not a dump.
+    if (kind.format == ModuleFileFormat::HloProto &&
+        (sep != '.' || fileName.find("before_optimizations") != std::string_view::npos))
+        return std::string_view::npos;
+    return sep == '-' || sep == '.' ? stem : std::string_view::npos;
+}
 
 } // namespace
 
+std::span<const ModuleFileKind> ModuleNames::fileKinds()
+{
+    return kKinds;
+}
+
+const ModuleFileKind *ModuleNames::kindOf(std::string_view fileName)
+{
+    for (const ModuleFileKind &kind : kKinds)
+        if (stemLength(fileName, kind) != std::string_view::npos)
+            return &kind;
+    return nullptr;
+}
+
+std::string ModuleNames::dialogPatterns()
+{
+    std::string out;
+    for (const ModuleFileKind &kind : kKinds)
+        out += (out.empty() ? "" : " ") + std::string(kind.pattern);
+    return out;
+}
+
 std::string ModuleNames::stemOf(std::string_view fileName)
 {
-    for (std::string_view suffix : kSuffixes) {
-        if (fileName.size() <= suffix.size() + 1 || !fileName.ends_with(suffix))
-            continue;
-        const char sep = fileName[fileName.size() - suffix.size() - 1];
-        // The module before optimization has no buffer assignment: not a dump.
-        if (suffix.starts_with("hlo.pb") &&
-            (sep != '.' || fileName.find("before_optimizations") != std::string_view::npos))
-            return {};
-        if (sep == '-' || sep == '.')
-            return std::string(fileName.substr(0, fileName.size() - suffix.size() - 1));
-    }
+    for (const ModuleFileKind &kind : kKinds)
+        if (const std::size_t stem = stemLength(fileName, kind); stem != std::string_view::npos)
+            return std::string(fileName.substr(0, stem));
     return {};
 }
 

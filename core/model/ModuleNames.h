@@ -1,15 +1,47 @@
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace bufferscope {
+
+/// How a module's file is written.
+enum class ModuleFileFormat
+{
+    DumpText,    ///< a buffer-assignment dump, whole or one of its 2026 split parts
+    HloProto,    ///< XLA's binary HloProto with its buffer assignment
+    ReportText,  ///< XLA's memory-usage report, text
+    ReportProto, ///< the same as a proto
+};
+
+/// One kind of module file BufferScope reads, known by the suffix after the module's stem:
+/// the one table every reader, folder walk and dialog uses. Adding a kind of file is a row
+/// here (and its reader, if its format is new).
+struct ModuleFileKind
+{
+    std::string_view suffix; ///< after the stem and its separator
+    ModuleFileFormat format;
+    /// The reading order of a module's files (a text dump's allocations 0, values 1, live
+    /// ranges 2), and which one stands for the module in a folder: the lowest present (the
+    /// dump's main file, then a binary module, 3, which holds all a dump holds, then a
+    /// memory-usage report, 4).
+    int rank;
+    std::string_view pattern; ///< the dialogs' filter, "*buffer-assignment.txt"
+};
 
 /// What a module's file names say, by XLA's file-name grammar (docs/FORMAT.md, "File names"):
 /// pure functions of a name, for the views as for the parser. parse/ModuleFiles finds a
 /// module's files on disk with them.
 struct ModuleNames
 {
+    /// Every kind of module file, in the order their suffixes are tried.
+    static std::span<const ModuleFileKind> fileKinds();
+    /// The kind of `fileName` (a name, not a path), or null when it is none of them (or a
+    /// module before optimization, which has no buffer assignment).
+    static const ModuleFileKind *kindOf(std::string_view fileName);
+    /// "*buffer-assignment.txt *live-range.txt …": every kind, for a file dialog's filter.
+    static std::string dialogPatterns();
     /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
     static std::string stemOf(std::string_view fileName);
     /// Whether `fileName` (a name, not a path) is one of a module's dump files.

@@ -1,6 +1,7 @@
 #include "parse/HloProtoDump.h"
 
 #include "model/Dump.h"
+#include "model/ModuleNames.h"
 #include "parse/ShapeParser.h"
 #include "parse/StackFrames.h"
 #include "proto/hlo_min.pb.h"
@@ -1230,8 +1231,13 @@ private:
 
 bool HloProtoDumps::isName(std::string_view path)
 {
-    return path.ends_with(".hlo.pb") || path.ends_with(".hlo.pb.gz") ||
-           path.ends_with(".hlo.pb.xz");
+    // Every HloProto kind of the one table, whatever the stem (a module before optimization
+    // is read, to say it has no buffer assignment).
+    for (const ModuleFileKind &kind : ModuleNames::fileKinds())
+        if (kind.format == ModuleFileFormat::HloProto && path.size() > kind.suffix.size() &&
+            path.ends_with(kind.suffix) && path[path.size() - kind.suffix.size() - 1] == '.')
+            return true;
+    return false;
 }
 
 std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,

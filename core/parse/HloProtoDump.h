@@ -9,8 +9,9 @@ namespace bufferscope {
 
 /// XLA's binary module dumps (`--xla_dump_hlo_as_proto`):
 /// `module_NNNN.NAME.PLATFORM_after_optimizations.hlo.pb`, also kept compressed as `.hlo.pb.gz`
-/// and `.hlo.pb.xz` (nsys-jax bundles). An `xla.HloProto` holds the optimized module and its
-/// BufferAssignmentProto: the values and the allocations with their offsets, but no positions,
+/// and `.hlo.pb.xz` (nsys-jax bundles), and XProf's `<module>(<program id>).hlo_proto.pb`
+/// beside a profile's capture (the same bytes). An `xla.HloProto` holds the optimized module and
+/// its BufferAssignmentProto: the values and the allocations with their offsets, but no positions,
 /// uses or live ranges. Those are worked out here as XLA works them out (docs/FORMAT.md Part B
 /// §17): the values' positions and uses by HloDataflowAnalysis's rules, the schedule flattened
 /// and the live ranges bounded by HloLiveRange's rules, module-scoped as buffer assignment runs
@@ -19,7 +20,8 @@ namespace bufferscope {
 class HloProtoDumps
 {
 public:
-    /// `.hlo.pb`, `.hlo.pb.gz`, `.hlo.pb.xz`.
+    /// `.hlo.pb`, `.hlo.pb.gz`, `.hlo.pb.xz`, `.hlo_proto.pb`: the HloProto kinds of
+    /// ModuleNames::fileKinds().
     static bool isName(std::string_view path);
     /// The file's module (a Dump, every view and command as for a text dump), or an error
     /// naming the file and what is wrong with it.

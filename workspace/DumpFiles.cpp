@@ -88,6 +88,21 @@ void listFolder(const QString &shown, const std::filesystem::path &absolute,
 
 } // namespace
 
+bool DumpFiles::isRun(const QString &path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path.toStdString(), ec);
+    if (ec)
+        return false;
+    if (fs::is_directory(status))
+        return true;
+    if (!fs::is_regular_file(status) || !XPlaneModules::isCaptureName(path.toStdString()))
+        return false;
+    std::string error;
+    return XPlaneModules::list(path.toStdString(), &error).size() > 1;
+}
+
 DumpFiles DumpFiles::collect(const QStringList &paths)
 {
     namespace fs = std::filesystem;

@@ -24,6 +24,9 @@ struct DumpFiles
     QList<qint64> bytes;
 
     static DumpFiles collect(const QStringList &paths);
+    /// Whether `path` is a run rather than one module: a folder, or a profiler capture of more
+    /// than one module (what `list`, `summary` and a run `diff` take).
+    static bool isRun(const QString &path);
     /// One module's file, known to be one (no listing).
     static DumpFiles ofFile(const QString &path)
     {

@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "DumpFiles.h"
 #include "LoadedDump.h"
 #include "Output.h"
 #include "RunFacts.h"
@@ -115,13 +116,16 @@ int runDiff(const Args &args, int threads)
                                    "dump folders (runs)\n") +
                         cli::usageOf(u"diff"),
                     1);
-    const bool folderA = QFileInfo(files[0]).isDir();
-    const bool folderB = QFileInfo(files[1]).isDir();
-    if (folderA && folderB)
+    // Two runs (folders, or captures of several modules) are compared function by function.
+    const bool runA = DumpFiles::isRun(files[0]);
+    const bool runB = DumpFiles::isRun(files[1]);
+    if (runA && runB)
         return runRunDiff(files[0], files[1], json, options.top, *failAboveDelta,
                           failOnLostDonation, failOn, threads);
-    if (folderA || folderB)
-        return fail(QStringLiteral("diff compares two dumps or two folders, not one of each"), 1);
+    if (runA || runB)
+        return fail(QStringLiteral("diff compares two dumps or two runs (folders, or captures of "
+                                   "several modules), not one of each"),
+                    1);
     // Both files at once, each on half the threads.
     const int half = std::max(1, threadsFor(threads) / 2);
     LoadedDump a;

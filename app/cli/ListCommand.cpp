@@ -5,6 +5,7 @@
 #include "analysis/MemoryAnalysis.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
+#include "parse/XPlaneModules.h"
 #include "report/JsonWriter.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
@@ -37,9 +38,12 @@ int runList(const Args &args, int threads)
         return fail(QStringLiteral("list needs a DIR (an --xla_dump_to folder)\n") +
                         cli::usageOf(u"list"),
                     1);
-    if (!QFileInfo(dir).isDir())
-        return fail(dir + (QFileInfo::exists(dir) ? QStringLiteral(": is not a folder")
-                                                  : QStringLiteral(": no such folder")),
+    // A folder, or a profiler capture (its modules, named `capture#NAME`).
+    const bool capture = XPlaneModules::isCaptureName(dir.toStdString()) && QFileInfo(dir).isFile();
+    if (!QFileInfo(dir).isDir() && !capture)
+        return fail(dir + (QFileInfo::exists(dir)
+                               ? QStringLiteral(": is neither a folder nor a profiler capture")
+                               : QStringLiteral(": no such folder")),
                     2);
     const Stopwatch clock;
     const DumpFiles found = DumpFiles::collect({dir});
@@ -53,7 +57,7 @@ int runList(const Args &args, int threads)
     };
     const std::size_t count = static_cast<std::size_t>(found.files.size());
     std::vector<Entry> entries(count);
-    const QString prefix = QDir(dir).path() + QLatin1Char('/');
+    const QString prefix = (capture ? QFileInfo(dir).path() : QDir(dir).path()) + QLatin1Char('/');
     for (std::size_t i = 0; i < count; ++i) {
         const auto at = static_cast<qsizetype>(i);
         entries[i].file = found.files[at];

@@ -511,6 +511,35 @@ private Q_SLOTS:
                  QStringLiteral("jit_random_normal(12)"));
         QCOMPARE(rows[0].toObject().value(QStringLiteral("held_bytes")).toInteger(), 92164);
         QCOMPARE(rows[1].toObject().value(QStringLiteral("held_bytes")).toInteger(), 3136);
+        // The capture itself is a run to every command (issue 60: `list CAPTURE` said "is not
+        // a folder", and told the user to run `list CAPTURE`): list, summary, fit, and diff of
+        // two captures, run against run.
+        const QString cap = QString::fromStdString(capture);
+        const testutil::CliRun listCapture =
+            testutil::runBufferscope({QStringLiteral("list"), cap, QStringLiteral("--json")});
+        QVERIFY2(listCapture.code == 0, listCapture.err.constData());
+        const QJsonArray capRows = QJsonDocument::fromJson(listCapture.out).array();
+        QCOMPARE(capRows.size(), 2);
+        QCOMPARE(capRows[0].toObject().value(QStringLiteral("held_bytes")).toInteger(), 92164);
+        QCOMPARE(capRows[0].toObject().value(QStringLiteral("files")).toArray().first().toString(),
+                 QStringLiteral("host0.xplane.pb#jit_random_normal(12)"));
+        const testutil::CliRun summary =
+            testutil::runBufferscope({QStringLiteral("summary"), cap, QStringLiteral("--json")});
+        QVERIFY2(summary.code == 0, summary.err.constData());
+        const testutil::CliRun fit =
+            testutil::runBufferscope({QStringLiteral("fit"), cap, QStringLiteral("--limit"),
+                                      QStringLiteral("90000"), QStringLiteral("--json")});
+        // 92164 held by jit_random_normal(12), more than 90000: it does not fit.
+        QCOMPARE(fit.code, 3);
+        const testutil::CliRun runs =
+            testutil::runBufferscope({QStringLiteral("diff"), cap, cap, QStringLiteral("--json")});
+        QVERIFY2(runs.code == 0, runs.err.constData());
+        const QJsonObject runDiff = QJsonDocument::fromJson(runs.out).object();
+        QCOMPARE(runDiff.value(QStringLiteral("paired_compiles")).toInteger(), 2);
+        QCOMPARE(runDiff.value(QStringLiteral("unchanged_compiles")).toInteger(), 2);
+        const testutil::CliRun mixed = testutil::runBufferscope(
+            {QStringLiteral("diff"), cap, QString::fromStdString(samplePath("tpu_unstack"))});
+        QCOMPARE(mixed.code, 1);
         // Not a capture, and a capture cut short: a sentence, never a crash.
         QVERIFY(XPlaneModules::read("BufferAssignment:\n", &error).empty());
         QVERIFY(!error.empty());

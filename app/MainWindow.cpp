@@ -641,6 +641,11 @@ void MainWindow::showError(const QString &path, const QString &error)
     box->open();
 }
 
+void MainWindow::rememberRecent(const QString &path)
+{
+    m_recent->add(path);
+}
+
 QStringList MainWindow::recentFiles() const
 {
     return m_recent->files();

@@ -124,6 +124,7 @@ public:
     void sizeToScreen();
     /// The folder of the dump on screen; empty for none or the embedded sample.
     QString shownFolder() const override;
+    void rememberRecent(const QString &path) override;
     /// Says that `path` could not be opened, in a message box and on stderr.
     void showError(const QString &path, const QString &error) override;
 

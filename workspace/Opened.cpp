@@ -4,6 +4,7 @@
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
+#include "parse/XPlaneModules.h"
 
 namespace bufferscope {
 
@@ -45,7 +46,12 @@ Opened Opened::classify(const QStringList &paths)
             out.reports.push_back(readReport(path));
             break;
         case FileKind::Folder:
+            out.runs << path;
+            rest << path;
+            break;
         case FileKind::Dump:
+            if (XPlaneModules::isCaptureName(path.toStdString()))
+                out.runs << path;
             rest << path;
             break;
         }

@@ -36,6 +36,9 @@ struct Opened
     DumpFiles modules;
     /// Logs or files that could not be read ("PATH: why").
     QStringList problems;
+    /// The paths given that are runs, folders and profiler captures, as given (what Open
+    /// Recent records: a capture's modules are not files of their own).
+    QStringList runs;
 
     bool isEmpty() const
     {

@@ -53,6 +53,9 @@ void OpenFlow::openPath(const QString &path)
 
 void OpenFlow::openClassified(const Opened &opened)
 {
+    // A folder or a capture is recorded as what was opened, not only the module shown.
+    for (const QString &run : opened.runs)
+        m_window->rememberRecent(run);
     for (const QString &problem : opened.problems)
         m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
     for (const Opened::Report &r : opened.reports)

@@ -2,6 +2,7 @@
 
 #include "WindowServices.h"
 #include "models/QtText.h"
+#include "parse/XPlaneModules.h"
 
 #include <QFileInfo>
 #include <QMenu>
@@ -41,10 +42,18 @@ void RecentFiles::fill()
     m_menu->clear();
     const QStringList recent = files();
     for (const QString &path : recent) {
-        QAction *a = m_menu->addAction(QFileInfo(path).fileName(), this,
-                                       [this, path] { m_window->openPaths({path}); });
+        // A capture's module (`capture.xplane.pb#NAME`) exists when its capture does; a folder
+        // is named as one.
+        const std::string onDisk = path.toStdString();
+        const QString file = XPlaneModules::isModulePath(onDisk)
+                                 ? path.left(path.lastIndexOf(QStringLiteral(".xplane.pb#")) + 10)
+                                 : path;
+        const QFileInfo info(file);
+        QAction *a = m_menu->addAction(info.isDir() ? info.fileName() + QLatin1Char('/')
+                                                    : QFileInfo(path).fileName(),
+                                       this, [this, path] { m_window->openPaths({path}); });
         a->setToolTip(plainToolTip(path));
-        a->setEnabled(QFileInfo::exists(path));
+        a->setEnabled(info.exists());
     }
     if (recent.isEmpty())
         m_menu->addAction(tr("(none yet)"))->setEnabled(false);

@@ -35,6 +35,8 @@ public:
     virtual void showError(const QString &path, const QString &error) = 0;
     /// The folder of the dump on screen; empty for none or the embedded sample.
     virtual QString shownFolder() const = 0;
+    /// Records a run (a folder, a capture) the user opened in File ▸ Open Recent.
+    virtual void rememberRecent(const QString &path) = 0;
 };
 
 } // namespace bufferscope

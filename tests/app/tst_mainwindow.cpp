@@ -201,6 +201,34 @@ private Q_SLOTS:
         QCOMPARE(w.recentFiles().value(0), QFileInfo(sample("tpu_unstack")).absoluteFilePath());
     }
 
+    // Open Recent records a run as what was opened (issue 60): a profiler capture, whose
+    // modules are no files of their own, is there, and its entry is enabled.
+    void recentRecordsRuns()
+    {
+        QSettings().remove(QStringLiteral("recentFiles"));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString capture =
+            QStringLiteral(BUFFERSCOPE_TEST_DATA
+                           "/binary/profile/plugins/profile/2026_11_27_23_00_00/host0.xplane.pb");
+        w.openPaths({capture});
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().dump, 20000);
+        QTRY_VERIFY(w.recentFiles().contains(QFileInfo(capture).absoluteFilePath()));
+        QMenu *recent = nullptr;
+        for (QMenu *m : w.findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QMetaObject::invokeMethod(recent, "aboutToShow");
+        int enabled = 0;
+        for (QAction *a : recent->actions())
+            if (a->text().contains(QStringLiteral("xplane.pb")))
+                enabled += a->isEnabled() ? 1 : -100;
+        QVERIFY2(enabled >= 1, qPrintable(w.recentFiles().join(QLatin1Char('\n'))));
+        QSettings().remove(QStringLiteral("recentFiles"));
+    }
+
     void viewsAreFilledBeforeTheDumpIsCurrent()
     {
         MainWindow w;

@@ -64,7 +64,7 @@ public:
     /// windows.
     void openPaths(const QStringList &paths) override;
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
-    void openPath(const QString &path);
+    void openPath(const QString &path) override;
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
     void openListed(const DumpFiles &found) override;
     void openEmbeddedSample();
@@ -80,6 +80,7 @@ public:
     class FitView *showDeviceFit(const QString &limit = {});
     /// Tools ▸ Run Summary (RunFlow).
     RunFlow *runFlow() const { return m_run; }
+    FitFlow *fitFlow() const { return m_fit; }
     /// Exports `view` without asking; returns false and shows why on failure. A CSV is made
     /// and written in the background (ChartView::writeCsvInBackground): true means it was
     /// started, and the status bar or a warning says how it ended.

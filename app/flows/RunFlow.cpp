@@ -54,8 +54,9 @@ RunDiffView *RunFlow::compareRuns(const QString &other)
             [this](const QString &before, const QString &after) {
                 m_workspace->compareFiles(before, after);
             });
+    // A module of either run opens as one of the Modules dock would: the run stays listed.
     connect(view, &RunDiffView::openModule, this,
-            [this](const QString &file) { m_window->openPaths({file}); });
+            [this](const QString &file) { m_window->openPath(file); });
     view->setReading(tr("Reading both runs and comparing them: %1 and %2…").arg(folder, other));
     view->show();
     QPointer<RunDiffView> guard(view);
@@ -76,8 +77,10 @@ RunSummaryView *RunFlow::show()
         files << shown.path;
     auto *view = new RunSummaryView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
+    // A module double-clicked opens as one of the Modules dock would: the run stays listed,
+    // for the Modules dock, Device Fit and the next Run Summary.
     connect(view, &RunSummaryView::moduleActivated, this,
-            [this](const QString &file) { m_window->openPaths({file}); });
+            [this](const QString &file) { m_window->openPath(file); });
     view->show();
     QString folder = m_window->shownFolder();
     if (folder.isEmpty() && !files.isEmpty())

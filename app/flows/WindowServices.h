@@ -29,6 +29,8 @@ public:
     virtual QList<ChartView *> chartViews() const = 0;
     /// Opens what the user chose (OpenFlow).
     virtual void openPaths(const QStringList &paths) = 0;
+    /// Opens one module of the run on show, as the Modules dock does: the run stays listed.
+    virtual void openPath(const QString &path) = 0;
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
     virtual void openListed(const DumpFiles &found) = 0;
     /// Says that `path` could not be opened, in a message box and on stderr.

@@ -26,6 +26,7 @@
 #include "Workspace.h"
 #include "core/DumpText.h"
 #include "core/EditedDumps.h"
+#include "flows/FitFlow.h"
 #include "flows/LoadStatus.h"
 #include "flows/RunFlow.h"
 #include "models/BreakdownTreeModel.h"
@@ -450,6 +451,10 @@ private Q_SLOTS:
         Q_EMIT run->functions()->itemActivated(run->functions()->topLevelItem(1), 0);
         QVERIFY(
             waitLoaded(w, QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_optimizations")));
+        // ...and keeps the run (issue 60: the folder was dropped for the one module): the
+        // Modules dock and the next Run Summary still have the four.
+        QCOMPARE(w.fitFlow()->moduleFiles().size(), 4);
+        QCOMPARE(tree->topLevelItemCount(), 2);
         run->close();
 
         // File ▸ Compare With Another Run: the same folder with jit_step compiled twice, not

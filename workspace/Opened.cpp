@@ -1,5 +1,6 @@
 #include "Opened.h"
 
+#include "OomJoin.h"
 #include "parse/FileKind.h"
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
@@ -37,7 +38,7 @@ Opened Opened::classify(const QStringList &paths)
             MappedFile file;
             std::string error;
             if (file.open(path.toStdString(), error))
-                out.oomLogs.push_back({path, std::string(file.data())});
+                out.oomLogs.push_back({path, oomFindingsOf(path, std::string(file.data()))});
             else
                 out.problems << path + QStringLiteral(": ") + QString::fromStdString(error);
             break;

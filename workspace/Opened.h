@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "parse/MemoryUsageReport.h"
+#include "report/OomReport.h"
 
 #include <QList>
 #include <QString>
@@ -17,11 +18,12 @@ namespace bufferscope {
 /// at once for the commands and the tests.
 struct Opened
 {
-    /// Out-of-memory logs, with their text (the window parses the messages).
+    /// Out-of-memory logs, their messages read (on the job: a long log is never parsed on
+    /// the GUI thread).
     struct Log
     {
         QString path;
-        std::string text;
+        OomFindings findings;
     };
     /// XLA's memory-usage reports without their dump, read.
     struct Report

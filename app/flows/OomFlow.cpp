@@ -21,7 +21,12 @@ OomFlow::OomFlow(WindowServices *window, Workspace *workspace)
 
 bool OomFlow::open(const QString &name, const std::string &text, const DumpFiles &dumps)
 {
-    OomFindings findings = oomFindingsOf(name, text);
+    return open(oomFindingsOf(name, text), dumps);
+}
+
+bool OomFlow::open(OomFindings findings, const DumpFiles &dumps)
+{
+    const QString name = QString::fromStdString(findings.file);
     if (findings.log.messages.empty()) {
         m_window->showError(
             name, tr("No out-of-memory message in it: BufferScope reads XLA's GPU \"Out of "

@@ -31,6 +31,8 @@ public:
     /// `dumps` are weighed against it, else the module on screen. False, with the error
     /// shown, when the text holds no message.
     bool open(const QString &name, const std::string &text, const DumpFiles &dumps = {});
+    /// The same for messages already read (Opened::Log, read on a job).
+    bool open(OomFindings findings, const DumpFiles &dumps = {});
     /// The message window opened last, while it is open.
     OomView *last() const { return m_last; }
     /// The main window shows a dump: the module a message is about is selected in it.

@@ -44,7 +44,7 @@ void OpenFlow::openPath(const QString &path)
         for (const QString &problem : opened.problems)
             m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
         for (const Opened::Log &log : opened.oomLogs)
-            m_oom->open(log.path, log.text);
+            m_oom->open(log.findings);
         // A module chosen in the Modules dock loads without the list being made again.
         for (const QString &file : opened.modules.files)
             m_workspace->load(file);
@@ -63,7 +63,7 @@ void OpenFlow::openClassified(const Opened &opened)
     // An out-of-memory log among them: its window, with the rest as where its module is.
     if (!opened.oomLogs.isEmpty()) {
         for (const Opened::Log &log : opened.oomLogs)
-            m_oom->open(log.path, log.text, opened.modules);
+            m_oom->open(log.findings, opened.modules);
         return;
     }
     if (!opened.modules.files.isEmpty() || !opened.modules.problems.isEmpty())

@@ -526,7 +526,10 @@ private Q_SLOTS:
         const Opened opened = Opened::classify({log, dumps, lone});
         QCOMPARE(opened.oomLogs.size(), 1);
         QCOMPARE(opened.oomLogs.front().path, log);
-        QVERIFY(opened.oomLogs.front().text.starts_with("[1,0]<stderr>:Compilation failure"));
+        // Its messages read on the job: the log's one, its line 1, the TPU compile-time form.
+        QCOMPARE(opened.oomLogs.front().findings.log.messages.size(), std::size_t{1});
+        QCOMPARE(opened.oomLogs.front().findings.log.messages.front().line, 1);
+        QCOMPARE(opened.oomLogs.front().findings.file, log.toStdString());
         QCOMPARE(opened.reports.size(), 1);
         QVERIFY(opened.reports.front().report);
         QCOMPARE(opened.reports.front().report->totalBytes, std::int64_t{1024});

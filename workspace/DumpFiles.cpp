@@ -177,11 +177,11 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
                 kept.push_back(&f);
         }
         if (kept.empty())
-            out.problems << QStringLiteral("%1: no buffer-assignment dumps in this folder "
-                                           "(expected files named *buffer-assignment.txt, "
-                                           "*after_optimizations.hlo.pb, *.hlo_proto.pb or "
-                                           "*.xplane.pb)")
-                                .arg(path);
+            out.problems << OpenProblem{
+                path, QStringLiteral("no buffer-assignment dumps in this folder "
+                                     "(expected files named *buffer-assignment.txt, "
+                                     "*after_optimizations.hlo.pb, *.hlo_proto.pb or "
+                                     "*.xplane.pb)")};
         // Largest modules first: they are the ones that run out of memory.
         std::stable_sort(kept.begin(), kept.end(),
                          [](const Found *a, const Found *b) { return a->size > b->size; });

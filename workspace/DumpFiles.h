@@ -13,10 +13,19 @@ namespace bufferscope {
 /// they gave. Measured in tests/bench/README.md, "A folder of modules".
 constexpr qint64 kReadAloneFrom = qint64{16} << 20;
 
+/// Something opened that could not be used: the path and what is wrong, apart (a path may hold
+/// a ':').
+struct OpenProblem
+{
+    QString path;
+    QString message;
+    QString text() const { return path + QStringLiteral(": ") + message; } ///< "PATH: message"
+};
+
 struct DumpFiles
 {
     QStringList files;
-    QStringList problems; ///< e.g. "DIR: no buffer-assignment dumps in this folder"
+    QList<OpenProblem> problems; ///< e.g. DIR, "no buffer-assignment dumps in this folder …"
     /// Per file in `files` found in a folder: its module's dump files as the listing found them
     /// (ModuleFiles::siblings without a stat: allocations, values, live ranges), and their bytes
     /// together. Empty, and -1, for a file given by name.

@@ -40,7 +40,7 @@ Opened Opened::classify(const QStringList &paths)
             if (file.open(path.toStdString(), error))
                 out.oomLogs.push_back({path, oomFindingsOf(path, std::string(file.data()))});
             else
-                out.problems << path + QStringLiteral(": ") + QString::fromStdString(error);
+                out.problems << OpenProblem{path, QString::fromStdString(error)};
             break;
         }
         case FileKind::MemoryUsageReport:

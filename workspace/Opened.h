@@ -36,8 +36,8 @@ struct Opened
     QList<Report> reports;
     /// Every other path as one file per module (folders searched, split modules once).
     DumpFiles modules;
-    /// Logs or files that could not be read ("PATH: why").
-    QStringList problems;
+    /// Logs or files that could not be read.
+    QList<OpenProblem> problems;
     /// The paths given that are runs, folders and profiler captures, as given (what Open
     /// Recent records: a capture's modules are not files of their own).
     QStringList runs;

@@ -94,7 +94,8 @@ RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t t
 {
     const DumpFiles found = DumpFiles::collect({folder});
     if (problems)
-        *problems += found.problems;
+        for (const OpenProblem &p : found.problems)
+            *problems << p.text();
     std::vector<RunSummary::Module> modules(static_cast<std::size_t>(found.files.size()));
     readEach(found.files, threads, cancel, [&](qsizetype i, RunSummary::Module m) {
         modules[static_cast<std::size_t>(i)] = std::move(m);

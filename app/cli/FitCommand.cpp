@@ -120,8 +120,8 @@ int runFit(const Args &args, int threads)
     }
 
     const DumpFiles found = DumpFiles::collect(inputs);
-    for (const QString &p : found.problems)
-        cli::fail(p, 0);
+    for (const OpenProblem &p : found.problems)
+        cli::fail(p.text(), 0);
     std::vector<DeviceFit::Module> modules;
     bool truncated = false;
     int status = 0;

@@ -154,8 +154,8 @@ int runList(const Args &args, int threads)
                safetext::forTerminal(dir.toStdString()) +
                "; held: what the device holds while it runs (argument + output - alias + temp)\n";
     }
-    for (const QString &p : found.problems)
-        cli::fail(p, 0);
+    for (const OpenProblem &p : found.problems)
+        cli::fail(p.text(), 0);
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (entries.empty())
         return 2;

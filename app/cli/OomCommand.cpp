@@ -36,8 +36,8 @@ int runOom(const Args &args, int threads)
     int status = 0;
     if (!dumps.isEmpty()) {
         const DumpFiles found = DumpFiles::collect(dumps);
-        for (const QString &p : found.problems)
-            cli::fail(p, 0);
+        for (const OpenProblem &p : found.problems)
+            cli::fail(p.text(), 0);
         QStringList errors;
         weighModules(findings, found.files, errors, nullptr, threads);
         for (const QString &e : errors)

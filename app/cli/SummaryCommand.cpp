@@ -42,8 +42,8 @@ int runSummary(const Args &args, int threads)
         return fail(dir + QStringLiteral(": no such folder"), 2);
     const Stopwatch clock;
     const DumpFiles found = DumpFiles::collect({dir});
-    for (const QString &p : found.problems)
-        fail(p, 0);
+    for (const OpenProblem &p : found.problems)
+        fail(p.text(), 0);
     if (found.files.isEmpty())
         return 2;
     keepHeapBetweenLoads();

@@ -41,8 +41,8 @@ void OpenFlow::openPath(const QString &path)
     m_workspace->open({path}, this, [this](const Opened &opened) {
         for (const Opened::Report &r : opened.reports)
             openReport(r);
-        for (const QString &problem : opened.problems)
-            m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
+        for (const OpenProblem &problem : opened.problems)
+            m_window->showError(problem.path, problem.text());
         for (const Opened::Log &log : opened.oomLogs)
             m_oom->open(log.findings);
         // A module chosen in the Modules dock loads without the list being made again.
@@ -56,8 +56,8 @@ void OpenFlow::openClassified(const Opened &opened)
     // A folder or a capture is recorded as what was opened, not only the module shown.
     for (const QString &run : opened.runs)
         m_window->rememberRecent(run);
-    for (const QString &problem : opened.problems)
-        m_window->showError(problem.section(QLatin1Char(':'), 0, 0), problem);
+    for (const OpenProblem &problem : opened.problems)
+        m_window->showError(problem.path, problem.text());
     for (const Opened::Report &r : opened.reports)
         openReport(r);
     // An out-of-memory log among them: its window, with the rest as where its module is.
@@ -88,13 +88,15 @@ void OpenFlow::openReport(const Opened::Report &r)
 
 void OpenFlow::openListed(const DumpFiles &found)
 {
+    QStringList said;
+    for (const OpenProblem &p : found.problems)
+        said << p.text();
     if (!found.problems.isEmpty() && found.files.isEmpty()) {
-        m_window->showError(found.problems.front().section(QLatin1Char(':'), 0, 0),
-                            found.problems.join(QLatin1Char('\n')));
+        m_window->showError(found.problems.front().path, said.join(QLatin1Char('\n')));
         return;
     }
     if (!found.problems.isEmpty())
-        m_window->status()->showMessage(found.problems.join(QStringLiteral("; ")), 10000);
+        m_window->status()->showMessage(said.join(QStringLiteral("; ")), 10000);
     m_fit->setModuleFiles(found.files);
     m_openLargestWhenRead = false;
     if (found.files.size() == 1) {

@@ -490,6 +490,22 @@ private Q_SLOTS:
                                      QStringLiteral("n.live-range.txt")}));
     }
 
+    // A problem keeps its path apart from its message (issue 60: "PATH: message" was cut at the
+    // first ':', so a folder named "run:2" was reported as "run").
+    void problemsKeepTheirPath()
+    {
+        QTemporaryDir dir;
+        const QString empty = dir.filePath(QStringLiteral("run:2 a: b"));
+        QVERIFY(QDir().mkpath(empty));
+        const Opened opened = Opened::classify({empty});
+        QCOMPARE(opened.modules.problems.size(), 1);
+        QCOMPARE(opened.modules.problems.front().path, empty);
+        QVERIFY(opened.modules.problems.front().message.startsWith(
+            QStringLiteral("no buffer-assignment dumps in this folder")));
+        QCOMPARE(opened.modules.problems.front().text(),
+                 empty + QStringLiteral(": ") + opened.modules.problems.front().message);
+    }
+
     void everyPathIsClassifiedOnce()
     {
         // One way in (core/parse/FileKind, workspace/Opened): what each path is, decided once,

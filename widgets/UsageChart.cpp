@@ -390,6 +390,7 @@ void UsageChart::plotSpace()
 {
     m_live->data()->clear();
     m_logicalGraph->data()->clear();
+    uncrowd();
     for (QCPAbstractItem *item : std::initializer_list<QCPAbstractItem *>{
              m_peak, m_peakLabel, m_printedPeak, m_printedPeakLabel})
         item->setVisible(false);
@@ -474,6 +475,7 @@ void UsageChart::resetZoom()
 
 void UsageChart::showValue(int value)
 {
+    uncrowd();
     m_valueBand->setVisible(false);
     m_valueLabel->setVisible(false);
     m_marks->clear();

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QPair>
+#include <QSet>
 #include <QStringList>
 #include <qcustomplot.h>
 
@@ -169,6 +170,11 @@ private:
     int m_labelRows = kLabelRows;
     /// Each label's words, and fewer words for where the first do not fit.
     QHash<QCPItemText *, QStringList> m_labelTexts;
+    /// Labels hidden because no free place was left for them with the most room the chart
+    /// keeps (a short chart, large fonts): hidden rather than drawn over another label, shown
+    /// again at the next layout (uncrowd) or when their own state is set.
+    QSet<QCPItemText *> m_crowded;
+    void uncrowd();
     mutable std::array<double, 10> m_skylineKey{};
     mutable std::vector<double> m_skyline;
     int m_memorySpace = 0; ///< the one plotted

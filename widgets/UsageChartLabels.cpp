@@ -101,6 +101,7 @@ void UsageChart::placeBudget()
     // temp allocation's packing loss and the outputs held whole.
     const qint64 held = space ? heldBytes() : 0;
     const bool showHeld = held > 0;
+    uncrowd(); // the labels' own state, set below, comes first
     m_heldLine->setVisible(showHeld);
     m_heldLabel->setVisible(showHeld);
     if (showHeld) {
@@ -241,8 +242,16 @@ const std::vector<double> &UsageChart::skyline() const
     return top;
 }
 
+void UsageChart::uncrowd()
+{
+    for (QCPItemText *label : std::as_const(m_crowded))
+        label->setVisible(true);
+    m_crowded.clear();
+}
+
 bool UsageChart::updateLabels()
 {
+    uncrowd(); // each layout tries every label again
     // The plot's height may have changed since the axis was fitted (a resize, the legend
     // wrapping): the room kept above the data follows it.
     // Laid out at once with the new axis (the axis rect keeps its size): one replot follows,
@@ -296,6 +305,16 @@ bool UsageChart::updateLabels()
                 }
                 return;
             }
+        }
+        // Nowhere free, and the chart keeps no more room above the data: hidden, never drawn
+        // over another label (its line and legend key stay, with their tooltips).
+        if (m_labelRows >= kMaxLabelRows) {
+            if (label->text() != texts.front())
+                label->setText(texts.front());
+            label->setVisible(false);
+            m_crowded.insert(label);
+            moved = true;
+            return;
         }
         // Nowhere free: in its words where it would go best; the next fit makes room
         // (m_labelRows).

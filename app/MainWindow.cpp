@@ -20,7 +20,6 @@
 #include "ValueTableView.h"
 #include "WarningsView.h"
 #include "Workspace.h"
-#include "cli/Output.h"
 #include "flows/ChartExportFlow.h"
 #include "flows/DockLayout.h"
 #include "flows/FileNotice.h"
@@ -632,7 +631,8 @@ void MainWindow::showError(const QString &path, const QString &error)
     m_modules->setKnownResult(path, unreadable);
     m_status->stopped(tr("Could not open %1").arg(QFileInfo(path).fileName()));
     m_notice->openFailed(path, current());
-    cli::fail(error, 0);
+    spdlog::debug("could not open: {}", error.toStdString());
+    Q_EMIT errorShown(error);
     // Window-modal but not blocking: loading, tests and --screenshot runs carry on.
     auto *box = new QMessageBox(QMessageBox::Critical, tr("Cannot open dump"), error,
                                 QMessageBox::Ok, this);

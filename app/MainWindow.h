@@ -148,6 +148,9 @@ Q_SIGNALS:
     void deviceFitReady(QWidget *view);
     /// Every view shows the dump that current() now returns.
     void dumpShown();
+    /// An error was shown in the window (a message box): for a headless host to say it too
+    /// (ScreenshotMode writes it on stderr).
+    void errorShown(const QString &error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -4,20 +4,21 @@
 #include "MainWindow.h"
 #include "ValueInspector.h"
 #include "Workspace.h"
+#include "cli/Output.h"
 #include "models/Selection.h"
 
 #include <QApplication>
 #include <QTextBrowser>
 #include <QTimer>
 
-#include <cstdio>
-
 namespace bufferscope {
 
 namespace {
+/// On stderr as every command says things: each line made safe for a terminal (a file's name
+/// or text is never a control sequence).
 void say(const QString &message)
 {
-    std::fprintf(stderr, "bufferscope: %s\n", message.toUtf8().constData());
+    cli::fail(message, 0);
 }
 } // namespace
 
@@ -28,6 +29,8 @@ ScreenshotMode::ScreenshotMode(MainWindow *window, Options options)
     // user's.
     window->resetLayout();
     window->sizeToScreen();
+    // No one sees the window's message boxes: what they say goes to stderr.
+    connect(window, &MainWindow::errorShown, this, [](const QString &error) { say(error); });
     connect(window->workspace(), &Workspace::loadFailed, this, [] { QApplication::exit(2); });
     if (!m_options.compare.isEmpty()) {
         connect(

@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartExport.h"
+#include "CliRun.h"
 #include "CompareView.h"
 #include "CsvRead.h"
 #include "DialogFolders.h"
@@ -200,6 +201,29 @@ private Q_SLOTS:
         // The current step starts at the peak (docs/FORMAT.md Part A table: step 1).
         QCOMPARE(w.selection()->currentStep(), qint64(1));
         QCOMPARE(w.recentFiles().value(0), QFileInfo(sample("tpu_unstack")).absoluteFilePath());
+    }
+
+    // An error is the window's (issue 60: the window printed it through the command line's
+    // fail): a message box, and a signal a headless host follows. --screenshot says it on
+    // stderr, each line made safe for a terminal, and exits 2.
+    void errorsAreTheWindows()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::errorShown);
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("gone\x1b[2J-buffer-assignment.txt"));
+        w.openPaths({missing});
+        QTRY_COMPARE(shown.count(), 1);
+        QVERIFY2(shown.front().front().toString().contains(missing),
+                 qPrintable(shown.front().front().toString()));
+        const testutil::CliRun shot = testutil::runBufferscope(
+            {missing, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(shot.code, 2);
+        QVERIFY2(shot.err.contains("gone"), shot.err.constData());
+        QVERIFY2(!shot.err.contains('\x1b'), shot.err.constData());
+        for (QWidget *box : QApplication::topLevelWidgets())
+            if (qobject_cast<QMessageBox *>(box))
+                box->close();
     }
 
     // Open Recent records a run as what was opened (issue 60): a profiler capture, whose

@@ -301,11 +301,7 @@ bool FitView::setLimit(const QString &text)
         return false;
     }
     m_limitChosen = true;
-    setLimitBytes(bytes);
-    if (!note.isEmpty()) {
-        m_limitNote = note;
-        recompute();
-    }
+    setLimitBytes(bytes, note); // a device's own note; a size is noted by its entry
     return true;
 }
 

@@ -1,17 +1,14 @@
 #pragma once
 
+#include "open/Catalog.h"
+#include "open/ModuleReader.h"
+
+#include <QList>
 #include <QStringList>
 
-namespace bufferscope {
+#include <vector>
 
-/// Turns what the user opened (files and --xla_dump_to folders) into one file per module:
-/// folders and their direct subfolders are searched for buffer-assignment dumps, the three files of
-/// a 2026 split module count once, and folders list their largest modules first.
-/// A module of at least this many bytes is read on every thread, alone; smaller ones are read
-/// one per thread, side by side, on the parse's serial path (`list`, the Modules dock's scan):
-/// a folder's modules are mostly small, and helper threads started per file cost more than
-/// they gave. Measured in tests/bench/README.md, "A folder of modules".
-constexpr qint64 kReadAloneFrom = qint64{16} << 20;
+namespace bufferscope {
 
 /// Something opened that could not be used: the path and what is wrong, apart (a path may hold
 /// a ':').
@@ -22,29 +19,30 @@ struct OpenProblem
     QString text() const { return path + QStringLiteral(": ") + message; } ///< "PATH: message"
 };
 
+/// The catalog's modules (open/Catalog) as the window's and the commands' Qt side holds them:
+/// one entry per module, its address in `files`, the reference the reader takes in `refs`.
 struct DumpFiles
 {
     QStringList files;
     QList<OpenProblem> problems; ///< e.g. DIR, "no buffer-assignment dumps in this folder …"
-    /// Per file in `files` found in a folder: its module's dump files as the listing found them
-    /// (ModuleFiles::siblings without a stat: allocations, values, live ranges), and their bytes
-    /// together. Empty, and -1, for a file given by name.
+    /// Per file in `files` found in a folder: its module's files as the listing found them
+    /// (allocations, values, live ranges; a capture's module by its address), and their
+    /// bytes together. Empty, and -1, for a file given by name.
     QList<QStringList> members;
     QList<qint64> bytes;
+    /// Per file in `files`: the module as the catalog found it.
+    std::vector<ModuleRef> refs;
 
+    /// Every path given as modules: folders and captures listed, every other file a module.
     static DumpFiles collect(const QStringList &paths);
-    /// Whether `path` is a run rather than one module: a folder, or a profiler capture of more
-    /// than one module (what `list`, `summary` and a run `diff` take).
+    static DumpFiles of(const Catalog &catalog);
+    /// Catalog::isRun.
     static bool isRun(const QString &path);
     /// One module's file, known to be one (no listing).
-    static DumpFiles ofFile(const QString &path)
-    {
-        DumpFiles one;
-        one.files << path;
-        one.members << QStringList();
-        one.bytes << -1;
-        return one;
-    }
+    static DumpFiles ofFile(const QString &path);
+    /// The references of addresses handed back by a view (Catalog::refOf each).
+    static std::vector<ModuleRef> refsOf(const QStringList &files);
+    void append(const ModuleRef &ref);
 };
 
 } // namespace bufferscope

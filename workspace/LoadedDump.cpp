@@ -3,8 +3,9 @@
 #include "DumpFiles.h"
 #include "Opened.h"
 #include "analysis/MemoryAnalysis.h"
+#include "open/Catalog.h"
+#include "open/ModuleReader.h"
 #include "parse/DumpParser.h"
-#include "parse/FileKind.h"
 #include "report/Report.h"
 #include "util/Parallel.h"
 #include "util/Stopwatch.h"
@@ -36,8 +37,6 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::a
 
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options)
 {
-    const std::atomic<bool> *const cancel = options.cancel;
-    const int threads = options.threads;
     LoadResult result;
     if (path.startsWith(QLatin1Char(':'))) {
         QFile file(path);
@@ -54,8 +53,16 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseO
             error = path + QStringLiteral(": is a directory; open one dump file from it");
             return false;
         }
-        result = DumpParser::loadFile(path.toStdString(), options);
+        result = ModuleReader::loadPath(path.toStdString(), options);
     }
+    return finishLoad(std::move(result), path, out, error, options);
+}
+
+bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString &error,
+                const ParseOptions &options)
+{
+    const std::atomic<bool> *const cancel = options.cancel;
+    const int threads = options.threads;
     if (result.cancelled)
         return false;
     if (!result.ok()) {
@@ -104,56 +111,75 @@ bool ModuleFigures::ranksAbove(const ModuleFigures &a, const QString &fileA, con
     return ka != kb ? ka > kb : fileA < fileB;
 }
 
+namespace {
+
+ParseOptions figureOptions(const std::atomic<bool> *cancel, int threads)
+{
+    ParseOptions options;
+    options.cancel = cancel;
+    options.threads = threads;
+    options.companions = false;
+    options.usedValues = false;
+    return options;
+}
+
+/// A module of which only the memory-usage report is here (a folder's listing keeps a module's
+/// report only when none of its dump files is beside it): its total, no peak.
+ModuleFigures reportFigures(const QString &path)
+{
+    ModuleFigures figures;
+    const Opened::Report report = Opened::readReport(path);
+    figures.status =
+        report.report ? ModuleFigures::Status::Read : ModuleFigures::Status::Unreadable;
+    figures.error = report.error;
+    figures.reportOnly = true;
+    figures.held = -1;
+    figures.files = 1;
+    if (report.report)
+        figures.total = report.report->totalBytes;
+    return figures;
+}
+
+ModuleFigures figuresOf(LoadResult result, const QString &path, const ParseOptions &options)
+{
+    ModuleFigures figures;
+    LoadedDump loaded;
+    QString error;
+    if (!finishLoad(std::move(result), path, loaded, error, options)) {
+        figures.status = error.isEmpty() ? ModuleFigures::Status::NotRead
+                                         : ModuleFigures::Status::Unreadable; // cancelled
+        figures.error = error;
+        return figures;
+    }
+    return ModuleFigures::of(loaded);
+}
+
+} // namespace
+
 ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
     ModuleFigures figures;
     figures.status = Status::NotRead;
     if (cancel && cancel->load())
         return figures;
-    if (FileKinds::isLoneMemoryUsageReport(path.toStdString())) {
-        // A module of which only the memory-usage report is here (a folder's listing keeps a
-        // module's report only when none of its dump files is beside it): its total, no peak.
-        const Opened::Report report = Opened::readReport(path);
-        figures.status = report.report ? Status::Read : Status::Unreadable;
-        figures.error = report.error;
-        figures.reportOnly = true;
-        figures.held = -1;
-        figures.files = 1;
-        if (report.report)
-            figures.total = report.report->totalBytes;
-        return figures;
-    }
-    ParseOptions options;
-    options.cancel = cancel;
-    options.threads = threads;
-    options.companions = false;
-    options.usedValues = false;
-    LoadedDump loaded;
-    QString error;
-    if (!loadDump(path, loaded, error, options)) {
-        figures.status = error.isEmpty() ? Status::NotRead : Status::Unreadable; // cancelled
-        figures.error = error;
-        return figures;
-    }
-    return of(loaded);
+    const ModuleRef ref = Catalog::refOf(path.toStdString());
+    if (ref.isReport())
+        return reportFigures(path);
+    const ParseOptions options = figureOptions(cancel, threads);
+    return figuresOf(ModuleReader::load(ref, options), path, options);
 }
 
-void ModuleFigures::readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+void ModuleFigures::readEach(const std::vector<ModuleRef> &refs, int threads,
                              const std::atomic<bool> *cancel,
-                             const std::function<void(qsizetype, ModuleFigures)> &done)
+                             const std::function<void(std::size_t, ModuleFigures)> &done)
 {
-    std::vector<qsizetype> alone;
-    std::vector<qsizetype> sideBySide;
-    for (qsizetype i = 0; i < files.size(); ++i)
-        (bytes.value(i, -1) >= kReadAloneFrom ? alone : sideBySide).push_back(i);
-    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    for (const qsizetype i : alone)
-        if (!stopped())
-            done(i, read(files[i], threads, cancel));
-    parallelFor(sideBySide.size(), threadsFor(threads), [&](std::size_t k) {
-        if (!stopped())
-            done(sideBySide[k], read(files[sideBySide[k]], 1, cancel));
-    });
+    ModuleReader::readEach(refs, threads, figureOptions(cancel, threads),
+                           [&](std::size_t i, LoadResult result, int used) {
+                               const QString path = QString::fromStdString(refs[i].path);
+                               done(i, refs[i].isReport() ? reportFigures(path)
+                                                          : figuresOf(std::move(result), path,
+                                                                      figureOptions(cancel, used)));
+                           });
 }
 
 } // namespace bufferscope

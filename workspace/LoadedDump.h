@@ -5,6 +5,7 @@
 #include "layout/GanttRows.h"
 #include "layout/MemoryMapLayout.h"
 #include "model/Dump.h"
+#include "open/ModuleRef.h"
 #include "parse/DumpParser.h"
 
 #include <QMetaType>
@@ -68,14 +69,12 @@ struct ModuleFigures
     /// and `bufferscope list`; `threads` as loadDump takes them.
     static ModuleFigures read(const QString &path, int threads,
                               const std::atomic<bool> *cancel = nullptr);
-    /// The one module scan, for the Modules dock and `list`: reads each of `files` (`bytes`
-    /// their sizes, -1 unknown) with read(), a module of kReadAloneFrom bytes or more alone on
-    /// every thread, the rest side by side, one per thread on the parse's serial path (helper
-    /// threads per small file cost more than they gave: tests/bench/README.md, "A folder of
-    /// modules"). `done(i, figures)` is called on the reading threads, in no set order.
-    static void readEach(const QStringList &files, const QList<qint64> &bytes, int threads,
+    /// The one module scan, for the Modules dock and `list`: each of `refs` read as read()
+    /// reads one, under ModuleReader::readEach's memory policy. `done(i, figures)` is called on
+    /// the reading threads, in no set order.
+    static void readEach(const std::vector<ModuleRef> &refs, int threads,
                          const std::atomic<bool> *cancel,
-                         const std::function<void(qsizetype, ModuleFigures)> &done);
+                         const std::function<void(std::size_t, ModuleFigures)> &done);
 };
 
 /// A module's figures as the folder scan read them (Workspace::modulesScanned).
@@ -96,6 +95,9 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error,
 /// The same with the parse's options given: what to read (ParseOptions::usedValues,
 /// companions), and the threads, cancel flag and progress, which the timeline shares.
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options);
+/// The rest of loadDump for a module already read (ModuleReader): its timeline computed.
+bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString &error,
+                const ParseOptions &options);
 
 } // namespace bufferscope
 

@@ -1,8 +1,8 @@
 #include "OomJoin.h"
 
 #include "LoadedDump.h"
+#include "open/Catalog.h"
 #include "parse/DumpParser.h"
-#include "parse/FileKind.h"
 #include "parse/ModuleFiles.h"
 #include "parse/OomMessage.h"
 
@@ -39,7 +39,7 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
                 continue;
             if (!tried[i]) {
                 tried[i] = true;
-                if (FileKinds::isLoneMemoryUsageReport(file.toStdString()))
+                if (Catalog::refOf(file.toStdString()).isReport())
                     continue; // rounded sizes only: nothing exact to match on
                 LoadedDump d;
                 QString error;

@@ -1,11 +1,9 @@
 #include "Opened.h"
 
 #include "OomJoin.h"
-#include "parse/FileKind.h"
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
-#include "parse/XPlaneModules.h"
 
 namespace bufferscope {
 
@@ -30,41 +28,25 @@ Opened::Report Opened::readReport(const QString &path)
 
 Opened Opened::classify(const QStringList &paths)
 {
+    std::vector<std::string> given;
+    for (const QString &path : paths)
+        given.push_back(path.toStdString());
+    const Catalog catalog = Catalog::of(given);
     Opened out;
-    QStringList rest;
-    for (const QString &path : paths) {
-        switch (FileKinds::of(path.toStdString())) {
-        case FileKind::OomLog: {
-            MappedFile file;
-            std::string error;
-            if (file.open(path.toStdString(), error))
-                out.oomLogs.push_back({path, oomFindingsOf(path, std::string(file.data()))});
-            else
-                out.problems << OpenProblem{path, QString::fromStdString(error)};
-            break;
-        }
-        case FileKind::MemoryUsageReport:
-            out.reports.push_back(readReport(path));
-            break;
-        case FileKind::Folder:
-            out.runs << path;
-            rest << path;
-            break;
-        case FileKind::Dump:
-            if (XPlaneModules::isCaptureName(path.toStdString()))
-                out.runs << path;
-            rest << path;
-            break;
-        }
+    for (const std::string &log : catalog.logs) {
+        const QString path = QString::fromStdString(log);
+        MappedFile file;
+        std::string error;
+        if (file.open(log, error))
+            out.oomLogs.push_back({path, oomFindingsOf(path, std::string(file.data()))});
+        else
+            out.problems << OpenProblem{path, QString::fromStdString(error)};
     }
-    if (rest.isEmpty())
-        return out;
-    out.modules = DumpFiles::collect(rest);
-    if (out.modules.files.size() == 1 &&
-        FileKinds::isLoneMemoryUsageReport(out.modules.files.front().toStdString())) {
-        out.reports.push_back(readReport(out.modules.files.front()));
-        out.modules = {};
-    }
+    for (const ModuleRef &report : catalog.reports)
+        out.reports.push_back(readReport(QString::fromStdString(report.path)));
+    for (const std::string &run : catalog.runs)
+        out.runs << QString::fromStdString(run);
+    out.modules = DumpFiles::of(catalog);
     return out;
 }
 

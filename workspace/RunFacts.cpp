@@ -46,17 +46,23 @@ std::vector<RunSummary::Parameter> signatureBeside(const std::string &path, std:
 
 } // namespace
 
-RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
+namespace {
+
+ParseOptions factOptions(const std::atomic<bool> *cancel, int threads)
 {
     ParseOptions options;
     options.cancel = cancel;
     options.threads = threads;
     options.companions = false;
     options.usedValues = true; // the collectives' opcodes and sources are in its value blocks
+    return options;
+}
+
+RunSummary::Module factsOf(LoadResult result, const std::string &file, const ParseOptions &options)
+{
     LoadedDump loaded;
     QString error;
-    const std::string file = path.toStdString();
-    if (!loadDump(path, loaded, error, options)) {
+    if (!finishLoad(std::move(result), QString::fromStdString(file), loaded, error, options)) {
         RunSummary::Module m;
         m.file = file;
         m.name = ModuleFiles::moduleName(file);
@@ -79,14 +85,24 @@ RunSummary::Module RunFacts::read(const QString &path, int threads, const std::a
     return m;
 }
 
-void RunFacts::readEach(const QStringList &files, int threads, const std::atomic<bool> *cancel,
-                        const std::function<void(qsizetype, RunSummary::Module)> &done)
+} // namespace
+
+RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
-    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    parallelFor(static_cast<std::size_t>(files.size()), threadsFor(threads), [&](std::size_t k) {
-        if (!stopped())
-            done(static_cast<qsizetype>(k), read(files[static_cast<qsizetype>(k)], 1, cancel));
-    });
+    const ParseOptions options = factOptions(cancel, threads);
+    return factsOf(ModuleReader::loadPath(path.toStdString(), options), path.toStdString(),
+                   options);
+}
+
+void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
+                        const std::atomic<bool> *cancel,
+                        const std::function<void(std::size_t, RunSummary::Module)> &done)
+{
+    ModuleReader::readEach(
+        refs, threads, factOptions(cancel, threads),
+        [&](std::size_t i, LoadResult result, int used) {
+            done(i, factsOf(std::move(result), refs[i].path, factOptions(cancel, used)));
+        });
 }
 
 RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t top,
@@ -96,10 +112,9 @@ RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t t
     if (problems)
         for (const OpenProblem &p : found.problems)
             *problems << p.text();
-    std::vector<RunSummary::Module> modules(static_cast<std::size_t>(found.files.size()));
-    readEach(found.files, threads, cancel, [&](qsizetype i, RunSummary::Module m) {
-        modules[static_cast<std::size_t>(i)] = std::move(m);
-    });
+    std::vector<RunSummary::Module> modules(found.refs.size());
+    readEach(found.refs, threads, cancel,
+             [&](std::size_t i, RunSummary::Module m) { modules[i] = std::move(m); });
     return RunSummary::of(std::move(modules), top);
 }
 

@@ -2,6 +2,7 @@
 
 #include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
+#include "open/ModuleRef.h"
 
 #include <QList>
 #include <QString>
@@ -23,11 +24,11 @@ struct RunFacts
     /// its error.
     static RunSummary::Module read(const QString &path, int threads,
                                    const std::atomic<bool> *cancel = nullptr);
-    /// Every file of a folder's listing, side by side on `threads`, one module per thread (a
-    /// run's modules are mostly small),
+    /// Every module of a run's listing, under ModuleReader::readEach's memory policy;
     /// `done(i, module)` on the reading threads as each is read, in no set order.
-    static void readEach(const QStringList &files, int threads, const std::atomic<bool> *cancel,
-                         const std::function<void(qsizetype, RunSummary::Module)> &done);
+    static void readEach(const std::vector<ModuleRef> &refs, int threads,
+                         const std::atomic<bool> *cancel,
+                         const std::function<void(std::size_t, RunSummary::Module)> &done);
     /// A folder's summary: every module read (readEach), then RunSummary::of.
     static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
                                 QStringList *problems = nullptr,

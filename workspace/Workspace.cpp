@@ -258,35 +258,30 @@ void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone do
 
 void Workspace::scanModules(const DumpFiles &found, const QString &skip)
 {
-    QStringList files;
-    QList<qint64> bytes;
-    for (qsizetype i = 0; i < found.files.size(); ++i) {
-        if (found.files[i] == skip)
-            continue;
-        files << found.files[i];
-        bytes << found.bytes.value(i, -1);
-    }
+    std::vector<ModuleRef> refs;
+    for (qsizetype i = 0; i < found.files.size(); ++i)
+        if (found.files[i] != skip)
+            refs.push_back(found.refs[static_cast<std::size_t>(i)]);
     const int threads = scanThreads();
     using Part = QList<ScannedModule>;
     m_jobs->stream<Part>(
         m_scanLane, this,
-        [files = std::move(files), bytes = std::move(bytes), threads](const JobControl &control,
-                                                                      const auto &send) {
+        [refs = std::move(refs), threads](const JobControl &control, const auto &send) {
             // Handed over a few times a second: the dock fills as they come, without a
             // GUI-thread turn per module.
             std::mutex lock;
             Part pending;
             QElapsedTimer since;
             since.start();
-            ModuleFigures::readEach(files, bytes, threads, control.flag(),
-                                    [&](qsizetype i, ModuleFigures figures) {
-                                        const std::lock_guard<std::mutex> hold(lock);
-                                        pending.push_back({files[i], std::move(figures)});
-                                        if (since.elapsed() >= 100) {
-                                            send(std::exchange(pending, {}));
-                                            since.restart();
-                                        }
-                                    });
+            ModuleFigures::readEach(
+                refs, threads, control.flag(), [&](std::size_t i, ModuleFigures figures) {
+                    const std::lock_guard<std::mutex> hold(lock);
+                    pending.push_back({QString::fromStdString(refs[i].path), std::move(figures)});
+                    if (since.elapsed() >= 100) {
+                        send(std::exchange(pending, {}));
+                        since.restart();
+                    }
+                });
             if (!pending.isEmpty())
                 send(std::move(pending));
         },
@@ -465,12 +460,13 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
         [files, threads = m_threads](const JobControl &control) {
-            std::vector<RunSummary::Module> modules(static_cast<std::size_t>(files.size()));
+            const std::vector<ModuleRef> refs = DumpFiles::refsOf(files);
+            std::vector<RunSummary::Module> modules(refs.size());
             std::mutex lock;
             std::size_t read = 0;
-            RunFacts::readEach(files, threads, control.flag(),
-                               [&](qsizetype i, RunSummary::Module m) {
-                                   modules[static_cast<std::size_t>(i)] = std::move(m);
+            RunFacts::readEach(refs, threads, control.flag(),
+                               [&](std::size_t i, RunSummary::Module m) {
+                                   modules[i] = std::move(m);
                                    const std::lock_guard<std::mutex> hold(lock);
                                    control.progress(static_cast<qint64>(++read), files.size());
                                });

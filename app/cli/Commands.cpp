@@ -1,7 +1,7 @@
 #include "Commands.h"
 
 #include "Output.h"
-#include "parse/FileKind.h"
+#include "open/Catalog.h"
 #include "parse/MappedFile.h"
 
 #include <QFileInfo>
@@ -19,7 +19,7 @@ bool loadForCommand(const QString &file, LoadedDump &out, int threads)
     QString error;
     if (!loadDump(file, out, error, nullptr, {}, threads)) {
         // Only a file that failed as a dump is sniffed: a log given where a dump belongs.
-        if (FileKinds::of(file.toStdString()) == FileKind::OomLog)
+        if (Catalog::kindOf(file.toStdString()) == FileKind::OomLog)
             error += QStringLiteral("\nit reads as an out-of-memory log: the 'oom' command reads "
                                     "those");
         cli::fail(error, 2);

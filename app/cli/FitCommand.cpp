@@ -4,7 +4,6 @@
 #include "Output.h"
 #include "analysis/DeviceFit.h"
 #include "models/ByteSize.h"
-#include "parse/FileKind.h"
 #include "parse/ModuleFiles.h"
 #include "parse/OomMessage.h"
 #include "report/FitReport.h"
@@ -125,8 +124,9 @@ int runFit(const Args &args, int threads)
     std::vector<DeviceFit::Module> modules;
     bool truncated = false;
     int status = 0;
-    for (const QString &file : found.files) {
-        if (FileKinds::isLoneMemoryUsageReport(file.toStdString())) {
+    for (qsizetype i = 0; i < found.files.size(); ++i) {
+        const QString &file = found.files[i];
+        if (found.refs[static_cast<std::size_t>(i)].isReport()) {
             cli::fail(file + QStringLiteral(": only the memory-usage report is here; "
                                             "its sizes are rounded, so it is left out"),
                       0);

@@ -61,7 +61,7 @@ int runList(const Args &args, int threads)
     for (std::size_t i = 0; i < count; ++i) {
         const auto at = static_cast<qsizetype>(i);
         entries[i].file = found.files[at];
-        entries[i].module = ModuleFiles::moduleName(found.files[at].toStdString());
+        entries[i].module = found.refs[i].name;
         // The module's files as the folder listing found them, named from the folder.
         for (const QString &f : found.members[at])
             entries[i].files.push_back(
@@ -72,9 +72,9 @@ int runList(const Args &args, int threads)
     std::atomic<std::size_t> done{0};
     std::mutex progressLock;
     const bool tty = ::isatty(fileno(stderr));
-    ModuleFigures::readEach(found.files, found.bytes, threads, nullptr,
-                            [&](qsizetype i, ModuleFigures figures) {
-                                entries[static_cast<std::size_t>(i)].figures = std::move(figures);
+    ModuleFigures::readEach(found.refs, threads, nullptr,
+                            [&](std::size_t i, ModuleFigures figures) {
+                                entries[i].figures = std::move(figures);
                                 const std::size_t n = done.fetch_add(1) + 1;
                                 if (tty) {
                                     const std::lock_guard<std::mutex> hold(progressLock);

@@ -4,7 +4,7 @@
 #include "Output.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/PeakBreakdown.h"
-#include "parse/FileKind.h"
+#include "open/Catalog.h"
 #include "report/Report.h"
 #include "report/ValueCard.h"
 #include "util/Stopwatch.h"
@@ -48,7 +48,7 @@ int runReport(const Args &args, int threads)
         return fail(QStringLiteral("report needs a FILE\n") + cli::usageOf(u"report"), 1);
     // XLA's memory-usage report without its dump: what it holds.
     if (const std::string path = file.toStdString();
-        FileKinds::of(path) == FileKind::MemoryUsageReport) {
+        Catalog::kindOf(path) == FileKind::MemoryUsageReport) {
         const Opened::Report read = Opened::readReport(file);
         if (!read.report)
             return fail(read.error, 2);

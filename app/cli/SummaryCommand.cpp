@@ -51,8 +51,8 @@ int runSummary(const Args &args, int threads)
     std::atomic<std::size_t> done{0};
     std::mutex progressLock;
     const bool tty = ::isatty(fileno(stderr));
-    RunFacts::readEach(found.files, threads, nullptr, [&](qsizetype i, RunSummary::Module m) {
-        modules[static_cast<std::size_t>(i)] = std::move(m);
+    RunFacts::readEach(found.refs, threads, nullptr, [&](std::size_t i, RunSummary::Module m) {
+        modules[i] = std::move(m);
         const std::size_t n = done.fetch_add(1) + 1;
         if (tty) {
             const std::lock_guard<std::mutex> hold(progressLock);

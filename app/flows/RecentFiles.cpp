@@ -2,7 +2,7 @@
 
 #include "WindowServices.h"
 #include "models/QtText.h"
-#include "parse/XPlaneModules.h"
+#include "open/Catalog.h"
 
 #include <QFileInfo>
 #include <QMenu>
@@ -44,9 +44,10 @@ void RecentFiles::fill()
     for (const QString &path : recent) {
         // A capture's module (`capture.xplane.pb#NAME`) exists when its capture does; a folder
         // is named as one.
-        const std::string onDisk = path.toStdString();
-        const QString file = XPlaneModules::isModulePath(onDisk)
-                                 ? path.left(path.lastIndexOf(QStringLiteral(".xplane.pb#")) + 10)
+        std::string capture;
+        std::string member;
+        const QString file = Catalog::splitMember(path.toStdString(), &capture, &member)
+                                 ? QString::fromStdString(capture)
                                  : path;
         const QFileInfo info(file);
         QAction *a = m_menu->addAction(info.isDir() ? info.fileName() + QLatin1Char('/')

@@ -1,6 +1,7 @@
 #include "analysis/RunSummary.h"
 
 #include "analysis/Collectives.h"
+#include "model/ModuleNames.h"
 
 #include <algorithm>
 #include <map>
@@ -83,39 +84,12 @@ std::string shapesText(const std::vector<RunSummary::Parameter> &parameters)
 
 std::string RunSummary::functionOf(std::string_view moduleName)
 {
-    // [<timestamp>.]module_<id>.<name>.<rest>
-    std::string_view rest = moduleName;
-    if (const std::size_t dot = rest.find('.');
-        dot != std::string_view::npos && std::all_of(rest.begin(), rest.begin() + dot, isDigit) &&
-        rest.substr(dot + 1).starts_with("module_"))
-        rest.remove_prefix(dot + 1);
-    if (!rest.starts_with("module_")) {
-        // A profiler capture's module, as XProf names it: `jit_train_step(12)`.
-        if (const std::size_t open = rest.rfind('(');
-            open != std::string_view::npos && open > 0 && rest.ends_with(")") &&
-            open + 2 < rest.size() && std::all_of(rest.begin() + open + 1, rest.end() - 1, isDigit))
-            return std::string(rest.substr(0, open));
-        return std::string(moduleName);
-    }
-    std::size_t i = 7;
-    while (i < rest.size() && isDigit(rest[i]))
-        ++i;
-    if (i == 7 || i >= rest.size() || rest[i] != '.')
-        return std::string(moduleName);
-    rest.remove_prefix(i + 1);
-    const std::size_t end = rest.find('.');
-    return std::string(end == std::string_view::npos ? rest : rest.substr(0, end));
+    return ModuleNames::functionOf(moduleName);
 }
 
 std::string RunSummary::numberOf(std::string_view moduleName)
 {
-    const std::size_t at = moduleName.find("module_");
-    if (at == std::string_view::npos)
-        return {};
-    std::size_t end = at + 7;
-    while (end < moduleName.size() && isDigit(moduleName[end]))
-        ++end;
-    return std::string(moduleName.substr(at + 7, end - at - 7));
+    return ModuleNames::numberOf(moduleName);
 }
 
 std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view text)

@@ -56,6 +56,12 @@ struct ModuleNames
     /// The same for a stem or module name already without its file suffix
     /// (`module_0294.jit_train_step.sm_8.0_gpu_after_optimizations`).
     static std::string shortNameOfStem(std::string_view stem);
+    /// The jitted function a module name carries: `jit_train_step` of
+    /// `module_0294.jit_train_step.sm_8.0_gpu_after_optimizations` or of XProf's
+    /// `jit_train_step(12)`; the name itself where it carries none.
+    static std::string functionOf(std::string_view moduleName);
+    /// XLA's module id in a module name ("0294"), empty where it has none.
+    static std::string numberOf(std::string_view moduleName);
     /// Whether the name is that of XLA's memory-usage report (`…-memory-usage-report.txt`).
     static bool isMemoryUsageReportName(std::string_view fileName);
 };

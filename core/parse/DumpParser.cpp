@@ -1,8 +1,5 @@
 #include "DumpParser.h"
 
-#include "HloProtoDump.h"
-#include "XPlaneModules.h"
-#include "parse/FileKind.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
 #include "parse/detail/Builder.h"
@@ -272,34 +269,11 @@ bool checkMemoryUsageReport(Dump &d, const std::string &reportPath, std::string 
 
 LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &options)
 {
-    // XLA's binary module (--xla_dump_hlo_as_proto): the same Dump, worked out from the proto.
-    if (HloProtoDumps::isName(path))
-        return HloProtoDumps::load(path, options);
-    // A profiler capture's module (`capture.xplane.pb#NAME`), or a capture of one module.
-    if (XPlaneModules::isModulePath(path) || XPlaneModules::isCaptureName(path))
-        return XPlaneModules::load(path, options);
-    // XLA's memory-usage report is not a dump: its module's dump is read in its place and the
-    // report checked against it.
-    if (FileKinds::isMemoryUsageReport(path)) {
-        const std::vector<std::string> dumpFiles = ModuleFiles::siblings(path);
-        if (dumpFiles.size() == 1 && dumpFiles.front() == path) {
-            LoadResult result;
-            result.errorFile = path;
-            result.error = path + ": this is XLA's memory-usage report " +
-                           "(BufferAssignment::MemoryUsageReport), not a buffer-assignment dump, " +
-                           "and its module's '" + ModuleFiles::moduleName(path) +
-                           "-buffer-assignment.txt' is not beside it; 'bufferscope report' "
-                           "prints what the report holds";
-            return result;
-        }
-        LoadResult result = loadModule(dumpFiles.front(), options, path);
-        return result;
-    }
-    return loadModule(path, options, {});
+    return loadText(path, options, {});
 }
 
-LoadResult DumpParser::loadModule(const std::string &path, const ParseOptions &options,
-                                  const std::string &reportPath)
+LoadResult DumpParser::loadText(const std::string &path, const ParseOptions &options,
+                                const std::string &reportPath)
 {
     auto dump = std::make_unique<Dump>();
     dump->module = ModuleFiles::moduleName(path);

@@ -54,17 +54,13 @@ struct LoadResult
 class DumpParser
 {
 public:
-    /// Loads a module from any of its files; a 2026 split module's siblings are found by stem
-    /// (ModuleFiles).
+    /// Loads a text dump from any of its files; a 2026 split module's siblings are found by
+    /// stem (ModuleFiles). Text only: a module of any format is read by open/ModuleReader.
     static LoadResult loadFile(const std::string &path, const ParseOptions &options = {});
-
-private:
-    /// loadFile for a dump's own files; `reportPath`: the memory-usage report it was opened
-    /// through, read with it and checked against it.
-    static LoadResult loadModule(const std::string &path, const ParseOptions &options,
-                                 const std::string &reportPath);
-
-public:
+    /// loadFile, with `reportPath`: the memory-usage report the dump was opened through, read
+    /// with it and checked against it.
+    static LoadResult loadText(const std::string &path, const ParseOptions &options,
+                               const std::string &reportPath);
     /// Parses text held in memory (tests, the embedded sample). `name` stands for its path.
     static LoadResult loadBuffer(std::string_view text, const std::string &name,
                                  const ParseOptions &options = {});

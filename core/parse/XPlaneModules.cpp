@@ -77,12 +77,6 @@ bool XPlaneModules::isCaptureName(std::string_view path)
     return path.ends_with(".xplane.pb");
 }
 
-bool XPlaneModules::isModulePath(std::string_view path)
-{
-    const std::size_t at = path.rfind(".xplane.pb#");
-    return at != std::string_view::npos && at + 11 < path.size();
-}
-
 std::string XPlaneModules::modulePath(const std::string &capture, const std::string &name)
 {
     return capture + std::string(kSeparator) + name;
@@ -184,33 +178,45 @@ std::vector<XPlaneModules::Module> XPlaneModules::list(const std::string &captur
     return out;
 }
 
-LoadResult XPlaneModules::load(const std::string &path, const ParseOptions &options)
+XPlaneModules::Index XPlaneModules::index(const std::string &capture, const std::string &only)
 {
-    LoadResult result;
-    std::string capture = path;
-    std::string name;
-    if (isModulePath(path)) {
-        const std::size_t at = path.rfind(".xplane.pb#") + 10;
-        capture = path.substr(0, at);
-        name = path.substr(at + 1);
-    }
+    Index index;
+    index.capture = capture;
     const Decompressed file = decompress::file(capture);
     if (!file.ok()) {
-        result.error = capture + ": " + file.error;
-        result.errorFile = capture;
-        return result;
+        index.error = file.error;
+        return index;
     }
-    std::string error;
-    std::vector<Found> found = read(file.bytes, &error, name);
+    index.modules = read(file.bytes, &index.error, only);
+    return index;
+}
+
+LoadResult XPlaneModules::load(const std::string &capture, const std::string &name,
+                               const ParseOptions &options)
+{
+    return load(index(capture, name), name, options);
+}
+
+LoadResult XPlaneModules::load(const Index &index, const std::string &name,
+                               const ParseOptions &options)
+{
+    LoadResult result;
+    const std::string &capture = index.capture;
+    std::vector<const Found *> found;
+    for (const Found &f : index.modules)
+        if (name.empty() || f.module.name == name)
+            found.push_back(&f);
     if (found.empty()) {
-        result.error = capture + ": " + error;
+        result.error =
+            capture + ": " +
+            (!index.error.empty() ? index.error : "the capture holds no module named " + name);
         result.errorFile = capture;
         return result;
     }
-    if (found.size() > 1) {
+    if (found.size() > 1 && name.empty()) {
         std::string names;
         for (std::size_t i = 0; i < found.size() && i < 8; ++i)
-            names += (i ? ", " : "") + found[i].module.name;
+            names += (i ? ", " : "") + found[i]->module.name;
         if (found.size() > 8)
             names += ", …";
         result.error = capture + ": the capture holds " + std::to_string(found.size()) +
@@ -219,13 +225,14 @@ LoadResult XPlaneModules::load(const std::string &path, const ParseOptions &opti
         result.errorFile = capture;
         return result;
     }
-    LoadResult loaded = HloProtoDumps::loadBytes(
-        found.front().hloProto, modulePath(capture, found.front().module.name), options);
+    const Found &one = *found.front();
+    LoadResult loaded =
+        HloProtoDumps::loadBytes(one.hloProto, modulePath(capture, one.module.name), options);
     if (loaded.ok()) {
         auto dump = std::const_pointer_cast<Dump>(loaded.dump); // made just now, held nowhere
-        dump->module = found.front().module.name;
+        dump->module = one.module.name;
         dump->notes.push_back("from the profiler capture " + capture + ", program id " +
-                              std::to_string(found.front().module.programId));
+                              std::to_string(one.module.programId));
     }
     return loaded;
 }

@@ -24,22 +24,32 @@ public:
     };
 
     static bool isCaptureName(std::string_view path); ///< `*.xplane.pb`
-    /// `<capture>#<name>`: one module of a capture.
-    static bool isModulePath(std::string_view path);
     static std::string modulePath(const std::string &capture, const std::string &name);
 
     /// The modules a capture holds, in the order written; `*error` says why none can be read.
     static std::vector<Module> list(const std::string &capture, std::string *error);
-    /// One module of a capture (`<capture>#<name>`), or a capture that holds exactly one; a
-    /// capture of several says which there are and how to name one.
-    static LoadResult load(const std::string &path, const ParseOptions &options = {});
-
     /// For tests and the fuzzer: the modules of a capture's bytes, with their protos.
     struct Found
     {
         Module module;
         std::string hloProto;
     };
+    /// A capture read once: its modules (only the one named `only`, when given) with their
+    /// protos, or why none can be read. Every module of a capture is loaded from one index.
+    struct Index
+    {
+        std::string capture;
+        std::string error;
+        std::vector<Found> modules;
+    };
+    static Index index(const std::string &capture, const std::string &only = {});
+    /// The module `name` of a capture, or, with no name, the capture's only module; a capture
+    /// of several says which there are and how to name one.
+    static LoadResult load(const std::string &capture, const std::string &name,
+                           const ParseOptions &options = {});
+    static LoadResult load(const Index &index, const std::string &name,
+                           const ParseOptions &options = {});
+
     static std::vector<Found> read(std::string_view bytes, std::string *error,
                                    const std::string &only = {});
 };

@@ -5,6 +5,7 @@
 #include "DumpText.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
+#include "open/ModuleReader.h"
 #include "report/Report.h"
 
 #include <QDir>
@@ -164,7 +165,7 @@ private Q_SLOTS:
         const std::string path = QString(kBadDir + QLatin1Char('/') + file).toStdString();
         QElapsedTimer timer;
         timer.start();
-        const LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
+        const LoadResult r = LOAD_EVERY_WAY(ModuleReader::loadPath(path, options_));
         if (expected.error) {
             QVERIFY2(!r.ok(), "loaded, but must be refused");
             QCOMPARE(relative(r.error), expected.diagnostics.front());
@@ -193,11 +194,11 @@ private Q_SLOTS:
 
     void missingFileAndDirectory()
     {
-        const LoadResult missing = DumpParser::loadFile(
+        const LoadResult missing = ModuleReader::loadPath(
             QString(kBadDir + QStringLiteral("/no-such-file.txt")).toStdString());
         QVERIFY(!missing.ok());
         QCOMPARE(relative(missing.error), std::string("no-such-file.txt: no such file"));
-        const LoadResult dir = DumpParser::loadFile(kBadDir.toStdString());
+        const LoadResult dir = ModuleReader::loadPath(kBadDir.toStdString());
         QVERIFY(!dir.ok());
         QCOMPARE(dir.error, kBadDir.toStdString() + ": is a directory, not a dump file");
     }

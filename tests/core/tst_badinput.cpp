@@ -2,6 +2,7 @@
 // warnings that name it. Never a crash, a hang or a silent wrong number.
 #include "DumpCompare.h"
 #include "DumpText.h"
+#include "open/ModuleReader.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -93,11 +94,11 @@ private Q_SLOTS:
 
     void files()
     {
-        LoadResult missing = DumpParser::loadFile("/nonexistent/dir/x-buffer-assignment.txt");
+        LoadResult missing = ModuleReader::loadPath("/nonexistent/dir/x-buffer-assignment.txt");
         QVERIFY(!missing.ok());
         QCOMPARE(missing.error,
                  std::string("/nonexistent/dir/x-buffer-assignment.txt: no such file"));
-        LoadResult dir = DumpParser::loadFile(BUFFERSCOPE_TEST_DATA);
+        LoadResult dir = ModuleReader::loadPath(BUFFERSCOPE_TEST_DATA);
         QVERIFY(!dir.ok());
         QVERIFY(dir.error.find("is a directory") != std::string::npos);
     }

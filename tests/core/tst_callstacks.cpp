@@ -14,6 +14,7 @@
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/SourceFrames.h"
+#include "open/ModuleReader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -125,7 +126,7 @@ std::string writeConverted(const QTemporaryDir &dir, const char *sample, const s
 LoadResult loadConverted(const QTemporaryDir &dir, const char *sample, const std::string &module)
 {
     const std::string path = writeConverted(dir, sample, module);
-    return LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
+    return LOAD_EVERY_WAY(ModuleReader::loadPath(path, options_));
 }
 
 const BreakdownNode *childWithPath(const BreakdownNode &n, const std::string &path)
@@ -167,7 +168,7 @@ private Q_SLOTS:
         QFETCH(QString, sample);
         QFETCH(bool, split);
         const std::string original = readFile(samplePath(qPrintable(sample)));
-        LoadResult before = DumpParser::loadFile(samplePath(qPrintable(sample)));
+        LoadResult before = ModuleReader::loadPath(samplePath(qPrintable(sample)));
         QVERIFY(before.ok());
         const std::string module = "module_0042.jit_train_step";
         const Converted c = convert(original, module);
@@ -186,7 +187,7 @@ private Q_SLOTS:
             writeFile(stem + "-buffer-assignment.txt", c.dump);
         }
         writeFile(stem + ".txt", c.hlo);
-        LoadResult after = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        LoadResult after = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY2(after.ok(), after.error.c_str());
         const Dump &d = *after.dump;
         QVERIFY2(d.warnings.empty(),
@@ -235,7 +236,7 @@ private Q_SLOTS:
         // by-source rows. Bottom-up, the root holds those rows, each called by train_step,
         // called by main. The original's rows come from its inline fields, not from stacks.
         QFETCH(QString, sample);
-        const LoadResult before = DumpParser::loadFile(samplePath(qPrintable(sample)));
+        const LoadResult before = ModuleReader::loadPath(samplePath(qPrintable(sample)));
         QVERIFY(before.ok());
         QTemporaryDir dir;
         const LoadResult after = loadConverted(dir, qPrintable(sample), "module_0010.jit_t");
@@ -313,7 +314,7 @@ private Q_SLOTS:
         // library patterns every one of its values shows at its caller in the user's code,
         // train_step at /workspace/train.py:20; the values without a source stay apart.
         // gpu_vllm_update_slice's sources are the user's own (/code/…/vllm/…): unchanged.
-        const LoadResult decoder = DumpParser::loadFile(samplePath("gpu_decoder_layer"));
+        const LoadResult decoder = ModuleReader::loadPath(samplePath("gpu_decoder_layer"));
         QVERIFY(decoder.ok());
         QTemporaryDir dir;
         const LoadResult converted = loadConverted(dir, "gpu_decoder_layer", "module_0011.jit_d");
@@ -360,7 +361,7 @@ private Q_SLOTS:
     {
         // An older dump: each inline source_file:source_line is a frame with no function and
         // no caller, so top-down and bottom-up both list the by-source rows.
-        const LoadResult d = DumpParser::loadFile(samplePath("tpu_random_normal"));
+        const LoadResult d = ModuleReader::loadPath(samplePath("tpu_random_normal"));
         QVERIFY(d.ok());
         const auto t = MemoryTimeline::compute(*d.dump);
         BreakdownOptions options;
@@ -543,12 +544,12 @@ private Q_SLOTS:
         QFETCH(int, line);
         QFETCH(QString, message);
         const std::string original = readFile(samplePath("tpu_dynamic_slice"));
-        const LoadResult plain = DumpParser::loadFile(samplePath("tpu_dynamic_slice"));
+        const LoadResult plain = ModuleReader::loadPath(samplePath("tpu_dynamic_slice"));
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0003.jit_f";
         writeFile(stem + "-buffer-assignment.txt", original);
         writeFile(stem + ".txt", tables.toStdString() + "\n\nENTRY %e {\n}\n");
-        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY(r.ok());
         QVERIFY(!r.dump->warnings.empty());
         const Diagnostic &w = r.dump->warnings.front();
@@ -575,7 +576,7 @@ private Q_SLOTS:
         writeFile(stem + "-buffer-assignment.txt", original);
         const char binary[] = "\x89PNG\r\n\x1a\n binary \xff\xfe";
         writeFile(stem + ".txt", std::string(binary, sizeof binary - 1));
-        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY(r.ok());
         QVERIFY(r.dump->warnings.empty());
         QVERIFY(r.dump->stackFrames.empty());
@@ -589,7 +590,7 @@ private Q_SLOTS:
         // the tables stop, and the frames before it. A file of nothing but NUL bytes: not HLO,
         // ignored. Either way the buffer assignment is whole.
         const std::string original = readFile(samplePath("tpu_dynamic_slice"));
-        const LoadResult plain = DumpParser::loadFile(samplePath("tpu_dynamic_slice"));
+        const LoadResult plain = ModuleReader::loadPath(samplePath("tpu_dynamic_slice"));
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0006.jit_big";
         writeFile(stem + "-buffer-assignment.txt", original);
@@ -601,7 +602,7 @@ private Q_SLOTS:
             writeFile(stem + ".txt", withTables ? tables : std::string());
             QFile sibling(QString::fromStdString(stem + ".txt"));
             QVERIFY(sibling.resize(qint64(2) << 30));
-            const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+            const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
             QVERIFY(r.ok());
             QCOMPARE(r.dump->values.size(), plain.dump->values.size());
             QCOMPARE(r.dump->totalBytes(), plain.dump->totalBytes());
@@ -631,7 +632,7 @@ private Q_SLOTS:
                                  "1 {file_name_id=1 function_name_id=1 line=4 end_line=4 "
                                  "column=2 end_column=3}\n\nStackFrames\n"
                                  "1 {file_location_id=1 parent_frame_id=1}\n\n\nENTRY %e {\n}\n");
-        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY(r.ok());
         QCOMPARE(r.dump->stackFrames.size(), std::size_t(1));
         QCOMPARE(r.dump->str(r.dump->stackFrames[0].file),

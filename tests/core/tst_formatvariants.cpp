@@ -5,7 +5,8 @@
 #include "SampleTruths.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
-#include "parse/FileKind.h"
+#include "open/Catalog.h"
+#include "open/ModuleReader.h"
 #include "parse/MemoryUsageReport.h"
 #include "report/Report.h"
 #include "report/ValueCard.h"
@@ -226,7 +227,7 @@ private Q_SLOTS:
     {
         const QString path =
             QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/tpu_random_normal.report-2026.txt");
-        QCOMPARE(FileKinds::of(path.toStdString()), FileKind::MemoryUsageReport);
+        QCOMPARE(Catalog::kindOf(path.toStdString()), FileKind::MemoryUsageReport);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const std::string text = f.readAll().toStdString();
@@ -281,7 +282,7 @@ private Q_SLOTS:
                                     .arg(QLatin1String(sample)),
                                 stem + QStringLiteral("-memory-usage-report.txt")));
             const QString report = stem + QStringLiteral("-memory-usage-report.txt");
-            const LoadResult r = DumpParser::loadFile(report.toStdString());
+            const LoadResult r = ModuleReader::loadPath(report.toStdString());
             QVERIFY2(r.ok(), r.error.c_str());
             QVERIFY2(r.dump->warnings.empty(),
                      r.dump->warnings.empty() ? "" : r.dump->warnings.front().message.c_str());
@@ -303,7 +304,7 @@ private Q_SLOTS:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(text);
         out.close();
-        const LoadResult r = DumpParser::loadFile(out.fileName().toStdString());
+        const LoadResult r = ModuleReader::loadPath(out.fileName().toStdString());
         QVERIFY(r.ok());
         QStringList warnings;
         for (const Diagnostic &d : r.dump->warnings)
@@ -360,10 +361,10 @@ private Q_SLOTS:
                                     .arg(QLatin1String(sample)),
                                 report));
             // A report beside its dump opens the module (as the text report does).
-            QVERIFY(FileKinds::isMemoryUsageReport(report.toStdString()));
-            QCOMPARE(FileKinds::of(report.toStdString()), FileKind::Dump);
+            QCOMPARE(Catalog::refOf(report.toStdString()).report, report.toStdString());
+            QCOMPARE(Catalog::kindOf(report.toStdString()), FileKind::Dump);
             // Beside its dump: read with it, agreeing, no warning.
-            const LoadResult loaded = DumpParser::loadFile(report.toStdString());
+            const LoadResult loaded = ModuleReader::loadPath(report.toStdString());
             QVERIFY2(loaded.ok(), loaded.error.c_str());
             QVERIFY2(loaded.dump->warnings.empty(),
                      loaded.dump->warnings.empty() ? ""
@@ -395,7 +396,7 @@ private Q_SLOTS:
         writeFile(dir.path().toStdString() +
                       "/module_0007.jit_step.sm_9.0_gpu_after_optimizations.txt",
                   "HloModule x\n");
-        LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(stem + open.toStdString(), options_));
+        LoadResult r = LOAD_EVERY_WAY(ModuleReader::loadPath(stem + open.toStdString(), options_));
         QVERIFY2(r.ok(), r.error.c_str());
         QCOMPARE(r.dump->files.size(), std::size_t(3));
         QVERIFY(r.dump->traits.splitFiles);
@@ -414,7 +415,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string stem = dir.path().toStdString() + "/module_0001.jit_f";
         writeFile(stem + "-live-range.txt", original.substr(original.find("HloLiveRange")));
-        LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(stem + "-live-range.txt", options_));
+        LoadResult r = LOAD_EVERY_WAY(ModuleReader::loadPath(stem + "-live-range.txt", options_));
         QVERIFY(!r.ok());
         QVERIFY(r.error.find("-buffer-assignment.txt") != std::string::npos);
     }

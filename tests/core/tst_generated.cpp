@@ -4,6 +4,7 @@
 #include "DumpGenerator.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakExplainer.h"
+#include "open/ModuleReader.h"
 #include "parse/DumpParser.h"
 #include "parse/MemoryUsageReport.h"
 
@@ -37,7 +38,7 @@ Generated generate(const QTemporaryDir &dir, qint64 values, quint64 seed)
     }
     g.truths = bench::generateDump({values, seed}, f);
     std::fclose(f);
-    g.load = LOAD_EVERY_WAY(DumpParser::loadFile(g.path, options_));
+    g.load = LOAD_EVERY_WAY(ModuleReader::loadPath(g.path, options_));
     return g;
 }
 } // namespace
@@ -103,7 +104,7 @@ private Q_SLOTS:
                 QCOMPARE(total, size);
                 seen.push_back(done);
             };
-            const LoadResult all = DumpParser::loadFile(g.path, options);
+            const LoadResult all = ModuleReader::loadPath(g.path, options);
             QVERIFY(all.ok());
             QVERIFY(!all.readAgainSerially); // read once, in chunks: nothing in it is damaged
             QVERIFY(seen.size() > 10);
@@ -116,7 +117,7 @@ private Q_SLOTS:
                 if (done * 2 > total)
                     cancel = true;
             };
-            const LoadResult stopped = DumpParser::loadFile(g.path, options);
+            const LoadResult stopped = ModuleReader::loadPath(g.path, options);
             QVERIFY(stopped.cancelled);
             QVERIFY(!stopped.ok());
             QVERIFY(stopped.error.empty());
@@ -159,7 +160,7 @@ private Q_SLOTS:
         const std::string text = readAll(dump);
         QVERIFY(text.find(", /*index=5*/") != std::string::npos);
         QVERIFY(text.find(", /*index=35*/") != std::string::npos);
-        const LoadResult l = DumpParser::loadFile(dump);
+        const LoadResult l = ModuleReader::loadPath(dump);
         QVERIFY2(l.ok(), l.error.c_str());
         QCOMPARE(l.dump->warnings.size(), std::size_t(0));
         QCOMPARE(l.dump->allocationSizeSum(), truths.totalBytes);

@@ -7,8 +7,9 @@
 #include "CliRun.h"
 #include "model/Dump.h"
 #include "model/ModuleNames.h"
+#include "open/Catalog.h"
+#include "open/ModuleReader.h"
 #include "parse/DumpParser.h"
-#include "parse/FileKind.h"
 #include "parse/HloProtoDump.h"
 #include "parse/XPlaneModules.h"
 #include "util/Decompress.h"
@@ -48,7 +49,7 @@ std::string protoPath(const char *name)
 
 std::shared_ptr<const Dump> load(const std::string &path)
 {
-    const LoadResult r = DumpParser::loadFile(path);
+    const LoadResult r = ModuleReader::loadPath(path);
     if (!r.ok())
         qFatal("%s", r.error.c_str());
     return r.dump;
@@ -236,7 +237,7 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(cut);
             f.close();
-            const LoadResult r = DumpParser::loadFile(packed.toStdString());
+            const LoadResult r = ModuleReader::loadPath(packed.toStdString());
             QVERIFY(!r.ok());
             QVERIFY2(r.error.find(packed.toStdString()) == 0, r.error.c_str());
             QVERIFY2(r.error.find("cut short") != std::string::npos, r.error.c_str());
@@ -378,7 +379,7 @@ private Q_SLOTS:
             const std::string path =
                 std::string(BUFFERSCOPE_TEST_DATA "/binary/hostile/module_0099.") + name +
                 ".after_optimizations.hlo.pb";
-            const LoadResult r = DumpParser::loadFile(path);
+            const LoadResult r = ModuleReader::loadPath(path);
             QVERIFY2(!r.ok(), name);
             QVERIFY2(r.error.find(path + ": ") == 0, r.error.c_str());
             QVERIFY2(r.error.find(phrase) != std::string::npos, r.error.c_str());
@@ -419,7 +420,7 @@ private Q_SLOTS:
         QCOMPARE(
             d.value(QStringLiteral("held")).toObject().value(QStringLiteral("after")).toInteger(),
             3136); // tpu_unstack: argument 1024 + output 2080 + temp 32, by hand
-        QCOMPARE(FileKinds::of(protoPath("tpu_unstack")), FileKind::Dump);
+        QCOMPARE(Catalog::kindOf(protoPath("tpu_unstack")), FileKind::Dump);
     }
 
     // XProf writes each module of a profile beside its capture as `<module>(<program
@@ -435,7 +436,7 @@ private Q_SLOTS:
         const ModuleFileKind *kind = ModuleNames::kindOf("jit_unstack(42).hlo_proto.pb");
         QVERIFY(kind && kind->format == ModuleFileFormat::HloProto);
         QCOMPARE(ModuleNames::moduleName(sidecar.toStdString()), std::string("jit_unstack(42)"));
-        QCOMPARE(FileKinds::of(sidecar.toStdString()), FileKind::Dump);
+        QCOMPARE(Catalog::kindOf(sidecar.toStdString()), FileKind::Dump);
         const auto d = load(sidecar.toStdString());
         QVERIFY(d);
         // tpu_unstack as XLA printed it: 20 allocations, "Total bytes used: 52288".
@@ -491,12 +492,12 @@ private Q_SLOTS:
                             *load(capture + "#jit_random_normal(12)"))
                     .isEmpty());
         // The capture itself names its modules and how to pick one.
-        LoadResult r = DumpParser::loadFile(capture);
+        LoadResult r = ModuleReader::loadPath(capture);
         QVERIFY(!r.ok());
         QVERIFY2(r.error.find("holds 2 modules (jit_unstack(7), jit_random_normal(12))") !=
                      std::string::npos,
                  r.error.c_str());
-        r = DumpParser::loadFile(capture + "#jit_nothing(1)");
+        r = ModuleReader::loadPath(capture + "#jit_nothing(1)");
         QVERIFY(!r.ok());
         QVERIFY2(r.error.find("no module named jit_nothing(1)") != std::string::npos,
                  r.error.c_str());

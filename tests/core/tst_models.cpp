@@ -12,6 +12,7 @@
 #include "models/Selection.h"
 #include "models/ValueChangeModel.h"
 #include "models/ValueTableModel.h"
+#include "open/ModuleReader.h"
 #include "parse/DumpParser.h"
 #include "report/Csv.h"
 
@@ -64,7 +65,7 @@ QString render(const QAbstractItemModel &model, const QList<int> &columns, int r
 /// A sample dump from tests/data, parsed.
 LoadResult loadSample(const QString &name)
 {
-    return DumpParser::loadFile(
+    return ModuleReader::loadPath(
         QStringLiteral(BUFFERSCOPE_TEST_DATA "/%1.buffer-assignment.txt").arg(name).toStdString());
 }
 

@@ -4,7 +4,7 @@
 // the dump's allocation and value lines, never from this code's output.
 #include "CliRun.h"
 #include "DumpGenerator.h"
-#include "parse/FileKind.h"
+#include "open/Catalog.h"
 #include "parse/OomMessage.h"
 
 #include <QDir>
@@ -346,7 +346,7 @@ private Q_SLOTS:
         // Dropped on the window or given to `report`, both fragments open as logs: the GPU one
         // prints no "Shape:", only its entry parameter's "Subshape:".
         for (const char *name : {"gpu-fragment-cut.log", "tpu-fragment-glog.log"})
-            QVERIFY2(FileKinds::of(oomLog(name).toStdString()) == FileKind::OomLog, name);
+            QVERIFY2(Catalog::kindOf(oomLog(name).toStdString()) == FileKind::OomLog, name);
         // A command that wants a dump, given a log, says which command reads it.
         const testutil::CliRun asDump =
             testutil::runBufferscope({QStringLiteral("report"), oomLog("gpu-fragment-cut.log")});

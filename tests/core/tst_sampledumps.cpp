@@ -4,6 +4,7 @@
 #include "SampleTruths.h"
 #include "analysis/PeakBreakdown.h"
 #include "model/MemorySpaces.h"
+#include "open/ModuleReader.h"
 
 #include <QTest>
 
@@ -22,7 +23,7 @@ Loaded load(const QString &name)
 {
     Loaded l;
     const std::string path = testutil::samplePath(qPrintable(name));
-    LoadResult r = LOAD_EVERY_WAY(DumpParser::loadFile(path, options_));
+    LoadResult r = LOAD_EVERY_WAY(ModuleReader::loadPath(path, options_));
     if (!r.ok())
         qFatal("cannot load %s: %s", qPrintable(name), r.error.c_str());
     l.dump = r.dump;
@@ -65,7 +66,7 @@ private Q_SLOTS:
             for (const int threads : {2, 3, 7}) {
                 ParseOptions options;
                 options.threads = threads;
-                const LoadResult r = DumpParser::loadFile(testutil::samplePath(name), options);
+                const LoadResult r = ModuleReader::loadPath(testutil::samplePath(name), options);
                 QVERIFY2(
                     r.ok() && !r.readAgainSerially,
                     qPrintable(
@@ -76,11 +77,12 @@ private Q_SLOTS:
         options.threads = 3;
         // A live range for a value in no allocation: added, with a warning, by the serial parse.
         const LoadResult damaged =
-            DumpParser::loadFile(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options);
+            ModuleReader::loadPath(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options);
         QVERIFY(damaged.ok() && damaged.readAgainSerially);
         options.threads = 1;
-        QVERIFY(!DumpParser::loadFile(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options)
-                     .readAgainSerially);
+        QVERIFY(
+            !ModuleReader::loadPath(BUFFERSCOPE_TEST_DATA "/bad/unknown-range-value.txt", options)
+                 .readAgainSerially);
     }
 
     void truths_data()
@@ -167,7 +169,7 @@ private Q_SLOTS:
             options.usedValues = false;
             options.companions = false;
             const LoadResult r =
-                DumpParser::loadFile(testutil::samplePath(qPrintable(name)), options);
+                ModuleReader::loadPath(testutil::samplePath(qPrintable(name)), options);
             QVERIFY2(r.ok(), r.error.c_str());
             const Dump &d = *r.dump;
             QVERIFY(d.positions.empty());

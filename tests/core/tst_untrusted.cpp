@@ -6,6 +6,7 @@
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/SourceFrames.h"
+#include "open/ModuleReader.h"
 #include "parse/MappedFile.h"
 #include "report/Csv.h"
 #include "util/SafeText.h"
@@ -352,7 +353,7 @@ private Q_SLOTS:
         const std::string stem = dir.path().toStdString() + "/chain";
         constexpr int kValues = 2000;
         writeChainDump(stem, kValues, frames, ownLeaves);
-        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY2(r.ok(), r.error.c_str());
         QCOMPARE(r.dump->stackFrames.size(), std::size_t(frames + (ownLeaves ? kValues : 0)));
         BreakdownOptions options;
@@ -430,7 +431,7 @@ private Q_SLOTS:
         testutil::writeFile(stem + "-buffer-assignment.txt",
                             testutil::readFile(testutil::samplePath("tpu_unstack")));
         QCOMPARE(::mkfifo((stem + ".txt").c_str(), 0600), 0);
-        const LoadResult r = DumpParser::loadFile(stem + "-buffer-assignment.txt");
+        const LoadResult r = ModuleReader::loadPath(stem + "-buffer-assignment.txt");
         QVERIFY2(r.ok(), r.error.c_str());
         QCOMPARE(r.dump->files.size(), std::size_t(1));
     }
@@ -475,7 +476,7 @@ private Q_SLOTS:
                     QCOMPARE(::truncate(path.c_str(), 4096), 0);
                 }
             };
-            const LoadResult r = DumpParser::loadFile(path, options);
+            const LoadResult r = ModuleReader::loadPath(path, options);
             QVERIFY(cut);
             QVERIFY(!r.ok());
             QVERIFY2(r.error.find("cut-buffer-assignment.txt: the file shrank while it was being "

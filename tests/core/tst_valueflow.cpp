@@ -3,6 +3,7 @@
 #include "DumpText.h"
 #include "FlowFacts.h"
 #include "analysis/ValueFlow.h"
+#include "open/ModuleReader.h"
 
 #include <QTest>
 
@@ -13,7 +14,7 @@ namespace {
 
 std::shared_ptr<const Dump> load(const char *sample)
 {
-    LoadResult r = DumpParser::loadFile(samplePath(sample));
+    LoadResult r = ModuleReader::loadPath(samplePath(sample));
     if (!r.ok())
         qFatal("cannot load %s: %s", sample, r.error.c_str());
     return r.dump;

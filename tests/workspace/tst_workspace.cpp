@@ -8,7 +8,7 @@
 #include "SampleTruths.h"
 #include "Workspace.h"
 #include "models/Selection.h"
-#include "parse/FileKind.h"
+#include "open/Catalog.h"
 #include "parse/ModuleFiles.h"
 
 #include <QAction>
@@ -531,12 +531,12 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(sample("gpu_decoder_layer"),
                             dumps + QStringLiteral("/b-buffer-assignment.txt")));
 
-        QCOMPARE(FileKinds::of(log.toStdString()), FileKind::OomLog);
-        QCOMPARE(FileKinds::of(notes.toStdString()), FileKind::Dump); // the parser says why not
-        QCOMPARE(FileKinds::of(lone.toStdString()), FileKind::MemoryUsageReport);
-        QCOMPARE(FileKinds::of(dumps.toStdString()), FileKind::Folder);
-        QCOMPARE(FileKinds::of(sample("tpu_unstack").toStdString()), FileKind::Dump);
-        QCOMPARE(FileKinds::of(dir.filePath(QStringLiteral("gone.txt")).toStdString()),
+        QCOMPARE(Catalog::kindOf(log.toStdString()), FileKind::OomLog);
+        QCOMPARE(Catalog::kindOf(notes.toStdString()), FileKind::Dump); // the parser says why not
+        QCOMPARE(Catalog::kindOf(lone.toStdString()), FileKind::MemoryUsageReport);
+        QCOMPARE(Catalog::kindOf(dumps.toStdString()), FileKind::Folder);
+        QCOMPARE(Catalog::kindOf(sample("tpu_unstack").toStdString()), FileKind::Dump);
+        QCOMPARE(Catalog::kindOf(dir.filePath(QStringLiteral("gone.txt")).toStdString()),
                  FileKind::Dump);
 
         const Opened opened = Opened::classify({log, dumps, lone});

@@ -1,0 +1,499 @@
+#include "Catalog.h"
+
+#include "model/ModuleNames.h"
+#include "parse/MappedFile.h"
+#include "parse/MemoryUsageReport.h"
+#include "parse/ModuleFiles.h"
+#include "parse/OomMessage.h"
+#include "parse/XPlaneModules.h"
+
+#include <algorithm>
+#include <fcntl.h>
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace bufferscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kCapture = ".xplane.pb";
+
+std::string_view baseName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool isRegularFile(const std::string &path)
+{
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+/// What a file's first bytes say it is, for a file whose name says nothing.
+enum class Content
+{
+    Text,
+    Compressed, ///< gzip (1f 8b) or xz (fd 37 7a 58 5a 00)
+    Binary,     ///< a NUL byte in the first 4 KiB: protobuf data
+    Unreadable
+};
+
+Content sniff(const std::string &path, std::string *head)
+{
+    // A regular file only (the caller checked): open cannot block.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return Content::Unreadable;
+    head->resize(4096);
+    const ssize_t got = ::read(fd, head->data(), head->size());
+    ::close(fd);
+    if (got < 0)
+        return Content::Unreadable;
+    head->resize(static_cast<std::size_t>(got));
+    const auto byte = [head](std::size_t i) {
+        return i < head->size() ? static_cast<unsigned char>((*head)[i]) : 0x100u;
+    };
+    if ((byte(0) == 0x1f && byte(1) == 0x8b) ||
+        (byte(0) == 0xfd && byte(1) == 0x37 && byte(2) == 0x7a && byte(3) == 0x58 &&
+         byte(4) == 0x5a && byte(5) == 0x00))
+        return Content::Compressed;
+    return head->find('\0') != std::string::npos ? Content::Binary : Content::Text;
+}
+
+void nameRef(ModuleRef &ref, std::string name)
+{
+    ref.name = std::move(name);
+    ref.function = ModuleNames::functionOf(ref.name);
+    ref.number = ModuleNames::numberOf(ref.name);
+}
+
+ModuleRef memberRef(const std::string &capture, const XPlaneModules::Module &m)
+{
+    ModuleRef ref;
+    ref.format = ModuleFormat::CaptureMember;
+    ref.path = Catalog::memberPath(capture, m.name);
+    ref.files = {capture};
+    ref.container = capture;
+    ref.member = m.name;
+    ref.bytes = m.bytes;
+    nameRef(ref, m.name);
+    return ref;
+}
+
+/// A capture as itself: one that cannot be listed (opening it says why), or one named alone.
+ModuleRef captureRef(const std::string &capture, std::int64_t bytes)
+{
+    ModuleRef ref;
+    ref.format = ModuleFormat::Capture;
+    ref.path = capture;
+    ref.files = {capture};
+    ref.container = capture;
+    ref.bytes = bytes;
+    nameRef(ref, ModuleNames::moduleName(capture));
+    return ref;
+}
+
+/// A capture's modules, each a reference of its own, from one read of the capture; a capture
+/// that cannot be read lists as itself.
+std::vector<ModuleRef> captureModules(const std::string &capture)
+{
+    std::string error;
+    const std::vector<XPlaneModules::Module> modules = XPlaneModules::list(capture, &error);
+    std::vector<ModuleRef> out;
+    if (modules.empty()) {
+        out.push_back(captureRef(capture, 0));
+        return out;
+    }
+    for (const XPlaneModules::Module &m : modules)
+        out.push_back(memberRef(capture, m));
+    return out;
+}
+
+/// One file of a folder's listing.
+struct Found
+{
+    std::string path; ///< as it is listed: the folder as given, then the name
+    std::string key;  ///< its module (ModuleFiles::moduleKey)
+    std::int64_t size = 0;
+    bool main = false;    ///< `<stem>-buffer-assignment.txt`: the file a split module is opened by
+    char separator = '-'; ///< between the stem and the suffix ('.' in renamed copies)
+    int order = 0;        ///< the kind's rank: allocations, values, live ranges, proto, report
+    ModuleFormat format = ModuleFormat::DumpText;
+    std::vector<ModuleRef> capture; ///< a capture's modules (one Found per capture)
+};
+
+/// The module files directly in `folder` (as given: `shown`, on disk: `absolute`), with their
+/// sizes. One directory read and one stat per module file, none for the other files: a dump
+/// folder holds thousands of modules (and their HLO texts) and is listed on every open.
+void listFolder(const std::string &shown, const fs::path &absolute, std::vector<Found> &out)
+{
+    const std::size_t first = out.size();
+    std::error_code ec;
+    for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.front() == '.')
+            continue;
+        const bool capture = name.ends_with(kCapture);
+        const ModuleFileKind *kind = capture ? nullptr : ModuleNames::kindOf(name);
+        if (!capture && !kind)
+            continue;
+        std::error_code statError;
+        if (!it->is_regular_file(statError))
+            continue; // a FIFO or a device is never opened
+        const std::uintmax_t size = it->file_size(statError);
+        Found f;
+        f.path = shown + '/' + name;
+        if (capture) {
+            f.key = f.path;
+            f.order = 3;
+            f.capture = captureModules(f.path);
+        } else {
+            f.key = ModuleFiles::moduleKey(it->path().string());
+            f.size = statError ? 0 : static_cast<std::int64_t>(size);
+            f.main = name.ends_with("-buffer-assignment.txt");
+            f.separator = name[ModuleNames::stemOf(name).size()];
+            f.order = kind->rank;
+            f.format = kind->format == ModuleFileFormat::HloProto      ? ModuleFormat::HloProto
+                       : kind->format == ModuleFileFormat::ReportText  ? ModuleFormat::ReportText
+                       : kind->format == ModuleFileFormat::ReportProto ? ModuleFormat::ReportProto
+                                                                       : ModuleFormat::DumpText;
+        }
+        out.push_back(std::move(f));
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const Found &a, const Found &b) { return a.path < b.path; });
+}
+
+/// QDir(path).path(): the path as given, without one trailing '/'.
+std::string shownFolder(std::string path)
+{
+    if (path.empty())
+        return ".";
+    if (path.size() > 1 && path.back() == '/')
+        path.pop_back();
+    return path;
+}
+
+std::string cleaned(const std::string &path)
+{
+    std::string out = fs::path(path).lexically_normal().string();
+    if (out.size() > 1 && out.back() == '/')
+        out.pop_back();
+    return out.empty() ? std::string(".") : out;
+}
+
+std::string absoluteOf(const std::string &path)
+{
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    return (ec ? fs::path(path) : absolute).lexically_normal().string();
+}
+
+/// A folder's modules, largest first, each once, into `out`.
+void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, Catalog &out)
+{
+    const std::string shown = shownFolder(path);
+    const fs::path absolute(absoluteOf(path));
+    std::vector<Found> found;
+    listFolder(shown, absolute, found);
+    // Its direct subfolders (some tools write one folder per module), in name order; deeper
+    // folders are not searched.
+    std::vector<std::string> subfolders;
+    std::error_code ec;
+    for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code typeError;
+        const std::string name = it->path().filename().string();
+        if (!name.empty() && name.front() != '.' && it->is_directory(typeError))
+            subfolders.push_back(name);
+    }
+    std::sort(subfolders.begin(), subfolders.end());
+    for (const std::string &sub : subfolders)
+        listFolder(shown + '/' + sub, absolute / sub, found);
+    // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb.
+    const fs::path runs = absolute / "plugins" / "profile";
+    if (fs::is_directory(runs, ec)) {
+        std::vector<std::string> names;
+        for (fs::directory_iterator it(runs, ec), end; !ec && it != end; it.increment(ec))
+            if (it->is_directory(ec))
+                names.push_back(it->path().filename().string());
+        std::sort(names.begin(), names.end());
+        for (const std::string &run : names)
+            listFolder(shown + "/plugins/profile/" + run, runs / run, found);
+    }
+    // A capture stands for its modules.
+    std::vector<Found> expanded;
+    expanded.reserve(found.size());
+    for (Found &f : found) {
+        if (f.capture.empty()) {
+            expanded.push_back(std::move(f));
+            continue;
+        }
+        for (ModuleRef &m : f.capture) {
+            Found one;
+            one.path = m.path;
+            one.key = m.path;
+            one.size = m.bytes;
+            one.order = 3;
+            one.format = m.format;
+            one.capture = {std::move(m)};
+            expanded.push_back(std::move(one));
+        }
+    }
+    found = std::move(expanded);
+    // The main file of a split module first, so it is the one kept for the module; then a
+    // binary module (it holds all a dump holds), then a lone memory-usage report.
+    const auto rank = [](const Found &f) { return f.main ? 0 : f.order == 3 ? 1 : 2; };
+    std::stable_sort(found.begin(), found.end(),
+                     [&rank](const Found &a, const Found &b) { return rank(a) < rank(b); });
+    std::vector<const Found *> kept;
+    std::unordered_map<std::string, std::vector<const Found *>> byKey;
+    for (const Found &f : found) {
+        byKey[f.key].push_back(&f);
+        if (seen.insert(f.key).second)
+            kept.push_back(&f);
+    }
+    if (kept.empty())
+        out.problems.push_back(
+            {path, "no buffer-assignment dumps in this folder (expected files named "
+                   "*buffer-assignment.txt, *after_optimizations.hlo.pb, *.hlo_proto.pb or "
+                   "*.xplane.pb)"});
+    // Largest modules first: they are the ones that run out of memory.
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const Found *a, const Found *b) { return a->size > b->size; });
+    for (const Found *f : kept) {
+        if (!f->capture.empty()) {
+            out.modules.push_back(f->capture.front());
+            continue;
+        }
+        ModuleRef ref;
+        ref.format = f->format;
+        ref.path = f->path;
+        // Its module's files: those with its separator, a report only when it is alone; a
+        // proto or a report kept for its module is the only file read (no text dump here).
+        std::vector<const Found *> members;
+        if (f->order >= 3) {
+            members = {f};
+        } else {
+            for (const Found *m : byKey[f->key])
+                if (m->separator == f->separator && m->order < 3)
+                    members.push_back(m);
+            std::sort(members.begin(), members.end(),
+                      [](const Found *a, const Found *b) { return a->order < b->order; });
+        }
+        ref.bytes = 0;
+        for (const Found *m : members) {
+            ref.files.push_back(m->path);
+            ref.bytes += m->size;
+        }
+        nameRef(ref, ModuleNames::moduleName(f->path));
+        out.modules.push_back(std::move(ref));
+    }
+}
+
+} // namespace
+
+std::string Catalog::memberPath(const std::string &capture, const std::string &member)
+{
+    return XPlaneModules::modulePath(capture, member);
+}
+
+bool Catalog::splitMember(const std::string &path, std::string *capture, std::string *member)
+{
+    // A file of that name is itself, '#' and all. Else the shortest prefix before a '#' that is
+    // a file is the capture: a member's name may hold '#' and `.xplane.pb#` too, and is then
+    // looked up inside the capture, never on disk.
+    if (isRegularFile(path))
+        return false;
+    for (std::size_t at = path.find('#'); at != std::string::npos; at = path.find('#', at + 1)) {
+        if (at == 0 || at + 1 >= path.size())
+            continue;
+        std::string file = path.substr(0, at);
+        if (!isRegularFile(file))
+            continue;
+        *capture = std::move(file);
+        *member = path.substr(at + 1);
+        return true;
+    }
+    return false;
+}
+
+ModuleRef Catalog::refOf(const std::string &path)
+{
+    std::string capture;
+    std::string member;
+    if (splitMember(path, &capture, &member)) {
+        XPlaneModules::Module m;
+        m.name = member;
+        ModuleRef ref = memberRef(capture, m);
+        ref.path = path;
+        ref.bytes = -1;
+        return ref;
+    }
+    ModuleRef ref;
+    ref.path = path;
+    ref.files = {path};
+    nameRef(ref, ModuleNames::moduleName(path));
+    if (!isRegularFile(path))
+        return ref; // missing, a folder, a FIFO: its reader says which, without opening it
+    if (path.ends_with(kCapture)) {
+        ref = captureRef(path, -1);
+        return ref;
+    }
+    const std::string_view name = baseName(path);
+    if (const ModuleFileKind *kind = ModuleNames::kindOf(name)) {
+        switch (kind->format) {
+        case ModuleFileFormat::DumpText:
+            ref.files = ModuleFiles::siblings(path);
+            return ref;
+        case ModuleFileFormat::HloProto:
+            ref.format = ModuleFormat::HloProto;
+            return ref;
+        case ModuleFileFormat::ReportText:
+        case ModuleFileFormat::ReportProto: {
+            // XLA's memory-usage report is not a dump: its module's dump, when it is beside it,
+            // is read in its place and the report checked against it.
+            const std::vector<std::string> dump = ModuleFiles::siblings(path);
+            if (dump.size() == 1 && dump.front() == path) {
+                ref.format = kind->format == ModuleFileFormat::ReportText
+                                 ? ModuleFormat::ReportText
+                                 : ModuleFormat::ReportProto;
+                return ref;
+            }
+            ref.files = dump;
+            ref.report = path;
+            return ref;
+        }
+        }
+    }
+    // A name that says nothing: the first bytes decide. A `.txt` or `.log` says text: the
+    // text reader says what is wrong with one that holds other bytes.
+    std::string head;
+    Content content = sniff(path, &head);
+    if (content != Content::Unreadable && (name.ends_with(".txt") || name.ends_with(".log")))
+        content = Content::Text;
+    switch (content) {
+    case Content::Compressed:
+        ref.format = ModuleFormat::HloProto; // tools keep HloProtos compressed
+        return ref;
+    case Content::Binary: {
+        std::string error;
+        if (!XPlaneModules::list(path, &error).empty())
+            return captureRef(path, -1);
+        ref.format = ModuleFormat::HloProto;
+        return ref;
+    }
+    case Content::Text:
+        if (MemoryUsageReports::looksLike(head))
+            ref.format = ModuleFormat::ReportText;
+        return ref;
+    case Content::Unreadable:
+        return ref;
+    }
+    return ref;
+}
+
+FileKind Catalog::kindOf(const std::string &path)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (!ec && fs::is_directory(status))
+        return FileKind::Folder;
+    if (ec || !fs::is_regular_file(status))
+        return FileKind::Dump; // the load says what it is (missing, a FIFO, …)
+    const ModuleRef ref = refOf(path);
+    if (ref.isReport())
+        return FileKind::MemoryUsageReport;
+    if (ref.format != ModuleFormat::DumpText || ModuleNames::kindOf(baseName(path)))
+        return FileKind::Dump;
+    MappedFile file;
+    std::string error;
+    if (file.open(path, error) && OomLog::looksLike(file.data()))
+        return FileKind::OomLog;
+    return FileKind::Dump;
+}
+
+const char *Catalog::kindName(FileKind kind)
+{
+    switch (kind) {
+    case FileKind::Folder:
+        return "folder";
+    case FileKind::Dump:
+        return "dump";
+    case FileKind::MemoryUsageReport:
+        return "memory-usage report";
+    case FileKind::OomLog:
+        return "out-of-memory log";
+    }
+    return "?";
+}
+
+bool Catalog::isRun(const std::string &path)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec)
+        return false;
+    if (fs::is_directory(status))
+        return true;
+    if (!fs::is_regular_file(status) || refOf(path).format != ModuleFormat::Capture)
+        return false;
+    std::string error;
+    return XPlaneModules::list(path, &error).size() > 1;
+}
+
+Catalog Catalog::of(const std::vector<std::string> &paths, Split split)
+{
+    Catalog out;
+    std::unordered_set<std::string> seen; // one entry per module (the 2026 split has three files)
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        const FileKind kind = split == Split::ByKind       ? kindOf(path)
+                              : fs::is_directory(path, ec) ? FileKind::Folder
+                                                           : FileKind::Dump;
+        switch (kind) {
+        case FileKind::OomLog:
+            out.logs.push_back(path);
+            continue;
+        case FileKind::MemoryUsageReport:
+            out.reports.push_back(refOf(path));
+            continue;
+        case FileKind::Folder:
+            out.runs.push_back(path);
+            walkFolder(path, seen, out);
+            continue;
+        case FileKind::Dump:
+            break;
+        }
+        ModuleRef ref = refOf(path);
+        if (ref.format == ModuleFormat::Capture) {
+            // A capture stands for its modules, largest first.
+            out.runs.push_back(path);
+            std::vector<ModuleRef> members = captureModules(cleaned(path));
+            std::stable_sort(
+                members.begin(), members.end(),
+                [](const ModuleRef &a, const ModuleRef &b) { return a.bytes > b.bytes; });
+            for (ModuleRef &m : members)
+                if (seen.insert(m.path).second)
+                    out.modules.push_back(std::move(m));
+            continue;
+        }
+        if (!seen.insert(ModuleFiles::moduleKey(absoluteOf(path))).second)
+            continue;
+        ref.bytes = -1; // given by name: not measured
+        out.modules.push_back(std::move(ref));
+    }
+    // A folder whose only module is a lone memory-usage report is that report.
+    if (split == Split::ByKind && out.modules.size() == 1 && out.modules.front().isReport()) {
+        out.reports.push_back(std::move(out.modules.front()));
+        out.modules.clear();
+    }
+    return out;
+}
+
+} // namespace bufferscope

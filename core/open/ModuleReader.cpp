@@ -1,0 +1,85 @@
+#include "ModuleReader.h"
+
+#include "open/Catalog.h"
+#include "parse/HloProtoDump.h"
+#include "parse/ModuleFiles.h"
+#include "parse/XPlaneModules.h"
+#include "util/Parallel.h"
+
+#include <map>
+
+namespace bufferscope {
+
+LoadResult ModuleReader::load(const ModuleRef &ref, const ParseOptions &options)
+{
+    switch (ref.format) {
+    case ModuleFormat::DumpText:
+        return DumpParser::loadText(ref.files.empty() ? ref.path : ref.files.front(), options,
+                                    ref.report);
+    case ModuleFormat::HloProto:
+        // XLA's binary module (--xla_dump_hlo_as_proto): the same Dump, worked out from the
+        // proto.
+        return HloProtoDumps::load(ref.files.front(), options);
+    case ModuleFormat::CaptureMember:
+    case ModuleFormat::Capture:
+        return XPlaneModules::load(ref.container, ref.member, options);
+    case ModuleFormat::ReportText:
+    case ModuleFormat::ReportProto:
+        break;
+    }
+    LoadResult result;
+    result.errorFile = ref.path;
+    result.error = ref.path + ": this is XLA's memory-usage report " +
+                   "(BufferAssignment::MemoryUsageReport), not a buffer-assignment dump, and its " +
+                   "module's '" + ModuleFiles::moduleName(ref.path) +
+                   "-buffer-assignment.txt' is not beside it; 'bufferscope report' prints what the "
+                   "report holds";
+    return result;
+}
+
+LoadResult ModuleReader::loadPath(const std::string &path, const ParseOptions &options)
+{
+    return load(Catalog::refOf(path), options);
+}
+
+void ModuleReader::readEach(const std::vector<ModuleRef> &refs, int threads,
+                            const ParseOptions &base,
+                            const std::function<void(std::size_t, LoadResult, int)> &done)
+{
+    const std::atomic<bool> *cancel = base.cancel;
+    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    std::vector<std::size_t> alone;
+    std::vector<std::size_t> sideBySide;
+    std::map<std::string, std::vector<std::size_t>> captures; // container → its members
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        if (refs[i].format == ModuleFormat::CaptureMember)
+            captures[refs[i].container].push_back(i);
+        else
+            (refs[i].bytes >= kReadAloneFrom ? alone : sideBySide).push_back(i);
+    }
+    const int all = threadsFor(threads);
+    for (const std::size_t i : alone)
+        if (!stopped()) {
+            ParseOptions options = base;
+            options.threads = threads;
+            done(i, load(refs[i], options), threads);
+        }
+    ParseOptions one = base;
+    one.threads = 1;
+    parallelFor(sideBySide.size(), all, [&](std::size_t k) {
+        if (!stopped())
+            done(sideBySide[k], load(refs[sideBySide[k]], one), 1);
+    });
+    for (const auto &[capture, members] : captures) {
+        if (stopped())
+            break;
+        // One read of the capture; its index holds every module's proto until they are read.
+        const XPlaneModules::Index index = XPlaneModules::index(capture);
+        parallelFor(members.size(), all, [&](std::size_t k) {
+            if (!stopped())
+                done(members[k], XPlaneModules::load(index, refs[members[k]].member, one), 1);
+        });
+    }
+}
+
+} // namespace bufferscope

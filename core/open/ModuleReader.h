@@ -1,0 +1,39 @@
+#pragma once
+
+#include "open/ModuleRef.h"
+#include "parse/DumpParser.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bufferscope {
+
+/// A module of at least this many bytes is read alone, on every thread; smaller ones are read
+/// one per thread, side by side: a folder's modules are mostly small, and helper threads
+/// started per file cost more than they gave. Measured in tests/bench/README.md, "A folder of
+/// modules".
+constexpr std::int64_t kReadAloneFrom = std::int64_t{16} << 20;
+
+/// Reads a module the catalog found (open/Catalog), by its format: the one place a module's
+/// format picks its reader.
+struct ModuleReader
+{
+    static LoadResult load(const ModuleRef &ref, const ParseOptions &options = {});
+    /// load(Catalog::refOf(path)): a path named by the user or handed back by a view.
+    static LoadResult loadPath(const std::string &path, const ParseOptions &options = {});
+
+    /// Every module of a run, read under one memory policy: modules of kReadAloneFrom bytes
+    /// or more alone on `threads` threads; the others side by side, one per thread; each
+    /// profiler capture read once, its modules loaded from that one read, one capture at a
+    /// time. `done(i, result, threads)` is called on the reading thread as module `i` is read
+    /// (in no set order), with the threads it was read on (for the work that follows). A
+    /// memory-usage report's result is the reader's error: the caller reads reports itself.
+    /// `base.cancel` stops it between modules.
+    static void readEach(const std::vector<ModuleRef> &refs, int threads, const ParseOptions &base,
+                         const std::function<void(std::size_t, LoadResult, int)> &done);
+};
+
+} // namespace bufferscope

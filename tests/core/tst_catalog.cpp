@@ -1,0 +1,233 @@
+// The catalog of what was opened (core/open): every kind of file by its name, a file whose name
+// says nothing by its first bytes, a capture as its modules, a folder's walk, and the reader
+// that takes what the catalog found. The expected formats are those of XLA's file names
+// (docs/FORMAT.md §1) and of the files' bytes (gzip's and xz's magic numbers, a protobuf's
+// NUL bytes); the expected totals are the ones XLA printed in the sample dumps (SampleTruths.h).
+
+#include "SampleTruths.h"
+#include "open/Catalog.h"
+#include "open/ModuleReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <mutex>
+#include <sys/stat.h>
+
+using namespace bufferscope;
+
+namespace {
+
+const QString kCapture = QStringLiteral(
+    BUFFERSCOPE_TEST_DATA "/binary/profile/plugins/profile/2026_11_27_23_00_00/host0.xplane.pb");
+
+QString protoOf(const char *sample)
+{
+    return QStringLiteral(BUFFERSCOPE_TEST_DATA
+                          "/binary/protos/module_0001.%1.after_optimizations.hlo.pb")
+        .arg(QLatin1String(sample));
+}
+
+bool write(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+std::int64_t totalOf(const LoadResult &r)
+{
+    return r.ok() ? r.dump->totalBytes() : -1;
+}
+
+} // namespace
+
+class TestCatalog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Each kind of module file by its name (XLA's suffixes), with no byte of it read: the
+    // files are empty.
+    void kindsByName()
+    {
+        QTemporaryDir dir;
+        const struct
+        {
+            const char *name;
+            ModuleFormat format;
+        } cases[] = {
+            {"module_0001.a.sm_8.0_gpu_after_optimizations-buffer-assignment.txt",
+             ModuleFormat::DumpText},
+            {"module_0002.b-live-range.txt", ModuleFormat::DumpText},
+            {"module_0003.c.after_optimizations.hlo.pb", ModuleFormat::HloProto},
+            {"module_0004.d.after_optimizations.hlo.pb.gz", ModuleFormat::HloProto},
+            {"module_0005.e.after_optimizations.hlo.pb.xz", ModuleFormat::HloProto},
+            {"jit_loss_fn(17).hlo_proto.pb", ModuleFormat::HloProto},
+            {"module_0006.f-memory-usage-report.txt", ModuleFormat::ReportText},
+            {"module_0007.g-memory-usage-report.pb", ModuleFormat::ReportProto},
+            {"host1.xplane.pb", ModuleFormat::Capture},
+        };
+        for (const auto &c : cases) {
+            const QString path = dir.filePath(QLatin1String(c.name));
+            QVERIFY(write(path, {}));
+            const ModuleRef ref = Catalog::refOf(path.toStdString());
+            QVERIFY2(ref.format == c.format, c.name);
+            QCOMPARE(ref.path, path.toStdString());
+        }
+        // XProf's sidecar: its module is named as XProf names it, its function before the id.
+        const ModuleRef sidecar = Catalog::refOf(
+            dir.filePath(QStringLiteral("jit_loss_fn(17).hlo_proto.pb")).toStdString());
+        QCOMPARE(sidecar.name, std::string("jit_loss_fn(17)"));
+        QCOMPARE(sidecar.function, std::string("jit_loss_fn"));
+        // A split module's files are read in XLA's order whichever of them is named.
+        const std::string stem = dir.filePath(QStringLiteral("module_0008.h")).toStdString();
+        for (const char *suffix :
+             {"-live-range.txt", "-buffer-assignment-values.txt", "-buffer-assignment.txt"})
+            QVERIFY(write(QString::fromStdString(stem + suffix), {}));
+        const ModuleRef split = Catalog::refOf(stem + "-live-range.txt");
+        QCOMPARE(split.files, (std::vector<std::string>{stem + "-buffer-assignment.txt",
+                                                        stem + "-buffer-assignment-values.txt",
+                                                        stem + "-live-range.txt"}));
+        QCOMPARE(split.number, std::string("0008"));
+    }
+
+    // A file whose name says nothing is known by its bytes: a protobuf (NUL bytes) is an
+    // HloProto, gzip's 1f 8b a compressed one, an XSpace a capture of its modules; a `.txt`
+    // stays text whatever it holds.
+    void kindsByContent()
+    {
+        QTemporaryDir dir;
+        QFile proto(protoOf("tpu_unstack"));
+        QVERIFY(proto.open(QIODevice::ReadOnly));
+        const QByteArray bytes = proto.readAll();
+        const QString bare = dir.filePath(QStringLiteral("unstack.bin"));
+        QVERIFY(write(bare, bytes));
+        const ModuleRef ref = Catalog::refOf(bare.toStdString());
+        QVERIFY(ref.format == ModuleFormat::HloProto);
+        QCOMPARE(totalOf(ModuleReader::load(ref)), testutil::sampleTruth("tpu_unstack").total);
+        QCOMPARE(Catalog::kindOf(bare.toStdString()), FileKind::Dump);
+
+        if (!QStandardPaths::findExecutable(QStringLiteral("gzip")).isEmpty()) {
+            QProcess gz;
+            gz.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
+            gz.write(bytes);
+            gz.closeWriteChannel();
+            QVERIFY(gz.waitForFinished(60000));
+            const QString packed = dir.filePath(QStringLiteral("unstack-module"));
+            QVERIFY(write(packed, gz.readAllStandardOutput()));
+            const ModuleRef zipped = Catalog::refOf(packed.toStdString());
+            QVERIFY(zipped.format == ModuleFormat::HloProto);
+            QCOMPARE(totalOf(ModuleReader::load(zipped)),
+                     testutil::sampleTruth("tpu_unstack").total);
+        }
+
+        const QString renamed = dir.filePath(QStringLiteral("trace"));
+        QVERIFY(QFile::copy(kCapture, renamed));
+        QCOMPARE(Catalog::refOf(renamed.toStdString()).format, ModuleFormat::Capture);
+        QVERIFY(Catalog::isRun(renamed.toStdString()));
+        const Catalog catalog = Catalog::of({renamed.toStdString()});
+        QCOMPARE(catalog.runs, std::vector<std::string>{renamed.toStdString()});
+        QCOMPARE(catalog.modules.size(), std::size_t{2});
+        for (const ModuleRef &m : catalog.modules) {
+            QVERIFY(m.format == ModuleFormat::CaptureMember);
+            QCOMPARE(m.path, m.container + "#" + m.member);
+            // The address the window hands back is the same module again.
+            const ModuleRef again = Catalog::refOf(m.path);
+            QCOMPARE(again.container, renamed.toStdString());
+            QCOMPARE(again.member, m.member);
+        }
+        // Largest first: tpu_random_normal's proto is the larger.
+        QCOMPARE(catalog.modules[0].member, std::string("jit_random_normal(12)"));
+        QCOMPARE(totalOf(ModuleReader::loadPath(catalog.modules[0].path)),
+                 testutil::sampleTruth("tpu_random_normal").total);
+
+        // A .txt holding binary bytes is read as text, and the text reader says why not.
+        const QString notText = dir.filePath(QStringLiteral("notes.txt"));
+        QVERIFY(write(notText, bytes));
+        QCOMPARE(Catalog::refOf(notText.toStdString()).format, ModuleFormat::DumpText);
+    }
+
+    // `<capture>#<member>`: the capture is the shortest prefix before a '#' that is a file; the
+    // rest, '#' and `.xplane.pb#` included, is the member's name, looked up in the capture.
+    void memberAddresses()
+    {
+        QTemporaryDir dir;
+        const QString capture = dir.filePath(QStringLiteral("c.xplane.pb"));
+        QVERIFY(write(capture, "x"));
+        std::string file, member;
+        QVERIFY(Catalog::splitMember(capture.toStdString() + "#a.xplane.pb#b", &file, &member));
+        QCOMPARE(file, capture.toStdString());
+        QCOMPARE(member, std::string("a.xplane.pb#b"));
+        // A folder named like a capture is not one.
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("d.xplane.pb")));
+        QVERIFY(!Catalog::splitMember(dir.filePath(QStringLiteral("d.xplane.pb#m")).toStdString(),
+                                      &file, &member));
+        // A file whose own name holds a '#' is that file.
+        const QString hashed = dir.filePath(QStringLiteral("c.xplane.pb#x"));
+        QVERIFY(write(hashed, "y"));
+        QVERIFY(!Catalog::splitMember(hashed.toStdString(), &file, &member));
+    }
+
+    // Catalog::of: logs, lone reports, folders (runs), a module given twice once, and in a
+    // folder nothing that is not a regular file.
+    void whatWasOpened()
+    {
+        QTemporaryDir dir;
+        const QString sample = testutil::sampleTruth("tpu_unstack").path();
+        const QString folder = dir.filePath(QStringLiteral("dump"));
+        QVERIFY(QDir().mkpath(folder));
+        const QString dump =
+            folder + QStringLiteral("/module_0001.jit_f.after_optimizations-buffer-assignment.txt");
+        QVERIFY(QFile::copy(sample, dump));
+        // A FIFO with a dump's name is never opened (it would block).
+        const QString fifo =
+            folder + QStringLiteral("/module_0002.jit_g.after_optimizations-buffer-assignment.txt");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const QString log = dir.filePath(QStringLiteral("run.log"));
+        QVERIFY(QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log"), log));
+        const QString report =
+            dir.filePath(QStringLiteral("module_0009.k-memory-usage-report.txt"));
+        QVERIFY(QFile::copy(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/reports/gpu_decoder_layer.report-2026.txt"),
+            report));
+        const Catalog c =
+            Catalog::of({folder.toStdString(), log.toStdString(), report.toStdString(),
+                         dump.toStdString(), dir.filePath(QStringLiteral("empty")).toStdString()});
+        QCOMPARE(c.logs, std::vector<std::string>{log.toStdString()});
+        QCOMPARE(c.reports.size(), std::size_t{1});
+        QCOMPARE(c.reports.front().format, ModuleFormat::ReportText);
+        QCOMPARE(c.runs, std::vector<std::string>{folder.toStdString()});
+        // The dump once (listed from the folder, then given by name), the FIFO never, the
+        // missing path as a module its reader names.
+        QCOMPARE(c.modules.size(), std::size_t{2});
+        QCOMPARE(c.modules[0].path, dump.toStdString());
+        QCOMPARE(c.modules[0].bytes, QFileInfo(sample).size());
+        QVERIFY(!ModuleReader::load(c.modules[1]).ok());
+        QCOMPARE(totalOf(ModuleReader::load(c.modules[0])),
+                 testutil::sampleTruth("tpu_unstack").total);
+    }
+
+    // A run's modules read under one policy: every module of a capture from one read, each the
+    // module its address names.
+    void readEachReadsCaptureModules()
+    {
+        const Catalog c = Catalog::of({kCapture.toStdString()});
+        QCOMPARE(c.modules.size(), std::size_t{2});
+        std::mutex lock;
+        std::vector<std::int64_t> totals(2, -1);
+        ModuleReader::readEach(c.modules, 2, {}, [&](std::size_t i, LoadResult r, int) {
+            const std::lock_guard<std::mutex> hold(lock);
+            totals[i] = totalOf(r);
+        });
+        QCOMPARE(totals[0], testutil::sampleTruth("tpu_random_normal").total);
+        QCOMPARE(totals[1], testutil::sampleTruth("tpu_unstack").total);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCatalog)
+#include "tst_catalog.moc"

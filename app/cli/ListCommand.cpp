@@ -1,11 +1,11 @@
 #include "Commands.h"
 #include "DumpFiles.h"
+#include "open/Catalog.h"
 #include "LoadedDump.h"
 #include "Output.h"
 #include "analysis/MemoryAnalysis.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
-#include "parse/XPlaneModules.h"
 #include "report/JsonWriter.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
@@ -39,7 +39,8 @@ int runList(const Args &args, int threads)
                         cli::usageOf(u"list"),
                     1);
     // A folder, or a profiler capture (its modules, named `capture#NAME`).
-    const bool capture = XPlaneModules::isCaptureName(dir.toStdString()) && QFileInfo(dir).isFile();
+    const bool capture = QFileInfo(dir).isFile() &&
+                         Catalog::refOf(dir.toStdString()).format == ModuleFormat::Capture;
     if (!QFileInfo(dir).isDir() && !capture)
         return fail(dir + (QFileInfo::exists(dir)
                                ? QStringLiteral(": is neither a folder nor a profiler capture")

@@ -5,6 +5,7 @@
 #include "ChartExport.h"
 #include "CliRun.h"
 #include "CompareView.h"
+#include "FitView.h"
 #include "CsvRead.h"
 #include "DialogFolders.h"
 #include "ExportDialog.h"
@@ -402,6 +403,68 @@ private Q_SLOTS:
         QTest::qWait(50);
         QCOMPARE(geometries(), before);
         QSettings().clear();
+    }
+
+    // Every request is answered (issue 60): Run Summary, Compare With Another Run and Device
+    // Fit asked twice each, all at once, before any has finished; every window gets its
+    // answer. Before, a second request on a lane dropped the first's result and its window
+    // waited on "Reading…" for ever.
+    void runWindowsTogether()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir other;
+        const auto put = [](const QTemporaryDir &in, const char *sample, const char *stem) {
+            QVERIFY(QFile::copy(
+                testutil::sampleTruth(sample).path(),
+                in.filePath(QLatin1String(stem) + QStringLiteral(".sm_8.0_gpu_after_optimizations-"
+                                                                 "buffer-assignment.txt"))));
+        };
+        put(dir, "tpu_unstack", "module_0001.jit_step");
+        put(dir, "tpu_random_normal", "module_0002.jit_step");
+        put(dir, "tpu_dynamic_slice", "module_0004.jit_other");
+        put(other, "tpu_unstack", "module_0001.jit_step");
+        put(other, "tpu_dynamic_slice", "module_0004.jit_other");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(drop(&w, {QUrl::fromLocalFile(dir.path())}));
+        QVERIFY(
+            waitLoaded(w, QStringLiteral("module_0002.jit_step.sm_8.0_gpu_after_optimizations")));
+        QSignalSpy summaries(w.runFlow(), &RunFlow::ready);
+        QSignalSpy compared(w.runFlow(), &RunFlow::runsCompared);
+        QSignalSpy fits(w.fitFlow(), &FitFlow::ready);
+        QList<QPointer<RunSummaryView>> runs;
+        QList<QPointer<RunDiffView>> diffs;
+        QList<QPointer<FitView>> fitViews;
+        for (int round = 0; round < 2; ++round) {
+            runs << w.runFlow()->show();
+            diffs << w.runFlow()->compareRuns(other.path());
+            fitViews << w.fitFlow()->show(QStringLiteral("1GiB"));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(summaries.size() == 2 && compared.size() == 2 && fits.size() == 2,
+                                 30000);
+        for (const QPointer<RunSummaryView> &run : runs) {
+            QVERIFY(run);
+            // Three modules of two functions, as the folder holds.
+            QVERIFY2(run->summaryText().contains(QStringLiteral("3 modules of 2 functions")),
+                     qPrintable(run->summaryText()));
+        }
+        for (const QPointer<RunDiffView> &diff : diffs) {
+            QVERIFY(diff);
+            // jit_random_normal's compile of jit_step is in the first run only.
+            QCOMPARE(diff->table()->topLevelItemCount(), 1);
+            QCOMPARE(diff->table()->topLevelItem(0)->text(0), QStringLiteral("gone"));
+        }
+        for (const QPointer<FitView> &fit : fitViews) {
+            QVERIFY(fit);
+            QCOMPARE(fit->included().size(), std::size_t{3});
+        }
+        for (const QPointer<RunSummaryView> &v : runs)
+            v->close();
+        for (const QPointer<RunDiffView> &v : diffs)
+            v->close();
+        for (const QPointer<FitView> &v : fitViews)
+            v->close();
     }
 
     // A function compiled more than once is one row with its compiles under it (issue 52):

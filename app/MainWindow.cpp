@@ -529,14 +529,14 @@ void MainWindow::resetLayout()
 
 bool MainWindow::openOomText(const QString &name, const std::string &text, const QStringList &dumps)
 {
-    if (dumps.isEmpty())
-        return m_oom->open(name, text);
-    // The folders are listed on a job first; the window opens at once.
+    // Text with no message is said so at once (the check is a scan for a few phrases); the
+    // messages are read, and the folders listed, on a job.
     if (!Opened::holdsOomMessage(text))
         return m_oom->open(name, text);
-    m_workspace->open(dumps, this, [this, name, text](const Opened &opened) {
-        m_oom->open(name, text, opened.modules);
-    });
+    m_workspace->openText(name, text, dumps, this,
+                          [this](OomFindings findings, const Opened &opened) {
+                              m_oom->open(std::move(findings), opened.modules);
+                          });
     return true;
 }
 

@@ -256,6 +256,26 @@ void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone do
         [done = std::move(done)](Opened opened) { done(opened); });
 }
 
+void Workspace::openText(const QString &name, std::string text, const QStringList &paths,
+                         QObject *requester, TextOpened done)
+{
+    struct Read
+    {
+        OomFindings findings;
+        Opened opened;
+    };
+    m_jobs->run(
+        laneFor(m_openLanes, requester, "open"), requester,
+        [name, text = std::move(text), paths](const JobControl &) {
+            Read read;
+            read.findings = oomFindingsOf(name, text);
+            if (!paths.isEmpty())
+                read.opened = Opened::classify(paths);
+            return read;
+        },
+        [done = std::move(done)](Read read) { done(std::move(read.findings), read.opened); });
+}
+
 void Workspace::scanModules(const DumpFiles &found, const QString &skip)
 {
     std::vector<ModuleRef> refs;

@@ -123,6 +123,14 @@ public:
     /// `done` gets the result on the GUI thread while `requester` lives. A newer request of the
     /// same requester replaces its older one; another requester's runs on.
     void open(const QStringList &paths, QObject *requester, OpenedDone done);
+    /// What openText() hands its requester: the text's out-of-memory messages, read, and the
+    /// paths given with it, classified.
+    using TextOpened = std::function<void(OomFindings, const Opened &)>;
+    /// Reads pasted or dropped text (`name`: "(pasted)") for its out-of-memory messages, and
+    /// classifies `paths` (where its modules are), on open()'s job and lane: a long paste
+    /// never holds the window up.
+    void openText(const QString &name, std::string text, const QStringList &paths,
+                  QObject *requester, TextOpened done);
     /// Reads every module's figures (ModuleFigures::read) on one job: a module of
     /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
     /// thread, scanThreads() of them. modulesScanned hands them over a few times a second as

@@ -1,6 +1,7 @@
 #include "OomMatch.h"
 
 #include "model/MemorySpaces.h"
+#include "parse/ShapeParser.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -238,9 +239,9 @@ OomMatch::Join OomMatch::join(const OomMessage &message, const Dump &dump)
 
     for (const OomBuffer &b : message.buffers) {
         BufferMatch m;
-        const std::string shape = OomLog::layoutFree(b.shape);
+        const std::string shape = ShapeParser::withoutLayout(b.shape);
         auto shapeOk = [&](const Value &v) {
-            return shape.empty() || OomLog::layoutFree(dump.shapeText(v)) == shape;
+            return shape.empty() || ShapeParser::withoutLayout(dump.shapeText(v)) == shape;
         };
         if (b.labelIsName && !b.label.empty()) {
             const std::uint32_t in = dump.findInstruction(b.label);

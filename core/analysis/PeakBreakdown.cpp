@@ -571,9 +571,7 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
                  vi, bytes);
         auto [sk, fresh] = shapeKey.try_emplace(v.shape);
         if (fresh) {
-            const std::string_view text = dump.shapeText(v);
-            const ShapeParseResult parsed = ShapeParser::parse(text);
-            sk->second = parsed.ok ? parsed.shape.toStringWithoutLayout() : std::string(text);
+            sk->second = ShapeParser::withoutLayout(dump.shapeText(v));
         }
         shape.add(sk->second, vi, bytes);
     }

@@ -30,7 +30,8 @@ std::string plural(std::size_t n, const char *one, const char *many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-/// `f32[16,32]` for an array shape text with or without layout; empty for tuples or junk.
+/// `f32[16,32]` for an array shape text with or without layout (ShapeParser::withoutLayout);
+/// empty for tuples or junk.
 std::string layoutFree(std::string_view text)
 {
     const ShapeParseResult r = ShapeParser::parse(text);

@@ -2,6 +2,7 @@
 
 #include "analysis/Collectives.h"
 #include "model/ModuleNames.h"
+#include "parse/ShapeParser.h"
 
 #include <algorithm>
 #include <map>
@@ -31,45 +32,6 @@ std::string baseName(std::string_view name)
         name = name.substr(0, dot);
     }
     return std::string(name);
-}
-
-/// A shape without its layouts, tilings, comments or spaces: `f32[8,128]{1,0}` → `f32[8,128]`.
-std::string layoutFree(std::string_view shape)
-{
-    std::string out;
-    int braces = 0;
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        const char c = shape[i];
-        if (c == '/' && i + 1 < shape.size() && shape[i + 1] == '*') {
-            const std::size_t close = shape.find("*/", i + 2);
-            i = close == std::string_view::npos ? shape.size() : close + 1;
-            continue;
-        }
-        if (c == '{') {
-            ++braces;
-            continue;
-        }
-        if (c == '}') {
-            braces = std::max(0, braces - 1);
-            continue;
-        }
-        if (braces > 0 || c == ' ')
-            continue;
-        out += c;
-    }
-    // Tuple elements read better with a space after each comma between them.
-    std::string spaced;
-    int depth = 0;
-    for (const char c : out) {
-        if (c == '[')
-            ++depth;
-        else if (c == ']')
-            --depth;
-        spaced += c;
-        if (c == ',' && depth == 0)
-            spaced += ' ';
-    }
-    return spaced;
 }
 
 std::string shapesText(const std::vector<RunSummary::Parameter> &parameters)
@@ -122,8 +84,8 @@ std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view t
                     item.remove_prefix(close + 2);
             const std::size_t colon = item.find(':');
             if (colon != std::string_view::npos && out.size() < 100000)
-                out.push_back(
-                    {baseName(item.substr(0, colon)), layoutFree(item.substr(colon + 1))});
+                out.push_back({baseName(item.substr(0, colon)),
+                               ShapeParser::withoutLayout(item.substr(colon + 1))});
             start = i + 1;
             if (c == ')')
                 break;
@@ -151,7 +113,7 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
         if (!a.isParameter || a.parameterNumber < 0)
             continue;
         auto &[parameter, parts] = byNumber[a.parameterNumber];
-        const std::string shape = layoutFree(dump.strings.view(a.parameterShape));
+        const std::string shape = ShapeParser::withoutLayout(dump.strings.view(a.parameterShape));
         const std::string_view index = a.parameterIndex == kNoString
                                            ? std::string_view("{}")
                                            : dump.strings.view(a.parameterIndex);
@@ -195,7 +157,7 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
         c.instruction = std::string(dump.strings.view(ins.name));
         c.opcode = std::string(opcode);
         c.bytes = v.size;
-        c.shape = layoutFree(dump.strings.view(dump.shapes[v.shape].text));
+        c.shape = ShapeParser::withoutLayout(dump.strings.view(dump.shapes[v.shape].text));
         c.source = ins.sourceFile == kNoString
                        ? std::string()
                        : std::string(dump.strings.view(ins.sourceFile)) +

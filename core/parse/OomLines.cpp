@@ -472,31 +472,4 @@ std::int64_t OomLog::parseSize(std::string_view text, std::int64_t *ulp)
     return -1;
 }
 
-std::string OomLog::layoutFree(std::string_view shape)
-{
-    std::string out;
-    out.reserve(shape.size());
-    int braces = 0;
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        const char c = shape[i];
-        if (c == '/' && i + 1 < shape.size() && shape[i + 1] == '*') {
-            const std::size_t close = shape.find("*/", i + 2);
-            i = close == sv::npos ? shape.size() : close + 1;
-            continue;
-        }
-        if (c == '{') {
-            ++braces;
-            continue;
-        }
-        if (c == '}') {
-            braces = std::max(0, braces - 1);
-            continue;
-        }
-        if (braces > 0 || isSpace(c))
-            continue;
-        out += c;
-    }
-    return out;
-}
-
 } // namespace bufferscope

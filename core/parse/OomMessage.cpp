@@ -963,7 +963,7 @@ private:
         }
         m.stackShape = std::string(rest.substr(0, std::min<std::size_t>(k, 1024)));
         // Its layout may be cut or elided (`{…}`): the dimensions are what count.
-        const ShapeParseResult r = ShapeParser::parse(OomLog::layoutFree(m.stackShape));
+        const ShapeParseResult r = ShapeParser::parse(ShapeParser::withoutLayout(m.stackShape));
         if (r.ok && r.shape.isArray())
             m.stackBytes = r.shape.byteSize();
     }

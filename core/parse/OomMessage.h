@@ -170,9 +170,6 @@ struct OomLog
     /// Sizes as OOM messages print them: "1.97GiB", "1004.50MiB", "16B", TPU "32.00G", "4.0K",
     /// "2110783616 bytes", "165425291480B". -1 when not a size.
     static std::int64_t parseSize(std::string_view text, std::int64_t *ulp = nullptr);
-    /// "f32[5104,257152]{1,0:T(8,128)}" → "f32[5104,257152]": the shape without layouts,
-    /// tilings, comments or spaces, for comparing a log's shape with a dump's.
-    static std::string layoutFree(std::string_view shape);
 };
 
 } // namespace bufferscope

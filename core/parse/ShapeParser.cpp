@@ -1,5 +1,6 @@
 #include "ShapeParser.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace bufferscope {
@@ -317,6 +318,36 @@ std::size_t ShapeParser::shapeTokenLength(std::string_view text)
         ++i;
     }
     return depth == 0 ? i : 0;
+}
+
+std::string ShapeParser::withoutLayout(std::string_view text)
+{
+    const ShapeParseResult parsed = parse(text);
+    if (parsed.ok)
+        return parsed.shape.toStringWithoutLayout();
+    std::string out;
+    out.reserve(text.size());
+    int braces = 0;
+    int brackets = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+            const std::size_t close = text.find("*/", i + 2);
+            i = close == std::string_view::npos ? text.size() : close + 1;
+            continue;
+        }
+        if (c == '{' || c == '}') {
+            braces = c == '{' ? braces + 1 : std::max(0, braces - 1);
+            continue;
+        }
+        if (braces > 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        brackets += c == '[' ? 1 : c == ']' ? -1 : 0;
+        out += c;
+        if (c == ',' && brackets <= 0)
+            out += ' '; // between tuple elements, as HumanString writes them
+    }
+    return out;
 }
 
 } // namespace bufferscope

@@ -6,6 +6,7 @@
 #include "DumpGenerator.h"
 #include "open/Catalog.h"
 #include "parse/OomMessage.h"
+#include "parse/ShapeParser.h"
 
 #include <QDir>
 #include <QFile>
@@ -474,10 +475,14 @@ private Q_SLOTS:
         QCOMPARE(OomLog::parseSize("4.0K"), std::int64_t{4096});
         QCOMPARE(OomLog::parseSize("1004.50MiB"), std::int64_t{1053294592});
         QCOMPARE(OomLog::parseSize("unknown size"), std::int64_t{-1});
-        QCOMPARE(OomLog::layoutFree("bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)}"),
+        // The shape without its layout, as XLA's ShapeUtil::HumanString writes it.
+        QCOMPARE(ShapeParser::withoutLayout("bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)}"),
                  std::string("bf16[2048,1,2048,128]"));
-        QCOMPARE(OomLog::layoutFree("(f32[2]{0}, /*index=1*/s8[4]{0})"),
-                 std::string("(f32[2],s8[4])"));
+        QCOMPARE(ShapeParser::withoutLayout("(f32[2]{0}, /*index=1*/s8[4]{0})"),
+                 std::string("(f32[2], s8[4])"));
+        // Text that is no shape loses its layouts and spaces alike.
+        QCOMPARE(ShapeParser::withoutLayout("(f32[2]{0}, junk [1, 2]{0})"),
+                 std::string("(f32[2], junk[1,2])"));
     }
 
     // GPU before 2024 (gpu-bfc-decoder.log): the BFC lines, the exact request in red under a

@@ -405,7 +405,7 @@ QString CompareView::summaryText() const
             .arg(what, humanBytesText(a), humanBytesText(b), signedBytesText(b - a), extra);
     };
     QString peakNote = tr("steps %1 → %2").arg(d.peakStepBefore).arg(d.peakStepAfter);
-    if (d.peakStepBefore >= 0 && d.peakStepAfter >= 0 && d.peakStepBeforeInB != d.peakStepAfter)
+    if (d.peakMoved())
         peakNote += tr("; the peak moved (before's peak step is step %1 of after)")
                         .arg(d.peakStepBeforeInB);
     QString lines;

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 namespace bufferscope {
@@ -238,18 +239,24 @@ bool LiveRangeGantt::updateLabels()
     // Names where they fit: every row's when rows are tall enough, else every second or
     // third row's (a tick marks the row each names); more rows than that leave none, and
     // hovering shows them.
+    // The selected value's row is always named, and the rows too close to it to carry a name
+    // of their own are not: a name beside the selected bar would read as its name.
     const double perRow = range.size() > 0 ? plot()->axisRect()->height() / range.size() : 0;
     const int stride = perRow > 0 ? static_cast<int>(std::ceil(kNamedRowPixels / perRow)) : 0;
+    const int first = std::max(0, static_cast<int>(range.lower));
+    const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
+    const int selected = rowOf(selection()->currentValue());
+    const auto name = [&](int row) {
+        const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
+        ticks.insert(row + 0.5, toQString(dump()->valueDisplayName(v)));
+    };
     if (stride >= 1 && stride <= kMaxNameStride) {
-        const int first = std::max(0, static_cast<int>(range.lower));
-        const int last = std::min(rowCount() - 1, static_cast<int>(range.upper));
-        for (int row = first; row <= last; ++row) {
-            if (row % stride != 0)
-                continue;
-            const Value &v = dump()->values[m_rows->values[static_cast<std::size_t>(row)]];
-            ticks.insert(row + 0.5, toQString(dump()->valueDisplayName(v)));
-        }
+        for (int row = first; row <= last; ++row)
+            if (row % stride == 0 && (selected < 0 || std::abs(row - selected) >= stride))
+                name(row);
     }
+    if (stride >= 1 && selected >= first && selected <= last)
+        name(selected);
     if (ticks == ticker->ticks())
         return false;
     ticker->setTicks(ticks);
@@ -274,6 +281,8 @@ void LiveRangeGantt::showValue(int value)
 {
     m_rowBand->setVisible(false);
     BoxChartView::showValue(value);
+    if (updateLabels())
+        plot()->replot(QCustomPlot::rpQueuedReplot);
     const int row = rowOf(value);
     if (!dump() || row < 0) {
         if (value >= 0 && dump() &&

@@ -415,8 +415,7 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
     if (sa && sb) {
         terms.attribute(liveAt(a, diff.peakStepBefore, sa->memorySpace),
                         liveAt(b, diff.peakStepAfter, sb->memorySpace), true);
-        out.peakMoved = diff.peakStepBefore >= 0 && diff.peakStepAfter >= 0 &&
-                        diff.peakStepBeforeInB != diff.peakStepAfter;
+        out.peakMoved = diff.peakMoved();
         if (out.peakMoved)
             out.peakMovedText = "The peak moved to another part of the program: step " +
                                 std::to_string(diff.peakStepAfter) + " (" +

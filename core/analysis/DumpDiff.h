@@ -112,6 +112,12 @@ struct DumpDiff
     /// A's peak step on B's program (the aligned row's B step): where the peak would be had it
     /// not moved.
     std::int64_t peakStepBeforeInB = -1;
+    /// Whether the peak moved to another part of the program: both sides have a peak and the
+    /// after peak is not at the before peak's place. The one test for every renderer.
+    bool peakMoved() const
+    {
+        return peakStepBefore >= 0 && peakStepAfter >= 0 && peakStepBeforeInB != peakStepAfter;
+    }
     /// The first aligned row where the live bytes differ (-1: the curves never part).
     std::int64_t partStepBefore = -1, partStepAfter = -1;
     std::int64_t partBytesBefore = 0, partBytesAfter = 0;

@@ -188,7 +188,7 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     line("  peak    " + humanBytes(d.peakBefore) + " at " + stepText(a, d.peakStepBefore) + " -> " +
          humanBytes(d.peakAfter) + " at " + stepText(b, d.peakStepAfter) + "  " +
          signedBytes(d.peakDelta()));
-    if (d.peakStepBefore >= 0 && d.peakStepAfter >= 0 && d.peakStepBeforeInB != d.peakStepAfter)
+    if (d.peakMoved())
         line("          the peak moved: the before peak's step is step " +
              std::to_string(d.peakStepBeforeInB) + " of after");
     const DiffCauses &why = d.why;

@@ -4,6 +4,7 @@
 #include "BoxPlottable.h"
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
+#include "ChartExport.h"
 #include "ChartPalette.h"
 #include "FitView.h"
 #include "FlameGraph.h"
@@ -51,6 +52,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QToolButton>
+#include <QXmlStreamReader>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -1785,6 +1787,65 @@ private Q_SLOTS:
         QCOMPARE(panel.breakdown().bytes, std::int64_t(17920));
         QTRY_COMPARE(chart.breakdown().step, std::int64_t(15));
         QCOMPARE(chart.breakdown().bytes, std::int64_t(17920));
+    }
+
+    // Where rows are too short for every name, the selected bar is named and its neighbours are
+    // not (issue 60: an export named the bar beside it), on screen and in an export at another
+    // size.
+    void ganttNamesTheSelectedRow()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        LiveRangeGantt &gantt = views.gantt;
+        const Dump &dump = *views.loaded.dump;
+        gantt.plot()->replot();
+        auto ticker = gantt.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const auto named = [&](int row) { return ticker->ticks().contains(row + 0.5); };
+        int row = -1;
+        for (int r = 1; r + 1 < gantt.rowCount() && row < 0; ++r)
+            if (!named(r) && (named(r - 1) || named(r + 1)))
+                row = r;
+        QVERIFY2(row > 0, "every row is named at this height: the test needs shorter rows");
+        int value = -1;
+        for (std::size_t i = 0; i < dump.values.size(); ++i)
+            if (gantt.rowOf(static_cast<int>(i)) == row)
+                value = static_cast<int>(i);
+        QVERIFY(value >= 0);
+        const QString name =
+            toQString(dump.valueDisplayName(dump.values[static_cast<std::size_t>(value)]));
+        views.selection.setCurrentValue(value);
+        QTRY_VERIFY(named(row));
+        QCOMPARE(ticker->ticks().value(row + 0.5), name);
+        QVERIFY(!named(row - 1) && !named(row + 1));
+
+        // Exported smaller than the screen: still its name, not a neighbour's.
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("gantt.svg"));
+        QString error;
+        QVERIFY2(gantt.exportTo(svg, ExportOptions::sized(700, 300), &error), qPrintable(error));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(file.readAll());
+        QStringList texts;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement &&
+                xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        QVERIFY2(texts.join(QString()).contains(name), qPrintable(texts.join(QLatin1Char('|'))));
+        for (const int neighbour : {row - 1, row + 1}) {
+            const int other = [&] {
+                for (std::size_t i = 0; i < dump.values.size(); ++i)
+                    if (gantt.rowOf(static_cast<int>(i)) == neighbour)
+                        return static_cast<int>(i);
+                return -1;
+            }();
+            QVERIFY(other >= 0);
+            const QString otherName =
+                toQString(dump.valueDisplayName(dump.values[static_cast<std::size_t>(other)]));
+            if (otherName != name)
+                QVERIFY2(!texts.contains(otherName), qPrintable(otherName));
+        }
     }
 
     void csvMadeInTheBackground()

@@ -2,6 +2,7 @@
 
 #include "DialogFolders.h"
 #include "FlameGraph.h"
+#include "LinkRestyle.h"
 #include "TableCsv.h"
 #include "Treemap.h"
 #include "Workspace.h"
@@ -125,6 +126,9 @@ BreakdownPanel::BreakdownPanel(Workspace *workspace, QWidget *parent)
     m_findingsView->document()->setDefaultStyleSheet(
         QStringLiteral("a { text-decoration: none; }"));
     m_findingsView->setOpenLinks(false);
+    // The findings read again when the colour scheme switches, or their links stay light-theme
+    // blue on a dark background.
+    LinkRestyle::watch(m_findingsView, [this] { fillFindings(); });
     m_findingsView->setPlaceholderText(tr("No findings at this step."));
 
     m_pin = new QCheckBox(tr("&Pin to peak"), this);
@@ -487,15 +491,6 @@ void BreakdownPanel::showFinding(int k)
     m_selection->setHighlightedGroup(members, toQString(f.title));
     if (!f.values.empty())
         m_selection->setCurrentValue(static_cast<int>(f.values.front()));
-}
-
-void BreakdownPanel::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    // The findings' links take the palette's link colour when their HTML is read: read again,
-    // or they stay light-theme blue on a dark background.
-    if (event->type() == QEvent::PaletteChange)
-        fillFindings();
 }
 
 bool BreakdownPanel::revealFinding(Finding::Kind kind)

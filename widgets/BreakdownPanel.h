@@ -78,9 +78,6 @@ Q_SIGNALS:
     /// A call-stack frame was picked: the source view shows it.
     void framePicked(const bufferscope::SourcePlace &place);
 
-protected:
-    void changeEvent(QEvent *event) override;
-
 private:
     /// Shows what is live at `step`: the workspace's breakdown, or a note while it computes it.
     void follow(qint64 step);

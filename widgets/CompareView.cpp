@@ -5,6 +5,7 @@
 #include "ChartPalette.h"
 #include "DialogFolders.h"
 #include "JobRunner.h"
+#include "LinkRestyle.h"
 #include "TableCsv.h"
 #include "layout/LabelLayout.h"
 #include "model/ModuleNames.h"
@@ -486,6 +487,13 @@ void CompareView::fillCauses()
         label->setBackgroundRole(r % 2 == 1 ? QPalette::AlternateBase : QPalette::Base);
         label->setContentsMargins(3, 2, 3, 2);
         label->setText(causeRichText(c));
+        // Read again when the colour scheme switches (setText with the same text reads
+        // nothing), for its links' colour.
+        LinkRestyle::watch(label, [label] {
+            const QString text = label->text();
+            label->clear();
+            label->setText(text);
+        });
         label->setToolTip(tr("Click a value to show it on both curves"));
         connect(label, &QLabel::linkActivated, this,
                 [this](const QString &link) { showCauseValue(link); });

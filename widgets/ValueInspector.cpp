@@ -1,5 +1,6 @@
 #include "ValueInspector.h"
 
+#include "LinkRestyle.h"
 #include "Workspace.h"
 #include "analysis/ValueFlow.h"
 #include "models/QtText.h"
@@ -54,6 +55,11 @@ ValueInspector::ValueInspector(Workspace *workspace, QWidget *parent)
     // fn_355 and train_step.
     m_details->document()->setDefaultStyleSheet(QStringLiteral("a { text-decoration: none; }"));
     m_details->setOpenExternalLinks(false);
+    // The card read again when the colour scheme switches, for its links' colour.
+    LinkRestyle::watch(m_details, [this] {
+        if (!m_detailsHtml.isEmpty())
+            m_details->setHtml(m_detailsHtml);
+    });
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -282,6 +288,7 @@ void ValueInspector::showValue(int value)
         m_heading->setToolTip(QString());
         m_heading->setText(tr("<i>No value selected. Click a value in any view.</i>"));
         m_details->clear();
+        m_detailsHtml.clear();
         m_text->clear();
         m_copySource->setEnabled(false);
         return;
@@ -295,7 +302,8 @@ void ValueInspector::showValue(int value)
     m_headingName = toQString(card.name);
     m_headingSize = humanBytesText(card.bytes);
     fitHeading();
-    m_details->setHtml(html(card));
+    m_detailsHtml = html(card);
+    m_details->setHtml(m_detailsHtml);
     const Instruction *ins = m_dump->instructionOf(v);
     m_copySource->setEnabled(ins && !m_dump->sourceLocation(*ins).empty());
     m_text->setPlainText(ins && ins->hasText

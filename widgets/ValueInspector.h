@@ -58,6 +58,7 @@ private:
     std::shared_ptr<const Dump> m_dump;
     QLabel *m_heading;
     QTextBrowser *m_details;
+    QString m_detailsHtml; ///< the card shown, read again when the palette changes
     QPlainTextEdit *m_text;
     QPushButton *m_copySource;
     int m_value = -1;

@@ -1368,7 +1368,17 @@ private Q_SLOTS:
         QVERIFY(log.open(QIODevice::ReadOnly));
         QVERIFY(w.openOomText(QStringLiteral("tpu.log"), log.readAll().toStdString()));
         QTRY_VERIFY(oom);
+        // A value in the inspector: its card's links (its producer, its users).
+        w.selection()->setCurrentValue(0);
+        QTextBrowser *card = w.inspector()->details();
+        QVERIFY(card->document()->toHtml().contains(QStringLiteral("href")));
+        QTest::qWait(300); // its data flow, read on a job, is shown
         dark->trigger();
+        // Every link restyled in the same turn as the switch (issue 60): the card's too.
+        const QString linkNow = QApplication::palette().color(QPalette::Link).name();
+        QApplication::processEvents(); // the palette reaches the widgets: one pass, no waiting
+        QVERIFY2(card->document()->toHtml().contains(linkNow, Qt::CaseInsensitive),
+                 qPrintable(linkNow));
         // Charts re-colour at once: axis text is light on the dark window, and so do the other
         // windows' charts and the findings' links (issue 49, item 8: they stayed light).
         QTRY_VERIFY(w.usageChart()->plot()->xAxis->labelColor().lightness() > 180);

@@ -83,7 +83,7 @@ public:
         }
         m_wrap = plot->legend->wrap();
         // As many legend entries per row as the exported width holds.
-        plot->legend->setWrap(std::max(1, options.width / 160));
+        plot->legend->setWrap(ChartExport::legendWrap(plot->legend, options.width));
     }
     ~Decorations()
     {
@@ -131,6 +131,19 @@ bool allowedInXml(quint32 c)
 }
 
 } // namespace
+
+int ChartExport::legendWrap(const QCPLegend *legend, int width)
+{
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) // cells of the grid, some of them empty
+        if (const QCPAbstractLegendItem *item = legend->item(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    if (widest == 0)
+        return 4;
+    const int margins = legend->margins().left() + legend->margins().right() + 8;
+    return std::max(1, (width - margins + legend->columnSpacing()) /
+                           (widest + legend->columnSpacing()));
+}
 
 QByteArray ChartExport::wellFormedXml(const QByteArray &svg)
 {

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+class QCPLegend;
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,6 +50,9 @@ struct ExportOptions
 /// atomic write (QSaveFile), so a failed export never leaves a partial file.
 namespace ChartExport {
 
+/// As many legend entries per row as `width` pixels hold, measured by the widest entry (a
+/// fixed count clipped long names in a narrow dock): at least one.
+int legendWrap(const QCPLegend *legend, int width);
 /// The format of `path`'s extension (case-insensitive), or nullopt for any other.
 std::optional<ExportFormat> formatOf(const QString &path);
 /// The extensions that work, for messages: ".png, .svg, .pdf or .csv".

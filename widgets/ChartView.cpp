@@ -57,6 +57,7 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     auto *legendRow = new QCPLayoutGrid;
+    m_legendRow = legendRow;
     m_plot->plotLayout()->addElement(1, 0, legendRow);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     legendRow->setMargins(QMargins(0, 0, 0, 4));
@@ -69,6 +70,7 @@ ChartView::ChartView(Workspace *workspace, QWidget *parent)
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(4);
     m_plot->legend->setBorderPen(Qt::NoPen);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &ChartView::fitLegend);
 
     // Every dump the workspace shows comes here (Workspace::show hands it to its subscribers).
     workspace->subscribe(
@@ -240,8 +242,13 @@ bool ChartView::exportTo(const QString &path, const ExportOptions &options, QStr
     ExportOptions o = options;
     if (o.title.isNull())
         o.title = title();
-    return ChartExport::write(
+    // An export has its own size: the legend row is there whatever the chart on screen lacks.
+    const bool shown = m_legendShown;
+    setLegendRowShown(true);
+    const bool written = ChartExport::write(
         m_plot, path, o, [this] { return csv(); }, [this] { return updateLabels(); }, error);
+    setLegendRowShown(shown);
+    return written;
 }
 
 std::string ChartView::csv()
@@ -415,11 +422,46 @@ bool ChartView::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
-void ChartView::resizeEvent(QResizeEvent *event)
+void ChartView::fitLegend()
 {
-    QWidget::resizeEvent(event);
-    // As many legend entries per row as fit, so narrow docks wrap instead of clipping.
-    m_plot->legend->setWrap(std::max(1, width() / 160));
+    QCPLegend *legend = m_plot->legend;
+    const int wrap = ChartExport::legendWrap(legend, m_plot->width());
+    if (legend->wrap() != wrap)
+        legend->setWrap(wrap);
+    // The rows the legend takes, and what the axes take around the plot (from the last
+    // layout): a plot left shorter than kMinPlotPixels loses the legend row instead.
+    constexpr int kMinPlotPixels = 64;
+    int items = 0;
+    int rowHeight = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) // cells of the grid, some of them empty
+        if (const QCPAbstractLegendItem *item = legend->item(i)) {
+            ++items;
+            rowHeight =
+                std::max(rowHeight, item->minimumOuterSizeHint().height() + legend->rowSpacing());
+        }
+    const int rows = items > 0 ? (items + wrap - 1) / wrap : 0;
+    const QCPAxisRect *rect = m_plot->axisRect();
+    const int around = rect->outerRect().height() - rect->rect().height();
+    const int left = m_plot->height() - rows * rowHeight - std::max(around, 0);
+    setLegendRowShown(rows == 0 || left >= kMinPlotPixels);
+}
+
+void ChartView::setLegendRowShown(bool shown)
+{
+    if (shown == m_legendShown)
+        return;
+    m_legendShown = shown;
+    // Out of the layout, the legend would still be drawn where it was last laid out.
+    m_plot->legend->setVisible(shown);
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    if (!shown) {
+        layout->take(m_legendRow);
+        layout->simplify();
+        return;
+    }
+    layout->insertRow(1);
+    layout->addElement(1, 0, m_legendRow);
+    layout->setRowStretchFactor(1, 0.001);
 }
 
 void ChartView::changeEvent(QEvent *event)

@@ -12,6 +12,7 @@
 
 class QCPItemStraightLine;
 class QCPLayer;
+class QCPLayoutGrid;
 class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
@@ -155,10 +156,14 @@ protected:
 
     bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
 
 private:
+    /// The legend fitted to the chart before each replot: as many entries per row as the
+    /// widest fits (ChartExport::legendWrap); on a chart too short for both, the plot keeps
+    /// its room and the legend row goes (hovering still names every line and box).
+    void fitLegend();
+    void setLegendRowShown(bool shown);
     QLabel *m_empty = nullptr; ///< the empty state, in the plot's place
     void showContextMenu(const QPoint &pos);
     void saveCsvAs();
@@ -171,6 +176,8 @@ private:
     QCustomPlot *m_plot;
     QHBoxLayout *m_toolRow;
     QCPLayer *m_highlightLayer;
+    QCPLayoutGrid *m_legendRow;
+    bool m_legendShown = true;
     std::shared_ptr<const Dump> m_dump;
     std::shared_ptr<const MemoryTimeline> m_timeline;
     int m_highlighted = -1;

@@ -257,6 +257,12 @@ bool UsageChart::updateLabels()
     // Laid out at once with the new axis (the axis rect keeps its size): one replot follows,
     // not one for the axis and another for the labels.
     bool axisChanged = false;
+    // A byte label every 22 pixels or so: two on a short chart, where five overlapped.
+    const int ticks = std::clamp(plot()->axisRect()->height() / 22, 2, 5);
+    if (plot()->yAxis->ticker()->tickCount() != ticks) {
+        plot()->yAxis->ticker()->setTickCount(ticks);
+        axisChanged = true;
+    }
     if (dump() && timeline() && timeline()->space(m_memorySpace)) {
         const double want = fittedTop();
         if (std::abs(plot()->yAxis->range().upper - want) > 1e-6 * want) {

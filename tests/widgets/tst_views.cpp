@@ -1848,6 +1848,36 @@ private Q_SLOTS:
         }
     }
 
+    // A short usage chart (a small window, issue 60) keeps a plot a person can read: its axes
+    // and at least 64 pixels of plot, the legend row given up for them, and fewer byte labels;
+    // taller again, the legend is back.
+    void shortUsageChartKeepsItsPlot()
+    {
+        Views views;
+        QVERIFY(views.load(QStringLiteral("gpu_decoder_layer")));
+        UsageChart &usage = views.usage;
+        QCustomPlot *plot = usage.plot();
+        const auto settle = [&] {
+            for (int i = 0; i < 4; ++i) {
+                plot->replot();
+                QApplication::processEvents();
+            }
+        };
+        usage.resize(640, 420);
+        settle();
+        QCOMPARE(plot->plotLayout()->rowCount(), 2); // tall: the plot, then the legend
+        usage.resize(640, 190);
+        settle();
+        const QRect rect = plot->axisRect()->rect();
+        QVERIFY2(rect.height() >= 64, qPrintable(QString::number(rect.height())));
+        QVERIFY(plot->axisRect()->outerRect().bottom() <= plot->height());
+        QCOMPARE(plot->plotLayout()->rowCount(), 1);
+        QVERIFY(!plot->legend->visible()); // not drawn where it was last laid out
+        usage.resize(640, 420);
+        settle();
+        QCOMPARE(plot->plotLayout()->rowCount(), 2);
+    }
+
     void csvMadeInTheBackground()
     {
         Views views;

@@ -70,11 +70,14 @@ const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
 const QString kBudgetKey = QStringLiteral("usage/budget");
 
 /// The Open and Compare dialogs' filter: every kind of module file BufferScope reads (the one
-/// table, ModuleNames::fileKinds) and profiler captures first, then all files.
-QString dumpFilter()
+/// table, ModuleNames::fileKinds) and profiler captures first; for Open, out-of-memory logs
+/// too (the catalog knows them by their messages); then all files (a file whose name says
+/// nothing is known by its bytes).
+QString dumpFilter(bool logs = false)
 {
-    return QObject::tr("XLA modules and profiles (%1 *.xplane.pb);;All files (*)")
-        .arg(QString::fromStdString(ModuleNames::dialogPatterns()));
+    return QObject::tr("XLA modules and profiles (%1 *.xplane.pb);;%2All files (*)")
+        .arg(QString::fromStdString(ModuleNames::dialogPatterns()),
+             logs ? QObject::tr("Out-of-memory logs (*.log *.txt);;") : QString());
 }
 } // namespace
 
@@ -314,9 +317,9 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open…"), this, [this] {
-        const QStringList paths =
-            QFileDialog::getOpenFileNames(this, tr("Open buffer-assignment dumps"),
-                                          DialogFolders::openFolder(shownFolder()), dumpFilter());
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open buffer-assignment dumps"), DialogFolders::openFolder(shownFolder()),
+            dumpFilter(true));
         if (!paths.isEmpty())
             openPaths(paths);
     });

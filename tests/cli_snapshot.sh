@@ -95,6 +95,23 @@ if [ -d "$real" ]; then
         run oom "$log" "$real" --json
     done
 fi
+# Binary modules, XProf's sidecars, captures and profile folders (core/open, HloProtoDumps).
+bin=$data/binary
+for p in "$bin"/protos/*.hlo.pb "$bin"/handmade/*.hlo.pb "$bin"/hostile/*.hlo.pb; do
+    run report "$p"
+    run report "$p" --json
+done
+cap=("$bin"/profile/plugins/profile/*/*.xplane.pb)
+run list "${cap[0]}"
+run list "$bin/profile" --json
+run summary "$bin/profile"
+run report "${cap[0]}#jit_unstack(7)" --json
+run report "${cap[0]}"
+run diff "${cap[0]}" "${cap[0]}"
+if [ -d "$real" ]; then
+    run report "$real/training/jit_loss_fn(17).hlo_proto.pb" --json
+    run list "$real/training"
+fi
 [ -n "$big" ] && run export "$big" --view usage --out "$out/export-big.csv"
 [ -n "$big" ] && run diff "$big" "$data/gpu_decoder_layer.buffer-assignment.txt" --json
 echo "$n runs in $out"

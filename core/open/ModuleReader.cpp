@@ -70,11 +70,12 @@ void ModuleReader::readEach(const std::vector<ModuleRef> &refs, int threads,
         if (!stopped())
             done(sideBySide[k], load(refs[sideBySide[k]], one), 1);
     });
-    for (const auto &[capture, members] : captures) {
+    for (const auto &entry : captures) {
+        const std::vector<std::size_t> &members = entry.second; // a lambda captures no binding
         if (stopped())
             break;
         // One read of the capture; its index holds every module's proto until they are read.
-        const XPlaneModules::Index index = XPlaneModules::index(capture);
+        const XPlaneModules::Index index = XPlaneModules::index(entry.first);
         parallelFor(members.size(), all, [&](std::size_t k) {
             if (!stopped())
                 done(members[k], XPlaneModules::load(index, refs[members[k]].member, one), 1);

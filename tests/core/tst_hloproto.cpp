@@ -5,6 +5,8 @@
 // of what is worked out). Every fact checked here is what XLA printed in the text dump: the
 // allocations, each value's positions and uses, its live range, the schedule and the peak.
 #include "CliRun.h"
+#include "analysis/MemoryAnalysis.h"
+#include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 #include "model/ModuleNames.h"
 #include "open/Catalog.h"
@@ -359,6 +361,36 @@ private Q_SLOTS:
         for (const Value &v : d->values)
             if (v.id >= 3 && v.id <= 11)
                 QVERIFY2(v.phi, d->valueDisplayName(v).c_str());
+    }
+
+    // A module encoded byte by byte from XLA's own field numbers (binary/wire/make_wire.py),
+    // not through core/proto/hlo_min.proto: a field our .proto numbered wrongly would read
+    // wrongly here. p0 p1 add mul, scheduled at 0 1 2 3, the schedule ends at 4. By
+    // HloLiveRange's rules: the entry's parameters start at its start (0) and, aliased with no
+    // output, live to the end (4); add is used by mul (3); mul, the root, lives to the end.
+    // Live at 3: all four, 4 x 1024 bytes, the peak. Held: argument 2048 + output 1024 + temp
+    // 1024.
+    void wireFormatByHand()
+    {
+        const auto d = load(BUFFERSCOPE_TEST_DATA
+                            "/binary/wire/module_0007.jit_add.after_optimizations.hlo.pb");
+        std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> live;
+        for (const Value &v : d->values)
+            live[v.id] = {v.start, v.end};
+        const std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> expected = {
+            {0, {0, 4}}, {1, {0, 4}}, {2, {2, 3}}, {3, {3, 4}}};
+        QCOMPARE(live, expected);
+        QCOMPARE(d->totalBytes(), std::int64_t{4096});
+        QCOMPARE(d->allocations.size(), std::size_t{4});
+        QCOMPARE(d->allocations[0].kind, AllocationKind::Parameter);
+        QCOMPARE(d->allocations[2].kind, AllocationKind::Output);
+        QCOMPARE(d->allocations[3].kind, AllocationKind::Temp);
+        const MemoryAnalysis held = MemoryAnalysis::of(*d);
+        QCOMPARE(held.device.held(), std::int64_t{4096});
+        const auto timeline = MemoryTimeline::compute(*d);
+        QVERIFY(timeline && timeline->primary());
+        QCOMPARE(timeline->primary()->peak.bytes, std::int64_t{4096});
+        QCOMPARE(timeline->primary()->peak.step, std::int64_t{3});
     }
 
     // Modules that break one rule each (make_protos.py --hostile): refused with what is wrong.

@@ -101,7 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_status = new LoadStatus(statusBar(), m_workspace);
     m_oom = new OomFlow(this, m_workspace);
     m_fit = new FitFlow(this, m_workspace, m_oom);
-    m_run = new RunFlow(this, m_workspace, m_fit);
+    m_run = new RunFlow(this, m_workspace);
     m_open = new OpenFlow(this, m_workspace, m_modules, m_docks->modules(), m_status, m_oom, m_fit);
     connect(m_oom, &OomFlow::opened, this, &MainWindow::oomOpened);
     connect(m_fit, &FitFlow::ready, this, &MainWindow::deviceFitReady);

@@ -112,8 +112,14 @@ RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t t
     if (problems)
         for (const OpenProblem &p : found.problems)
             *problems << p.text();
-    std::vector<RunSummary::Module> modules(found.refs.size());
-    readEach(found.refs, threads, cancel,
+    return summarize(found.refs, threads, top, cancel);
+}
+
+RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs, int threads, std::size_t top,
+                               const std::atomic<bool> *cancel)
+{
+    std::vector<RunSummary::Module> modules(refs.size());
+    readEach(refs, threads, cancel,
              [&](std::size_t i, RunSummary::Module m) { modules[i] = std::move(m); });
     return RunSummary::of(std::move(modules), top);
 }

@@ -33,6 +33,9 @@ struct RunFacts
     static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
                                 QStringList *problems = nullptr,
                                 const std::atomic<bool> *cancel = nullptr);
+    /// The same for modules already listed (a Run's).
+    static RunSummary summarize(const std::vector<ModuleRef> &refs, int threads,
+                                std::size_t top = 20, const std::atomic<bool> *cancel = nullptr);
     /// Two modules loaded whole and compared (DumpDiff): the deltas, the main cause and how
     /// much of each matched the other by structure; RunDiff asks for it.
     static RunDiff::Comparison compare(const RunSummary::Module &before,

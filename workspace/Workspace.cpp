@@ -344,13 +344,13 @@ void Workspace::compareFiles(const QString &before, const QString &after)
         });
 }
 
-void Workspace::compareRuns(const QString &before, const QString &after, QObject *requester,
+void Workspace::compareRuns(const Run &before, const QString &after, QObject *requester,
                             RunsCompared done)
 {
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
-        [before, after, threads = m_threads](const JobControl &control) {
-            const RunSummary a = RunFacts::summarize(before, threads, 20, nullptr, control.flag());
+        [before = before.modules.refs, after, threads = m_threads](const JobControl &control) {
+            const RunSummary a = RunFacts::summarize(before, threads, 20, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
             // Each pair on one thread, the pairs side by side; none once cancelled.
             const std::atomic<bool> *cancel = control.flag();

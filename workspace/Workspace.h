@@ -5,6 +5,7 @@
 #include "JobRunner.h"
 #include "LoadedDump.h"
 #include "Opened.h"
+#include "Run.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/PeakBreakdown.h"
@@ -150,10 +151,15 @@ public:
     void compareFiles(const QString &before, const QString &after);
     /// What compareRuns hands its requester.
     using RunsCompared = std::function<void(const RunDiff &)>;
-    /// Two folders read as runs and compared function by function (RunFacts, RunDiff) on a
-    /// job; `done` reaches `requester` while it lives.
-    void compareRuns(const QString &before, const QString &after, QObject *requester,
+    /// The run open (`before`: its modules as listed) and the folder or capture `after` read
+    /// as runs and compared function by function (RunFacts, RunDiff) on a job; `done` reaches
+    /// `requester` while it lives.
+    void compareRuns(const Run &before, const QString &after, QObject *requester,
                      RunsCompared done);
+
+    /// The run the window has open (Run): set when what was opened is listed.
+    void setRun(Run run) { m_run = std::move(run); }
+    const Run &run() const { return m_run; }
     /// What weighOomModules hands its requester: the findings with the modules weighed, and the
     /// files that could not be read.
     using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;
@@ -285,6 +291,7 @@ private:
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,
                             const char *name);
     LoadedDump m_current;
+    Run m_run;
     struct Subscriber
     {
         QPointer<QObject> object;

@@ -19,7 +19,8 @@ FitFlow::FitFlow(WindowServices *window, Workspace *workspace, OomFlow *oom)
 
 FitView *FitFlow::show(const QString &limit)
 {
-    QStringList files = m_files;
+    // The run open (the workspace's Run), else the module on show.
+    QStringList files = m_workspace->run().modules.files;
     if (const LoadedDump &shown = m_workspace->current();
         files.isEmpty() && shown.dump && !shown.isEmbedded())
         files << shown.path;

@@ -19,9 +19,6 @@ class FitFlow : public QObject
 public:
     FitFlow(WindowServices *window, Workspace *workspace, OomFlow *oom);
 
-    /// The modules of the folder opened last (one file each); empty: the module on show.
-    void setModuleFiles(const QStringList &files) { m_files = files; }
-    const QStringList &moduleFiles() const { return m_files; }
     /// Opens the window; `limit` as FitView::setLimit, empty: the budget, or the limit of the
     /// out-of-memory message open.
     FitView *show(const QString &limit = {});
@@ -34,7 +31,6 @@ private:
     WindowServices *m_window;
     Workspace *m_workspace;
     OomFlow *m_oom;
-    QStringList m_files;
 };
 
 } // namespace bufferscope

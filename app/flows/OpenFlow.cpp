@@ -67,7 +67,7 @@ void OpenFlow::openClassified(const Opened &opened)
         return;
     }
     if (!opened.modules.files.isEmpty() || !opened.modules.problems.isEmpty())
-        openListed(opened.modules);
+        openListed(opened.modules, opened.runs);
 }
 
 void OpenFlow::openReport(const Opened::Report &r)
@@ -86,7 +86,7 @@ void OpenFlow::openReport(const Opened::Report &r)
         10000);
 }
 
-void OpenFlow::openListed(const DumpFiles &found)
+void OpenFlow::openListed(const DumpFiles &found, const QStringList &roots)
 {
     QStringList said;
     for (const OpenProblem &p : found.problems)
@@ -97,7 +97,7 @@ void OpenFlow::openListed(const DumpFiles &found)
     }
     if (!found.problems.isEmpty())
         m_window->status()->showMessage(said.join(QStringLiteral("; ")), 10000);
-    m_fit->setModuleFiles(found.files);
+    m_workspace->setRun(Run{roots, found});
     m_openLargestWhenRead = false;
     if (found.files.size() == 1) {
         // One module: it opens at once, and the Modules list takes its figures from the load.
@@ -135,7 +135,7 @@ void OpenFlow::openLargestModule()
         return;
     }
     m_status->setText(tr("None of the %1 modules could be read; the Modules list says why")
-                          .arg(m_fit->moduleFiles().size()));
+                          .arg(m_workspace->run().modules.files.size()));
 }
 
 } // namespace bufferscope

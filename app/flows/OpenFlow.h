@@ -34,7 +34,8 @@ public:
     /// One path (a module of the Modules dock, a test's file).
     void openPath(const QString &path);
     /// A folder's modules listed: one loads at once, several are read for their figures first.
-    void openListed(const DumpFiles &found);
+    /// `roots`: the folders and captures it came from (Opened::runs), for the workspace's Run.
+    void openListed(const DumpFiles &found, const QStringList &roots = {});
 
 Q_SIGNALS:
     /// A memory-usage report without its dump was opened in a window of its own.

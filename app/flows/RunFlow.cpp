@@ -1,7 +1,6 @@
 #include "RunFlow.h"
 
 #include "DialogFolders.h"
-#include "FitFlow.h"
 #include "RunDiffView.h"
 #include "RunSummaryView.h"
 #include "WindowServices.h"
@@ -14,8 +13,8 @@
 
 namespace bufferscope {
 
-RunFlow::RunFlow(WindowServices *window, Workspace *workspace, FitFlow *fit)
-    : QObject(window->mainWindow()), m_window(window), m_workspace(workspace), m_fit(fit)
+RunFlow::RunFlow(WindowServices *window, Workspace *workspace)
+    : QObject(window->mainWindow()), m_window(window), m_workspace(workspace)
 {}
 
 void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
@@ -28,7 +27,7 @@ void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
     file->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr,
                        runs);
     connect(runs, &QAction::triggered, this, [this] {
-        const QString folder = m_window->shownFolder();
+        const QString folder = runOpen().label();
         if (folder.isEmpty()) {
             m_window->showError({}, tr("Open a dump folder first: a run is a folder of modules"));
             return;
@@ -45,9 +44,22 @@ void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
                        "again, the largest modules and collective buffers"));
 }
 
+Run RunFlow::runOpen() const
+{
+    // The run the window has open; with none (a module given by name), the folder of the
+    // module on show, listed as a run.
+    if (!m_workspace->run().isEmpty())
+        return m_workspace->run();
+    const QString folder = m_window->shownFolder();
+    if (folder.isEmpty())
+        return {};
+    return Run{{folder}, DumpFiles::collect({folder})};
+}
+
 RunDiffView *RunFlow::compareRuns(const QString &other)
 {
-    const QString folder = m_window->shownFolder();
+    const Run opened = runOpen();
+    const QString folder = opened.label();
     auto *view = new RunDiffView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     connect(view, &RunDiffView::compareModules, this,
@@ -60,7 +72,7 @@ RunDiffView *RunFlow::compareRuns(const QString &other)
     view->setReading(tr("Reading both runs and comparing them: %1 and %2…").arg(folder, other));
     view->show();
     QPointer<RunDiffView> guard(view);
-    m_workspace->compareRuns(folder, other, view, [this, guard, folder, other](const RunDiff &d) {
+    m_workspace->compareRuns(opened, other, view, [this, guard, folder, other](const RunDiff &d) {
         if (!guard)
             return;
         guard->setDiff(d, folder, other);
@@ -71,7 +83,7 @@ RunDiffView *RunFlow::compareRuns(const QString &other)
 
 RunSummaryView *RunFlow::show()
 {
-    QStringList files = m_fit->moduleFiles();
+    QStringList files = m_workspace->run().modules.files;
     if (const LoadedDump &shown = m_workspace->current();
         files.isEmpty() && shown.dump && !shown.isEmbedded())
         files << shown.path;
@@ -82,7 +94,9 @@ RunSummaryView *RunFlow::show()
     connect(view, &RunSummaryView::moduleActivated, this,
             [this](const QString &file) { m_window->openPath(file); });
     view->show();
-    QString folder = m_window->shownFolder();
+    QString folder = m_workspace->run().label();
+    if (folder.isEmpty())
+        folder = m_window->shownFolder();
     if (folder.isEmpty() && !files.isEmpty())
         folder = QFileInfo(files.front()).path();
     QPointer<RunSummaryView> guard(view);

@@ -7,7 +7,6 @@ class QMenu;
 
 namespace bufferscope {
 
-class FitFlow;
 class RunSummaryView;
 class WindowServices;
 class Workspace;
@@ -19,8 +18,8 @@ class RunFlow : public QObject
 {
     Q_OBJECT
 public:
-    /// `fit` knows the modules of the folder opened last (FitFlow::moduleFiles).
-    RunFlow(WindowServices *window, Workspace *workspace, FitFlow *fit);
+    /// The run it reads is the workspace's (Workspace::run).
+    RunFlow(WindowServices *window, Workspace *workspace);
     /// Puts Run Summary in `tools`, and Compare With Another Run after `compare` in `file`.
     void addActions(QMenu *tools, QMenu *file, QAction *compare);
     /// The folder on show compared, as a run, with `other` (File ▸ Compare With Another Run).
@@ -36,7 +35,8 @@ Q_SIGNALS:
 private:
     WindowServices *m_window;
     Workspace *m_workspace;
-    FitFlow *m_fit;
+    /// The workspace's Run, else the folder of the module on show as one.
+    struct Run runOpen() const;
 };
 
 } // namespace bufferscope

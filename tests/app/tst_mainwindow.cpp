@@ -540,7 +540,7 @@ private Q_SLOTS:
             waitLoaded(w, QStringLiteral("module_0004.jit_other.sm_8.0_gpu_after_optimizations")));
         // ...and keeps the run (issue 60: the folder was dropped for the one module): the
         // Modules dock and the next Run Summary still have the four.
-        QCOMPARE(w.fitFlow()->moduleFiles().size(), 4);
+        QCOMPARE(w.workspace()->run().modules.files.size(), 4);
         QCOMPARE(tree->topLevelItemCount(), 2);
         run->close();
 

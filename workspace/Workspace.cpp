@@ -349,8 +349,13 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
 {
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
-        [before = before.modules.refs, after, threads = m_threads](const JobControl &control) {
-            const RunSummary a = RunFacts::summarize(before, threads, 20, control.flag());
+        [before, after, threads = m_threads](const JobControl &control) {
+            // A run known only by its folders is listed here, on the job.
+            const RunSummary a =
+                before.modules.refs.empty()
+                    ? RunFacts::summarize(before.roots.value(0), threads, 20, nullptr,
+                                          control.flag())
+                    : RunFacts::summarize(before.modules.refs, threads, 20, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
             // Each pair on one thread, the pairs side by side; none once cancelled.
             const std::atomic<bool> *cancel = control.flag();

@@ -151,7 +151,8 @@ public:
     void compareFiles(const QString &before, const QString &after);
     /// What compareRuns hands its requester.
     using RunsCompared = std::function<void(const RunDiff &)>;
-    /// The run open (`before`: its modules as listed) and the folder or capture `after` read
+    /// The run open (`before`: its modules as listed, else its one folder, listed on the job)
+    /// and the folder or capture `after` read
     /// as runs and compared function by function (RunFacts, RunDiff) on a job; `done` reaches
     /// `requester` while it lives.
     void compareRuns(const Run &before, const QString &after, QObject *requester,

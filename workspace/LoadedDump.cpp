@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "Opened.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
 #include "open/Catalog.h"
 #include "open/ModuleReader.h"
@@ -74,7 +75,7 @@ bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString
     spdlog::debug("memory timeline {:.3f} s", timing.seconds());
     if (!timeline)
         return false;
-    out.dump = result.dump;
+    out.dump = std::move(result.dump);
     out.timeline = std::make_shared<const MemoryTimeline>(std::move(*timeline));
     out.path = path;
     return true;
@@ -92,9 +93,12 @@ ModuleFigures ModuleFigures::of(const Dump &dump, const MemoryTimeline &timeline
     figures.analysis = MemoryAnalysis::of(dump);
     figures.held = figures.analysis.device.held();
     figures.files = static_cast<int>(dump.files.size());
-    if (const SpaceTimeline *primary = timeline.primary(); primary && dump.hasLiveRanges()) {
-        figures.peak = primary->peak.bytes;
-        figures.step = primary->peak.step;
+    // The device's peak (every memory space but the host's), as Run Summary and `summary`
+    // give it: the Modules dock and `list` name the same figure "live peak".
+    if (dump.hasLiveRanges()) {
+        const DeviceFit::DevicePeak peak = DeviceFit::devicePeak(timeline);
+        figures.peak = peak.bytes;
+        figures.step = peak.step;
     }
     return figures;
 }

@@ -60,7 +60,8 @@ struct ModuleFigures
     static bool ranksAbove(const ModuleFigures &a, const QString &fileA, const ModuleFigures &b,
                            const QString &fileB);
 
-    /// The figures of a loaded module: total bytes, its primary memory space's peak.
+    /// The figures of a loaded module: total bytes, held bytes, the device's live peak
+    /// (DeviceFit::devicePeak) and its step.
     static ModuleFigures of(const LoadedDump &loaded);
     static ModuleFigures of(const Dump &dump, const MemoryTimeline &timeline);
     /// Reads module `path` for its figures alone, on the calling thread, the quickest way: the

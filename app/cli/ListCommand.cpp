@@ -153,7 +153,9 @@ int runList(const Args &args, int threads)
         }
         out += std::to_string(entries.size()) + " modules in " +
                safetext::forTerminal(dir.toStdString()) +
-               "; held: what the device holds while it runs (argument + output - alias + temp)\n";
+               "; held: what the device holds while it runs (argument + output - alias + temp); "
+               "live peak: the most live on the device at one step (every memory space but the "
+               "host's)\n";
     }
     for (const OpenProblem &p : found.problems)
         cli::fail(p.text(), 0);

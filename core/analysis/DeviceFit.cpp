@@ -158,18 +158,19 @@ std::vector<std::int64_t> DeviceFit::downsample(const std::vector<std::int64_t> 
     return out;
 }
 
-std::int64_t DeviceFit::deviceLivePeak(const MemoryTimeline &timeline)
+DeviceFit::DevicePeak DeviceFit::devicePeak(const MemoryTimeline &timeline)
 {
     std::size_t steps = 0;
     for (const SpaceTimeline &s : timeline.spaces())
         steps = std::max(steps, s.liveBytes.size());
-    std::int64_t peak = 0;
+    DevicePeak peak;
     for (std::size_t t = 0; t < steps; ++t) {
         std::int64_t sum = 0;
         for (const SpaceTimeline &s : timeline.spaces())
             if (s.memorySpace != MemoryAnalysis::kHostMemorySpace && t < s.liveBytes.size())
                 sum += s.liveBytes[t];
-        peak = std::max(peak, sum);
+        if (peak.step < 0 || sum > peak.bytes) // the earliest, as each space's own peak
+            peak = {sum, static_cast<std::int64_t>(t)};
     }
     return peak;
 }

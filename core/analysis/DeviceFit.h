@@ -95,9 +95,20 @@ struct DeviceFit
     /// The module's device live bytes at every step: the sum of the live bytes of every memory
     /// space but S(5) (MemoryTimeline's per-space curves).
     static std::vector<std::int64_t> deviceLiveBytes(const MemoryTimeline &timeline);
-    /// The most device live bytes at one step (the maximum of deviceLiveBytes), without
-    /// building the curve.
-    static std::int64_t deviceLivePeak(const MemoryTimeline &timeline);
+    /// The device's live peak: the most device live bytes at one step (the maximum of
+    /// deviceLiveBytes) and the earliest step that has them (-1 without steps).
+    struct DevicePeak
+    {
+        std::int64_t bytes = 0;
+        std::int64_t step = -1;
+    };
+    /// The device's live peak, without building the curve.
+    static DevicePeak devicePeak(const MemoryTimeline &timeline);
+    /// devicePeak(timeline).bytes.
+    static std::int64_t deviceLivePeak(const MemoryTimeline &timeline)
+    {
+        return devicePeak(timeline).bytes;
+    }
     /// A device the tool knows by name: its id on the command line ("a100-80gb"), its name
     /// for people ("A100 80GB") and its memory as its maker states it, in GiB.
     struct Device

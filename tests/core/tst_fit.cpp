@@ -4,11 +4,13 @@
 // donates a parameter to its output, one is in TPU form with two device memory spaces and S(5).
 #include "CliRun.h"
 #include "DumpText.h"
+#include "SampleTruths.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/PeakExplainer.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -404,6 +406,21 @@ private Q_SLOTS:
         QVERIFY(s0 && s1);
         for (std::size_t t = 0; t < device.size(); ++t)
             QCOMPARE(device[t], s0->liveBytes[t] + s1->liveBytes[t]);
+        // Its peak: 10,240 at step 2, the earliest with the most.
+        const DeviceFit::DevicePeak peak = DeviceFit::devicePeak(*tpu.timeline);
+        QCOMPARE(peak.bytes, std::int64_t{10240});
+        QCOMPARE(peak.step, std::int64_t{2});
+        // The samples' device peaks, worked out by hand (SampleTruth::deviceBytes): two of
+        // them have S(1) and S(6) values live beside S(0)'s at the peak.
+        for (const testutil::SampleTruth &truth : testutil::kSampleTruths) {
+            QFile file(truth.path());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const auto sample = testutil::loadText(
+                file.readAll().toStdString(), std::string(truth.name) + "-buffer-assignment.txt");
+            const DeviceFit::DevicePeak p = DeviceFit::devicePeak(*sample.timeline);
+            QCOMPARE(p.bytes, truth.deviceBytes);
+            QCOMPARE(p.step, truth.deviceStep);
+        }
     }
 
     // The findings say what the device holds: forward holds 4400 B, its device live bytes peak

@@ -121,7 +121,7 @@ MainWindow::MainWindow(QWidget *parent)
         ModuleFigures notRead;
         notRead.status = ModuleFigures::Status::NotRead;
         notRead.error = tr("loading was cancelled");
-        m_modules->setKnownResult(path, notRead);
+        m_workspace->noteFigures(path, notRead);
     });
     connect(m_workspace, &Workspace::compareReady, this, &MainWindow::openComparison);
     // Another memory space on show is said, whoever switched it (an S(2) value selected).
@@ -399,7 +399,7 @@ void MainWindow::createActions()
     for (const auto &[scheme, label] :
          {std::pair{ColorScheme::System, tr("Follow &System")},
           std::pair{ColorScheme::Light, tr("&Light")}, std::pair{ColorScheme::Dark, tr("&Dark")}}) {
-        QAction *a = schemes->addAction(label, this, [scheme] {
+        QAction *a = schemes->addAction(label, this, [scheme = scheme] {
             applyColorScheme(scheme);
             QSettings().setValue(kColorSchemeKey, colorSchemeName(scheme));
         });
@@ -620,7 +620,7 @@ void MainWindow::finishShowing()
     if (!loaded.isEmbedded())
         m_recent->add(loaded.path);
     m_notice->dumpShown(loaded);
-    m_modules->setKnownResult(loaded.path, ModuleFigures::of(loaded));
+    m_workspace->noteFigures(loaded.path, ModuleFigures::of(loaded));
     m_modules->setOpenFile(loaded.path);
     m_oom->dumpShown();
     Q_EMIT dumpShown();
@@ -631,7 +631,7 @@ void MainWindow::showError(const QString &path, const QString &error)
     ModuleFigures unreadable;
     unreadable.status = ModuleFigures::Status::Unreadable;
     unreadable.error = error;
-    m_modules->setKnownResult(path, unreadable);
+    m_workspace->noteFigures(path, unreadable);
     m_status->stopped(tr("Could not open %1").arg(QFileInfo(path).fileName()));
     m_notice->openFailed(path, current());
     spdlog::debug("could not open: {}", error.toStdString());

@@ -77,6 +77,11 @@ ModuleBrowser::ModuleBrowser(Workspace *workspace, QWidget *parent)
         HeldColumn, tr("What the device holds while the module runs: argument + output - "
                        "alias + temp, as JAX's memory_analysis() (more than the live peak)"));
     m_tree->headerItem()->setToolTip(
+        PeakColumn, tr("The most bytes live on the device at one step: every memory space but "
+                       "the host's, as Run Summary counts it"));
+    m_tree->headerItem()->setToolTip(StepColumn,
+                                     tr("The first step at which the device has its live peak"));
+    m_tree->headerItem()->setToolTip(
         FilesColumn, tr("The module's dump files: one, or three where XLA splits the dump (since "
                         "April 2026). Its memory-usage report and optimized HLO text are read "
                         "when it is opened"));
@@ -159,12 +164,11 @@ QString ModuleBrowser::fileAt(int row) const
     return item ? item->data(ModuleColumn, kFileRole).toString() : QString();
 }
 
-void ModuleBrowser::setFiles(const DumpFiles &found, const QString &loadedElsewhere)
+void ModuleBrowser::showRun()
 {
-    m_loadedElsewhere = found.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
+    const DumpFiles &found = m_workspace->run().modules;
     m_tree->clear();
     m_itemOf.clear();
-    m_figures.clear();
     m_pending.clear();
     m_familyFiles.clear();
     m_familyItem.clear();
@@ -174,27 +178,24 @@ void ModuleBrowser::setFiles(const DumpFiles &found, const QString &loadedElsewh
         m_itemOf.insert(file, nullptr);
     m_remaining = static_cast<int>(found.files.size());
     updateStatus();
-    // A newer scan replaces the one running (the workspace's newest request wins).
-    m_workspace->scanModules(found, m_loadedElsewhere);
-}
-
-void ModuleBrowser::setKnownResult(const QString &file, const ModuleFigures &figures)
-{
-    if (file.isEmpty() || file != m_loadedElsewhere)
-        return;
-    m_loadedElsewhere.clear();
-    applyResults({{file, figures}});
+    // What was read before the rows were asked for (none, when the run was just set).
+    for (auto it = m_workspace->run().figures.cbegin(); it != m_workspace->run().figures.cend();
+         ++it)
+        m_pending.push_back({it.key(), it.value()});
+    if (!m_pending.isEmpty())
+        addPending();
 }
 
 QString ModuleBrowser::largestModule() const
 {
     // The ranking `list` uses (ModuleFigures::ranksAbove), among the modules read.
+    const QHash<QString, ModuleFigures> &figures = m_workspace->run().figures;
     QString best;
-    for (auto it = m_figures.cbegin(); it != m_figures.cend(); ++it) {
-        if (it.value().status != ModuleFigures::Status::Read || !m_itemOf.contains(it.key()))
+    for (auto it = figures.cbegin(); it != figures.cend(); ++it) {
+        if (it.value().status != ModuleFigures::Status::Read || !m_itemOf.value(it.key()))
             continue;
         if (best.isEmpty() ||
-            ModuleFigures::ranksAbove(it.value(), it.key(), m_figures.value(best), best))
+            ModuleFigures::ranksAbove(it.value(), it.key(), figures.value(best), best))
             best = it.key();
     }
     return best;
@@ -277,7 +278,6 @@ void ModuleBrowser::addPending()
 
 void ModuleBrowser::fill(QTreeWidgetItem *item, const QString &file, const ModuleFigures &figures)
 {
-    m_figures.insert(file, figures);
     // The module name and id from XLA's file name ("jit_train_step (0294)"): in a dock a
     // third of a laptop screen wide, the whole stem showed as "mo…". All of it is in the tooltip.
     item->setText(ModuleColumn, toQString(ModuleNames::shortName(file.toStdString())));
@@ -328,18 +328,23 @@ void ModuleBrowser::fillFamily(QTreeWidgetItem *family, const QString &name)
 {
     const QStringList &files = m_familyFiles.value(name);
     qint64 heldMax = -1, heldSum = 0, totalSum = 0, peakMax = -1;
+    const QHash<QString, ModuleFigures> &figures = m_workspace->run().figures;
     QString largest;
+    const ModuleFigures *largestFigures = nullptr;
     for (const QString &file : files) {
-        const ModuleFigures &f = m_figures[file];
-        if (f.status != ModuleFigures::Status::Read)
+        const auto at = figures.constFind(file);
+        if (at == figures.cend() || at->status != ModuleFigures::Status::Read)
             continue;
+        const ModuleFigures &f = *at;
         heldMax = std::max<qint64>(heldMax, f.held);
         heldSum += std::max<qint64>(f.held, 0);
         totalSum += f.total;
         if (f.step >= 0)
             peakMax = std::max(peakMax, f.peak);
-        if (largest.isEmpty() || ModuleFigures::ranksAbove(f, file, m_figures[largest], largest))
+        if (!largestFigures || ModuleFigures::ranksAbove(f, file, *largestFigures, largest)) {
             largest = file;
+            largestFigures = &f;
+        }
     }
     family->setText(ModuleColumn, tr("%1 · %2 compiles").arg(name).arg(files.size()));
     family->setData(ModuleColumn, kFileRole, largest.isEmpty() ? files.front() : largest);

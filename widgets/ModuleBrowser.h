@@ -44,13 +44,9 @@ public:
 
     explicit ModuleBrowser(Workspace *workspace, QWidget *parent = nullptr);
 
-    /// Starts reading the figures of `found`'s modules (one file per module); a previous scan
-    /// stops. `loadedElsewhere` (one of the files) is not read: the window that loads it anyway
-    /// hands its figures over with setKnownResult, so a big dump is not parsed twice.
-    void setFiles(const DumpFiles &found, const QString &loadedElsewhere = {});
-    /// The figures of a listed file, read by someone else (ignored when it is not listed or
-    /// already has them).
-    void setKnownResult(const QString &file, const ModuleFigures &figures);
+    /// Lists the workspace's run (Workspace::run): a row for each module as its figures come
+    /// (Workspace::modulesScanned), ranked by them (Run::figures).
+    void showRun();
     /// The modules read so far (each one row, alone or under its family).
     int count() const;
     /// The families with more than one compile so far (rows with the compiles under them).
@@ -71,7 +67,7 @@ public:
 
 Q_SIGNALS:
     void moduleActivated(const QString &file);
-    /// Every module of the last setFiles has its figures.
+    /// Every module of the run shown has its figures.
     void allRead();
 
 private:
@@ -87,10 +83,8 @@ private:
     QLabel *m_status;
     QTreeWidget *m_tree;
     int m_remaining = 0;
-    QString m_loadedElsewhere; ///< waiting for setKnownResult
     QString m_openFile;
     QHash<QString, QTreeWidgetItem *> m_itemOf; ///< file → its row (null until it is read)
-    QHash<QString, ModuleFigures> m_figures;    ///< file → what it was read for
     QLineEdit *m_filter;
     QHash<QString, QStringList> m_familyFiles;      ///< function → its modules read so far
     QHash<QString, QTreeWidgetItem *> m_familyItem; ///< function → its row, when 2+ compiles

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "DumpFiles.h"
+#include "LoadedDump.h"
 
+#include <QHash>
 #include <QStringList>
 
 namespace bufferscope {
@@ -9,13 +11,18 @@ namespace bufferscope {
 /// The run the window has open, the one owner every window that reads a run asks: the Modules
 /// dock lists its modules, Run Summary reads them, Device Fit measures them, and Compare With
 /// Another Run compares them with the other run. Set when what was opened is listed
-/// (OpenFlow::openListed); a module opened from it keeps it.
+/// (OpenFlow::openListed), which starts reading every module's figures; a module opened from
+/// it keeps it.
 struct Run
 {
     /// The folders and captures opened, as given (Opened::runs); empty for files given by name.
     QStringList roots;
     /// One entry per module, as the catalog found them.
     DumpFiles modules;
+    /// Each module's figures (file → ModuleFigures), as the run's scan read them or, for the
+    /// module loaded beside the scan, as its load found them. The Modules dock ranks and shows
+    /// these; a module not read yet has none.
+    QHash<QString, ModuleFigures> figures;
 
     bool isEmpty() const { return modules.files.isEmpty(); }
     /// How a window names it: its folder or capture; "N folders and captures"; else the folder

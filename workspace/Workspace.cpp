@@ -253,7 +253,7 @@ void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone do
     m_jobs->run(
         laneFor(m_openLanes, requester, "open"), requester,
         [paths](const JobControl &) { return Opened::classify(paths); },
-        [done = std::move(done)](Opened opened) { done(opened); });
+        [done = std::move(done)](const Opened &opened) { done(opened); });
 }
 
 void Workspace::openText(const QString &name, std::string text, const QStringList &paths,
@@ -305,7 +305,29 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             if (!pending.isEmpty())
                 send(std::move(pending));
         },
-        [this](Part part) { Q_EMIT modulesScanned(part); }, [this] { Q_EMIT scanFinished(); });
+        [this](const Part &part) {
+            for (const ScannedModule &m : part)
+                m_run.figures.insert(m.file, m.figures);
+            Q_EMIT modulesScanned(part);
+        },
+        [this] { Q_EMIT scanFinished(); });
+}
+
+void Workspace::setRun(Run run, const QString &loadedElsewhere)
+{
+    m_run = std::move(run);
+    m_run.figures.clear();
+    m_runSkipped = m_run.modules.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
+    scanModules(m_run.modules, m_runSkipped);
+}
+
+void Workspace::noteFigures(const QString &file, const ModuleFigures &figures)
+{
+    if (file.isEmpty() || file != m_runSkipped)
+        return;
+    m_runSkipped.clear();
+    m_run.figures.insert(file, figures);
+    Q_EMIT modulesScanned({{file, figures}});
 }
 
 bool Workspace::isScanning() const
@@ -335,7 +357,7 @@ void Workspace::compareFiles(const QString &before, const QString &after)
             }
             return r;
         },
-        [this, after](Result r) {
+        [this, after](const Result &r) {
             if (r.diff)
                 Q_EMIT compareReady(r.a, r.b, r.diff);
             else
@@ -367,7 +389,7 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
                 },
                 threads);
         },
-        [done = std::move(done)](RunDiff d) { done(d); });
+        [done = std::move(done)](const RunDiff &d) { done(d); });
 }
 
 void Workspace::compareWith(const QString &path)
@@ -395,7 +417,7 @@ void Workspace::compareWith(const QString &path)
             }
             return r;
         },
-        [this, path, before](Result r) {
+        [this, path, before](const Result &r) {
             if (r.diff)
                 Q_EMIT compareReady(before, r.other, r.diff);
             else
@@ -422,7 +444,7 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files, 
             r.done = weighModules(r.findings, files, r.errors, control.flag(), threads);
             return r;
         },
-        [this, done = std::move(done)](Result r) {
+        [this, done = std::move(done)](const Result &r) {
             if (!r.done)
                 return;
             if (done)
@@ -473,7 +495,7 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
             }
             return r;
         },
-        [done = std::move(done)](Result r) { done(r.modules, r.errors); },
+        [done = std::move(done)](const Result &r) { done(r.modules, r.errors); },
         [progress = std::move(progress)](qint64 at, qint64 total) {
             progress(static_cast<int>(at), static_cast<int>(total));
         });
@@ -497,7 +519,7 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
                                });
             return RunSummary::of(std::move(modules), 50);
         },
-        [done = std::move(done)](RunSummary s) { done(s); },
+        [done = std::move(done)](const RunSummary &s) { done(s); },
         [progress = std::move(progress)](qint64 at, qint64 total) {
             progress(static_cast<int>(at), static_cast<int>(total));
         });

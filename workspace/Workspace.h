@@ -135,8 +135,8 @@ public:
     /// Reads every module's figures (ModuleFigures::read) on one job: a module of
     /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
     /// thread, scanThreads() of them. modulesScanned hands them over a few times a second as
-    /// they are read, scanFinished follows the last. A newer scan replaces an older one.
-    /// `skip` is not read (it is being loaded anyway).
+    /// they are read, scanFinished follows the last; the run keeps them (Run::figures). A
+    /// newer scan replaces an older one. `skip` is not read (it is being loaded anyway).
     void scanModules(const DumpFiles &found, const QString &skip = {});
     bool isScanning() const;
     /// The threads the scan reads its next batch on: one while a load runs (the two do not
@@ -158,9 +158,15 @@ public:
     void compareRuns(const Run &before, const QString &after, QObject *requester,
                      RunsCompared done);
 
-    /// The run the window has open (Run): set when what was opened is listed.
-    void setRun(Run run) { m_run = std::move(run); }
+    /// The run the window has open (Run): set when what was opened is listed. Starts reading
+    /// its modules' figures into it (scanModules) but for `loadedElsewhere`, being loaded
+    /// anyway, whose figures the load hands over (noteFigures): a big dump is parsed once.
+    void setRun(Run run, const QString &loadedElsewhere = {});
     const Run &run() const { return m_run; }
+    /// The figures of the run's module the scan skipped, from its load (or why it has none):
+    /// kept in the run and handed over as modulesScanned. Ignored for any other file, and
+    /// once the module has its figures.
+    void noteFigures(const QString &file, const ModuleFigures &figures);
     /// What weighOomModules hands its requester: the findings with the modules weighed, and the
     /// files that could not be read.
     using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;
@@ -293,6 +299,7 @@ private:
                             const char *name);
     LoadedDump m_current;
     Run m_run;
+    QString m_runSkipped; ///< the run's module its scan left to a load (noteFigures)
     struct Subscriber
     {
         QPointer<QObject> object;

@@ -325,7 +325,7 @@ private Q_SLOTS:
         }
         k = 0;
         for (QObject *runs : {&runsA, &runsB}) {
-            ws.compareRuns(Run{{run.path()}, {}}, run.path(), runs,
+            ws.compareRuns(Run{{run.path()}, {}, {}}, run.path(), runs,
                            [&compared, i = k](const RunDiff &) { ++compared[std::size_t(i)]; });
             ++k;
         }
@@ -343,6 +343,44 @@ private Q_SLOTS:
                 });
         QVERIFY(ws.jobs()->waitForDone(60000));
         QCOMPARE(again, (std::vector<std::size_t>{2}));
+    }
+
+    void runKeepsItsModulesFigures()
+    {
+        // Setting the run reads its modules' figures into it, but for the one loaded beside
+        // the scan, whose figures its load hands over once.
+        Workspace ws;
+        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
+                                   sample("tpu_unstack")};
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
+        ws.setRun(Run{{}, DumpFiles::collect(files), {}}, files[0]);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(ws.run().figures.size(), 2);
+        QVERIFY(!ws.run().figures.contains(files[0]));
+        QCOMPARE(ws.run().figures.value(files[1]).total,
+                 testutil::sampleTruth("tpu_dynamic_slice").total);
+        QCOMPARE(ws.run().figures.value(files[2]).total,
+                 testutil::sampleTruth("tpu_unstack").total);
+        QSignalSpy scanned(&ws, &Workspace::modulesScanned);
+        ModuleFigures other;
+        other.total = 7;
+        ws.noteFigures(files[1], other);                           // read by the scan
+        ws.noteFigures(QStringLiteral("/elsewhere/x.txt"), other); // not the run's
+        QCOMPARE(scanned.count(), 0);
+        QCOMPARE(ws.run().figures.value(files[1]).total,
+                 testutil::sampleTruth("tpu_dynamic_slice").total);
+        ModuleFigures loaded;
+        loaded.total = 1522; // "Total bytes used:" of gpu_vllm_update_slice
+        ws.noteFigures(files[0], loaded);
+        ws.noteFigures(files[0], other); // once
+        QCOMPARE(scanned.count(), 1);
+        QCOMPARE(ws.run().figures.value(files[0]).total, qint64(1522));
+        // Another run starts afresh.
+        ws.setRun(Run{{}, DumpFiles::collect({files[2]}), {}});
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(ws.run().figures.size(), 1);
+        QCOMPARE(ws.run().figures.value(files[2]).total,
+                 testutil::sampleTruth("tpu_unstack").total);
     }
 
     void moduleScanReadsEveryModule()

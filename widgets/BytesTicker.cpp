@@ -2,9 +2,29 @@
 
 #include "models/QtText.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace bufferscope {
+
+int BytesTicker::ticksFor(int pixels)
+{
+    return std::clamp(pixels / 22, 2, 5);
+}
+
+void BytesTicker::installUpright(QCPAxis *axis)
+{
+    auto ticker = QSharedPointer<BytesTicker>::create();
+    axis->setTicker(ticker);
+    QCustomPlot *plot = axis->parentPlot();
+    QObject::connect(plot, &QCustomPlot::afterReplot, axis, [axis, plot] {
+        const int ticks = ticksFor(axis->axisRect()->height());
+        if (axis->ticker()->tickCount() == ticks)
+            return;
+        axis->ticker()->setTickCount(ticks);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
 
 double BytesTicker::getTickStep(const QCPRange &range)
 {

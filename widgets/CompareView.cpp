@@ -308,7 +308,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
                        [this] { ChartExport::copyText(curvesCsv()); });
         menu.exec(m_plot->mapToGlobal(pos));
     });
-    m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    BytesTicker::installUpright(m_plot->yAxis);
     m_plot->xAxis->setLabel(tr("program order, aligned (matched instructions share a step)"));
     m_plot->yAxis->setLabel(tr("live bytes"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

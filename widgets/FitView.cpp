@@ -148,7 +148,7 @@ FitView::FitView(QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, this, &FitView::setFilter);
 
     m_plot->setNoAntialiasingOnDrag(true);
-    m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    BytesTicker::installUpright(m_plot->yAxis);
     m_plot->yAxis->setLabel(tr("device memory"));
     m_plot->xAxis->setLabel(tr("the modules one after another, each over its program order"));
     m_plot->xAxis->setTicks(false);

@@ -184,13 +184,14 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
         rows << row;
     }
     m_table->addTopLevelItems(rows);
+    m_table->sortByColumn(kChange, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    m_table->header()->setSortIndicator(kChange, Qt::AscendingOrder);
+    // After the sort indicator: a header's width counts it ("Change" was cut to "Chang").
     for (int column = 0; column < kWhy; ++column)
         m_table->resizeColumnToContents(column);
     m_table->setColumnWidth(kFunction, std::min(m_table->columnWidth(kFunction), 240));
     m_table->setColumnWidth(kWhat, std::min(m_table->columnWidth(kWhat), 300));
-    m_table->sortByColumn(kChange, Qt::AscendingOrder);
-    m_table->setSortingEnabled(true);
-    m_table->header()->setSortIndicator(kChange, Qt::AscendingOrder);
 }
 
 } // namespace bufferscope

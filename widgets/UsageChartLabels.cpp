@@ -258,7 +258,7 @@ bool UsageChart::updateLabels()
     // not one for the axis and another for the labels.
     bool axisChanged = false;
     // A byte label every 22 pixels or so: two on a short chart, where five overlapped.
-    const int ticks = std::clamp(plot()->axisRect()->height() / 22, 2, 5);
+    const int ticks = BytesTicker::ticksFor(plot()->axisRect()->height());
     if (plot()->yAxis->ticker()->tickCount() != ticks) {
         plot()->yAxis->ticker()->setTickCount(ticks);
         axisChanged = true;
@@ -473,10 +473,11 @@ QString UsageChart::toolTipAt(const QPointF &pixel) const
         return line->visible() && area.contains(pixel.toPoint()) &&
                std::abs(plot()->yAxis->coordToPixel(static_cast<double>(bytes)) - pixel.y()) <= 3;
     };
+    // The printed peak's label ranks above the held and budget levels, its line below them.
     if (over(m_peakLabel))
         what = What::Peak;
     else if (over(m_printedPeakLabel))
-        what = What::Printed;
+        what = What::Printed; // NOLINT(bugprone-branch-clone)
     else if (over(m_heldLabel) || nearLevel(m_heldLine, heldBytes()))
         what = What::Held;
     else if (over(m_budgetLabel) || nearLevel(m_budgetLine, m_budget))

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Install what is missing, then build and test BufferScope three ways:
 #   1. the Release build's whole suite (CTest, offscreen Qt platform);
-#   2. the parser fuzzer for BS_FUZZ_SECONDS (default 60) — any finding fails;
-#   3. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   4. the suites that run threaded code (the parser's drivers, the coverage sweep, the
+#   2. clang-tidy over the engine and the workspace (.clang-tidy) — any finding fails;
+#   3. the parser fuzzer for BS_FUZZ_SECONDS (default 60) — any finding fails;
+#   4. the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   5. the suites that run threaded code (the parser's drivers, the coverage sweep, the
 #      parallel helpers, the read-ahead) under ThreadSanitizer — any report fails.
 # The last line is CTest's summary of the ThreadSanitizer run. BS_QUICK=1 runs step 1 only.
 set -euo pipefail
@@ -19,6 +20,9 @@ bs_build release
 bs_log "Running the test suite (release)"
 ctest --test-dir "$BS_ROOT/build/release" --output-on-failure --timeout 300
 [ "$quick" = 1 ] && exit 0
+
+bs_log "Checking the sources with clang-tidy"
+"$BS_ROOT/tests/tidy/run_tidy.sh"
 
 bs_build fuzz
 bs_log "Fuzzing the parser for ${BS_FUZZ_SECONDS:-60} s"

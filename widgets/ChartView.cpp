@@ -303,7 +303,7 @@ bool ChartView::startCsv(const QString &path)
                     &w.error);
             return w;
         },
-        [this, path](Written w) {
+        [this, path](const Written &w) {
             m_plot->unsetCursor();
             if (path.isEmpty() && w.error.isEmpty())
                 QApplication::clipboard()->setText(w.text);

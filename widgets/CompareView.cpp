@@ -570,11 +570,12 @@ void CompareView::fitCauseRows()
     for (int r = 0; r < m_causes->rowCount(); ++r) {
         const QWidget *w = m_causes->cellWidget(r, 3);
         const auto *label = qobject_cast<const QLabel *>(w);
-        if (label)
+        if (label) {
             m_causes->setRowHeight(r, std::max(m_causes->verticalHeader()->defaultSectionSize(),
                                                label->heightForWidth(width)));
-        else
+        } else {
             m_causes->resizeRowToContents(r);
+        }
     }
 }
 

@@ -97,6 +97,7 @@ void LiveRangeGantt::applyPalette()
     m_rowBand->setBrush(band);
     m_rowBand->setPen(Qt::NoPen);
     std::vector<QColor> colours;
+    colours.reserve(kAllocationKindCount + 1);
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
     colours.push_back(ChartPalette::grid(pal)); // values in no allocation

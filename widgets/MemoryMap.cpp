@@ -74,6 +74,7 @@ void MemoryMap::applyPalette()
 {
     BoxChartView::applyPalette();
     std::vector<QColor> colours;
+    colours.reserve(kAllocationKindCount);
     for (int k = 0; k < kAllocationKindCount; ++k)
         colours.push_back(ChartPalette::kindColor(static_cast<AllocationKind>(k)));
     setBoxColours(colours);

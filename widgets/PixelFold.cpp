@@ -1,6 +1,7 @@
 #include "PixelFold.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bufferscope {
 
@@ -28,7 +29,7 @@ QRgb PixelFold::Weight::colour() const
     return qRgba(static_cast<int>(static_cast<float>(r) * inverse),
                  static_cast<int>(static_cast<float>(g) * inverse),
                  static_cast<int>(static_cast<float>(b) * inverse),
-                 static_cast<int>(density * opacity + 0.5f));
+                 static_cast<int>(std::lround(density * opacity)));
 }
 
 PixelFold &PixelFold::shared()
@@ -96,16 +97,17 @@ void PixelFold::sortMarks()
 void PixelFold::paint(QImage &image, std::vector<Run> &runs)
 {
     const int h = m_height;
+    const bool recording = m_recording; // fixed for the whole paint
     const auto width = static_cast<std::size_t>(m_width);
     if (!m_dense)
         sortMarks();
     m_columns.assign(width, Weight{});
     if (!m_dense) {
         m_rowAcross.assign(width + 1, Weight{});
-        if (m_recording)
+        if (recording)
             m_anchors.assign(width, 0);
     }
-    if (m_recording)
+    if (recording)
         m_open.assign(width, OpenRun{});
     const auto close = [&](OpenRun &run, std::size_t x, int bottom) {
         if (run.top < 0)
@@ -128,7 +130,7 @@ void PixelFold::paint(QImage &image, std::vector<Run> &runs)
                 downs = m_downs.data() + row; // column-major: column x at x * (h + 1)
             if (m_haveAcross)
                 across = m_across.data() + row * (width + 1);
-            if (m_recording)
+            if (recording)
                 anchors = m_anchorGrid.data() + row * width;
         } else {
             for (std::uint32_t k = m_rowStart[row]; k < m_rowStart[row + 1]; ++k) {
@@ -147,10 +149,10 @@ void PixelFold::paint(QImage &image, std::vector<Run> &runs)
                     m_rowAcross[static_cast<std::size_t>(m.end)].remove(m.rgb);
                     across = m_rowAcross.data();
                 }
-                if (m_recording)
+                if (recording)
                     ++m_anchors[x];
             }
-            if (m_recording)
+            if (recording)
                 anchors = m_anchors.data();
             else if (active == 0 && across == nullptr)
                 continue; // nothing folded in this row
@@ -169,7 +171,7 @@ void PixelFold::paint(QImage &image, std::vector<Run> &runs)
                 p += alongRow;
             }
             if (p.n == 0) {
-                if (m_recording)
+                if (recording)
                     close(m_open[x], x, y);
                 continue;
             }
@@ -179,7 +181,7 @@ void PixelFold::paint(QImage &image, std::vector<Run> &runs)
                 lastPixel = qPremultiply(lastColour);
             }
             line[x] = lastPixel;
-            if (m_recording) {
+            if (recording) {
                 OpenRun &run = m_open[x];
                 if (run.top >= 0 && !(p == run.first || lastColour == run.colour))
                     close(run, x, y);
@@ -191,11 +193,11 @@ void PixelFold::paint(QImage &image, std::vector<Run> &runs)
         if (!m_dense) {
             if (across)
                 std::fill(m_rowAcross.begin(), m_rowAcross.end(), Weight{});
-            if (m_recording)
+            if (recording)
                 std::fill(m_anchors.begin(), m_anchors.end(), 0);
         }
     }
-    if (m_recording)
+    if (recording)
         for (std::size_t x = 0; x < width; ++x)
             close(m_open[x], x, h);
     release();

@@ -89,7 +89,7 @@ void JobRunner::dumpChanged()
 }
 
 void JobRunner::start(Lane lane, QObject *receiver, Erased work,
-                      std::function<void(qint64, qint64)> progress)
+                      const std::function<void(qint64, qint64)> &progress)
 {
     LaneState &l = m_lanes.at(static_cast<std::size_t>(lane));
     if (l.cancel)

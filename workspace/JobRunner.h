@@ -75,7 +75,7 @@ public:
     /// the GUI thread for the job's progress reports.
     template <class Work, class Deliver>
     void run(Lane lane, QObject *receiver, Work work, Deliver deliver,
-             std::function<void(qint64, qint64)> progress = {})
+             const std::function<void(qint64, qint64)> &progress = {})
     {
         using Result = std::invoke_result_t<Work &, const JobControl &>;
         start(
@@ -86,7 +86,7 @@ public:
                 return std::function<void()>(
                     [deliver, result]() mutable { deliver(std::move(*result)); });
             },
-            std::move(progress));
+            progress);
     }
 
     /// Like run(), for a job whose result comes in parts (a folder's modules as they are read):
@@ -146,7 +146,7 @@ private:
     };
 
     void start(Lane lane, QObject *receiver, Erased work,
-               std::function<void(qint64, qint64)> progress);
+               const std::function<void(qint64, qint64)> &progress);
     void finish(Lane lane, quint64 generation, quint64 epoch, bool receiverAlive,
                 std::function<void()> deliver);
     /// Whether what a job of `lane` (request `generation`, started in `epoch`) hands over now

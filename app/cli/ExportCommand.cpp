@@ -118,8 +118,8 @@ int ExportCommand::run(const Args &args, int threads)
     qint64 step = *stepArg;
     const qint64 allocation = *allocationArg;
     const qint64 budget = *budgetArg;
-    const QString order = *orderArg;
-    const QString groupBy = *groupByArg;
+    const QString &order = *orderArg;
+    const QString &groupBy = *groupByArg;
     if (args.positional().size() > 1)
         return fail(QStringLiteral("export takes one FILE"), 1);
     const QString file = args.positional().value(0);

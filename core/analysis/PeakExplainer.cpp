@@ -12,7 +12,7 @@ namespace bufferscope {
 
 namespace {
 
-constexpr std::int64_t kMiB = 1024 * 1024;
+constexpr std::int64_t kMiB = std::int64_t{1024} * 1024;
 /// A fragmentation finding ranks this many of its allocation's values by size (see Finding).
 constexpr std::size_t kRankedValues = 100;
 

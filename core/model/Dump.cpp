@@ -39,7 +39,7 @@ std::string humanBytes(std::int64_t bytes)
     }
     static constexpr char kUnits[] = "KMGTPE";
     const char *unit = kUnits;
-    while (bytes >= 1024 * 1024) {
+    while (bytes >= std::int64_t{1024} * 1024) {
         bytes /= 1024;
         ++unit;
     }

@@ -110,7 +110,7 @@ std::string ModuleNames::shortName(std::string_view path)
 
 std::string ModuleNames::shortNameOfStem(std::string_view stemText)
 {
-    const std::string stem(stemText);
+    std::string stem(stemText);
     const auto allDigits = [&](std::string_view s) {
         return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
     };

@@ -351,7 +351,7 @@ void Reader::flowInstruction(int n, const Binding *binding, int depth)
             for (const int b : ins.called)
                 passThrough(k, m_comps[static_cast<std::size_t>(b)].root, index);
         } else if (op == "bitcast" || op == "domain" || op == "optimization-barrier" ||
-                   op == "add-dependency") {
+                   op == "add-dependency" || op == "async-update" || op == "all-reduce-done") {
             passThrough(k, operand(0), index);
         } else if (op == "async-start") {
             // {0, k, …} the operands; {1, …} the wrapped computation's root.
@@ -371,8 +371,6 @@ void Reader::flowInstruction(int n, const Binding *binding, int depth)
                 else if (index.size() >= 2)
                     passThrough(k, operand(static_cast<std::size_t>(index[1])), join({}, index, 2));
             }
-        } else if (op == "async-update" || op == "all-reduce-done") {
-            passThrough(k, operand(0), index);
         } else if (op == "async-done" || op == "all-gather-done" ||
                    op == "collective-permute-done") {
             passThrough(k, operand(0), join({1}, index));

@@ -81,7 +81,7 @@ std::string ModuleFiles::memoryUsageReport(const std::string &path)
     // The text report, else the binary one XLA writes beside a proto dump.
     for (const char *suffix :
          {"memory-usage-report.txt", "memory-usage-report.pb", "memory-usage-report.pb.gz"}) {
-        const std::string candidate =
+        std::string candidate =
             path.substr(0, path.size() - name.size()) + stem + name[stem.size()] + suffix;
         std::error_code ec;
         if (std::filesystem::is_regular_file(candidate, ec))

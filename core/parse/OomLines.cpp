@@ -91,7 +91,6 @@ std::size_t prefixLength(sv s)
         }
         return i;
     }
-    i = 0;
     // A colour code whose escape byte a paste dropped: `[36m(MeshHostWorker pid=489)[0m`.
     if (s.front() == '[' && s.size() > 2) {
         std::size_t j = 1;
@@ -115,7 +114,7 @@ std::size_t prefixLength(sv s)
     // Ray: (RayTrainWorker pid=1234, ip=10.0.0.1)
     if (s.front() == '(') {
         const std::size_t close = s.find(')');
-        if (close != sv::npos && close < 200 && s.substr(0, close).find("pid=") != sv::npos)
+        if (close < 200 && s.substr(0, close).find("pid=") != sv::npos)
             return skipSpaces(s, close + 1);
     }
     // The end of a glog header a paste cut inside its file name (`:2152] `).
@@ -162,7 +161,7 @@ std::size_t prefixLength(sv s)
     // MPI / torchrun: [1,0]<stderr>:  [rank0]:  [default0]:
     if (s.front() == '[') {
         const std::size_t close = s.find(']');
-        if (close != sv::npos && close < 40) {
+        if (close < 40) { // not sv::npos
             std::size_t j = close + 1;
             for (sv tag : {sv("<stderr>:"), sv("<stdout>:"), sv(":")}) {
                 if (s.substr(j).starts_with(tag)) {

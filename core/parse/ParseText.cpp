@@ -77,7 +77,7 @@ bool Builder::parseText(sv text, std::uint32_t file, MappedFile *mapping, std::i
         return false;
     }
     // A NUL byte near the start means a binary file; say so instead of listing garbage lines.
-    const std::size_t probe = std::min<std::size_t>(text.size(), 64 * 1024);
+    const std::size_t probe = std::min<std::size_t>(text.size(), std::size_t{64} * 1024);
     if (const void *nul = std::memchr(base, '\0', probe)) {
         const auto at = static_cast<std::size_t>(static_cast<const char *>(nul) - base);
         const auto line = 1 + std::count(base, base + at, '\n');

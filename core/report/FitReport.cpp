@@ -39,6 +39,7 @@ std::string verdict(std::int64_t headroom, bool truncated)
 std::vector<std::string> FitReport::apart(const std::vector<std::int64_t> &sizes)
 {
     std::vector<std::string> out;
+    out.reserve(sizes.size());
     for (const std::int64_t b : sizes)
         out.push_back(humanBytes(b));
     std::vector<bool> exact(sizes.size(), false);

@@ -546,10 +546,10 @@ std::string OomReport::json(const OomFindings &f)
                     else
                         w.null();
                     w.key("fits");
-                    if (check.limit < 0)
+                    // No limit, or within the limit's rounding: not known.
+                    if (check.limit < 0 ||
+                        (check.limitUlp > 0 && std::llabs(check.headroom) <= check.limitUlp))
                         w.null();
-                    else if (check.limitUlp > 0 && std::llabs(check.headroom) <= check.limitUlp)
-                        w.null(); // within the limit's rounding: not known
                     else
                         w.value(check.headroom >= 0);
                     w.endObject();

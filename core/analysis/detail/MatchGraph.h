@@ -10,9 +10,10 @@
 #include "model/Dump.h"
 #include "util/Parallel.h"
 
+#include <queue>
+
 #include <algorithm>
 #include <cmath>
-#include <queue>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -263,7 +264,7 @@ struct Side
                 const Value &val = d.values[*v];
                 const ShapeInfo &si = d.shapes[val.shape];
                 types += fmix(mix(mix(str(val.index), static_cast<Hash>(si.elementType)),
-                                  static_cast<Hash>(si.tupleArity + 2)));
+                                  static_cast<Hash>(si.tupleArity) + 2));
             }
             kind[i] = mix(opcode, types);
             nameOnly[i] = mix(str(in.name), opcode);

@@ -171,7 +171,7 @@ template <class Role> void LineRules<Role>::use(sv text)
 
 namespace {
 /// Whether `ahead` (the first bytes of a line) is exactly ` positions:`.
-bool isPositionsLine(sv ahead)
+inline bool isPositionsLine(sv ahead)
 {
     constexpr sv kPositions = " positions:";
     if (!ahead.starts_with(kPositions))
@@ -258,7 +258,7 @@ void LineRules<Role>::instructionText(sv text, std::uint64_t offset, std::uint32
         while (consume(m, " ")) {
         }
         const auto eqPos = m.find('=');
-        if (eqPos == sv::npos || eqPos > 64)
+        if (eqPos > 64) // also sv::npos
             break;
         const sv key = m.substr(0, eqPos);
         m.remove_prefix(eqPos + 1);
@@ -331,7 +331,7 @@ template <class Role> void LineRules<Role>::hintAhead(sv line, std::int64_t line
         // ` from instruction:[ ]%NAME = SHAPE opcode(...`: the instruction's shape.
         sv rest = line.substr(18);
         consume(rest, " ");
-        if (const auto eq = rest.find(" = "); eq != sv::npos && eq < 1024) {
+        if (const auto eq = rest.find(" = "); eq < 1024) { // not sv::npos
             rest.remove_prefix(eq + 3);
             shape = rest.substr(0, ShapeParser::shapeTokenLength(rest));
         }

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <fcntl.h>
 #include <filesystem>
+#include <set>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 #include <unordered_map>
@@ -128,10 +130,70 @@ struct Found
     std::vector<ModuleRef> capture; ///< a capture's modules (one Found per capture)
 };
 
+/// Where the walk of one folder may go. A symbolic link is followed only to a file or folder
+/// inside the folder, and each real file or folder (by device and inode) is taken once: a
+/// subfolder linked to another, or to the folder itself, lists nothing twice, and a link
+/// out of the folder is not read.
+class Walk
+{
+public:
+    explicit Walk(const fs::path &folder)
+    {
+        std::error_code ec;
+        const fs::path real = fs::canonical(folder, ec);
+        m_root = ec ? std::string() : real.string();
+        if (!m_root.empty() && m_root.back() != '/')
+            m_root += '/';
+        struct stat st
+        {};
+        if (::stat(folder.c_str(), &st) == 0)
+            m_seen.insert({st.st_dev, st.st_ino});
+    }
+
+    /// Whether subfolder `path` is to be listed: inside the folder (its real path, whatever
+    /// part of it is a link) and not seen before.
+    bool admitFolder(const fs::path &path) { return inside(path) && once(path, nullptr); }
+    /// Whether file `entry` of an admitted folder is to be listed: not a link out of the
+    /// folder, not seen before. Its size (of what a link points to) goes to `size`.
+    bool admitFile(const fs::directory_entry &entry, std::int64_t *size)
+    {
+        std::error_code ec;
+        return (!entry.is_symlink(ec) || inside(entry.path())) && once(entry.path(), size);
+    }
+    /// The links out of the folder (or dangling) not followed so far.
+    int outside() const { return m_outside; }
+
+private:
+    bool inside(const fs::path &path)
+    {
+        std::error_code ec;
+        const fs::path real = fs::canonical(path, ec);
+        if (!ec && !m_root.empty() && real.string().starts_with(m_root))
+            return true;
+        ++m_outside;
+        return false;
+    }
+    bool once(const fs::path &path, std::int64_t *size)
+    {
+        struct stat st
+        {};
+        if (::stat(path.c_str(), &st) != 0)
+            return false;
+        if (size)
+            *size = static_cast<std::int64_t>(st.st_size);
+        return m_seen.insert({st.st_dev, st.st_ino}).second;
+    }
+
+    int m_outside = 0;  ///< links out of the folder (or dangling) not followed
+    std::string m_root; ///< the folder's real path and a '/'; empty when it has none
+    std::set<std::pair<dev_t, ino_t>> m_seen;
+};
+
 /// The module files directly in `folder` (as given: `shown`, on disk: `absolute`), with their
 /// sizes. One directory read and one stat per module file, none for the other files: a dump
 /// folder holds thousands of modules (and their HLO texts) and is listed on every open.
-void listFolder(const std::string &shown, const fs::path &absolute, std::vector<Found> &out)
+void listFolder(const std::string &shown, const fs::path &absolute, Walk &walk,
+                std::vector<Found> &out)
 {
     const std::size_t first = out.size();
     std::error_code ec;
@@ -146,7 +208,9 @@ void listFolder(const std::string &shown, const fs::path &absolute, std::vector<
         std::error_code statError;
         if (!it->is_regular_file(statError))
             continue; // a FIFO or a device is never opened
-        const std::uintmax_t size = it->file_size(statError);
+        std::int64_t size = 0;
+        if (!walk.admitFile(*it, &size))
+            continue;
         Found f;
         f.path = shown + '/' + name;
         if (capture) {
@@ -155,7 +219,7 @@ void listFolder(const std::string &shown, const fs::path &absolute, std::vector<
             f.capture = captureModules(f.path);
         } else {
             f.key = ModuleFiles::moduleKey(it->path().string());
-            f.size = statError ? 0 : static_cast<std::int64_t>(size);
+            f.size = size;
             f.main = name.ends_with("-buffer-assignment.txt");
             f.separator = name[ModuleNames::stemOf(name).size()];
             f.order = kind->rank;
@@ -201,7 +265,8 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
     const std::string shown = shownFolder(path);
     const fs::path absolute(absoluteOf(path));
     std::vector<Found> found;
-    listFolder(shown, absolute, found);
+    Walk walk(absolute);
+    listFolder(shown, absolute, walk, found);
     // Its direct subfolders (some tools write one folder per module), in name order; deeper
     // folders are not searched.
     std::vector<std::string> subfolders;
@@ -214,7 +279,8 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
     }
     std::sort(subfolders.begin(), subfolders.end());
     for (const std::string &sub : subfolders)
-        listFolder(shown + '/' + sub, absolute / sub, found);
+        if (walk.admitFolder(absolute / sub))
+            listFolder(shown + '/' + sub, absolute / sub, walk, found);
     // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb.
     const fs::path runs = absolute / "plugins" / "profile";
     if (fs::is_directory(runs, ec)) {
@@ -224,7 +290,8 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
                 names.push_back(it->path().filename().string());
         std::sort(names.begin(), names.end());
         for (const std::string &run : names)
-            listFolder(shown + "/plugins/profile/" + run, runs / run, found);
+            if (walk.admitFolder(runs / run))
+                listFolder(shown + "/plugins/profile/" + run, runs / run, walk, found);
     }
     // A capture stands for its modules.
     std::vector<Found> expanded;
@@ -262,7 +329,10 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
         out.problems.push_back(
             {path, "no buffer-assignment dumps in this folder (expected files named "
                    "*buffer-assignment.txt, *after_optimizations.hlo.pb, *.hlo_proto.pb or "
-                   "*.xplane.pb)"});
+                   "*.xplane.pb)" +
+                       (walk.outside() > 0 ? "; " + std::to_string(walk.outside()) +
+                                                 " symbolic link(s) out of the folder not followed"
+                                           : std::string())});
     // Largest modules first: they are the ones that run out of memory.
     std::stable_sort(kept.begin(), kept.end(),
                      [](const Found *a, const Found *b) { return a->size > b->size; });

@@ -18,6 +18,7 @@
 
 #include <mutex>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace bufferscope;
 
@@ -210,6 +211,46 @@ private slots:
         QVERIFY(!ModuleReader::load(c.modules[1]).ok());
         QCOMPARE(totalOf(ModuleReader::load(c.modules[0])),
                  testutil::sampleTruth("tpu_unstack").total);
+    }
+
+    // A folder's walk takes each real file once and nothing outside the folder: a subfolder
+    // linked to another, a link back to the folder, a file linked twice, and links out of it
+    // (to a folder, to a file) are not read again or at all.
+    void walkStaysInsideAndCountsOnce()
+    {
+        QTemporaryDir dir;
+        const auto link = [](const QString &target, const QString &at) {
+            return ::symlink(target.toLocal8Bit().constData(), at.toLocal8Bit().constData()) == 0;
+        };
+        const QString run = dir.filePath(QStringLiteral("run"));
+        const QString outside = dir.filePath(QStringLiteral("outside"));
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/a")) && QDir().mkpath(outside));
+        const QString inA = run + QStringLiteral("/a/module_0001.jit_f-buffer-assignment.txt");
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_unstack").path(), inA));
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_dynamic_slice").path(),
+                            outside + QStringLiteral("/module_0002.jit_g-buffer-assignment.txt")));
+        QVERIFY(link(QStringLiteral("a"), run + QStringLiteral("/b")));     // the same folder
+        QVERIFY(link(QStringLiteral(".."), run + QStringLiteral("/a/up"))); // back to the run
+        QVERIFY(link(QStringLiteral("."), run + QStringLiteral("/self")));
+        QVERIFY(link(outside, run + QStringLiteral("/c"))); // a folder out of the run
+        QVERIFY(link(outside + QStringLiteral("/module_0002.jit_g-buffer-assignment.txt"),
+                     run + QStringLiteral("/module_0003.jit_h-buffer-assignment.txt")));
+        QVERIFY(link(inA, run + QStringLiteral("/module_0004.jit_i-buffer-assignment.txt")));
+        const Catalog c = Catalog::of({run.toStdString()});
+        QVERIFY(c.problems.empty());
+        // One module: tpu_unstack, under one of its two names; jit_g is outside.
+        QCOMPARE(c.modules.size(), std::size_t{1});
+        QCOMPARE(totalOf(ModuleReader::load(c.modules.front())),
+                 testutil::sampleTruth("tpu_unstack").total);
+        // A folder of nothing but links out says why it lists nothing.
+        const QString only = dir.filePath(QStringLiteral("only"));
+        QVERIFY(QDir().mkpath(only));
+        QVERIFY(link(outside, only + QStringLiteral("/c")));
+        const Catalog none = Catalog::of({only.toStdString()});
+        QVERIFY(none.modules.empty());
+        QCOMPARE(none.problems.size(), std::size_t{1});
+        QVERIFY(none.problems.front().message.find("1 symbolic link(s) out of the folder") !=
+                std::string::npos);
     }
 
     // A run's modules read under one policy: every module of a capture from one read, each the

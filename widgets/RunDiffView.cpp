@@ -131,6 +131,14 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
                                        .arg(d.recompiled.size() - kNamed);
     for (const std::string &shared : d.sharedNames)
         text += QLatin1Char(' ') + toQString(shared) + tr(": each is compared on its own.");
+    // A module that could not be read is compared with nothing: said, with why (the first few).
+    for (std::size_t k = 0; k < d.unreadable.size() && k < kNamed; ++k)
+        text += QLatin1Char(' ') + (d.unreadable[k].after ? tr("Not read (after run): %1.")
+                                                          : tr("Not read (before run): %1."))
+                                       .arg(toQString(d.unreadable[k].said()));
+    if (d.unreadable.size() > kNamed)
+        text +=
+            QLatin1Char(' ') + tr("%1 more modules not read.").arg(d.unreadable.size() - kNamed);
     text += QLatin1Char(' ') + tr("Double-click a changed compile to compare its two modules, a "
                                   "new or gone one to open it.");
     m_summary->setText(text);

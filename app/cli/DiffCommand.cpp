@@ -53,6 +53,19 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
                                                        static_cast<std::size_t>(top));
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
+    // A module that could not be read is named, and no gate is judged on runs missing one.
+    for (const RunDiff::Unreadable &u : d.unreadable)
+        fail(QString::fromStdString(u.said() + " (" + (u.after ? "after" : "before") +
+                                    " run; not compared)"),
+             0);
+    if (!d.unreadable.empty() && (failAboveDelta >= 0 || failOnLostDonation || !failOn.empty()))
+        return fail(QString::number(d.unreadable.size()) +
+                        (d.unreadable.size() == 1
+                             ? QStringLiteral(" module could not be read: the gate cannot be "
+                                              "judged")
+                             : QStringLiteral(" modules could not be read: the gate cannot be "
+                                              "judged")),
+                    cli::kUnjudged);
     int code = 0;
     for (const RunDiff::Row &c : d.rows) {
         const QString who = QString::fromStdString(c.name + " " + c.signature);

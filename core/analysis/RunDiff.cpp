@@ -246,6 +246,15 @@ std::string RunDiff::signatureChange(const std::vector<RunSummary::Parameter> &b
 RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare, int threads)
 {
     RunDiff d;
+    for (const auto &[run, after] : {std::pair{&a, false}, std::pair{&b, true}}) {
+        std::vector<Unreadable> these;
+        for (const Module &m : run->modules)
+            if (!m.read)
+                these.push_back({after, m.name, m.file, m.error});
+        std::sort(these.begin(), these.end(),
+                  [](const Unreadable &x, const Unreadable &y) { return x.file < y.file; });
+        d.unreadable.insert(d.unreadable.end(), these.begin(), these.end());
+    }
     {
         std::set<std::string> shared(a.sharedNames.begin(), a.sharedNames.end());
         shared.insert(b.sharedNames.begin(), b.sharedNames.end());

@@ -84,6 +84,18 @@ struct RunDiff
     std::size_t unchangedCompiles = 0; ///< of which held and peak are the same
     /// Names shared by functions of another number of arguments, in either run.
     std::vector<std::string> sharedNames;
+    /// A module that could not be read, in either run: it is compared with nothing, so no
+    /// gate can be judged on its run.
+    struct Unreadable
+    {
+        bool after = false; ///< of the after run (else the before run)
+        std::string name;   ///< the module's name
+        std::string file;
+        std::string error;
+        /// The error, led by the file unless it names it already.
+        std::string said() const { return error.starts_with(file) ? error : file + ": " + error; }
+    };
+    std::vector<Unreadable> unreadable; ///< the before run's first, each in file order
 
     std::size_t count(Change change) const;
 

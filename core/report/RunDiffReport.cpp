@@ -56,6 +56,11 @@ std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
             all += ", … (" + std::to_string(names.size()) + " in all)";
         line(std::string(title) + all);
     };
+    for (const RunDiff::Unreadable &u : d.unreadable)
+        line(std::string("Unreadable (") + (u.after ? "after" : "before") +
+             " run, not compared): " + u.said());
+    if (!d.unreadable.empty())
+        line();
     list("Appeared:  ", d.appeared);
     list("Vanished:  ", d.vanished);
     for (const RunDiff::Recompiled &r : d.recompiled)
@@ -121,6 +126,16 @@ std::string RunDiffReport::json(const RunDiff &d, const std::string &before,
     w.key("shared_names").beginArray();
     for (const std::string &shared : d.sharedNames)
         w.value(shared);
+    w.endArray();
+    w.key("unreadable").beginArray();
+    for (const RunDiff::Unreadable &u : d.unreadable) {
+        w.beginObject();
+        w.key("run").value(u.after ? "after" : "before");
+        w.key("module").value(u.name);
+        w.key("file").value(u.file);
+        w.key("error").value(u.error);
+        w.endObject();
+    }
     w.endArray();
     // Every compile that changed, is new or is gone, the largest |held delta| first; `changed`
     // holds the paired ones alone, as before.

@@ -374,6 +374,54 @@ private Q_SLOTS:
             1);
     }
 
+    // A damaged module in a run is compared with nothing, and said so: on stderr, in the text
+    // and in --json; a gate cannot be judged on that run (exit 4), even one the rest passes.
+    void damagedModuleInARunIsSaid()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        place(a, "tpu_unstack", QStringLiteral("module_0001.jit_f"));
+        place(b, "tpu_unstack", QStringLiteral("module_0001.jit_f"));
+        const QString damaged =
+            b.filePath(QStringLiteral("module_0002.jit_g-buffer-assignment.txt"));
+        write(damaged, "BufferAssignment:\nallocation 0: size zz\n");
+        const testutil::CliRun json = testutil::runBufferscope(
+            {QStringLiteral("diff"), a.path(), b.path(), QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        QVERIFY2(json.err.contains(damaged.toUtf8()), json.err.constData());
+        const QJsonArray unreadable = QJsonDocument::fromJson(json.out)
+                                          .object()
+                                          .value(QStringLiteral("unreadable"))
+                                          .toArray();
+        QCOMPARE(unreadable.size(), 1);
+        QCOMPARE(unreadable[0].toObject().value(QStringLiteral("run")).toString(),
+                 QStringLiteral("after"));
+        QCOMPARE(unreadable[0].toObject().value(QStringLiteral("file")).toString(), damaged);
+        QVERIFY(unreadable[0]
+                    .toObject()
+                    .value(QStringLiteral("error"))
+                    .toString()
+                    .contains(QStringLiteral(":2:"))); // the line that is wrong
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("diff"), a.path(), b.path()});
+        const QByteArray said =
+            QByteArray("Unreadable (after run, not compared): ") + damaged.toUtf8();
+        QVERIFY2(text.out.contains(said), text.out.constData());
+        // jit_f is unchanged: the gate would pass on it alone.
+        const testutil::CliRun gate =
+            testutil::runBufferscope({QStringLiteral("diff"), a.path(), b.path(),
+                                      QStringLiteral("--fail-above-delta"), QStringLiteral("0")});
+        QCOMPARE(gate.code, 4);
+        QVERIFY2(gate.err.contains("the gate cannot be judged"), gate.err.constData());
+        // Without the damaged module, it passes.
+        QVERIFY(QFile::remove(damaged));
+        QCOMPARE(
+            testutil::runBufferscope({QStringLiteral("diff"), a.path(), b.path(),
+                                      QStringLiteral("--fail-above-delta"), QStringLiteral("0")})
+                .code,
+            0);
+    }
+
     // Runs compared by what their compiles are (issue 58), on folders built by hand. Each
     // compile is a sample dump under a module name, with the ENTRY line of its
     // before_optimizations text (its signature) written here.

@@ -393,12 +393,17 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
         // The total is every space's, exact; an allocation's size is what its values' groups
         // add up to, as printed (the allocation's own size is not in the text).
         std::int64_t total = 0;
+        bool overflow = false;
         for (const MemoryUsageReport::MemorySpace &space : r.memorySpaces) {
             if (space.totalBytes < 0)
                 problem(0, "memory space " + space.name + " has no 'Total bytes:' line");
-            total += std::max<std::int64_t>(space.totalBytes, 0);
+            overflow = overflow || __builtin_add_overflow(
+                                       total, std::max<std::int64_t>(space.totalBytes, 0), &total);
         }
-        r.totalBytes = total;
+        if (overflow)
+            problem(0, "the memory spaces' totals are too large to add up (more than 2^63 "
+                       "bytes); no total is given");
+        r.totalBytes = overflow ? -1 : total;
         for (std::size_t k = 0; k < r.allocations.size(); ++k) {
             MemoryUsageReport::Allocation &a = r.allocations[k];
             a.sizeUlp = ulps[k];
@@ -474,10 +479,42 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
         text += "\n";
     }
     r = parse(text);
-    if (r.allocations.size() != entries.size()) {
-        r.problems.push_back({0, "the report's allocation texts do not read as one table each"});
-        return r;
+    // Nothing of a text that does not match the proto is kept: only why.
+    const auto notOneTableEach = [] {
+        MemoryUsageReport bad;
+        bad.problems.push_back({0, "the report's allocation texts do not read as one table each "
+                                   "(an allocation's text holds lines of its own)"});
+        return bad;
+    };
+    if (r.allocations.size() != entries.size() ||
+        r.memorySpaces.size() !=
+            static_cast<std::size_t>(proto.memory_space_allocation_entries_size())) {
+        return notOneTableEach();
     }
+    // The proto's figures are exact; a text that says otherwise (a line of an allocation's
+    // text that reads as a space's header or total) never replaces them: said, and not kept.
+    bool overflow = false;
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < r.memorySpaces.size(); ++k) {
+        const auto &space = proto.memory_space_allocation_entries(static_cast<int>(k));
+        MemoryUsageReport::MemorySpace &read = r.memorySpaces[k];
+        if (read.allocationCount != static_cast<std::size_t>(space.allocation_entries_size())) {
+            return notOneTableEach();
+        }
+        if (read.color != space.memory_space_color() || read.totalBytes != space.total_bytes())
+            r.problems.push_back(
+                {0, "memory space " + std::to_string(space.memory_space_color()) +
+                        ": its allocations' text gives another colour or total (" +
+                        std::to_string(read.totalBytes) + " bytes) than the proto's exact " +
+                        std::to_string(space.total_bytes()) + " bytes, which are kept"});
+        read.color = space.memory_space_color();
+        read.totalBytes = space.total_bytes();
+        overflow = overflow || __builtin_add_overflow(total, read.totalBytes, &total);
+    }
+    if (overflow)
+        r.problems.push_back({0, "the memory spaces' totals are too large to add up (more than "
+                                 "2^63 bytes); no total is given"});
+    r.totalBytes = overflow ? -1 : total;
     r.layout = 3;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         Allocation &a = r.allocations[i];

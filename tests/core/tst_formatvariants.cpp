@@ -317,6 +317,68 @@ private Q_SLOTS:
                  qPrintable(warnings[1]));
     }
 
+    // A report proto whose allocation text carries a line of its own: its space's total (a
+    // "Total bytes:" line) or another space's header. The proto's exact total is kept and the
+    // disagreement is a warning; a text that adds a space is not read as the proto. The bytes
+    // are written by hand from xla's MemoryUsageReportProto field numbers: spaces are field 1
+    // (total_bytes 1, memory_space_color 2, allocation_entries 3), an entry has index 1, size 2
+    // and hlo_text 6.
+    void reportProtoTextNeverOverridesItsTotal()
+    {
+        const auto varint = [](std::uint64_t v) {
+            std::string out;
+            do {
+                out += static_cast<char>((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+                v >>= 7;
+            } while (v);
+            return out;
+        };
+        const auto field = [&varint](int number, const std::string &bytes) {
+            return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) +
+                   bytes;
+        };
+        const auto number = [&varint](int n, std::uint64_t v) {
+            return varint(static_cast<std::uint64_t>(n) << 3) + varint(v);
+        };
+        const auto reportWith = [&](const std::string &text) {
+            const std::string entry = number(1, 0) + number(2, 1024) + field(6, text);
+            return field(1, number(1, 1024) + number(2, 0) + field(3, entry));
+        };
+        const std::string table =
+            "  cumulative_size;       size;       offset; used_by_n_values; shapes_list\n"
+            "  ------------------------------------------------------------\n"
+            "    1.00KiB(100%);    1.00KiB;            0;                1; f32[256]\n";
+        const MemoryUsageReport plain = MemoryUsageReports::parseProto(reportWith(table));
+        QVERIFY2(plain.problems.empty(),
+                 plain.problems.empty() ? "" : plain.problems.front().message.c_str());
+        QCOMPARE(plain.totalBytes, std::int64_t{1024});
+        // 909 TiB said by a line of the text: 1,024 bytes kept, and the disagreement said.
+        const MemoryUsageReport total = MemoryUsageReports::parseProto(
+            reportWith(table + "Total bytes: 999999999999999 (909.49TiB)\n"));
+        QCOMPARE(total.totalBytes, std::int64_t{1024});
+        QCOMPARE(total.memorySpaces.size(), std::size_t{1});
+        QCOMPARE(total.memorySpaces[0].totalBytes, std::int64_t{1024});
+        QCOMPARE(total.problems.size(), std::size_t{1});
+        QVERIFY(total.problems[0].message.find("1024 bytes, which are kept") != std::string::npos);
+        // Another space's header inside the text: not the proto's layout, not read as it.
+        const MemoryUsageReport header = MemoryUsageReports::parseProto(
+            reportWith(table + "\nMemory Space: hbm (color=3)\nTotal bytes: 5 (5B)\n" + table));
+        QCOMPARE(header.problems.size(), std::size_t{1});
+        QVERIFY(header.allocations.empty());
+        QVERIFY(header.memorySpaces.empty());
+        QCOMPARE(header.totalBytes, std::int64_t{-1});
+        // Two spaces whose totals overflow a 64-bit sum: no wrapped total, said so.
+        const std::string huge = "Total bytes: 9223372036854775807 (8.00EiB)\n";
+        const MemoryUsageReport wide =
+            MemoryUsageReports::parse("Memory Space: default (color=0)\n" + huge + table +
+                                      "\nMemory Space: vmem (color=1)\n" + huge + table);
+        QCOMPARE(wide.totalBytes, std::int64_t{-1});
+        bool said = false;
+        for (const MemoryUsageReport::Problem &p : wide.problems)
+            said = said || p.message.find("too large to add up") != std::string::npos;
+        QVERIFY(said);
+    }
+
     // `-memory-usage-report.pb` (GetMemoryUsageReportProto; make_v2.py --proto writes the
     // samples'): the 2026 report's spaces and groups, each allocation with its number and exact
     // size, alone and beside its dump.

@@ -75,13 +75,14 @@ void Reader::headline(sv body, std::int64_t lineNo)
     std::int64_t requested = -1;
     std::int64_t roundedTo = -1;
     bool cut = false;
+    bool tooLarge = false;
     bool roundedCut = false;
     if (body.find("cuMemAllocAsync failed to allocate") != sv::npos)
-        requested = sizeAfter(body, "failed to allocate", &ulp, &cut);
+        requested = sizeAfter(body, "failed to allocate", &ulp, &cut, &tooLarge);
     else if (body.find("emory while trying to allocate") != sv::npos)
-        requested = sizeAfter(body, "trying to allocate", &ulp, &cut);
+        requested = sizeAfter(body, "trying to allocate", &ulp, &cut, &tooLarge);
     else if (body.find("ran out of memory trying to allocate") != sv::npos) {
-        requested = sizeAfter(body, "trying to allocate", &ulp, &cut);
+        requested = sizeAfter(body, "trying to allocate", &ulp, &cut, &tooLarge);
         roundedTo = sizeAfter(body, "(rounded to", nullptr, &roundedCut);
     } else {
         // "failed to allocate 154.06GiB (165425291480 bytes) from device",
@@ -99,20 +100,27 @@ void Reader::headline(sv body, std::int64_t lineNo)
             }
         }
     }
-    if (requested < 0 && !cut)
+    if (requested < 0 && !cut && !tooLarge)
         return;
     // A BFC allocator note that is not a failure (TensorFlow retries the request elsewhere):
     // kept, an event of its own, and marked.
     const bool notAFailure = body.find("caller indicates that this is not a failure") != sv::npos;
     const bool conflict = (m_cur && m_cur->requested >= 0 && m_cur->requestedUlp == 0 && ulp == 0 &&
                            m_cur->requested != requested) ||
-                          (m_cur && (m_cur->notAFailure || notAFailure));
+                          (m_cur && (m_cur->notAFailure || notAFailure)) ||
+                          (m_cur && m_cur == m_tooLarge) || (m_cur && tooLarge);
     OomMessage &m = event(lineNo, conflict);
     m.notAFailure = notAFailure;
     if (cut)
         addDoubt(m, "line " + std::to_string(lineNo) +
                         " ends in the middle of the size asked for (a bare number): a line "
                         "break cut it, so it is not read");
+    if (tooLarge) {
+        m_tooLarge = &m;
+        addDoubt(m, "line " + std::to_string(lineNo) +
+                        " asks for more bytes than 2^63 - 1: too large to be a size, so the size "
+                        "asked for is not known");
+    }
     if (roundedCut)
         addDoubt(m, "line " + std::to_string(lineNo) +
                         " ends in the middle of the allocator's \"(rounded to …)\": not read");

@@ -186,10 +186,12 @@ std::optional<std::int64_t> leadingInteger(sv s, std::size_t *length)
     return v;
 }
 
-std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp, bool *cut)
+std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp, bool *cut, bool *tooLarge)
 {
     if (cut)
         *cut = false;
+    if (tooLarge)
+        *tooLarge = false;
     const std::size_t at = s.find(key);
     if (at == sv::npos)
         return -1;
@@ -207,11 +209,14 @@ std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp, bool *cut)
         ++n;
     }
     if (!grouped.empty() && rest.substr(n).starts_with(" bytes")) {
-        if (auto v = leadingInteger(grouped); v && grouped.size() < 19) {
+        if (auto v = leadingInteger(grouped)) {
             if (ulp)
                 *ulp = 0;
             return *v;
         }
+        if (tooLarge)
+            *tooLarge = true; // more digits than an int64 holds
+        return -1;
     }
     std::size_t end = 0;
     while (end < rest.size() && !isSpace(rest[end]) && rest[end] != ')' && rest[end] != ',' &&

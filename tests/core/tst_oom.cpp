@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 
 using namespace bufferscope;
@@ -1236,6 +1237,25 @@ private Q_SLOTS:
             for (char c : r.out)
                 QVERIFY2(c == '\n' || static_cast<unsigned char>(c) >= 0x20, r.out.constData());
         }
+    }
+
+    // A GPU message asking for more bytes than an int64 holds is still a message (it was
+    // dropped: "no out-of-memory message found"), with the size not known and why; 2^63 - 1
+    // itself, 19 digits, is read exactly.
+    void sizePastInt64IsNoSize()
+    {
+        const OomLog log = OomLog::parse(
+            "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 18446744073709551615 "
+            "bytes.\n"
+            "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 9223372036854775807 "
+            "bytes.\n");
+        QCOMPARE(log.messages.size(), std::size_t{2});
+        const OomMessage &huge = log.messages[0];
+        QCOMPARE(huge.requested, std::int64_t{-1});
+        QCOMPARE(huge.doubts.size(), std::size_t{1});
+        QVERIFY(huge.doubts[0].find("too large to be a size") != std::string::npos);
+        QCOMPARE(log.messages[1].requested, std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(log.messages[1].requestedUlp, std::int64_t{0});
     }
 
     // A log's words reach the terminal as text.

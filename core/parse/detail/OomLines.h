@@ -28,8 +28,10 @@ std::size_t prefixLength(sv s);
 std::optional<std::int64_t> leadingInteger(sv s, std::size_t *length = nullptr);
 /// The first size token after `key` in `s` (a size ends at a space, ')', ',' or '.' + end).
 /// `7,450,374,152 bytes` is read whole. A bare number that ends the line is one a line break
-/// cut (XLA follows every bare count with " bytes", "B" or ")"): -1, and `*cut` is set.
-std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp = nullptr, bool *cut = nullptr);
+/// cut (XLA follows every bare count with " bytes", "B" or ")"): -1, and `*cut` is set. A
+/// count of bytes past 2^63 - 1 is no size: -1, and `*tooLarge` is set.
+std::int64_t sizeAfter(sv s, sv key, std::int64_t *ulp = nullptr, bool *cut = nullptr,
+                       bool *tooLarge = nullptr);
 /// `key='value'` or `key=value` inside `[…]` or `{…}`.
 std::string quotedAfter(sv s, sv key);
 bool startsWithKey(sv body, sv key);

@@ -81,6 +81,9 @@ private:
     OomLog m_log;
     std::deque<OomMessage> m_messages; ///< stable addresses for m_cur
     OomMessage *m_cur = nullptr;
+    /// The message whose size asked for was too large to read: the next headline with a size
+    /// is another message (with neither read, they cannot be told to be one).
+    const OomMessage *m_tooLarge = nullptr;
     Block m_block = Block::None;
     bool m_lastWasField = false;
     enum class Field : std::uint8_t

@@ -1,9 +1,13 @@
 #include "util/Decompress.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <lzma.h>
 #include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace bufferscope::decompress {
@@ -147,36 +151,63 @@ Decompressed bytes(std::string_view input, Format format, std::int64_t limit)
     return out;
 }
 
+std::int64_t expandedLimit(std::int64_t compressedSize, std::int64_t limit)
+{
+    std::int64_t allowed = kExpansionFloor;
+    if (compressedSize > 0 && compressedSize < limit / kExpansion)
+        allowed = std::max(allowed, compressedSize * kExpansion);
+    else if (compressedSize > 0)
+        allowed = limit;
+    return std::min(allowed, limit);
+}
+
 Decompressed file(const std::string &path, std::int64_t limit)
 {
     Decompressed out;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        out.error = "cannot open the file";
+    // Opened without blocking (a FIFO would wait for a writer), then refused unless regular.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        out.error = std::string("cannot open the file: ") + std::strerror(errno);
         return out;
     }
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0, std::ios::beg);
-    if (size < 0) {
-        out.error = "cannot read the file";
+    const std::unique_ptr<int, void (*)(int *)> closer(new int(fd), [](int *f) {
+        ::close(*f);
+        delete f;
+    });
+    struct stat st
+    {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        out.error = "not a regular file (a FIFO, a device or a folder): not read";
         return out;
     }
+    const std::int64_t size = st.st_size;
     if (size > limit) {
         out.error = "the file is larger than " + std::to_string(limit >> 20) + " MiB";
         return out;
     }
     std::string raw(static_cast<std::size_t>(size), '\0');
-    if (size > 0 && !in.read(raw.data(), size)) {
-        out.error = "cannot read the file";
-        return out;
+    std::size_t got = 0;
+    while (got < raw.size()) {
+        const ssize_t n = ::read(fd, raw.data() + got, raw.size() - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            out.error = "cannot read the file";
+            return out;
+        }
+        got += static_cast<std::size_t>(n);
     }
     const Format format = formatOf(path, std::string_view(raw).substr(0, 8));
     if (format == Format::None) {
         out.bytes = std::move(raw);
         return out;
     }
-    return bytes(raw, format, limit);
+    const std::int64_t allowed = expandedLimit(size, limit);
+    Decompressed d = bytes(raw, format, allowed);
+    if (!d.ok() && allowed < limit && d.error.starts_with("it expands"))
+        d.error += " (a compressed file may expand to " + std::to_string(kExpansion) +
+                   " times its size, or to " + std::to_string(kExpansionFloor >> 20) + " MiB)";
+    return d;
 }
 
 } // namespace bufferscope::decompress

@@ -20,6 +20,13 @@ namespace decompress {
 
 /// 2 GiB, the most a protobuf message can be.
 inline constexpr std::int64_t kDefaultLimit = std::int64_t{2} << 30;
+/// What a compressed file may become: kExpansion times its own size, or kExpansionFloor for a
+/// small one, never more than the limit. Real protos and dumps compress 3 to 20 times; a file
+/// that expands further is a bomb, refused before it takes the machine's memory.
+inline constexpr std::int64_t kExpansion = 64;
+inline constexpr std::int64_t kExpansionFloor = std::int64_t{64} << 20;
+/// The most `compressedSize` bytes of a compressed file may expand to, under `limit`.
+std::int64_t expandedLimit(std::int64_t compressedSize, std::int64_t limit = kDefaultLimit);
 
 enum class Format : std::uint8_t
 {
@@ -32,7 +39,9 @@ enum class Format : std::uint8_t
 Format formatOf(std::string_view path, std::string_view head);
 /// The bytes of `input` decompressed as `format` (None: copied).
 Decompressed bytes(std::string_view input, Format format, std::int64_t limit = kDefaultLimit);
-/// Reads `path` whole and decompresses it as its name or first bytes say.
+/// Reads `path` whole and decompresses it as its name or first bytes say, at most to
+/// expandedLimit(its size, limit) bytes. What is not a regular file (a FIFO, a device) is
+/// refused before it is read, without blocking.
 Decompressed file(const std::string &path, std::int64_t limit = kDefaultLimit);
 
 } // namespace decompress

@@ -29,6 +29,7 @@
 
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <tuple>
 
 using namespace bufferscope;
@@ -256,6 +257,35 @@ private Q_SLOTS:
             decompress::bytes(bomb.toStdString(), decompress::Format::Gzip, std::int64_t{1} << 20);
         QVERIFY(!out.ok());
         QVERIFY(out.bytes.empty());
+        // A file may expand to 64 times its size, or 64 MiB when small, 2 GiB at most: a bomb
+        // of a few hundred KiB stops at 64 MiB, not at 2 GiB.
+        QCOMPARE(decompress::expandedLimit(340), std::int64_t{64} << 20);
+        QCOMPARE(decompress::expandedLimit(std::int64_t{10} << 20), std::int64_t{640} << 20);
+        QCOMPARE(decompress::expandedLimit(std::int64_t{100} << 20), decompress::kDefaultLimit);
+        QTemporaryDir bombs;
+        const QString bombFile = bombs.filePath(QStringLiteral("module_0001.bomb.hlo.pb.gz"));
+        {
+            const std::string more((std::size_t{64} << 20) + 1, '\0'); // one byte past
+            QProcess gz2;
+            gz2.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
+            gz2.write(more.data(), static_cast<qint64>(more.size()));
+            gz2.closeWriteChannel();
+            QVERIFY(gz2.waitForFinished(60000));
+            QFile f(bombFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(gz2.readAllStandardOutput());
+        }
+        QVERIFY(QFileInfo(bombFile).size() < (std::int64_t{1} << 20));
+        const Decompressed fromFile = decompress::file(bombFile.toStdString());
+        QVERIFY(!fromFile.ok());
+        QVERIFY2(fromFile.error.find("64 times its size") != std::string::npos,
+                 fromFile.error.c_str());
+        // A FIFO is refused, not waited on.
+        const QString fifo = bombs.filePath(QStringLiteral("module_0002.f.hlo.pb.gz"));
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const Decompressed fromFifo = decompress::file(fifo.toStdString());
+        QVERIFY2(fromFifo.error.find("not a regular file") != std::string::npos,
+                 fromFifo.error.c_str());
     }
 
     // A hostile proto: each gets a sentence naming the file, never a crash.

@@ -2,6 +2,7 @@
 
 #include "ElidedLabel.h"
 #include "Workspace.h"
+#include "analysis/DeviceFit.h"
 #include "model/ModuleNames.h"
 #include "models/QtText.h"
 
@@ -80,14 +81,20 @@ void LoadStatus::show(const LoadedDump &shown)
         toQString(ModuleNames::shortNameOfStem(d.module)),
         shown.path.startsWith(QLatin1Char(':')) ? tr("embedded sample") : shown.path));
     QString totals = tr("total %1").arg(humanBytesText(d.totalBytes()));
-    if (const SpaceTimeline *primary = shown.timeline->primary(); primary && d.hasLiveRanges())
-        totals += tr(" · peak %1 at step %2")
-                      .arg(humanBytesText(primary->peak.bytes))
-                      .arg(primary->peak.step);
+    // The device's live peak (every memory space but the host's), as the Modules dock, `list`
+    // and `summary` give it; the usage chart shows each space's own.
+    if (d.hasLiveRanges()) {
+        const DeviceFit::DevicePeak peak = DeviceFit::devicePeak(*shown.timeline);
+        if (peak.step >= 0)
+            totals +=
+                tr(" · live peak %1 at step %2").arg(humanBytesText(peak.bytes)).arg(peak.step);
+    }
     if (const std::size_t warnings = shown.warningCount(); warnings > 0)
         totals += tr(" · %n warning(s)", nullptr, static_cast<int>(warnings));
     m_totals->setText(totals);
-    m_totals->setToolTip(exactBytesText(d.totalBytes()));
+    m_totals->setToolTip(tr("Total: %1. Live peak: the most bytes live on the device at one "
+                            "step, every memory space but the host's.")
+                             .arg(exactBytesText(d.totalBytes())));
 }
 
 QString LoadStatus::progressText(qint64 done, qint64 total, qint64 elapsedMs)

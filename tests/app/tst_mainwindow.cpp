@@ -32,6 +32,7 @@
 #include "flows/LoadStatus.h"
 #include "flows/RunFlow.h"
 #include "models/BreakdownTreeModel.h"
+#include "models/QtText.h"
 #include "models/Roles.h"
 #include "models/Selection.h"
 #include "models/ValueTableModel.h"
@@ -202,6 +203,27 @@ private Q_SLOTS:
         // The current step starts at the peak (docs/FORMAT.md Part A table: step 1).
         QCOMPARE(w.selection()->currentStep(), qint64(1));
         QCOMPARE(w.recentFiles().value(0), QFileInfo(sample("tpu_unstack")).absoluteFilePath());
+    }
+
+    // The status line's live peak is the device's, as the Modules dock, list and summary give
+    // it: tpu_random_normal's S(0), S(1) and S(6) at step 15, 19,968 bytes by hand
+    // (SampleTruth::deviceBytes), not S(0)'s 17,920.
+    void statusGivesTheDevicesPeak()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPath(sample("tpu_random_normal"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_random_normal")));
+        const testutil::SampleTruth &t = testutil::sampleTruth("tpu_random_normal");
+        QString said;
+        for (const QLabel *label : w.statusBar()->findChildren<QLabel *>())
+            if (label->text().startsWith(QStringLiteral("total ")))
+                said = label->text();
+        QVERIFY2(said.contains(QStringLiteral("live peak %1 at step %2")
+                                   .arg(humanBytesText(t.deviceBytes))
+                                   .arg(t.deviceStep)),
+                 qPrintable(said));
     }
 
     // An error is the window's (issue 60: the window printed it through the command line's

@@ -44,7 +44,7 @@ void Reader::headline(sv body, std::int64_t lineNo)
     if (body.find("BufferAssignment OOM Debugging") != sv::npos) {
         OomMessage &m = event(lineNo, m_cur && m_cur->form == OomMessage::Form::Tpu);
         m.form = OomMessage::Form::GpuBufferAssignment;
-        m.headlines.emplace_back(body);
+        m.addHeadline(body);
         moduleNames(body, m);
         m_block = Block::GpuStats;
         return;
@@ -135,7 +135,7 @@ void Reader::headline(sv body, std::int64_t lineNo)
         m.roundedTo = roundedTo;
     if (body.find("Out of host memory") != sv::npos)
         m.hostMemory = true;
-    m.headlines.emplace_back(body);
+    m.addHeadline(body);
     moduleNames(body, m);
     if (std::string e = quotedAfter(body, "executable_name="); !e.empty()) {
         m.executable = std::move(e);
@@ -247,7 +247,7 @@ void Reader::tpuHeadline(sv first, std::int64_t lineNo)
                             !m_cur->stackInstruction.empty() || m_cur->tempRequired >= 0));
     OomMessage &m = event(lineNo, conflict);
     m.form = OomMessage::Form::Tpu;
-    m.headlines.emplace_back(body.substr(0, 4096));
+    m.addHeadline(body);
     moduleNames(body, m);
     errorCode(body, m);
     if (glued != spaced && m.errorCode.empty())

@@ -130,7 +130,18 @@ struct OomMessage
     std::vector<OomFigure> usage;       ///< TPU `Total hbm usage >= X:` lines
     std::vector<OomFigure> requirement; ///< TPU `Program hbm requirement X:` lines
     std::vector<OomBuffer> buffers;     ///< as listed, largest first
-    std::vector<std::string> headlines; ///< the lines that announced it, cleaned
+    std::vector<std::string> headlines; ///< the lines that announced it, cleaned (kHeadlines)
+    std::size_t moreHeadlines = 0;      ///< announcing lines past those kept
+    /// The most announcing lines a message keeps: a log may repeat one without end.
+    static constexpr std::size_t kHeadlines = 8;
+    /// Keeps `text` among the headlines (cut at 4 KiB), or counts it past kHeadlines.
+    void addHeadline(std::string_view text)
+    {
+        if (headlines.size() < kHeadlines)
+            headlines.emplace_back(text.substr(0, 4096));
+        else
+            ++moreHeadlines;
+    }
     /// The text starts inside the message: no headline came before its list, which begins at
     /// entry `buffers.front().rank` (a fragment pasted from the middle of a log).
     bool startsCut = false;

@@ -161,6 +161,8 @@ std::string OomReport::text(const OomFindings &f)
              (m.printed > 1 ? ", printed " + std::to_string(m.printed) + " times" : "") + ")");
         for (const std::string &h : m.headlines)
             line("  > " + cut(h, 160));
+        if (m.moreHeadlines > 0)
+            line("  > … and " + std::to_string(m.moreHeadlines) + " more such lines");
         line("  failed        " + failureName(m) +
              (m.errorCode.empty() ? "" : " (XLA " + m.errorCode + ": " + m.errorName + ")"));
         if (m.notAFailure && m.failure != OomMessage::Failure::Usage)

@@ -1258,6 +1258,38 @@ private Q_SLOTS:
         QCOMPARE(log.messages[1].requestedUlp, std::int64_t{0});
     }
 
+    // A log that repeats one message without end keeps eight of its lines and counts the rest;
+    // a log of many messages keeps each (the repeats were compared pair by pair: 60,000
+    // messages took 4.3 s, 300,000 would take minutes; tests/bench/README.md has the figures).
+    void longLogsStayBounded()
+    {
+        std::string same;
+        for (int i = 0; i < 10000; ++i)
+            same += "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4096 bytes.\n"
+                    "something else\n";
+        const OomLog one = OomLog::parse(same);
+        QCOMPARE(one.messages.size(), std::size_t{1});
+        QCOMPARE(one.messages[0].requested, std::int64_t{4096});
+        QCOMPARE(one.messages[0].headlines.size(), OomMessage::kHeadlines);
+        QCOMPARE(one.messages[0].moreHeadlines, std::size_t{10000} - OomMessage::kHeadlines);
+        // Sizes of 4 to 13 digits: lines of one width would read as a hard-wrapped log.
+        const auto size = [](std::int64_t i) { return (i + 1000) * (1 + (i % 7) * 1000003); };
+        std::string many;
+        for (int i = 0; i < 20000; ++i)
+            many += "RESOURCE_EXHAUSTED: Out of memory while trying to allocate " +
+                    std::to_string(size(i)) + " bytes.\n";
+        const OomLog each = OomLog::parse(many);
+        QCOMPARE(each.messages.size(), std::size_t{20000});
+        QCOMPARE(each.messages.back().requested, size(19999));
+        // A repeat after others still joins the first it repeats.
+        const OomLog again = OomLog::parse(
+            "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 100 bytes.\n"
+            "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 200 bytes.\n"
+            "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 100 bytes.\n");
+        QCOMPARE(again.messages.size(), std::size_t{2});
+        QCOMPARE(again.messages[0].printed, 2);
+    }
+
     // A log's words reach the terminal as text.
     void hostileLogIsText()
     {

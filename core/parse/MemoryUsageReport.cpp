@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace bufferscope {
 
@@ -191,6 +192,9 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
         Detailed
     } part = Part::Header;
     Allocation *current = nullptr; // in the detailed list
+    // Where each allocation number stands in r.allocations, so that the detailed list finds an
+    // allocation of the first list in one step: a report lists hundreds of thousands.
+    std::unordered_map<std::int64_t, std::size_t> byIndex;
     // A value line: `   900.00MiB( 32%);  900.00MiB;         4992;               22; shapes`
     // (BufferAllocation::MemoryUsageReport), in both layouts.
     // The cumulative column of a value line: the running sum of the groups' sizes, and the
@@ -356,6 +360,7 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
                                               : error));
                 continue;
             }
+            byIndex.insert_or_assign(a.index, r.allocations.size());
             r.allocations.push_back(std::move(a));
             ++r.sortedListed;
             continue;
@@ -368,11 +373,11 @@ MemoryUsageReport MemoryUsageReports::parse(std::string_view text)
                     current = nullptr;
                     continue;
                 }
-                current = nullptr;
-                for (Allocation &known : r.allocations)
-                    if (known.index == a.index)
-                        current = &known;
-                if (!current) { // not in the first list (it was cut): keep it
+                // The last allocation listed with that number, when the first list has it.
+                if (const auto known = byIndex.find(a.index); known != byIndex.end()) {
+                    current = &r.allocations[known->second];
+                } else { // not in the first list (it was cut): keep it
+                    byIndex.emplace(a.index, r.allocations.size());
                     r.allocations.push_back(std::move(a));
                     current = &r.allocations.back();
                 }

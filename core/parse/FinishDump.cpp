@@ -1,5 +1,7 @@
 #include "parse/detail/Builder.h"
 
+#include <unordered_map>
+
 namespace bufferscope::parse_detail {
 
 void Builder::finish()
@@ -125,14 +127,29 @@ void Builder::finish()
     auto &peak = d.printedPeak;
     if (peak.present) {
         std::size_t unknown = 0;
+        // The values of each instruction the peak names, by their shape index: a tuple of N
+        // parts lists N lines, and looking each up among the N values would take N^2 steps.
+        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> byPart;
+        std::vector<std::uint8_t> partsKnown(d.instructions.size(), 0);
+        const auto partKey = [](std::uint32_t instruction, StringId index) {
+            return (std::uint64_t{instruction} << 32) | index;
+        };
         for (std::size_t k = 0; k < peak.entries.size(); ++k) {
             PeakEntry &e = peak.entries[k];
             const std::uint32_t ins =
                 e.name < d.instructionByName.size() ? d.instructionByName[e.name] : kNone;
-            if (ins != kNone) {
+            if (ins != kNone && e.index != kNoString) {
+                if (!partsKnown[ins]) {
+                    partsKnown[ins] = 1;
+                    for (auto [it, end] = d.valuesOf(ins); it != end; ++it)
+                        byPart[partKey(ins, d.values[*it].index)].push_back(*it);
+                }
+                if (const auto found = byPart.find(partKey(ins, e.index)); found != byPart.end())
+                    e.values = found->second;
+            } else if (ins != kNone) {
                 for (auto [it, end] = d.valuesOf(ins); it != end; ++it) {
                     const Value &v = d.values[*it];
-                    if (e.index != kNoString ? v.index == e.index : v.liveAt(peak.step))
+                    if (v.liveAt(peak.step))
                         e.values.push_back(*it);
                 }
             }

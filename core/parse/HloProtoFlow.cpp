@@ -395,19 +395,41 @@ bool Reader::mayUse(const Index &index, const std::string &user)
     return user != "domain" && user != "tuple";
 }
 
+void Reader::countReferences(std::size_t more)
+{
+    m_references += static_cast<std::int64_t>(more);
+    if (m_references > m_allowance / 32)
+        refuse("its values have more than " + std::to_string(m_allowance / 32) +
+               " positions and uses, from a proto of " + std::to_string(m_proto.ByteSizeLong()) +
+               " bytes: they multiply repeated fields (a tuple's parts used many times over), "
+               "far beyond any module XLA writes; refused rather than filling memory");
+}
+
+void Reader::checkText(const std::string &text) const
+{
+    if (static_cast<std::int64_t>(text.size()) > m_allowance)
+        refuse("its buffer assignment would be more than " + std::to_string(m_allowance) +
+               " bytes of text, from a proto of " + std::to_string(m_proto.ByteSizeLong()) +
+               " bytes: its names and parts multiply (a long name on a tuple of many parts), "
+               "far beyond any module XLA writes; refused rather than filling memory");
+}
+
 void Reader::positionsAndUses()
 {
+    countReferences(m_vals.size());
     for (std::size_t v = 0; v < m_vals.size(); ++v)
         m_vals[v].positions.push_back({m_vals[v].instruction, m_vals[v].index});
     for (std::size_t n = 0; n < m_ins.size(); ++n) {
         const Ins &ins = m_ins[n];
-        for (std::size_t k = 0; k < ins.parts.size(); ++k)
+        for (std::size_t k = 0; k < ins.parts.size(); ++k) {
+            countReferences(ins.sets[k].size());
             for (const int v : ins.sets[k]) {
                 Val &val = m_vals[static_cast<std::size_t>(v)];
                 if (val.instruction == static_cast<int>(n) && val.index == ins.parts[k].first)
                     continue;
                 val.positions.push_back({static_cast<int>(n), ins.parts[k].first});
             }
+        }
     }
     std::vector<int> roots;
     for (Val &val : m_vals) {
@@ -421,9 +443,11 @@ void Reader::positionsAndUses()
                 if (!mayUse(index, u.opcode()) &&
                     !(u.root && std::find(roots.begin(), roots.end(), user) != roots.end()))
                     continue;
+                const std::size_t before = val.uses.size();
                 for (std::size_t i = 0; i < u.operands.size(); ++i)
                     if (u.operands[i] == at)
                         val.uses.push_back({user, static_cast<int>(i), index});
+                countReferences(val.uses.size() - before);
             }
         }
     }

@@ -86,7 +86,8 @@ std::string Reader::text() const
     const pb::BufferAssignmentProto &ba = m_proto.buffer_assignment();
     std::string out = "BufferAssignment:\n";
     // About 3 bytes of text for each byte of proto: grown once, not by doubling.
-    out.reserve(static_cast<std::size_t>(m_proto.ByteSizeLong()) * 3 + 4096);
+    out.reserve(static_cast<std::size_t>(std::min<std::int64_t>(
+        static_cast<std::int64_t>(m_proto.ByteSizeLong()) * 3 + 4096, m_allowance)));
     std::int64_t total = 0;
     const Comp &entry = m_comps[static_cast<std::size_t>(m_entry)];
     for (const pb::BufferAllocationProto &a : ba.buffer_allocations()) {
@@ -152,6 +153,7 @@ std::string Reader::text() const
                    ",offset=" + std::to_string(as->offset()) +
                    "): " + shapeText(*ins.parts[static_cast<std::size_t>(part)].second, true) +
                    "\n";
+            checkText(out);
         }
     }
     out += "\nTotal bytes used: " + std::to_string(total) + " (" + humanBytes(total) + ")\n\n";
@@ -161,12 +163,18 @@ std::string Reader::text() const
     std::sort(order.begin(), order.end(), [this](int a, int b) {
         return m_vals[static_cast<std::size_t>(a)].id < m_vals[static_cast<std::size_t>(b)].id;
     });
+    // XLA prints an instruction's whole text for each value it defines, so a tuple of N parts
+    // would print its N-part shape N times. The parser reads an instruction's text from its
+    // first value only (the rest repeat it); the later ones here name the instruction and say
+    // where its text is, which keeps the text linear in the proto.
+    std::vector<bool> written(m_ins.size(), false);
     for (const int n : order) {
         const Val &v = m_vals[static_cast<std::size_t>(n)];
         out += valueName(v) + "\n positions:\n";
         for (const auto &[at, index] : v.positions) {
             const Ins &ins = m_ins[static_cast<std::size_t>(at)];
             out += "  " + ins.p->name() + (ins.tupleShaped ? " " + indexText(index) : "") + "\n";
+            checkText(out);
         }
         out += " uses:\n";
         for (const Val::UseOf &u : v.uses) {
@@ -175,9 +183,15 @@ std::string Reader::text() const
                 m_ins[static_cast<std::size_t>(user.operands[static_cast<std::size_t>(u.operand)])];
             out += "  " + user.p->name() + ", operand " + std::to_string(u.operand) +
                    (operand.tupleShaped ? " " + indexText(u.index) : "") + "\n";
+            checkText(out);
         }
-        out += " from instruction: " +
-               instructionText(m_ins[static_cast<std::size_t>(v.instruction)]) + "\n";
+        const Ins &from = m_ins[static_cast<std::size_t>(v.instruction)];
+        if (written[static_cast<std::size_t>(v.instruction)])
+            out += " from instruction: %" + from.p->name() + " (written at its first value)\n";
+        else
+            out += " from instruction: " + instructionText(from) + "\n";
+        written[static_cast<std::size_t>(v.instruction)] = true;
+        checkText(out);
     }
     if (!m_sequence.empty()) {
         out += "\n\nHloLiveRange (max " + std::to_string(m_sequence.size()) + "):\n";
@@ -193,8 +207,10 @@ std::string Reader::text() const
             out += "    " + m_ins[static_cast<std::size_t>(v.instruction)].p->name() +
                    indexText(v.index) + ":" + std::to_string(v.start) + "-" +
                    std::to_string(v.end) + "\n";
+            checkText(out);
         }
         peakText(out, order);
+        checkText(out);
     }
     return out;
 }
@@ -276,6 +292,7 @@ void Reader::peakText(std::string &out, const std::vector<int> &order) const
         out += "    " + m_ins[static_cast<std::size_t>(v.instruction)].p->name() +
                indexText(v.index) + ": " + std::to_string(bytes) +
                " bytes (cumulative: " + std::to_string(total) + " bytes)\n";
+        checkText(out);
     }
 }
 

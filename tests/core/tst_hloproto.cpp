@@ -14,9 +14,11 @@
 #include "parse/DumpParser.h"
 #include "parse/HloProtoDump.h"
 #include "parse/XPlaneModules.h"
+#include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -158,6 +160,79 @@ QByteArray readFile(const QString &path)
 }
 
 } // namespace
+
+/// A module whose entry parameter is a tuple of `parts` f32[] parts, each its own allocation
+/// (written with the generated message classes, from hlo_min.proto's field numbers), named
+/// `name`; `users` custom-calls each take the tuple as every one of their `users` operands.
+std::string wideTupleProto(int parts, const std::string &name, int users)
+{
+    namespace pb = bufferscope::xlapb;
+    pb::HloProto proto;
+    pb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name("wide");
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    pb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    pb::HloInstructionProto &param = *main.add_instructions();
+    param.set_id(1);
+    param.set_name(name);
+    param.set_opcode("parameter");
+    param.mutable_shape()->set_element_type(13); // TUPLE
+    for (int k = 0; k < parts; ++k)
+        param.mutable_shape()->add_tuple_shapes()->set_element_type(11); // F32
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    sequence.add_instruction_ids(1);
+    for (int u = 0; u < users; ++u) {
+        pb::HloInstructionProto &call = *main.add_instructions();
+        call.set_id(10 + u);
+        call.set_name("u" + std::to_string(u));
+        call.set_opcode("custom-call");
+        call.set_custom_call_target("x");
+        call.mutable_shape()->set_element_type(11);
+        for (int k = 0; k < users; ++k)
+            call.add_operand_ids(1);
+        sequence.add_instruction_ids(10 + u);
+    }
+    main.set_root_id(users > 0 ? 10 + users - 1 : 1);
+    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
+    const auto value = [&ba](std::int64_t id, std::int64_t instruction, int index) {
+        pb::LogicalBufferProto &b = *ba.add_logical_buffers();
+        b.set_id(id);
+        b.set_size(index < 0 ? 8 : 4);
+        b.mutable_defined_at()->set_instruction_id(instruction);
+        if (index >= 0)
+            b.mutable_defined_at()->add_shape_index(index);
+    };
+    const auto allocation = [&ba](std::int64_t index, std::int64_t valueId, int part) {
+        pb::BufferAllocationProto &a = *ba.add_buffer_allocations();
+        a.set_index(index);
+        a.set_size(part < 0 ? 8 : 4);
+        if (part >= -1) {
+            a.set_is_entry_computation_parameter(true);
+            a.set_parameter_number(0);
+            if (part >= 0)
+                a.add_parameter_shape_index(part);
+        } else {
+            a.set_maybe_live_out(true);
+        }
+        pb::BufferAllocationProto::Assigned &as = *a.add_assigned();
+        as.set_logical_buffer_id(valueId);
+        as.set_size(a.size());
+    };
+    value(0, 1, -1);
+    allocation(0, 0, -1);
+    for (int k = 0; k < parts; ++k) {
+        value(k + 1, 1, k);
+        allocation(k + 1, k + 1, k);
+    }
+    for (int u = 0; u < users; ++u) {
+        value(parts + 1 + u, 10 + u, -1);
+        allocation(parts + 1 + u, parts + 1 + u, -2);
+    }
+    return proto.SerializeAsString();
+}
 
 class TestHloProto : public QObject
 {
@@ -343,6 +418,59 @@ private Q_SLOTS:
     // condition then the body before the while: p0 0, c0 1, t 2, cp 3 … lt 6 (span 3-7), bp 7
     // … bt 13 (span 7-14), w 14, r 15, n 16; the schedule ends at 17. Each range below follows
     // from its rule, worked out by hand:
+    // What a proto becomes grows with the proto, never with the product of two of its repeated
+    // fields (each case failed before: 42 s and 6 GB of text, 103 s and 16.6 GB of uses).
+    void protoBecomesLinearInItsSize()
+    {
+        // A tuple of 20,000 parts defines 20,000 values. XLA prints the instruction's whole text
+        // (its 20,000-part shape) for each; written so, the text was 2,000 times the proto.
+        const std::string wide = wideTupleProto(20000, "p", 0);
+        std::string error;
+        QElapsedTimer clock;
+        clock.start();
+        const std::string text = HloProtoDumps::dumpText(wide, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QVERIFY2(text.size() < 40 * wide.size(),
+                 QByteArray::number(qulonglong(text.size() / wide.size())).constData());
+        const LoadResult loaded = HloProtoDumps::loadBytes(wide, "wide.hlo.pb");
+        QVERIFY2(loaded.ok(), loaded.error.c_str());
+        QCOMPARE(loaded.dump->values.size(), std::size_t{20001});
+        QCOMPARE(loaded.dump->allocations.size(), std::size_t{20001});
+        // The parameter's parts are the printed peak, each found by its index.
+        QCOMPARE(loaded.dump->printedPeak.entries.size(), std::size_t{20001});
+        for (const PeakEntry &e : loaded.dump->printedPeak.entries)
+            QCOMPARE(e.values.size(), std::size_t{1});
+        QVERIFY(loaded.dump->warnings.empty());
+        // Seconds for what took 42; the limit is far above any build's time, ASan's included.
+        QVERIFY2(clock.elapsed() < 20000, QByteArray::number(clock.elapsed()).constData());
+
+        // 300 custom-calls, each taking a 2,000-part tuple as each of its 300 operands: 180
+        // million uses from 187 KB. Refused, with the reason, before they fill memory.
+        clock.restart();
+        error.clear();
+        QVERIFY(HloProtoDumps::dumpText(wideTupleProto(2000, "p", 300), &error).empty());
+        QVERIFY2(error.find("positions and uses") != std::string::npos, error.c_str());
+        QVERIFY2(clock.elapsed() < 20000, QByteArray::number(clock.elapsed()).constData());
+
+        // A 4,000-character name on a 20,000-part tuple: each value's lines print the name, 80
+        // MB of names from 800 KB. Refused past the text its size allows (64 MiB here).
+        error.clear();
+        QVERIFY(HloProtoDumps::dumpText(wideTupleProto(20000, std::string(4000, 'n'), 0), &error)
+                    .empty());
+        QVERIFY2(error.find("bytes of text") != std::string::npos, error.c_str());
+        // And said on the command line, naming the file, with exit status 2.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("uses.hlo.pb"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(wideTupleProto(2000, "p", 300)));
+        f.close();
+        const testutil::CliRun r = testutil::runBufferscope({QStringLiteral("report"), path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(path.toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("positions and uses"), r.err.constData());
+    }
+
     void whileLoopByHand()
     {
         const auto d = load(BUFFERSCOPE_TEST_DATA

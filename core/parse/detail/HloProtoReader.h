@@ -118,7 +118,13 @@ struct Val
 class Reader
 {
 public:
-    explicit Reader(const pb::HloProto &proto) : m_proto(proto), m_module(proto.hlo_module()) {}
+    /// `allowance`: the most bytes of text the module may become (decompress::expandedLimit of
+    /// the proto's size); its positions and uses together are held to one per 32 bytes of it.
+    /// A module that would pass either is refused: its size is then the product of repeated
+    /// fields (a tuple of N parts used K times over), not anything XLA writes.
+    Reader(const pb::HloProto &proto, std::int64_t allowance)
+        : m_proto(proto), m_module(proto.hlo_module()), m_allowance(allowance)
+    {}
 
     /// The module's stack-frame index as the optimized HLO text prints it
     /// (HloModule::PrintStackFrameIndex, docs/FORMAT.md §13): four tables, ids 1-based, the
@@ -130,6 +136,12 @@ public:
 private:
     const pb::HloProto &m_proto;
     const pb::HloModuleProto &m_module;
+    std::int64_t m_allowance;
+    /// Positions and uses made so far, against m_allowance / 32.
+    std::int64_t m_references = 0;
+    void countReferences(std::size_t more);
+    /// Refuses the module once `text` is larger than the allowance.
+    void checkText(const std::string &text) const;
     std::vector<Ins> m_ins;
     std::vector<Comp> m_comps;
     std::unordered_map<std::int64_t, int> m_insById;

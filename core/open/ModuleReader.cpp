@@ -4,13 +4,38 @@
 #include "parse/HloProtoDump.h"
 #include "parse/ModuleFiles.h"
 #include "parse/XPlaneModules.h"
+#include "util/MemoryBudget.h"
 #include "util/Parallel.h"
 
 #include <map>
 
 namespace bufferscope {
 
+namespace {
+
+/// `read()`, or, when it takes more memory than there is, an error naming `path`: said of the
+/// file, never the end of the run.
+template <class Read> LoadResult guarded(const std::string &path, const Read &read)
+{
+    try {
+        return read();
+    } catch (const std::bad_alloc &) {
+        LoadResult result;
+        result.errorFile = path;
+        result.error = path + ": there is not enough memory to read it (the machine, or the "
+                              "limit it runs under, ran out while it was read)";
+        return result;
+    }
+}
+
+} // namespace
+
 LoadResult ModuleReader::load(const ModuleRef &ref, const ParseOptions &options)
+{
+    return guarded(ref.path, [&] { return loadAs(ref, options); });
+}
+
+LoadResult ModuleReader::loadAs(const ModuleRef &ref, const ParseOptions &options)
 {
     switch (ref.format) {
     case ModuleFormat::DumpText:
@@ -76,9 +101,15 @@ void ModuleReader::readEach(const std::vector<ModuleRef> &refs, int threads,
             break;
         // One read of the capture; its index holds every module's proto until they are read.
         const XPlaneModules::Index index = XPlaneModules::index(entry.first);
+        // This thread holds the capture's budget while helpers read its modules: none waits.
+        const MemoryBudget::Helpers helpers;
         parallelFor(members.size(), all, [&](std::size_t k) {
             if (!stopped())
-                done(members[k], XPlaneModules::load(index, refs[members[k]].member, one), 1);
+                done(members[k],
+                     guarded(
+                         refs[members[k]].path,
+                         [&] { return XPlaneModules::load(index, refs[members[k]].member, one); }),
+                     1);
         });
     }
 }

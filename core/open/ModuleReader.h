@@ -21,6 +21,8 @@ constexpr std::int64_t kReadAloneFrom = std::int64_t{16} << 20;
 /// format picks its reader.
 struct ModuleReader
 {
+    /// A module that takes more memory than there is is an error naming its file (std::bad_alloc
+    /// is caught here, wherever the reading threw it), never the end of the process.
     static LoadResult load(const ModuleRef &ref, const ParseOptions &options = {});
     /// load(Catalog::refOf(path)): a path named by the user or handed back by a view.
     static LoadResult loadPath(const std::string &path, const ParseOptions &options = {});
@@ -34,6 +36,9 @@ struct ModuleReader
     /// `base.cancel` stops it between modules.
     static void readEach(const std::vector<ModuleRef> &refs, int threads, const ParseOptions &base,
                          const std::function<void(std::size_t, LoadResult, int)> &done);
+
+private:
+    static LoadResult loadAs(const ModuleRef &ref, const ParseOptions &options);
 };
 
 } // namespace bufferscope

@@ -7,6 +7,7 @@
 #include "parse/detail/HloProtoReader.h"
 #include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
+#include "util/MemoryBudget.h"
 #include "util/Stopwatch.h"
 
 #include <spdlog/spdlog.h>
@@ -81,7 +82,12 @@ LoadResult HloProtoDumps::loadBytes(std::string_view bytes, const std::string &n
     std::string error;
     std::vector<std::string> notes;
     std::string tables;
+    // The text may be as large as the allowance; reserved before it is written, and what it
+    // takes held until it is read.
+    MemoryBudget::Grant budget =
+        MemoryBudget::reserve(decompress::expandedLimit(static_cast<std::int64_t>(bytes.size())));
     const std::string text = dumpText(bytes, &error, &notes, &tables);
+    budget.keep(static_cast<std::int64_t>(text.size()));
     if (!error.empty()) {
         result.error = name + ": " + error;
         result.errorFile = name;

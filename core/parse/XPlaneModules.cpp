@@ -182,12 +182,18 @@ XPlaneModules::Index XPlaneModules::index(const std::string &capture, const std:
 {
     Index index;
     index.capture = capture;
-    const Decompressed file = decompress::file(capture);
+    Decompressed file = decompress::file(capture);
     if (!file.ok()) {
         index.error = file.error;
         return index;
     }
     index.modules = read(file.bytes, &index.error, only);
+    // The capture's bytes go; the copies of its modules' protos stay, and count.
+    std::int64_t held = 0;
+    for (const Found &f : index.modules)
+        held += static_cast<std::int64_t>(f.hloProto.size());
+    index.budget = std::move(file.budget);
+    index.budget.keep(held);
     return index;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "parse/DumpParser.h"
+#include "util/MemoryBudget.h"
 
 #include <cstdint>
 #include <string>
@@ -41,6 +42,7 @@ public:
         std::string capture;
         std::string error;
         std::vector<Found> modules;
+        MemoryBudget::Grant budget; ///< what the modules' protos take, while they are held
     };
     static Index index(const std::string &capture, const std::string &only = {});
     /// The module `name` of a capture, or, with no name, the capture's only module; a capture

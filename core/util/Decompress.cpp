@@ -185,6 +185,14 @@ Decompressed file(const std::string &path, std::int64_t limit)
         out.error = "the file is larger than " + std::to_string(limit >> 20) + " MiB";
         return out;
     }
+    // The first bytes say whether it expands; the budget is reserved before the rest is read.
+    char head[8] = {};
+    const ssize_t headBytes = ::pread(fd, head, sizeof head, 0);
+    const Format format = formatOf(
+        path, std::string_view(head, static_cast<std::size_t>(std::max<ssize_t>(headBytes, 0))));
+    const std::int64_t allowed = expandedLimit(size, limit);
+    MemoryBudget::Grant budget =
+        MemoryBudget::reserve(format == Format::None ? size : size + allowed);
     std::string raw(static_cast<std::size_t>(size), '\0');
     std::size_t got = 0;
     while (got < raw.size()) {
@@ -197,16 +205,17 @@ Decompressed file(const std::string &path, std::int64_t limit)
         }
         got += static_cast<std::size_t>(n);
     }
-    const Format format = formatOf(path, std::string_view(raw).substr(0, 8));
     if (format == Format::None) {
         out.bytes = std::move(raw);
+        out.budget = std::move(budget);
         return out;
     }
-    const std::int64_t allowed = expandedLimit(size, limit);
     Decompressed d = bytes(raw, format, allowed);
     if (!d.ok() && allowed < limit && d.error.starts_with("it expands"))
         d.error += " (a compressed file may expand to " + std::to_string(kExpansion) +
                    " times its size, or to " + std::to_string(kExpansionFloor >> 20) + " MiB)";
+    budget.keep(static_cast<std::int64_t>(d.bytes.size()));
+    d.budget = std::move(budget);
     return d;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/MemoryBudget.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,6 +15,8 @@ struct Decompressed
 {
     std::string bytes;
     std::string error; ///< empty on success: what was wrong, in words
+    /// What `file` read counts against the process's MemoryBudget, held as long as the bytes.
+    MemoryBudget::Grant budget;
     bool ok() const { return error.empty(); }
 };
 
@@ -41,7 +45,9 @@ Format formatOf(std::string_view path, std::string_view head);
 Decompressed bytes(std::string_view input, Format format, std::int64_t limit = kDefaultLimit);
 /// Reads `path` whole and decompresses it as its name or first bytes say, at most to
 /// expandedLimit(its size, limit) bytes. What is not a regular file (a FIFO, a device) is
-/// refused before it is read, without blocking.
+/// refused before it is read, without blocking. Before it reads, it reserves the file's size
+/// and what it may expand to from the MemoryBudget (waiting while other reads hold too much),
+/// and keeps what the bytes it returns take.
 Decompressed file(const std::string &path, std::int64_t limit = kDefaultLimit);
 
 } // namespace decompress

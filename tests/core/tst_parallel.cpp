@@ -1,6 +1,7 @@
 // core/util/Parallel: the thread budget, runBoth, parallelFor and the Prefaulter, which the
 // parser and the timeline lean on.
 #include "Resident.h"
+#include "util/MemoryBudget.h"
 #include "util/Parallel.h"
 
 #include <QtTest>
@@ -132,6 +133,53 @@ private Q_SLOTS:
             QCOMPARE(used.size(), helpers);
             QVERIFY(!used.count(std::this_thread::get_id()));
         }
+    }
+
+    // One budget for what the files read at once become, whatever thread reads them.
+    void memoryBudgetIsSharedByThreads()
+    {
+        constexpr std::int64_t GiB = std::int64_t{1} << 30;
+        const std::int64_t before = MemoryBudget::held();
+        {
+            MemoryBudget::Grant big = MemoryBudget::reserve(GiB + GiB / 2);
+            QCOMPARE(MemoryBudget::held(), before + GiB + GiB / 2);
+            // The thread that holds it is never made to wait for more (no two reads wait on
+            // each other); it is counted.
+            {
+                const MemoryBudget::Grant more = MemoryBudget::reserve(GiB);
+                QCOMPARE(MemoryBudget::held(), before + 2 * GiB + GiB / 2);
+            }
+            // Another thread waits until what it asks fits.
+            std::atomic<bool> granted{false};
+            std::thread other([&granted] {
+                const MemoryBudget::Grant g = MemoryBudget::reserve(std::int64_t{1} << 30);
+                granted = true;
+            });
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            QVERIFY(!granted);
+            big.keep(GiB / 4); // what the read kept: the rest goes back, and the other fits
+            other.join();
+            QVERIFY(granted);
+            QCOMPARE(MemoryBudget::held(), before + GiB / 4);
+            // While helpers read for a holder, nobody waits.
+            MemoryBudget::Grant all = MemoryBudget::reserve(2 * GiB);
+            {
+                const MemoryBudget::Helpers helpers;
+                std::thread helper([] {
+                    const MemoryBudget::Grant g = MemoryBudget::reserve(std::int64_t{1} << 30);
+                });
+                helper.join();
+            }
+        }
+        QCOMPARE(MemoryBudget::held(), before);
+        // A moved grant is given back once.
+        {
+            MemoryBudget::Grant a = MemoryBudget::reserve(1000);
+            MemoryBudget::Grant b = std::move(a);
+            QCOMPARE(b.bytes(), std::int64_t{1000});
+            QCOMPARE(MemoryBudget::held(), before + 1000);
+        }
+        QCOMPARE(MemoryBudget::held(), before);
     }
 
     void parallelForCallsEveryIndexOnce()

@@ -106,6 +106,20 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_oom, &OomFlow::opened, this, &MainWindow::oomOpened);
     connect(m_fit, &FitFlow::ready, this, &MainWindow::deviceFitReady);
     connect(m_open, &OpenFlow::reportOpened, this, &MainWindow::memoryUsageReportOpened);
+    connect(m_workspace->jobs(), &JobRunner::outOfMemory, this, [this](const QString &lane) {
+        const QString error =
+            tr("BufferScope ran out of memory in its \"%1\" work, which stopped; the window "
+               "and what it shows are as they were. A file it was reading may ask for more "
+               "memory than this machine has.")
+                .arg(lane);
+        m_status->stopped(tr("Out of memory"));
+        Q_EMIT errorShown(error);
+        auto *box = new QMessageBox(QMessageBox::Critical, tr("Out of memory"), error,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setTextFormat(Qt::PlainText);
+        box->open();
+    });
     m_export = new ChartExportFlow(this);
     // Text fields take a file manager's drop as typed text (it offers the paths as text/plain
     // too): files dropped on one go on to the window, which opens them.

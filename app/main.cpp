@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -119,7 +120,18 @@ int main(int argc, char **argv)
     if (CommandLine::isHeadless(invocation)) {
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("bufferscope"));
-        return CommandLine::run(invocation, *parsed, threads.value_or(0));
+        try {
+            return CommandLine::run(invocation, *parsed, threads.value_or(0));
+        } catch (const std::bad_alloc &) {
+            // A file read as a module says so itself (ModuleReader); this is the rest: a log, a
+            // report, the work after a read. Said, with what it was reading, not an abort.
+            std::fflush(stdout);
+            return cli::fail(
+                QStringLiteral("there is not enough memory for '%1' on %2 (the "
+                               "machine, or the limit it runs under, ran out)\n")
+                    .arg(invocation.command, parsed->positional().join(QStringLiteral(", "))),
+                2);
+        }
     }
     if (invocation.command == QLatin1String("export")) {
         // Headless: the same widgets draw into an offscreen surface; no display needed.

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <new>
 
 namespace bufferscope {
 
@@ -129,10 +130,22 @@ void JobRunner::start(Lane lane, QObject *receiver, Erased work,
             },
             Qt::QueuedConnection);
     };
-    post([alive, lane, generation, epoch, target, control, work = std::move(work)]() mutable {
+    post([alive, lane, generation, epoch, target, control, name = l.name,
+          work = std::move(work)]() mutable {
         QElapsedTimer clock;
         clock.start();
-        std::function<void()> deliver = work(control);
+        std::function<void()> deliver;
+        try {
+            deliver = work(control);
+        } catch (const std::bad_alloc &) {
+            // A file that asks for more memory than there is ends its job, not the process;
+            // the window says so (a module's read says it of the file itself: ModuleReader).
+            deliver = [alive, name] {
+                const auto runner = alive.lock();
+                if (runner && *runner)
+                    Q_EMIT(*runner)->outOfMemory(QString::fromLatin1(name));
+            };
+        }
         const qint64 ms = clock.elapsed();
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),

@@ -134,6 +134,8 @@ public:
 Q_SIGNALS:
     /// The lane's job ended (delivered, dropped or cancelled) and no newer one runs.
     void idle(bufferscope::JobRunner::Lane lane);
+    /// A job of the lane named `lane` ran out of memory (std::bad_alloc) and delivered nothing.
+    void outOfMemory(const QString &lane);
 
 private:
     using Erased = std::function<std::function<void()>(const JobControl &)>;

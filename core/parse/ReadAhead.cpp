@@ -1,5 +1,8 @@
 #include "parse/detail/Builder.h"
 
+#include <limits>
+#include <new>
+
 namespace bufferscope::parse_detail {
 
 void Builder::tokenize(sv line, Token &t, std::string &scratch)
@@ -64,6 +67,7 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     std::atomic<std::size_t> limit{count}; // no stretch from here on is needed
     std::atomic<std::size_t> consumed{0};  // stretches this thread is done with
     std::atomic<bool> stop{false};
+    std::atomic<bool> helperFailed{false}; // a helper threw (std::bad_alloc) while filling
     const char *const base = text.data();
     const auto raw = [&plan](std::size_t k) { return plan.raw(k); };
     // Stretch k holds the lines that start in [raw(k), raw(k + 1)).
@@ -109,8 +113,18 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 consumed.wait(done);
                 continue;
             }
-            if (next.compare_exchange_weak(k, k + 1))
-                fill(k);
+            if (next.compare_exchange_weak(k, k + 1)) {
+                try {
+                    fill(k);
+                } catch (...) {
+                    // The builder waits for this stretch: wake it to find the failure, and let
+                    // withHelpers hand the exception on once every thread is done.
+                    helperFailed.store(true);
+                    ring[k % window].ready.store(k + 1, std::memory_order_release);
+                    ring[k % window].ready.notify_all();
+                    throw;
+                }
+            }
         }
     };
     std::size_t resume = size;
@@ -119,6 +133,20 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
     // This thread builds the tables from the stretches in order, splitting those no helper
     // has taken yet itself.
     const auto build = [&] {
+        // However it ends (a throw included), the helpers that wait for room are woken and let
+        // go: withHelpers joins them before anything is thrown on.
+        struct LetGo
+        {
+            std::atomic<bool> &stop;
+            std::atomic<std::size_t> &consumed;
+            ~LetGo()
+            {
+                stop.store(true);
+                consumed.store(std::numeric_limits<std::size_t>::max() / 2,
+                               std::memory_order_release);
+                consumed.notify_all();
+            }
+        } letGo{stop, consumed};
         std::size_t lastProgress = begin;
         std::size_t lastRelease = begin;
         std::uint64_t linesSinceCheck = 0;
@@ -131,6 +159,8 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 for (std::size_t r = s.ready.load(std::memory_order_acquire); r != k + 1;
                      r = s.ready.load(std::memory_order_acquire))
                     s.ready.wait(r);
+                if (helperFailed.load())
+                    throw std::bad_alloc(); // the helper's own exception is the one handed on
             }
             const std::vector<Token> &tokens = s.tokens;
             for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -182,10 +212,6 @@ std::size_t Builder::readAhead(sv text, std::size_t begin, MappedFile *mapping, 
                 break;
             }
         }
-        // Wake the helpers that wait for room, and let them go.
-        stop.store(true);
-        consumed.store(std::numeric_limits<std::size_t>::max() / 2, std::memory_order_release);
-        consumed.notify_all();
     };
     const std::size_t helpers =
         withHelpers(std::min(static_cast<std::size_t>(threads), count) - 1, produce, build);

@@ -4,6 +4,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -43,22 +46,47 @@ void keepHeapBetweenLoads();
 /// Starts up to `helpers` threads that each run `helper()`, runs `main()` on the calling thread,
 /// and returns when all are done: the one place core/ starts threads. Returns how many helpers
 /// started; fewer (even none) when the system has no thread to give, so `main` must not count
-/// on them.
+/// on them. What a helper throws (std::bad_alloc, when a file asks for more memory than there
+/// is) is thrown again here, on the calling thread, once every thread is done: it never ends
+/// the process from a thread where nothing can catch it.
 template <class Helper, class Main>
 std::size_t withHelpers(std::size_t helpers, const Helper &helper, const Main &main)
 {
     std::vector<std::thread> pool;
-    pool.reserve(helpers);
+    std::mutex failedMutex;
+    std::exception_ptr failed;
+    const auto keep = [&failedMutex, &failed](std::exception_ptr e) {
+        const std::lock_guard lock(failedMutex);
+        if (!failed)
+            failed = std::move(e);
+    };
+    try {
+        pool.reserve(helpers);
+    } catch (const std::bad_alloc &) {
+        helpers = 0; // no room for the threads' handles: main does it all
+    }
     for (std::size_t t = 0; t < helpers; ++t) {
         try {
-            pool.emplace_back([&helper] { helper(); });
+            pool.emplace_back([&helper, &keep] {
+                try {
+                    helper();
+                } catch (...) {
+                    keep(std::current_exception());
+                }
+            });
         } catch (const std::system_error &) {
             break; // fewer threads: the ones there are do the work
         }
     }
-    main();
+    try {
+        main();
+    } catch (...) {
+        keep(std::current_exception());
+    }
     for (std::thread &t : pool)
         t.join();
+    if (failed)
+        std::rethrow_exception(failed);
     return pool.size();
 }
 
@@ -118,7 +146,7 @@ private:
 
 /// Calls `work(i)` for every i in [0, count), on up to `threads` threads (the calling one
 /// among them), handing out indices in ascending order as threads come free. Returns when all
-/// calls are done. `work` must not throw.
+/// calls are done; what a call throws is thrown again then (withHelpers).
 template <class Work> void parallelFor(std::size_t count, int threads, const Work &work)
 {
     std::atomic<std::size_t> next{0};

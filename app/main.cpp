@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 #include "ScreenshotMode.h"
 #include "cli/ExportCommand.h"
+#include "models/QtText.h"
 #include "util/Parallel.h"
 
 #include <QApplication>
@@ -98,7 +99,7 @@ int main(int argc, char **argv)
     heapPerCore();
     QStringList args;
     for (int i = 1; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
+        args << pathFromBytes(argv[i]); // a file name keeps its bytes
     const CommandLine::Invocation invocation = CommandLine::invocationOf(args);
     // A bare word that is no file is a mistyped command, not a file for the GUI to open.
     if (const QString first = invocation.rest.value(0);

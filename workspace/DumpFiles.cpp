@@ -1,5 +1,7 @@
 #include "DumpFiles.h"
 
+#include "models/QtText.h"
+
 namespace bufferscope {
 
 namespace {
@@ -9,7 +11,7 @@ std::vector<std::string> stdPaths(const QStringList &paths)
     std::vector<std::string> out;
     out.reserve(static_cast<std::size_t>(paths.size()));
     for (const QString &p : paths)
-        out.push_back(p.toStdString());
+        out.push_back(pathBytes(p));
     return out;
 }
 
@@ -17,14 +19,14 @@ std::vector<std::string> stdPaths(const QStringList &paths)
 
 void DumpFiles::append(const ModuleRef &ref)
 {
-    files << QString::fromStdString(ref.path);
+    files << pathFromBytes(ref.path);
     QStringList listed;
     if (ref.listed()) {
         if (ref.format == ModuleFormat::CaptureMember || ref.format == ModuleFormat::Capture)
             listed << files.back();
         else
             for (const std::string &f : ref.files)
-                listed << QString::fromStdString(f);
+                listed << pathFromBytes(f);
     }
     members << listed;
     bytes << (ref.listed() ? qint64{ref.bytes} : qint64{-1});
@@ -37,8 +39,7 @@ DumpFiles DumpFiles::of(const Catalog &catalog)
     for (const ModuleRef &ref : catalog.modules)
         out.append(ref);
     for (const CatalogProblem &p : catalog.problems)
-        out.problems << OpenProblem{QString::fromStdString(p.path),
-                                    QString::fromStdString(p.message)};
+        out.problems << OpenProblem{pathFromBytes(p.path), QString::fromStdString(p.message)};
     return out;
 }
 
@@ -49,13 +50,13 @@ DumpFiles DumpFiles::collect(const QStringList &paths)
 
 bool DumpFiles::isRun(const QString &path)
 {
-    return Catalog::isRun(path.toStdString());
+    return Catalog::isRun(pathBytes(path));
 }
 
 DumpFiles DumpFiles::ofFile(const QString &path)
 {
     DumpFiles one;
-    ModuleRef ref = Catalog::refOf(path.toStdString());
+    ModuleRef ref = Catalog::refOf(pathBytes(path));
     ref.bytes = -1;
     one.append(ref);
     return one;
@@ -66,7 +67,7 @@ std::vector<ModuleRef> DumpFiles::refsOf(const QStringList &files)
     std::vector<ModuleRef> out;
     out.reserve(static_cast<std::size_t>(files.size()));
     for (const QString &f : files)
-        out.push_back(Catalog::refOf(f.toStdString()));
+        out.push_back(Catalog::refOf(pathBytes(f)));
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "Opened.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
+#include "models/QtText.h"
 #include "open/Catalog.h"
 #include "open/ModuleReader.h"
 #include "parse/DumpParser.h"
@@ -50,11 +51,11 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseO
             std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
             QFileInfo(path).fileName().toStdString(), options);
     } else {
-        if (QFileInfo(path).isDir()) {
+        if (pathIsDir(path)) {
             error = path + QStringLiteral(": is a directory; open one dump file from it");
             return false;
         }
-        result = ModuleReader::loadPath(path.toStdString(), options);
+        result = ModuleReader::loadPath(pathBytes(path), options);
     }
     return finishLoad(std::move(result), path, out, error, options);
 }
@@ -166,7 +167,7 @@ ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::a
     figures.status = Status::NotRead;
     if (cancel && cancel->load())
         return figures;
-    const ModuleRef ref = Catalog::refOf(path.toStdString());
+    const ModuleRef ref = Catalog::refOf(pathBytes(path));
     if (ref.isReport())
         return reportFigures(path);
     const ParseOptions options = figureOptions(cancel, threads);
@@ -179,7 +180,7 @@ void ModuleFigures::readEach(const std::vector<ModuleRef> &refs, int threads,
 {
     ModuleReader::readEach(refs, threads, figureOptions(cancel, threads),
                            [&](std::size_t i, LoadResult result, int used) {
-                               const QString path = QString::fromStdString(refs[i].path);
+                               const QString path = pathFromBytes(refs[i].path);
                                done(i, refs[i].isReport() ? reportFigures(path)
                                                           : figuresOf(std::move(result), path,
                                                                       figureOptions(cancel, used)));

@@ -1,6 +1,7 @@
 #include "OomJoin.h"
 
 #include "LoadedDump.h"
+#include "models/QtText.h"
 #include "open/Catalog.h"
 #include "parse/DumpParser.h"
 #include "parse/ModuleFiles.h"
@@ -14,7 +15,7 @@ namespace bufferscope {
 OomFindings oomFindingsOf(const QString &name, const std::string &text)
 {
     OomFindings findings;
-    findings.file = name.toStdString();
+    findings.file = pathBytes(name);
     findings.log = OomLog::parse(text);
     return findings;
 }
@@ -34,12 +35,12 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return false;
             const QString &file = files[static_cast<qsizetype>(i)];
-            const std::string module = ModuleFiles::moduleName(file.toStdString());
+            const std::string module = ModuleFiles::moduleName(pathBytes(file));
             if (!OomMatch::nameMayMatch(m, module))
                 continue;
             if (!tried[i]) {
                 tried[i] = true;
-                if (Catalog::refOf(file.toStdString()).isReport())
+                if (Catalog::refOf(pathBytes(file)).isReport())
                     continue; // rounded sizes only: nothing exact to match on
                 LoadedDump d;
                 QString error;
@@ -55,7 +56,7 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
                 continue;
             OomFindings::Candidate c;
             c.module = module;
-            c.file = file.toStdString();
+            c.file = pathBytes(file);
             c.evidence = OomMatch::moduleEvidence(m, *loaded[i], module);
             per.candidates.push_back(std::move(c));
             index.push_back(i);

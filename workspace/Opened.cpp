@@ -1,6 +1,7 @@
 #include "Opened.h"
 
 #include "OomJoin.h"
+#include "models/QtText.h"
 #include "parse/MappedFile.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
@@ -17,7 +18,7 @@ Opened::Report Opened::readReport(const QString &path)
     Report r;
     r.path = path;
     std::string error;
-    MemoryUsageReport read = MemoryUsageReports::readFile(path.toStdString(), &error);
+    MemoryUsageReport read = MemoryUsageReports::readFile(pathBytes(path), &error);
     if (!error.empty()) {
         r.error = path + QStringLiteral(": ") + QString::fromStdString(error);
         return r;
@@ -30,11 +31,11 @@ Opened Opened::classify(const QStringList &paths)
 {
     std::vector<std::string> given;
     for (const QString &path : paths)
-        given.push_back(path.toStdString());
+        given.push_back(pathBytes(path));
     const Catalog catalog = Catalog::of(given);
     Opened out;
     for (const std::string &log : catalog.logs) {
-        const QString path = QString::fromStdString(log);
+        const QString path = pathFromBytes(log);
         MappedFile file;
         std::string error;
         if (file.open(log, error))
@@ -43,7 +44,7 @@ Opened Opened::classify(const QStringList &paths)
             out.problems << OpenProblem{path, QString::fromStdString(error)};
     }
     for (const ModuleRef &report : catalog.reports)
-        out.reports.push_back(readReport(QString::fromStdString(report.path)));
+        out.reports.push_back(readReport(pathFromBytes(report.path)));
     for (const std::string &run : catalog.runs)
         out.runs << QString::fromStdString(run);
     out.modules = DumpFiles::of(catalog);

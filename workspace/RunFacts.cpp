@@ -5,6 +5,7 @@
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
+#include "models/QtText.h"
 #include "parse/MappedFile.h"
 #include "parse/ModuleFiles.h"
 #include "util/Parallel.h"
@@ -33,7 +34,7 @@ std::vector<RunSummary::Parameter> signatureBeside(const std::string &path, std:
     for (const auto &[file, kind] : candidates) {
         MappedFile map;
         std::string error;
-        if (!QFileInfo::exists(QString::fromStdString(file)) || !map.open(file, error))
+        if (!pathExists(pathFromBytes(file)) || !map.open(file, error))
             continue;
         std::vector<RunSummary::Parameter> signature = RunSummary::entrySignature(map.data());
         if (!signature.empty() || map.data().find("\nENTRY ") != std::string_view::npos) {
@@ -62,7 +63,7 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
 {
     LoadedDump loaded;
     QString error;
-    if (!finishLoad(std::move(result), QString::fromStdString(file), loaded, error, options)) {
+    if (!finishLoad(std::move(result), pathFromBytes(file), loaded, error, options)) {
         RunSummary::Module m;
         m.file = file;
         m.name = ModuleFiles::moduleName(file);
@@ -90,8 +91,7 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
 RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
     const ParseOptions options = factOptions(cancel, threads);
-    return factsOf(ModuleReader::loadPath(path.toStdString(), options), path.toStdString(),
-                   options);
+    return factsOf(ModuleReader::loadPath(pathBytes(path), options), pathBytes(path), options);
 }
 
 void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
@@ -134,8 +134,8 @@ RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
     ParseOptions options;
     options.threads = threads;
     options.companions = false;
-    if (!loadDump(QString::fromStdString(before.file), a, error, options) ||
-        !loadDump(QString::fromStdString(after.file), b, error, options))
+    if (!loadDump(pathFromBytes(before.file), a, error, options) ||
+        !loadDump(pathFromBytes(after.file), b, error, options))
         return c;
     const DumpDiff d =
         DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);

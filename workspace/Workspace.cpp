@@ -3,6 +3,7 @@
 #include "OomJoin.h"
 #include "RunFacts.h"
 #include "analysis/SourceFrames.h"
+#include "models/QtText.h"
 #include "models/Selection.h"
 #include "parse/ModuleFiles.h"
 #include "util/Parallel.h"
@@ -296,7 +297,7 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             ModuleFigures::readEach(
                 refs, threads, control.flag(), [&](std::size_t i, ModuleFigures figures) {
                     const std::lock_guard<std::mutex> hold(lock);
-                    pending.push_back({QString::fromStdString(refs[i].path), std::move(figures)});
+                    pending.push_back({pathFromBytes(refs[i].path), std::move(figures)});
                     if (since.elapsed() >= 100) {
                         send(std::exchange(pending, {}));
                         since.restart();
@@ -479,8 +480,8 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
                 QString error;
                 const QString &file = files[static_cast<qsizetype>(i)];
                 if (loadDump(file, d, error, control.flag(), {}, each))
-                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(file.toStdString()),
-                                                        file.toStdString(), *d.dump, *d.timeline);
+                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(pathBytes(file)),
+                                                        pathBytes(file), *d.dump, *d.timeline);
                 else
                     errors[i] = error;
                 const std::lock_guard<std::mutex> hold(lock);

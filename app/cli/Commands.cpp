@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "Output.h"
+#include "models/QtText.h"
 #include "open/Catalog.h"
 #include "parse/MappedFile.h"
 
@@ -10,7 +11,7 @@ namespace bufferscope {
 
 bool loadForCommand(const QString &file, LoadedDump &out, int threads)
 {
-    if (QFileInfo(file).isDir()) {
+    if (pathIsDir(file)) {
         cli::fail(
             file + QStringLiteral(": is a directory; give one dump file (use 'list' for a folder)"),
             2);
@@ -19,7 +20,7 @@ bool loadForCommand(const QString &file, LoadedDump &out, int threads)
     QString error;
     if (!loadDump(file, out, error, nullptr, {}, threads)) {
         // Only a file that failed as a dump is sniffed: a log given where a dump belongs.
-        if (Catalog::kindOf(file.toStdString()) == FileKind::OomLog)
+        if (Catalog::kindOf(pathBytes(file)) == FileKind::OomLog)
             error += QStringLiteral("\nit reads as an out-of-memory log: the 'oom' command reads "
                                     "those");
         cli::fail(error, 2);
@@ -32,7 +33,7 @@ bool readLog(const QString &path, std::string &text)
 {
     MappedFile file;
     std::string error;
-    if (!file.open(path.toStdString(), error)) {
+    if (!file.open(pathBytes(path), error)) {
         cli::fail(QString::fromStdString(error), 2);
         return false;
     }

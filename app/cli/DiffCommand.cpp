@@ -4,6 +4,7 @@
 #include "Output.h"
 #include "RunFacts.h"
 #include "analysis/DumpDiff.h"
+#include "models/QtText.h"
 #include "report/DiffReport.h"
 #include "report/Report.h"
 #include "report/RunDiffReport.h"
@@ -154,8 +155,8 @@ int runDiff(const Args &args, int threads)
     const DumpDiff d =
         DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
     spdlog::debug("compared in {:.3f} s", timing.seconds());
-    options.before = files[0].toStdString();
-    options.after = files[1].toStdString();
+    options.before = pathBytes(files[0]);
+    options.after = pathBytes(files[1]);
     options.beforeWarnings = Report::warnings(*a.dump, *a.timeline);
     options.afterWarnings = Report::warnings(*b.dump, *b.timeline);
     const std::string out = json ? DiffReport::json(d, *a.dump, *b.dump, options)

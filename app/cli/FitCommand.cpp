@@ -4,6 +4,7 @@
 #include "Output.h"
 #include "analysis/DeviceFit.h"
 #include "models/ByteSize.h"
+#include "models/QtText.h"
 #include "parse/ModuleFiles.h"
 #include "parse/OomMessage.h"
 #include "report/FitReport.h"
@@ -140,7 +141,7 @@ int runFit(const Args &args, int threads)
             continue;
         }
         DeviceFit::Module m =
-            DeviceFit::Module::of(ModuleFiles::moduleName(file.toStdString()), file.toStdString(),
+            DeviceFit::Module::of(ModuleFiles::moduleName(pathBytes(file)), pathBytes(file),
                                   *loaded.dump, *loaded.timeline);
         truncated = truncated || loaded.dump->traits.truncated;
         modules.push_back(std::move(m));

@@ -3,6 +3,7 @@
 #include "LoadedDump.h"
 #include "Output.h"
 #include "analysis/MemoryAnalysis.h"
+#include "models/QtText.h"
 #include "open/Catalog.h"
 #include "parse/MemoryUsageReport.h"
 #include "parse/ModuleFiles.h"
@@ -39,10 +40,10 @@ int runList(const Args &args, int threads)
                         cli::usageOf(u"list"),
                     1);
     // A folder, or a profiler capture (its modules, named `capture#NAME`).
-    const bool capture = QFileInfo(dir).isFile() &&
-                         Catalog::refOf(dir.toStdString()).format == ModuleFormat::Capture;
-    if (!QFileInfo(dir).isDir() && !capture)
-        return fail(dir + (QFileInfo::exists(dir)
+    const bool capture =
+        pathIsFile(dir) && Catalog::refOf(pathBytes(dir)).format == ModuleFormat::Capture;
+    if (!pathIsDir(dir) && !capture)
+        return fail(dir + (pathExists(dir)
                                ? QStringLiteral(": is neither a folder nor a profiler capture")
                                : QStringLiteral(": no such folder")),
                     2);

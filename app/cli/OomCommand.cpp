@@ -2,6 +2,7 @@
 #include "DumpFiles.h"
 #include "OomJoin.h"
 #include "Output.h"
+#include "models/QtText.h"
 #include "report/OomReport.h"
 
 #include <cstdio>
@@ -20,7 +21,7 @@ int runOom(const Args &args, int threads)
                         cli::usageOf(u"oom"),
                     1);
     OomFindings findings;
-    findings.file = log.toStdString();
+    findings.file = pathBytes(log);
     {
         std::string text;
         if (!readLog(log, text))

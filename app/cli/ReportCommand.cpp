@@ -4,6 +4,7 @@
 #include "Output.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/PeakBreakdown.h"
+#include "models/QtText.h"
 #include "open/Catalog.h"
 #include "report/Report.h"
 #include "report/ValueCard.h"
@@ -47,7 +48,7 @@ int runReport(const Args &args, int threads)
     if (file.isEmpty())
         return fail(QStringLiteral("report needs a FILE\n") + cli::usageOf(u"report"), 1);
     // XLA's memory-usage report without its dump: what it holds.
-    if (const std::string path = file.toStdString();
+    if (const std::string path = pathBytes(file);
         Catalog::kindOf(path) == FileKind::MemoryUsageReport) {
         const Opened::Report read = Opened::readReport(file);
         if (!read.report)
@@ -63,7 +64,7 @@ int runReport(const Args &args, int threads)
     if (!loadForCommand(file, loaded, threads))
         return 2;
     const Dump &dump = *loaded.dump;
-    options.file = file.toStdString();
+    options.file = pathBytes(file);
     if (options.step && (!dump.hasLiveRanges() || *options.step > dump.maxStep()))
         return fail(QStringLiteral("--step %1 is outside the program's steps 0..%2")
                         .arg(*options.step)

@@ -2,6 +2,7 @@
 #include "DumpFiles.h"
 #include "Output.h"
 #include "RunFacts.h"
+#include "models/QtText.h"
 #include "report/RunSummaryReport.h"
 #include "util/Parallel.h"
 #include "util/Stopwatch.h"
@@ -38,7 +39,7 @@ int runSummary(const Args &args, int threads)
                         cli::usageOf(u"summary"),
                     1);
     const QString dir = args.positional().front();
-    if (!QFileInfo::exists(dir))
+    if (!pathExists(dir))
         return fail(dir + QStringLiteral(": no such folder"), 2);
     const Stopwatch clock;
     const DumpFiles found = DumpFiles::collect({dir});
@@ -63,7 +64,7 @@ int runSummary(const Args &args, int threads)
         std::fprintf(stderr, "\r\033[K");
     const RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));
     spdlog::debug("summary: {} modules read in {:.3f} s", summary.modules.size(), clock.seconds());
-    const std::string folder = QDir(dir).path().toStdString();
+    const std::string folder = pathBytes(QDir(dir).path());
     const std::string out =
         json ? RunSummaryReport::json(summary, folder)
         : md ? RunSummaryReport::markdown(summary, folder, static_cast<std::size_t>(*top))

@@ -12,6 +12,19 @@ inline QString toQString(std::string_view text)
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
+/// A file name's bytes as a QString that keeps them: valid UTF-8 as its text, and each byte that
+/// is not (a name made on another system, or by hand: ff fe) as the lone surrogate U+DC80 + the
+/// byte, as Python's "surrogateescape" does. Qt's own decoding replaces such a byte with U+FFFD,
+/// after which the file cannot be opened. Every path that comes from the command line or from
+/// a folder's listing becomes a QString this way, and goes back to bytes with pathBytes.
+QString pathFromBytes(std::string_view bytes);
+/// The bytes of a path made by pathFromBytes (any other QString: its UTF-8).
+std::string pathBytes(const QString &path);
+/// What is at a path, by its bytes (QFileInfo would look for the name with U+FFFD in it).
+bool pathExists(const QString &path);
+bool pathIsDir(const QString &path);
+bool pathIsFile(const QString &path);
+
 /// How much of one piece of dump text a tooltip or a rich-text view shows.
 inline constexpr qsizetype kMaxRichChars = 2000;
 

@@ -6,6 +6,7 @@
 #include "DumpText.h"
 #include "analysis/PeakBreakdown.h"
 #include "analysis/SourceFrames.h"
+#include "models/QtText.h"
 #include "open/ModuleReader.h"
 #include "parse/MappedFile.h"
 #include "report/Csv.h"
@@ -15,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -397,6 +399,60 @@ private Q_SLOTS:
 
     // A FIFO named like a dump: refused at once with what it is (before: report, export and
     // diff waited for a writer forever). The same for the sibling `<stem>.txt`.
+    // A file name is bytes: one that is not UTF-8 (ff fe) keeps them from the command line to
+    // the open, through every command. Before, Qt turned them into U+FFFD and `report` said
+    // the file did not exist.
+    void fileNamesAreBytes()
+    {
+        const std::string raw = "\xff\xfe-buffer-assignment.txt";
+        const QString kept = pathFromBytes(raw);
+        QCOMPARE(pathBytes(kept), raw);
+        QCOMPARE(pathBytes(pathFromBytes("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80")),
+                 std::string("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80"));
+        QCOMPARE(pathFromBytes("caf\xc3\xa9"), QStringLiteral("caf\u00e9"));
+        // Overlong, surrogate and cut sequences are bytes, each kept.
+        for (const std::string &odd : {std::string("\xc0\xaf"), std::string("\xed\xa0\x80"),
+                                       std::string("a\xe2\x82"), std::string("\xf5\x80")})
+            QCOMPARE(pathBytes(pathFromBytes(odd)), odd);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = pathBytes(dir.path()) + "/" + raw;
+        // Written by its bytes: QFile would encode the name as UTF-8 too.
+        {
+            std::FILE *out = std::fopen(path.c_str(), "wb");
+            QVERIFY(out);
+            QFile in(hostile("escapes"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray bytes = in.readAll();
+            QCOMPARE(std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), out),
+                     static_cast<std::size_t>(bytes.size()));
+            std::fclose(out);
+        }
+        // The name is given as its bytes by the shell (QProcess would encode it as UTF-8).
+        for (const QString &command :
+             {QStringLiteral("report"), QStringLiteral("report --json"), QStringLiteral("diff"),
+              QStringLiteral("fit --limit 1GiB")}) {
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            const QString twice =
+                command == QLatin1String("diff") ? QStringLiteral(" \"$f\"") : QString();
+            p.start(
+                QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("f=$(printf '\\377\\376-buffer-assignment.txt'); exec \"$0\" ") +
+                     command.section(QLatin1Char(' '), 0, 0) + QStringLiteral(" \"$f\"") + twice +
+                     QLatin1Char(' ') + command.section(QLatin1Char(' '), 1),
+                 QStringLiteral(BUFFERSCOPE_BINARY)});
+            QVERIFY(p.waitForFinished(60000));
+            const QByteArray err = p.readAllStandardError();
+            const QByteArray said = command.toUtf8() + ": " + err;
+            QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, said.constData());
+            QVERIFY2(!p.readAllStandardOutput().isEmpty(), command.toUtf8().constData());
+        }
+        QCOMPARE(std::remove(path.c_str()), 0); // QTemporaryDir cannot name it either
+    }
+
     void fifoIsRefused()
     {
         QTemporaryDir dir;

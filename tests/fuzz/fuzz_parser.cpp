@@ -15,6 +15,7 @@
 #include "report/OomReport.h"
 #include "report/Report.h"
 #include "report/ViewCsv.h"
+#include "util/Decompress.h"
 #include "util/SafeText.h"
 
 #include <algorithm>
@@ -89,6 +90,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         std::string error;
         const std::string made = HloProtoDumps::dumpText(text, &error);
         if (made.empty() == error.empty())
+            __builtin_trap();
+        // What a proto becomes is bounded by its size (decompress::expandedLimit), never the
+        // product of two of its repeated fields.
+        if (static_cast<std::int64_t>(made.size()) >
+            decompress::expandedLimit(static_cast<std::int64_t>(text.size())))
             __builtin_trap();
         if (!made.empty()) {
             ParseOptions once;

@@ -5,6 +5,7 @@
 #include "models/QtText.h"
 #include "report/RunSummaryReport.h"
 #include "util/Parallel.h"
+#include "util/SafeText.h"
 #include "util/Stopwatch.h"
 
 #include <QDir>
@@ -70,10 +71,17 @@ int runSummary(const Args &args, int threads)
         : md ? RunSummaryReport::markdown(summary, folder, static_cast<std::size_t>(*top))
              : RunSummaryReport::text(summary, folder, static_cast<std::size_t>(*top));
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return std::any_of(summary.modules.begin(), summary.modules.end(),
-                       [](const RunSummary::Module &m) { return !m.read; })
-               ? 2
-               : 0;
+    std::fflush(stdout);
+    // A module that could not be read is said on stderr too, as the exit status says it.
+    bool unreadable = false;
+    for (const RunSummary::Module &m : summary.modules)
+        if (!m.read) {
+            unreadable = true;
+            const std::string line =
+                "bufferscope: not read: " + safetext::forTerminal(m.error) + "\n";
+            std::fwrite(line.data(), 1, line.size(), stderr);
+        }
+    return unreadable ? 2 : 0;
 }
 
 } // namespace bufferscope

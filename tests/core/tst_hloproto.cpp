@@ -4,6 +4,7 @@
 // (make_protos.py writes it from the text: instructions, schedule, values, allocations; nothing
 // of what is worked out). Every fact checked here is what XLA printed in the text dump: the
 // allocations, each value's positions and uses, its live range, the schedule and the peak.
+#include "AttackProtos.h"
 #include "CliRun.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
@@ -14,7 +15,6 @@
 #include "parse/DumpParser.h"
 #include "parse/HloProtoDump.h"
 #include "parse/XPlaneModules.h"
-#include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
 
 #include <QDir>
@@ -160,79 +160,6 @@ QByteArray readFile(const QString &path)
 }
 
 } // namespace
-
-/// A module whose entry parameter is a tuple of `parts` f32[] parts, each its own allocation
-/// (written with the generated message classes, from hlo_min.proto's field numbers), named
-/// `name`; `users` custom-calls each take the tuple as every one of their `users` operands.
-std::string wideTupleProto(int parts, const std::string &name, int users)
-{
-    namespace pb = bufferscope::xlapb;
-    pb::HloProto proto;
-    pb::HloModuleProto &module = *proto.mutable_hlo_module();
-    module.set_name("wide");
-    module.set_entry_computation_name("main");
-    module.set_entry_computation_id(1);
-    pb::HloComputationProto &main = *module.add_computations();
-    main.set_name("main");
-    main.set_id(1);
-    pb::HloInstructionProto &param = *main.add_instructions();
-    param.set_id(1);
-    param.set_name(name);
-    param.set_opcode("parameter");
-    param.mutable_shape()->set_element_type(13); // TUPLE
-    for (int k = 0; k < parts; ++k)
-        param.mutable_shape()->add_tuple_shapes()->set_element_type(11); // F32
-    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
-    sequence.add_instruction_ids(1);
-    for (int u = 0; u < users; ++u) {
-        pb::HloInstructionProto &call = *main.add_instructions();
-        call.set_id(10 + u);
-        call.set_name("u" + std::to_string(u));
-        call.set_opcode("custom-call");
-        call.set_custom_call_target("x");
-        call.mutable_shape()->set_element_type(11);
-        for (int k = 0; k < users; ++k)
-            call.add_operand_ids(1);
-        sequence.add_instruction_ids(10 + u);
-    }
-    main.set_root_id(users > 0 ? 10 + users - 1 : 1);
-    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
-    const auto value = [&ba](std::int64_t id, std::int64_t instruction, int index) {
-        pb::LogicalBufferProto &b = *ba.add_logical_buffers();
-        b.set_id(id);
-        b.set_size(index < 0 ? 8 : 4);
-        b.mutable_defined_at()->set_instruction_id(instruction);
-        if (index >= 0)
-            b.mutable_defined_at()->add_shape_index(index);
-    };
-    const auto allocation = [&ba](std::int64_t index, std::int64_t valueId, int part) {
-        pb::BufferAllocationProto &a = *ba.add_buffer_allocations();
-        a.set_index(index);
-        a.set_size(part < 0 ? 8 : 4);
-        if (part >= -1) {
-            a.set_is_entry_computation_parameter(true);
-            a.set_parameter_number(0);
-            if (part >= 0)
-                a.add_parameter_shape_index(part);
-        } else {
-            a.set_maybe_live_out(true);
-        }
-        pb::BufferAllocationProto::Assigned &as = *a.add_assigned();
-        as.set_logical_buffer_id(valueId);
-        as.set_size(a.size());
-    };
-    value(0, 1, -1);
-    allocation(0, 0, -1);
-    for (int k = 0; k < parts; ++k) {
-        value(k + 1, 1, k);
-        allocation(k + 1, k + 1, k);
-    }
-    for (int u = 0; u < users; ++u) {
-        value(parts + 1 + u, 10 + u, -1);
-        allocation(parts + 1 + u, parts + 1 + u, -2);
-    }
-    return proto.SerializeAsString();
-}
 
 class TestHloProto : public QObject
 {
@@ -424,7 +351,7 @@ private Q_SLOTS:
     {
         // A tuple of 20,000 parts defines 20,000 values. XLA prints the instruction's whole text
         // (its 20,000-part shape) for each; written so, the text was 2,000 times the proto.
-        const std::string wide = wideTupleProto(20000, "p", 0);
+        const std::string wide = testutil::wideTupleProto(20000, "p", 0);
         std::string error;
         QElapsedTimer clock;
         clock.start();
@@ -448,14 +375,15 @@ private Q_SLOTS:
         // million uses from 187 KB. Refused, with the reason, before they fill memory.
         clock.restart();
         error.clear();
-        QVERIFY(HloProtoDumps::dumpText(wideTupleProto(2000, "p", 300), &error).empty());
+        QVERIFY(HloProtoDumps::dumpText(testutil::wideTupleProto(2000, "p", 300), &error).empty());
         QVERIFY2(error.find("positions and uses") != std::string::npos, error.c_str());
         QVERIFY2(clock.elapsed() < 20000, QByteArray::number(clock.elapsed()).constData());
 
         // A 4,000-character name on a 20,000-part tuple: each value's lines print the name, 80
         // MB of names from 800 KB. Refused past the text its size allows (64 MiB here).
         error.clear();
-        QVERIFY(HloProtoDumps::dumpText(wideTupleProto(20000, std::string(4000, 'n'), 0), &error)
+        QVERIFY(HloProtoDumps::dumpText(testutil::wideTupleProto(20000, std::string(4000, 'n'), 0),
+                                        &error)
                     .empty());
         QVERIFY2(error.find("bytes of text") != std::string::npos, error.c_str());
         // And said on the command line, naming the file, with exit status 2.
@@ -463,7 +391,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("uses.hlo.pb"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(wideTupleProto(2000, "p", 300)));
+        f.write(QByteArray::fromStdString(testutil::wideTupleProto(2000, "p", 300)));
         f.close();
         const testutil::CliRun r = testutil::runBufferscope({QStringLiteral("report"), path});
         QCOMPARE(r.code, 2);

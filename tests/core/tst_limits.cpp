@@ -1,13 +1,24 @@
 // Under a limit on its memory (an address-space limit, as `ulimit -v` sets), a file that needs
 // more than there is is said, naming the file: never a crash, an abort or a hang.
+#include "AttackProtos.h"
 #include "DumpGenerator.h"
 
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdio>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -31,6 +42,85 @@ Limited runLimited(qint64 mib, const QStringList &args)
         return {};
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
+}
+
+constexpr bool kAddressSanitizer =
+#if defined(__SANITIZE_ADDRESS__)
+    true;
+#else
+    false;
+#endif
+
+/// One run of bufferscope: its exit status, stderr, wall seconds and peak resident MiB.
+struct Attacked
+{
+    int code = -1; ///< -1: killed by a signal, or past the time limit
+    QByteArray err;
+    double seconds = 0;
+    long peakMiB = 0;
+};
+
+/// `bufferscope ARGS` (bytes: a name need not be UTF-8) in `dir`, its address space limited to
+/// `asMiB` (none under ASan, which reserves terabytes), killed after `timeLimit` seconds.
+Attacked attack(const QString &dir, const std::vector<std::string> &args, long asMiB, int timeLimit)
+{
+    Attacked out;
+    QTemporaryDir scratch;
+    const std::string errPath = scratch.filePath(QStringLiteral("err")).toStdString();
+    const std::string binary = BUFFERSCOPE_BINARY;
+    const std::string where = dir.toStdString();
+    std::vector<std::string> argv{binary};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char *> cargv;
+    for (std::string &a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    QElapsedTimer clock;
+    clock.start();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (asMiB > 0 && !kAddressSanitizer) {
+            const rlimit limit{static_cast<rlim_t>(asMiB) << 20, static_cast<rlim_t>(asMiB) << 20};
+            ::setrlimit(RLIMIT_AS, &limit);
+        }
+        const int null = ::open("/dev/null", O_WRONLY);
+        const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (null < 0 || err < 0 || ::chdir(where.c_str()) != 0)
+            ::_exit(120);
+        ::dup2(null, 1);
+        ::dup2(err, 2);
+        ::execv(binary.c_str(), cargv.data());
+        ::_exit(121);
+    }
+    if (pid < 0)
+        return out;
+    int status = 0;
+    rusage usage{};
+    for (;;) {
+        const pid_t done = ::wait4(pid, &status, WNOHANG, &usage);
+        if (done == pid)
+            break;
+        if (clock.elapsed() > timeLimit * 1000) {
+            ::kill(pid, SIGKILL);
+            ::wait4(pid, &status, 0, &usage);
+            out.seconds = clock.elapsed() / 1000.0;
+            return out;
+        }
+        ::usleep(10000);
+    }
+    out.seconds = clock.elapsed() / 1000.0;
+    out.peakMiB = usage.ru_maxrss / 1024;
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    QFile err(QString::fromStdString(errPath));
+    if (err.open(QIODevice::ReadOnly))
+        out.err = err.readAll();
+    return out;
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 } // namespace
@@ -58,10 +148,22 @@ private Q_SLOTS:
         bufferscope::bench::generateDump({100000, 3}, f); // about 70 MB
         std::fclose(f);
 
+        // The start: where a report of the small sample runs three times in a row, and 16 MiB
+        // more. Below it the libraries themselves fail as they start (libgomp's "Out of
+        // memory allocating 8 bytes"), before any of our code runs.
+        const QString sample =
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt");
+        const auto starts = [&sample](qint64 mib) {
+            for (int k = 0; k < 3; ++k)
+                if (runLimited(mib, {QStringLiteral("report"), sample}).code != 0)
+                    return false;
+            return true;
+        };
         qint64 start = 32;
-        while (start < 1024 && runLimited(start, {QStringLiteral("--version")}).code != 0)
+        while (start < 1024 && !starts(start))
             start += 8;
         QVERIFY2(start < 1024, "bufferscope does not start under 1 GiB");
+        start += 16;
         int saidMemory = 0;
         bool finished = false;
         for (qint64 mib = start; mib < start + 8 * 80 && !finished; mib += 8) {
@@ -84,6 +186,113 @@ private Q_SLOTS:
         }
         QVERIFY2(finished, "no limit up to 640 MiB above the start let the report finish");
         QVERIFY2(saidMemory > 0, "no run ran out of memory while it read the file");
+    }
+
+    // Each kind of attack of issue 61, small enough to make here, run as a user would: under a
+    // 3 GiB address space, with its exit status, its message, and limits on time and peak
+    // memory (each far above what the run takes now, far below what it took before).
+    void everyAttackStaysBounded()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString at = dir.path();
+        const auto path = [&at](const char *name) {
+            return QString(at + QLatin1Char('/') + QLatin1String(name));
+        };
+        // FIFOs named as a capture and as a proto, and a folder that holds them beside a module.
+        QVERIFY(::mkfifo(path("pipe.xplane.pb").toLocal8Bit().constData(), 0600) == 0);
+        QVERIFY(::mkfifo(path("pipe.hlo.pb").toLocal8Bit().constData(), 0600) == 0);
+        QVERIFY(QDir(at).mkdir(QStringLiteral("pipes")));
+        QVERIFY(
+            ::mkfifo(
+                path("pipes/module_0001.p.after_optimizations.hlo.pb").toLocal8Bit().constData(),
+                0600) == 0);
+        QVERIFY(
+            QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                        path("pipes/module_0002.a-buffer-assignment.txt")));
+        // A gzip bomb: 256 MiB of zeros (gzip -c, which every Debian has), four in a folder.
+        {
+            QProcess gzip;
+            gzip.setStandardOutputFile(path("bomb.hlo.pb.gz"));
+            gzip.start(
+                QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"), QStringLiteral("head -c 268435456 /dev/zero | gzip -c")});
+            QVERIFY(gzip.waitForFinished(120000) && gzip.exitCode() == 0);
+        }
+        QVERIFY(QDir(at).mkdir(QStringLiteral("bombs")));
+        for (int k = 1; k <= 4; ++k)
+            QVERIFY(QFile::copy(path("bomb.hlo.pb.gz"),
+                                path("bombs/module_000%1.b.after_optimizations.hlo.pb.gz").arg(k)));
+        // Protos whose repeated fields multiply, and one that is merely wide.
+        QVERIFY(writeFile(path("uses.hlo.pb"),
+                          QByteArray::fromStdString(testutil::wideTupleProto(2000, "p", 300))));
+        QVERIFY(writeFile(path("name.hlo.pb"), QByteArray::fromStdString(testutil::wideTupleProto(
+                                                   20000, std::string(4000, 'n'), 0))));
+        QVERIFY(writeFile(path("wide.hlo.pb"),
+                          QByteArray::fromStdString(testutil::wideTupleProto(20000, "p", 0))));
+        // A long log and a long report.
+        QByteArray log;
+        for (int i = 0; i < 60000; ++i)
+            log += "RESOURCE_EXHAUSTED: Out of memory while trying to allocate " +
+                   QByteArray::number((i + 1000LL) * (1 + (i % 7) * 1000003LL)) + " bytes.\n";
+        QVERIFY(writeFile(path("long.log"), log));
+        QByteArray report = "Total bytes used: 204800000 (195.31MiB)\n\nAllocations sorted by "
+                            "size:\n\ncumulative_size; total_size - cumulative_size; allocation\n";
+        for (int k = 0; k < 200000; ++k)
+            report += "  1.00KiB(  0%);    1.00KiB; allocation " + QByteArray::number(k) +
+                      ": size 1.00KiB, constant:\n";
+        report += "\nAllocations sorted by size with their values:\n";
+        for (int k = 199999; k >= 0; --k)
+            report +=
+                "allocation " + QByteArray::number(k) +
+                ": size 1.00KiB, constant:\n\t   1.00KiB(100%);    1.00KiB;   0;   1; f32[256]\n";
+        QVERIFY(writeFile(path("long-memory-usage-report.txt"), report));
+        // A folder that links back to itself and out of itself.
+        QVERIFY(QDir(at).mkpath(QStringLiteral("loop/sub")));
+        QVERIFY(
+            QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                        path("loop/module_0001.a-buffer-assignment.txt")));
+        QVERIFY(QFile::link(QStringLiteral(".."), path("loop/sub/up")));
+        QVERIFY(QFile::link(QStringLiteral(BUFFERSCOPE_TEST_DATA), path("loop/out")));
+
+        struct Case
+        {
+            std::vector<std::string> args;
+            int code;
+            const char *says; ///< on stderr (empty: nothing asked)
+            int seconds;      ///< the time limit
+            long peakMiB;     ///< the peak-memory limit
+        };
+        const std::vector<Case> cases = {
+            {{"report", "pipe.xplane.pb"}, 2, "FIFO", 20, 200},
+            {{"report", "pipe.hlo.pb"}, 2, "FIFO", 20, 200},
+            {{"list", "pipes"}, 0, "", 20, 200},
+            {{"summary", "pipes"}, 0, "", 20, 200},
+            {{"oom", "long.log", "pipes"}, 0, "", 60, 1024},
+            {{"report", "bomb.hlo.pb.gz"}, 2, "expands to more than 64 MiB", 60, 600},
+            {{"summary", "bombs"}, 2, "not read: bombs/module_0004", 60, 1024},
+            {{"report", "uses.hlo.pb"}, 2, "positions and uses", 60, 1024},
+            {{"report", "name.hlo.pb"}, 2, "bytes of text", 60, 1024},
+            {{"report", "wide.hlo.pb"}, 0, "", 60, 1024},
+            {{"report", "long-memory-usage-report.txt"}, 0, "", 60, 1024},
+            {{"list", "loop"}, 0, "", 20, 200},
+        };
+        for (const Case &c : cases) {
+            QByteArray what;
+            for (const std::string &a : c.args)
+                what += QByteArray::fromStdString(a) + ' ';
+            const Attacked r = attack(at, c.args, 3072, c.seconds);
+            const QByteArray said = what + "-> exit " + QByteArray::number(r.code) + ", " +
+                                    QByteArray::number(r.seconds) + " s, " +
+                                    QByteArray::number(qint64(r.peakMiB)) + " MiB: " + r.err;
+            QVERIFY2(r.code == c.code, said.constData());
+            QVERIFY2(r.err.contains(c.says), said.constData());
+            QVERIFY2(r.seconds < c.seconds, said.constData());
+            if (!kAddressSanitizer) // ASan's shadow memory counts as resident
+                QVERIFY2(r.peakMiB < c.peakMiB, said.constData());
+            if (c.code == 2 && r.err.isEmpty())
+                QFAIL(said.constData());
+        }
     }
 };
 

@@ -1,0 +1,86 @@
+#pragma once
+
+// Hostile modules built in memory, for the tests that check what a file can make the program
+// take (tst_hloproto, tst_limits).
+
+#include "proto/hlo_min.pb.h"
+
+#include <cstdint>
+#include <string>
+
+namespace testutil {
+
+/// A module whose entry parameter is a tuple of `parts` f32[] parts, each its own allocation
+/// (written with the generated message classes, from hlo_min.proto's field numbers), named
+/// `name`; `users` custom-calls each take the tuple as every one of their `users` operands.
+inline std::string wideTupleProto(int parts, const std::string &name, int users)
+{
+    namespace pb = bufferscope::xlapb;
+    pb::HloProto proto;
+    pb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name("wide");
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    pb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    pb::HloInstructionProto &param = *main.add_instructions();
+    param.set_id(1);
+    param.set_name(name);
+    param.set_opcode("parameter");
+    param.mutable_shape()->set_element_type(13); // TUPLE
+    for (int k = 0; k < parts; ++k)
+        param.mutable_shape()->add_tuple_shapes()->set_element_type(11); // F32
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    sequence.add_instruction_ids(1);
+    for (int u = 0; u < users; ++u) {
+        pb::HloInstructionProto &call = *main.add_instructions();
+        call.set_id(10 + u);
+        call.set_name("u" + std::to_string(u));
+        call.set_opcode("custom-call");
+        call.set_custom_call_target("x");
+        call.mutable_shape()->set_element_type(11);
+        for (int k = 0; k < users; ++k)
+            call.add_operand_ids(1);
+        sequence.add_instruction_ids(10 + u);
+    }
+    main.set_root_id(users > 0 ? 10 + users - 1 : 1);
+    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
+    const auto value = [&ba](std::int64_t id, std::int64_t instruction, int index) {
+        pb::LogicalBufferProto &b = *ba.add_logical_buffers();
+        b.set_id(id);
+        b.set_size(index < 0 ? 8 : 4);
+        b.mutable_defined_at()->set_instruction_id(instruction);
+        if (index >= 0)
+            b.mutable_defined_at()->add_shape_index(index);
+    };
+    const auto allocation = [&ba](std::int64_t index, std::int64_t valueId, int part) {
+        pb::BufferAllocationProto &a = *ba.add_buffer_allocations();
+        a.set_index(index);
+        a.set_size(part < 0 ? 8 : 4);
+        if (part >= -1) {
+            a.set_is_entry_computation_parameter(true);
+            a.set_parameter_number(0);
+            if (part >= 0)
+                a.add_parameter_shape_index(part);
+        } else {
+            a.set_maybe_live_out(true);
+        }
+        pb::BufferAllocationProto::Assigned &as = *a.add_assigned();
+        as.set_logical_buffer_id(valueId);
+        as.set_size(a.size());
+    };
+    value(0, 1, -1);
+    allocation(0, 0, -1);
+    for (int k = 0; k < parts; ++k) {
+        value(k + 1, 1, k);
+        allocation(k + 1, k + 1, k);
+    }
+    for (int u = 0; u < users; ++u) {
+        value(parts + 1 + u, 10 + u, -1);
+        allocation(parts + 1 + u, parts + 1 + u, -2);
+    }
+    return proto.SerializeAsString();
+}
+
+} // namespace testutil

@@ -153,16 +153,22 @@ int runList(const Args &args, int threads)
             out += "\n";
         }
         out += std::to_string(entries.size()) + " modules in " +
-               safetext::forTerminal(dir.toStdString()) +
+               safetext::forTerminal(pathBytes(dir)) +
                "; held: what the device holds while it runs (argument + output - alias + temp); "
                "live peak: the most live on the device at one step (every memory space but the "
                "host's)\n";
     }
     for (const OpenProblem &p : found.problems)
         cli::fail(p.text(), 0);
-    std::fwrite(out.data(), 1, out.size(), stdout);
     if (entries.empty())
-        return 2;
+        return 2; // the problems said why; no empty table after them
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    std::vector<std::string> unread;
+    for (const Entry &e : entries)
+        if (e.figures.status != ModuleFigures::Status::Read)
+            unread.push_back(e.figures.error.toStdString());
+    cli::sayNotRead(unread);
     return status;
 }
 

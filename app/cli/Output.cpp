@@ -9,6 +9,18 @@
 
 namespace bufferscope {
 
+void cli::sayNotRead(const std::vector<std::string> &errors)
+{
+    constexpr std::size_t kNamed = 10;
+    std::string out;
+    for (std::size_t i = 0; i < errors.size() && i < kNamed; ++i)
+        out += "bufferscope: not read: " + safetext::forTerminal(errors[i]) + "\n";
+    if (errors.size() > kNamed)
+        out += "bufferscope: … and " + std::to_string(errors.size() - kNamed) +
+               " more modules not read\n";
+    std::fwrite(out.data(), 1, out.size(), stderr);
+}
+
 int cli::fail(const QString &message, int code)
 {
     std::string out = "bufferscope: ";

@@ -73,15 +73,12 @@ int runSummary(const Args &args, int threads)
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     // A module that could not be read is said on stderr too, as the exit status says it.
-    bool unreadable = false;
+    std::vector<std::string> unread;
     for (const RunSummary::Module &m : summary.modules)
-        if (!m.read) {
-            unreadable = true;
-            const std::string line =
-                "bufferscope: not read: " + safetext::forTerminal(m.error) + "\n";
-            std::fwrite(line.data(), 1, line.size(), stderr);
-        }
-    return unreadable ? 2 : 0;
+        if (!m.read)
+            unread.push_back(m.error);
+    cli::sayNotRead(unread);
+    return unread.empty() ? 0 : 2;
 }
 
 } // namespace bufferscope

@@ -4,6 +4,7 @@
 // take (tst_hloproto, tst_limits).
 
 #include "proto/hlo_min.pb.h"
+#include "proto/xplane_min.pb.h"
 
 #include <cstdint>
 #include <string>
@@ -81,6 +82,37 @@ inline std::string wideTupleProto(int parts, const std::string &name, int users)
         allocation(parts + 1 + u, parts + 1 + u, -2);
     }
     return proto.SerializeAsString();
+}
+
+/// A profiler capture (an XSpace) of `modules` modules, each `proto`, named "jit_step_K(K)" as
+/// XProf names them, in the plane "/host:metadata" with the stats "Hlo Proto" and "program_id"
+/// (as tests/bench/make_capture.py writes it).
+inline std::string captureOf(int modules, const std::string &proto)
+{
+    namespace xp = bufferscope::xplanepb;
+    xp::XSpace space;
+    space.add_planes()->set_name("/device:TPU:0");
+    xp::XPlane &plane = *space.add_planes();
+    plane.set_id(2);
+    plane.set_name("/host:metadata");
+    (*plane.mutable_stat_metadata())[1].set_name("Hlo Proto");
+    (*plane.mutable_stat_metadata())[1].set_id(1);
+    (*plane.mutable_stat_metadata())[2].set_name("program_id");
+    (*plane.mutable_stat_metadata())[2].set_id(2);
+    for (int k = 1; k <= modules; ++k) {
+        xp::XEventMetadata &event = (*plane.mutable_event_metadata())[k];
+        event.set_id(k);
+        event.set_name("jit_step_" + std::to_string(k) + "(" + std::to_string(k) + ")");
+        event.set_display_name(event.name());
+        xp::XStat &hlo = *event.add_stats();
+        hlo.set_metadata_id(1);
+        hlo.set_bytes_value(proto);
+        xp::XStat &id = *event.add_stats();
+        id.set_metadata_id(2);
+        id.set_uint64_value(static_cast<std::uint64_t>(k));
+    }
+    space.add_hostnames("host0");
+    return space.SerializeAsString();
 }
 
 } // namespace testutil

@@ -541,18 +541,28 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
 
 MemoryUsageReport MemoryUsageReports::readFile(const std::string &path, std::string *error)
 {
+    MemoryUsageReport r;
     if (isBinaryName(path)) {
         const Decompressed read = decompress::file(path);
         if (!read.ok()) {
             *error = read.error;
             return {};
         }
-        return parseProto(read.bytes);
+        r = parseProto(read.bytes);
+    } else {
+        MappedFile file;
+        if (!file.open(path, *error))
+            return {};
+        r = parse(file.data());
     }
-    MappedFile file;
-    if (!file.open(path, *error))
+    // Nothing read at all (a damaged proto, a text that is no report): an error, not an empty
+    // report with a warning under it.
+    if (r.totalBytes < 0 && r.allocations.empty() && r.memorySpaces.empty()) {
+        *error = r.problems.empty() ? std::string("it holds no memory-usage report")
+                                    : r.problems.front().message;
         return {};
-    return parse(file.data());
+    }
+    return r;
 }
 
 } // namespace bufferscope

@@ -55,6 +55,7 @@ constexpr bool kAddressSanitizer =
 struct Attacked
 {
     int code = -1; ///< -1: killed by a signal, or past the time limit
+    QByteArray out;
     QByteArray err;
     double seconds = 0;
     long peakMiB = 0;
@@ -67,6 +68,7 @@ Attacked attack(const QString &dir, const std::vector<std::string> &args, long a
     Attacked out;
     QTemporaryDir scratch;
     const std::string errPath = scratch.filePath(QStringLiteral("err")).toStdString();
+    const std::string outPath = scratch.filePath(QStringLiteral("out")).toStdString();
     const std::string binary = BUFFERSCOPE_BINARY;
     const std::string where = dir.toStdString();
     std::vector<std::string> argv{binary};
@@ -83,7 +85,7 @@ Attacked attack(const QString &dir, const std::vector<std::string> &args, long a
             const rlimit limit{static_cast<rlim_t>(asMiB) << 20, static_cast<rlim_t>(asMiB) << 20};
             ::setrlimit(RLIMIT_AS, &limit);
         }
-        const int null = ::open("/dev/null", O_WRONLY);
+        const int null = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (null < 0 || err < 0 || ::chdir(where.c_str()) != 0)
             ::_exit(120);
@@ -114,6 +116,9 @@ Attacked attack(const QString &dir, const std::vector<std::string> &args, long a
     QFile err(QString::fromStdString(errPath));
     if (err.open(QIODevice::ReadOnly))
         out.err = err.readAll();
+    QFile said(QString::fromStdString(outPath));
+    if (said.open(QIODevice::ReadOnly))
+        out.out = said.readAll();
     return out;
 }
 
@@ -255,27 +260,48 @@ private Q_SLOTS:
         QVERIFY(QFile::link(QStringLiteral(".."), path("loop/sub/up")));
         QVERIFY(QFile::link(QStringLiteral(BUFFERSCOPE_TEST_DATA), path("loop/out")));
 
+        // A capture of 20,000 modules; a damaged binary report.
+        {
+            QFile sample(QStringLiteral(
+                BUFFERSCOPE_TEST_DATA
+                "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
+            QVERIFY(sample.open(QIODevice::ReadOnly));
+            QVERIFY(writeFile(path("many.xplane.pb"), QByteArray::fromStdString(testutil::captureOf(
+                                                          20000, sample.readAll().toStdString()))));
+        }
+        QVERIFY(writeFile(path("junk-memory-usage-report.pb"), QByteArray(100, '\xff')));
+        // A module named as a capture's member beside a folder named as the capture: the folder
+        // is listed, and nothing is read from outside it.
+        QVERIFY(QDir(at).mkpath(QStringLiteral("member/module_0001.x.xplane.pb")));
+        QVERIFY(
+            QFile::copy(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                        path("member/module_0001.x.xplane.pb#y-buffer-assignment.txt")));
+
         struct Case
         {
             std::vector<std::string> args;
             int code;
-            const char *says; ///< on stderr (empty: nothing asked)
-            int seconds;      ///< the time limit
-            long peakMiB;     ///< the peak-memory limit
+            const char *says;   ///< on stderr (empty: nothing asked)
+            const char *prints; ///< on stdout
+            int seconds;        ///< the time limit
+            long peakMiB;       ///< the peak-memory limit
         };
         const std::vector<Case> cases = {
-            {{"report", "pipe.xplane.pb"}, 2, "FIFO", 20, 200},
-            {{"report", "pipe.hlo.pb"}, 2, "FIFO", 20, 200},
-            {{"list", "pipes"}, 0, "", 20, 200},
-            {{"summary", "pipes"}, 0, "", 20, 200},
-            {{"oom", "long.log", "pipes"}, 0, "", 60, 1024},
-            {{"report", "bomb.hlo.pb.gz"}, 2, "expands to more than 64 MiB", 60, 600},
-            {{"summary", "bombs"}, 2, "not read: bombs/module_0004", 60, 1024},
-            {{"report", "uses.hlo.pb"}, 2, "positions and uses", 60, 1024},
-            {{"report", "name.hlo.pb"}, 2, "bytes of text", 60, 1024},
-            {{"report", "wide.hlo.pb"}, 0, "", 60, 1024},
-            {{"report", "long-memory-usage-report.txt"}, 0, "", 60, 1024},
-            {{"list", "loop"}, 0, "", 20, 200},
+            {{"report", "pipe.xplane.pb"}, 2, "FIFO", "", 20, 200},
+            {{"report", "pipe.hlo.pb"}, 2, "FIFO", "", 20, 200},
+            {{"list", "pipes"}, 0, "", "1 modules in pipes", 20, 200},
+            {{"summary", "pipes"}, 0, "", "", 20, 200},
+            {{"oom", "long.log", "pipes"}, 0, "", "", 60, 1024},
+            {{"report", "bomb.hlo.pb.gz"}, 2, "expands to more than 64 MiB", "", 60, 600},
+            {{"summary", "bombs"}, 2, "not read: bombs/module_0004", "", 60, 1024},
+            {{"report", "uses.hlo.pb"}, 2, "positions and uses", "", 60, 1024},
+            {{"report", "name.hlo.pb"}, 2, "bytes of text", "", 60, 1024},
+            {{"report", "wide.hlo.pb"}, 0, "", "", 60, 1024},
+            {{"report", "long-memory-usage-report.txt"}, 0, "", "", 60, 1024},
+            {{"list", "loop"}, 0, "", "1 modules in loop", 20, 200},
+            {{"list", "many.xplane.pb"}, 0, "", "20000 modules in many.xplane.pb", 60, 1024},
+            {{"report", "junk-memory-usage-report.pb"}, 2, "does not parse", "", 20, 200},
+            {{"list", "member"}, 0, "", "1 modules in member", 20, 200},
         };
         for (const Case &c : cases) {
             QByteArray what;
@@ -287,6 +313,8 @@ private Q_SLOTS:
                                     QByteArray::number(qint64(r.peakMiB)) + " MiB: " + r.err;
             QVERIFY2(r.code == c.code, said.constData());
             QVERIFY2(r.err.contains(c.says), said.constData());
+            const QByteArray printed = said + "\nstdout: " + r.out.left(300);
+            QVERIFY2(r.out.contains(c.prints), printed.constData());
             QVERIFY2(r.seconds < c.seconds, said.constData());
             if (!kAddressSanitizer) // ASan's shadow memory counts as resident
                 QVERIFY2(r.peakMiB < c.peakMiB, said.constData());

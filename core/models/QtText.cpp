@@ -1,6 +1,7 @@
 #include "QtText.h"
 
 #include "model/Dump.h"
+#include "util/SafeText.h"
 
 #include <QLocale>
 
@@ -15,50 +16,18 @@ QString pathFromBytes(std::string_view bytes)
 {
     QString out;
     out.reserve(static_cast<qsizetype>(bytes.size()));
-    const auto at = [&bytes](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
+    const auto *p = reinterpret_cast<const unsigned char *>(bytes.data());
     std::size_t i = 0;
     while (i < bytes.size()) {
-        const unsigned char b = at(i);
-        if (b < 0x80) {
-            out += QChar(static_cast<char16_t>(b));
-            ++i;
-            continue;
-        }
-        // A well-formed UTF-8 sequence (no overlong form, no surrogate, nothing past U+10FFFF).
-        std::size_t length = 0;
-        char32_t code = 0;
-        char32_t least = 0;
-        if (b >= 0xC2 && b <= 0xDF) {
-            length = 2;
-            code = b & 0x1F;
-            least = 0x80;
-        } else if (b >= 0xE0 && b <= 0xEF) {
-            length = 3;
-            code = b & 0x0F;
-            least = 0x800;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            length = 4;
-            code = b & 0x07;
-            least = 0x10000;
-        }
-        bool valid = length > 0 && i + length <= bytes.size();
-        for (std::size_t k = 1; valid && k < length; ++k) {
-            valid = (at(i + k) & 0xC0) == 0x80;
-            code = (code << 6) | (at(i + k) & 0x3F);
-        }
-        valid = valid && code >= least && code <= 0x10FFFF && (code < 0xD800 || code > 0xDFFF);
-        if (!valid) {
-            out += QChar(static_cast<char16_t>(0xDC00 + b)); // the byte, kept
-            ++i;
-            continue;
-        }
-        if (code >= 0x10000) {
-            out += QChar(QChar::highSurrogate(code));
-            out += QChar(QChar::lowSurrogate(code));
+        // Well-formed UTF-8 (no overlong form, no surrogate, nothing past U+10FFFF) is text.
+        std::size_t bad = 0;
+        if (const std::size_t n = safetext::utf8Length(p + i, bytes.size() - i, bad); n > 0) {
+            out += QString::fromUtf8(bytes.data() + i, static_cast<qsizetype>(n));
+            i += n;
         } else {
-            out += QChar(static_cast<char16_t>(code));
+            out += QChar(static_cast<char16_t>(0xDC00 + p[i])); // the byte, kept
+            ++i;
         }
-        i += length;
     }
     return out;
 }
@@ -67,23 +36,7 @@ std::string pathBytes(const QString &path)
 {
     std::string out;
     out.reserve(static_cast<std::size_t>(path.size()));
-    const auto put = [&out](char32_t code) {
-        if (code < 0x80) {
-            out += static_cast<char>(code);
-        } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | (code >> 6));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        } else if (code < 0x10000) {
-            out += static_cast<char>(0xE0 | (code >> 12));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (code >> 18));
-            out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-        }
-    };
+    const auto put = [&out](char32_t code) { safetext::appendUtf8(out, code); };
     for (qsizetype i = 0; i < path.size(); ++i) {
         const char16_t u = path.at(i).unicode();
         if (QChar::isHighSurrogate(u) && i + 1 < path.size() &&

@@ -12,6 +12,9 @@ namespace bufferscope {
 /// the GUI: `models/QtText.h`; JSON: `report/JsonWriter`; SVG: `widgets/ChartExport`.)
 namespace safetext {
 
+/// Appends code point `c` to `out` as UTF-8.
+void appendUtf8(std::string &out, char32_t c);
+
 /// The length of the well-formed UTF-8 sequence at `p` (RFC 3629, Unicode Table 3-7: no
 /// overlong forms, no surrogates, nothing past U+10FFFF), or 0 with `bad` set to the length of
 /// the maximal ill-formed subpart there (at least 1), which becomes one U+FFFD.

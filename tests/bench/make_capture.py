@@ -17,26 +17,9 @@ DEFAULT_PROTO = os.path.join(HERE, "..", "data", "binary", "protos",
                              "module_0001.tpu_unstack.after_optimizations.hlo.pb")
 
 
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def field(number, payload):
-    """A length-delimited field (wire type 2)."""
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def number(field_number, n):
-    """A varint field (wire type 0)."""
-    return varint(field_number << 3) + varint(n)
+# The wire format's primitives, written once for the hand-made fixture.
+sys.path.insert(0, os.path.join(HERE, "..", "data", "binary", "wire"))
+from make_wire import blob as field, num as number  # noqa: E402
 
 
 def stat_metadata(key, name):

@@ -57,6 +57,22 @@ std::string Reader::instructionText(const Ins &ins) const
         if (ins.opcode() != "fusion")
             out += "}";
     }
+    if (ins.p->has_dot_dimension_numbers()) {
+        // As XLA prints them (DotDimensionNumbersToString): batch lists only when not empty.
+        const pb::DotDimensionNumbers &d = ins.p->dot_dimension_numbers();
+        const auto list = [&out](const char *name, const auto &dims, bool always) {
+            if (dims.empty() && !always)
+                return;
+            out += std::string(", ") + name + "={";
+            for (int k = 0; k < dims.size(); ++k)
+                out += (k ? "," : "") + std::to_string(dims[k]);
+            out += "}";
+        };
+        list("lhs_batch_dims", d.lhs_batch_dimensions(), false);
+        list("lhs_contracting_dims", d.lhs_contracting_dimensions(), true);
+        list("rhs_batch_dims", d.rhs_batch_dimensions(), false);
+        list("rhs_contracting_dims", d.rhs_contracting_dimensions(), true);
+    }
     if (!ins.p->custom_call_target().empty())
         out += ", custom_call_target=\"" + cEscape(ins.p->custom_call_target()) + "\"";
     if (ins.p->has_metadata()) {

@@ -8,6 +8,7 @@
 #include "model/MemorySpaces.h"
 #include "report/JsonWriter.h"
 #include "report/ValueCard.h"
+#include "report/detail/CategorySections.h"
 #include "report/detail/TextColumns.h"
 #include "util/SafeText.h"
 
@@ -40,6 +41,8 @@ ReportFacts ReportFacts::of(const Dump &dump, const MemoryTimeline &timeline,
                           : 0;
         f.findings = PeakExplainer::explain(dump, timeline, f.step, f.space, f.breakdown.live);
     }
+    f.categories = ValueCategories::of(dump);
+    f.byCategory = CategoryReport::of(dump, timeline, f.categories);
     f.top = std::min<std::size_t>(f.breakdown.live.size(),
                                   static_cast<std::size_t>(std::max(options.top, 0)));
     f.warnings = Report::warnings(dump, timeline);
@@ -313,6 +316,8 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
         }
         line();
     }
+
+    categoriesText(dump, facts, line);
 
     const std::vector<Diagnostic> &warnings = facts.warnings;
     if (warnings.empty()) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
@@ -55,6 +56,8 @@ struct ReportFacts
     std::int64_t liveBytes = 0; ///< the union of live byte ranges at `step`
     std::size_t top = 0;        ///< how many of breakdown.live the report lists
     std::vector<Finding> findings;
+    ValueCategories categories; ///< every value's category (analysis/Categories.h)
+    CategoryReport byCategory;  ///< held and peak bytes by category, and the levers
     std::vector<Diagnostic> warnings;
     std::size_t warningCount = 0;
 

@@ -7,6 +7,7 @@
 #include "model/MemorySpaces.h"
 #include "report/JsonWriter.h"
 #include "report/ValueCard.h"
+#include "report/detail/CategorySections.h"
 #include "report/detail/TextColumns.h"
 #include "util/SafeText.h"
 
@@ -246,6 +247,7 @@ std::string Report::json(const Dump &dump, const MemoryTimeline &timeline,
         }
     }
     w.endArray();
+    report_detail::categoriesJson(w, dump, facts);
     w.key("warnings");
     warningsJson(w, dump, facts.warnings);
     w.key("suppressed_warnings").value(dump.suppressedWarnings);

@@ -1,0 +1,159 @@
+#pragma once
+
+#include "model/Dump.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bufferscope {
+
+class MemoryTimeline;
+
+/// What kind of memory a value is in a step of training or inference (docs/FORMAT.md Part A,
+/// "What kind of memory it is"). The order is the order the report lists them in.
+enum class Category : std::uint8_t
+{
+    Weights,         ///< the model's parameters, held as arguments (updated in place or not)
+    GatheredWeights, ///< weights gathered, copied or cast inside the step
+    OptimizerState,  ///< the optimizer's moments and step counters
+    Gradients,       ///< computed by the backward pass for the update (or returned)
+    Activations,     ///< defined in the forward pass and read in the backward: saved for it
+    Inputs,          ///< arguments that are neither donated nor updated: a batch
+    Outputs,         ///< what the module returns that is none of the above
+    Temporaries,     ///< defined and used inside one pass
+    Other            ///< constants, packing, and what the evidence does not decide
+};
+inline constexpr int kCategoryCount = 9;
+/// "weights", "gathered_weights", "optimizer_state", … (the JSON and command-line names).
+std::string_view categoryName(Category category);
+/// "Weights", "Gathered weights", "Optimizer state", … (the names people read).
+std::string_view categoryTitle(Category category);
+
+/// Why a value has its category: the rule that decided it, data flow before names.
+enum class CategoryReason : std::uint8_t
+{
+    DonatedReadForward,  ///< donated parameter read by the forward pass (`jvp(…)` scopes)
+    DonatedReadByUpdate, ///< donated parameter read only by the update after the backward
+    StepCounter,         ///< donated integer scalar of a training step
+    UpdatedReadForward,  ///< parameter not donated, a new value of it returned, read forward
+    UpdatedReadByUpdate, ///< parameter not donated, a new value of it returned, read by update
+    WeightWithGradient,  ///< parameter read forward whose gradient (same shape) is returned
+    NamedWeights,        ///< its name or op_name path says params / weights
+    NamedOptimizer,      ///< its name or op_name path says opt_state / mu / nu
+    NamedInputs,         ///< its name or op_name path says batch / inputs
+    ReadOnlyArgument,    ///< parameter neither donated nor updated
+    DonatedUnclear,      ///< donated, but read neither forward nor by an update
+    WrittenOverDonated,  ///< the new value written in place over a donated parameter
+    NewValueOfParameter, ///< returned, same shape as a parameter it is computed from
+    GatheredFromWeights, ///< every operand is weights (all-gather, copy, convert, slice…)
+    BackwardToUpdate,    ///< defined in the backward pass, read by the update
+    BackwardReturned,    ///< defined in the backward pass and returned
+    SavedForBackward,    ///< defined in the forward pass, read in the backward pass
+    Recomputed,          ///< a forward op run again in the backward pass (remat)
+    ForwardOnly,         ///< defined and last read in the forward pass
+    BackwardOnly,        ///< defined and last read in the backward pass
+    UpdateOnly,          ///< inside the update after the backward pass
+    TemporaryValue,      ///< a temporary of a module without a backward pass
+    Returned,            ///< returned by the module
+    Constant,            ///< a constant allocation
+    NoInstruction,       ///< the dump names no defining instruction
+};
+
+/// The category of every value of a dump, with the evidence (docs/FORMAT.md Part A).
+/// Computed once per dump in one pass over its values and uses; O(V + uses).
+struct ValueCategories
+{
+    std::vector<Category> category;     ///< per value
+    std::vector<CategoryReason> reason; ///< per value
+    /// Per value: the parameter allocation the decision points to (WrittenOverDonated,
+    /// NewValueOfParameter), else kNone.
+    std::vector<std::uint32_t> related;
+    /// Per allocation: the category holding most of its bytes (its parameter's for a parameter).
+    std::vector<Category> allocation;
+
+    /// Per instruction, where it runs: kForward (a `jvp(…)` scope), kBackward (a `transpose(…)`
+    /// scope), kRecompute (a forward op scheduled after the backward pass began, or in a
+    /// `rematted_computation` scope), kUpdate (neither, after the backward pass began), or 0.
+    std::vector<std::uint8_t> pass;
+    static constexpr std::uint8_t kForward = 1;
+    static constexpr std::uint8_t kBackward = 2;
+    static constexpr std::uint8_t kRecompute = 4;
+    static constexpr std::uint8_t kUpdate = 8;
+
+    bool training = false;               ///< the module has a backward pass (`transpose(…)` ops)
+    bool update = false;                 ///< and ops of neither pass after it began: an update
+    std::int64_t firstBackwardStep = -1; ///< the first step of the backward pass
+    std::int64_t recomputed = 0;         ///< values of forward ops run again in the backward
+
+    /// The evidence for one value, in a sentence ("a donated parameter the forward pass reads").
+    std::string evidence(const Dump &dump, std::uint32_t value) const;
+    /// The rule's sentence, without the parameter it may point to.
+    static std::string_view reasonText(CategoryReason reason);
+
+    static ValueCategories of(const Dump &dump);
+};
+
+/// One category's share of a module.
+struct CategoryTotals
+{
+    Category category = Category::Other;
+    /// Its share of what the device holds while the module runs (MemoryAnalysis::held: argument
+    /// + output − alias + temp): its parameter and output allocations whole, and of the temp
+    /// allocation the bytes it has live at the temp's busiest step.
+    std::int64_t heldBytes = 0;
+    std::int64_t peakBytes = 0;         ///< live at the peak step (the curve's counting)
+    std::int64_t values = 0;            ///< how many values
+    std::int64_t valueBytes = 0;        ///< their assigned bytes, summed
+    std::vector<std::uint32_t> largest; ///< all its values, largest assigned size first
+    /// The reasons behind it, most bytes first, each with its values' count.
+    std::vector<std::pair<CategoryReason, std::int64_t>> reasons;
+};
+
+/// A change the user can make, and what it would save by our live-range model.
+struct Lever
+{
+    enum class Kind : std::uint8_t
+    {
+        Remat,   ///< recompute activations in the backward pass instead of saving them
+        Offload, ///< keep activations in host memory between the passes
+        Donate,  ///< donate a parameter an output of its shape could be written over
+        Dtype,   ///< hold f32 weights, activations and gradients in bf16
+        Shard,   ///< shard weights and optimizer state over twice the devices
+    };
+    Kind kind = Kind::Remat;
+    /// What it saves: of the peak of live bytes (Remat, Offload, Dtype, Shard) or of what the
+    /// device holds (Donate).
+    std::int64_t savingBytes = 0;
+    std::int64_t newPeakBytes = -1;    ///< the peak the same sweep finds with it applied
+    bool exact = false;                ///< exact by the dump, or an estimate (see text)
+    std::vector<std::uint32_t> values; ///< the values it acts on, largest first
+    std::int64_t flops = -1;           ///< Remat: what recomputing costs, where shapes allow
+    std::string text;                  ///< what to do, and how the saving was worked out
+
+    static std::string_view kindName(Kind kind); ///< "remat", "offload", …
+};
+
+/// Memory by category, and the levers with their savings, for one memory space.
+struct CategoryReport
+{
+    std::int64_t peakStep = -1;
+    std::int64_t peakBytes = 0;
+    std::int64_t heldBytes = 0; ///< MemoryAnalysis::device.held()
+    /// Of `other`'s held bytes, the temp allocation's that are not live at its busiest step.
+    std::int64_t packingBytes = 0;
+    std::array<CategoryTotals, kCategoryCount> totals;
+    std::vector<Lever> levers; ///< largest saving first
+    bool training = false;
+    bool update = false;
+    std::int64_t recomputed = 0;
+
+    const CategoryTotals &of(Category c) const { return totals[static_cast<std::size_t>(c)]; }
+
+    static CategoryReport of(const Dump &dump, const MemoryTimeline &timeline,
+                             const ValueCategories &categories);
+};
+
+} // namespace bufferscope

@@ -1,0 +1,537 @@
+#include "Categories.h"
+#include "analysis/MemoryAnalysis.h"
+#include "analysis/MemoryTimeline.h"
+#include "analysis/PeakBreakdown.h"
+#include "parse/ShapeParser.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace bufferscope {
+
+namespace {
+
+constexpr std::int64_t kNoStep = std::numeric_limits<std::int64_t>::max();
+
+/// The live-bytes curve with parts of some values taken out, by the curve's own steps: each
+/// removal takes `bytes` off every step of [from, to]. Values written in place share bytes at
+/// the step one hands over to the next, where the curve counts them once and two removals
+/// take them twice: the new peak is then an estimate low by at most those bytes.
+class Sweep
+{
+public:
+    explicit Sweep(const std::vector<std::int64_t> &curve)
+        : m_curve(curve), m_diff(curve.size() + 1, 0)
+    {}
+    void remove(std::int64_t from, std::int64_t to, std::int64_t bytes)
+    {
+        const auto n = static_cast<std::int64_t>(m_curve.size());
+        from = std::max<std::int64_t>(from, 0);
+        to = std::min(to, n - 1);
+        if (from > to || bytes <= 0)
+            return;
+        m_diff[static_cast<std::size_t>(from)] += bytes;
+        m_diff[static_cast<std::size_t>(to + 1)] -= bytes;
+    }
+    std::int64_t peak() const
+    {
+        std::int64_t removed = 0;
+        std::int64_t best = 0;
+        for (std::size_t t = 0; t < m_curve.size(); ++t) {
+            removed += m_diff[t];
+            best = std::max(best, m_curve[t] - removed);
+        }
+        return best;
+    }
+
+private:
+    const std::vector<std::int64_t> &m_curve;
+    std::vector<std::int64_t> m_diff;
+};
+
+/// 2 × output elements × contracted elements of a `dot` (its `lhs_contracting_dims={…}` and
+/// its first operand's shape, found by the uses that read it as operand 0, or printed inline
+/// in its text); -1 when it is no dot or its shapes do not say.
+std::int64_t dotFlops(const Dump &dump, std::uint32_t instruction)
+{
+    const Instruction &ins = dump.instructions[instruction];
+    if (dump.opcode(ins) != "dot")
+        return -1;
+    const std::string text = dump.instructionText(instruction);
+    const std::size_t dims = text.find("lhs_contracting_dims={");
+    if (dims == std::string::npos)
+        return -1;
+    ShapeParseResult out = ShapeParser::parse(dump.str(dump.shapes[ins.shape].text));
+    ShapeParseResult lhs;
+    const auto [b, e] = dump.usersOf(instruction);
+    for (const std::uint32_t *r = b; r != e && !lhs.ok; ++r) {
+        const Value &v = dump.values[*r];
+        for (std::uint32_t u = v.firstUse; u < v.firstUse + v.useCount; ++u)
+            if (dump.uses[u].instruction == instruction && dump.uses[u].operand == 0) {
+                lhs = ShapeParser::parse(dump.shapeText(v));
+                break;
+            }
+    }
+    if (!lhs.ok) {
+        const std::size_t call = text.find(" dot(");
+        if (call != std::string::npos)
+            lhs = ShapeParser::parsePrefix(std::string_view(text).substr(call + 5));
+    }
+    if (!out.ok) {
+        const std::size_t eq = text.find(" = ");
+        if (eq != std::string::npos)
+            out = ShapeParser::parsePrefix(std::string_view(text).substr(eq + 3));
+    }
+    if (!out.ok || !lhs.ok || !out.shape.isArray() || !lhs.shape.isArray())
+        return -1;
+    double contracted = 1;
+    std::string_view list = std::string_view(text).substr(dims + 22);
+    list = list.substr(0, list.find('}'));
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        std::size_t d = 0;
+        for (char c : item) {
+            if (c < '0' || c > '9' || d > 64)
+                return -1;
+            d = d * 10 + static_cast<std::size_t>(c - '0');
+        }
+        if (item.empty() || d >= lhs.shape.dims.size())
+            return -1;
+        contracted *= static_cast<double>(lhs.shape.dims[d].size);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+    const double flops = 2.0 * static_cast<double>(out.shape.elementCount()) * contracted;
+    return flops > 9e18 ? -1 : static_cast<std::int64_t>(flops);
+}
+
+/// The dot FLOPs of recomputing a value: its instruction and, back through what it reads, the
+/// forward temporaries that are not kept either (at most 64 instructions). `known` counts the
+/// dots found; the other instructions' cost the dump does not show.
+std::int64_t recomputeFlops(const Dump &dump, const ValueCategories &cats, std::uint32_t value,
+                            std::size_t &known, std::size_t &unknown)
+{
+    std::vector<std::uint32_t> todo{dump.values[value].instruction};
+    std::vector<std::uint32_t> seen;
+    std::int64_t flops = 0;
+    while (!todo.empty() && seen.size() < 64) {
+        const std::uint32_t ins = todo.back();
+        todo.pop_back();
+        if (ins == kNone || std::find(seen.begin(), seen.end(), ins) != seen.end())
+            continue;
+        seen.push_back(ins);
+        const std::int64_t f = dotFlops(dump, ins);
+        if (f >= 0) {
+            flops += f;
+            ++known;
+        } else {
+            ++unknown;
+        }
+        const auto [b, e] = dump.usersOf(ins);
+        for (const std::uint32_t *r = b; r != e; ++r)
+            if (cats.reason[*r] == CategoryReason::ForwardOnly)
+                todo.push_back(dump.values[*r].instruction);
+    }
+    return flops;
+}
+
+std::string count(std::size_t n, const char *one, const char *many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+class LeverFinder
+{
+public:
+    LeverFinder(const Dump &dump, const ValueCategories &cats, const SpaceTimeline &space,
+                CategoryReport &report)
+        : m_dump(dump), m_cats(cats), m_space(space), m_report(report)
+    {}
+
+    void run()
+    {
+        if (m_report.peakStep < 0)
+            return;
+        between();
+        dtypeAndShard();
+        donate();
+        std::stable_sort(
+            m_report.levers.begin(), m_report.levers.end(),
+            [](const Lever &a, const Lever &b) { return a.savingBytes > b.savingBytes; });
+    }
+
+private:
+    const Dump &m_dump;
+    const ValueCategories &m_cats;
+    const SpaceTimeline &m_space;
+    CategoryReport &m_report;
+
+    bool inSpace(const Value &v) const
+    {
+        return v.color == m_space.memorySpace && v.hasLiveRange();
+    }
+    Category categoryOf(std::uint32_t v) const { return m_cats.category[v]; }
+    void sortLargest(std::vector<std::uint32_t> &values) const
+    {
+        std::sort(values.begin(), values.end(), [this](std::uint32_t a, std::uint32_t b) {
+            const Value &x = m_dump.values[a];
+            const Value &y = m_dump.values[b];
+            return x.size != y.size ? x.size > y.size : x.id < y.id;
+        });
+    }
+
+    /// The steps of a value's reads: the last in the forward pass and the first after it.
+    std::pair<std::int64_t, std::int64_t> forwardAndBackwardReads(const Value &v) const
+    {
+        std::int64_t lastForward = v.start;
+        std::int64_t firstBackward = kNoStep;
+        for (std::uint32_t u = v.firstUse; u < v.firstUse + v.useCount; ++u) {
+            const std::uint32_t ins = m_dump.uses[u].instruction;
+            if (ins == kNone || m_dump.instructions[ins].step < 0)
+                continue;
+            const std::int64_t step = m_dump.instructions[ins].step;
+            if (m_cats.pass[ins] & ValueCategories::kForward)
+                lastForward = std::max(lastForward, step);
+            else if (step > m_cats.firstBackwardStep)
+                firstBackward = std::min(firstBackward, step);
+        }
+        return {lastForward, firstBackward};
+    }
+
+    /// Remat and offload: activations leave the device between their last forward read and
+    /// their first backward read; offload also keeps optimizer state on the host until the
+    /// update first reads it.
+    void between()
+    {
+        Sweep remat(m_space.liveBytes);
+        Sweep offload(m_space.liveBytes);
+        std::vector<std::uint32_t> rematValues;
+        std::vector<std::uint32_t> offloadValues;
+        std::size_t activations = 0;
+        for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
+            const Value &v = m_dump.values[vi];
+            if (!inSpace(v))
+                continue;
+            const Category c = categoryOf(vi);
+            if (c == Category::Activations) {
+                ++activations;
+                const auto [lastForward, firstBackward] = forwardAndBackwardReads(v);
+                if (firstBackward == kNoStep || firstBackward <= lastForward + 1)
+                    continue;
+                remat.remove(lastForward + 1, firstBackward - 1, v.size);
+                offload.remove(lastForward + 1, firstBackward - 1, v.size);
+                if (m_report.peakStep > lastForward && m_report.peakStep < firstBackward) {
+                    rematValues.push_back(vi);
+                    offloadValues.push_back(vi);
+                }
+            } else if (c == Category::OptimizerState &&
+                       m_cats.reason[vi] != CategoryReason::WrittenOverDonated &&
+                       m_cats.reason[vi] != CategoryReason::NewValueOfParameter) {
+                std::int64_t firstRead = kNoStep;
+                for (std::uint32_t u = v.firstUse; u < v.firstUse + v.useCount; ++u) {
+                    const std::uint32_t ins = m_dump.uses[u].instruction;
+                    if (ins != kNone && m_dump.instructions[ins].step >= 0)
+                        firstRead = std::min(firstRead, m_dump.instructions[ins].step);
+                }
+                if (firstRead == kNoStep || firstRead <= v.start)
+                    continue;
+                offload.remove(v.start, firstRead - 1, v.size);
+                if (m_report.peakStep >= v.start && m_report.peakStep < firstRead)
+                    offloadValues.push_back(vi);
+            }
+        }
+        if (activations == 0 && offloadValues.empty())
+            return;
+        const std::int64_t peak = m_report.peakBytes;
+        if (activations > 0) {
+            Lever r;
+            r.kind = Lever::Kind::Remat;
+            r.newPeakBytes = remat.peak();
+            r.savingBytes = peak - r.newPeakBytes;
+            sortLargest(rematValues);
+            r.values = rematValues;
+            std::int64_t flops = 0;
+            std::size_t known = 0;
+            std::size_t unknown = 0;
+            for (std::size_t k = 0; k < rematValues.size() && k < 256; ++k)
+                flops += recomputeFlops(m_dump, m_cats, rematValues[k], known, unknown);
+            r.flops = known > 0 ? flops : -1;
+            r.text = "Recompute in the backward pass the " +
+                     count(rematValues.size(), "activation", "activations") +
+                     " saved across the peak (jax.checkpoint / a remat policy). Method: each "
+                     "activation the forward pass defines and the backward pass reads leaves "
+                     "the live-bytes curve from its last forward read to its first backward "
+                     "read, and the same sweep finds the new peak. An estimate: the recomputed "
+                     "value is counted from its first backward read, and what recomputing it "
+                     "reads is assumed live anyway.";
+            if (known > 0)
+                r.text += " Recomputing them runs again their instructions and the forward "
+                          "temporaries they read: " +
+                          count(known, "dot", "dots") + " of " + std::to_string(flops) +
+                          " FLOPs (2 × output × contracted elements), "
+                          "and " +
+                          count(unknown, "other instruction", "other instructions") +
+                          " whose cost the dump does not show.";
+            m_report.levers.push_back(std::move(r));
+        }
+        Lever o;
+        o.kind = Lever::Kind::Offload;
+        o.newPeakBytes = offload.peak();
+        o.savingBytes = peak - o.newPeakBytes;
+        sortLargest(offloadValues);
+        o.values = std::move(offloadValues);
+        o.text = "Keep in host memory (memory space S(5)) the activations between their forward "
+                 "and backward reads, and the optimizer state until the update reads it "
+                 "(a save-and-offload remat policy, optimizer state offload). Method: the same "
+                 "intervals leave the curve as for remat, and the optimizer state's from the "
+                 "start to its first read. An estimate: the copies to and from the host and "
+                 "their buffers are not counted; the cost is moving the bytes twice, not FLOPs.";
+        m_report.levers.push_back(std::move(o));
+    }
+
+    /// Dtype: f32 weights, gathered weights, activations and gradients held in bf16. Shard:
+    /// weights and optimizer state over twice the devices. Both halve values over their whole
+    /// live ranges.
+    void dtypeAndShard()
+    {
+        Sweep dtype(m_space.liveBytes);
+        Sweep shard(m_space.liveBytes);
+        std::vector<std::uint32_t> dtypeValues;
+        std::vector<std::uint32_t> shardValues;
+        bool anyDtype = false;
+        bool anyShard = false;
+        for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
+            const Value &v = m_dump.values[vi];
+            if (!inSpace(v))
+                continue;
+            const Category c = categoryOf(vi);
+            const bool atPeak = v.liveAt(m_report.peakStep);
+            if ((c == Category::Weights || c == Category::GatheredWeights ||
+                 c == Category::Activations || c == Category::Gradients) &&
+                m_dump.shapes[v.shape].elementType == ElementType::F32) {
+                anyDtype = true;
+                dtype.remove(v.start, v.end, v.size / 2);
+                if (atPeak)
+                    dtypeValues.push_back(vi);
+            }
+            if (c == Category::Weights || c == Category::OptimizerState) {
+                anyShard = true;
+                shard.remove(v.start, v.end, v.size / 2);
+                if (atPeak)
+                    shardValues.push_back(vi);
+            }
+        }
+        const std::int64_t peak = m_report.peakBytes;
+        if (anyDtype) {
+            Lever d;
+            d.kind = Lever::Kind::Dtype;
+            d.newPeakBytes = dtype.peak();
+            d.savingBytes = peak - d.newPeakBytes;
+            sortLargest(dtypeValues);
+            d.values = std::move(dtypeValues);
+            d.text = "Hold the f32 weights, gathered weights, activations and gradients in bf16 "
+                     "(a mixed-precision policy; the optimizer state stays f32). Method: each "
+                     "such value's bytes are halved over its whole live range and the same "
+                     "sweep finds the new peak. An estimate: XLA may keep f32 copies for "
+                     "accumulation, and the converts add values of their own.";
+            m_report.levers.push_back(std::move(d));
+        }
+        if (anyShard) {
+            Lever s;
+            s.kind = Lever::Kind::Shard;
+            s.newPeakBytes = shard.peak();
+            s.savingBytes = peak - s.newPeakBytes;
+            sortLargest(shardValues);
+            s.values = std::move(shardValues);
+            s.text = "Shard the weights and the optimizer state over twice the devices (a "
+                     "larger fsdp or data axis of the mesh). Method: each such value's bytes "
+                     "are halved over its whole live range and the same sweep finds the new "
+                     "peak. An estimate: it assumes they split evenly and that the gathered "
+                     "weights and collectives' buffers do not grow.";
+            m_report.levers.push_back(std::move(s));
+        }
+    }
+
+    /// Donate: a parameter neither donated nor read after a returned value of its shape and
+    /// size is written; donating it lets XLA write that output over it, and the output's
+    /// allocation is no longer held (exact, by the allocations the dump prints).
+    void donate()
+    {
+        if (!m_dump.hasLiveRanges())
+            return;
+        std::vector<std::uint32_t> outputs; // live-out values of non-parameter allocations
+        for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
+            const Value &v = m_dump.values[vi];
+            if (v.allocation == kNone || !v.hasLiveRange() || v.end < m_dump.maxStep())
+                continue;
+            const Allocation &a = m_dump.allocations[v.allocation];
+            if (a.isMaybeLiveOut && !a.isParameter && a.size == v.size && a.valueCount > 0 &&
+                a.color != MemoryAnalysis::kHostMemorySpace)
+                outputs.push_back(vi);
+        }
+        sortLargest(outputs);
+        std::vector<bool> taken(outputs.size(), false);
+        std::vector<std::uint32_t> params;
+        std::int64_t saving = 0;
+        for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
+            const Value &p = m_dump.values[vi];
+            if (p.allocation == kNone || p.instruction == kNone)
+                continue;
+            const Allocation &a = m_dump.allocations[p.allocation];
+            if (!a.isParameter || a.isMaybeLiveOut || a.valueCount != 1 ||
+                m_dump.opcode(m_dump.instructions[p.instruction]) != "parameter" ||
+                a.color == MemoryAnalysis::kHostMemorySpace)
+                continue;
+            std::int64_t lastRead = -1;
+            for (std::uint32_t u = p.firstUse; u < p.firstUse + p.useCount; ++u) {
+                const std::uint32_t ins = m_dump.uses[u].instruction;
+                if (ins != kNone)
+                    lastRead = std::max(lastRead, m_dump.instructions[ins].step);
+            }
+            const std::string bare = ShapeParser::withoutLayout(m_dump.shapeText(p));
+            for (std::size_t k = 0; k < outputs.size(); ++k) {
+                const Value &o = m_dump.values[outputs[k]];
+                if (taken[k] || o.size != a.size || o.start < lastRead ||
+                    ShapeParser::withoutLayout(m_dump.shapeText(o)) != bare)
+                    continue;
+                taken[k] = true;
+                params.push_back(vi);
+                saving += m_dump.allocations[o.allocation].size;
+                break;
+            }
+        }
+        if (params.empty())
+            return;
+        Lever d;
+        d.kind = Lever::Kind::Donate;
+        d.savingBytes = saving;
+        d.exact = true;
+        sortLargest(params);
+        d.values = std::move(params);
+        d.text = "Donate " + count(d.values.size(), "parameter", "parameters") +
+                 " (donate_argnums): each has the shape and size of a returned value written "
+                 "after its last read, so XLA can write that output over it. Exact, of what the "
+                 "device holds: the output allocations no longer held beside the arguments "
+                 "(argument + output − alias + temp). The peak of live bytes is not lowered by "
+                 "more than the same bytes.";
+        m_report.levers.push_back(std::move(d));
+    }
+};
+
+} // namespace
+
+std::string_view Lever::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Remat:
+        return "remat";
+    case Kind::Offload:
+        return "offload";
+    case Kind::Donate:
+        return "donate";
+    case Kind::Dtype:
+        return "dtype";
+    case Kind::Shard:
+        return "shard";
+    }
+    return "remat";
+}
+
+CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeline,
+                                  const ValueCategories &cats)
+{
+    CategoryReport r;
+    r.training = cats.training;
+    r.update = cats.update;
+    r.recomputed = cats.recomputed;
+    for (std::size_t c = 0; c < kCategoryCount; ++c)
+        r.totals[c].category = static_cast<Category>(c);
+    // Every value, by category, largest first, with the reasons behind each category.
+    std::array<std::array<std::int64_t, 32>, kCategoryCount> reasons{};
+    for (std::uint32_t vi = 0; vi < dump.values.size(); ++vi) {
+        const auto c = static_cast<std::size_t>(cats.category[vi]);
+        CategoryTotals &t = r.totals[c];
+        ++t.values;
+        t.valueBytes += dump.values[vi].size;
+        t.largest.push_back(vi);
+        ++reasons[c][static_cast<std::size_t>(cats.reason[vi])];
+    }
+    for (std::size_t c = 0; c < kCategoryCount; ++c) {
+        CategoryTotals &t = r.totals[c];
+        std::sort(t.largest.begin(), t.largest.end(), [&dump](std::uint32_t a, std::uint32_t b) {
+            const Value &x = dump.values[a];
+            const Value &y = dump.values[b];
+            return x.size != y.size ? x.size > y.size : x.id < y.id;
+        });
+        for (std::size_t k = 0; k < reasons[c].size(); ++k)
+            if (reasons[c][k] > 0)
+                t.reasons.emplace_back(static_cast<CategoryReason>(k), reasons[c][k]);
+        std::stable_sort(t.reasons.begin(), t.reasons.end(),
+                         [](const auto &a, const auto &b) { return a.second > b.second; });
+    }
+
+    // What the device holds: parameter and output allocations whole, by their category; the
+    // temp allocation by what it has live at its busiest step, the rest of it as other.
+    const MemoryAnalysis analysis = MemoryAnalysis::of(dump);
+    r.heldBytes = analysis.device.held();
+    for (std::uint32_t ai = 0; ai < dump.allocations.size(); ++ai) {
+        const Allocation &a = dump.allocations[ai];
+        const std::int64_t held = MemoryAnalysis::heldBy(a);
+        if (held <= 0)
+            continue;
+        if (a.isPreallocatedTemp && dump.hasLiveRanges() && ai < timeline.allocations().size()) {
+            const std::int64_t step = timeline.allocations()[ai].largestLiveStep;
+            std::vector<std::uint32_t> live;
+            for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+                const std::uint32_t v = dump.allocationValues[a.firstValue + k];
+                if (dump.values[v].liveAt(step))
+                    live.push_back(v);
+            }
+            std::sort(live.begin(), live.end(), [&dump](std::uint32_t x, std::uint32_t y) {
+                const Value &p = dump.values[x];
+                const Value &q = dump.values[y];
+                return p.size != q.size ? p.size > q.size : p.id < q.id;
+            });
+            const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
+            std::int64_t used = 0;
+            for (std::size_t k = 0; k < live.size(); ++k) {
+                r.totals[static_cast<std::size_t>(cats.category[live[k]])].heldBytes += counted[k];
+                used += counted[k];
+            }
+            const std::int64_t packing = std::max<std::int64_t>(0, held - used);
+            r.totals[static_cast<std::size_t>(Category::Other)].heldBytes += packing;
+            r.packingBytes += packing;
+            continue;
+        }
+        Category c = cats.allocation[ai];
+        if (a.isMaybeLiveOut && !a.isParameter) {
+            // The value it returns decides, not what it held earlier in the step.
+            std::int64_t biggest = -1;
+            for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+                const std::uint32_t v = dump.allocationValues[a.firstValue + k];
+                const Value &value = dump.values[v];
+                if ((!dump.hasLiveRanges() || value.end >= dump.maxStep()) &&
+                    value.size > biggest) {
+                    biggest = value.size;
+                    c = cats.category[v];
+                }
+            }
+        }
+        r.totals[static_cast<std::size_t>(c)].heldBytes += held;
+    }
+
+    const SpaceTimeline *space = timeline.primary();
+    if (!space || !dump.hasLiveRanges() || space->peak.step < 0)
+        return r;
+    r.peakStep = space->peak.step;
+    r.peakBytes = space->peak.bytes;
+    const std::vector<std::uint32_t> live =
+        MemoryTimeline::valuesLiveAt(dump, r.peakStep, space->memorySpace);
+    const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
+    for (std::size_t k = 0; k < live.size(); ++k)
+        r.totals[static_cast<std::size_t>(cats.category[live[k]])].peakBytes += counted[k];
+    LeverFinder(dump, cats, *space, r).run();
+    return r;
+}
+
+} // namespace bufferscope

@@ -1,0 +1,321 @@
+// Memory by category and the levers (issue 62). The training steps are written by
+// tests/bench/make_training_step.py as XLA writes a module's proto; every figure below is
+// worked out by hand from the step's schedule and HloLiveRange's rules, in the comments beside
+// it, not from the code under test.
+//
+// The step (3 layers, batch 512, width 256): W = f32[256,256] = 262,144 bytes, A = f32[512,256]
+// = 524,288 bytes. Parameters: w1..w3 (W, donated), m1..m3 and v1..v3 (W, donated), count
+// (s32[], 4 bytes, donated), x (A, not donated): 9W + 4 + A = 2,883,588 bytes, all live from
+// step 0. Schedule: params 0-10; forward a1 11, h1 12, a2 13, h2 14, a3 15, loss 16; backward
+// g3 17, dw3 18, gh2 19, g2 20, dw2 21, gh1 22, g1 23, dw1 24; update count' 25, m3' 26, v3'
+// 27, w3' 28, m2' 29, v2' 30, w2' 31, m1' 32, v1' 33, w1' 34; root tuple 35; end 36.
+// Live ranges (definition to last read): a1 11-12, h1 12-23, a2 13-14, h2 14-20, a3 15-17,
+// g3 17-19, dw3 18-27, gh2 19-20, g2 20-22, dw2 21-30, gh1 22-23, g1 23-24, dw1 24-33; loss
+// 16-36. Temp bytes by step (loss's 4 bytes in its own output allocation): 17: 4A; 19 and 20:
+// 4A + W (h1 h2 g3 dw3 gh2 / h1 h2 dw3 gh2 g2); 22, 23: 3A + 2W. The peak is step 19:
+// 2,883,588 + 4A + W + 4 = 5,242,888 bytes.
+#include "CliRun.h"
+#include "analysis/Categories.h"
+#include "analysis/MemoryAnalysis.h"
+#include "analysis/MemoryTimeline.h"
+#include "model/Dump.h"
+#include "open/ModuleReader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bufferscope;
+
+namespace {
+
+constexpr std::int64_t W = 262144;
+constexpr std::int64_t A = 524288;
+constexpr std::int64_t kParams = 9 * W + 4 + A; // 2,883,588
+
+std::shared_ptr<const Dump> load(const std::string &path)
+{
+    const LoadResult r = ModuleReader::loadPath(path);
+    if (!r.ok())
+        qFatal("%s", r.error.c_str());
+    return r.dump;
+}
+
+struct Analysed
+{
+    std::shared_ptr<const Dump> dump;
+    MemoryTimeline timeline;
+    ValueCategories categories;
+    CategoryReport report;
+};
+
+Analysed analyse(const std::string &path)
+{
+    Analysed a{load(path), {}, {}, {}};
+    a.timeline = *MemoryTimeline::compute(*a.dump);
+    a.categories = ValueCategories::of(*a.dump);
+    a.report = CategoryReport::of(*a.dump, a.timeline, a.categories);
+    return a;
+}
+
+Category categoryOf(const Analysed &a, const char *name)
+{
+    const std::uint32_t v = a.dump->findValue(name);
+    if (v == kNone)
+        qFatal("no value %s", name);
+    return a.categories.category[v];
+}
+
+const Lever *lever(const CategoryReport &r, Lever::Kind kind)
+{
+    for (const Lever &l : r.levers)
+        if (l.kind == kind)
+            return &l;
+    return nullptr;
+}
+
+QStringList names(const Dump &dump, const std::vector<std::uint32_t> &values)
+{
+    QStringList out;
+    for (std::uint32_t v : values)
+        out << QString::fromStdString(std::string(dump.valueName(dump.values[v])));
+    return out;
+}
+
+} // namespace
+
+class TestCategories : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::string m_step;
+    std::string m_remat;
+
+    std::string make(const QString &name, const QStringList &extra)
+    {
+        const QString out = m_dir.filePath(name);
+        QProcess p;
+        p.start(
+            QStringLiteral("python3"),
+            QStringList{QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_training_step.py"),
+                        out} +
+                extra);
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            qFatal("make_training_step.py failed: %s", p.readAllStandardError().constData());
+        return out.toStdString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty() ||
+            QStandardPaths::findExecutable(QStringLiteral("protoc")).isEmpty())
+            QSKIP("python3 or protoc is not installed: the training steps cannot be made");
+        m_step = make(QStringLiteral("module_0001.jit_train_step.hlo.pb"), {});
+        m_remat = make(QStringLiteral("module_0002.jit_train_step.hlo.pb"),
+                       {QStringLiteral("--remat"), QStringLiteral("1")});
+    }
+
+    // Every value's category, from the data flow alone (the parameters have no names).
+    void everyValueByHand()
+    {
+        const Analysed a = analyse(m_step);
+        QVERIFY(a.categories.training);
+        QCOMPARE(a.categories.firstBackwardStep, std::int64_t(17)); // g3
+        const auto is = [&a](const char *name, Category c) {
+            if (categoryOf(a, name) != c)
+                qFatal("%s is %s, not %s", name, categoryName(categoryOf(a, name)).data(),
+                       categoryName(c).data());
+        };
+        // Read by the forward pass's dots, donated: weights. Read only by the update:
+        // optimizer state; the donated s32[] is the step counter. x: read only, not donated.
+        for (const char *w : {"w1", "w2", "w3", "w1_new", "w2_new", "w3_new"})
+            is(w, Category::Weights);
+        for (const char *o :
+             {"m1", "m2", "m3", "v1", "v2", "v3", "count", "m1_new", "v3_new", "count_new"})
+            is(o, Category::OptimizerState);
+        QCOMPARE(a.categories.reason[a.dump->findValue("count")], CategoryReason::StepCounter);
+        is("x", Category::Inputs);
+        // h1 (read by dw2, g1), h2 (dw3, g2) and a3 (g3): forward, read backward.
+        for (const char *s : {"h1", "h2", "a3"})
+            is(s, Category::Activations);
+        // a1 and a2 are read only by the next tanh: forward temporaries.
+        for (const char *t : {"a1", "a2", "g3", "gh2", "g2", "gh1", "g1"})
+            is(t, Category::Temporaries);
+        for (const char *g : {"dw1", "dw2", "dw3"})
+            is(g, Category::Gradients);
+        is("loss", Category::Outputs);
+        is("root", Category::Outputs);
+    }
+
+    // Held while it runs (argument + output − alias + temp = 2,883,588 + 2,359,392 − 2,359,300
+    // + 6,029,312 = 8,912,992) and live at the peak, by category.
+    void bytesByHand()
+    {
+        const Analysed a = analyse(m_step);
+        const CategoryReport &r = a.report;
+        QCOMPARE(r.heldBytes, std::int64_t(8912992));
+        QCOMPARE(r.peakStep, std::int64_t(19));
+        QCOMPARE(r.peakBytes, std::int64_t(5242888));
+        // Parameters whole: 3W weights, 6W + 4 optimizer state, A input. Outputs: the loss's 4
+        // bytes and the root tuple's 11 × 8-byte table. The temp (10A + 3W = 6,029,312) by what
+        // it holds at its busiest step, 19: h1 h2 (2A activations), g3 gh2 (2A temporaries),
+        // dw3 (W gradient); the other 6,029,312 − (4A + W) = 3,670,016 are never live with them.
+        QCOMPARE(r.of(Category::Weights).heldBytes, 3 * W);
+        QCOMPARE(r.of(Category::OptimizerState).heldBytes, 6 * W + 4);
+        QCOMPARE(r.of(Category::Inputs).heldBytes, A);
+        QCOMPARE(r.of(Category::Outputs).heldBytes, std::int64_t(4 + 88));
+        QCOMPARE(r.of(Category::Activations).heldBytes, 2 * A);
+        QCOMPARE(r.of(Category::Temporaries).heldBytes, 2 * A);
+        QCOMPARE(r.of(Category::Gradients).heldBytes, W);
+        QCOMPARE(r.of(Category::Other).heldBytes, std::int64_t(3670016));
+        // At step 19: every parameter, h1 h2, g3 gh2, dw3 and the loss.
+        QCOMPARE(r.of(Category::Weights).peakBytes, 3 * W);
+        QCOMPARE(r.of(Category::OptimizerState).peakBytes, 6 * W + 4);
+        QCOMPARE(r.of(Category::Inputs).peakBytes, A);
+        QCOMPARE(r.of(Category::Activations).peakBytes, 2 * A);
+        QCOMPARE(r.of(Category::Temporaries).peakBytes, 2 * A);
+        QCOMPARE(r.of(Category::Gradients).peakBytes, W);
+        QCOMPARE(r.of(Category::Outputs).peakBytes, std::int64_t(4));
+        QCOMPARE(r.of(Category::GatheredWeights).values, std::int64_t(0));
+        std::int64_t held = 0;
+        for (const CategoryTotals &t : r.totals)
+            held += t.heldBytes;
+        QCOMPARE(held, MemoryAnalysis::of(*a.dump).device.held());
+    }
+
+    // The remat lever on the step, against the same step with h1 recomputed by hand.
+    void rematAgainstTheRematerializedStep()
+    {
+        const Analysed a = analyse(m_step);
+        const Lever *remat = lever(a.report, Lever::Kind::Remat);
+        QVERIFY(remat);
+        // h1 leaves the curve between its last forward read (13) and its first backward read
+        // (21); h2's gap (16-17) and a3's (none) miss the peak. Step 19 loses A; steps 22-23
+        // (3A + 2W of temps, h1 back) become the peak: 2,883,588 + 3A + 2W + 4 = 4,980,744.
+        QCOMPARE(names(*a.dump, remat->values), QStringList{QStringLiteral("h1")});
+        QCOMPARE(remat->newPeakBytes, std::int64_t(4980744));
+        QCOMPARE(remat->savingBytes, std::int64_t(262144));
+        QVERIFY(!remat->exact);
+        // Recomputing h1 runs its tanh fusion and a1 = dot(x, w1): 2 × 512·256 × 256 FLOPs.
+        QCOMPARE(remat->flops, std::int64_t(2) * 512 * 256 * 256);
+
+        // The step with h1 recomputed: the forward drops it after a2 (h1 12-13); the backward
+        // runs ra1 21, rh1 22 before dw2 23, gh1 24, g1 25, dw1 26. Temps peak at step 24:
+        // g2 dw3 rh1 dw2 gh1 = 3A + 2W, plus the loss: 4,980,744, as the lever said.
+        const Analysed r = analyse(m_remat);
+        QCOMPARE(r.report.peakBytes, std::int64_t(4980744));
+        QCOMPARE(r.report.peakStep, std::int64_t(24));
+        QCOMPARE(a.report.peakBytes - r.report.peakBytes, remat->savingBytes);
+        // The recomputation is seen as such: two values in a rematted_computation scope, and
+        // h1 is now a forward temporary.
+        QCOMPARE(r.categories.recomputed, std::int64_t(2));
+        QCOMPARE(categoryOf(r, "h1"), Category::Temporaries);
+        QCOMPARE(categoryOf(r, "rh1"), Category::Temporaries);
+        QCOMPARE(r.categories.reason[r.dump->findValue("rh1")], CategoryReason::Recomputed);
+        // At its peak only h2 is saved across (its gap, 16-17, is not the peak): nothing to save.
+        const Lever *again = lever(r.report, Lever::Kind::Remat);
+        QVERIFY(again);
+        QCOMPARE(again->savingBytes, std::int64_t(0));
+    }
+
+    // The other levers, by hand on the same curve.
+    void otherLeversByHand()
+    {
+        const Analysed a = analyse(m_step);
+        // Shard: weights and optimizer state halved everywhere; they are all live at step 19,
+        // which stays the peak: (3W + 6W + 4) / 2 = 1,179,650.
+        const Lever *shard = lever(a.report, Lever::Kind::Shard);
+        QVERIFY(shard);
+        QCOMPARE(shard->savingBytes, std::int64_t(1179650));
+        // Dtype: f32 weights, activations and gradients halved. Step 19 loses 3W/2 + (h1 + h2)/2
+        // + dw3/2 = 393,216 + 524,288 + 131,072 = 1,048,576 and stays the peak (step 22 loses
+        // 393,216 + h1/2 + (dw3 + dw2)/2 = 917,504 from 4,980,744).
+        const Lever *dtype = lever(a.report, Lever::Kind::Dtype);
+        QVERIFY(dtype);
+        QCOMPARE(dtype->savingBytes, std::int64_t(1048576));
+        // Offload: h1 as for remat, and the optimizer state (6W + 4) off the device until the
+        // update first reads it (count 25, m3 26 … v1 33): step 22 is the peak at 4,980,744 −
+        // 1,572,868 = 3,407,876; saving 1,835,012. h1 and the seven optimizer arrays leave step 19.
+        const Lever *offload = lever(a.report, Lever::Kind::Offload);
+        QVERIFY(offload);
+        QCOMPARE(offload->savingBytes, std::int64_t(1835012));
+        QCOMPARE(offload->values.size(), std::size_t(8));
+        // x is no output's shape: nothing to donate.
+        QVERIFY(!lever(a.report, Lever::Kind::Donate));
+        // Largest saving first.
+        for (std::size_t k = 1; k < a.report.levers.size(); ++k)
+            QVERIFY(a.report.levers[k - 1].savingBytes >= a.report.levers[k].savingBytes);
+    }
+
+    // A module without a backward pass has arguments, outputs and temporaries only, and the
+    // bundled samples add up to what the device holds.
+    void samplesAddUp_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *n : {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_dynamic_slice",
+                              "tpu_random_normal", "tpu_unstack"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void samplesAddUp()
+    {
+        QFETCH(QString, name);
+        const Analysed a = analyse(std::string(BUFFERSCOPE_TEST_DATA "/") + name.toStdString() +
+                                   ".buffer-assignment.txt");
+        QVERIFY(!a.categories.training);
+        std::int64_t held = 0;
+        std::int64_t peak = 0;
+        for (const CategoryTotals &t : a.report.totals) {
+            held += t.heldBytes;
+            peak += t.peakBytes;
+        }
+        QCOMPARE(held, MemoryAnalysis::of(*a.dump).device.held());
+        QCOMPARE(peak, a.report.peakBytes);
+        QCOMPARE(a.report.of(Category::Activations).values, std::int64_t(0));
+        QCOMPARE(a.report.of(Category::Gradients).values, std::int64_t(0));
+    }
+
+    // The report says it, in text and JSON, as the issue names the fields.
+    void reportSaysIt()
+    {
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("report"), QString::fromStdString(m_step)});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("Memory by category (a training step"));
+        QVERIFY(text.out.contains("Levers at the peak (step 19"));
+        const testutil::CliRun json = testutil::runBufferscope(
+            {QStringLiteral("report"), QStringLiteral("--json"), QString::fromStdString(m_step)});
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const QJsonArray categories = o.value(QStringLiteral("categories")).toArray();
+        QCOMPARE(categories.size(), kCategoryCount);
+        QJsonObject activations;
+        for (const QJsonValue &c : categories)
+            if (c[QStringLiteral("name")] == QStringLiteral("activations"))
+                activations = c.toObject();
+        QCOMPARE(activations.value(QStringLiteral("held_bytes")).toInteger(), 2 * A);
+        QCOMPARE(activations.value(QStringLiteral("peak_bytes")).toInteger(), 2 * A);
+        QCOMPARE(activations.value(QStringLiteral("values")).toInteger(), 3);
+        QVERIFY(!activations.value(QStringLiteral("evidence")).toArray().isEmpty());
+        bool remat = false;
+        for (const QJsonValue &l : o.value(QStringLiteral("levers")).toArray())
+            if (l[QStringLiteral("kind")] == QStringLiteral("remat")) {
+                remat = true;
+                QCOMPARE(l[QStringLiteral("saving_bytes")].toInteger(), 262144);
+                QCOMPARE(l[QStringLiteral("exact")].toBool(), false);
+                QCOMPARE(l[QStringLiteral("values")].toArray().size(), 1);
+                QVERIFY(!l[QStringLiteral("text")].toString().isEmpty());
+            }
+        QVERIFY(remat);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCategories)
+#include "tst_categories.moc"

@@ -2,6 +2,7 @@
 
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
+#include "CategoriesView.h"
 #include "ColorScheme.h"
 #include "CompareView.h"
 #include "DialogFolders.h"
@@ -96,8 +97,8 @@ MainWindow::MainWindow(QWidget *parent)
     createViews();
     // The window is its flows, each with the workspace and the widgets it needs.
     m_docks = new DockLayout(this, {m_usage, m_gantt, m_map, m_valueView, m_breakdown, m_peakPanel,
-                                    m_inspector, m_allocationView, m_instructionView, m_warnings,
-                                    m_modules, m_source});
+                                    m_categories, m_inspector, m_allocationView, m_instructionView,
+                                    m_warnings, m_modules, m_source});
     m_status = new LoadStatus(statusBar(), m_workspace);
     m_oom = new OomFlow(this, m_workspace);
     m_fit = new FitFlow(this, m_workspace, m_oom);
@@ -276,6 +277,7 @@ void MainWindow::createViews()
     m_breakdown = new BreakdownChart(m_workspace, this);
     m_breakdown->setWindowTitle(tr("Breakdown"));
     m_peakPanel = new BreakdownPanel(m_workspace, this);
+    m_categories = new CategoriesView(m_workspace, this);
     m_inspector = new ValueInspector(m_workspace, this);
     m_source = new SourceView(this);
     connect(m_inspector, &ValueInspector::frameActivated, this, &MainWindow::showSource);

@@ -32,6 +32,7 @@ class OpenFlow;
 class AllocationTreeModel;
 class BreakdownChart;
 class BreakdownPanel;
+class CategoriesView;
 class CompareView;
 struct DumpFiles;
 class ModuleBrowser;
@@ -95,6 +96,7 @@ public:
     MemoryMap *memoryMap() const { return m_map; }
     BreakdownChart *breakdownChart() const { return m_breakdown; }
     BreakdownPanel *peakPanel() const { return m_peakPanel; }
+    CategoriesView *categoriesView() const { return m_categories; }
     ValueInspector *inspector() const { return m_inspector; }
     SourceView *sourceView() const { return m_source; }
     /// Applies the library patterns, path mappings, editor command and threads.
@@ -178,6 +180,7 @@ private:
     MemoryMap *m_map = nullptr;
     BreakdownChart *m_breakdown = nullptr;
     BreakdownPanel *m_peakPanel = nullptr;
+    CategoriesView *m_categories = nullptr;
     ValueInspector *m_inspector = nullptr;
     SourceView *m_source = nullptr;
     ValueTableView *m_valueView = nullptr;

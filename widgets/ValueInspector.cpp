@@ -167,6 +167,10 @@ QString ValueInspector::html(const ValueCard &card) const
         out += row(tr("logical bytes"), tr("unknown (dynamic or unreadable shape)"));
     }
     out += row(tr("shape"), QStringLiteral("<code>%1</code>").arg(richEscaped(card.shape)));
+    if (!card.category.empty())
+        out += row(tr("category"),
+                   QStringLiteral("<b>%1</b> — %2")
+                       .arg(richEscaped(card.category), richEscaped(card.categoryEvidence)));
     if (card.hasLiveRange())
         out += row(tr("live range"), tr("%1 – %2 · %3 steps")
                                          .arg(stepLink(card.start), stepLink(card.end))
@@ -297,7 +301,9 @@ void ValueInspector::showValue(int value)
     const Value &v = m_dump->values[static_cast<std::size_t>(value)];
     // The data flow the workspace keeps for the value last asked for (Go to Producer asks too).
     const std::shared_ptr<const ValueFlow> flow = m_workspace->flow(m_dump, value);
-    const ValueCard card = ValueCard::of(*m_dump, static_cast<std::uint32_t>(value), flow.get());
+    const LoadedDump &shown = m_workspace->current();
+    const ValueCard card = ValueCard::of(*m_dump, static_cast<std::uint32_t>(value), flow.get(),
+                                         shown.dump == m_dump ? shown.categories.get() : nullptr);
     m_frames = card.stack;
     m_headingName = toQString(card.name);
     m_headingSize = humanBytesText(card.bytes);

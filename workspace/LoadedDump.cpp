@@ -82,6 +82,18 @@ bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString
     return true;
 }
 
+void LoadedDump::categorize()
+{
+    if (!dump || !timeline || categories)
+        return;
+    const Stopwatch timing;
+    auto values = std::make_shared<const ValueCategories>(ValueCategories::of(*dump));
+    byCategory =
+        std::make_shared<const CategoryReport>(CategoryReport::of(*dump, *timeline, *values));
+    categories = std::move(values);
+    spdlog::debug("categories and levers {:.3f} s", timing.seconds());
+}
+
 ModuleFigures ModuleFigures::of(const LoadedDump &loaded)
 {
     return of(*loaded.dump, *loaded.timeline);

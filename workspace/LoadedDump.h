@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
 #include "layout/GanttRows.h"
@@ -22,12 +23,18 @@ struct LoadedDump
 {
     std::shared_ptr<const Dump> dump;
     std::shared_ptr<const MemoryTimeline> timeline;
+    /// What kind of memory each value is, and the categories' bytes and levers (the window's
+    /// load job computes them: categorize()).
+    std::shared_ptr<const ValueCategories> categories;
+    std::shared_ptr<const CategoryReport> byCategory;
     QString path; ///< what was opened (":/…" for the embedded sample)
     /// Built by the load job alongside the analyses, in the order and allocation the views
     /// asked for last (null when not built: the workspace builds them on request).
     std::shared_ptr<const GanttRows> ganttRows;
     std::shared_ptr<const MemoryMapLayout> mapLayout;
 
+    /// Computes categories and byCategory, once (after the timeline).
+    void categorize();
     bool isEmbedded() const { return path.startsWith(QLatin1Char(':')); }
     /// Report::warningCount: the one count of warnings the window says.
     std::size_t warningCount() const;

@@ -85,6 +85,7 @@ void Workspace::show(LoadedDump loaded, Fill fill)
 {
     m_jobs->dumpChanged();
     LoadedDump old = std::exchange(m_current, std::move(loaded));
+    m_current.categorize(); // the load job's are kept; other callers' are computed here
     std::shared_ptr<const GanttRows> rows = m_rows.drop();
     std::shared_ptr<const MemoryMapLayout> layout = m_layout.drop();
     // The load job built them; the workspace keeps them from now on.
@@ -207,6 +208,7 @@ void Workspace::load(const QString &path)
                                                            r.loaded.dump->allocations.size();
                 r.loaded.mapLayout = MemoryMapLayout::layOut(
                     r.loaded.dump, exists ? allocation : MemoryMapLayout::kAllAllocations);
+                r.loaded.categorize();
             }
             return r;
         },

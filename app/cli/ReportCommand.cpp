@@ -77,7 +77,8 @@ int runReport(const Args &args, int threads)
                                        "as the Values table shows them)")
                             .arg(file, valueName),
                         2);
-        const ValueCard facts = ValueCard::of(dump, value);
+        const ValueCategories categories = ValueCategories::of(dump);
+        const ValueCard facts = ValueCard::of(dump, value, nullptr, &categories);
         const std::string card = json ? Report::valueJson(dump, facts, options)
                                       : Report::valueText(dump, facts, options);
         std::fwrite(card.data(), 1, card.size(), stdout);

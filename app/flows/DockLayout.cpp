@@ -26,6 +26,7 @@ DockLayout::DockLayout(QMainWindow *window, const Views &views) : QObject(window
     add(views.values, tr("Values"), QStringLiteral("ValuesDock"));
     add(views.breakdown, tr("Breakdown"), QStringLiteral("BreakdownDock"));
     add(views.peak, tr("What Fills Memory"), QStringLiteral("WhatFillsMemoryDock"));
+    add(views.categories, tr("Categories"), QStringLiteral("CategoriesDock"));
     add(views.inspector, tr("Value Inspector"), QStringLiteral("InspectorDock"));
     add(views.allocations, tr("Allocations"), QStringLiteral("AllocationsDock"));
     add(views.instructions, tr("Instructions"), QStringLiteral("InstructionsDock"));
@@ -82,6 +83,7 @@ void DockLayout::arrange()
     QDockWidget *values = named("ValuesDock");
     QDockWidget *breakdown = named("BreakdownDock");
     QDockWidget *peak = named("WhatFillsMemoryDock");
+    QDockWidget *categories = named("CategoriesDock");
     QDockWidget *inspector = named("InspectorDock");
     QDockWidget *allocations = named("AllocationsDock");
     QDockWidget *instructions = named("InstructionsDock");
@@ -105,12 +107,13 @@ void DockLayout::arrange()
     for (QDockWidget *d : {allocations, m_warnings, m_modules})
         m_window->tabifyDockWidget(instructions, d);
     if (compact) {
-        for (QDockWidget *d : {map, peak, breakdown, values})
+        for (QDockWidget *d : {map, peak, categories, breakdown, values})
             m_window->tabifyDockWidget(gantt, d);
         // Source lines need width: with the right-hand tables on a laptop, beside the memory
         // map on a large screen.
         m_window->tabifyDockWidget(instructions, m_source);
     } else {
+        m_window->tabifyDockWidget(peak, categories);
         m_window->tabifyDockWidget(peak, breakdown);
         m_window->tabifyDockWidget(map, m_source);
     }

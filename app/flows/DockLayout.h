@@ -17,13 +17,13 @@ class DockLayout : public QObject
     Q_OBJECT
 public:
     /// Bump when docks are added, removed or renamed: an older saved layout is then ignored.
-    static constexpr int kLayoutVersion = 5;
+    static constexpr int kLayoutVersion = 6;
 
     /// The views the docks hold.
     struct Views
     {
-        QWidget *usage, *gantt, *map, *values, *breakdown, *peak, *inspector, *allocations,
-            *instructions, *warnings, *modules, *source;
+        QWidget *usage, *gantt, *map, *values, *breakdown, *peak, *categories, *inspector,
+            *allocations, *instructions, *warnings, *modules, *source;
     };
     DockLayout(QMainWindow *window, const Views &views);
 

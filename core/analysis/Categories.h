@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/PeakBreakdown.h"
 #include "model/Dump.h"
 
 #include <array>
@@ -146,6 +147,11 @@ struct CategoryReport
     std::int64_t packingBytes = 0;
     std::array<CategoryTotals, kCategoryCount> totals;
     std::vector<Lever> levers; ///< largest saving first
+    /// What is live at the peak as trees for the treemap: by category, then each value's JAX
+    /// path (its op_name; a parameter's is its argument's pytree path) down to its instruction;
+    /// and by JAX path alone. Bytes as the curve counts them (in-place sharing once).
+    BreakdownNode categoryTree;
+    BreakdownNode pathTree;
     bool training = false;
     bool update = false;
     std::int64_t recomputed = 0;

@@ -466,8 +466,16 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
         for (std::size_t k = 0; k < reasons[c].size(); ++k)
             if (reasons[c][k] > 0)
                 t.reasons.emplace_back(static_cast<CategoryReason>(k), reasons[c][k]);
-        std::stable_sort(t.reasons.begin(), t.reasons.end(),
-                         [](const auto &a, const auto &b) { return a.second > b.second; });
+        // The rules that decided on their own first: a new value takes its parameter's.
+        const auto derived = [](CategoryReason why) {
+            return why == CategoryReason::WrittenOverDonated ||
+                   why == CategoryReason::NewValueOfParameter;
+        };
+        std::stable_sort(t.reasons.begin(), t.reasons.end(), [&](const auto &a, const auto &b) {
+            if (derived(a.first) != derived(b.first))
+                return !derived(a.first);
+            return a.second > b.second;
+        });
     }
 
     // What the device holds: parameter and output allocations whole, by their category; the
@@ -530,6 +538,10 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
     const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
     for (std::size_t k = 0; k < live.size(); ++k)
         r.totals[static_cast<std::size_t>(cats.category[live[k]])].peakBytes += counted[k];
+    r.categoryTree = Breakdown::pathTree(dump, live, counted, [&cats](std::uint32_t v) {
+        return std::string(categoryTitle(cats.category[v]));
+    });
+    r.pathTree = Breakdown::pathTree(dump, live, counted, {});
     LeverFinder(dump, cats, *space, r).run();
     return r;
 }

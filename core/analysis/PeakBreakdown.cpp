@@ -501,6 +501,47 @@ std::vector<std::string_view> Breakdown::opNamePath(std::string_view opName)
     return out;
 }
 
+namespace {
+
+/// An instruction's op_name segments ("(no op_name)" without one), those past kMaxDepth as one
+/// (kept in `rest`, empty when none were cut).
+std::vector<std::string_view> cutPath(const Dump &dump, const Instruction *ins, std::string &rest)
+{
+    std::vector<std::string_view> path = ins && ins->opName != kNoString
+                                             ? Breakdown::opNamePath(dump.str(ins->opName))
+                                             : std::vector<std::string_view>{Breakdown::kNoOpName};
+    if (path.size() > Breakdown::kMaxDepth) {
+        const char *from = path[Breakdown::kMaxDepth - 1].data();
+        const std::string_view last = path.back();
+        rest = "⋯ " + std::to_string(path.size() - Breakdown::kMaxDepth + 1) + " more segments: " +
+               std::string(from, static_cast<std::size_t>(last.data() + last.size() - from));
+        path.resize(Breakdown::kMaxDepth - 1);
+        path.push_back(rest);
+    }
+    return path;
+}
+
+} // namespace
+
+BreakdownNode Breakdown::pathTree(const Dump &dump, const std::vector<std::uint32_t> &values,
+                                  const std::vector<std::int64_t> &bytes,
+                                  const std::function<std::string(std::uint32_t)> &prefix)
+{
+    TreeBuilder tree;
+    for (std::size_t k = 0; k < values.size() && k < bytes.size(); ++k) {
+        const std::uint32_t vi = values[k];
+        const Value &v = dump.values[vi];
+        std::string rest;
+        std::vector<std::string_view> path = cutPath(dump, dump.instructionOf(v), rest);
+        const std::string first = prefix ? prefix(vi) : std::string();
+        if (!first.empty())
+            path.insert(path.begin(), first);
+        const std::string_view name = dump.valueName(v);
+        tree.add(path, nameStem(name), name, vi, bytes[k]);
+    }
+    return TreeBuilder::freeze(tree.root);
+}
+
 Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t memorySpace,
                              const BreakdownOptions &options)
 {
@@ -527,19 +568,10 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
         const std::int64_t bytes = counted[li];
         const Instruction *ins = dump.instructionOf(v);
         const std::string_view name = dump.valueName(v);
-        std::vector<std::string_view> path = ins && ins->opName != kNoString
-                                                 ? opNamePath(dump.str(ins->opName))
-                                                 : std::vector<std::string_view>{kNoOpName};
         std::string rest; // the segments past kMaxDepth, as one
-        if (path.size() > kMaxDepth) {
-            const char *from = path[kMaxDepth - 1].data();
-            const std::string_view last = path.back();
-            rest = "⋯ " + std::to_string(path.size() - kMaxDepth + 1) + " more segments: " +
-                   std::string(from, static_cast<std::size_t>(last.data() + last.size() - from));
-            path.resize(kMaxDepth - 1);
-            path.push_back(rest);
+        const std::vector<std::string_view> path = cutPath(dump, ins, rest);
+        if (!rest.empty())
             ++cutOpNames;
-        }
         tree.add(path, nameStem(name), name, vi, bytes);
         b.bytes += bytes;
         ++b.valueCount;

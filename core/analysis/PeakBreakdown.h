@@ -3,6 +3,7 @@
 #include "model/Dump.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,12 @@ struct Breakdown
     /// in place share bytes at the step one hands over to the next). Sums to the curve.
     static std::vector<std::int64_t> countedBytes(const Dump &dump,
                                                   const std::vector<std::uint32_t> &live);
+    /// A tree like opNameTree of any values: each value's path is `prefix(value)` (at most a
+    /// few segments: a category) then its op_name's segments, cut as opNameTree's are, its
+    /// instruction's name at the leaf; `values` and `bytes` in step, largest first.
+    static BreakdownNode pathTree(const Dump &dump, const std::vector<std::uint32_t> &values,
+                                  const std::vector<std::int64_t> &bytes,
+                                  const std::function<std::string(std::uint32_t)> &prefix);
     /// `fusion.12` → `fusion`, `copy-start.3` → `copy-start`: the name without its number.
     static std::string nameStem(std::string_view name);
     /// Splits an op_name on '/' outside parentheses.

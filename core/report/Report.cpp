@@ -382,6 +382,8 @@ std::string Report::valueText(const Dump &dump, const ValueCard &card, const Rep
         field("op_type", card.opType);
     if (!card.opName.empty())
         field("op_name", card.opName);
+    if (!card.category.empty())
+        field("category", card.category + ": " + card.categoryEvidence);
     if (!card.source.empty())
         field("source", card.source);
     field("listed at", card.listedFile + ":" + std::to_string(card.listedLine));

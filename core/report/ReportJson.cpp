@@ -313,6 +313,10 @@ std::string Report::valueJson(const Dump &dump, const ValueCard &card, const Rep
     w.key("end").value(card.end);
     w.key("op_name");
     orNull(w, card.opName);
+    w.key("category");
+    orNull(w, card.category);
+    w.key("category_evidence");
+    orNull(w, card.categoryEvidence);
     w.key("op_type");
     orNull(w, card.opType);
     w.key("opcode");

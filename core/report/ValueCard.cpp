@@ -4,10 +4,15 @@
 
 namespace bufferscope {
 
-ValueCard ValueCard::of(const Dump &dump, std::uint32_t value, const ValueFlow *flow)
+ValueCard ValueCard::of(const Dump &dump, std::uint32_t value, const ValueFlow *flow,
+                        const ValueCategories *categories)
 {
     const Value &v = dump.values[value];
     ValueCard c;
+    if (categories && value < categories->category.size()) {
+        c.category = std::string(categoryName(categories->category[value]));
+        c.categoryEvidence = categories->evidence(dump, value);
+    }
     c.value = value;
     c.id = v.id;
     c.name = dump.valueDisplayName(v);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
 #include "model/Dump.h"
@@ -53,12 +54,17 @@ struct ValueCard
     std::vector<SourcePlace> stack; ///< innermost first; the inline source as one frame
     std::string listedFile;         ///< where the dump lists it
     std::int64_t listedLine = 0;
+    /// What kind of memory it is (analysis/Categories) and why; empty when not asked for.
+    std::string category;
+    std::string categoryEvidence;
 
     bool hasLiveRange() const { return start >= 0; }
 
     /// `flow`: the value's data flow when the caller has it (the workspace keeps the last one);
     /// else it is worked out here.
-    static ValueCard of(const Dump &dump, std::uint32_t value, const ValueFlow *flow = nullptr);
+    /// `categories`: the dump's, for the value's category and its evidence.
+    static ValueCard of(const Dump &dump, std::uint32_t value, const ValueFlow *flow = nullptr,
+                        const ValueCategories *categories = nullptr);
 };
 
 /// What a page other than 0 says (`, page N` in the allocation header): "2, not the first: …".

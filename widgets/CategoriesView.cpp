@@ -356,7 +356,7 @@ void CategoriesView::pickCategory(Category c)
     if (!m_report)
         return;
     const CategoryTotals &t = m_report->of(c);
-    highlight(t.largest, toQString(categoryTitle(c)));
+    highlight(t.members, toQString(categoryTitle(c)));
 }
 
 void CategoriesView::pickLever(int k)

@@ -163,15 +163,23 @@ private:
     const Dump &m_dump;
     ValueCategories m_out;
     std::vector<std::uint8_t> m_phase; ///< per instruction
+    std::vector<bool> m_moves;         ///< per instruction: movesData(its opcode)
     std::vector<bool> m_done;
     std::unordered_map<ShapeId, std::string> m_bareShape;
 
     void phases()
     {
         std::unordered_map<StringId, Phase> byOpName;
+        std::unordered_map<std::string_view, bool> moves;
         m_phase.assign(m_dump.instructions.size(), kNoPass);
+        m_moves.assign(m_dump.instructions.size(), false);
         for (std::size_t i = 0; i < m_dump.instructions.size(); ++i) {
             const Instruction &ins = m_dump.instructions[i];
+            const std::string_view op = m_dump.opcode(ins);
+            auto [known, added] = moves.try_emplace(op, false);
+            if (added)
+                known->second = movesData(op);
+            m_moves[i] = known->second;
             if (ins.opName == kNoString)
                 continue;
             auto [it, fresh] = byOpName.try_emplace(ins.opName, kNoPass);
@@ -248,8 +256,7 @@ private:
                 const std::uint32_t ins = m_dump.uses[u].instruction;
                 if (ins == kNone || ++seen > 256)
                     continue;
-                const std::string_view op = m_dump.opcode(m_dump.instructions[ins]);
-                if (depth < 3 && movesData(op) && phaseOf(ins) == kNoPass) {
+                if (depth < 3 && m_moves[ins] && phaseOf(ins) == kNoPass) {
                     const auto [b, e] = m_dump.valuesOf(ins);
                     for (const std::uint32_t *w = b; w != e; ++w)
                         todo.emplace_back(*w, depth + 1);
@@ -413,10 +420,12 @@ private:
         // Made from weights alone: a gather, copy, cast or slice of them.
         // A fusion of the backward pass or the update computes from weights (a gradient of a
         // constant, the new weights), where a data move of any pass only moves them.
-        const std::string_view op = m_dump.opcode(m_dump.instructions[v.instruction]);
-        const bool moves =
-            movesData(op) || (op == "fusion" && (phase == kForward || phase == kNoPass));
-        if (moves && op != "tuple" && rb != re) {
+        bool moves = false;
+        if (rb != re && (m_moves[v.instruction] || phase == kForward || phase == kNoPass)) {
+            const std::string_view op = m_dump.opcode(m_dump.instructions[v.instruction]);
+            moves = op != "tuple" && (m_moves[v.instruction] || op == "fusion");
+        }
+        if (moves) {
             bool weightsOnly = true;
             bool any = false;
             for (const std::uint32_t *r = rb; r != re && weightsOnly; ++r) {

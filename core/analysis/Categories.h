@@ -108,7 +108,10 @@ struct CategoryTotals
     std::int64_t peakBytes = 0;         ///< live at the peak step (the curve's counting)
     std::int64_t values = 0;            ///< how many values
     std::int64_t valueBytes = 0;        ///< their assigned bytes, summed
-    std::vector<std::uint32_t> largest; ///< all its values, largest assigned size first
+    std::vector<std::uint32_t> members; ///< all its values, in the dump's order
+    /// Its kLargest largest values (assigned size, then id), largest first.
+    std::vector<std::uint32_t> largest;
+    static constexpr std::size_t kLargest = 64;
     /// The reasons behind it, most bytes first, each with its values' count.
     std::vector<std::pair<CategoryReason, std::int64_t>> reasons;
 };
@@ -158,8 +161,18 @@ struct CategoryReport
 
     const CategoryTotals &of(Category c) const { return totals[static_cast<std::size_t>(c)]; }
 
+    struct Options
+    {
+        bool trees = true; ///< build categoryTree and pathTree (the window's treemap)
+        /// The values live at the peak step with their counted bytes (Breakdown::live and
+        /// Breakdown::countedBytes), when the caller has them; else found here.
+        const std::vector<std::uint32_t> *live = nullptr;
+        const std::vector<std::int64_t> *counted = nullptr;
+    };
     static CategoryReport of(const Dump &dump, const MemoryTimeline &timeline,
                              const ValueCategories &categories);
+    static CategoryReport of(const Dump &dump, const MemoryTimeline &timeline,
+                             const ValueCategories &categories, const Options &options);
 };
 
 } // namespace bufferscope

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace bufferscope {
 
@@ -370,7 +371,12 @@ private:
                 outputs.push_back(vi);
         }
         sortLargest(outputs);
-        std::vector<bool> taken(outputs.size(), false);
+        // Each output once, by its size and layout-free shape.
+        std::map<std::pair<std::int64_t, std::string>, std::vector<std::uint32_t>> bySize;
+        for (std::uint32_t o : outputs)
+            bySize[{m_dump.values[o].size,
+                    ShapeParser::withoutLayout(m_dump.shapeText(m_dump.values[o]))}]
+                .push_back(o);
         std::vector<std::uint32_t> params;
         std::int64_t saving = 0;
         for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
@@ -382,23 +388,25 @@ private:
                 m_dump.opcode(m_dump.instructions[p.instruction]) != "parameter" ||
                 a.color == MemoryAnalysis::kHostMemorySpace)
                 continue;
+            const auto found =
+                bySize.find({a.size, ShapeParser::withoutLayout(m_dump.shapeText(p))});
+            if (found == bySize.end())
+                continue;
             std::int64_t lastRead = -1;
             for (std::uint32_t u = p.firstUse; u < p.firstUse + p.useCount; ++u) {
                 const std::uint32_t ins = m_dump.uses[u].instruction;
                 if (ins != kNone)
                     lastRead = std::max(lastRead, m_dump.instructions[ins].step);
             }
-            const std::string bare = ShapeParser::withoutLayout(m_dump.shapeText(p));
-            for (std::size_t k = 0; k < outputs.size(); ++k) {
-                const Value &o = m_dump.values[outputs[k]];
-                if (taken[k] || o.size != a.size || o.start < lastRead ||
-                    ShapeParser::withoutLayout(m_dump.shapeText(o)) != bare)
-                    continue;
-                taken[k] = true;
-                params.push_back(vi);
-                saving += m_dump.allocations[o.allocation].size;
-                break;
-            }
+            std::vector<std::uint32_t> &free = found->second;
+            const auto o = std::find_if(free.begin(), free.end(), [&](std::uint32_t k) {
+                return m_dump.values[k].start >= lastRead;
+            });
+            if (o == free.end())
+                continue;
+            params.push_back(vi);
+            saving += m_dump.allocations[m_dump.values[*o].allocation].size;
+            free.erase(o);
         }
         if (params.empty())
             return;
@@ -440,6 +448,12 @@ std::string_view Lever::kindName(Kind kind)
 CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeline,
                                   const ValueCategories &cats)
 {
+    return of(dump, timeline, cats, Options{});
+}
+
+CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeline,
+                                  const ValueCategories &cats, const Options &options)
+{
     CategoryReport r;
     r.training = cats.training;
     r.update = cats.update;
@@ -453,16 +467,18 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
         CategoryTotals &t = r.totals[c];
         ++t.values;
         t.valueBytes += dump.values[vi].size;
-        t.largest.push_back(vi);
+        t.members.push_back(vi);
         ++reasons[c][static_cast<std::size_t>(cats.reason[vi])];
     }
     for (std::size_t c = 0; c < kCategoryCount; ++c) {
         CategoryTotals &t = r.totals[c];
-        std::sort(t.largest.begin(), t.largest.end(), [&dump](std::uint32_t a, std::uint32_t b) {
-            const Value &x = dump.values[a];
-            const Value &y = dump.values[b];
-            return x.size != y.size ? x.size > y.size : x.id < y.id;
-        });
+        t.largest.resize(std::min(t.members.size(), CategoryTotals::kLargest));
+        std::partial_sort_copy(t.members.begin(), t.members.end(), t.largest.begin(),
+                               t.largest.end(), [&dump](std::uint32_t a, std::uint32_t b) {
+                                   const Value &x = dump.values[a];
+                                   const Value &y = dump.values[b];
+                                   return x.size != y.size ? x.size > y.size : x.id < y.id;
+                               });
         for (std::size_t k = 0; k < reasons[c].size(); ++k)
             if (reasons[c][k] > 0)
                 t.reasons.emplace_back(static_cast<CategoryReason>(k), reasons[c][k]);
@@ -533,15 +549,24 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
         return r;
     r.peakStep = space->peak.step;
     r.peakBytes = space->peak.bytes;
-    const std::vector<std::uint32_t> live =
-        MemoryTimeline::valuesLiveAt(dump, r.peakStep, space->memorySpace);
-    const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
+    std::vector<std::uint32_t> ownLive;
+    std::vector<std::int64_t> ownCounted;
+    if (!options.live || !options.counted || options.live->size() != options.counted->size()) {
+        ownLive = MemoryTimeline::valuesLiveAt(dump, r.peakStep, space->memorySpace);
+        ownCounted = Breakdown::countedBytes(dump, ownLive);
+    }
+    const std::vector<std::uint32_t> &live =
+        ownLive.empty() && options.live ? *options.live : ownLive;
+    const std::vector<std::int64_t> &counted =
+        ownLive.empty() && options.counted ? *options.counted : ownCounted;
     for (std::size_t k = 0; k < live.size(); ++k)
         r.totals[static_cast<std::size_t>(cats.category[live[k]])].peakBytes += counted[k];
-    r.categoryTree = Breakdown::pathTree(dump, live, counted, [&cats](std::uint32_t v) {
-        return std::string(categoryTitle(cats.category[v]));
-    });
-    r.pathTree = Breakdown::pathTree(dump, live, counted, {});
+    if (options.trees) {
+        r.categoryTree = Breakdown::pathTree(dump, live, counted, [&cats](std::uint32_t v) {
+            return std::string(categoryTitle(cats.category[v]));
+        });
+        r.pathTree = Breakdown::pathTree(dump, live, counted, {});
+    }
     LeverFinder(dump, cats, *space, r).run();
     return r;
 }

@@ -561,7 +561,8 @@ Breakdown Breakdown::compute(const Dump &dump, std::int64_t step, std::int32_t m
     // By source with library patterns: the row of each stack, found once per innermost frame.
     std::unordered_map<std::uint32_t, std::string> userSourceOf;
     b.live = MemoryTimeline::valuesLiveAt(dump, step, memorySpace);
-    const std::vector<std::int64_t> counted = countedBytes(dump, b.live);
+    b.counted = countedBytes(dump, b.live);
+    const std::vector<std::int64_t> &counted = b.counted;
     for (std::size_t li = 0; li < b.live.size(); ++li) {
         const std::uint32_t vi = b.live[li];
         const Value &v = dump.values[vi];

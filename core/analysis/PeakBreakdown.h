@@ -75,6 +75,7 @@ struct Breakdown
     /// The values live at the step (MemoryTimeline::valuesLiveAt: largest first), for callers
     /// that need them too, so the dump is scanned once.
     std::vector<std::uint32_t> live;
+    std::vector<std::int64_t> counted; ///< what each of `live` adds (countedBytes)
     std::vector<BreakdownRow> byOpName;
     std::vector<BreakdownRow> bySource;
     std::vector<BreakdownRow> byOpType;

@@ -10,14 +10,15 @@ namespace bufferscope::report_detail {
 namespace {
 
 /// The first values of a list, by name and id.
-std::string someValues(const Dump &dump, const std::vector<std::uint32_t> &values, std::size_t most)
+std::string someValues(const Dump &dump, const std::vector<std::uint32_t> &values, std::size_t most,
+                       std::size_t total)
 {
     std::vector<std::uint32_t> first(
         values.begin(),
         values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size(), most)));
     std::string out = valueList(dump, first);
-    if (values.size() > most)
-        out += ", … " + std::to_string(values.size() - most) + " more";
+    if (total > most)
+        out += ", … " + std::to_string(total - most) + " more";
     return out;
 }
 
@@ -95,8 +96,8 @@ void categoriesText(const Dump &dump, const ReportFacts &facts,
                  padLeft(std::to_string(t.reasons[k].second), 7) + "  " +
                  std::string(ValueCategories::reasonText(t.reasons[k].first)));
         if (t.category != Category::Temporaries && t.category != Category::Other)
-            line("    " + pad("", 18) +
-                 "         largest: " + clip(someValues(dump, t.largest, 3), 110));
+            line("    " + pad("", 18) + "         largest: " +
+                 clip(someValues(dump, t.largest, 3, static_cast<std::size_t>(t.values)), 110));
     }
     if (r.packingBytes > 0)
         line("    " + pad(categoryName(Category::Other), 18) +
@@ -126,7 +127,7 @@ void categoriesText(const Dump &dump, const ReportFacts &facts,
              (l.flops >= 0 ? ", recompute " + std::to_string(l.flops) + " FLOPs" : std::string()));
         if (!l.values.empty())
             line("           " + count(l.values.size(), "value", "values") + ": " +
-                 clip(someValues(dump, l.values, 4), 110));
+                 clip(someValues(dump, l.values, 4, l.values.size()), 110));
         for (const std::string &part : wrap(l.text, 92))
             line("           " + part);
     }

@@ -77,6 +77,12 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
     RunSummary::Module m = RunSummary::of(
         *loaded.dump, MemoryAnalysis::of(*loaded.dump), livePeak, file,
         loaded.dump->module.empty() ? ModuleFiles::moduleName(file) : loaded.dump->module);
+    {
+        const ValueCategories categories = ValueCategories::of(*loaded.dump);
+        CategoryReport::Options o;
+        o.trees = false;
+        m.setCategories(CategoryReport::of(*loaded.dump, *loaded.timeline, categories, o));
+    }
     std::string from;
     std::vector<RunSummary::Parameter> beside = signatureBeside(file, &from);
     if (!from.empty()) {

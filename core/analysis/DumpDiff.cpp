@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace bufferscope {
 
@@ -159,6 +160,18 @@ DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &
     diff.peakStepBefore = sa ? sa->peak.step : -1;
     diff.peakAfter = sb ? sb->peak.bytes : 0;
     diff.peakStepAfter = sb ? sb->peak.step : -1;
+    for (const auto &[dump, timeline, side] : {std::tuple{&a, &ta, &diff.categoriesBefore},
+                                               std::tuple{&b, &tb, &diff.categoriesAfter}}) {
+        CategoryReport::Options o;
+        o.trees = false;
+        const CategoryReport r =
+            CategoryReport::of(*dump, *timeline, ValueCategories::of(*dump), o);
+        side->training = r.training;
+        for (std::size_t c = 0; c < kCategoryCount; ++c) {
+            side->held[c] = r.totals[c].heldBytes;
+            side->peak[c] = r.peakStep >= 0 ? r.totals[c].peakBytes : -1;
+        }
+    }
 
     const Stopwatch clock;
     diff.match = DumpMatch::compute(a, b, cancel, threads);

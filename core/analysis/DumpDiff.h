@@ -1,10 +1,12 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/DiffCauses.h"
 #include "analysis/DumpMatch.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -149,6 +151,16 @@ struct DumpDiff
     /// Why: the causes of the change of the peak and of what the device holds, each with its
     /// share of both (they add up to both changes).
     DiffCauses why;
+
+    /// What kind of memory each side holds (analysis/Categories), in Category order: held
+    /// while it runs, and live at its own peak (-1 without live ranges).
+    struct CategorySide
+    {
+        bool training = false;
+        std::array<std::int64_t, kCategoryCount> held{};
+        std::array<std::int64_t, kCategoryCount> peak{};
+    };
+    CategorySide categoriesBefore, categoriesAfter;
 
     std::int64_t totalDelta() const { return totalAfter - totalBefore; }
     std::int64_t peakDelta() const { return peakAfter - peakBefore; }

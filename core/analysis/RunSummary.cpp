@@ -94,6 +94,16 @@ std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view t
     return out;
 }
 
+void RunSummary::Module::setCategories(const CategoryReport &report)
+{
+    categorized = true;
+    training = report.training;
+    for (std::size_t c = 0; c < kCategoryCount; ++c) {
+        categoryHeld[c] = report.totals[c].heldBytes;
+        categoryPeak[c] = report.peakStep >= 0 ? report.totals[c].peakBytes : -1;
+    }
+}
+
 RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analysis,
                                   std::int64_t livePeak, std::string file, std::string name)
 {

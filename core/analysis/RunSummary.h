@@ -1,8 +1,10 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/MemoryAnalysis.h"
 #include "model/Dump.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,6 +58,14 @@ struct RunSummary
         /// size, offset and live range): two compiles with one fingerprint are the same.
         std::uint64_t fingerprint = 0;
         std::size_t valueCount = 0;
+        /// What kind of memory it holds (analysis/Categories): each category's held and peak
+        /// bytes, in Category order; `categorized` false when they were not worked out.
+        bool categorized = false;
+        bool training = false;
+        std::array<std::int64_t, kCategoryCount> categoryHeld{};
+        std::array<std::int64_t, kCategoryCount> categoryPeak{};
+        /// Fills the four fields above from a module's category report.
+        void setCategories(const CategoryReport &report);
     };
     struct Signature
     {

@@ -313,6 +313,41 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     deltas("Live at each peak, by allocation kind", d.byKind);
 
     line();
+    {
+        // What kind of memory changed (analysis/Categories), the largest change first.
+        const DumpDiff::CategorySide &ca = d.categoriesBefore;
+        const DumpDiff::CategorySide &cb = d.categoriesAfter;
+        std::vector<std::size_t> order;
+        for (std::size_t c = 0; c < kCategoryCount; ++c)
+            if (ca.held[c] != cb.held[c] || ca.peak[c] != cb.peak[c])
+                order.push_back(c);
+        const auto change = [&](std::size_t c) {
+            return std::max(std::abs(cb.held[c] - ca.held[c]),
+                            ca.peak[c] >= 0 && cb.peak[c] >= 0 ? std::abs(cb.peak[c] - ca.peak[c])
+                                                               : 0);
+        };
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return change(x) > change(y); });
+        line("By category (held while it runs; live at each peak)" +
+             std::string(order.empty() ? ": no change" : "") +
+             (ca.training != cb.training
+                  ? std::string(cb.training ? " — after is a training step, before is not"
+                                            : " — before is a training step, after is not")
+                  : std::string()));
+        for (const std::size_t c : order) {
+            std::string name(categoryName(static_cast<Category>(c)));
+            name.resize(std::max<std::size_t>(name.size(), 18), ' ');
+            std::string row = "  " + name + "held " + humanBytes(ca.held[c]) + " -> " +
+                              humanBytes(cb.held[c]) + " (" + signedBytes(cb.held[c] - ca.held[c]) +
+                              ")";
+            if (ca.peak[c] >= 0 && cb.peak[c] >= 0)
+                row += "   peak " + humanBytes(ca.peak[c]) + " -> " + humanBytes(cb.peak[c]) +
+                       " (" + signedBytes(cb.peak[c] - ca.peak[c]) + ")";
+            line(row);
+        }
+    }
+
+    line();
     line("Donations (parameters aliased with an output)" +
          std::string(d.donations.empty() ? ": no change" : ""));
     for (const DonationChange &c : d.donations)
@@ -478,6 +513,25 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
         writeTree(w, d.stackTree);
     else
         w.null();
+    w.key("categories").beginArray();
+    for (std::size_t c = 0; c < kCategoryCount; ++c) {
+        const DumpDiff::CategorySide &ca = d.categoriesBefore;
+        const DumpDiff::CategorySide &cb = d.categoriesAfter;
+        w.beginObject();
+        w.key("name").value(categoryName(static_cast<Category>(c)));
+        w.key("held_before").value(ca.held[c]);
+        w.key("held_after").value(cb.held[c]);
+        for (const auto &[key, bytes] :
+             {std::pair{"peak_before", ca.peak[c]}, std::pair{"peak_after", cb.peak[c]}}) {
+            w.key(key);
+            if (bytes >= 0)
+                w.value(bytes);
+            else
+                w.null();
+        }
+        w.endObject();
+    }
+    w.endArray();
     w.key("donations").beginArray();
     for (const DonationChange &c : d.donations) {
         w.beginObject();

@@ -54,6 +54,28 @@ std::vector<std::size_t> largestModules(const RunSummary &s, std::size_t top)
     return order;
 }
 
+/// "held by category: weights 1.00GiB, optimizer_state 2.00GiB, …": the largest compile's
+/// categories that hold something, the most first.
+std::string categoriesText(const Module &m)
+{
+    if (!m.categorized)
+        return {};
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < kCategoryCount; ++c)
+        if (m.categoryHeld[c] > 0)
+            order.push_back(c);
+    std::stable_sort(order.begin(), order.end(), [&m](std::size_t a, std::size_t b) {
+        return m.categoryHeld[a] > m.categoryHeld[b];
+    });
+    std::string out;
+    for (std::size_t c : order)
+        out += (out.empty() ? "" : ", ") + std::string(categoryName(static_cast<Category>(c))) +
+               " " + humanBytes(m.categoryHeld[c]);
+    return out.empty()
+               ? out
+               : (m.training ? "a training step; held by category: " : "held by category: ") + out;
+}
+
 std::size_t unreadable(const RunSummary &s)
 {
     return static_cast<std::size_t>(
@@ -86,6 +108,8 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
              padLeft(sizeOrDash(f.peakMax), 12));
         if (!f.why.empty())
             line("      " + f.why);
+        if (const std::string kinds = categoriesText(s.modules[f.largest]); !kinds.empty())
+            line("      " + kinds);
     }
     if (s.families.size() > top)
         line("  … " + std::to_string(s.families.size() - top) + " more (--top N)");
@@ -177,6 +201,28 @@ std::string RunSummaryReport::json(const RunSummary &s, const std::string &folde
         else
             w.null();
         w.key("largest_module").value(s.modules[f.largest].name);
+        {
+            // The largest compile's memory by category (analysis/Categories).
+            const Module &m = s.modules[f.largest];
+            w.key("categories");
+            if (m.categorized) {
+                w.beginArray();
+                for (std::size_t c = 0; c < kCategoryCount; ++c) {
+                    w.beginObject();
+                    w.key("name").value(categoryName(static_cast<Category>(c)));
+                    w.key("held_bytes").value(m.categoryHeld[c]);
+                    w.key("peak_bytes");
+                    if (m.categoryPeak[c] >= 0)
+                        w.value(m.categoryPeak[c]);
+                    else
+                        w.null();
+                    w.endObject();
+                }
+                w.endArray();
+            } else {
+                w.null();
+            }
+        }
         w.key("why").value(f.why);
         w.key("signatures").beginArray();
         for (const RunSummary::Signature &sig : f.signatures) {

@@ -31,6 +31,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+
 using namespace bufferscope;
 
 namespace {
@@ -253,6 +255,52 @@ private slots:
         // Largest saving first.
         for (std::size_t k = 1; k < a.report.levers.size(); ++k)
             QVERIFY(a.report.levers[k - 1].savingBytes >= a.report.levers[k].savingBytes);
+    }
+
+    // diff says which category changed: remat of layer 1 takes the activations off the peak
+    // (before: h1 h2 at step 19, 2A; after, at step 24: none of h2 (14-20) or a3 (15-17) is
+    // live); summary gives each function's largest compile by category (the parameters are
+    // the same in both: 3W weights, 6W + 4 optimizer state, A input).
+    void diffAndSummarySayIt()
+    {
+        const testutil::CliRun diff = testutil::runBufferscope(
+            {QStringLiteral("diff"), QStringLiteral("--json"), QString::fromStdString(m_step),
+             QString::fromStdString(m_remat)});
+        QCOMPARE(diff.code, 0);
+        QJsonObject activations;
+        for (const QJsonValue &c : QJsonDocument::fromJson(diff.out)
+                                       .object()
+                                       .value(QStringLiteral("categories"))
+                                       .toArray())
+            if (c[QStringLiteral("name")] == QStringLiteral("activations"))
+                activations = c.toObject();
+        QCOMPARE(activations.value(QStringLiteral("peak_before")).toInteger(), 2 * A);
+        QCOMPARE(activations.value(QStringLiteral("peak_after")).toInteger(), 0);
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("diff"), QString::fromStdString(m_step),
+                                      QString::fromStdString(m_remat)});
+        QVERIFY(text.out.contains("By category (held while it runs; live at each peak)"));
+        QVERIFY(text.out.contains("activations       held 1.00MiB -> 0B"));
+
+        const QString folder = QFileInfo(QString::fromStdString(m_step)).absolutePath();
+        const testutil::CliRun summary =
+            testutil::runBufferscope({QStringLiteral("summary"), QStringLiteral("--json"), folder});
+        QCOMPARE(summary.code, 0);
+        const QJsonArray families = QJsonDocument::fromJson(summary.out)
+                                        .object()
+                                        .value(QStringLiteral("families"))
+                                        .toArray();
+        QCOMPARE(families.size(), 1);
+        std::map<QString, qint64> held;
+        for (const QJsonValue &c : families.at(0)[QStringLiteral("categories")].toArray())
+            held[c[QStringLiteral("name")].toString()] =
+                c[QStringLiteral("held_bytes")].toInteger();
+        QCOMPARE(held[QStringLiteral("weights")], 3 * W);
+        QCOMPARE(held[QStringLiteral("optimizer_state")], 6 * W + 4);
+        QCOMPARE(held[QStringLiteral("inputs")], A);
+        const testutil::CliRun summaryText =
+            testutil::runBufferscope({QStringLiteral("summary"), folder});
+        QVERIFY(summaryText.out.contains("a training step; held by category: "));
     }
 
     // A module without a backward pass has arguments, outputs and temporaries only, and the

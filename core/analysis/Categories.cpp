@@ -219,7 +219,12 @@ private:
                 m_phase[i] = kRecompute;
             else if (m_phase[i] == kNoPass)
                 m_phase[i] = kUpdate;
-            m_out.update = m_out.update || m_phase[i] == kUpdate;
+            // An update reads the state: a parameter.
+            if (m_phase[i] == kUpdate && !m_out.update) {
+                const auto [b, e] = m_dump.usersOf(i);
+                for (const std::uint32_t *r = b; r != e && !m_out.update; ++r)
+                    m_out.update = isParameterValue(m_dump.values[*r]);
+            }
         }
     }
 

@@ -130,6 +130,7 @@ private slots:
     {
         const Analysed a = analyse(m_step);
         QVERIFY(a.categories.training);
+        QVERIFY(a.categories.update); // the Adam fusions read the parameters
         QCOMPARE(a.categories.firstBackwardStep, std::int64_t(17)); // g3
         const auto is = [&a](const char *name, Category c) {
             if (categoryOf(a, name) != c)
@@ -301,6 +302,49 @@ private slots:
         const testutil::CliRun summaryText =
             testutil::runBufferscope({QStringLiteral("summary"), folder});
         QVERIFY(summaryText.out.contains("a training step; held by category: "));
+    }
+
+    // The real forward and backward pass of ../shared/real/training (JAX + TransformerEngine
+    // on an AMD GPU, value_and_grad of an attention loss, no optimizer), by what XLA wrote in
+    // it: three differentiated arguments, qkv bf16[2,2048,3,16,128] (2·2048·3·16·128·2 =
+    // 50,331,648 bytes) and weights_o[0], weights_o[1] bf16[2048,6144] (25,165,824 bytes
+    // each), whose gradients of the same shapes are its outputs; the rngs and seqlens are read
+    // only. Nothing is donated, so donating the three would let XLA write the gradients over
+    // them: 96 MiB less held, exactly.
+    void realTrainingStep()
+    {
+        const QString path = QDir::cleanPath(QStringLiteral(
+            BUFFERSCOPE_SOURCE_DIR "/../shared/real/training/jit_loss_fn(17).hlo_proto.pb"));
+        if (!QFileInfo::exists(path))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        const Analysed a = analyse(path.toStdString());
+        QVERIFY(a.categories.training);
+        QVERIFY(!a.categories.update); // a loss and its gradients: no optimizer
+        for (const char *w : {"qkv.1", "weights_o_0_.1", "weights_o_1_.1"}) {
+            QCOMPARE(categoryOf(a, w), Category::Weights);
+            QCOMPARE(a.categories.reason[a.dump->findValue(w)], CategoryReason::WeightWithGradient);
+        }
+        for (const char *i : {"rngs_0_.1", "rngs_1_.1", "seqlens.1"})
+            QCOMPARE(categoryOf(a, i), Category::Inputs);
+        const std::int64_t qkv = 50331648;
+        const std::int64_t wo = 25165824;
+        QCOMPARE(a.report.of(Category::Weights).heldBytes, qkv + 2 * wo);
+        QCOMPARE(a.report.of(Category::Gradients).heldBytes, qkv + 2 * wo);
+        QCOMPARE(a.report.of(Category::Gradients).values, std::int64_t(3));
+        QCOMPARE(a.report.of(Category::OptimizerState).values, std::int64_t(0));
+        const Lever *donate = lever(a.report, Lever::Kind::Donate);
+        QVERIFY(donate);
+        QVERIFY(donate->exact);
+        QCOMPARE(donate->savingBytes, qkv + 2 * wo);
+        std::int64_t held = 0;
+        std::int64_t peak = 0;
+        for (const CategoryTotals &t : a.report.totals) {
+            held += t.heldBytes;
+            peak += t.peakBytes;
+        }
+        QCOMPARE(held, MemoryAnalysis::of(*a.dump).device.held());
+        QCOMPARE(peak, a.report.peakBytes);
     }
 
     // A module without a backward pass has arguments, outputs and temporaries only, and the

@@ -98,12 +98,12 @@ bool hasWord(const std::string &text, std::string_view word)
 bool categoryByName(std::string_view name, Category &category, CategoryReason &reason)
 {
     const std::string n = lower(name);
-    static constexpr std::string_view kOptimizer[] = {
-        "opt_state", "opt_states", "optimizer", "mu",      "nu",        "m",
-        "v",         "momentum",   "adam",      "exp_avg", "exp_avg_sq"};
-    static constexpr std::string_view kWeights[] = {"params", "param",  "mdl_vars", "weights",
-                                                    "weight", "kernel", "bias",     "embedding",
-                                                    "w",      "scale"};
+    // Words a pytree path is made of, never single letters: `psi_v_X` is a wave function and
+    // `W_q` an interaction in real dumps, not Adam's v and a weight.
+    static constexpr std::string_view kOptimizer[] = {"opt_state", "opt_states", "optimizer",
+                                                      "momentum",  "adam",       "exp_avg"};
+    static constexpr std::string_view kWeights[] = {"params", "mdl_vars",  "weights", "weight",
+                                                    "kernel", "embedding", "bias"};
     static constexpr std::string_view kInputs[] = {"batch",  "inputs",  "input_ids", "tokens",
                                                    "labels", "targets", "images"};
     // Optimizer first: its paths hold the parameter names too (`opt_state['mu']['kernel']`).

@@ -347,6 +347,42 @@ private slots:
         QCOMPARE(peak, a.report.peakBytes);
     }
 
+    // The real text dumps of ../shared/real: no backward pass in any, so arguments, outputs,
+    // temporaries and other only; names decide nothing from single letters (module_0037's
+    // parameters are named `psi_v_X` and `W_q`: a wave function and an interaction, not Adam's
+    // v and a weight); module_0161's donated 810 MiB parameter (allocation 0, both `parameter
+    // 2` and `maybe-live-out`, 849,346,560 bytes) is read by no forward pass or update and not
+    // named: other, undecided, never a guess.
+    void realTextDumps()
+    {
+        const QString real =
+            QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real"));
+        if (!QFileInfo::exists(real))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        int seen = 0;
+        for (const QFileInfo &f :
+             QDir(real).entryInfoList({QStringLiteral("*buffer-assignment.txt")})) {
+            const Analysed a = analyse(f.filePath().toStdString());
+            QVERIFY(!a.categories.training);
+            std::int64_t held = 0;
+            for (const CategoryTotals &t : a.report.totals)
+                held += t.heldBytes;
+            QCOMPARE(held, MemoryAnalysis::of(*a.dump).device.held());
+            for (Category c : {Category::Weights, Category::OptimizerState, Category::Gradients,
+                               Category::Activations})
+                QCOMPARE(a.report.of(c).values, std::int64_t(0));
+            if (f.fileName().startsWith(QStringLiteral("module_0161"))) {
+                const std::uint32_t p = a.dump->allocationValues[a.dump->allocations[0].firstValue];
+                QCOMPARE(a.categories.category[p], Category::Other);
+                QCOMPARE(a.categories.reason[p], CategoryReason::DonatedUnclear);
+                QCOMPARE(a.dump->allocations[0].size, std::int64_t(849346560));
+            }
+            ++seen;
+        }
+        QCOMPARE(seen, 4);
+    }
+
     // A module without a backward pass has arguments, outputs and temporaries only, and the
     // bundled samples add up to what the device holds.
     void samplesAddUp_data()

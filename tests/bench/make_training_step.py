@@ -25,8 +25,11 @@ Each value has its own offset in one temp allocation (no reuse), each parameter 
 output its own allocation, so every live range and every byte follows from HloLiveRange's
 rules by hand; the tests write those figures out.
 
+With --copy-weights each forward dot reads a copy of its weights made just before it (as a
+cast or an FSDP all-gather would be): gathered weights.
+
 Usage: make_training_step.py OUT.hlo.pb [--layers L] [--batch B] [--width D] [--remat K]
-       (needs protoc)
+       [--copy-weights]   (needs protoc)
 """
 import os
 import subprocess
@@ -45,6 +48,7 @@ def main():
     out_path = sys.argv[1]
     layers, batch, width = arg("--layers", 3), arg("--batch", 512), arg("--width", 256)
     remat = arg("--remat", 0)
+    copy_weights = "--copy-weights" in sys.argv
     fwd, bwd, upd = "jit(train_step)/jvp(model)/", "jit(train_step)/transpose(jvp(model))/", \
         "jit(train_step)/"
     ins = []  # dicts: name, op, dims (None: scalar s32, list: f32 dims), operands, op_name, ...
@@ -64,7 +68,10 @@ def main():
 
     h, a = {0: x}, {}
     for k in range(1, layers + 1):
-        a[k] = add(f"a{k}", "dot", A, [h[k - 1], w[k - 1]], fwd + "dot_general", dot=(1, 0))
+        weight = w[k - 1]
+        if copy_weights:
+            weight = add(f"wc{k}", "copy", W, [w[k - 1]], fwd + "copy")
+        a[k] = add(f"a{k}", "dot", A, [h[k - 1], weight], fwd + "dot_general", dot=(1, 0))
         if k < layers:
             h[k] = add(f"h{k}", "fusion", A, [a[k]], fwd + "tanh")
     loss = add("loss", "fusion", [], [a[layers]], fwd + "reduce_sum")

@@ -194,6 +194,27 @@ private slots:
         QCOMPARE(held, MemoryAnalysis::of(*a.dump).device.held());
     }
 
+    // With each forward dot reading a copy of its weights (--copy-weights: wc1..wc3, made just
+    // before their dots, as a cast or an FSDP all-gather is), the copies are gathered weights,
+    // W each, and the weights stay weights (the forward pass reads them through the copies).
+    // The copies are never live at the peak (three steps later, 22: the same bytes).
+    void gatheredWeights()
+    {
+        const Analysed a = analyse(make(QStringLiteral("module_0003.jit_train_step.hlo.pb"),
+                                        {QStringLiteral("--copy-weights")}));
+        for (const char *c : {"wc1", "wc2", "wc3"}) {
+            QCOMPARE(categoryOf(a, c), Category::GatheredWeights);
+            QCOMPARE(a.categories.reason[a.dump->findValue(c)],
+                     CategoryReason::GatheredFromWeights);
+        }
+        for (const char *w : {"w1", "w2", "w3"})
+            QCOMPARE(categoryOf(a, w), Category::Weights);
+        QCOMPARE(a.report.of(Category::GatheredWeights).valueBytes, 3 * W);
+        QCOMPARE(a.report.of(Category::GatheredWeights).peakBytes, std::int64_t(0));
+        QCOMPARE(a.report.peakStep, std::int64_t(22));
+        QCOMPARE(a.report.peakBytes, std::int64_t(5242888));
+    }
+
     // The remat lever on the step, against the same step with h1 recomputed by hand.
     void rematAgainstTheRematerializedStep()
     {

@@ -198,6 +198,11 @@ CategoriesView::CategoriesView(Workspace *workspace, QWidget *parent)
             m_drill.pop_back();
         showTree();
     });
+    // Another group picked anywhere, or the selection cleared (Esc): the lever's curve goes.
+    connect(m_selection, &Selection::highlightedGroupChanged, this, [this] {
+        if (!m_pickingLever)
+            m_workspace->showLever(-1);
+    });
     m_workspace->subscribe(this, tr("categories"),
                            [this](const LoadedDump &loaded) { setDump(loaded); });
 }
@@ -356,6 +361,7 @@ void CategoriesView::pickCategory(Category c)
     if (!m_report)
         return;
     const CategoryTotals &t = m_report->of(c);
+    m_workspace->showLever(-1);
     highlight(t.members, toQString(categoryTitle(c)));
 }
 
@@ -381,7 +387,10 @@ void CategoriesView::pickLever(int k)
         text += QStringLiteral("</ul>");
     }
     m_leverText->setHtml(text);
+    m_pickingLever = true;
     highlight(l.values, tr("%1 lever").arg(toQString(Lever::kindName(l.kind))));
+    m_pickingLever = false;
+    m_workspace->showLever(k); // its curve on Memory Usage
 }
 
 } // namespace bufferscope

@@ -62,6 +62,7 @@ private:
     QLabel *m_crumbs;
     Treemap *m_treemap;
     std::vector<const BreakdownNode *> m_drill;
+    bool m_pickingLever = false; ///< the group being picked is a lever's
 };
 
 } // namespace bufferscope

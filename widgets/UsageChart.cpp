@@ -98,7 +98,12 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     m_groupGraph->setName(tr("picked group"));
     m_groupGraph->setLineStyle(QCPGraph::lsStepLeft);
     m_groupGraph->removeFromLegend();
-    for (QCPGraph *g : {m_live, m_logicalGraph, m_groupGraph}) {
+    // A lever picked in Categories: the curve it would leave, dashed, in the legend with it.
+    m_leverGraph = p->addGraph();
+    m_leverGraph->setLineStyle(QCPGraph::lsStepLeft);
+    m_leverGraph->removeFromLegend();
+    connect(workspace, &Workspace::leverShown, this, &UsageChart::showLever);
+    for (QCPGraph *g : {m_live, m_logicalGraph, m_groupGraph, m_leverGraph}) {
         g->setAntialiased(false);
         g->setAntialiasedFill(false);
     }
@@ -229,6 +234,7 @@ void UsageChart::applyPalette()
     share.setAlpha(120);
     m_groupGraph->setPen(QPen(ChartPalette::picked(), 1));
     m_groupGraph->setBrush(share);
+    m_leverGraph->setPen(QPen(ChartPalette::peakMarker(), 1, Qt::DashLine));
     m_peak->setPen(QPen(ChartPalette::peakMarker(), 2));
     m_peak->setBrush(Qt::NoBrush);
     m_peakLabel->setColor(ChartPalette::peakMarker());
@@ -585,6 +591,30 @@ void UsageChart::showGroup(const QVector<int> &values)
             m_groupBytes = std::move(bytes);
             replotAll();
         });
+}
+
+void UsageChart::showLever(int lever, const std::vector<std::int64_t> &curve)
+{
+    m_leverGraph->data()->clear();
+    const LoadedDump &shown = workspace()->current();
+    const SpaceTimeline *primary = timeline() ? timeline()->primary() : nullptr;
+    // The lever's curve is of the primary memory space, and of the dump on show.
+    if (!curve.empty() && primary && primary->memorySpace == m_memorySpace && shown.byCategory &&
+        shown.dump == dumpPointer() && lever >= 0 &&
+        static_cast<std::size_t>(lever) < shown.byCategory->levers.size()) {
+        const Lever &l = shown.byCategory->levers[static_cast<std::size_t>(lever)];
+        QVector<QCPGraphData> points(static_cast<qsizetype>(curve.size() + 1));
+        for (std::size_t t = 0; t < curve.size(); ++t)
+            points[static_cast<qsizetype>(t)] = {static_cast<double>(t),
+                                                 static_cast<double>(curve[t])};
+        points.back() = {static_cast<double>(curve.size()), static_cast<double>(curve.back())};
+        m_leverGraph->data()->set(points, true);
+        m_leverGraph->setName(
+            tr("with the %1 lever: peak %2")
+                .arg(toQString(Lever::kindName(l.kind)), humanBytesText(l.newPeakBytes)));
+    }
+    refreshLegend();
+    replotAll();
 }
 
 QString UsageChart::stepSummary(qint64 step) const

@@ -88,6 +88,8 @@ protected:
     void showValue(int value) override;
     void showStep(qint64 step) override;
     void showGroup(const QVector<int> &values) override;
+    /// The live bytes with lever `lever` applied (Workspace::leverShown); empty: none.
+    void showLever(int lever, const std::vector<std::int64_t> &curve);
     void applyPalette() override;
     void plotClicked(const QPointF &pixel) override;
     CsvWork csvWork() const override;
@@ -147,6 +149,7 @@ private:
     QCPGraph *m_live = nullptr;
     QCPGraph *m_logicalGraph = nullptr;
     QCPGraph *m_groupGraph = nullptr;       ///< a picked group's share of the curve
+    QCPGraph *m_leverGraph = nullptr;       ///< the curve with a lever applied (Categories)
     std::vector<std::int64_t> m_groupBytes; ///< that share at each step (empty: none)
     QCPItemTracer *m_peak = nullptr;
     QCPItemText *m_peakLabel = nullptr;

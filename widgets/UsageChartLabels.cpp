@@ -144,8 +144,8 @@ void UsageChart::refreshLegend()
 {
     // One order whatever came and went: the curves, the levels, XLA's peak, the picked group,
     // then the selected value's marks.
-    for (QCPGraph *g :
-         {m_live, m_logicalGraph, m_heldKey, m_budgetKey, m_printedKey, m_stepKey, m_groupGraph})
+    for (QCPGraph *g : {m_live, m_logicalGraph, m_heldKey, m_budgetKey, m_printedKey, m_stepKey,
+                        m_groupGraph, m_leverGraph})
         g->removeFromLegend();
     m_marks->removeFromLegend();
     m_live->addToLegend();
@@ -160,6 +160,8 @@ void UsageChart::refreshLegend()
     m_stepKey->addToLegend();
     if (!m_groupGraph->data()->isEmpty())
         m_groupGraph->addToLegend();
+    if (!m_leverGraph->data()->isEmpty())
+        m_leverGraph->addToLegend();
     m_marks->addToLegend();
 }
 

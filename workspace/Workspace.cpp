@@ -26,6 +26,7 @@ Workspace::Workspace(QObject *parent)
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
       m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
+      m_leverLane(m_jobs->newLane("lever", JobRunner::Scope::Dump)),
 
       m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
              decltype(m_rows)::Jobs::Latest, this, [this] { Q_EMIT ganttRowsReady(); }),
@@ -85,6 +86,10 @@ void Workspace::show(LoadedDump loaded, Fill fill)
 {
     m_jobs->dumpChanged();
     LoadedDump old = std::exchange(m_current, std::move(loaded));
+    if (m_lever >= 0) {
+        m_lever = -1;
+        Q_EMIT leverShown(-1, {});
+    }
     m_current.categorize(); // the load job's are kept; other callers' are computed here
     std::shared_ptr<const GanttRows> rows = m_rows.drop();
     std::shared_ptr<const MemoryMapLayout> layout = m_layout.drop();
@@ -591,6 +596,32 @@ Workspace::breakdown(const std::shared_ptr<const Dump> &dump,
     if (!isCurrent(dump))
         return compute(nullptr);
     return m_breakdown.get({step, space}, now || !buildsInBackground(*dump), compute);
+}
+
+void Workspace::showLever(int lever)
+{
+    m_jobs->cancel(m_leverLane);
+    const LoadedDump &shown = m_current;
+    if (lever < 0 || !shown.dump || !shown.timeline || !shown.categories || !shown.byCategory ||
+        static_cast<std::size_t>(lever) >= shown.byCategory->levers.size()) {
+        if (m_lever >= 0) {
+            m_lever = -1;
+            Q_EMIT leverShown(-1, {});
+        }
+        return;
+    }
+    m_lever = lever;
+    const Lever::Kind kind = shown.byCategory->levers[static_cast<std::size_t>(lever)].kind;
+    m_jobs->run(
+        m_leverLane, this,
+        [dump = shown.dump, timeline = shown.timeline, categories = shown.categories,
+         kind](const JobControl &) {
+            return CategoryReport::leverCurve(*dump, *timeline, *categories, kind);
+        },
+        [this, lever, dump = shown.dump](std::vector<std::int64_t> curve) {
+            if (m_lever == lever && m_current.dump == dump)
+                Q_EMIT leverShown(lever, curve);
+        });
 }
 
 bool Workspace::isComputingBreakdown() const

@@ -226,6 +226,11 @@ public:
     /// The uses, positions, producers and consumers of `value` (kept for the last value asked
     /// for, which every view asks for in turn after a click).
     std::shared_ptr<const ValueFlow> flow(const std::shared_ptr<const Dump> &dump, int value);
+    /// Shows lever `lever` of the dump on show (CategoryReport::levers) as a curve: the live
+    /// bytes with it applied (CategoryReport::leverCurve), worked out on a job and handed over
+    /// by leverShown; -1 takes it away. Another dump takes it away too.
+    void showLever(int lever);
+    int shownLever() const { return m_lever; }
 
     // --- Selection rules --------------------------------------------------------------------
 
@@ -270,6 +275,8 @@ Q_SIGNALS:
     void breakdownReady();
     void memorySpaceChanged(int memorySpace);
     void libraryPatternsChanged();
+    /// The lever showLever asked for, and its curve (empty: none shown).
+    void leverShown(int lever, const std::vector<std::int64_t> &curve);
 
 private:
     /// The selection rule: the step that goes with choosing `value` at `step`.
@@ -286,6 +293,8 @@ private:
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
     JobRunner::Lane m_compareLane;
+    JobRunner::Lane m_leverLane;
+    int m_lever = -1;
     /// A lane per requester of every request a window makes — weighOomModules (per
     /// out-of-memory window), open (the window's opening, each out-of-memory window's
     /// folder), measureModules (per Device Fit), summarizeRun and compareRuns (per run

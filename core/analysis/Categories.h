@@ -173,6 +173,12 @@ struct CategoryReport
                              const ValueCategories &categories);
     static CategoryReport of(const Dump &dump, const MemoryTimeline &timeline,
                              const ValueCategories &categories, const Options &options);
+    /// The live-bytes curve of the primary memory space with lever `kind` applied, as the
+    /// lever's saving was found (empty for Donate, whose saving is of what is held, and without
+    /// live ranges). O(values + steps).
+    static std::vector<std::int64_t> leverCurve(const Dump &dump, const MemoryTimeline &timeline,
+                                                const ValueCategories &categories,
+                                                Lever::Kind kind);
 };
 
 } // namespace bufferscope

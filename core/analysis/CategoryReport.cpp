@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace bufferscope {
 
@@ -33,6 +34,17 @@ public:
             return;
         m_diff[static_cast<std::size_t>(from)] += bytes;
         m_diff[static_cast<std::size_t>(to + 1)] -= bytes;
+    }
+    /// The curve with the removals taken out (never below 0).
+    std::vector<std::int64_t> curve() const
+    {
+        std::vector<std::int64_t> out(m_curve.size());
+        std::int64_t removed = 0;
+        for (std::size_t t = 0; t < m_curve.size(); ++t) {
+            removed += m_diff[t];
+            out[t] = std::max<std::int64_t>(0, m_curve[t] - removed);
+        }
+        return out;
     }
     std::int64_t peak() const
     {
@@ -167,6 +179,18 @@ private:
     const SpaceTimeline &m_space;
     CategoryReport &m_report;
 
+public:
+    /// Asked for one lever's curve (leverCurve): kept here as its sweep is done.
+    std::optional<Lever::Kind> want;
+    std::vector<std::int64_t> curve;
+
+private:
+    void keep(Lever::Kind kind, const Sweep &sweep)
+    {
+        if (want && *want == kind)
+            curve = sweep.curve();
+    }
+
     bool inSpace(const Value &v) const
     {
         return v.color == m_space.memorySpace && v.hasLiveRange();
@@ -248,6 +272,7 @@ private:
             Lever r;
             r.kind = Lever::Kind::Remat;
             r.newPeakBytes = remat.peak();
+            keep(Lever::Kind::Remat, remat);
             r.savingBytes = peak - r.newPeakBytes;
             sortLargest(rematValues);
             r.values = rematValues;
@@ -278,6 +303,7 @@ private:
         Lever o;
         o.kind = Lever::Kind::Offload;
         o.newPeakBytes = offload.peak();
+        keep(Lever::Kind::Offload, offload);
         o.savingBytes = peak - o.newPeakBytes;
         sortLargest(offloadValues);
         o.values = std::move(offloadValues);
@@ -327,6 +353,7 @@ private:
             Lever d;
             d.kind = Lever::Kind::Dtype;
             d.newPeakBytes = dtype.peak();
+            keep(Lever::Kind::Dtype, dtype);
             d.savingBytes = peak - d.newPeakBytes;
             sortLargest(dtypeValues);
             d.values = std::move(dtypeValues);
@@ -341,6 +368,7 @@ private:
             Lever s;
             s.kind = Lever::Kind::Shard;
             s.newPeakBytes = shard.peak();
+            keep(Lever::Kind::Shard, shard);
             s.savingBytes = peak - s.newPeakBytes;
             sortLargest(shardValues);
             s.values = std::move(shardValues);
@@ -569,6 +597,27 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
     }
     LeverFinder(dump, cats, *space, r).run();
     return r;
+}
+
+} // namespace bufferscope
+
+namespace bufferscope {
+
+std::vector<std::int64_t> CategoryReport::leverCurve(const Dump &dump,
+                                                     const MemoryTimeline &timeline,
+                                                     const ValueCategories &categories,
+                                                     Lever::Kind kind)
+{
+    const SpaceTimeline *space = timeline.primary();
+    if (!space || !dump.hasLiveRanges() || space->peak.step < 0 || kind == Lever::Kind::Donate)
+        return {};
+    CategoryReport r;
+    r.peakStep = space->peak.step;
+    r.peakBytes = space->peak.bytes;
+    LeverFinder finder(dump, categories, *space, r);
+    finder.want = kind;
+    finder.run();
+    return std::move(finder.curve);
 }
 
 } // namespace bufferscope

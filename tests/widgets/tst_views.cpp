@@ -608,12 +608,22 @@ private Q_SLOTS:
         QCOMPARE(view.levers()->topLevelItem(0)->text(0), QStringLiteral("offload"));
         QTreeWidgetItem *remat = view.levers()->topLevelItem(3);
         QCOMPARE(remat->text(0), QStringLiteral("remat"));
+        QSignalSpy curves(&workspace, &Workspace::leverShown);
         view.levers()->setCurrentItem(remat);
+        // Its curve for Memory Usage, worked out on a job: the peak without h1 between its
+        // reads, 4,980,744 bytes (tst_categories), and at step 19 5,242,888 − h1's 524,288.
+        QVERIFY(curves.wait(10000));
+        const auto curve = curves.last().at(1).value<std::vector<std::int64_t>>();
+        QCOMPARE(*std::max_element(curve.begin(), curve.end()), std::int64_t(4980744));
+        QCOMPARE(curve.at(19), std::int64_t(5242888 - 524288));
         const QVector<int> group = workspace.selection()->highlightedGroup();
         QCOMPARE(group, QVector<int>{static_cast<int>(loaded.dump->findValue("h1"))});
         QVERIFY(view.leverText()->toPlainText().contains(QStringLiteral("h1")));
         view.categories()->setCurrentItem(activations);
         QCOMPARE(workspace.selection()->highlightedGroup().size(), 3);
+        // A category picked: the lever's curve goes.
+        QCOMPARE(workspace.shownLever(), -1);
+        QVERIFY(curves.last().at(1).value<std::vector<std::int64_t>>().empty());
         // The treemap at the peak: categories first, then JAX paths.
         QVERIFY(view.treemap()->node());
         QStringList labels;

@@ -618,7 +618,7 @@ void Workspace::showLever(int lever)
          kind](const JobControl &) {
             return CategoryReport::leverCurve(*dump, *timeline, *categories, kind);
         },
-        [this, lever, dump = shown.dump](std::vector<std::int64_t> curve) {
+        [this, lever, dump = shown.dump](const std::vector<std::int64_t> &curve) {
             if (m_lever == lever && m_current.dump == dump)
                 Q_EMIT leverShown(lever, curve);
         });

@@ -185,10 +185,22 @@ public:
     std::vector<std::int64_t> curve;
 
 private:
-    void keep(Lever::Kind kind, const Sweep &sweep)
+    /// A lever from the sweep that applies it: its new peak and saving, its values at the peak
+    /// (largest first) and its text; and its curve when leverCurve asked for it.
+    void add(Lever::Kind kind, const Sweep &sweep, std::vector<std::uint32_t> values,
+             std::string text, std::int64_t flops = -1)
     {
         if (want && *want == kind)
             curve = sweep.curve();
+        Lever l;
+        l.kind = kind;
+        l.newPeakBytes = sweep.peak();
+        l.savingBytes = m_report.peakBytes - l.newPeakBytes;
+        sortLargest(values);
+        l.values = std::move(values);
+        l.flops = flops;
+        l.text = std::move(text);
+        m_report.levers.push_back(std::move(l));
     }
 
     bool inSpace(const Value &v) const
@@ -267,53 +279,38 @@ private:
         }
         if (activations == 0 && offloadValues.empty())
             return;
-        const std::int64_t peak = m_report.peakBytes;
         if (activations > 0) {
-            Lever r;
-            r.kind = Lever::Kind::Remat;
-            r.newPeakBytes = remat.peak();
-            keep(Lever::Kind::Remat, remat);
-            r.savingBytes = peak - r.newPeakBytes;
             sortLargest(rematValues);
-            r.values = rematValues;
             std::int64_t flops = 0;
             std::size_t known = 0;
             std::size_t unknown = 0;
             for (std::size_t k = 0; k < rematValues.size() && k < 256; ++k)
                 flops += recomputeFlops(m_dump, m_cats, rematValues[k], known, unknown);
-            r.flops = known > 0 ? flops : -1;
-            r.text = "Recompute in the backward pass the " +
-                     count(rematValues.size(), "activation", "activations") +
-                     " saved across the peak (jax.checkpoint / a remat policy). Method: each "
-                     "activation the forward pass defines and the backward pass reads leaves "
-                     "the live-bytes curve from its last forward read to its first backward "
-                     "read, and the same sweep finds the new peak. An estimate: the recomputed "
-                     "value is counted from its first backward read, and what recomputing it "
-                     "reads is assumed live anyway.";
+            std::string text =
+                "Recompute in the backward pass the " +
+                count(rematValues.size(), "activation", "activations") +
+                " saved across the peak (jax.checkpoint / a remat policy). Method: each "
+                "activation the forward pass defines and the backward pass reads leaves the "
+                "live-bytes curve from its last forward read to its first backward read, and the "
+                "same sweep finds the new peak. An estimate: the recomputed value is counted from "
+                "its first backward read, and what recomputing it reads is assumed live anyway.";
             if (known > 0)
-                r.text += " Recomputing them runs again their instructions and the forward "
-                          "temporaries they read: " +
-                          count(known, "dot", "dots") + " of " + std::to_string(flops) +
-                          " FLOPs (2 × output × contracted elements), "
-                          "and " +
-                          count(unknown, "other instruction", "other instructions") +
-                          " whose cost the dump does not show.";
-            m_report.levers.push_back(std::move(r));
+                text += " Recomputing them runs again their instructions and the forward "
+                        "temporaries they read: " +
+                        count(known, "dot", "dots") + " of " + std::to_string(flops) +
+                        " FLOPs (2 × output × contracted elements), and " +
+                        count(unknown, "other instruction", "other instructions") +
+                        " whose cost the dump does not show.";
+            add(Lever::Kind::Remat, remat, std::move(rematValues), std::move(text),
+                known > 0 ? flops : -1);
         }
-        Lever o;
-        o.kind = Lever::Kind::Offload;
-        o.newPeakBytes = offload.peak();
-        keep(Lever::Kind::Offload, offload);
-        o.savingBytes = peak - o.newPeakBytes;
-        sortLargest(offloadValues);
-        o.values = std::move(offloadValues);
-        o.text = "Keep in host memory (memory space S(5)) the activations between their forward "
-                 "and backward reads, and the optimizer state until the update reads it "
-                 "(a save-and-offload remat policy, optimizer state offload). Method: the same "
-                 "intervals leave the curve as for remat, and the optimizer state's from the "
-                 "start to its first read. An estimate: the copies to and from the host and "
-                 "their buffers are not counted; the cost is moving the bytes twice, not FLOPs.";
-        m_report.levers.push_back(std::move(o));
+        add(Lever::Kind::Offload, offload, std::move(offloadValues),
+            "Keep in host memory (memory space S(5)) the activations between their forward and "
+            "backward reads, and the optimizer state until the update reads it (a "
+            "save-and-offload remat policy, optimizer state offload). Method: the same "
+            "intervals leave the curve as for remat, and the optimizer state's from the start "
+            "to its first read. An estimate: the copies to and from the host and their buffers "
+            "are not counted; the cost is moving the bytes twice, not FLOPs.");
     }
 
     /// Dtype: f32 weights, gathered weights, activations and gradients held in bf16. Shard:
@@ -348,37 +345,20 @@ private:
                     shardValues.push_back(vi);
             }
         }
-        const std::int64_t peak = m_report.peakBytes;
-        if (anyDtype) {
-            Lever d;
-            d.kind = Lever::Kind::Dtype;
-            d.newPeakBytes = dtype.peak();
-            keep(Lever::Kind::Dtype, dtype);
-            d.savingBytes = peak - d.newPeakBytes;
-            sortLargest(dtypeValues);
-            d.values = std::move(dtypeValues);
-            d.text = "Hold the f32 weights, gathered weights, activations and gradients in bf16 "
-                     "(a mixed-precision policy; the optimizer state stays f32). Method: each "
-                     "such value's bytes are halved over its whole live range and the same "
-                     "sweep finds the new peak. An estimate: XLA may keep f32 copies for "
-                     "accumulation, and the converts add values of their own.";
-            m_report.levers.push_back(std::move(d));
-        }
-        if (anyShard) {
-            Lever s;
-            s.kind = Lever::Kind::Shard;
-            s.newPeakBytes = shard.peak();
-            keep(Lever::Kind::Shard, shard);
-            s.savingBytes = peak - s.newPeakBytes;
-            sortLargest(shardValues);
-            s.values = std::move(shardValues);
-            s.text = "Shard the weights and the optimizer state over twice the devices (a "
-                     "larger fsdp or data axis of the mesh). Method: each such value's bytes "
-                     "are halved over its whole live range and the same sweep finds the new "
-                     "peak. An estimate: it assumes they split evenly and that the gathered "
-                     "weights and collectives' buffers do not grow.";
-            m_report.levers.push_back(std::move(s));
-        }
+        if (anyDtype)
+            add(Lever::Kind::Dtype, dtype, std::move(dtypeValues),
+                "Hold the f32 weights, gathered weights, activations and gradients in bf16 (a "
+                "mixed-precision policy; the optimizer state stays f32). Method: each such "
+                "value's bytes are halved over its whole live range and the same sweep finds the "
+                "new peak. An estimate: XLA may keep f32 copies for accumulation, and the "
+                "converts add values of their own.");
+        if (anyShard)
+            add(Lever::Kind::Shard, shard, std::move(shardValues),
+                "Shard the weights and the optimizer state over twice the devices (a larger "
+                "fsdp or data axis of the mesh). Method: each such value's bytes are halved over "
+                "its whole live range and the same sweep finds the new peak. An estimate: it "
+                "assumes they split evenly and that the gathered weights and collectives' "
+                "buffers do not grow.");
     }
 
     /// Donate: a parameter neither donated nor read after a returned value of its shape and

@@ -303,32 +303,31 @@ private:
         // What the module returns: which parameters a returned value of their shape is
         // computed from (updated without donation), and which parameters have a gradient of
         // their shape returned.
-        std::unordered_map<std::string, std::vector<std::uint32_t>> paramsByShape;
+        // The parameters' shapes, each with whether a gradient of it is returned.
+        std::unordered_map<std::string, bool> paramShapes;
         std::vector<std::uint32_t> params;
         for (std::uint32_t v = 0; v < m_dump.values.size(); ++v)
             if (isParameterValue(m_dump.values[v])) {
                 params.push_back(v);
-                paramsByShape[bareShape(m_dump.values[v])].push_back(v);
+                paramShapes.try_emplace(bareShape(m_dump.values[v]), false);
             }
         std::vector<bool> updated(m_dump.values.size(), false);
-        std::vector<bool> gradient(m_dump.values.size(), false);
         for (std::uint32_t v = 0; v < m_dump.values.size(); ++v) {
             const Value &value = m_dump.values[v];
             const Allocation *a = allocationOf(value);
             if (!liveOut(value) || a->isParameter || value.instruction == kNone)
                 continue;
-            const auto found = paramsByShape.find(bareShape(value));
-            if (found == paramsByShape.end())
+            const auto found = paramShapes.find(bareShape(value));
+            if (found == paramShapes.end())
                 continue;
             if (m_phase[value.instruction] == kBackward) {
-                for (std::uint32_t p : found->second)
-                    gradient[p] = true;
+                found->second = true;
                 continue;
             }
             const auto [b, e] = m_dump.usersOf(value.instruction);
             for (const std::uint32_t *r = b; r != e; ++r)
-                if (std::find(found->second.begin(), found->second.end(), *r) !=
-                    found->second.end())
+                if (isParameterValue(m_dump.values[*r]) &&
+                    bareShape(m_dump.values[*r]) == found->first)
                     updated[*r] = true;
         }
         for (std::uint32_t p : params) {
@@ -362,7 +361,7 @@ private:
                 set(p, Category::Weights, CategoryReason::UpdatedReadForward);
             else if (updated[p] && m_out.training && (read & kUpdate))
                 set(p, Category::OptimizerState, CategoryReason::UpdatedReadByUpdate);
-            else if (gradient[p] && (read & kForward))
+            else if (paramShapes[bareShape(v)] && (read & kForward))
                 set(p, Category::Weights, CategoryReason::WeightWithGradient);
             else if (hasName)
                 set(p, named, namedWhy);
@@ -371,16 +370,26 @@ private:
         }
     }
 
-    /// The donated parameter value of a parameter allocation, kNone when there is none.
-    std::uint32_t parameterOf(const Allocation &a) const
+    /// The parameter value of a parameter allocation, kNone when there is none: looked up once
+    /// per allocation (an allocation may hold many values, each asking).
+    std::uint32_t parameterOf(const Allocation &a)
     {
-        for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+        const auto at = static_cast<std::size_t>(&a - m_dump.allocations.data());
+        if (m_parameterOf.empty())
+            m_parameterOf.assign(m_dump.allocations.size(), kUnknown);
+        if (m_parameterOf[at] != kUnknown)
+            return m_parameterOf[at];
+        std::uint32_t found = kNone;
+        for (std::uint32_t k = 0; k < a.valueCount && found == kNone; ++k) {
             const std::uint32_t v = m_dump.allocationValues[a.firstValue + k];
             if (isParameterValue(m_dump.values[v]))
-                return v;
+                found = v;
         }
-        return kNone;
+        m_parameterOf[at] = found;
+        return found;
     }
+    static constexpr std::uint32_t kUnknown = kNone - 1;
+    std::vector<std::uint32_t> m_parameterOf; ///< per allocation, kUnknown until looked up
 
     void decide(std::uint32_t vi)
     {

@@ -412,11 +412,15 @@ private:
                 if (ins != kNone)
                     lastRead = std::max(lastRead, m_dump.instructions[ins].step);
             }
+            // The first outputs of its shape only: a hostile dump of many equal shapes none of
+            // which fits must not make this quadratic.
             std::vector<std::uint32_t> &free = found->second;
-            const auto o = std::find_if(free.begin(), free.end(), [&](std::uint32_t k) {
+            const auto last =
+                free.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(free.size(), 64));
+            const auto o = std::find_if(free.begin(), last, [&](std::uint32_t k) {
                 return m_dump.values[k].start >= lastRead;
             });
-            if (o == free.end())
+            if (o == last)
                 continue;
             params.push_back(vi);
             saving += m_dump.allocations[m_dump.values[*o].allocation].size;

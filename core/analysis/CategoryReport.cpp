@@ -15,6 +15,16 @@ namespace {
 
 constexpr std::int64_t kNoStep = std::numeric_limits<std::int64_t>::max();
 
+/// Largest assigned size first, then by id: the order every value list here is in.
+auto largestFirst(const Dump &dump)
+{
+    return [&dump](std::uint32_t a, std::uint32_t b) {
+        const Value &x = dump.values[a];
+        const Value &y = dump.values[b];
+        return x.size != y.size ? x.size > y.size : x.id < y.id;
+    };
+}
+
 /// The live-bytes curve with parts of some values taken out, by the curve's own steps: each
 /// removal takes `bytes` off every step of [from, to]. Values written in place share bytes at
 /// the step one hands over to the next, where the curve counts them once and two removals
@@ -210,11 +220,7 @@ private:
     Category categoryOf(std::uint32_t v) const { return m_cats.category[v]; }
     void sortLargest(std::vector<std::uint32_t> &values) const
     {
-        std::sort(values.begin(), values.end(), [this](std::uint32_t a, std::uint32_t b) {
-            const Value &x = m_dump.values[a];
-            const Value &y = m_dump.values[b];
-            return x.size != y.size ? x.size > y.size : x.id < y.id;
-        });
+        std::sort(values.begin(), values.end(), largestFirst(m_dump));
     }
 
     /// The steps of a value's reads: the last in the forward pass and the first after it.
@@ -492,11 +498,7 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
         CategoryTotals &t = r.totals[c];
         t.largest.resize(std::min(t.members.size(), CategoryTotals::kLargest));
         std::partial_sort_copy(t.members.begin(), t.members.end(), t.largest.begin(),
-                               t.largest.end(), [&dump](std::uint32_t a, std::uint32_t b) {
-                                   const Value &x = dump.values[a];
-                                   const Value &y = dump.values[b];
-                                   return x.size != y.size ? x.size > y.size : x.id < y.id;
-                               });
+                               t.largest.end(), largestFirst(dump));
         for (std::size_t k = 0; k < reasons[c].size(); ++k)
             if (reasons[c][k] > 0)
                 t.reasons.emplace_back(static_cast<CategoryReason>(k), reasons[c][k]);
@@ -529,11 +531,7 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
                 if (dump.values[v].liveAt(step))
                     live.push_back(v);
             }
-            std::sort(live.begin(), live.end(), [&dump](std::uint32_t x, std::uint32_t y) {
-                const Value &p = dump.values[x];
-                const Value &q = dump.values[y];
-                return p.size != q.size ? p.size > q.size : p.id < q.id;
-            });
+            std::sort(live.begin(), live.end(), largestFirst(dump));
             const std::vector<std::int64_t> counted = Breakdown::countedBytes(dump, live);
             std::int64_t used = 0;
             for (std::size_t k = 0; k < live.size(); ++k) {

@@ -340,7 +340,7 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
             std::string row = "  " + name + "held " + humanBytes(ca.held[c]) + " -> " +
                               humanBytes(cb.held[c]) + " (" + signedBytes(cb.held[c] - ca.held[c]) +
                               ")";
-            if (ca.peak[c] >= 0 && cb.peak[c] >= 0)
+            if (ca.peak[c] >= 0 && cb.peak[c] >= 0 && ca.peak[c] != cb.peak[c])
                 row += "   peak " + humanBytes(ca.peak[c]) + " -> " + humanBytes(cb.peak[c]) +
                        " (" + signedBytes(cb.peak[c] - ca.peak[c]) + ")";
             line(row);

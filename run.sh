@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Install what is missing, build BufferScope (Release, Ninja) and open it on FILE|DIR... or, with
-# no argument, on the bundled sample dump. Without a display it prints the report instead.
+# Install what is missing, build the BufferScope application alone (Release, Ninja: no tests,
+# no benchmarks) and open it on FILE|DIR... or, with no argument, on the bundled sample dump.
+# Without a display it prints the report instead.
 set -euo pipefail
 BS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=packaging/bootstrap.sh
 . "$BS_ROOT/packaging/bootstrap.sh"
 
 bs_install_packages
-bs_build release
+bs_build release bufferscope
 app="$BS_ROOT/build/release/app/bufferscope"
 
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then

@@ -18,7 +18,7 @@ bool isDigit(char c)
 }
 
 /// `Arg_1.2` → `Arg_1`, `p5.18.0` → `p5`: XLA's uniquifying suffixes dropped.
-std::string baseName(std::string_view name)
+std::string withoutNumbers(std::string_view name)
 {
     if (!name.empty() && name.front() == '%')
         name.remove_prefix(1);
@@ -84,7 +84,7 @@ std::vector<RunSummary::Parameter> RunSummary::entrySignature(std::string_view t
                     item.remove_prefix(close + 2);
             const std::size_t colon = item.find(':');
             if (colon != std::string_view::npos && out.size() < 100000)
-                out.push_back({baseName(item.substr(0, colon)),
+                out.push_back({withoutNumbers(item.substr(0, colon)),
                                ShapeParser::withoutLayout(item.substr(colon + 1))});
             start = i + 1;
             if (c == ')')
@@ -134,7 +134,8 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
         if (parameter.name.empty() && a.valueCount > 0) {
             const Value &v = dump.values[dump.allocationValues[a.firstValue]];
             if (v.instruction != kNone)
-                parameter.name = baseName(dump.strings.view(dump.instructions[v.instruction].name));
+                parameter.name =
+                    withoutNumbers(dump.strings.view(dump.instructions[v.instruction].name));
         }
     }
     for (auto &[number, entry] : byNumber) {

@@ -11,12 +11,6 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-std::string_view baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 /// Every kind of module file. XLA writes `<stem>-<suffix>` (a '.' in renamed copies) and, with
 /// --xla_dump_hlo_as_proto, `<stem>.hlo.pb`; tools keep that compressed; XProf writes each
 /// module of a profile beside its capture as `<module>(<program id>).hlo_proto.pb`, the same

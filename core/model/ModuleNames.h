@@ -44,6 +44,12 @@ struct ModuleNames
     static std::string dialogPatterns();
     /// The stem shared by a module's files, or empty if `fileName` has no dump suffix.
     static std::string stemOf(std::string_view fileName);
+    /// `/a/b/module_0001.x-buffer-assignment.txt` → `module_0001.x-buffer-assignment.txt`.
+    static std::string_view baseName(std::string_view path)
+    {
+        const auto slash = path.rfind('/');
+        return slash == std::string_view::npos ? path : path.substr(slash + 1);
+    }
     /// Whether `fileName` (a name, not a path) is one of a module's dump files.
     static bool isDumpName(std::string_view fileName) { return !stemOf(fileName).empty(); }
     /// The module name of a file: its stem, else the file name without its extension.

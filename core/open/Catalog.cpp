@@ -25,12 +25,6 @@ namespace {
 
 constexpr std::string_view kCapture = ".xplane.pb";
 
-std::string_view baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 bool isRegularFile(const std::string &path)
 {
     std::error_code ec;
@@ -415,7 +409,7 @@ ModuleRef Catalog::refOf(const std::string &path)
         ref = captureRef(path, -1);
         return ref;
     }
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     if (const ModuleFileKind *kind = ModuleNames::kindOf(name)) {
         switch (kind->format) {
         case ModuleFileFormat::DumpText:
@@ -479,7 +473,7 @@ FileKind Catalog::kindOf(const std::string &path)
     const ModuleRef ref = refOf(path);
     if (ref.isReport())
         return FileKind::MemoryUsageReport;
-    if (ref.format != ModuleFormat::DumpText || ModuleNames::kindOf(baseName(path)))
+    if (ref.format != ModuleFormat::DumpText || ModuleNames::kindOf(ModuleNames::baseName(path)))
         return FileKind::Dump;
     MappedFile file;
     std::string error;

@@ -23,7 +23,6 @@
 
 namespace bufferscope {
 
-using hloproto::Reader;
 using hloproto::Refused;
 namespace pb = bufferscope::xlapb;
 
@@ -58,7 +57,8 @@ std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
     spdlog::debug("hlo proto: {} bytes parsed in {:.3f} s", bytes.size(), clock.seconds());
     try {
         std::vector<std::string> said;
-        Reader reader(proto, decompress::expandedLimit(static_cast<std::int64_t>(bytes.size())));
+        hloproto::Reader reader(proto,
+                                decompress::expandedLimit(static_cast<std::int64_t>(bytes.size())));
         std::string text = reader.run(said);
         spdlog::debug("hlo proto: module worked out and written as {} bytes of text at {:.3f} s",
                       text.size(), clock.seconds());

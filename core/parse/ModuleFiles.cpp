@@ -6,19 +6,9 @@
 
 namespace bufferscope {
 
-namespace {
-
-std::string_view baseName(std::string_view path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
-
 std::string ModuleFiles::moduleKey(std::string_view path)
 {
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     const std::string stem = stemOf(name);
     if (stem.empty())
         return std::string(path);
@@ -28,7 +18,7 @@ std::string ModuleFiles::moduleKey(std::string_view path)
 std::vector<std::string> ModuleFiles::siblings(const std::string &path)
 {
     namespace fs = std::filesystem;
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     const std::string stem = stemOf(name);
     if (stem.empty())
         return {path};
@@ -49,7 +39,7 @@ std::vector<std::string> ModuleFiles::siblings(const std::string &path)
 
 ModuleFiles::Role ModuleFiles::roleOf(std::string_view path, std::size_t count)
 {
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     if (count <= 1 && (name.ends_with("buffer-assignment.txt") || stemOf(name).empty()))
         return Role::Combined;
     if (name.ends_with("buffer-assignment-values.txt"))
@@ -63,7 +53,7 @@ ModuleFiles::Role ModuleFiles::roleOf(std::string_view path, std::size_t count)
 
 std::string ModuleFiles::optimizedHlo(const std::string &path)
 {
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     const std::string stem = stemOf(name);
     if (stem.empty())
         return {};
@@ -74,7 +64,7 @@ std::string ModuleFiles::optimizedHlo(const std::string &path)
 
 std::string ModuleFiles::memoryUsageReport(const std::string &path)
 {
-    const std::string_view name = baseName(path);
+    const std::string_view name = ModuleNames::baseName(path);
     const std::string stem = stemOf(name);
     if (stem.empty())
         return {};

@@ -2,6 +2,7 @@
 
 #include "model/Dump.h"
 #include "report/JsonWriter.h"
+#include "report/detail/TextColumns.h"
 #include "util/SafeText.h"
 
 #include <cstdio>
@@ -11,20 +12,8 @@ namespace bufferscope {
 
 namespace {
 
-std::string padRight(std::string s, std::size_t width)
-{
-    std::size_t chars = 0;
-    for (char c : s)
-        chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    if (chars < width)
-        s.append(width - chars, ' ');
-    return s;
-}
-
-std::string padLeft(const std::string &s, std::size_t width)
-{
-    return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
-}
+using report_detail::pad;
+using report_detail::padLeft;
 
 std::string verdict(std::int64_t headroom, bool truncated)
 {
@@ -84,22 +73,22 @@ std::string FitReport::text(const DeviceFit &fit, const std::vector<DeviceFit::M
             return {};
         const DeviceFit::Row &r = fit.rows[i];
         if (!r.compileCheck)
-            return padRight("-", 22) + "  ";
-        return padRight(r.tempHeadroom < 0 ? "OVER by " + humanBytes(-r.tempHeadroom)
-                                           : "headroom " + humanBytes(r.tempHeadroom),
-                        22) +
+            return pad("-", 22) + "  ";
+        return pad(r.tempHeadroom < 0 ? "OVER by " + humanBytes(-r.tempHeadroom)
+                                      : "headroom " + humanBytes(r.tempHeadroom),
+                   22) +
                "  ";
     };
-    line(padRight("module", nameWidth) + "  " + padLeft("resident", 10) + "  " +
+    line(pad("module", nameWidth) + "  " + padLeft("resident", 10) + "  " +
          padLeft("allocates", 10) + "  " + padLeft("held", 10) + "  " + padLeft("on device", 10) +
          "  " + padLeft("live peak", 10) + "  " +
-         (anyTpu ? padRight("temp (compile, TPU)", 22) + "  " : std::string()) + "on device (run)");
+         (anyTpu ? pad("temp (compile, TPU)", 22) + "  " : std::string()) + "on device (run)");
     for (std::size_t i = 0; i < modules.size(); ++i) {
         const DeviceFit::Row &r = fit.rows[i];
         std::string name = modules[i].name;
         if (name.size() > 60)
             name = name.substr(0, 59) + "…";
-        line(padRight(name, nameWidth) + "  " + padLeft(humanBytes(r.resident), 10) + "  " +
+        line(pad(name, nameWidth) + "  " + padLeft(humanBytes(r.resident), 10) + "  " +
              padLeft(humanBytes(r.allocated), 10) + "  " +
              padLeft(humanBytes(modules[i].analysis.device.held()), 10) + "  " +
              padLeft(humanBytes(r.device), 10) + "  " +

@@ -6,6 +6,7 @@
 #include "analysis/SourceFrames.h"
 #include "analysis/ValueFlow.h"
 #include "model/MemorySpaces.h"
+#include "model/ModuleNames.h"
 #include "report/JsonWriter.h"
 #include "report/ValueCard.h"
 #include "report/detail/CategorySections.h"
@@ -122,7 +123,7 @@ std::string Report::text(const Dump &dump, const MemoryTimeline &timeline,
     const std::string &shown = facts.file;
     line("  file          " + shown);
     for (const SourceFile &f : dump.files)
-        if (f.path != shown && baseName(f.path) != baseName(shown))
+        if (f.path != shown && ModuleNames::baseName(f.path) != ModuleNames::baseName(shown))
             line("                + " + f.path);
     for (const std::string &note : dump.notes)
         line("  note          " + note);

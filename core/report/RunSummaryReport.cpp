@@ -2,6 +2,7 @@
 
 #include "model/Dump.h"
 #include "report/JsonWriter.h"
+#include "report/detail/TextColumns.h"
 #include "util/SafeText.h"
 
 #include <algorithm>
@@ -12,21 +13,8 @@ namespace bufferscope {
 namespace {
 
 using Module = RunSummary::Module;
-
-std::string padLeft(const std::string &s, std::size_t width)
-{
-    return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
-}
-
-std::string padRight(std::string s, std::size_t width)
-{
-    std::size_t chars = 0;
-    for (const char c : s)
-        chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    if (chars < width)
-        s.append(width - chars, ' ');
-    return s;
-}
+using report_detail::pad;
+using report_detail::padLeft;
 
 std::string sizeOrDash(std::int64_t bytes)
 {
@@ -98,12 +86,12 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
     line("  held: argument + output - alias + temp, what the device holds while a module runs");
     line();
     line("Functions (the most held first)");
-    line("  " + padRight("function", 36) + padLeft("compiles", 9) + padLeft("held max", 12) +
+    line("  " + pad("function", 36) + padLeft("compiles", 9) + padLeft("held max", 12) +
          padLeft("held sum", 12) + padLeft("live peak", 12));
     for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
         const RunSummary::Family &f = s.families[i];
         std::string name = f.label.size() > 35 ? f.label.substr(0, 34) + "…" : f.label;
-        line("  " + padRight(name, 36) + padLeft(std::to_string(f.modules.size()), 9) +
+        line("  " + pad(name, 36) + padLeft(std::to_string(f.modules.size()), 9) +
              padLeft(humanBytes(f.heldMax), 12) + padLeft(humanBytes(f.heldSum), 12) +
              padLeft(sizeOrDash(f.peakMax), 12));
         if (!f.why.empty())
@@ -129,7 +117,7 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
         line("Largest collective buffers");
         for (const RunSummary::CollectiveRow &c : s.collectives)
             line("  " + padLeft(humanBytes(c.collective.bytes), 10) + "  " +
-                 padRight(c.collective.opcode, 25) + " " + c.collective.instruction + "  in " +
+                 pad(c.collective.opcode, 25) + " " + c.collective.instruction + "  in " +
                  s.modules[c.module].function +
                  (s.modules[c.module].number.empty() ? ""
                                                      : " (" + s.modules[c.module].number + ")") +

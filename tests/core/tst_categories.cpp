@@ -187,6 +187,10 @@ private slots:
         QCOMPARE(r.of(Category::Weights).heldBytes, 3 * W);
         QCOMPARE(r.of(Category::OptimizerState).heldBytes, 6 * W + 4);
         QCOMPARE(r.of(Category::Inputs).heldBytes, A);
+        // The three are the parameters, whole.
+        QCOMPARE(r.of(Category::Weights).heldBytes + r.of(Category::OptimizerState).heldBytes +
+                     r.of(Category::Inputs).heldBytes,
+                 kParams);
         QCOMPARE(r.of(Category::Outputs).heldBytes, std::int64_t(4 + 88));
         QCOMPARE(r.of(Category::Activations).heldBytes, 2 * A);
         QCOMPARE(r.of(Category::Temporaries).heldBytes, 2 * A);

@@ -2,6 +2,7 @@
 // more than there is is said, naming the file: never a crash, an abort or a hang.
 #include "AttackProtos.h"
 #include "DumpGenerator.h"
+#include "Sanitizers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -44,12 +45,7 @@ Limited runLimited(qint64 mib, const QStringList &args)
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
 }
 
-constexpr bool kAddressSanitizer =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#else
-    false;
-#endif
+using testutil::kAddressSanitizer;
 
 /// One run of bufferscope: its exit status, stderr, wall seconds and peak resident MiB.
 struct Attacked
@@ -140,7 +136,7 @@ private Q_SLOTS:
     // waited for the thread that had thrown.
     void outOfMemoryIsSaid()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(BUFFERSCOPE_ASAN)
         QSKIP("AddressSanitizer reserves terabytes of address space: no address-space limit "
               "can apply to this build");
 #endif

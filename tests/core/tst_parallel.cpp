@@ -1,6 +1,7 @@
 // core/util/Parallel: the thread budget, runBoth, parallelFor and the Prefaulter, which the
 // parser and the timeline lean on.
 #include "Resident.h"
+#include "Sanitizers.h"
 #include "util/MemoryBudget.h"
 #include "util/Parallel.h"
 
@@ -40,7 +41,7 @@ private Q_SLOTS:
     // First, before the other tests' threads.
     void heapsAreBoundedByTheCores()
     {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(BUFFERSCOPE_ASAN) || defined(BUFFERSCOPE_TSAN)
         QSKIP("a sanitizer's allocator replaces glibc's: its heaps are not glibc's arenas");
 #elif defined(__GLIBC__)
         // glibc's own report lists a heap per arena. heapPerCore: the threads that allocate side

@@ -1,6 +1,7 @@
 // libFuzzer entry point: the parser (on one thread and on three, which must agree), the
 // analyses (timeline, breakdown, explainer, diff) and both report forms on arbitrary bytes.
-// Built by the `fuzz` preset (clang, -fsanitize=fuzzer,address,undefined); see README.md here.
+// Built in the asan tree (clang, -fsanitize=fuzzer,address,undefined); tests/fuzz/run_fuzz.sh runs
+// it.
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"

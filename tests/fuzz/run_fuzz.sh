@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the parser fuzzer (build/fuzz, the `fuzz` preset) for SECONDS (default 60), seeded with
-# the sample dumps, the bad-input corpus and the kept reproducers. Exits non-zero on any finding
-# and says where its reproducer is.
+# Runs the parser fuzzer (build/asan/tests/fuzz/fuzz_parser: the asan preset builds it beside the
+# tests) for SECONDS (default 60), seeded with the sample dumps, the bad-input corpus, the
+# attack seeds and the kept reproducers. Exits non-zero on any finding and says where its
+# reproducer is.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 seconds=${1:-60}
-fuzzer="$root/build/fuzz/tests/fuzz/fuzz_parser"
-work="$root/build/fuzz/run"
+fuzzer="$root/build/asan/tests/fuzz/fuzz_parser"
+work="$root/build/asan/fuzz-run"
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/findings"
 cp "$root"/tests/data/*.txt "$root"/tests/data/bad/*.txt "$work/corpus/"

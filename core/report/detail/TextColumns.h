@@ -62,12 +62,6 @@ inline std::string padLeft(std::string_view text, std::size_t width)
 
 /// The file a report names first: the one the user gave, unless that was the memory-usage
 /// report the dump was read through.
-inline std::string_view baseName(std::string_view path)
-{
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 inline std::string shownFile(const Dump &dump, const ReportOptions &options)
 {
     if (options.file.empty())

@@ -2,7 +2,8 @@
 # Install what is missing, then build and check BufferScope in stages (CONTRIBUTING.md has their
 # minutes):
 #   asan     build/asan (clang, ASan + UBSan): every test once, in parallel (ctest -j);
-#   fuzz     the parser's fuzzer, built in the same tree, for BS_FUZZ_SECONDS (default 60);
+#   fuzz     the parser's fuzzer, built in the same tree, for BS_FUZZ_SECONDS (default 80:
+#            at the asan tree's -O1 as many inputs as 60 s of a -O2 build);
 #   tsan     build/tsan: the suites that run threaded code under ThreadSanitizer;
 #   tidy     clang-tidy over the engine and the workspace (.clang-tidy), with the tsan tree's
 #            compile commands;
@@ -61,8 +62,8 @@ if wants asan; then
         ctest --test-dir "$BS_ROOT/build/asan" --output-on-failure --timeout 900 -j "$jobs" -LE release
 fi
 if wants fuzz; then
-    bs_log "Fuzzing the parser for ${BS_FUZZ_SECONDS:-60} s"
-    timed fuzz "$BS_ROOT/tests/fuzz/run_fuzz.sh" "${BS_FUZZ_SECONDS:-60}"
+    bs_log "Fuzzing the parser for ${BS_FUZZ_SECONDS:-80} s"
+    timed fuzz "$BS_ROOT/tests/fuzz/run_fuzz.sh" "${BS_FUZZ_SECONDS:-80}"
 fi
 # The threaded suites under ThreadSanitizer. Qt is not built with it: tests/tsan.supp names
 # the reports from inside Qt's own code, and nothing of ours. Qt Test's 5-minute limit per

@@ -12,9 +12,20 @@ bs_missing_packages() {
             pkg=${pkg%%#*}
             pkg=${pkg//[[:space:]]/}
             [ -n "$pkg" ] || continue
-            if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-                missing+=("$pkg")
-            fi
+            # "a|b": a where the archive has it (a newer tool from bookworm-security), else b.
+            local alt installed=0 choice=
+            for alt in ${pkg//|/ }; do
+                if dpkg-query -W -f='${Status}' "$alt" 2>/dev/null | grep -q "install ok installed"; then
+                    installed=1
+                    break
+                fi
+            done
+            [ "$installed" = 1 ] && continue
+            for alt in ${pkg//|/ }; do
+                choice=$alt
+                apt-cache show "$alt" >/dev/null 2>&1 && break
+            done
+            missing+=("$choice")
         done < "$BS_ROOT/packaging/$list"
     done
     printf '%s\n' "${missing[@]}"

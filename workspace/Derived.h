@@ -34,7 +34,7 @@ public:
     {}
 
     /// What is kept for `key`; else built now (`now`), or on a job (null until `ready`).
-    std::shared_ptr<const T> get(const Key &key, bool now, Build build)
+    std::shared_ptr<const T> get(const Key &key, bool now, const Build &build)
     {
         if (m_kept && m_key == key)
             return m_kept;

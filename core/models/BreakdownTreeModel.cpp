@@ -118,6 +118,8 @@ QVariant BreakdownTreeModel::data(const QModelIndex &index, int role) const
             return QStringLiteral("%1%").arg(share * 100.0, 0, 'f', 1);
         case ValuesColumn:
             return static_cast<qlonglong>(n->values);
+        default:
+            break;
         }
         break;
     case Qt::ToolTipRole:
@@ -142,6 +144,8 @@ QVariant BreakdownTreeModel::data(const QModelIndex &index, int role) const
             return static_cast<qlonglong>(n->bytes);
         case ValuesColumn:
             return static_cast<qlonglong>(n->values);
+        default:
+            break;
         }
         break;
     case BytesRole:
@@ -175,8 +179,9 @@ QVariant BreakdownTreeModel::headerData(int section, Qt::Orientation orientation
         return tr("Share");
     case ValuesColumn:
         return tr("Values");
+    default:
+        return {};
     }
-    return {};
 }
 
 } // namespace bufferscope

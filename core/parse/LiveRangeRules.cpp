@@ -127,8 +127,10 @@ void Builder::liveRange(sv name, sv index, std::int64_t start, std::int64_t end)
 {
     if (m_idOrder.size() != d.values.size())
         buildIdOrder();
-    // NAME{IDX}, as the line prints it: the two are next to each other in the text.
-    const sv key(name.data(), static_cast<std::size_t>(index.data() + index.size() - name.data()));
+    // NAME{IDX}, as the line prints it: the two are next to each other in the text, so the
+    // key runs from the name's first byte to the index's last, a size given, never a C string.
+    const sv key(name.data(), // NOLINT(bugprone-suspicious-stringview-data-usage)
+                 static_cast<std::size_t>(index.data() + index.size() - name.data()));
     std::uint32_t value = FlatMap64::kMissing;
     if (m_liveCursor < m_idOrder.size()) {
         const std::uint32_t guess = m_idOrder[m_liveCursor];

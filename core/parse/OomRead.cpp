@@ -220,7 +220,7 @@ bool Reader::blockLine(sv body, std::int64_t lineNo)
             break;
         if (bufferLine(body, lineNo))
             return true;
-        if (m_lastWasField && m_field != Field::None) {
+        if (m_lastWasField && m_field != Field::None && m_buffer) {
             // A hard-wrapped field: the terminal or the pasting cut it mid-word.
             OomBuffer &b = *m_buffer;
             if (m_field == Field::Operator)

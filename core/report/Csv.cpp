@@ -51,7 +51,7 @@ CsvWriter &CsvWriter::field(std::int64_t number)
     return *this;
 }
 
-CsvWriter &CsvWriter::empty()
+CsvWriter &CsvWriter::blank()
 {
     separator();
     return *this;

@@ -20,7 +20,7 @@ public:
     CsvWriter &field(std::int64_t number);
     CsvWriter &field(int number) { return field(static_cast<std::int64_t>(number)); }
     /// An empty field (a number that does not apply, e.g. the end of a value with no range).
-    CsvWriter &empty();
+    CsvWriter &blank();
     CsvWriter &endRow();
 
     const std::string &str() const { return m_out; }

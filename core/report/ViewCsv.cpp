@@ -17,19 +17,19 @@ void writeValueFields(CsvWriter &csv, const Dump &dump, const Value &v)
     if (v.hasLiveRange())
         csv.field(v.start).field(v.end);
     else
-        csv.empty().empty();
+        csv.blank().blank();
     csv.field(v.size).field(dump.logicalBytes(v));
     if (v.allocation != kNone) {
         const Allocation &a = dump.allocations[v.allocation];
         csv.field(allocationKindName(a.kind)).field(a.index);
     } else {
-        csv.empty().empty();
+        csv.blank().blank();
     }
     csv.field(v.offset).field(static_cast<std::int64_t>(v.color)).field(dump.shapeText(v));
     if (const Instruction *ins = dump.instructionOf(v))
         csv.field(dump.str(ins->opName)).field(dump.sourceLocation(*ins));
     else
-        csv.empty().empty();
+        csv.blank().blank();
 }
 
 } // namespace
@@ -76,7 +76,7 @@ std::string ViewCsv::values(const Dump &dump, const std::vector<std::uint32_t> &
     for (std::size_t i = 0; i < dump.values.size(); ++i) {
         if (listed[i])
             continue;
-        csv.empty(); // no row in the chart: listed apart
+        csv.blank(); // no row in the chart: listed apart
         writeValueFields(csv, dump, dump.values[i]);
         csv.endRow();
     }
@@ -99,7 +99,7 @@ std::string ViewCsv::memoryMap(const Dump &dump, const MemoryMapLayout &layout)
             const Allocation &a = dump.allocations[v.allocation];
             csv.field(a.index).field(allocationKindName(a.kind));
         } else {
-            csv.empty().empty();
+            csv.blank().blank();
         }
         csv.field(v.offset).field(v.size).field(v.start).field(v.end).field(
             static_cast<std::int64_t>(v.color));
@@ -129,10 +129,10 @@ std::string ViewCsv::alignedUsage(const DumpDiff &diff, const Dump &before,
     diff.match.steps.forEachHeld([&](std::size_t r, std::int64_t x, std::int64_t y) {
         csv.field(static_cast<std::int64_t>(r));
         const StepAlignment::Row &row = rows[r];
-        row.a >= 0 ? csv.field(row.a) : csv.empty();
-        row.b >= 0 ? csv.field(row.b) : csv.empty();
-        row.a >= 0 ? csv.field(Report::instructionAt(before, row.a)) : csv.empty();
-        row.b >= 0 ? csv.field(Report::instructionAt(after, row.b)) : csv.empty();
+        row.a >= 0 ? csv.field(row.a) : csv.blank();
+        row.b >= 0 ? csv.field(row.b) : csv.blank();
+        row.a >= 0 ? csv.field(Report::instructionAt(before, row.a)) : csv.blank();
+        row.b >= 0 ? csv.field(Report::instructionAt(after, row.b)) : csv.blank();
         const std::int64_t va = bytes(a, x);
         const std::int64_t vb = bytes(b, y);
         csv.field(va).field(vb).field(vb - va);

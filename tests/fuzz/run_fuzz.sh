@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs the parser fuzzer (build/asan/tests/fuzz/fuzz_parser: the asan preset builds it beside the
-# tests) for SECONDS (default 60), seeded with the sample dumps, the bad-input corpus, the
+# tests) for SECONDS (default 80), seeded with the sample dumps, the bad-input corpus, the
 # attack seeds and the kept reproducers. Exits non-zero on any finding and says where its
 # reproducer is.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-seconds=${1:-60}
+seconds=${1:-80}
 fuzzer="$root/build/asan/tests/fuzz/fuzz_parser"
 work="$root/build/asan/fuzz-run"
 rm -rf "$work"

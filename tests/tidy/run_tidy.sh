@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs clang-tidy (the checks in .clang-tidy) over the engine and the workspace (core/,
+# Runs clang-tidy 22 (the checks in .clang-tidy) over the engine and the workspace (core/,
 # workspace/: what test.sh checks), or with --all over the widgets and the app too, with the
 # compile commands of the tsan tree: clang's own flags, one command per source (the other trees
 # build unity files and precompiled headers, which would make clang-tidy read every library
@@ -14,8 +14,13 @@ log="$build/clang-tidy.log"
 dirs='core|workspace'
 [ "${1:-}" = --all ] && dirs='core|workspace|widgets|app'
 status=0
-run-clang-tidy -quiet -p "$build" -j "$(nproc)" "$root/($dirs)/" >"$log" 2>&1 || status=$?
-files=$(grep -c '^clang-tidy' "$log" || true)
+if command -v run-clang-tidy-22 >/dev/null 2>&1; then
+    tidy=(run-clang-tidy-22 -clang-tidy-binary clang-tidy-22)
+else
+    tidy=(run-clang-tidy) # Debian 12's clang-tidy 14, where bookworm-security has no 22
+fi
+"${tidy[@]}" -quiet -p "$build" -j "$(nproc)" "$root/($dirs)/" >"$log" 2>&1 || status=$?
+files=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -cE '^(\[ *[0-9]+/[0-9]+\].* )?clang-tidy' || true)
 findings=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^/.*:[0-9]+:[0-9]+: (warning|error):' | sort -u || true)
 if [ "$status" -ne 0 ] || [ -n "$findings" ]; then
     echo "clang-tidy: findings in $files files (full log: $log):" >&2

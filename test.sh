@@ -34,10 +34,11 @@ wants() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 # Each stage's seconds, printed on one line when the run ends, passed or failed.
 timings=()
 timed() {
-    local name=$1 start=$SECONDS
+    local name=$1 start=$SECONDS status=0
     shift
-    "$@"
+    "$@" || status=$?
     timings+=("$name $((SECONDS - start))s")
+    return "$status"
 }
 total_start=$SECONDS
 print_timings() {

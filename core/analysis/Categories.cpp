@@ -78,54 +78,127 @@ std::string lower(std::string_view s)
     return out;
 }
 
-/// Whether `word` is one of the name's tokens (split on everything but letters and digits:
-/// `weights_o[0]` has `weights` and `o`), or, for a word with an underscore, in it anywhere.
-bool hasWord(const std::string &text, std::string_view word)
+/// The components of a pytree path as JAX writes it into a parameter's op_name
+/// (`state.mdl_vars['params']['lm']`, `opt_state[0].mu['dense']`, `weights_o[0]`): the parts
+/// between `.`, `[`, `]`, quotes and slashes, lower-cased. At most 64 of them.
+std::vector<std::string> pathComponents(std::string_view path)
 {
-    if (word.find('_') != std::string_view::npos)
-        return text.find(word) != std::string::npos;
-    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    std::vector<std::string> out;
+    std::string part;
+    const auto flush = [&] {
+        if (!part.empty() && out.size() < 64)
+            out.push_back(lower(part));
+        part.clear();
+    };
+    for (const char c : path) {
+        if (c == '.' || c == '[' || c == ']' || c == '\'' || c == '"' || c == '/' || c == ' ' ||
+            c == '(' || c == ')' || c == ',')
+            flush();
+        else
+            part += c;
+    }
+    flush();
+    return out;
+}
+
+template <std::size_t N> bool oneOf(const std::string &word, const std::string_view (&words)[N])
+{
+    return std::find(std::begin(words), std::end(words), word) != std::end(words);
+}
+
+/// Whether `word` is one of the `_`-separated tokens of a component (`weights_o` has
+/// `weights`; `eval_sample_weights` has it too, and means it less: only as a weak name).
+bool hasToken(const std::string &component, std::string_view word)
+{
+    for (std::size_t at = component.find(word); at != std::string::npos;
+         at = component.find(word, at + 1)) {
         const std::size_t end = at + word.size();
-        if ((at == 0 || !alnum(text[at - 1])) && (end >= text.size() || !alnum(text[end])))
+        if ((at == 0 || component[at - 1] == '_') &&
+            (end == component.size() || component[end] == '_' ||
+             std::isdigit(static_cast<unsigned char>(component[end])) != 0))
             return true;
     }
     return false;
 }
 
+/// How much a parameter's name says (docs/FORMAT.md Part A, "What kind of memory it is").
+enum class NameSays : std::uint8_t
+{
+    Nothing,
+    Weakly,  ///< a word of a weight (`kernel`, `bias`, `weights_o`): the data flow goes first
+    Plainly, ///< a pytree root or an optimizer's key: the name goes first
+};
+
 /// What a parameter's name or op_name path says it is (JAX puts the argument's pytree path in
 /// the parameter's op_name: `state.opt_states[0][2]['m'][…]`, `params['dense']['kernel']`).
-bool categoryByName(std::string_view name, Category &category, CategoryReason &reason)
+/// By path component, root first: the first component that is a root or an optimizer's key
+/// decides (`inputs['weights']` is a batch, `opt_state['mu']['params']` optimizer state).
+NameSays categoryByName(std::string_view name, Category &category, CategoryReason &reason)
 {
-    const std::string n = lower(name);
-    // Words a pytree path is made of, never single letters: `psi_v_X` is a wave function and
-    // `W_q` an interaction in real dumps, not Adam's v and a weight.
-    static constexpr std::string_view kOptimizer[] = {"opt_state", "opt_states", "optimizer",
-                                                      "momentum",  "adam",       "exp_avg"};
-    static constexpr std::string_view kWeights[] = {"params", "mdl_vars",  "weights", "weight",
-                                                    "kernel", "embedding", "bias"};
-    static constexpr std::string_view kInputs[] = {"batch",  "inputs",  "input_ids", "tokens",
-                                                   "labels", "targets", "images"};
-    // Optimizer first: its paths hold the parameter names too (`opt_state['mu']['kernel']`).
-    for (std::string_view w : kOptimizer)
-        if (hasWord(n, w)) {
+    const std::vector<std::string> parts = pathComponents(name);
+    static constexpr std::string_view kOptimizerRoots[] = {"opt_state", "opt_states", "optimizer",
+                                                           "optimizer_state", "opt_state_0"};
+    static constexpr std::string_view kOptimizerKeys[] = {
+        "mu", "nu", "exp_avg", "exp_avg_sq", "momentum", "momentum_buffer", "count"};
+    static constexpr std::string_view kWeightRoots[] = {"params", "mdl_vars", "model_params",
+                                                        "trainable_params", "param"};
+    static constexpr std::string_view kInputRoots[] = {
+        "inputs", "batch", "input_ids", "input_batch", "tokens", "labels", "targets", "images"};
+    static constexpr std::string_view kGradientRoots[] = {"grads", "gradients", "grad"};
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const std::string &c = parts[k];
+        if (oneOf(c, kOptimizerRoots) || oneOf(c, kOptimizerKeys) ||
+            (k > 0 && (c == "m" || c == "v"))) {
+            // Adam's moments are m and v under a root (`state[0].m`), never a bare argument:
+            // `v` alone is a velocity as often as a moment.
             category = Category::OptimizerState;
             reason = CategoryReason::NamedOptimizer;
-            return true;
+            return NameSays::Plainly;
         }
-    for (std::string_view w : kWeights)
-        if (hasWord(n, w)) {
+        if (c == "step" && k <= 1) {
+            category = Category::OptimizerState;
+            reason = CategoryReason::NamedStep;
+            return NameSays::Plainly;
+        }
+        if (oneOf(c, kWeightRoots)) {
             category = Category::Weights;
             reason = CategoryReason::NamedWeights;
-            return true;
+            return NameSays::Plainly;
         }
-    for (std::string_view w : kInputs)
-        if (hasWord(n, w)) {
+        if (oneOf(c, kInputRoots)) {
             category = Category::Inputs;
             reason = CategoryReason::NamedInputs;
-            return true;
+            return NameSays::Plainly;
         }
-    return false;
+        if (oneOf(c, kGradientRoots)) {
+            category = Category::Gradients;
+            reason = CategoryReason::NamedGradients;
+            return NameSays::Plainly;
+        }
+    }
+    // Words of a weight anywhere, as whole tokens: weak, the data flow goes first (an argument
+    // called `weights` may be a batch's sample weights).
+    static constexpr std::string_view kWeightWords[] = {"weights", "weight", "kernel", "embedding",
+                                                        "bias"};
+    for (const std::string &c : parts)
+        for (std::string_view w : kWeightWords)
+            if (hasToken(c, w)) {
+                category = Category::Weights;
+                reason = CategoryReason::NamedWeights;
+                return NameSays::Weakly;
+            }
+    return NameSays::Nothing;
+}
+
+/// Opcodes whose value comes from no operand: they never decide where a pass begins (XLA
+/// schedules them anywhere; a `transpose(…)`-scoped constant may sit at step 20).
+bool operandFree(std::string_view op)
+{
+    static constexpr std::string_view kFree[] = {"constant",     "iota",
+                                                 "partition-id", "replica-id",
+                                                 "after-all",    "rng-get-and-update-state",
+                                                 "create-token"};
+    return std::find(std::begin(kFree), std::end(kFree), op) != std::end(kFree);
 }
 
 class Classifier
@@ -141,6 +214,7 @@ public:
         m_out.related.assign(n, kNone);
         m_done.assign(n, false);
         phases();
+        readMasks();
         parameters();
         // Values in the order they are defined, so an instruction's operands are decided before
         // its outputs (gathered weights are made of weights): the schedule first, then the
@@ -162,8 +236,11 @@ public:
 private:
     const Dump &m_dump;
     ValueCategories m_out;
-    std::vector<std::uint8_t> m_phase; ///< per instruction
+    std::vector<std::uint8_t> m_phase; ///< per instruction, by op_name and schedule
+    std::vector<std::uint8_t> m_scope; ///< per instruction, by op_name alone
     std::vector<bool> m_moves;         ///< per instruction: movesData(its opcode)
+    std::vector<bool> m_fusion;        ///< per instruction: a fusion
+    std::vector<std::uint8_t> m_read;  ///< per value: the passes that read it (readMasks)
     std::vector<bool> m_done;
     std::unordered_map<ShapeId, std::string> m_bareShape;
 
@@ -171,49 +248,60 @@ private:
     {
         std::unordered_map<StringId, Phase> byOpName;
         std::unordered_map<std::string_view, bool> moves;
-        m_phase.assign(m_dump.instructions.size(), kNoPass);
-        m_moves.assign(m_dump.instructions.size(), false);
-        for (std::size_t i = 0; i < m_dump.instructions.size(); ++i) {
+        const std::size_t n = m_dump.instructions.size();
+        m_phase.assign(n, kNoPass);
+        m_moves.assign(n, false);
+        m_fusion.assign(n, false);
+        bool anyBackward = false;
+        for (std::size_t i = 0; i < n; ++i) {
             const Instruction &ins = m_dump.instructions[i];
             const std::string_view op = m_dump.opcode(ins);
             auto [known, added] = moves.try_emplace(op, false);
             if (added)
                 known->second = movesData(op);
             m_moves[i] = known->second;
+            m_fusion[i] = op == "fusion";
             if (ins.opName == kNoString)
                 continue;
             auto [it, fresh] = byOpName.try_emplace(ins.opName, kNoPass);
             if (fresh)
                 it->second = opNamePhase(m_dump.str(ins.opName));
             m_phase[i] = it->second;
-            if (it->second == kBackward && ins.step >= 0 &&
-                (m_out.firstBackwardStep < 0 || ins.step < m_out.firstBackwardStep))
-                m_out.firstBackwardStep = ins.step;
-            if (it->second == kBackward)
-                m_out.training = true;
+            anyBackward = anyBackward || it->second == kBackward;
         }
-        if (!m_out.training)
+        m_scope = m_phase; // the passes the op_names name, before the schedule says more
+        if (!anyBackward)
             return;
         // An instruction XLA made without an op_name (a fusion of its own, a copy) is in the
-        // pass of what it reads, in schedule order so that chains of them follow. After the
-        // backward pass begins, a forward op is a recomputation and an op of neither scope the
-        // update.
+        // pass of what it reads, in schedule order so that chains of them follow.
         for (const std::uint32_t i : m_dump.sequence) {
-            if (i >= m_dump.instructions.size())
+            if (i >= n)
                 continue;
             const Instruction &ins = m_dump.instructions[i];
-            if (ins.opName == kNoString && m_dump.opcode(ins) != "tuple" &&
-                m_dump.opcode(ins) != "parameter") {
-                std::uint8_t read = 0;
-                const auto [b, e] = m_dump.usersOf(i);
-                for (const std::uint32_t *r = b; r != e; ++r)
-                    read |= phaseOf(m_dump.values[*r].instruction);
-                m_phase[i] = (read & kBackward)  ? std::uint8_t{kBackward}
-                             : (read & kUpdate)  ? std::uint8_t{kUpdate}
-                             : (read & kForward) ? std::uint8_t{kForward}
-                                                 : m_phase[i];
-            }
-            if (ins.step <= m_out.firstBackwardStep)
+            if (ins.opName != kNoString || m_dump.opcode(ins) == "tuple" ||
+                m_dump.opcode(ins) == "parameter")
+                continue;
+            std::uint8_t read = 0;
+            const auto [b, e] = m_dump.usersOf(i);
+            for (const std::uint32_t *r = b; r != e; ++r)
+                read |= phaseOf(m_dump.values[*r].instruction);
+            m_phase[i] = (read & kBackward)  ? std::uint8_t{kBackward}
+                         : (read & kForward) ? std::uint8_t{kForward}
+                                             : m_phase[i];
+        }
+        if (m_dump.sequence.empty()) {
+            // No schedule (a dump printed without live ranges): the passes are the op_names'.
+            m_out.training = true;
+            return;
+        }
+        m_out.firstBackwardStep = backwardBegins();
+        if (m_out.firstBackwardStep < 0)
+            return;
+        m_out.training = true;
+        // After the backward pass begins, a forward op is a recomputation (or a forward op XLA
+        // scheduled late) and an op of neither scope the update.
+        for (const std::uint32_t i : m_dump.sequence) {
+            if (i >= n || m_dump.instructions[i].step <= m_out.firstBackwardStep)
                 continue;
             if (m_phase[i] == kForward)
                 m_phase[i] = kRecompute;
@@ -226,6 +314,87 @@ private:
                     m_out.update = isParameterValue(m_dump.values[*r]);
             }
         }
+    }
+
+    /// The step where the backward pass begins, -1 when there is none: where the schedule
+    /// changes from forward to backward work. Only instructions that compute from data count:
+    /// a forward op that computes from a parameter (through its operands), a backward op that
+    /// computes from what the forward pass computed. XLA schedules a `transpose(…)`-scoped
+    /// constant, iota or partition-id wherever it likes, and a backward op that reads only the
+    /// arguments (a zero cotangent, the negated labels of a cross-entropy) as early as it
+    /// likes. The step chosen is the one that puts the most of those forward ops before it and
+    /// backward ops from it on (a forward op scheduled late, or a backward one hoisted early,
+    /// costs one each), the first backward op there. O(instructions + operands).
+    std::int64_t backwardBegins() const
+    {
+        const std::size_t n = m_dump.instructions.size();
+        // Per instruction: its value comes from data (a parameter), and from the forward
+        // pass's work, through its operands. Unscheduled instructions are taken to come from
+        // data (nothing says otherwise).
+        constexpr std::uint8_t kData = 1;
+        constexpr std::uint8_t kFromForward = 2;
+        std::vector<std::uint8_t> from(n, kData);
+        bool anyUses = false;
+        for (const std::uint32_t i : m_dump.sequence) {
+            if (i >= n)
+                continue;
+            const std::string_view op = m_dump.opcode(m_dump.instructions[i]);
+            if (op == "parameter")
+                continue;
+            if (operandFree(op)) {
+                from[i] = 0;
+                continue;
+            }
+            const auto [b, e] = m_dump.usersOf(i);
+            anyUses = anyUses || b != e;
+            std::uint8_t bits = 0;
+            for (const std::uint32_t *r = b; r != e; ++r) {
+                const std::uint32_t def = m_dump.values[*r].instruction;
+                bits |= def == kNone || def >= n ? kData : from[def];
+            }
+            if ((bits & kData) && m_scope[i] == kForward)
+                bits |= kFromForward;
+            from[i] = bits;
+        }
+        // Backward ops that read the forward pass's work; where none does (no forward scope),
+        // those that compute from data; without any recorded uses, every op but the
+        // operand-free ones.
+        bool anyFromForward = false;
+        for (const std::uint32_t i : m_dump.sequence)
+            anyFromForward = anyFromForward ||
+                             (i < n && m_scope[i] == kBackward && (from[i] & kFromForward) != 0);
+        const auto counts = [&](std::uint32_t i) {
+            if (!anyUses)
+                return !operandFree(m_dump.opcode(m_dump.instructions[i]));
+            if (m_scope[i] == kBackward && anyFromForward)
+                return (from[i] & kFromForward) != 0;
+            return (from[i] & kData) != 0;
+        };
+        std::vector<std::pair<std::int64_t, bool>> work; // (step, backward), schedule order
+        for (const std::uint32_t i : m_dump.sequence) {
+            if (i >= n || m_dump.instructions[i].step < 0)
+                continue;
+            const std::uint8_t scope = m_scope[i];
+            if ((scope == kForward || scope == kBackward) && counts(i))
+                work.emplace_back(m_dump.instructions[i].step, scope == kBackward);
+        }
+        std::int64_t backwardAfter = 0;
+        for (const auto &[step, backward] : work)
+            backwardAfter += backward ? 1 : 0;
+        if (backwardAfter == 0)
+            return -1;
+        std::int64_t forwardBefore = 0;
+        std::int64_t best = -1;
+        std::int64_t bestStep = -1;
+        for (const auto &[step, backward] : work) {
+            if (backward && forwardBefore + backwardAfter > best) {
+                best = forwardBefore + backwardAfter;
+                bestStep = step;
+            }
+            forwardBefore += backward ? 0 : 1;
+            backwardAfter -= backward ? 1 : 0;
+        }
+        return bestStep;
     }
 
     const Allocation *allocationOf(const Value &v) const
@@ -246,31 +415,55 @@ private:
         return instruction == kNone ? std::uint8_t{kNoPass} : m_phase[instruction];
     }
 
-    /// The phases of the instructions that read `value`, through data moves (copies, gathers,
-    /// get-tuple-element…), at most three moves deep and 256 readers.
-    std::uint8_t readers(std::uint32_t value) const
+    /// Per value, the passes of the instructions that read it, through what XLA puts between
+    /// a value and its use (copies, converts, gathers, slices, get-tuple-element… of no pass
+    /// of their own): a weight read by a convert that a forward dot reads is read forward.
+    /// Found once for every value, the schedule backwards, so that a move's readers are known
+    /// before the values it moves: O(values + uses).
+    void readMasks()
     {
-        std::uint8_t mask = 0;
-        std::vector<std::pair<std::uint32_t, int>> todo{{value, 0}};
-        std::size_t seen = 0;
-        while (!todo.empty() && seen < 256) {
-            const auto [vi, depth] = todo.back();
-            todo.pop_back();
-            const Value &v = m_dump.values[vi];
-            for (std::uint32_t u = v.firstUse; u < v.firstUse + v.useCount; ++u) {
-                const std::uint32_t ins = m_dump.uses[u].instruction;
-                if (ins == kNone || ++seen > 256)
-                    continue;
-                if (depth < 3 && m_moves[ins] && phaseOf(ins) == kNoPass) {
-                    const auto [b, e] = m_dump.valuesOf(ins);
-                    for (const std::uint32_t *w = b; w != e; ++w)
-                        todo.emplace_back(*w, depth + 1);
-                    continue;
+        const std::size_t n = m_dump.instructions.size();
+        m_read.assign(m_dump.values.size(), 0);
+        std::vector<std::uint8_t> moved(n, 0); // per move: what reads its values
+        std::vector<bool> done(n, false);
+        const auto visit = [&](std::uint32_t ins) {
+            std::uint8_t all = 0;
+            const auto [b, e] = m_dump.valuesOf(ins);
+            for (const std::uint32_t *v = b; v != e; ++v) {
+                const Value &value = m_dump.values[*v];
+                std::uint8_t mask = 0;
+                for (std::uint32_t u = value.firstUse; u < value.firstUse + value.useCount; ++u) {
+                    const std::uint32_t reader = m_dump.uses[u].instruction;
+                    if (reader == kNone || reader >= n)
+                        continue;
+                    if (transparent(reader) && done[reader])
+                        mask |= moved[reader];
+                    else
+                        mask |= m_phase[reader];
                 }
-                mask |= phaseOf(ins);
+                m_read[*v] = mask;
+                all |= mask;
             }
-        }
-        return mask;
+            moved[ins] = all;
+            done[ins] = true;
+        };
+        for (auto it = m_dump.sequence.rbegin(); it != m_dump.sequence.rend(); ++it)
+            if (*it < n && !done[*it])
+                visit(*it);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (!done[i])
+                visit(i);
+    }
+
+    /// A data move of no pass of its own, or a fusion of no pass before the backward pass
+    /// began (XLA's `loop_convert_fusion` of a master weight, a convert fused with a reduce):
+    /// what reads its values reads what it moves. After the backward pass began such a
+    /// fusion is the update, which reads for itself.
+    bool transparent(std::uint32_t instruction) const
+    {
+        if (m_scope[instruction] != kNoPass)
+            return false;
+        return m_moves[instruction] || (m_phase[instruction] == kNoPass && m_fusion[instruction]);
     }
 
     const std::string &bareShape(const Value &v)
@@ -330,43 +523,79 @@ private:
                     bareShape(m_dump.values[*r]) == found->first)
                     updated[*r] = true;
         }
-        for (std::uint32_t p : params) {
+        // By the data flow first, each parameter with the rule that decided (kept aside, so
+        // that a plain name can go first and the evidence say where they disagree).
+        struct Verdict
+        {
+            Category category = Category::Other;
+            CategoryReason reason = CategoryReason::NoInstruction;
+            bool decided = false; ///< by the flow, not its last resort
+        };
+        std::vector<Verdict> flow(params.size());
+        std::vector<NameSays> says(params.size(), NameSays::Nothing);
+        std::vector<Category> named(params.size(), Category::Other);
+        std::vector<CategoryReason> namedWhy(params.size(), CategoryReason::NoInstruction);
+        bool someGradientNamedWeight = false;
+        for (std::size_t k = 0; k < params.size(); ++k) {
+            const std::uint32_t p = params[k];
             const Value &v = m_dump.values[p];
             const Allocation &a = m_dump.allocations[v.allocation];
             const Instruction &ins = m_dump.instructions[v.instruction];
-            const std::uint8_t read = readers(p);
+            const std::uint8_t read = m_read[p];
+            const bool forward = (read & (kForward | kRecompute)) != 0;
             const ShapeInfo &shape = m_dump.shapes[v.shape];
             const bool counter = m_out.training && isIntegral(shape.elementType) &&
                                  shape.bytesKnown &&
                                  shape.logicalBytes <= elementByteSize(shape.elementType);
-            Category named = Category::Other;
-            CategoryReason namedWhy = CategoryReason::NoInstruction;
-            const bool hasName = categoryByName(ins.opName != kNoString ? m_dump.str(ins.opName)
-                                                                        : m_dump.str(ins.name),
-                                                named, namedWhy);
+            // The op_name is the argument's pytree path; the instruction's name (`qkv.1`,
+            // `weights_o_0_.1`, `count`) is only a mangled one: it never says plainly.
+            if (ins.opName != kNoString)
+                says[k] = categoryByName(m_dump.str(ins.opName), named[k], namedWhy[k]);
+            else if (categoryByName(m_dump.str(ins.name), named[k], namedWhy[k]) !=
+                     NameSays::Nothing)
+                says[k] = NameSays::Weakly;
+            Verdict &f = flow[k];
+            const auto decide = [&f](Category c, CategoryReason r) { f = {c, r, true}; };
             if (a.isMaybeLiveOut) {
                 if (counter)
-                    set(p, Category::OptimizerState, CategoryReason::StepCounter);
-                else if (read & kForward)
-                    set(p, Category::Weights, CategoryReason::DonatedReadForward);
+                    decide(Category::OptimizerState, CategoryReason::StepCounter);
+                else if (forward)
+                    decide(Category::Weights, CategoryReason::DonatedReadForward);
                 else if (m_out.training && (read & kUpdate))
-                    set(p, Category::OptimizerState, CategoryReason::DonatedReadByUpdate);
-                else if (hasName)
-                    set(p, named, namedWhy);
+                    decide(Category::OptimizerState, CategoryReason::DonatedReadByUpdate);
                 else
-                    set(p, Category::Other, CategoryReason::DonatedUnclear);
+                    f = {Category::Other, CategoryReason::DonatedUnclear, false};
                 continue;
             }
-            if (updated[p] && (read & kForward))
-                set(p, Category::Weights, CategoryReason::UpdatedReadForward);
+            if (updated[p] && forward)
+                decide(Category::Weights, CategoryReason::UpdatedReadForward);
             else if (updated[p] && m_out.training && (read & kUpdate))
-                set(p, Category::OptimizerState, CategoryReason::UpdatedReadByUpdate);
-            else if (paramShapes[bareShape(v)] && (read & kForward))
-                set(p, Category::Weights, CategoryReason::WeightWithGradient);
-            else if (hasName)
-                set(p, named, namedWhy);
+                decide(Category::OptimizerState, CategoryReason::UpdatedReadByUpdate);
+            else if (paramShapes[bareShape(v)] && forward) {
+                decide(Category::Weights, CategoryReason::WeightWithGradient);
+                someGradientNamedWeight =
+                    someGradientNamedWeight ||
+                    (says[k] != NameSays::Nothing && named[k] == Category::Weights);
+            } else
+                f = {Category::Inputs, CategoryReason::ReadOnlyArgument, false};
+        }
+        for (std::size_t k = 0; k < params.size(); ++k) {
+            const std::uint32_t p = params[k];
+            Verdict f = flow[k];
+            // A loss's gradient is taken with respect to weights and inputs alike. Where the
+            // step updates its weights, one it does not update is a differentiated input;
+            // where some are named weights, one that is not (`qkv` beside `weights_o[0]`).
+            if (f.reason == CategoryReason::WeightWithGradient &&
+                (m_out.update || (someGradientNamedWeight && says[k] == NameSays::Nothing)))
+                f = {Category::Inputs, CategoryReason::DifferentiatedInput, true};
+            if (says[k] == NameSays::Plainly) {
+                set(p, named[k], namedWhy[k]);
+                if (f.decided && f.category != named[k])
+                    m_out.disagreements.push_back({p, f.category, f.reason});
+            } else if (f.decided || says[k] == NameSays::Nothing)
+                set(p, f.category, f.reason);
             else
-                set(p, Category::Inputs, CategoryReason::ReadOnlyArgument);
+                set(p, named[k], namedWhy[k]);
         }
     }
 
@@ -460,7 +689,7 @@ private:
             set(vi, Category::Temporaries, CategoryReason::TemporaryValue);
             return;
         }
-        const std::uint8_t read = readers(vi);
+        const std::uint8_t read = m_read[vi];
         switch (phase) {
         case kBackward:
             if (read & kUpdate)
@@ -553,11 +782,18 @@ std::string_view ValueCategories::reasonText(CategoryReason reason)
         return "a parameter the forward pass reads whose gradient (its shape, from the backward "
                "pass) is returned";
     case CategoryReason::NamedWeights:
-        return "its name says parameters or weights; the data flow does not decide";
+        return "its pytree path says parameters or weights";
     case CategoryReason::NamedOptimizer:
-        return "its name says optimizer state; the data flow does not decide";
+        return "its pytree path says optimizer state";
+    case CategoryReason::NamedStep:
+        return "its pytree path says the training step: a step counter";
     case CategoryReason::NamedInputs:
-        return "its name says a batch of inputs; the data flow does not decide";
+        return "its pytree path says a batch of inputs";
+    case CategoryReason::NamedGradients:
+        return "its pytree path says gradients";
+    case CategoryReason::DifferentiatedInput:
+        return "a parameter whose gradient is returned, not named a weight where the others "
+               "are: a differentiated input";
     case CategoryReason::ReadOnlyArgument:
         return "a parameter neither donated nor updated: read only";
     case CategoryReason::DonatedUnclear:
@@ -576,7 +812,8 @@ std::string_view ValueCategories::reasonText(CategoryReason reason)
     case CategoryReason::SavedForBackward:
         return "defined in the forward pass (jvp) and read in the backward pass: saved for it";
     case CategoryReason::Recomputed:
-        return "a forward op run again in the backward pass: rematerialized";
+        return "a forward op scheduled after the backward pass began: recomputed for it, or "
+               "computed late";
     case CategoryReason::ForwardOnly:
         return "defined and read in the forward pass only";
     case CategoryReason::BackwardOnly:
@@ -598,8 +835,16 @@ std::string_view ValueCategories::reasonText(CategoryReason reason)
 std::string ValueCategories::evidence(const Dump &dump, std::uint32_t value) const
 {
     const std::uint32_t at = related[value];
-    if (at == bufferscope::kNone || at >= dump.allocations.size())
-        return std::string(reasonText(reason[value]));
+    if (at == bufferscope::kNone || at >= dump.allocations.size()) {
+        std::string text(reasonText(reason[value]));
+        const auto d =
+            std::lower_bound(disagreements.begin(), disagreements.end(), value,
+                             [](const Disagreement &x, std::uint32_t v) { return x.value < v; });
+        if (d != disagreements.end() && d->value == value)
+            text += "; the data flow says " + std::string(categoryName(d->flow)) + " (" +
+                    std::string(reasonText(d->reason)) + "), and the name goes first";
+        return text;
+    }
     const Allocation &a = dump.allocations[at];
     const std::string parameter = "parameter " + std::to_string(a.parameterNumber) +
                                   " (allocation " + std::to_string(a.index) + ")";

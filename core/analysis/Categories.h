@@ -42,9 +42,12 @@ enum class CategoryReason : std::uint8_t
     UpdatedReadForward,  ///< parameter not donated, a new value of it returned, read forward
     UpdatedReadByUpdate, ///< parameter not donated, a new value of it returned, read by update
     WeightWithGradient,  ///< parameter read forward whose gradient (same shape) is returned
-    NamedWeights,        ///< its name or op_name path says params / weights
-    NamedOptimizer,      ///< its name or op_name path says opt_state / mu / nu
-    NamedInputs,         ///< its name or op_name path says batch / inputs
+    NamedWeights,        ///< its pytree path's root says params (or a word says weights)
+    NamedOptimizer,      ///< its pytree path says opt_state / mu / nu
+    NamedInputs,         ///< its pytree path's root says batch / inputs
+    NamedStep,           ///< its pytree path says step (`state.step`)
+    NamedGradients,      ///< its pytree path's root says grads
+    DifferentiatedInput, ///< its gradient is returned, but it is not named a weight as others are
     ReadOnlyArgument,    ///< parameter neither donated nor updated
     DonatedUnclear,      ///< donated, but read neither forward nor by an update
     WrittenOverDonated,  ///< the new value written in place over a donated parameter
@@ -72,6 +75,14 @@ struct ValueCategories
     /// Per value: the parameter allocation the decision points to (WrittenOverDonated,
     /// NewValueOfParameter), else kNone.
     std::vector<std::uint32_t> related;
+    /// Parameters whose name decided against the data flow, by value: what the flow said.
+    struct Disagreement
+    {
+        std::uint32_t value = 0;
+        Category flow = Category::Other;
+        CategoryReason reason = CategoryReason::NoInstruction;
+    };
+    std::vector<Disagreement> disagreements;
     /// Per allocation: the category holding most of its bytes (its parameter's for a parameter).
     std::vector<Category> allocation;
 
@@ -84,10 +95,12 @@ struct ValueCategories
     static constexpr std::uint8_t kRecompute = 4;
     static constexpr std::uint8_t kUpdate = 8;
 
-    bool training = false;               ///< the module has a backward pass (`transpose(…)` ops)
-    bool update = false;                 ///< and ops of neither pass after it began: an update
-    std::int64_t firstBackwardStep = -1; ///< the first step of the backward pass
-    std::int64_t recomputed = 0;         ///< values of forward ops run again in the backward
+    bool training = false; ///< the module has a backward pass (`transpose(…)` ops)
+    bool update = false;   ///< and ops of neither pass after it began: an update
+    /// The first step of the backward pass: where the schedule turns from forward to backward
+    /// work (ops that compute from data, not constants), -1 without one.
+    std::int64_t firstBackwardStep = -1;
+    std::int64_t recomputed = 0; ///< values of forward ops run again in the backward
 
     /// The evidence for one value, in a sentence ("a donated parameter the forward pass reads").
     std::string evidence(const Dump &dump, std::uint32_t value) const;

@@ -28,8 +28,23 @@ rules by hand; the tests write those figures out.
 With --copy-weights each forward dot reads a copy of its weights made just before it (as a
 cast or an FSDP all-gather would be): gathered weights.
 
+With --traps the step carries what real steps put in the way of a classifier, each a rule
+of docs/FORMAT.md Part A:
+  - an operand-free `partition-id` and a `constant`, and a zero cotangent (`broadcast` of the
+    constant), in the backward scope, scheduled right after the parameters (XLA schedules
+    such ops anywhere): the backward pass still begins at g_L;
+  - each weight reaches its forward dot through an FSDP `all-gather`, an f32→bf16-style
+    `convert` outside any jvp scope, a layout `copy` and a `bitcast` (four moves; the last two
+    without an op_name): the weights are read forward, the moves are gathered weights;
+  - x is differentiated too: its gradient gx = dot(g_1, w_1) is returned (not donated, not
+    updated): a differentiated input, not a weight.
+With --names the parameters carry pytree paths as JAX writes them: params['dense_k']['kernel'],
+opt_state[0].mu[…], opt_state[0].nu[…], state.step, and x is inputs['weights'] (a batch's
+sample weights: the word does not make it a weight); --misnamed-x names x params['embed'], a
+name the data flow disagrees with.
+
 Usage: make_training_step.py OUT.hlo.pb [--layers L] [--batch B] [--width D] [--remat K]
-       [--copy-weights]   (needs protoc)
+       [--copy-weights] [--traps] [--names] [--misnamed-x]   (needs protoc)
 """
 import os
 import subprocess
@@ -58,19 +73,37 @@ def main():
                         **extra))
         return len(ins) - 1
 
+    traps, names = "--traps" in sys.argv, "--names" in sys.argv
+
+    def path(text):
+        return text if names else None
+
     W, A = [width, width], [batch, width]
-    w = [add(f"w{k}", "parameter", W, number=k - 1) for k in range(1, layers + 1)]
-    m = [add(f"m{k}", "parameter", W, number=layers + k - 1) for k in range(1, layers + 1)]
-    v = [add(f"v{k}", "parameter", W, number=2 * layers + k - 1) for k in range(1, layers + 1)]
-    count = add("count", "parameter", None, number=3 * layers)
-    x = add("x", "parameter", A, number=3 * layers + 1)
+    w = [add(f"w{k}", "parameter", W, op_name=path(f"params['dense_{k}']['kernel']"), number=k - 1)
+         for k in range(1, layers + 1)]
+    m = [add(f"m{k}", "parameter", W, op_name=path(f"opt_state[0].mu['dense_{k}']['kernel']"),
+             number=layers + k - 1) for k in range(1, layers + 1)]
+    v = [add(f"v{k}", "parameter", W, op_name=path(f"opt_state[0].nu['dense_{k}']['kernel']"),
+             number=2 * layers + k - 1) for k in range(1, layers + 1)]
+    count = add("count", "parameter", None, op_name=path("state.step"), number=3 * layers)
+    x = add("x", "parameter", A,
+            op_name="params['embed']" if "--misnamed-x" in sys.argv else path("inputs['weights']"), number=3 * layers + 1)
     donated = w + m + v + [count]
+    if traps:
+        add("pid", "partition-id", None, [], bwd + "partition_id")
+        zero = add("zero", "constant", None, [], bwd + "broadcast_in_dim")
+        add("zeros", "broadcast", A, [zero], bwd + "broadcast_in_dim")
 
     h, a = {0: x}, {}
     for k in range(1, layers + 1):
         weight = w[k - 1]
         if copy_weights:
             weight = add(f"wc{k}", "copy", W, [w[k - 1]], fwd + "copy")
+        if traps:
+            weight = add(f"wg{k}", "all-gather", W, [weight], upd + "all_gather")
+            weight = add(f"wb{k}", "convert", W, [weight], upd + "convert_element_type")
+            weight = add(f"wl{k}", "copy", W, [weight])
+            weight = add(f"wt{k}", "bitcast", W, [weight])
         a[k] = add(f"a{k}", "dot", A, [h[k - 1], weight], fwd + "dot_general", dot=(1, 0))
         if k < layers:
             h[k] = add(f"h{k}", "fusion", A, [a[k]], fwd + "tanh")
@@ -87,6 +120,7 @@ def main():
         if k > 1:
             gh = add(f"gh{k - 1}", "dot", A, [g[k], w[k - 1]], bwd + "dot_general", dot=(1, 1))
             g[k - 1] = add(f"g{k - 1}", "fusion", A, [gh, prev], bwd + "mul")
+    gx = add("gx", "dot", A, [g[1], w[0]], bwd + "dot_general", dot=(1, 1)) if traps else None
     count2 = add("count_new", "fusion", None, [count], upd + "add")
     new = {}
     for k in range(layers, 0, -1):
@@ -95,7 +129,7 @@ def main():
         w2 = add(f"w{k}_new", "fusion", W, [w[k - 1], m2, v2, count2], upd + "sub")
         new[m[k - 1]], new[v[k - 1]], new[w[k - 1]] = m2, v2, w2
     new[count] = count2
-    outs = [loss] + [new[p] for p in donated]
+    outs = [loss] + [new[p] for p in donated] + ([gx] if traps else [])
     root = add("root", "tuple", "tuple", outs)
 
     def size(i):
@@ -158,6 +192,9 @@ def main():
         allocations.append((size(p), flags, members))
         placed.update(i for i, _ in members)
     allocations.append((size(loss), "maybe_live_out: true", [(loss, 0)]))
+    if traps:
+        allocations.append((size(gx), "maybe_live_out: true", [(gx, 0)]))
+        placed.add(gx)
     allocations.append((size(root), "maybe_live_out: true", [(root, 0)]))
     placed.update([loss, root])
     temp, offset = [], 0

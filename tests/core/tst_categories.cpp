@@ -22,6 +22,7 @@
 #include "open/ModuleReader.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -229,6 +230,83 @@ private slots:
         QCOMPARE(a.report.peakBytes, std::int64_t(5242888));
     }
 
+    // The traps real steps set (--traps, parameters unnamed; make_training_step.py): an
+    // operand-free partition-id and constant and a zero cotangent broadcast from the constant,
+    // all in the backward scope, at steps 11-13 right after the parameters; each weight read by
+    // its dot through all-gather, convert (outside any jvp scope), copy and bitcast (four moves,
+    // wg wb wl wt, steps 14-17 for layer 1, 20-23, 26-29); x differentiated (gx = dot(g1, w1),
+    // returned, step 40). Schedule: a1 18, h1 19, a2 24, h2 25, a3 30, loss 31, g3 32.
+    void trapsByHand()
+    {
+        const Analysed a = analyse(
+            make(QStringLiteral("module_0004.jit_train_step.hlo.pb"), {QStringLiteral("--traps")}));
+        QVERIFY(a.categories.training);
+        QVERIFY(a.categories.update);
+        // The first op that computes from data in the backward scope: g3, not the
+        // partition-id at 11.
+        QCOMPARE(a.categories.firstBackwardStep, std::int64_t(32));
+        // Nothing forward runs after it, so nothing is recomputed.
+        QCOMPARE(a.categories.recomputed, std::int64_t(0));
+        const auto is = [&a](const char *name, Category c, CategoryReason r) {
+            const std::uint32_t v = a.dump->findValue(name);
+            if (a.categories.category[v] != c || a.categories.reason[v] != r)
+                qFatal("%s is %s (%s)", name, categoryName(a.categories.category[v]).data(),
+                       a.categories.evidence(*a.dump, v).c_str());
+        };
+        // The dots read the weights four moves away: donated, read forward.
+        for (const char *w : {"w1", "w2", "w3"})
+            is(w, Category::Weights, CategoryReason::DonatedReadForward);
+        // Each move is made from weights alone.
+        for (const char *g : {"wg1", "wb1", "wl1", "wt1", "wg3", "wb3", "wl3", "wt3"})
+            is(g, Category::GatheredWeights, CategoryReason::GatheredFromWeights);
+        for (const char *o : {"m1", "m3", "v1", "v3"})
+            is(o, Category::OptimizerState, CategoryReason::DonatedReadByUpdate);
+        is("count", Category::OptimizerState, CategoryReason::StepCounter);
+        // x has its gradient returned, but the step updates its weights and not x: an input.
+        is("x", Category::Inputs, CategoryReason::DifferentiatedInput);
+        // h1, h2 and a3 are defined forward (19, 25, 30) and read backward: saved for it.
+        for (const char *s : {"h1", "h2", "a3"})
+            is(s, Category::Activations, CategoryReason::SavedForBackward);
+        is("gx", Category::Gradients, CategoryReason::BackwardReturned);
+        QVERIFY(a.categories.disagreements.empty());
+        QVERIFY(addsUp(a));
+    }
+
+    // The same step with pytree paths (--names): params['dense_k']['kernel'] weights,
+    // opt_state[0].mu/nu[…] optimizer state, state.step the counter, and x, inputs['weights'],
+    // a batch although a word of it says weights. Names and data flow agree on every one.
+    void namesByHand()
+    {
+        const Analysed a = analyse(make(QStringLiteral("module_0005.jit_train_step.hlo.pb"),
+                                        {QStringLiteral("--traps"), QStringLiteral("--names")}));
+        const auto is = [&a](const char *name, Category c, CategoryReason r) {
+            const std::uint32_t v = a.dump->findValue(name);
+            if (a.categories.category[v] != c || a.categories.reason[v] != r)
+                qFatal("%s is %s (%s)", name, categoryName(a.categories.category[v]).data(),
+                       a.categories.evidence(*a.dump, v).c_str());
+        };
+        for (const char *w : {"w1", "w2", "w3"})
+            is(w, Category::Weights, CategoryReason::NamedWeights);
+        for (const char *o : {"m1", "m2", "m3", "v1", "v2", "v3"})
+            is(o, Category::OptimizerState, CategoryReason::NamedOptimizer);
+        is("count", Category::OptimizerState, CategoryReason::NamedStep);
+        is("x", Category::Inputs, CategoryReason::NamedInputs);
+        QVERIFY(a.categories.disagreements.empty());
+
+        // x named params['embed'] (--misnamed-x): the name goes first, and the evidence says
+        // what the data flow said (a differentiated input).
+        const Analysed m = analyse(make(QStringLiteral("module_0006.jit_train_step.hlo.pb"),
+                                        {QStringLiteral("--traps"), QStringLiteral("--names"),
+                                         QStringLiteral("--misnamed-x")}));
+        const std::uint32_t x = m.dump->findValue("x");
+        QCOMPARE(m.categories.category[x], Category::Weights);
+        QCOMPARE(m.categories.disagreements.size(), std::size_t(1));
+        QCOMPARE(m.categories.disagreements[0].value, x);
+        QCOMPARE(m.categories.disagreements[0].flow, Category::Inputs);
+        const std::string why = m.categories.evidence(*m.dump, x);
+        QVERIFY2(why.find("the data flow says inputs") != std::string::npos, why.c_str());
+    }
+
     // The remat lever on the step, against the same step with h1 recomputed by hand.
     void rematAgainstTheRematerializedStep()
     {
@@ -360,15 +438,19 @@ private slots:
         const Analysed a = analyse(path.toStdString());
         QVERIFY(a.categories.training);
         QVERIFY(!a.categories.update); // a loss and its gradients: no optimizer
-        for (const char *w : {"qkv.1", "weights_o_0_.1", "weights_o_1_.1"}) {
+        // weights_o[0] and [1] are named weights; qkv, differentiated too, is not: an input.
+        for (const char *w : {"weights_o_0_.1", "weights_o_1_.1"}) {
             QCOMPARE(categoryOf(a, w), Category::Weights);
             QCOMPARE(a.categories.reason[a.dump->findValue(w)], CategoryReason::WeightWithGradient);
         }
+        QCOMPARE(categoryOf(a, "qkv.1"), Category::Inputs);
+        QCOMPARE(a.categories.reason[a.dump->findValue("qkv.1")],
+                 CategoryReason::DifferentiatedInput);
         for (const char *i : {"rngs_0_.1", "rngs_1_.1", "seqlens.1"})
             QCOMPARE(categoryOf(a, i), Category::Inputs);
         const std::int64_t qkv = 50331648;
         const std::int64_t wo = 25165824;
-        QCOMPARE(a.report.of(Category::Weights).heldBytes, qkv + 2 * wo);
+        QCOMPARE(a.report.of(Category::Weights).heldBytes, 2 * wo);
         QCOMPARE(a.report.of(Category::Gradients).heldBytes, qkv + 2 * wo);
         QCOMPARE(a.report.of(Category::Gradients).values, std::int64_t(3));
         QCOMPARE(a.report.of(Category::OptimizerState).values, std::int64_t(0));
@@ -376,6 +458,70 @@ private slots:
         QVERIFY(donate);
         QVERIFY(donate->exact);
         QCOMPARE(donate->savingBytes, qkv + 2 * wo);
+        QVERIFY(addsUp(a));
+    }
+
+    // The Pax step of ../shared/real/training (module_0040.pjit__wrapped_step_fn, GPU), against
+    // its categories worked out by hand beside it (pjit__wrapped_step_fn.expected-categories.
+    // tsv: every ENTRY parameter by its pytree path, state.mdl_vars['params'][…] weights,
+    // state.opt_states[…] optimizer state, state.step the counter, inputs[…] the batch).
+    void realPaxStep()
+    {
+        const QString dir =
+            QDir::cleanPath(QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/training"));
+        const QString step = dir + QStringLiteral("/module_0040.pjit__wrapped_step_fn.sm_8.0_gpu_"
+                                                  "after_optimizations.hlo.pb.xz");
+        QFile truth(dir + QStringLiteral("/pjit__wrapped_step_fn.expected-categories.tsv"));
+        if (!QFileInfo::exists(step) || !truth.open(QIODevice::ReadOnly))
+            QSKIP("../shared/real is not here: the real dumps live beside the repository, which a "
+                  "clone does not have");
+        const Analysed a = analyse(step.toStdString());
+        QVERIFY(a.categories.training);
+        QVERIFY(a.categories.update);
+        // The backward pass begins at 1303, loop_negate_fusion (transpose(jvp(…))/…/softmax/
+        // neg), the first backward op that reads the forward pass's work: the forward
+        // compute_loss reduce_sum, input_convert_reduce_fusion.40 (1279). Not at the
+        // partition-id in the backward scope at 1273; the hand file's values are those live at
+        // 1311, input_convert_reduce_fusion.13 (d logits), the first large backward op.
+        QCOMPARE(a.categories.firstBackwardStep, std::int64_t(1303));
+        const std::map<QString, Category> byHand = {
+            {QStringLiteral("weight"), Category::Weights},
+            {QStringLiteral("optimizer-state"), Category::OptimizerState},
+            {QStringLiteral("optimizer-state/step-counter"), Category::OptimizerState},
+            {QStringLiteral("input"), Category::Inputs}};
+        int params = 0;
+        while (!truth.atEnd()) {
+            const QStringList f = QString::fromUtf8(truth.readLine()).trimmed().split(u'\t');
+            if (f.size() < 8 || f[1] != QStringLiteral("param"))
+                continue;
+            const std::uint32_t v = a.dump->findValue(f[3].toStdString());
+            QVERIFY2(v != kNone, qPrintable(f[3]));
+            QVERIFY2(byHand.count(f[7]), qPrintable(f[7]));
+            QVERIFY2(a.categories.category[v] == byHand.at(f[7]),
+                     qPrintable(f[3] + QStringLiteral(" ") + f[8] + QStringLiteral(": ") +
+                                QString::fromStdString(a.categories.evidence(*a.dump, v))));
+            QCOMPARE(a.dump->values[v].size, f[5].toLongLong());
+            ++params;
+        }
+        QCOMPARE(params, 454);
+        // The largest values live at the first backward op, by hand (the file's last rows):
+        // the bf16 one-hot of the embedding lookup and the forward logits, both defined in the
+        // forward pass (jvp scopes) and read in the backward; d logits, the first backward op's
+        // own value, read in the backward only; the attention logits and probabilities of
+        // x_layers_0, forward, read in the backward.
+        const std::pair<const char *, Category> peak[] = {
+            {"loop_convert_fusion", Category::Activations},
+            {"custom-call.219.0{0}", Category::Activations},
+            {"input_convert_reduce_fusion.13{0}", Category::Temporaries},
+            {"gemm_fusion_dot.545.0", Category::Activations},
+            {"loop_convert_fusion.1", Category::Activations}};
+        for (const auto &[name, c] : peak) {
+            const std::uint32_t v = a.dump->findValue(name);
+            QVERIFY2(v != kNone, name);
+            QVERIFY2(a.categories.category[v] == c,
+                     qPrintable(QString::fromLatin1(name) + QStringLiteral(": ") +
+                                QString::fromStdString(a.categories.evidence(*a.dump, v))));
+        }
         QVERIFY(addsUp(a));
     }
 

@@ -424,6 +424,9 @@ private:
     {
         const std::size_t n = m_dump.instructions.size();
         m_read.assign(m_dump.values.size(), 0);
+        // Without a pass in any op_name (an inference module) nothing is read by one.
+        if (std::all_of(m_phase.begin(), m_phase.end(), [](std::uint8_t p) { return p == 0; }))
+            return;
         std::vector<std::uint8_t> moved(n, 0); // per move: what reads its values
         std::vector<bool> done(n, false);
         const auto visit = [&](std::uint32_t ins) {

@@ -380,15 +380,21 @@ private:
     {
         if (!m_dump.hasLiveRanges())
             return;
-        std::vector<std::uint32_t> outputs; // live-out values of non-parameter allocations
+        // Live-out values of non-parameter allocations, one per allocation: the values an
+        // output allocation holds in turn (or at once, in place) are one output, held once.
+        std::vector<std::uint32_t> outputs;
+        std::vector<bool> taken(m_dump.allocations.size(), false);
         for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
             const Value &v = m_dump.values[vi];
-            if (v.allocation == kNone || !v.hasLiveRange() || v.end < m_dump.maxStep())
+            if (v.allocation == kNone || !v.hasLiveRange() || v.end < m_dump.maxStep() ||
+                taken[v.allocation])
                 continue;
             const Allocation &a = m_dump.allocations[v.allocation];
             if (a.isMaybeLiveOut && !a.isParameter && a.size == v.size && a.valueCount > 0 &&
-                a.color != MemoryAnalysis::kHostMemorySpace)
+                a.color != MemoryAnalysis::kHostMemorySpace) {
                 outputs.push_back(vi);
+                taken[v.allocation] = true;
+            }
         }
         sortLargest(outputs);
         // Each output once, by its size and layout-free shape.
@@ -440,8 +446,20 @@ private:
         d.exact = true;
         sortLargest(params);
         d.values = std::move(params);
-        d.text = "Donate " + count(d.values.size(), "parameter", "parameters") +
-                 " (donate_argnums): each has the shape and size of a returned value written "
+        std::vector<std::int64_t> numbers;
+        numbers.reserve(d.values.size());
+        for (std::uint32_t p : d.values)
+            numbers.push_back(m_dump.allocations[m_dump.values[p].allocation].parameterNumber);
+        std::sort(numbers.begin(), numbers.end());
+        std::string which;
+        for (std::size_t k = 0; k < numbers.size() && k < 16; ++k)
+            which += (k ? ", " : "") + std::to_string(numbers[k]);
+        if (numbers.size() > 16)
+            which += ", … " + std::to_string(numbers.size() - 16) + " more";
+        d.text = "Donate " + count(d.values.size(), "parameter", "parameters") + " (" + which +
+                 ": the module's parameter numbers; jax.jit's donate_argnums, or "
+                 "donate_argnames, names the function's arguments they come from): each has "
+                 "the shape and size of a returned value written "
                  "after its last read, so XLA can write that output over it. Exact, of what the "
                  "device holds: the output allocations no longer held beside the arguments "
                  "(argument + output − alias + temp). The peak of live bytes is not lowered by "

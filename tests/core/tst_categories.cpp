@@ -458,6 +458,10 @@ private slots:
         QVERIFY(donate);
         QVERIFY(donate->exact);
         QCOMPARE(donate->savingBytes, qkv + 2 * wo);
+        // Named by parameter number, as the proto numbers them (parameter_number of qkv.1 is
+        // 0, of weights_o_0_.1 2 and weights_o_1_.1 3; seqlens.1 is 1, the rngs 4 and 5).
+        QVERIFY2(donate->text.find("3 parameters (0, 2, 3:") != std::string::npos,
+                 donate->text.c_str());
         QVERIFY(addsUp(a));
     }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace bufferscope {
 
@@ -70,6 +71,63 @@ public:
 private:
     const std::vector<std::int64_t> &m_curve;
     std::vector<std::int64_t> m_diff;
+};
+
+/// Bytes to take off a curve, value by value, where values may share bytes: the values at one
+/// place of one allocation (a buffer updated in place, a loop's carried buffer) count once at a
+/// step on the curve, so their steps are merged before their bytes come off, never taken twice.
+/// O(k log k) for k removals.
+class Removals
+{
+public:
+    void add(const Value &v, std::uint32_t value, std::int64_t from, std::int64_t to,
+             std::int64_t bytes)
+    {
+        if (from > to || bytes <= 0)
+            return;
+        Item item;
+        item.allocation = v.allocation == kNone ? std::uint64_t{1} << 40 | value : v.allocation;
+        item.offset = v.offset;
+        item.size = v.size;
+        item.from = from;
+        item.to = to;
+        item.bytes = bytes;
+        m_items.push_back(item);
+    }
+    void applyTo(Sweep &sweep)
+    {
+        std::sort(m_items.begin(), m_items.end(), [](const Item &a, const Item &b) {
+            return std::tie(a.allocation, a.offset, a.size, a.from) <
+                   std::tie(b.allocation, b.offset, b.size, b.from);
+        });
+        for (std::size_t k = 0; k < m_items.size();) {
+            Item run = m_items[k];
+            std::size_t next = k + 1;
+            for (; next < m_items.size(); ++next) {
+                const Item &i = m_items[next];
+                if (i.allocation != run.allocation || i.offset != run.offset ||
+                    i.size != run.size || i.from > run.to + 1)
+                    break;
+                run.to = std::max(run.to, i.to);
+                run.bytes = std::max(run.bytes, i.bytes);
+            }
+            sweep.remove(run.from, run.to, run.bytes);
+            k = next;
+        }
+        m_items.clear();
+    }
+
+private:
+    struct Item
+    {
+        std::uint64_t allocation = 0;
+        std::int64_t offset = 0;
+        std::int64_t size = 0;
+        std::int64_t from = 0;
+        std::int64_t to = 0;
+        std::int64_t bytes = 0;
+    };
+    std::vector<Item> m_items;
 };
 
 /// 2 × output elements × contracted elements of a `dot` (its `lhs_contracting_dims={…}` and
@@ -249,6 +307,9 @@ private:
         Sweep remat(m_space.liveBytes);
         Sweep offload(m_space.liveBytes);
         Sweep optimizerOnly(m_space.liveBytes); // the optimizer state's part of offload
+        Removals rematOff;
+        Removals offloadOff;
+        Removals optimizerOff;
         std::vector<std::uint32_t> rematValues;
         std::vector<std::uint32_t> offloadValues;
         std::size_t activations = 0;
@@ -262,8 +323,8 @@ private:
                 const auto [lastForward, firstBackward] = forwardAndBackwardReads(v);
                 if (firstBackward == kNoStep || firstBackward <= lastForward + 1)
                     continue;
-                remat.remove(lastForward + 1, firstBackward - 1, v.size);
-                offload.remove(lastForward + 1, firstBackward - 1, v.size);
+                rematOff.add(v, vi, lastForward + 1, firstBackward - 1, v.size);
+                offloadOff.add(v, vi, lastForward + 1, firstBackward - 1, v.size);
                 if (m_report.peakStep > lastForward && m_report.peakStep < firstBackward) {
                     rematValues.push_back(vi);
                     offloadValues.push_back(vi);
@@ -279,14 +340,17 @@ private:
                 }
                 if (firstRead == kNoStep || firstRead <= v.start)
                     continue;
-                offload.remove(v.start, firstRead - 1, v.size);
-                optimizerOnly.remove(v.start, firstRead - 1, v.size);
+                offloadOff.add(v, vi, v.start, firstRead - 1, v.size);
+                optimizerOff.add(v, vi, v.start, firstRead - 1, v.size);
                 if (m_report.peakStep >= v.start && m_report.peakStep < firstRead)
                     offloadValues.push_back(vi);
             }
         }
         if (activations == 0 && offloadValues.empty())
             return;
+        rematOff.applyTo(remat);
+        offloadOff.applyTo(offload);
+        optimizerOff.applyTo(optimizerOnly);
         if (activations > 0) {
             sortLargest(rematValues);
             std::int64_t flops = 0;
@@ -332,6 +396,8 @@ private:
     {
         Sweep dtype(m_space.liveBytes);
         Sweep shard(m_space.liveBytes);
+        Removals dtypeOff;
+        Removals shardOff;
         std::vector<std::uint32_t> dtypeValues;
         std::vector<std::uint32_t> shardValues;
         bool anyDtype = false;
@@ -346,17 +412,19 @@ private:
                  c == Category::Activations || c == Category::Gradients) &&
                 m_dump.shapes[v.shape].elementType == ElementType::F32) {
                 anyDtype = true;
-                dtype.remove(v.start, v.end, v.size / 2);
+                dtypeOff.add(v, vi, v.start, v.end, v.size / 2);
                 if (atPeak)
                     dtypeValues.push_back(vi);
             }
             if (c == Category::Weights || c == Category::OptimizerState) {
                 anyShard = true;
-                shard.remove(v.start, v.end, v.size / 2);
+                shardOff.add(v, vi, v.start, v.end, v.size / 2);
                 if (atPeak)
                     shardValues.push_back(vi);
             }
         }
+        dtypeOff.applyTo(dtype);
+        shardOff.applyTo(shard);
         if (anyDtype)
             add(Lever::Kind::Dtype, dtype, std::move(dtypeValues),
                 "Hold the f32 weights, gathered weights, activations and gradients in bf16 (a "

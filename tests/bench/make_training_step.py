@@ -41,10 +41,11 @@ of docs/FORMAT.md Part A:
 With --names the parameters carry pytree paths as JAX writes them: params['dense_k']['kernel'],
 opt_state[0].mu[…], opt_state[0].nu[…], state.step, and x is inputs['weights'] (a batch's
 sample weights: the word does not make it a weight); --misnamed-x names x params['embed'], a
-name the data flow disagrees with.
+name the data flow disagrees with. --share-h1 adds h1c, a forward copy of h1 that XLA placed
+over h1's own bytes, read by dw2 where g1 reads h1: two activations, one buffer.
 
 Usage: make_training_step.py OUT.hlo.pb [--layers L] [--batch B] [--width D] [--remat K]
-       [--copy-weights] [--traps] [--names] [--misnamed-x]   (needs protoc)
+       [--copy-weights] [--traps] [--names] [--misnamed-x] [--share-h1]   (needs protoc)
 """
 import os
 import subprocess
@@ -94,6 +95,8 @@ def main():
         zero = add("zero", "constant", None, [], bwd + "broadcast_in_dim")
         add("zeros", "broadcast", A, [zero], bwd + "broadcast_in_dim")
 
+    share, shared = "--share-h1" in sys.argv, {}  # shared: value -> the value it sits on
+    shared_of = {}  # what a dot of the backward reads instead (h1 -> h1c)
     h, a = {0: x}, {}
     for k in range(1, layers + 1):
         weight = w[k - 1]
@@ -107,7 +110,12 @@ def main():
         a[k] = add(f"a{k}", "dot", A, [h[k - 1], weight], fwd + "dot_general", dot=(1, 0))
         if k < layers:
             h[k] = add(f"h{k}", "fusion", A, [a[k]], fwd + "tanh")
+        if k == 1 and share:
+            # h1c: a copy of h1 that XLA placed over h1's own bytes (one buffer, two values
+            # live at once); dw2 reads it, g1 reads h1.
+            shared[add("h1c", "copy", A, [h[1]], fwd + "copy")] = h[1]
     loss = add("loss", "fusion", [], [a[layers]], fwd + "reduce_sum")
+    shared_of.update({on: c for c, on in shared.items()})
     g = {layers: add(f"g{layers}", "fusion", A, [a[layers]], bwd + "mul")}
     dw = {}
     for k in range(layers, 0, -1):
@@ -116,7 +124,8 @@ def main():
             ra = add(f"ra{remat}", "dot", A, [h[remat - 1], w[remat - 1]],
                      bwd + "rematted_computation/dot_general", dot=(1, 0))
             prev = add(f"rh{remat}", "fusion", A, [ra], bwd + "rematted_computation/tanh")
-        dw[k] = add(f"dw{k}", "dot", W, [prev, g[k]], bwd + "dot_general", dot=(0, 0))
+        dw[k] = add(f"dw{k}", "dot", W, [shared_of.get(prev, prev), g[k]], bwd + "dot_general",
+                    dot=(0, 0))
         if k > 1:
             gh = add(f"gh{k - 1}", "dot", A, [g[k], w[k - 1]], bwd + "dot_general", dot=(1, 1))
             g[k - 1] = add(f"g{k - 1}", "fusion", A, [gh, prev], bwd + "mul")
@@ -198,8 +207,12 @@ def main():
     allocations.append((size(root), "maybe_live_out: true", [(root, 0)]))
     placed.update([loss, root])
     temp, offset = [], 0
+    at = {}
     for i in range(len(ins)):
-        if i not in placed:
+        if i in shared:
+            temp.append((i, at[shared[i]]))
+        elif i not in placed:
+            at[i] = offset
             temp.append((i, offset))
             offset += size(i)
     allocations.append((offset, "", temp))

@@ -375,6 +375,31 @@ private slots:
             QVERIFY(a.report.levers[k - 1].savingBytes >= a.report.levers[k].savingBytes);
     }
 
+    // Two activations on one buffer (--share-h1: h1c, a forward copy of h1 placed over h1's
+    // own bytes, read by dw2 where g1 reads h1): the curve counts those bytes once, so the
+    // step holds what the plain step holds (peak 5,242,888 bytes, one step later), and every
+    // lever saves what it saves there (otherLeversByHand, rematAgainstTheRematerializedStep):
+    // a lever never takes the shared bytes off twice.
+    void sharedBytesComeOffOnce()
+    {
+        const Analysed a = analyse(make(QStringLiteral("module_0007.jit_train_step.hlo.pb"),
+                                        {QStringLiteral("--share-h1")}));
+        QCOMPARE(categoryOf(a, "h1"), Category::Activations);
+        QCOMPARE(categoryOf(a, "h1c"), Category::Activations);
+        QCOMPARE(a.report.peakStep, std::int64_t(20));
+        QCOMPARE(a.report.peakBytes, std::int64_t(5242888));
+        QCOMPARE(a.report.of(Category::Activations).peakBytes, 2 * A); // h1 (with h1c), h2
+        const std::pair<Lever::Kind, std::int64_t> expected[] = {{Lever::Kind::Dtype, 1048576},
+                                                                 {Lever::Kind::Shard, 1179650},
+                                                                 {Lever::Kind::Offload, 1835012},
+                                                                 {Lever::Kind::Remat, 262144}};
+        for (const auto &[kind, saving] : expected) {
+            const Lever *l = lever(a.report, kind);
+            QVERIFY(l);
+            QCOMPARE(l->savingBytes, saving);
+        }
+    }
+
     // diff says which category changed: remat of layer 1 takes the activations off the peak
     // (before: h1 h2 at step 19, 2A; after, at step 24: none of h2 (14-20) or a3 (15-17) is
     // live); summary gives each function's largest compile by category (the parameters are

@@ -309,10 +309,12 @@ void MainWindow::createViews()
     // tables, the inspector and the warnings are handed it here, after them.
     m_workspace->subscribe(m_valueModel, tr("values"), [this](const LoadedDump &loaded) {
         m_valueModel->setDump(loaded.dump);
+        m_valueModel->setCategories(loaded.categories);
     });
     m_workspace->subscribe(
         m_allocationModel, tr("allocations, instructions"), [this](const LoadedDump &loaded) {
             m_allocationModel->setDump(loaded.dump, loaded.timeline->allocations());
+            m_allocationModel->setCategories(loaded.categories);
             m_instructionView->setDump(loaded.dump, loaded.timeline);
             m_allocationView->resizeColumnToContents(0);
         });

@@ -118,6 +118,11 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
             case LiveColumn:
                 return usage ? tr("max %1 live").arg(humanBytesText(usage->largestLiveBytes))
                              : QVariant();
+            case CategoryColumn: {
+                const ValueCategories *c = categories();
+                return c ? toQString(categoryTitle(c->allocation[index.row()]))
+                         : QStringLiteral("—");
+            }
             default:
                 return {};
             }
@@ -149,6 +154,8 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
             return exactBytesText(v.size);
         if (index.column() == OffsetColumn)
             return QStringLiteral("0x%1").arg(v.offset, 0, 16);
+        if (index.column() == CategoryColumn && categories())
+            return plainToolTip(toQString(categories()->evidence(d, vi)));
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -163,12 +170,31 @@ QVariant AllocationTreeModel::data(const QModelIndex &index, int role) const
         case LiveColumn:
             return v.hasLiveRange() ? QStringLiteral("%1–%2").arg(v.start).arg(v.end)
                                     : tr("never live");
+        case CategoryColumn: {
+            const ValueCategories *c = categories();
+            return c ? toQString(categoryTitle(c->category[vi])) : QStringLiteral("—");
+        }
         default:
             return {};
         }
     default:
         return {};
     }
+}
+
+void AllocationTreeModel::setCategories(std::shared_ptr<const ValueCategories> categories)
+{
+    beginResetModel();
+    m_categories = std::move(categories);
+    endResetModel();
+}
+
+const ValueCategories *AllocationTreeModel::categories() const
+{
+    if (!m_categories || !m_dump || m_categories->category.size() != m_dump->values.size() ||
+        m_categories->allocation.size() != m_dump->allocations.size())
+        return nullptr;
+    return m_categories.get();
 }
 
 QVariant AllocationTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -186,6 +212,8 @@ QVariant AllocationTreeModel::headerData(int section, Qt::Orientation orientatio
         return tr("Offset / values"); // a value's offset; an allocation's count of values
     case LiveColumn:
         return tr("Live");
+    case CategoryColumn:
+        return tr("Category");
     default:
         return {};
     }

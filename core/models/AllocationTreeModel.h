@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
 
@@ -21,6 +22,7 @@ public:
         KindColumn,
         OffsetColumn,
         LiveColumn,
+        CategoryColumn,
         ColumnCount
     };
 
@@ -28,6 +30,10 @@ public:
 
     /// `usage` (largest live bytes per allocation) may be empty; it must outlive the model's use.
     void setDump(std::shared_ptr<const Dump> dump, std::vector<AllocationUsage> usage = {});
+
+    /// What kind of memory each allocation and value is (the Category column: an
+    /// allocation's is the category holding most of its bytes); "—" until given.
+    void setCategories(std::shared_ptr<const ValueCategories> categories);
 
     /// The row of a value (child of its allocation); invalid for unallocated values.
     QModelIndex indexOfValue(int value, int column = 0) const;
@@ -42,7 +48,11 @@ public:
 
 private:
     static constexpr quintptr kTopLevel = ~quintptr(0);
+    /// The categories, when they are of this dump.
+    const ValueCategories *categories() const;
+
     std::shared_ptr<const Dump> m_dump;
+    std::shared_ptr<const ValueCategories> m_categories;
     std::vector<AllocationUsage> m_usage;
     std::vector<int> m_rowInAllocation; ///< per value: its row under its allocation
 };

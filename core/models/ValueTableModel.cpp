@@ -180,7 +180,22 @@ bool ValueTableModel::isNumeric(int column)
 {
     return column == IdColumn || column == SizeColumn || column == LogicalColumn ||
            column == AllocationColumn || column == OffsetColumn || column == StartColumn ||
-           column == EndColumn;
+           column == EndColumn || column == CategoryColumn;
+}
+
+void ValueTableModel::setCategories(std::shared_ptr<const ValueCategories> categories)
+{
+    m_categories = std::move(categories);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, CategoryColumn), index(rowCount() - 1, CategoryColumn));
+}
+
+int ValueTableModel::categoryOf(std::size_t v) const
+{
+    if (!m_categories || !m_dump || m_categories->category.size() != m_dump->values.size() ||
+        v >= m_categories->category.size())
+        return kNoCategory;
+    return static_cast<int>(m_categories->category[v]);
 }
 
 std::int64_t ValueTableModel::numericKey(const Value &v, int column) const
@@ -202,6 +217,8 @@ std::int64_t ValueTableModel::numericKey(const Value &v, int column) const
         return v.start;
     case EndColumn:
         return v.end;
+    case CategoryColumn: // the report's order: weights first
+        return categoryOf(static_cast<std::size_t>(&v - d.values.data()));
     default:
         return 0;
     }
@@ -315,6 +332,11 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
             return at == kNone ? QVariant()
                                : QVariant(plainToolTip(toQString(d.str(d.instructions[at].name))));
         }
+        case CategoryColumn:
+            if (categoryOf(value) == kNoCategory)
+                return {};
+            return plainToolTip(
+                toQString(m_categories->evidence(d, static_cast<std::uint32_t>(value))));
         default:
             return {};
         }
@@ -340,6 +362,11 @@ QVariant ValueTableModel::data(const QModelIndex &index, int role) const
         case KindColumn:
             return alloc ? toQString(allocationKindName(alloc->kind))
                          : QStringLiteral("unallocated");
+        case CategoryColumn: {
+            const int c = categoryOf(static_cast<std::size_t>(value));
+            return c == kNoCategory ? QStringLiteral("—")
+                                    : toQString(categoryTitle(static_cast<Category>(c)));
+        }
         case OffsetColumn:
             return static_cast<qint64>(v.offset);
         case StartColumn:
@@ -380,6 +407,8 @@ QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Alloc");
         case KindColumn:
             return tr("Kind");
+        case CategoryColumn:
+            return tr("Category");
         case OffsetColumn:
             return tr("Offset");
         case StartColumn:
@@ -403,6 +432,9 @@ QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, i
         case StartColumn:
         case EndColumn:
             return tr("Live range in program steps, both ends inclusive");
+        case CategoryColumn:
+            return tr("What kind of memory it is (weights, activations, …), from the data flow "
+                      "and the parameters' names; the cell's tooltip says why");
         default:
             return {};
         }

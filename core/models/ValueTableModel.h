@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "model/Dump.h"
 
 #include <QAbstractTableModel>
@@ -27,6 +28,7 @@ public:
         ShapeColumn,
         AllocationColumn,
         KindColumn,
+        CategoryColumn,
         OffsetColumn,
         StartColumn,
         EndColumn,
@@ -38,6 +40,9 @@ public:
     explicit ValueTableModel(QObject *parent = nullptr);
 
     void setDump(std::shared_ptr<const Dump> dump);
+    /// What kind of memory each value is (the Category column; "—" until given, or when they
+    /// are of another dump).
+    void setCategories(std::shared_ptr<const ValueCategories> categories);
     const Dump *dump() const { return m_dump.get(); }
     const std::shared_ptr<const Dump> &sharedDump() const { return m_dump; }
 
@@ -81,7 +86,12 @@ private:
     /// The rows shown: every value in m_order, or those m_keep flags.
     void updateRows();
 
+    /// The category of value `v`, or kNoCategory when there are none for this dump.
+    int categoryOf(std::size_t v) const;
+    static constexpr int kNoCategory = -1;
+
     std::shared_ptr<const Dump> m_dump;
+    std::shared_ptr<const ValueCategories> m_categories;
     std::vector<std::uint32_t> m_order; ///< every value, in the sort order
     std::vector<std::uint8_t> m_keep;   ///< per value: shown under the filter (empty: no filter)
     std::vector<std::uint32_t> m_rows;  ///< row -> value index (those shown)

@@ -19,6 +19,9 @@
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/MemoryTimeline.h"
 #include "model/Dump.h"
+#include "models/AllocationTreeModel.h"
+#include "models/ModelCsv.h"
+#include "models/ValueTableModel.h"
 #include "open/ModuleReader.h"
 
 #include <QDir>
@@ -398,6 +401,63 @@ private slots:
             QVERIFY(l);
             QCOMPARE(l->savingBytes, saving);
         }
+    }
+
+    // The Values table and the Allocations tree carry a Category column, and so does their CSV
+    // export: on the plain step w1 is weights, h1 an activation, dw1 a gradient
+    // (everyValueByHand), the parameter allocation of w1 weights, the temp allocation of
+    // values of several categories the one holding most of its bytes: 10A + 3W in it, of which
+    // the temporaries a1 a2 g3 gh2 g2 gh1 g1 hold 7A (activations 3A, gradients 3W).
+    void tablesSayIt()
+    {
+        const Analysed a = analyse(m_step);
+        auto categories = std::make_shared<const ValueCategories>(a.categories);
+        ValueTableModel values;
+        values.setDump(a.dump);
+        QCOMPARE(values.index(0, ValueTableModel::CategoryColumn).data().toString(),
+                 QStringLiteral("—")); // not given yet
+        values.setCategories(categories);
+        QCOMPARE(values.headerData(ValueTableModel::CategoryColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Category"));
+        const auto cell = [&](const char *name) {
+            return values
+                .index(values.rowOfValue(static_cast<int>(a.dump->findValue(name))),
+                       ValueTableModel::CategoryColumn)
+                .data()
+                .toString();
+        };
+        QCOMPARE(cell("w1"), QStringLiteral("Weights"));
+        QCOMPARE(cell("h1"), QStringLiteral("Activations"));
+        QCOMPARE(cell("dw1"), QStringLiteral("Gradients"));
+        QCOMPARE(cell("m1"), QStringLiteral("Optimizer state"));
+        QVERIFY(values
+                    .index(values.rowOfValue(static_cast<int>(a.dump->findValue("h1"))),
+                           ValueTableModel::CategoryColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("saved for it")));
+        // Sorted by category: the report's order, weights first.
+        values.sort(ValueTableModel::CategoryColumn, Qt::AscendingOrder);
+        QCOMPARE(values.index(0, ValueTableModel::CategoryColumn).data().toString(),
+                 QStringLiteral("Weights"));
+        const QByteArray csv = ModelCsv::write(values);
+        QVERIFY(csv.left(csv.indexOf('\n')).contains("Category"));
+        QVERIFY(csv.contains(",Activations,"));
+
+        AllocationTreeModel tree;
+        tree.setDump(a.dump);
+        tree.setCategories(categories);
+        const Dump &d = *a.dump;
+        for (int row = 0; row < tree.rowCount(); ++row) {
+            const Allocation &al = d.allocations[static_cast<std::size_t>(row)];
+            const QString c =
+                tree.index(row, AllocationTreeModel::CategoryColumn).data().toString();
+            if (al.isParameter && al.parameterNumber == 0) // w1
+                QCOMPARE(c, QStringLiteral("Weights"));
+            if (al.kind == AllocationKind::Temp)
+                QCOMPARE(c, QStringLiteral("Temporaries"));
+        }
+        QVERIFY(ModelCsv::write(tree).contains(",Weights"));
     }
 
     // diff says which category changed: remat of layer 1 takes the activations off the peak

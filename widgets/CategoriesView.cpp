@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTextBrowser>
@@ -202,6 +203,18 @@ CategoriesView::CategoriesView(Workspace *workspace, QWidget *parent)
     connect(m_selection, &Selection::highlightedGroupChanged, this, [this] {
         if (!m_pickingLever)
             m_workspace->showLever(-1);
+    });
+    // Esc anywhere in the view lets go of a pick: the rows, the highlighted values, the curve.
+    auto *escape = new QShortcut(QKeySequence::Cancel, this);
+    escape->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, this, [this] {
+        m_categories->setCurrentItem(nullptr);
+        m_categories->clearSelection();
+        m_levers->setCurrentItem(nullptr);
+        m_levers->clearSelection();
+        m_leverText->clear();
+        m_selection->setHighlightedGroup({}, {});
+        m_workspace->showLever(-1);
     });
     m_workspace->subscribe(this, tr("categories"),
                            [this](const LoadedDump &loaded) { setDump(loaded); });

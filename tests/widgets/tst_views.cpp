@@ -621,6 +621,13 @@ private Q_SLOTS:
         QVERIFY(view.leverText()->toPlainText().contains(QStringLiteral("h1")));
         view.categories()->setCurrentItem(activations);
         QCOMPARE(workspace.selection()->highlightedGroup().size(), 3);
+        // Esc lets go of the pick, and a second pick takes again.
+        view.categories()->setFocus();
+        QTest::keyClick(view.categories(), Qt::Key_Escape);
+        QVERIFY(workspace.selection()->highlightedGroup().isEmpty());
+        QVERIFY(!view.categories()->currentItem());
+        view.categories()->setCurrentItem(activations);
+        QCOMPARE(workspace.selection()->highlightedGroup().size(), 3);
         // A category picked: the lever's curve goes.
         QCOMPARE(workspace.shownLever(), -1);
         QVERIFY(curves.last().at(1).value<std::vector<std::int64_t>>().empty());

@@ -248,7 +248,9 @@ void CategoriesView::fill()
                                     "op_names, no update after them.");
     if (r.recomputed > 0)
         how += QLatin1Char(' ') +
-               tr("%n value(s) recomputed in the backward pass (remat).", "", int(r.recomputed));
+               tr("%n value(s) of forward ops after the backward pass began (recomputed, or "
+                  "scheduled late).",
+                  "", int(r.recomputed));
     if (r.peakStep >= 0)
         how += QLatin1Char(' ') + tr("Held while it runs %1; peak %2 at step %3.")
                                       .arg(bytes(r.heldBytes), bytes(r.peakBytes))

@@ -66,7 +66,9 @@ void categoriesText(const Dump &dump, const ReportFacts &facts,
                                   : "forward (jvp) and backward (transpose) found in the "
                                     "op_names, no update after them";
     if (r.recomputed > 0)
-        how += "; " + std::to_string(r.recomputed) + " values recomputed in the backward pass";
+        how +=
+            "; " + std::to_string(r.recomputed) +
+            " values of forward ops after the backward pass began (recomputed, or scheduled late)";
     line("Memory by category (" + how + ")");
     line("  " + pad("category", 18) + padLeft("held while it runs", 30) +
          (peak ? padLeft("at the peak, step " + std::to_string(r.peakStep), 30) : std::string()) +

@@ -35,6 +35,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace bufferscope;
@@ -612,6 +613,17 @@ private slots:
                                 QString::fromStdString(a.categories.evidence(*a.dump, v))));
         }
         QVERIFY(addsUp(a));
+        // Remat is offered for what the backward pass reads of the forward pass, the attention
+        // logits and probabilities of x_layers_0 among them, and saves no more than the
+        // activations hold at the peak.
+        const Lever *remat = lever(a.report, Lever::Kind::Remat);
+        QVERIFY(remat);
+        for (const char *saved : {"gemm_fusion_dot.545.0", "loop_convert_fusion.1"})
+            QVERIFY2(std::find(remat->values.begin(), remat->values.end(),
+                               a.dump->findValue(saved)) != remat->values.end(),
+                     saved);
+        QVERIFY(remat->savingBytes > 0);
+        QVERIFY(remat->savingBytes <= a.report.of(Category::Activations).peakBytes);
     }
 
     // The real text dumps of ../shared/real: no backward pass in any, so arguments, outputs,

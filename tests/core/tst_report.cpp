@@ -82,7 +82,7 @@ private Q_SLOTS:
                 {QStringLiteral("export"), sample("gpu_vllm_update_slice"),
                  QStringLiteral("--view"), QStringLiteral("usage"), QStringLiteral("--out"),
                  dir.filePath(QStringLiteral("u.png"))});
-        QVERIFY(p.waitForFinished(60000));
+        QVERIFY(p.waitForFinished(300000));
         QCOMPARE(p.exitCode(), 0);
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(err.isEmpty(), err.constData());

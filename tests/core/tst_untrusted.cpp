@@ -444,7 +444,7 @@ private Q_SLOTS:
                      command.section(QLatin1Char(' '), 0, 0) + QStringLiteral(" \"$f\"") + twice +
                      QLatin1Char(' ') + command.section(QLatin1Char(' '), 1),
                  QStringLiteral(BUFFERSCOPE_BINARY)});
-            QVERIFY(p.waitForFinished(60000));
+            QVERIFY(p.waitForFinished(300000));
             const QByteArray err = p.readAllStandardError();
             const QByteArray said = command.toUtf8() + ": " + err;
             QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, said.constData());

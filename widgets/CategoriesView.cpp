@@ -13,7 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
-#include <QShortcut>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTextBrowser>
@@ -199,22 +199,20 @@ CategoriesView::CategoriesView(Workspace *workspace, QWidget *parent)
             m_drill.pop_back();
         showTree();
     });
-    // Another group picked anywhere, or the selection cleared (Esc): the lever's curve goes.
+    // Another group picked anywhere, or the selection cleared (Esc, the window's Clear
+    // Selection): the lever's curve goes, and a cleared group lets go of the picked row too.
     connect(m_selection, &Selection::highlightedGroupChanged, this, [this] {
         if (!m_pickingLever)
             m_workspace->showLever(-1);
-    });
-    // Esc anywhere in the view lets go of a pick: the rows, the highlighted values, the curve.
-    auto *escape = new QShortcut(QKeySequence::Cancel, this);
-    escape->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(escape, &QShortcut::activated, this, [this] {
-        m_categories->setCurrentItem(nullptr);
-        m_categories->clearSelection();
-        m_levers->setCurrentItem(nullptr);
-        m_levers->clearSelection();
-        m_leverText->clear();
-        m_selection->setHighlightedGroup({}, {});
-        m_workspace->showLever(-1);
+        if (m_selection->highlightedGroup().isEmpty()) {
+            const QSignalBlocker categories(m_categories);
+            const QSignalBlocker levers(m_levers);
+            m_categories->setCurrentItem(nullptr);
+            m_categories->clearSelection();
+            m_levers->setCurrentItem(nullptr);
+            m_levers->clearSelection();
+            m_leverText->clear();
+        }
     });
     m_workspace->subscribe(this, tr("categories"),
                            [this](const LoadedDump &loaded) { setDump(loaded); });

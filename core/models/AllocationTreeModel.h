@@ -19,10 +19,10 @@ public:
     {
         NameColumn,
         SizeColumn,
+        CategoryColumn, ///< beside the size: the dock is narrow
         KindColumn,
         OffsetColumn,
         LiveColumn,
-        CategoryColumn,
         ColumnCount
     };
 

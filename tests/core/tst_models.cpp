@@ -239,7 +239,11 @@ private Q_SLOTS:
         QCOMPARE(
             allocations.headerData(AllocationTreeModel::OffsetColumn, Qt::Horizontal).toString(),
             QStringLiteral("Offset / values"));
-        QCOMPARE(render(allocations, {0, 1, 2, 3, 4}, 3),
+        QCOMPARE(render(allocations,
+                        {AllocationTreeModel::NameColumn, AllocationTreeModel::SizeColumn,
+                         AllocationTreeModel::KindColumn, AllocationTreeModel::OffsetColumn,
+                         AllocationTreeModel::LiveColumn},
+                        3),
                  QStringLiteral("allocation 0 | 4.0KiB | thread_local | 1 value | max 0B live\n"
                                 "  add.3 | 4.0KiB | u32[] | 0 | never live\n"
                                 "allocation 1 | 1.0KiB | parameter #0 | 1 value | max 1.0KiB live\n"

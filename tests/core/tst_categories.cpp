@@ -79,6 +79,24 @@ Category categoryOf(const Analysed &a, const char *name)
     return a.categories.category[v];
 }
 
+/// Empty when value `name` has category `c` by rule `r`; else what it has, and why.
+QString mismatch(const Analysed &a, const char *name, Category c, CategoryReason r)
+{
+    const std::uint32_t v = a.dump->findValue(name);
+    if (v == kNone)
+        return QStringLiteral("no value %1").arg(QLatin1String(name));
+    if (a.categories.category[v] == c && a.categories.reason[v] == r)
+        return {};
+    return QStringLiteral("%1 is %2 (%3)")
+        .arg(QLatin1String(name), QLatin1String(categoryName(a.categories.category[v])),
+             QString::fromStdString(a.categories.evidence(*a.dump, v)));
+}
+#define EXPECT_CATEGORY(a, name, c, r)                                                             \
+    do {                                                                                           \
+        const QString why_ = mismatch(a, name, c, r);                                              \
+        QVERIFY2(why_.isEmpty(), qPrintable(why_));                                                \
+    } while (false)
+
 /// The categories' held bytes add up to what the device holds, and their peak bytes to the
 /// peak.
 bool addsUp(const Analysed &a)
@@ -251,27 +269,21 @@ private slots:
         QCOMPARE(a.categories.firstBackwardStep, std::int64_t(32));
         // Nothing forward runs after it, so nothing is recomputed.
         QCOMPARE(a.categories.recomputed, std::int64_t(0));
-        const auto is = [&a](const char *name, Category c, CategoryReason r) {
-            const std::uint32_t v = a.dump->findValue(name);
-            if (a.categories.category[v] != c || a.categories.reason[v] != r)
-                qFatal("%s is %s (%s)", name, categoryName(a.categories.category[v]).data(),
-                       a.categories.evidence(*a.dump, v).c_str());
-        };
         // The dots read the weights four moves away: donated, read forward.
         for (const char *w : {"w1", "w2", "w3"})
-            is(w, Category::Weights, CategoryReason::DonatedReadForward);
+            EXPECT_CATEGORY(a, w, Category::Weights, CategoryReason::DonatedReadForward);
         // Each move is made from weights alone.
         for (const char *g : {"wg1", "wb1", "wl1", "wt1", "wg3", "wb3", "wl3", "wt3"})
-            is(g, Category::GatheredWeights, CategoryReason::GatheredFromWeights);
+            EXPECT_CATEGORY(a, g, Category::GatheredWeights, CategoryReason::GatheredFromWeights);
         for (const char *o : {"m1", "m3", "v1", "v3"})
-            is(o, Category::OptimizerState, CategoryReason::DonatedReadByUpdate);
-        is("count", Category::OptimizerState, CategoryReason::StepCounter);
+            EXPECT_CATEGORY(a, o, Category::OptimizerState, CategoryReason::DonatedReadByUpdate);
+        EXPECT_CATEGORY(a, "count", Category::OptimizerState, CategoryReason::StepCounter);
         // x has its gradient returned, but the step updates its weights and not x: an input.
-        is("x", Category::Inputs, CategoryReason::DifferentiatedInput);
+        EXPECT_CATEGORY(a, "x", Category::Inputs, CategoryReason::DifferentiatedInput);
         // h1, h2 and a3 are defined forward (19, 25, 30) and read backward: saved for it.
         for (const char *s : {"h1", "h2", "a3"})
-            is(s, Category::Activations, CategoryReason::SavedForBackward);
-        is("gx", Category::Gradients, CategoryReason::BackwardReturned);
+            EXPECT_CATEGORY(a, s, Category::Activations, CategoryReason::SavedForBackward);
+        EXPECT_CATEGORY(a, "gx", Category::Gradients, CategoryReason::BackwardReturned);
         QVERIFY(a.categories.disagreements.empty());
         QVERIFY(addsUp(a));
     }
@@ -283,18 +295,12 @@ private slots:
     {
         const Analysed a = analyse(make(QStringLiteral("module_0005.jit_train_step.hlo.pb"),
                                         {QStringLiteral("--traps"), QStringLiteral("--names")}));
-        const auto is = [&a](const char *name, Category c, CategoryReason r) {
-            const std::uint32_t v = a.dump->findValue(name);
-            if (a.categories.category[v] != c || a.categories.reason[v] != r)
-                qFatal("%s is %s (%s)", name, categoryName(a.categories.category[v]).data(),
-                       a.categories.evidence(*a.dump, v).c_str());
-        };
         for (const char *w : {"w1", "w2", "w3"})
-            is(w, Category::Weights, CategoryReason::NamedWeights);
+            EXPECT_CATEGORY(a, w, Category::Weights, CategoryReason::NamedWeights);
         for (const char *o : {"m1", "m2", "m3", "v1", "v2", "v3"})
-            is(o, Category::OptimizerState, CategoryReason::NamedOptimizer);
-        is("count", Category::OptimizerState, CategoryReason::NamedStep);
-        is("x", Category::Inputs, CategoryReason::NamedInputs);
+            EXPECT_CATEGORY(a, o, Category::OptimizerState, CategoryReason::NamedOptimizer);
+        EXPECT_CATEGORY(a, "count", Category::OptimizerState, CategoryReason::NamedStep);
+        EXPECT_CATEGORY(a, "x", Category::Inputs, CategoryReason::NamedInputs);
         QVERIFY(a.categories.disagreements.empty());
 
         // x named params['embed'] (--misnamed-x): the name goes first, and the evidence says

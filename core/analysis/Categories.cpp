@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 #include <unordered_map>
 
 namespace bufferscope {
@@ -228,6 +229,8 @@ public:
         }
         for (std::uint32_t v = 0; v < n; ++v)
             decide(v);
+        if (m_out.training)
+            loopCarries();
         allocations();
         m_out.pass = std::move(m_phase);
         return std::move(m_out);
@@ -278,9 +281,14 @@ private:
             if (i >= n)
                 continue;
             const Instruction &ins = m_dump.instructions[i];
-            if (ins.opName != kNoString || m_dump.opcode(ins) == "tuple" ||
-                m_dump.opcode(ins) == "parameter")
+            if (ins.opName != kNoString || m_dump.opcode(ins) == "tuple")
                 continue;
+            if (m_dump.opcode(ins) == "parameter") {
+                // A while body's or condition's parameter (the loop's carry; an entry
+                // parameter is in a parameter allocation) is in the pass of its readers.
+                m_phase[i] = loopParameterPass(i);
+                continue;
+            }
             std::uint8_t read = 0;
             const auto [b, e] = m_dump.usersOf(i);
             for (const std::uint32_t *r = b; r != e; ++r)
@@ -314,6 +322,28 @@ private:
                     m_out.update = isParameterValue(m_dump.values[*r]);
             }
         }
+    }
+
+    /// The pass of a parameter of a computation a loop (or call) runs, by the op_names of
+    /// its readers: backward where any is, else forward; kNoPass for an entry parameter.
+    std::uint8_t loopParameterPass(std::uint32_t i) const
+    {
+        std::uint8_t read = 0;
+        const auto [b, e] = m_dump.valuesOf(i);
+        for (const std::uint32_t *v = b; v != e; ++v) {
+            const Value &value = m_dump.values[*v];
+            const Allocation *a = allocationOf(value);
+            if (a && a->isParameter)
+                return kNoPass;
+            for (std::uint32_t u = value.firstUse; u < value.firstUse + value.useCount; ++u) {
+                const std::uint32_t reader = m_dump.uses[u].instruction;
+                if (reader < m_scope.size())
+                    read |= m_scope[reader];
+            }
+        }
+        return (read & kBackward)  ? std::uint8_t{kBackward}
+               : (read & kForward) ? std::uint8_t{kForward}
+                                   : std::uint8_t{kNoPass};
     }
 
     /// The step where the backward pass begins, -1 when there is none: where the schedule
@@ -719,6 +749,91 @@ private:
         }
     }
 
+    /// A while loop's carry that changes (a scan's stacked residuals, its gradient
+    /// accumulator) is one buffer through the loop: the value coming in, the body's and the
+    /// condition's parameter, the body's new value and the loop's result, placed at one
+    /// offset with touching live ranges (XLA's alias analysis makes them one HloBuffer). Only
+    /// the loop's result is read after the loop, so only it says what the carry is (read by
+    /// the backward pass: activations; by the update: gradients); the values before it in
+    /// its buffer are that too, where they were temporaries. A loop's result of no such
+    /// category that carries on from an earlier loop's (the backward loop carrying the
+    /// residuals it reads) is what that one was. O(V log V).
+    void loopCarries()
+    {
+        struct Member
+        {
+            std::uint32_t allocation;
+            std::int64_t offset;
+            std::int64_t size;
+            std::int64_t start;
+            std::int64_t end;
+            std::uint32_t value;
+            bool loopResult;
+            auto key() const { return std::tie(allocation, offset, size, start, value); }
+        };
+        const auto isLoopResult = [this](const Value &v) {
+            return v.phi && v.instruction != kNone &&
+                   m_dump.opcode(m_dump.instructions[v.instruction]) == "while";
+        };
+        std::vector<std::tuple<std::uint32_t, std::int64_t, std::int64_t>> places;
+        for (const Value &v : m_dump.values)
+            if (isLoopResult(v) && v.allocation != kNone && v.hasLiveRange())
+                places.emplace_back(v.allocation, v.offset, v.size);
+        if (places.empty())
+            return;
+        std::sort(places.begin(), places.end());
+        std::vector<Member> members;
+        for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
+            const Value &v = m_dump.values[vi];
+            if (v.allocation == kNone || !v.hasLiveRange() ||
+                !std::binary_search(places.begin(), places.end(),
+                                    std::make_tuple(v.allocation, v.offset, v.size)))
+                continue;
+            members.push_back(
+                {v.allocation, v.offset, v.size, v.start, v.end, vi, isLoopResult(v)});
+        }
+        std::sort(members.begin(), members.end(),
+                  [](const Member &a, const Member &b) { return a.key() < b.key(); });
+        const auto carries = [](Category c) {
+            return c == Category::Activations || c == Category::Gradients ||
+                   c == Category::Weights || c == Category::GatheredWeights ||
+                   c == Category::OptimizerState;
+        };
+        std::size_t segment = 0;       // the first member since the last loop result
+        std::uint32_t decider = kNone; // the loop result the chain carries on from
+        std::int64_t reach = -1;       // the last step of the chain so far
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const Member &m = members[k];
+            if (k > 0) {
+                const Member &p = members[k - 1];
+                const bool samePlace = std::tie(p.allocation, p.offset, p.size) ==
+                                       std::tie(m.allocation, m.offset, m.size);
+                // Touching: one HloBuffer (NormalizeAliasedBuffers); a loop's result starts
+                // the step after its body's last.
+                if (!samePlace || m.start > reach + (m.loopResult ? 1 : 0)) {
+                    segment = k;
+                    decider = kNone;
+                    reach = -1;
+                }
+            }
+            reach = std::max(reach, m.end);
+            if (!m.loopResult)
+                continue;
+            std::uint32_t by = m.value;
+            if (!carries(m_out.category[by]) && decider != kNone)
+                by = decider;
+            if (carries(m_out.category[by])) {
+                for (std::size_t s = segment; s <= k; ++s) {
+                    const std::uint32_t v = members[s].value;
+                    if (v != by && m_out.category[v] == Category::Temporaries)
+                        set(v, m_out.category[by], CategoryReason::LoopCarried, by);
+                }
+                decider = by;
+            }
+            segment = k + 1;
+        }
+    }
+
     void allocations()
     {
         m_out.allocation.assign(m_dump.allocations.size(), Category::Other);
@@ -808,6 +923,8 @@ std::string_view ValueCategories::reasonText(CategoryReason reason)
         return "returned with the shape of a parameter it is computed from: its new value";
     case CategoryReason::GatheredFromWeights:
         return "made from weights alone (a gather, copy, cast or slice of them)";
+    case CategoryReason::LoopCarried:
+        return "carried by a while loop (a scan): in one buffer with the loop's result";
     case CategoryReason::BackwardToUpdate:
         return "defined in the backward pass (transpose) and read by the update";
     case CategoryReason::BackwardReturned:
@@ -838,6 +955,16 @@ std::string_view ValueCategories::reasonText(CategoryReason reason)
 std::string ValueCategories::evidence(const Dump &dump, std::uint32_t value) const
 {
     const std::uint32_t at = related[value];
+    if (reason[value] == CategoryReason::LoopCarried && at < dump.values.size()) {
+        const Value &result = dump.values[at];
+        const Instruction *loop = dump.instructionOf(result);
+        std::string text = "carried by the while loop " +
+                           (loop ? std::string(dump.str(loop->name)) : std::string("?")) +
+                           " (a scan), in one buffer with its result " + dump.valueKey(result) +
+                           ", which is " + std::string(categoryName(category[at])) + ": ";
+        text += reasonText(reason[at]);
+        return text;
+    }
     if (at == bufferscope::kNone || at >= dump.allocations.size()) {
         std::string text(reasonText(reason[value]));
         const auto d =

@@ -53,6 +53,7 @@ enum class CategoryReason : std::uint8_t
     WrittenOverDonated,  ///< the new value written in place over a donated parameter
     NewValueOfParameter, ///< returned, same shape as a parameter it is computed from
     GatheredFromWeights, ///< every operand is weights (all-gather, copy, convert, slice…)
+    LoopCarried,         ///< in one buffer with a while loop's result, which decided it
     BackwardToUpdate,    ///< defined in the backward pass, read by the update
     BackwardReturned,    ///< defined in the backward pass and returned
     SavedForBackward,    ///< defined in the forward pass, read in the backward pass

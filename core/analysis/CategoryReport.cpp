@@ -264,11 +264,56 @@ private:
         l.kind = kind;
         l.newPeakBytes = sweep.peak();
         l.savingBytes = m_report.peakBytes - l.newPeakBytes;
+        if (l.savingBytes <= 0)
+            return; // a lever that saves nothing is not one
         sortLargest(values);
         l.values = std::move(values);
         l.flops = flops;
-        l.text = std::move(text);
+        l.text = std::move(text) + where(l.values);
         m_report.levers.push_back(std::move(l));
+    }
+
+    /// Where to apply a lever: the op_name scopes (the layers; a parameter's pytree path) of
+    /// its values at the peak that hold the most bytes, at most three.
+    std::string where(const std::vector<std::uint32_t> &values) const
+    {
+        std::map<std::string, std::int64_t> bytes;
+        for (std::size_t k = 0; k < values.size() && k < 4096; ++k) {
+            const Value &v = m_dump.values[values[k]];
+            const Instruction *ins = m_dump.instructionOf(v);
+            if (!ins)
+                continue;
+            if (ins->opName == kNoString) {
+                const Allocation *a =
+                    v.allocation == kNone ? nullptr : &m_dump.allocations[v.allocation];
+                if (a && a->isParameter && m_dump.opcode(*ins) == "parameter")
+                    bytes["parameter " + std::to_string(a->parameterNumber)] += v.size;
+                continue;
+            }
+            const std::string_view opName = m_dump.str(ins->opName);
+            std::vector<std::string_view> path = Breakdown::opNamePath(opName);
+            // A parameter's op_name is its argument's path; an instruction's, its scope and
+            // then the op: the scope is where to apply it.
+            if (path.size() > 1 && m_dump.opcode(*ins) != "parameter")
+                path.pop_back();
+            if (path.empty())
+                continue;
+            const std::size_t end =
+                static_cast<std::size_t>(path.back().data() + path.back().size() - opName.data());
+            bytes[std::string(opName.substr(0, end))] += v.size;
+        }
+        if (bytes.empty())
+            return {};
+        std::vector<std::pair<std::int64_t, std::string>> most;
+        for (auto &[scope, b] : bytes)
+            most.emplace_back(-b, scope);
+        std::sort(most.begin(), most.end());
+        std::string out = " Where: ";
+        for (std::size_t k = 0; k < most.size() && k < 3; ++k)
+            out += (k ? "; " : "") + most[k].second + " (" + humanBytes(-most[k].first) + ")";
+        if (most.size() > 3)
+            out += "; … " + count(most.size() - 3, "more scope", "more scopes");
+        return out + ".";
     }
 
     bool inSpace(const Value &v) const
@@ -361,7 +406,10 @@ private:
             std::string text =
                 "Recompute in the backward pass the " +
                 count(rematValues.size(), "activation", "activations") +
-                " saved across the peak (jax.checkpoint / a remat policy). Method: each "
+                " saved across the peak: jax.checkpoint (jax.remat) around the layers below, "
+                "with a policy from jax.checkpoint_policies (nothing_saveable recomputes "
+                "everything, dots_with_no_batch_dims_saveable keeps the matmuls' outputs, "
+                "save_only_these_names keeps what checkpoint_name marks). Method: each "
                 "activation the forward pass defines and the backward pass reads leaves the "
                 "live-bytes curve from its last forward read to its first backward read, and the "
                 "same sweep finds the new peak. An estimate: the recomputed value is counted from "
@@ -377,16 +425,25 @@ private:
                 known > 0 ? flops : -1);
         }
         const std::int64_t optimizerSaving = m_report.peakBytes - optimizerOnly.peak();
+        const std::int64_t offloadSaving = m_report.peakBytes - offload.peak();
+        std::string parts;
+        if (optimizerSaving <= 0)
+            parts = "All of it is the activations', which remat frees as well.";
+        else if (optimizerSaving >= offloadSaving)
+            parts = "All of it is the optimizer state's.";
+        else
+            parts = "The optimizer state alone would save " + humanBytes(optimizerSaving) +
+                    "; the rest is the activations, which remat frees as well.";
         add(Lever::Kind::Offload, offload, std::move(offloadValues),
             "Keep in host memory (memory space S(5)) the activations between their forward and "
-            "backward reads, and the optimizer state until the update reads it (a "
-            "save-and-offload remat policy, optimizer state offload). Method: the same "
-            "intervals leave the curve as for remat, and the optimizer state's from the start "
-            "to its first read. The optimizer state alone would save " +
-                humanBytes(optimizerSaving) +
-                "; the rest is the activations, which remat frees as well. An estimate: the "
-                "copies to and from the host and their buffers are not counted; the cost is "
-                "moving the bytes twice, not FLOPs.");
+            "backward reads (jax.checkpoint with the policy "
+            "save_and_offload_only_these_names, offload_dst=\"pinned_host\") and the "
+            "optimizer state until the update reads it (its arrays placed with "
+            "memory_kind=\"pinned_host\"). Method: the same intervals leave the curve as for "
+            "remat, and the optimizer state's from the start to its first read. " +
+                parts +
+                " An estimate: the copies to and from the host and their buffers are not "
+                "counted; the cost is moving the bytes twice, not FLOPs.");
     }
 
     /// Dtype: f32 weights, gathered weights, activations and gradients held in bf16. Shard:
@@ -428,7 +485,8 @@ private:
         if (anyDtype)
             add(Lever::Kind::Dtype, dtype, std::move(dtypeValues),
                 "Hold the f32 weights, gathered weights, activations and gradients in bf16 (a "
-                "mixed-precision policy; the optimizer state stays f32). Method: each such "
+                "mixed-precision policy: the model's dtype and param_dtype jnp.bfloat16, or the "
+                "params cast before the step; the optimizer state stays f32). Method: each such "
                 "value's bytes are halved over its whole live range and the same sweep finds the "
                 "new peak. An estimate: XLA may keep f32 copies for accumulation, and the "
                 "converts add values of their own.");

@@ -53,7 +53,40 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTO = os.path.join(HERE, "..", "..", "core", "proto", "hlo_min.proto")
-F32, S32, TUPLE = 11, 4, 13
+PRED, F32, S32, TUPLE = 1, 11, 4, 13
+
+
+def dims_size(d):
+    """Bytes of a value: None is an s32[] scalar, "pred" a pred[], a list an f32 array."""
+    if d is None:
+        return 4
+    if d == "pred":
+        return 1
+    n = 4
+    for e in d:
+        n *= e
+    return n
+
+
+def shape_of(d):
+    """A ShapeProto's text: a list of dims lists (or None, "pred") is a tuple of them."""
+    if isinstance(d, list) and d and not isinstance(d[0], int):
+        return "shape { element_type: %d %s }" % (TUPLE, " ".join(
+            "tuple_shapes { %s }" % shape_of(e)[len("shape { "):-2] for e in d))
+    if d is None:
+        return "shape { element_type: %d }" % S32
+    if d == "pred":
+        return "shape { element_type: %d }" % PRED
+    return "shape { element_type: %d %s %s }" % (
+        F32, " ".join("dimensions: %d" % e for e in d),
+        "layout { %s }" % " ".join("minor_to_major: %d" % k
+                                   for k in reversed(range(len(d)))) if d else "")
+
+
+def encode(lines):
+    return subprocess.run(["protoc", "--encode=bufferscope.xlapb.HloProto", "-I",
+                           os.path.dirname(PROTO), PROTO], input="\n".join(lines).encode(),
+                          capture_output=True, check=True).stdout
 
 
 def arg(name, default):
@@ -65,6 +98,9 @@ def main():
     layers, batch, width = arg("--layers", 3), arg("--batch", 512), arg("--width", 256)
     remat = arg("--remat", 0)
     copy_weights = "--copy-weights" in sys.argv
+    if "--scan" in sys.argv:
+        scan_step(out_path, layers, batch, width, "--names" in sys.argv)
+        return
     fwd, bwd, upd = "jit(train_step)/jvp(model)/", "jit(train_step)/transpose(jvp(model))/", \
         "jit(train_step)/"
     ins = []  # dicts: name, op, dims (None: scalar s32, list: f32 dims), operands, op_name, ...
@@ -143,26 +179,11 @@ def main():
 
     def size(i):
         d = ins[i]["dims"]
-        if d == "tuple":
-            return 8 * len(outs)
-        if d is None:
-            return 4
-        n = 4
-        for e in d:
-            n *= e
-        return n
+        return 8 * len(outs) if d == "tuple" else dims_size(d)
 
     def shape(i):
         d = ins[i]["dims"]
-        if d == "tuple":
-            return "shape { element_type: %d %s }" % (TUPLE, " ".join(
-                "tuple_shapes { %s }" % shape(o)[len("shape { "):-2] for o in outs))
-        if d is None:
-            return "shape { element_type: %d }" % S32
-        return "shape { element_type: %d %s %s }" % (
-            F32, " ".join("dimensions: %d" % e for e in d),
-            "layout { %s }" % " ".join("minor_to_major: %d" % k
-                                       for k in reversed(range(len(d)))) if d else "")
+        return shape_of([ins[o]["dims"] for o in outs] if d == "tuple" else d)
 
     lines = ["hlo_module {", '  name: "jit_train_step"', '  entry_computation_name: "main"',
              "  entry_computation_id: 1", "  computations {", '    name: "main"', "    id: 1",
@@ -221,13 +242,238 @@ def main():
                      " ".join(f"assigned {{ logical_buffer_id: {i} offset: {o} size: {size(i)} }}"
                               for i, o in members) + " }")
     lines.append("}")
-    encoded = subprocess.run(["protoc", "--encode=bufferscope.xlapb.HloProto", "-I",
-                              os.path.dirname(PROTO), PROTO], input="\n".join(lines).encode(),
-                             capture_output=True, check=True).stdout
+    encoded = encode(lines)
     with open(out_path, "wb") as f:
         f.write(encoded)
     print(f"{out_path}: {len(ins)} instructions, {len(allocations)} allocations, "
           f"{len(encoded)} bytes")
+
+
+def scan_step(out_path, layers, batch, width, names):
+    """The step of a model scanned over its layers (jax.lax.scan, as MaxText's): the weights
+    stacked [L, D, D], a forward while loop that runs the layers and stacks each layer's input
+    into the residuals R [L, B, D], a backward while loop that reads R and the weights by
+    dynamic-slice and stacks the weights' gradients into dW [L, D, D], then the Adam update.
+
+      entry   W, M, V [L,D,D] (donated), count s32[], x [B,D]
+              R0 = broadcast(0), wf = while(0, x, W, R0)            (jvp scope)
+              loss = reduce(wf{1}); g = 2·wf{1}; dW0 = broadcast(0) (transpose scope)
+              wb = while(0, g, W, wf{3}, dW0)                        (transpose scope)
+              count', M', V', W' from wb{4}                          (neither)
+      fbody   wi = dynamic-slice(W, i); a = dot(h, wi); hn = tanh(a);
+              Rn = dynamic-update-slice(R, h, i)
+      bbody   hi = dynamic-slice(R, i); wi = dynamic-slice(W, i); dw = dot(hi, g);
+              gh = dot(g, wi); gn = gh·hi; dWn = dynamic-update-slice(dW, dw, i)
+
+    As XLA's SSA data flow does, each loop defines phi values where its carry changes (the
+    counter, h or g, R in the forward loop, dW in the backward one) and none where the body
+    passes the carry through (W in both, R in the backward loop): those are the values
+    themselves. A loop's carry, its body parameter's phi, the body's new value and the loop's
+    phi share one buffer (one offset of the temp), as XLA's alias analysis makes them.
+    """
+    fwd, bwd, upd = "jit(train_step)/jvp(model)/while/body/", \
+        "jit(train_step)/transpose(jvp(model))/while/body/", "jit(train_step)/"
+    WS, RS, A, W = [layers, width, width], [layers, batch, width], [batch, width], [width, width]
+    comps = {}  # name -> (id, [instruction dicts])
+    ins = []
+
+    def comp(name):
+        comps[name] = (len(comps) + 1, [])
+
+    def add(c, name, op, dims, operands=(), op_name=None, defines=None, **extra):
+        """defines: the shape indices it defines (None: {} only)."""
+        ins.append(dict(comp=c, name=name, op=op, dims=dims, operands=list(operands),
+                        op_name=op_name, defines=defines if defines is not None else [()],
+                        **extra))
+        comps[c][1].append(len(ins) - 1)
+        return len(ins) - 1
+
+    def path(text):
+        return text if names else None
+
+    def loop(prefix, scope, carry, changed):
+        """A while body and condition over the carry (a list of dims); returns (body, cond,
+        body parameter)."""
+        cond, body = prefix + "_cond", prefix + "_body"
+        comp(cond)
+        pc = add(cond, prefix + "_pc", "parameter", carry, number=0,
+                 defines=[()] + [(k,) for k in changed])
+        ic = add(cond, prefix + "_ic", "get-tuple-element", None, [pc], index=0, defines=[])
+        n = add(cond, prefix + "_n", "constant", None, [], scope + "while")
+        add(cond, prefix + "_lt", "compare", "pred", [ic, n], scope + "while")
+        comp(body)
+        pb = add(body, prefix + "_p", "parameter", carry, number=0,
+                 defines=[()] + [(k,) for k in changed])
+        return body, cond, pb
+
+    comp("main")
+    w = add("main", "W", "parameter", WS, op_name=path("params['layers']['kernel']"), number=0)
+    m = add("main", "M", "parameter", WS, op_name=path("opt_state[0].mu['layers']['kernel']"),
+            number=1)
+    v = add("main", "V", "parameter", WS, op_name=path("opt_state[0].nu['layers']['kernel']"),
+            number=2)
+    count = add("main", "count", "parameter", None, op_name=path("state.step"), number=3)
+    x = add("main", "x", "parameter", A, op_name=path("inputs['x']"), number=4)
+
+    # The forward loop: carry (i, h, W, R).
+    fcarry = [None, A, WS, RS]
+    fb, fc, p = loop("f", fwd, fcarry, [0, 1, 3])
+    i = add(fb, "f_i", "get-tuple-element", None, [p], index=0, defines=[])
+    h = add(fb, "f_h", "get-tuple-element", A, [p], index=1, defines=[])
+    wc = add(fb, "f_W", "get-tuple-element", WS, [p], index=2, defines=[])
+    rc = add(fb, "f_R", "get-tuple-element", RS, [p], index=3, defines=[])
+    wi = add(fb, "f_wi", "dynamic-slice", W, [wc, i], fwd + "dynamic_slice")
+    a = add(fb, "f_a", "dot", A, [h, wi], fwd + "dot_general", dot=(1, 0))
+    hn = add(fb, "f_hn", "fusion", A, [a], fwd + "tanh")
+    rn = add(fb, "f_Rn", "dynamic-update-slice", RS, [rc, h, i], fwd + "dynamic_update_slice")
+    one = add(fb, "f_one", "constant", None, [], fwd + "add")
+    i2 = add(fb, "f_i2", "add", None, [i, one], fwd + "add")
+    add(fb, "f_root", "tuple", fcarry, [i2, hn, wc, rn])
+
+    c0 = add("main", "c0", "constant", None, [], upd + "while")
+    z = add("main", "zero", "constant", [], [], fwd[:-len("while/body/")] + "broadcast_in_dim")
+    r0 = add("main", "R0", "broadcast", RS, [z], fwd[:-len("while/body/")] + "broadcast_in_dim")
+    fi = add("main", "f_init", "tuple", fcarry, [c0, x, w, r0])
+    wf = add("main", "wf", "while", fcarry, [fi], fwd[:-len("body/")], called=[fb, fc],
+             defines=[(), (0,), (1,), (3,)])
+    hl = add("main", "hL", "get-tuple-element", A, [wf], index=1, defines=[])
+    rs = add("main", "R", "get-tuple-element", RS, [wf], index=3, defines=[])
+    loss = add("main", "loss", "fusion", [], [hl], fwd[:-len("while/body/")] + "reduce_sum")
+    g = add("main", "g", "fusion", A, [hl], bwd[:-len("while/body/")] + "mul")
+    dw0 = add("main", "dW0", "broadcast", WS, [z], bwd[:-len("while/body/")] + "broadcast_in_dim")
+
+    # The backward loop: carry (i, g, W, R, dW).
+    bcarry = [None, A, WS, RS, WS]
+    bb, bc, p = loop("b", bwd, bcarry, [0, 1, 4])
+    i = add(bb, "b_i", "get-tuple-element", None, [p], index=0, defines=[])
+    gc = add(bb, "b_g", "get-tuple-element", A, [p], index=1, defines=[])
+    wc = add(bb, "b_W", "get-tuple-element", WS, [p], index=2, defines=[])
+    rc = add(bb, "b_R", "get-tuple-element", RS, [p], index=3, defines=[])
+    dc = add(bb, "b_dW", "get-tuple-element", WS, [p], index=4, defines=[])
+    hi = add(bb, "b_hi", "dynamic-slice", A, [rc, i], bwd + "dynamic_slice")
+    wi = add(bb, "b_wi", "dynamic-slice", W, [wc, i], bwd + "dynamic_slice")
+    dw = add(bb, "b_dw", "dot", W, [hi, gc], bwd + "dot_general", dot=(0, 0))
+    gh = add(bb, "b_gh", "dot", A, [gc, wi], bwd + "dot_general", dot=(1, 1))
+    gn = add(bb, "b_gn", "fusion", A, [gh, hi], bwd + "mul")
+    dwn = add(bb, "b_dWn", "dynamic-update-slice", WS, [dc, dw, i], bwd + "dynamic_update_slice")
+    one = add(bb, "b_one", "constant", None, [], bwd + "add")
+    i2 = add(bb, "b_i2", "add", None, [i, one], bwd + "add")
+    add(bb, "b_root", "tuple", bcarry, [i2, gn, wc, rc, dwn])
+
+    bi = add("main", "b_init", "tuple", bcarry, [c0, g, w, rs, dw0])
+    wb = add("main", "wb", "while", bcarry, [bi], bwd[:-len("body/")], called=[bb, bc],
+             defines=[(), (0,), (1,), (4,)])
+    dws = add("main", "dW", "get-tuple-element", WS, [wb], index=4, defines=[])
+    count2 = add("main", "count_new", "fusion", None, [count], upd + "add")
+    m2 = add("main", "M_new", "fusion", WS, [m, dws], upd + "add")
+    v2 = add("main", "V_new", "fusion", WS, [v, dws], upd + "add")
+    w2 = add("main", "W_new", "fusion", WS, [w, m2, v2, count2], upd + "sub")
+    outs = [loss, w2, m2, v2, count2]
+    root = add("main", "root", "tuple", [ins[o]["dims"] for o in outs], outs)
+    new = {w: w2, m: m2, v: v2, count: count2}
+
+    # The logical buffers: one per (instruction, defined index).
+    buffers = []  # (instruction, index tuple, dims)
+    for n, d in enumerate(ins):
+        for index in d["defines"]:
+            dims = d["dims"]
+            for k in index:
+                dims = dims[k]
+            buffers.append((n, index, dims))
+    bid = {(n, index): b for b, (n, index, _) in enumerate(buffers)}
+
+    def size(dims):
+        return 8 * len(dims) if isinstance(dims, list) and dims and \
+            not isinstance(dims[0], int) else dims_size(dims)
+
+    # Placement: a parameter (with its new value, donated), an output, the root's table, and
+    # one temp where each carry that changes shares one offset along its loop.
+    allocations, placed = [], set()
+    for prm in [w, m, v, count, x]:
+        members = [bid[(prm, ())]] + ([bid[(new[prm], ())]] if prm in new else [])
+        flags = f"is_entry_computation_parameter: true parameter_number: {ins[prm]['number']}"
+        if prm in new:
+            flags += " maybe_live_out: true"
+        allocations.append((size(ins[prm]["dims"]), flags, [(b, 0) for b in members]))
+        placed.update(members)
+    for out in (loss, root):
+        allocations.append((size(ins[out]["dims"]), "maybe_live_out: true",
+                            [(bid[(out, ())], 0)]))
+        placed.add(bid[(out, ())])
+    fp, fcp, bp, bcp = (first_parameter(ins, c) for c in (fb, fc, bb, bc))
+    carries = [  # the buffers of one carry, in the order they are written
+        [(r0, ()), (fcp, (3,)), (fp, (3,)), (rn, ()), (wf, (3,))],
+        [(fcp, (1,)), (fp, (1,)), (hn, ()), (wf, (1,))],
+        [(dw0, ()), (bcp, (4,)), (bp, (4,)), (dwn, ()), (wb, (4,))],
+        [(bcp, (1,)), (bp, (1,)), (gn, ()), (wb, (1,))],
+    ]
+    shared = {}
+    for chain in carries:
+        for member in chain[1:]:
+            shared[bid[member]] = bid[chain[0]]
+    temp, offset, at = [], 0, {}
+    for b, (_, _, dims) in enumerate(buffers):
+        if b not in placed and b not in shared:
+            at[b] = offset
+            offset += size(dims)
+    temp = [(b, at[shared.get(b, b)]) for b in range(len(buffers)) if b not in placed]
+    allocations.append((offset, "", temp))
+
+    lines = ["hlo_module {", '  name: "jit_train_step"', '  entry_computation_name: "main"',
+             "  entry_computation_id: 1"]
+    for name, (cid, members) in comps.items():
+        lines += ["  computations {", f'    name: "{name}"', f"    id: {cid}",
+                  f"    root_id: {members[-1] + 1}"]
+        for n in members:
+            d = ins[n]
+            extra = ""
+            if d["op"] == "parameter":
+                extra = f"parameter_number: {d['number']}"
+            elif d["op"] == "fusion":
+                extra = 'fusion_kind: "kLoop"'
+            elif d["op"] == "get-tuple-element":
+                extra = f"tuple_index: {d['index']}"
+            elif d.get("dot"):
+                extra = "dot_dimension_numbers { lhs_contracting_dimensions: %d " \
+                        "rhs_contracting_dimensions: %d }" % d["dot"]
+            extra += "".join(f" called_computation_ids: {comps[c][0]}"
+                             for c in d.get("called", []))
+            meta = f' metadata {{ op_name: "{d["op_name"]}" }}' if d["op_name"] else ""
+            lines.append(f'    instructions {{ id: {n + 1} name: "{d["name"]}" '
+                         f'opcode: "{d["op"]}" {shape_of(d["dims"])} ' +
+                         " ".join(f"operand_ids: {o + 1}" for o in d["operands"]) +
+                         f" {extra}{meta} }}")
+        lines.append("  }")
+    lines.append("  schedule {")
+    for name, (cid, members) in comps.items():
+        lines.append(f"    sequences {{ key: {cid} value {{ " +
+                     " ".join(f"instruction_ids: {n + 1}" for n in members) + " } }")
+    lines.append("  }")
+    lines.append("  input_output_alias {")
+    for prm, out in new.items():
+        lines.append("    entries { output_shape_index: %d parameter_number: %d kind: 2 }"
+                     % (outs.index(out), ins[prm]["number"]))
+    lines += ["  }", "}", "buffer_assignment {"]
+    for b, (n, index, dims) in enumerate(buffers):
+        lines.append(f"  logical_buffers {{ id: {b} size: {size(dims)} defined_at {{ "
+                     f"instruction_id: {n + 1} " +
+                     " ".join(f"shape_index: {k}" for k in index) + " } }")
+    for k, (asize, flags, members) in enumerate(allocations):
+        lines.append(f"  buffer_allocations {{ index: {k} size: {asize} {flags} " +
+                     " ".join(f"assigned {{ logical_buffer_id: {b} offset: {o} "
+                              f"size: {size(buffers[b][2])} }}" for b, o in members) + " }")
+    lines.append("}")
+    encoded = encode(lines)
+    with open(out_path, "wb") as f:
+        f.write(encoded)
+    print(f"{out_path}: {len(ins)} instructions, {len(allocations)} allocations, "
+          f"{len(encoded)} bytes")
+
+
+def first_parameter(ins, computation):
+    """The parameter of a loop's body or condition."""
+    return next(n for n, d in enumerate(ins)
+                if d["comp"] == computation and d["op"] == "parameter")
 
 
 if __name__ == "__main__":

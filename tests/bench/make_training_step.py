@@ -44,8 +44,12 @@ sample weights: the word does not make it a weight); --misnamed-x names x params
 name the data flow disagrees with. --share-h1 adds h1c, a forward copy of h1 that XLA placed
 over h1's own bytes, read by dw2 where g1 reads h1: two activations, one buffer.
 
+--scan writes instead a model scanned over its layers, with forward and backward while loops
+(scan_step below); --update-only an optimizer update jitted alone (update_only below).
+
 Usage: make_training_step.py OUT.hlo.pb [--layers L] [--batch B] [--width D] [--remat K]
-       [--copy-weights] [--traps] [--names] [--misnamed-x] [--share-h1]   (needs protoc)
+       [--copy-weights] [--traps] [--names] [--misnamed-x] [--share-h1]
+       [--scan [--names]] [--update-only]                                 (needs protoc)
 """
 import os
 import subprocess
@@ -98,6 +102,9 @@ def main():
     layers, batch, width = arg("--layers", 3), arg("--batch", 512), arg("--width", 256)
     remat = arg("--remat", 0)
     copy_weights = "--copy-weights" in sys.argv
+    if "--update-only" in sys.argv:
+        update_only(out_path, width)
+        return
     if "--scan" in sys.argv:
         scan_step(out_path, layers, batch, width, "--names" in sys.argv)
         return
@@ -246,6 +253,49 @@ def main():
     with open(out_path, "wb") as f:
         f.write(encoded)
     print(f"{out_path}: {len(ins)} instructions, {len(allocations)} allocations, "
+          f"{len(encoded)} bytes")
+
+
+def update_only(out_path, width):
+    """An optimizer update jitted alone, `update(grads, state, params)` as optax's users write
+    it: the gradient, both Adam moments and the weights of one f32[D, D] layer, each named by
+    its pytree path (grads[…], state[0].mu[…], state[0].nu[…], params[…]), nothing donated;
+    returns the new moments and weights. No jvp or transpose scope: the names decide."""
+    W = [width, width]
+    names = ["grads['dense']['kernel']", "state[0].mu['dense']['kernel']",
+             "state[0].nu['dense']['kernel']", "params['dense']['kernel']"]
+    ins = [("g", "parameter", [], names[0]), ("mu", "parameter", [], names[1]),
+           ("nu", "parameter", [], names[2]), ("p", "parameter", [], names[3]),
+           ("mu_new", "fusion", [2, 1], "jit(update)/add"),
+           ("nu_new", "fusion", [3, 1], "jit(update)/add"),
+           ("p_new", "fusion", [4, 5, 6], "jit(update)/sub")]
+    lines = ["hlo_module {", '  name: "jit_update"', '  entry_computation_name: "main"',
+             "  entry_computation_id: 1", "  computations {", '    name: "main"', "    id: 1",
+             f"    root_id: {len(ins) + 1}"]
+    for n, (name, op, operands, op_name) in enumerate(ins):
+        extra = f"parameter_number: {n}" if op == "parameter" else 'fusion_kind: "kLoop"'
+        lines.append(f'    instructions {{ id: {n + 1} name: "{name}" opcode: "{op}" '
+                     f'{shape_of(W)} ' + " ".join(f"operand_ids: {o}" for o in operands) +
+                     f' {extra} metadata {{ op_name: "{op_name}" }} }}')
+    lines.append(f'    instructions {{ id: {len(ins) + 1} name: "root" opcode: "tuple" '
+                 f'{shape_of([W, W, W])} operand_ids: 5 operand_ids: 6 operand_ids: 7 }}')
+    lines += ["  }", "  schedule { sequences { key: 1 value { " +
+              " ".join(f"instruction_ids: {n + 1}" for n in range(len(ins) + 1)) + " } } }",
+              "}", "buffer_assignment {"]
+    sizes = [dims_size(W)] * len(ins) + [24]
+    for b, size in enumerate(sizes):
+        lines.append(f"  logical_buffers {{ id: {b} size: {size} "
+                     f"defined_at {{ instruction_id: {b + 1} }} }}")
+    for b, size in enumerate(sizes):
+        flags = (f"is_entry_computation_parameter: true parameter_number: {b}" if b < 4
+                 else "maybe_live_out: true")
+        lines.append(f"  buffer_allocations {{ index: {b} size: {size} {flags} assigned {{ "
+                     f"logical_buffer_id: {b} offset: 0 size: {size} }} }}")
+    lines.append("}")
+    encoded = encode(lines)
+    with open(out_path, "wb") as f:
+        f.write(encoded)
+    print(f"{out_path}: {len(ins) + 1} instructions, {len(sizes)} allocations, "
           f"{len(encoded)} bytes")
 
 

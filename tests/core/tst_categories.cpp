@@ -138,7 +138,7 @@ class TestCategories : public QObject
 
     std::string make(const QString &name, const QStringList &extra)
     {
-        const QString out = m_dir.filePath(name);
+        const QString out = QDir::isAbsolutePath(name) ? name : m_dir.filePath(name);
         QProcess p;
         p.start(
             QStringLiteral("python3"),
@@ -384,6 +384,33 @@ private slots:
         // that the backward pass does not read at it, and remat, which would save nothing, is
         // not offered.
         QVERIFY(!lever(r, Lever::Kind::Remat));
+    }
+
+    // An optimizer update jitted alone (--update-only: update(grads, state, params), nothing
+    // donated, no jvp or transpose scope): its arguments are what their pytree paths say, and
+    // the new moments and weights it returns are new values of the parameters they are
+    // computed from (mu_new from mu and g: mu, the one of them that is state or weights). In
+    // a folder of its own: the summary below reads the training steps' folder.
+    void optimizerUpdateAlone()
+    {
+        const QTemporaryDir alone; // make() writes an absolute path where it is told
+        const Analysed a =
+            analyse(make(alone.filePath(QStringLiteral("module_0008.jit_update.hlo.pb")),
+                         {QStringLiteral("--update-only")}));
+        QVERIFY(!a.categories.training);
+        EXPECT_CATEGORY(a, "g", Category::Gradients, CategoryReason::NamedGradients);
+        for (const char *o : {"mu", "nu"})
+            EXPECT_CATEGORY(a, o, Category::OptimizerState, CategoryReason::NamedOptimizer);
+        EXPECT_CATEGORY(a, "p", Category::Weights, CategoryReason::NamedWeights);
+        for (const char *o : {"mu_new", "nu_new"})
+            EXPECT_CATEGORY(a, o, Category::OptimizerState, CategoryReason::NewValueOfParameter);
+        EXPECT_CATEGORY(a, "p_new", Category::Weights, CategoryReason::NewValueOfParameter);
+        // Seven f32[256,256] (262,144 bytes each) and the root's 3 × 8-byte table, all live at
+        // the last step: 2 weights, 4 optimizer state, 1 gradient.
+        QCOMPARE(a.report.of(Category::Weights).peakBytes, std::int64_t(2 * 262144));
+        QCOMPARE(a.report.of(Category::OptimizerState).peakBytes, std::int64_t(4 * 262144));
+        QCOMPARE(a.report.of(Category::Gradients).peakBytes, std::int64_t(262144));
+        QVERIFY(addsUp(a));
     }
 
     // The remat lever on the step, against the same step with h1 recomputed by hand.

@@ -21,6 +21,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace bufferscope {
 
 namespace {
@@ -265,6 +267,7 @@ void CategoriesView::fill()
             continue;
         auto *item = new SortedRow<kSortRole>(m_categories);
         item->setText(NameColumn, toQString(categoryTitle(t.category)));
+        item->setIcon(NameColumn, ChartPalette::categorySwatch(t.category));
         item->setData(NameColumn, kIndexRole, static_cast<int>(t.category));
         item->setData(NameColumn, kSortRole, static_cast<int>(t.category));
         item->setText(HeldColumn, bytes(t.heldBytes) + QStringLiteral("  ") +
@@ -357,6 +360,36 @@ void CategoriesView::showTree()
         crumbs << toQString(n->label);
     m_crumbs->setText(crumbs.isEmpty() ? (root ? tr("All, %1").arg(bytes(root->bytes)) : QString())
                                        : crumbs.join(QStringLiteral(" › ")));
+    // By category, each category in its own colour (the table's swatches are the key), and
+    // inside one, shades of it; by JAX path, the palette's cycle.
+    std::optional<Category> in;
+    const auto categoryOf = [](const BreakdownNode &n) -> std::optional<Category> {
+        for (std::size_t c = 0; c < kCategoryCount; ++c)
+            if (n.label == categoryTitle(static_cast<Category>(c)))
+                return static_cast<Category>(c);
+        return std::nullopt;
+    };
+    if (m_by->currentIndex() == 0 && !m_drill.empty())
+        in = categoryOf(*m_drill.front());
+    if (m_by->currentIndex() != 0)
+        m_treemap->setColorOf({});
+    else
+        m_treemap->setColorOf(
+            [in, categoryOf](const BreakdownNode &child, std::size_t i) -> QColor {
+                if (!in) {
+                    const std::optional<Category> c = categoryOf(child);
+                    return c ? ChartPalette::categoryColor(*c) : QColor();
+                }
+                const QColor base = ChartPalette::categoryColor(*in);
+                switch (i % 3) {
+                case 1:
+                    return base.darker(125);
+                case 2:
+                    return base.lighter(125);
+                default:
+                    return base;
+                }
+            });
     m_treemap->setNode(node, node ? node->bytes : 0);
 }
 

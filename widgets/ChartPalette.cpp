@@ -1,6 +1,7 @@
 #include "ChartPalette.h"
 
 #include <QEvent>
+#include <QPixmap>
 #include <qcustomplot.h>
 
 namespace bufferscope::ChartPalette {
@@ -75,6 +76,39 @@ QColor kindColor(AllocationKind kind)
         break;
     }
     return QColor(0x56, 0xb4, 0xe9); // sky blue: temps are the bulk, so the calmest colour
+}
+
+QColor categoryColor(Category category)
+{
+    // Okabe–Ito again, each hue once; the kinds that hold no model state in greys.
+    switch (category) {
+    case Category::Weights:
+        return QColor(0x00, 0x72, 0xb2); // blue
+    case Category::GatheredWeights:
+        return QColor(0x56, 0xb4, 0xe9); // sky blue: copies of the weights
+    case Category::OptimizerState:
+        return QColor(0xcc, 0x79, 0xa7); // reddish purple
+    case Category::Gradients:
+        return QColor(0xe6, 0x9f, 0x00); // orange
+    case Category::Activations:
+        return QColor(0x00, 0x9e, 0x73); // bluish green
+    case Category::Inputs:
+        return QColor(0xf0, 0xe4, 0x42); // yellow
+    case Category::Outputs:
+        return QColor(0x8c, 0x6d, 0x31); // brown
+    case Category::Temporaries:
+        return QColor(0x99, 0x99, 0x99); // grey
+    case Category::Other:
+        break;
+    }
+    return QColor(0xcc, 0xcc, 0xcc); // light grey
+}
+
+QIcon categorySwatch(Category category)
+{
+    QPixmap square(12, 12);
+    square.fill(categoryColor(category));
+    return QIcon(square);
 }
 
 QColor kindFill(AllocationKind kind)

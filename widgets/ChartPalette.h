@@ -1,8 +1,10 @@
 #pragma once
 
+#include "analysis/Categories.h"
 #include "model/Dump.h"
 
 #include <QColor>
+#include <QIcon>
 #include <QPalette>
 
 #include <functional>
@@ -19,6 +21,11 @@ namespace ChartPalette {
 QColor kindColor(AllocationKind kind);
 /// Translucent variant for large areas (bands, fills).
 QColor kindFill(AllocationKind kind);
+/// What kind of memory a value is (analysis/Categories), the same in every view: the
+/// Categories view's rows are its key.
+QColor categoryColor(Category category);
+/// A small square of categoryColor, for a row or a cell naming the category.
+QIcon categorySwatch(Category category);
 /// The selected value, in every view. Distinct from every kind colour.
 QColor highlight();
 /// A picked group (a breakdown group, a finding) in every view: apart from the selection's

@@ -37,6 +37,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace bufferscope {
 
 namespace {
@@ -207,6 +210,13 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_byStack = makeTree(this, tr("call stack (outermost caller first)"));
     m_bySource = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("source")});
     m_byKind = makeTable(this, {tr("Δ bytes"), tr("before"), tr("after"), tr("allocation kind")});
+    m_byCategory =
+        makeTable(this, {tr("Δ held"), tr("held before"), tr("held after"), tr("Δ at the peak"),
+                         tr("peak before"), tr("peak after"), tr("category")});
+    m_byCategory->setToolTip(
+        tr("What kind of memory grew or shrank (the Categories view's categories): held while "
+           "it runs (argument + output − alias + temp) and live at each side's own peak; the "
+           "largest change first"));
     // A model over the diff, not an item per cell: two million-value dumps can differ in
     // every value.
     m_valueChanges = new ValueChangeModel(this);
@@ -227,6 +237,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     TableCsv::addActions(m_byStack, QStringLiteral("compare-by-call-stack"));
     TableCsv::addActions(m_bySource, QStringLiteral("compare-by-source"));
     TableCsv::addActions(m_byKind, QStringLiteral("compare-by-kind"));
+    TableCsv::addActions(m_byCategory, QStringLiteral("compare-by-category"));
     TableCsv::addActions(m_values, QStringLiteral("compare-values"));
     connect(m_values, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
         if (m_diff && index.isValid())
@@ -281,6 +292,7 @@ CompareView::CompareView(JobRunner *jobs, QWidget *parent, Qt::WindowFlags flags
     m_tabs->addTab(m_byStack, tr("By call stack"));
     m_tabs->addTab(m_bySource, tr("By source"));
     m_tabs->addTab(m_byKind, tr("By kind"));
+    m_tabs->addTab(m_byCategory, tr("By category"));
     m_tabs->addTab(valuesPage, tr("Values"));
 
     m_plot->setMinimumHeight(200);
@@ -579,6 +591,57 @@ void CompareView::fitCauseRows()
     }
 }
 
+void CompareView::fillCategories()
+{
+    // Every category either side has, the largest change (held or at the peak) first, as
+    // `bufferscope diff` orders them.
+    const DumpDiff::CategorySide &a = m_diff->categoriesBefore;
+    const DumpDiff::CategorySide &b = m_diff->categoriesAfter;
+    const bool peaks = std::any_of(a.peak.begin(), a.peak.end(), [](auto p) { return p >= 0; }) &&
+                       std::any_of(b.peak.begin(), b.peak.end(), [](auto p) { return p >= 0; });
+    const auto change = [&](std::size_t c) {
+        const std::int64_t held = std::abs(b.held[c] - a.held[c]);
+        return peaks ? std::max(held, std::abs(b.peak[c] - a.peak[c])) : held;
+    };
+    std::vector<std::size_t> order;
+    std::size_t changed = 0;
+    for (std::size_t c = 0; c < kCategoryCount; ++c) {
+        if (a.held[c] == 0 && b.held[c] == 0 && a.peak[c] <= 0 && b.peak[c] <= 0)
+            continue;
+        order.push_back(c);
+        changed += change(c) != 0 ? 1 : 0;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return change(x) > change(y); });
+    m_byCategory->setRowCount(static_cast<int>(order.size()));
+    for (int r = 0; r < static_cast<int>(order.size()); ++r) {
+        const std::size_t c = order[static_cast<std::size_t>(r)];
+        const auto category = static_cast<Category>(c);
+        QTableWidgetItem *name = cell(toQString(categoryTitle(category)), 0, false);
+        name->setIcon(ChartPalette::categorySwatch(category));
+        m_byCategory->setItem(r, 6, name);
+        m_byCategory->setItem(
+            r, 0, cell(signedBytesText(b.held[c] - a.held[c]), b.held[c] - a.held[c], true));
+        m_byCategory->setItem(r, 1, cell(humanBytesText(a.held[c]), a.held[c], true));
+        m_byCategory->setItem(r, 2, cell(humanBytesText(b.held[c]), b.held[c], true));
+        if (peaks) {
+            m_byCategory->setItem(
+                r, 3, cell(signedBytesText(b.peak[c] - a.peak[c]), b.peak[c] - a.peak[c], true));
+            m_byCategory->setItem(r, 4, cell(humanBytesText(a.peak[c]), a.peak[c], true));
+            m_byCategory->setItem(r, 5, cell(humanBytesText(b.peak[c]), b.peak[c], true));
+        } else {
+            for (int k = 3; k < 6; ++k)
+                m_byCategory->setItem(r, k, noBytes(cell(QStringLiteral("—"), 0, true)));
+        }
+    }
+    m_byCategory->resizeColumnsToContents();
+    QString title =
+        changed == 0 ? tr("By category (no change)") : tr("By category (%1 changed)").arg(changed);
+    if (a.training != b.training)
+        title += b.training ? tr(", after trains") : tr(", before trains");
+    m_tabs->setTabText(m_tabs->indexOf(m_byCategory), title);
+}
+
 void CompareView::fillTables()
 {
     const auto fillDeltas = [](QTableWidget *t, const std::vector<KeyDelta> &rows) {
@@ -595,6 +658,7 @@ void CompareView::fillTables()
     };
     fillDeltas(m_bySource, m_diff->bySource);
     fillDeltas(m_byKind, m_diff->byKind);
+    fillCategories();
     fillTree(m_byOpName, m_diff->opNameTree);
     if (m_diff->hasStacks)
         fillTree(m_byStack, m_diff->stackTree);

@@ -54,6 +54,8 @@ public:
     QTreeWidget *opNameTree() const { return m_byOpName; }
     QTreeWidget *stackTree() const { return m_byStack; }
     QTableWidget *peakTable() const { return m_atPeak; }
+    /// What kind of memory changed: a row per category either side holds, largest change first.
+    QTableWidget *categoryTable() const { return m_byCategory; }
     /// Why memory changed: one row per cause (DiffCauses), largest first, under the headline;
     /// the first tab is the page that holds both.
     QTableWidget *causesTable() const { return m_causes; }
@@ -100,6 +102,7 @@ private:
     QString legendName(const QString &name) const;
     void fillPlot();
     void fillTables();
+    void fillCategories();
     void fillCauses();
     /// A cause's sentence and its values as links (`a:INDEX`, `b:INDEX`), rich text.
     QString causeRichText(const Cause &c) const;
@@ -144,6 +147,7 @@ private:
     QTreeWidget *m_byStack;
     QTableWidget *m_bySource;
     QTableWidget *m_byKind;
+    QTableWidget *m_byCategory;
     QComboBox *m_filter;
     QTableView *m_values;
     ValueChangeModel *m_valueChanges;

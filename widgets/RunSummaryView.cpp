@@ -1,5 +1,6 @@
 #include "RunSummaryView.h"
 
+#include "ChartPalette.h"
 #include "SortedRow.h"
 #include "TableCsv.h"
 #include "model/ModuleNames.h"
@@ -11,6 +12,8 @@
 #include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace bufferscope {
 
@@ -43,14 +46,50 @@ void sized(QTreeWidgetItem *item, int column, qint64 bytes)
     item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
 }
 
+/// A module's held bytes by category, the most first: the three largest in the cell (with
+/// the first's swatch), every one in the tooltip; sorted by the largest's bytes.
+void kinds(QTreeWidgetItem *item, int column, const RunSummary::Module &m)
+{
+    if (!m.categorized) {
+        item->setText(column, QStringLiteral("—"));
+        item->setData(column, kSortRole, qint64(-1));
+        return;
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < kCategoryCount; ++c)
+        if (m.categoryHeld[c] > 0)
+            order.push_back(c);
+    std::stable_sort(order.begin(), order.end(), [&m](std::size_t x, std::size_t y) {
+        return m.categoryHeld[x] > m.categoryHeld[y];
+    });
+    QString text;
+    QString tip;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const QString part =
+            QStringLiteral("%1 %2").arg(toQString(categoryTitle(static_cast<Category>(order[k]))),
+                                        humanBytesText(m.categoryHeld[order[k]]));
+        if (k < 3)
+            text += (k ? QStringLiteral(" · ") : QString()) + part;
+        tip += part + QLatin1Char('\n');
+    }
+    if (order.size() > 3)
+        text += QStringLiteral(" · …");
+    item->setText(column, text);
+    item->setToolTip(column, tip.trimmed());
+    if (!order.empty())
+        item->setIcon(column, ChartPalette::categorySwatch(static_cast<Category>(order[0])));
+    item->setData(column, kSortRole, qint64(order.empty() ? 0 : m.categoryHeld[order[0]]));
+}
+
 } // namespace
 
 RunSummaryView::RunSummaryView(QWidget *parent)
     : QWidget(parent, Qt::Window), m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)),
-      m_functions(table(this,
-                        {tr("Function"), tr("Compiles"), tr("Holds at most"), tr("Holds in all"),
-                         tr("Live peak"), tr("Why compiled again")},
-                        QStringLiteral("run-functions"))),
+      m_functions(
+          table(this,
+                {tr("Function"), tr("Compiles"), tr("Holds at most"), tr("Holds in all"),
+                 tr("Live peak"), tr("Kind of memory (largest compile)"), tr("Why compiled again")},
+                QStringLiteral("run-functions"))),
       m_collectives(table(this,
                           {tr("Bytes"), tr("Opcode"), tr("Instruction"), tr("Function"),
                            tr("Module"), tr("Source")},
@@ -68,7 +107,10 @@ RunSummaryView::RunSummaryView(QWidget *parent)
     m_functions->headerItem()->setToolTip(
         2, tr("What the device holds while its largest compile runs: argument + output - alias "
               "+ temp"));
-    m_functions->headerItem()->setToolTip(5, tr("What differs between its compiles' ENTRY "
+    m_functions->headerItem()->setToolTip(
+        5, tr("What its largest compile holds while it runs, by kind of memory (the Categories "
+              "view's categories), the most first"));
+    m_functions->headerItem()->setToolTip(6, tr("What differs between its compiles' ENTRY "
                                                 "signatures (their arguments' shapes)"));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
@@ -127,8 +169,9 @@ void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
         sized(row, 2, f.heldMax);
         sized(row, 3, f.heldSum);
         sized(row, 4, f.peakMax);
-        row->setText(5, toQString(f.why));
-        row->setToolTip(5, plainToolTip(toQString(f.why)));
+        kinds(row, 5, s.modules[f.largest]);
+        row->setText(6, toQString(f.why));
+        row->setToolTip(6, plainToolTip(toQString(f.why)));
         rows << row;
     }
     m_functions->addTopLevelItems(rows);

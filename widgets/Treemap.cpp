@@ -118,6 +118,27 @@ const BreakdownNode *Treemap::childAt(const QPointF &pos) const
     return nullptr;
 }
 
+void Treemap::setColorOf(std::function<QColor(const BreakdownNode &, std::size_t)> colorOf)
+{
+    m_colorOf = std::move(colorOf);
+    update();
+}
+
+QColor Treemap::fillOf(std::size_t i) const
+{
+    QColor fill;
+    if (m_colorOf && m_node && i < m_node->children.size())
+        fill = m_colorOf(m_node->children[i], i);
+    if (!fill.isValid()) {
+        // The five kind colours in turn, every other round a little lighter (never so light
+        // that the rectangles fade into the background).
+        fill = ChartPalette::kindColor(kCycle[i % std::size(kCycle)]);
+        if ((i / std::size(kCycle)) % 2 == 1)
+            fill = fill.lighter(125);
+    }
+    return fill;
+}
+
 void Treemap::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -131,11 +152,7 @@ void Treemap::paintEvent(QPaintEvent *)
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         const BreakdownNode &c = m_node->children[i];
         const QRectF r = m_rects[i];
-        // The five category colours in turn, every other round a little lighter (never so
-        // light that the rectangles fade into the background).
-        QColor fill = ChartPalette::kindColor(kCycle[i % std::size(kCycle)]);
-        if ((i / std::size(kCycle)) % 2 == 1)
-            fill = fill.lighter(125);
+        const QColor fill = fillOf(i);
         p.fillRect(r, fill);
         p.setPen(QPen(ChartPalette::background(palette()), 1));
         p.drawRect(r);

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 namespace bufferscope {
 
 /// A squarified treemap (Bruls, Huizing, van Wijk) of one breakdown node's children: area is
@@ -20,6 +22,10 @@ public:
     const BreakdownNode *node() const { return m_node; }
     /// The child drawn highlighted (nullptr: none).
     void setHighlighted(const BreakdownNode *child);
+    /// How to colour child `i` (an invalid colour: the palette's cycle); empty: the cycle.
+    void setColorOf(std::function<QColor(const BreakdownNode &child, std::size_t i)> colorOf);
+    /// The colour child `i` is drawn in.
+    QColor fillOf(std::size_t i) const;
     /// Rectangles as laid out, for hit tests and tests: child index -> rect.
     const std::vector<QRectF> &rects() const { return m_rects; }
     const BreakdownNode *childAt(const QPointF &pos) const;
@@ -38,6 +44,7 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    std::function<QColor(const BreakdownNode &, std::size_t)> m_colorOf;
     void layout();
 
     const BreakdownNode *m_node = nullptr;

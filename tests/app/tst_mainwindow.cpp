@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "ChartExport.h"
+#include "ChartPalette.h"
 #include "CliRun.h"
 #include "CompareView.h"
 #include "CsvRead.h"
@@ -54,6 +55,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QProcess>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -553,6 +555,14 @@ private Q_SLOTS:
         QCOMPARE(top->text(1), QStringLiteral("3"));
         QCOMPARE(top->toolTip(2), QStringLiteral("92164 bytes"));
         QCOMPARE(top->toolTip(3), QStringLiteral("96806 bytes"));
+        // What kind of memory its largest compile holds, the most first, every category in
+        // the tooltip, sorted by the largest's bytes (a module with no backward pass: inputs,
+        // outputs, temporaries).
+        QVERIFY2(!top->text(5).isEmpty() && top->text(5) != QStringLiteral("—"),
+                 qPrintable(top->text(5)));
+        QVERIFY(!top->icon(5).isNull());
+        QVERIFY(top->toolTip(5).split(u'\n').size() >= 2);
+        QVERIFY(top->data(5, Qt::UserRole + 1).toLongLong() > 0);
         QCOMPARE(run->modules()->topLevelItemCount(), 4);
         QCOMPARE(run->collectives()->topLevelItemCount(), 0);
         QVERIFY(run->summaryText().contains(QStringLiteral("4 modules of 2 functions")));
@@ -1692,6 +1702,65 @@ private Q_SLOTS:
         // The main window goes while the comparison is still open, as when the user quits:
         // the comparison hands its dumps to the job runner first (ASan caught it freed).
         QVERIFY(view->isVisible());
+    }
+
+    // Two training steps compared (tests/bench/make_training_step.py, its figures worked out
+    // by hand in tst_categories): with h1 recomputed the activations go, 2 × 524,288 bytes held
+    // and at the peak before, none after; the By category tab says so with the categories'
+    // colours.
+    void compareSaysWhatKindChanged()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty() ||
+            QStandardPaths::findExecutable(QStringLiteral("protoc")).isEmpty())
+            QSKIP("python3 or protoc is not installed: the training steps cannot be made");
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("module_0001.jit_train_step.hlo.pb"));
+        const QString after = dir.filePath(QStringLiteral("module_0002.jit_train_step.hlo.pb"));
+        for (const auto &[out, extra] :
+             {std::pair{before, QStringList{}},
+              std::pair{after, QStringList{QStringLiteral("--remat"), QStringLiteral("1")}}}) {
+            QProcess make;
+            make.start(QStringLiteral("python3"),
+                       QStringList{QStringLiteral(BUFFERSCOPE_SOURCE_DIR
+                                                  "/tests/bench/make_training_step.py"),
+                                   out} +
+                           extra);
+            QVERIFY(make.waitForFinished(60000));
+            QCOMPARE(make.exitCode(), 0);
+        }
+        MainWindow w;
+        w.show();
+        w.openPath(before);
+        QVERIFY(waitLoaded(w, QStringLiteral("module_0001.jit_train_step")));
+        CompareView *view = nullptr;
+        connect(&w, &MainWindow::compareOpened, this, [&](CompareView *v) { view = v; });
+        w.compareWith(after);
+        QVERIFY(QTest::qWaitFor([&] { return view != nullptr; }, 10000));
+        QTableWidget *table = view->categoryTable();
+        const int tab = view->tabs()->indexOf(table);
+        QVERIFY(tab >= 0);
+        // The tables are filled a turn of the event loop after the window shows.
+        QTRY_VERIFY2(view->tabs()->tabText(tab).startsWith(QStringLiteral("By category (")),
+                     qPrintable(view->tabs()->tabText(tab)));
+        int activations = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 6)->text() == QStringLiteral("Activations"))
+                activations = r;
+        QVERIFY(activations >= 0);
+        constexpr qint64 kA = 524288;
+        QCOMPARE(table->item(activations, 0)->data(BytesRole).toLongLong(), -2 * kA);
+        QCOMPARE(table->item(activations, 1)->data(BytesRole).toLongLong(), 2 * kA);
+        QCOMPARE(table->item(activations, 2)->data(BytesRole).toLongLong(), 0);
+        QCOMPARE(table->item(activations, 4)->data(BytesRole).toLongLong(), 2 * kA);
+        QCOMPARE(table->item(activations, 5)->data(BytesRole).toLongLong(), 0);
+        // The swatch is the category's colour, as in the Categories view.
+        const QImage swatch = table->item(activations, 6)->icon().pixmap(12, 12).toImage();
+        QCOMPARE(swatch.pixelColor(6, 6), ChartPalette::categoryColor(Category::Activations));
+        // Weights and the optimizer state are the same on both sides: ±0.
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 6)->text() == QStringLiteral("Weights"))
+                QCOMPARE(table->item(r, 0)->data(BytesRole).toLongLong(), 0);
+        view->close();
     }
 
     // Two modules with long names compare in a window a laptop holds (issue 49, item 2: the

@@ -637,6 +637,12 @@ private Q_SLOTS:
         for (const BreakdownNode &n : view.treemap()->node()->children)
             labels << QString::fromStdString(n.label);
         QVERIFY2(labels.contains(QStringLiteral("Activations")), qPrintable(labels.join(u',')));
+        // Each category in its own colour, the one its row's swatch shows (the key).
+        const int at = static_cast<int>(labels.indexOf(QStringLiteral("Activations")));
+        const QColor green = ChartPalette::categoryColor(Category::Activations);
+        QCOMPARE(view.treemap()->fillOf(static_cast<std::size_t>(at)), green);
+        QCOMPARE(activations->icon(0).pixmap(12, 12).toImage().pixelColor(6, 6), green);
+        QVERIFY(ChartPalette::categoryColor(Category::Weights) != green);
         view.treemapBy()->setCurrentIndex(1);
         QVERIFY(!view.treemap()->node()->children.empty());
         QVERIFY(view.treemap()->node()->children.front().label != "Optimizer state");

@@ -101,6 +101,7 @@ void Treemap::layout()
         return;
     const QRectF area = QRectF(rect()).adjusted(1, 1, -1, -1);
     std::vector<double> areas;
+    areas.reserve(m_node->children.size());
     const double scale = area.width() * area.height() / static_cast<double>(m_node->bytes);
     for (const BreakdownNode &c : m_node->children)
         areas.push_back(static_cast<double>(std::max<std::int64_t>(c.bytes, 0)) * scale);

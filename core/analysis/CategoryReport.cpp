@@ -305,6 +305,7 @@ private:
         if (bytes.empty())
             return {};
         std::vector<std::pair<std::int64_t, std::string>> most;
+        most.reserve(bytes.size());
         for (auto &[scope, b] : bytes)
             most.emplace_back(-b, scope);
         std::sort(most.begin(), most.end());

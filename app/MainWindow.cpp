@@ -3,6 +3,7 @@
 #include "BreakdownChart.h"
 #include "BreakdownPanel.h"
 #include "CategoriesView.h"
+#include "CategorySwatchDelegate.h"
 #include "ColorScheme.h"
 #include "CompareView.h"
 #include "DialogFolders.h"
@@ -296,6 +297,8 @@ void MainWindow::createViews()
 
     m_allocationView = new QTreeView(this);
     m_allocationView->setModel(m_allocationModel);
+    m_allocationView->setItemDelegateForColumn(AllocationTreeModel::CategoryColumn,
+                                               new CategorySwatchDelegate(m_allocationView));
     m_allocationView->setUniformRowHeights(true);
     m_allocationView->setSelectionBehavior(QAbstractItemView::SelectRows);
     TableCsv::addActions(m_allocationView, QStringLiteral("allocations"));

@@ -1,5 +1,6 @@
 #include "ValueTableView.h"
 
+#include "CategorySwatchDelegate.h"
 #include "MarkedRowDelegate.h"
 #include "TableCsv.h"
 #include "Workspace.h"
@@ -61,6 +62,8 @@ ValueTableView::ValueTableView(ValueTableModel *model, Workspace *workspace, QWi
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setAlternatingRowColors(true);
     m_table->setItemDelegate(new MarkedRowDelegate(m_table)); // a picked group's values
+    m_table->setItemDelegateForColumn(ValueTableModel::CategoryColumn,
+                                      new CategorySwatchDelegate(m_table));
     TableCsv::addActions(m_table, QStringLiteral("values"));
 
     auto *filterRow = new QHBoxLayout;

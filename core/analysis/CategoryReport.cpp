@@ -631,6 +631,8 @@ CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeli
         r.totals[c].category = static_cast<Category>(c);
     // Every value, by category, largest first, with the reasons behind each category.
     std::array<std::array<std::int64_t, 32>, kCategoryCount> reasons{};
+    static_assert(static_cast<std::size_t>(CategoryReason::NoInstruction) < 32,
+                  "a reason per slot: the array holds 32");
     for (std::uint32_t vi = 0; vi < dump.values.size(); ++vi) {
         const auto c = static_cast<std::size_t>(cats.category[vi]);
         CategoryTotals &t = r.totals[c];

@@ -165,25 +165,49 @@ Largest sweep(const std::vector<LiveBox> &boxes, std::size_t steps,
     if (!disjoint) {
         compressCoordinates(boxes, s);
         tree.emplace(s.coords, s.count, s.length);
+        // The boxes at one offset are one group (one buffer); a group counts its smallest
+        // box once while any of it is live. More than the union at a step: groups overlap.
+        s.group.resize(boxes.size());
+        s.groupSize.assign(boxes.size(), 0);
+        s.groupLive.assign(boxes.size(), 0);
+        for (std::uint32_t k = 0; k < boxes.size(); ++k) {
+            const bool first = k == 0 || boxes[k - 1].offset != boxes[k].offset;
+            s.group[k] = first ? k : s.group[k - 1];
+            std::int64_t &size = s.groupSize[s.group[k]];
+            size = first ? boxes[k].size : std::min(size, boxes[k].size);
+        }
     }
     const auto &events = s.events;
     std::int64_t covered = 0;
     std::int64_t prevCovered = 0;
+    std::int64_t groups = 0; // the live groups' smallest sizes, summed
     for (std::size_t k = 0; k < events.size();) {
         const std::int64_t t = events[k].time;
         for (; k < events.size() && events[k].time == t; ++k) {
             const std::uint32_t box = events[k].box;
-            if (tree)
+            if (tree) {
                 tree->update(s.lo[box], s.hi[box], events[k].delta);
-            else
+                const std::uint32_t g = s.group[box];
+                if (events[k].delta > 0 && s.groupLive[g]++ == 0)
+                    groups += s.groupSize[g];
+                else if (events[k].delta < 0 && --s.groupLive[g] == 0)
+                    groups -= s.groupSize[g];
+            } else {
                 covered += events[k].delta * boxes[box].size;
+            }
         }
         if (tree)
             covered = tree->covered();
         delta[static_cast<std::size_t>(t)] += covered - prevCovered;
         prevCovered = covered;
-        if (covered > largest.bytes && t < static_cast<std::int64_t>(steps))
-            largest = {covered, t};
+        if (t < static_cast<std::int64_t>(steps)) {
+            if (covered > largest.bytes) {
+                largest.bytes = covered;
+                largest.step = t;
+            }
+            if (groups > covered && largest.overlapStep < 0)
+                largest.overlapStep = t;
+        }
     }
     return largest;
 }
@@ -248,6 +272,7 @@ Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std:
     cuts.push_back(kPast);
     const std::size_t slabs = cuts.size() - 1; // slab i is [cuts[i], cuts[i + 1])
     std::vector<std::vector<std::int64_t>> deltas(slabs);
+    std::vector<std::int64_t> overlaps(slabs, -1);
     parallelFor(slabs, threads, [&](std::size_t i) {
         const std::int64_t low = cuts[i];
         const std::int64_t high = cuts[i + 1];
@@ -265,10 +290,13 @@ Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std:
                   [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
         deltas[i].assign(steps + 1, 0);
         Scratch own;
-        sweep(slab, steps, deltas[i], own);
+        overlaps[i] = sweep(slab, steps, deltas[i], own).overlapStep;
     });
 
     Largest largest;
+    for (const std::int64_t at : overlaps)
+        if (at >= 0 && (largest.overlapStep < 0 || at < largest.overlapStep))
+            largest.overlapStep = at;
     std::int64_t covered = 0;
     for (std::size_t t = 0; t <= steps; ++t) {
         std::int64_t d = 0;
@@ -276,8 +304,10 @@ Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std:
             d += slabDelta[t];
         delta[t] += d;
         covered += d;
-        if (covered > largest.bytes && t < steps)
-            largest = {covered, static_cast<std::int64_t>(t)};
+        if (covered > largest.bytes && t < steps) {
+            largest.bytes = covered;
+            largest.step = static_cast<std::int64_t>(t);
+        }
     }
     return largest;
 }

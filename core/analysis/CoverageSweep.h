@@ -34,6 +34,11 @@ struct CoverageSweep
     {
         std::int64_t bytes = 0;
         std::int64_t step = -1;
+        /// The first step where boxes at different offsets cover some bytes twice (a partial
+        /// overlap XLA never assigns), -1 when there is none; boxes at one offset are one
+        /// buffer (an in-place chain, a loop's carry) and never count. A hint to confirm: a
+        /// byte slab's clipping may hide an overlap, never invent one.
+        std::int64_t overlapStep = -1;
     };
     static constexpr std::size_t kDefaultSplitFrom = 65536;
 
@@ -54,6 +59,9 @@ struct CoverageSweep
         std::vector<std::pair<std::int64_t, std::uint32_t>> ends;
         std::vector<int> count;
         std::vector<std::int64_t> length;
+        std::vector<std::uint32_t> group;     ///< per box: the first box at its offset
+        std::vector<std::int64_t> groupSize;  ///< per group: its smallest box
+        std::vector<std::uint32_t> groupLive; ///< per group: its boxes live now
     };
 
     /// Reorders `boxes`.

@@ -202,6 +202,40 @@ private Q_SLOTS:
         QVERIFY(tl.has_value());
     }
 
+    // Two values placed over each other's bytes while both are live: gpu_decoder_layer's
+    // custom-call.5.0{} (16 bytes, live 37-38, line 67) moved from offset 1311232 to 1311000,
+    // into gemm_fusion_dot.7.0 (offset 786816, 524288 bytes to 1311104, live 35-48) of the same
+    // allocation 25. XLA never places two live buffers so: a warning on the moved value's line
+    // that names both, the step the sweep first sees it (37) and the 16 shared bytes. Values
+    // at one offset (an in-place chain: loop_dynamic_update_slice_fusion.27, .26, ... in
+    // gpu_vllm_update_slice) are one buffer and never warned of (tst_sampledumps: no warning).
+    void overlapIsWarned()
+    {
+        const std::string original = readFile(samplePath("gpu_decoder_layer"));
+        const std::string from = "<178 custom-call.5.0{} @0> (size=16,offset=1311232)";
+        QVERIFY(original.find(from) != std::string::npos);
+        std::string text = original;
+        text.replace(text.find(from), from.size(),
+                     "<178 custom-call.5.0{} @0> (size=16,offset=1311000)");
+        const LoadResult r = parseText(text);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const auto tl = MemoryTimeline::compute(*r.dump);
+        QVERIFY(tl.has_value());
+        std::vector<std::string> found;
+        for (const Diagnostic &w : tl->warnings())
+            if (w.message.find("share") != std::string::npos)
+                found.push_back(std::to_string(w.line) + ": " + w.message);
+        QCOMPARE(found.size(), std::size_t(1));
+        QVERIFY2(found[0].starts_with("67: allocation 25: gemm_fusion_dot.7.0"), found[0].c_str());
+        QVERIFY2(found[0].find("custom-call.5.0{} (offset 1311000, 16 bytes, steps 37-38) share "
+                               "16 bytes while both are live at step 37") != std::string::npos,
+                 found[0].c_str());
+        // The untouched sample has none.
+        const LoadResult clean = parseText(original);
+        const auto cleanTimeline = MemoryTimeline::compute(*clean.dump);
+        QVERIFY(cleanTimeline->warnings().empty());
+    }
+
     void truncatedEverywhere()
     {
         // Cut the file at every line boundary (and mid-line): a report or a clear error, always.

@@ -149,9 +149,12 @@ private:
     std::size_t m_size = 1;
 };
 
-/// One byte range's sweep over time; `boxes` sorted by offset.
+/// One byte range's sweep over time; `boxes` sorted by offset (and by `origin`, each box's
+/// offset before a slab clipped it, at one offset: boxes of different buffers clipped to one
+/// slab's edge are not one buffer).
 Largest sweep(const std::vector<LiveBox> &boxes, std::size_t steps,
-              std::vector<std::int64_t> &delta, Scratch &s)
+              std::vector<std::int64_t> &delta, Scratch &s,
+              const std::vector<std::int64_t> *origin = nullptr)
 {
     Largest largest;
     if (boxes.empty())
@@ -171,7 +174,8 @@ Largest sweep(const std::vector<LiveBox> &boxes, std::size_t steps,
         s.groupSize.assign(boxes.size(), 0);
         s.groupLive.assign(boxes.size(), 0);
         for (std::uint32_t k = 0; k < boxes.size(); ++k) {
-            const bool first = k == 0 || boxes[k - 1].offset != boxes[k].offset;
+            const bool first = k == 0 || boxes[k - 1].offset != boxes[k].offset ||
+                               (origin && (*origin)[k - 1] != (*origin)[k]);
             s.group[k] = first ? k : s.group[k - 1];
             std::int64_t &size = s.groupSize[s.group[k]];
             size = first ? boxes[k].size : std::min(size, boxes[k].size);
@@ -276,21 +280,33 @@ Largest CoverageSweep::runGathered(std::size_t count, const Gather &gather, std:
     parallelFor(slabs, threads, [&](std::size_t i) {
         const std::int64_t low = cuts[i];
         const std::int64_t high = cuts[i + 1];
-        std::vector<LiveBox> slab;
+        // Each box clipped to the slab, with the offset it had (its buffer's).
+        std::vector<std::pair<LiveBox, std::int64_t>> cut;
         for (const auto &part : gathered) {
             for (const LiveBox &b : part) {
                 const std::int64_t end = b.offset + b.size;
                 if (b.offset >= high || end <= low)
                     continue;
                 const std::int64_t from = std::max(b.offset, low);
-                slab.push_back({from, std::min(end, high) - from, b.start, b.end});
+                cut.push_back({{from, std::min(end, high) - from, b.start, b.end}, b.offset});
             }
         }
-        std::sort(slab.begin(), slab.end(),
-                  [](const LiveBox &x, const LiveBox &y) { return x.offset < y.offset; });
+        std::sort(cut.begin(), cut.end(), [](const auto &x, const auto &y) {
+            return x.first.offset != y.first.offset ? x.first.offset < y.first.offset
+                                                    : x.second < y.second;
+        });
+        std::vector<LiveBox> slab;
+        std::vector<std::int64_t> origin;
+        slab.reserve(cut.size());
+        origin.reserve(cut.size());
+        for (const auto &[box, at] : cut) {
+            slab.push_back(box);
+            origin.push_back(at);
+        }
+        cut = {};
         deltas[i].assign(steps + 1, 0);
         Scratch own;
-        overlaps[i] = sweep(slab, steps, deltas[i], own).overlapStep;
+        overlaps[i] = sweep(slab, steps, deltas[i], own, &origin).overlapStep;
     });
 
     Largest largest;

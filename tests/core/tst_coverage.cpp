@@ -188,6 +188,30 @@ private Q_SLOTS:
         QCOMPARE(largest.step, 1);
     }
 
+    // The hint of a partial overlap, by hand: A [0, 100) live 0-9 and B [50, 150) live 3-7
+    // share bytes from step 3; C at A's offset (one buffer with A, live 2-4) never counts.
+    // Swept whole and cut into slabs (split from 1, two threads: B's offset is a cut, and A,
+    // clipped there, keeps its own offset, so it is not taken for one buffer with B).
+    void overlapStep()
+    {
+        for (const std::size_t splitFrom : {CoverageSweep::kDefaultSplitFrom, std::size_t{1}}) {
+            CoverageSweep::Scratch scratch;
+            std::vector<std::int64_t> delta(11, 0);
+            std::vector<LiveBox> apart{{0, 100, 0, 9}, {0, 60, 2, 4}, {100, 50, 3, 7}};
+            QCOMPARE(CoverageSweep::run(apart, 10, delta, scratch, splitFrom, 2).overlapStep,
+                     std::int64_t(-1));
+            std::vector<LiveBox> over{{0, 100, 0, 9}, {0, 60, 2, 4}, {50, 100, 3, 7}};
+            delta.assign(11, 0);
+            QCOMPARE(CoverageSweep::run(over, 10, delta, scratch, splitFrom, 2).overlapStep,
+                     std::int64_t(3));
+            // Live at different times, the same bytes are reuse, not an overlap.
+            std::vector<LiveBox> reuse{{0, 100, 0, 2}, {50, 100, 3, 7}};
+            delta.assign(11, 0);
+            QCOMPARE(CoverageSweep::run(reuse, 10, delta, scratch, splitFrom, 2).overlapStep,
+                     std::int64_t(-1));
+        }
+    }
+
     void nothingLive()
     {
         std::vector<LiveBox> boxes;

@@ -12,7 +12,8 @@ bool isHeadlessCommand(const QString &command)
 {
     return command == QLatin1String("report") || command == QLatin1String("diff") ||
            command == QLatin1String("list") || command == QLatin1String("oom") ||
-           command == QLatin1String("fit") || command == QLatin1String("summary");
+           command == QLatin1String("fit") || command == QLatin1String("summary") ||
+           command == QLatin1String("memory");
 }
 
 } // namespace
@@ -58,7 +59,7 @@ std::optional<Args> CommandLine::parse(const Invocation &invocation)
     if (c == QLatin1String("diff"))
         return Args::parse(c, rest,
                            {"json", "top", "fail-above-delta", "fail-on-lost-donation", "fail-on"});
-    if (c == QLatin1String("list") || c == QLatin1String("oom"))
+    if (c == QLatin1String("list") || c == QLatin1String("oom") || c == QLatin1String("memory"))
         return Args::parse(c, rest, {"json"});
     if (c == QLatin1String("fit"))
         return Args::parse(c, rest, {"json", "limit", "resident", "log", "mem-fraction"});
@@ -98,6 +99,8 @@ int CommandLine::run(const Invocation &invocation, const Args &args, int threads
         return runFit(args, threads);
     if (command == QLatin1String("summary"))
         return runSummary(args, threads);
+    if (command == QLatin1String("memory"))
+        return runMemory(args, threads);
     return cli::fail(QStringLiteral("unknown command '%1'\n").arg(command) + cli::usage(), 1);
 }
 

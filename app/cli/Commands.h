@@ -18,6 +18,7 @@ int runList(const Args &args, int threads);
 int runSummary(const Args &args, int threads);
 int runOom(const Args &args, int threads);
 int runFit(const Args &args, int threads);
+int runMemory(const Args &args, int threads);
 
 /// Loads FILE for a command; prints the error (FILE:LINE: ...) and returns false on failure.
 bool loadForCommand(const QString &file, LoadedDump &out, int threads);

@@ -1,11 +1,10 @@
 #include "parse/XPlaneModules.h"
 
 #include "parse/HloProtoDump.h"
+#include "parse/detail/WireRead.h"
 #include "proto/xplane_min.pb.h"
 #include "util/Decompress.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/wire_format_lite.h>
 #include <limits>
 
 namespace bufferscope {
@@ -21,24 +20,8 @@ constexpr std::string_view kHloProtoStat = "Hlo Proto";
 constexpr std::string_view kProgramIdStat = "program_id";
 constexpr std::string_view kSeparator = "#";
 
-/// The length-delimited field at the stream's position, as a view into `bytes`.
-bool lengthDelimited(CodedInputStream &in, std::string_view bytes, std::string_view *out)
-{
-    std::uint32_t length = 0;
-    if (!in.ReadVarint32(&length))
-        return false;
-    const int at = in.CurrentPosition();
-    if (at < 0 || static_cast<std::size_t>(at) + length > bytes.size())
-        return false;
-    *out = bytes.substr(static_cast<std::size_t>(at), length);
-    return in.Skip(static_cast<int>(length));
-}
-
-CodedInputStream streamOf(std::string_view bytes)
-{
-    return CodedInputStream(reinterpret_cast<const std::uint8_t *>(bytes.data()),
-                            static_cast<int>(bytes.size()));
-}
+using wire::lengthDelimited;
+using wire::streamOf;
 
 /// One plane's name and the bytes of its map entries; everything else is skipped.
 struct PlaneParts

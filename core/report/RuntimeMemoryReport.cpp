@@ -1,0 +1,134 @@
+#include "report/RuntimeMemoryReport.h"
+
+#include "model/Dump.h"
+#include "report/JsonWriter.h"
+#include "util/SafeText.h"
+
+#include <cstdio>
+
+namespace bufferscope::RuntimeMemoryReport {
+
+namespace {
+
+/// "7212859000 ps (7.212859 ms)": exact, and readable.
+std::string seconds(std::int64_t ps)
+{
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "%lld ps (%.6f ms)", static_cast<long long>(ps),
+                  static_cast<double>(ps) / 1e9);
+    return buffer;
+}
+
+std::string bytes(std::int64_t b)
+{
+    return humanBytes(b) + " (" + std::to_string(b) + " bytes)";
+}
+
+std::string orDash(const std::string &s)
+{
+    return s.empty() ? std::string("—") : safetext::forTerminal(s);
+}
+
+} // namespace
+
+std::string text(const std::string &capture, const RuntimeMemory &memory)
+{
+    std::string out = "BufferScope runtime memory: " + safetext::forTerminal(capture) + "\n";
+    out += "  " + std::to_string(memory.events) + " memory events of " +
+           std::to_string(memory.allocators.size()) +
+           (memory.allocators.size() == 1 ? " allocator" : " allocators") +
+           ", on the capture's clock (each thread's line start plus the event's offset)\n";
+    for (const RuntimeAllocator &a : memory.allocators) {
+        out += "\nAllocator " + safetext::forTerminal(a.name) + ": " +
+               std::to_string(a.allocations) + " allocations, " + std::to_string(a.deallocations) +
+               " deallocations\n";
+        out += "  peak          " + bytes(a.peakBytes) + " at " + seconds(a.peakTimePs) +
+               " (line " + orDash(a.peakLine) + ", step " + std::to_string(a.peakStep) + ")\n";
+        out += "  heap          " + bytes(a.heapBytes) + "\n";
+        out += "  stack         " + bytes(a.stackBytes) + "\n";
+        out += "  free          " + bytes(a.freeBytes) + "\n";
+        char frag[32];
+        std::snprintf(frag, sizeof frag, "%.6g", a.fragmentation);
+        out += "  fragmentation " + std::string(frag) + "\n";
+        out += "  capacity      " + bytes(a.capacityBytes) + " (heap + stack + free at the peak)\n";
+        out += "  lifetime peak " + bytes(a.lifetimePeakBytes) +
+               " (the most the allocator reported in use since it started";
+        if (a.lastPeakStat != a.lifetimePeakBytes)
+            out += "; its last event says " + bytes(a.lastPeakStat) + ", XProf's figure";
+        out += ")\n";
+        out += "  live at the peak: " + std::to_string(a.liveAtPeak) + " allocations";
+        out += a.atPeak.empty() ? std::string("\n") : std::string(", largest first:\n");
+        for (std::size_t k = 0; k < a.atPeak.size() && k < kTopRows; ++k) {
+            const RuntimeAllocator::Row &r = a.atPeak[k];
+            std::string row = "    " + humanBytes(r.bytes);
+            row.resize(std::max<std::size_t>(row.size() + 1, 16), ' ');
+            row += (r.count > 1 ? std::to_string(r.count) + " × " : std::string()) + orDash(r.op) +
+                   "  requested " + std::to_string(r.requested) + " B, " + orDash(r.region) + ", " +
+                   orDash(r.dataType) + ", " + orDash(r.shape);
+            out += row + "\n";
+        }
+        if (a.atPeak.size() > kTopRows)
+            out += "    … " + std::to_string(a.atPeak.size() - kTopRows) + " more rows\n";
+    }
+    if (!memory.warnings.empty()) {
+        out += "\nWarnings (" + std::to_string(memory.warnings.size()) + ")\n";
+        for (const std::string &w : memory.warnings)
+            out += "  " + safetext::forTerminal(w) + "\n";
+    }
+    return out;
+}
+
+std::string json(const std::string &capture, const RuntimeMemory &memory)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("capture").value(capture);
+    w.key("events").value(static_cast<std::int64_t>(memory.events));
+    w.key("allocators").beginArray();
+    for (const RuntimeAllocator &a : memory.allocators) {
+        w.beginObject();
+        w.key("name").value(a.name);
+        w.key("allocations").value(static_cast<std::int64_t>(a.allocations));
+        w.key("deallocations").value(static_cast<std::int64_t>(a.deallocations));
+        w.key("peak_bytes").value(a.peakBytes);
+        w.key("peak_time_ps").value(a.peakTimePs);
+        w.key("peak_offset_ps").value(a.peakOffsetPs);
+        w.key("peak_line").value(a.peakLine);
+        w.key("peak_step").value(a.peakStep);
+        w.key("heap_bytes").value(a.heapBytes);
+        w.key("stack_bytes").value(a.stackBytes);
+        w.key("free_bytes").value(a.freeBytes);
+        w.key("fragmentation").value(a.fragmentation);
+        w.key("capacity_bytes").value(a.capacityBytes);
+        w.key("lifetime_peak_bytes").value(a.lifetimePeakBytes);
+        w.key("last_event_peak_bytes").value(a.lastPeakStat);
+        w.key("live_at_peak").value(static_cast<std::int64_t>(a.liveAtPeak));
+        w.key("top_allocations").beginArray();
+        for (std::size_t k = 0; k < a.atPeak.size() && k < kTopRows; ++k) {
+            const RuntimeAllocator::Row &r = a.atPeak[k];
+            w.beginObject();
+            w.key("bytes").value(r.bytes);
+            w.key("requested_bytes").value(r.requested);
+            w.key("count").value(r.count);
+            w.key("op_name").value(r.op);
+            w.key("region_type").value(r.region);
+            w.key("data_type").value(r.dataType);
+            w.key("shape").value(r.shape);
+            w.key("special").value(r.special);
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("warnings").beginArray();
+    for (const std::string &warning : memory.warnings)
+        w.value(warning);
+    w.endArray();
+    w.endObject();
+    std::string out = w.str();
+    out += '\n';
+    return out;
+}
+
+} // namespace bufferscope::RuntimeMemoryReport

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Writes a profiler capture (`<host>.xplane.pb`, a tensorflow.profiler.XSpace) holding the
+allocator's events as the profiler records them, byte by byte in protobuf's wire format and
+without any .proto: the tests of `bufferscope memory` work their figures out by hand from
+what this writes, and the benchmark reads a million events of it.
+
+Field numbers as read in third_party/tsl/tsl/profiler/protobuf/xplane.proto (openxla/xla
+f33d2e163d): XSpace.planes 1; XPlane id 1, name 2, lines 3, event_metadata 4 (map: key 1,
+value 2), stat_metadata 5; XLine id 1, name 2, timestamp_ns 3, events 4; XEvent metadata_id
+1, offset_ps 2, duration_ps 3, stats 4; XStat metadata_id 1, double_value 2 (fixed64),
+uint64_value 3, int64_value 4, str_value 5, ref_value 7; XEventMetadata / XStatMetadata id 1,
+name 2. The plane is "/host:CPU" and the events "MemoryAllocation" / "MemoryDeallocation"
+with the stats XProf's converter reads (xla/tsl/profiler/utils/xplane_schema.cc names them).
+
+Usage:
+  make_memory_capture.py OUT.xplane.pb --case NAME   a case of the tests (cases below)
+  make_memory_capture.py OUT.xplane.pb --events N    N allocations and N deallocations of one
+                                                   allocator over 4 lines (the benchmark)
+"""
+import os
+import struct
+import sys
+
+# The wire format's primitives, written once for the hand-made fixture.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                                "binary", "wire"))
+from make_wire import blob as lfield, num as vfield, tag as key  # noqa: E402
+
+EVENT_NAMES = {1: "MemoryAllocation", 2: "MemoryDeallocation"}
+STAT_NAMES = ["allocator_name", "bytes_allocated", "bytes_reserved", "bytes_available",
+              "fragmentation", "peak_bytes_in_use", "requested_bytes", "allocation_bytes",
+              "addr", "tf_op", "region_type", "data_type", "shape", "group_id",
+              "device_ordinal"]
+STAT_ID = {name: k + 1 for k, name in enumerate(STAT_NAMES)}
+
+
+def stat(name, value):
+    body = vfield(1, STAT_ID[name])
+    if isinstance(value, float):
+        body += key(2, 1) + struct.pack("<d", value)
+    elif isinstance(value, str):
+        body += lfield(5, value)
+    else:
+        body += vfield(4, value)
+    return body
+
+
+def event(kind, offset_ps, stats):
+    """kind 1 allocation, 2 deallocation; stats a dict of STAT_NAMES to values."""
+    body = vfield(1, kind) + vfield(2, offset_ps)
+    for name, value in stats.items():
+        body += lfield(4, stat(name, value))
+    return body
+
+
+def line(line_id, name, timestamp_ns, events):
+    return vfield(1, line_id) + lfield(2, name) + vfield(3, timestamp_ns) + b"".join(
+        lfield(4, e) for e in events)
+
+
+def plane(name, lines):
+    body = vfield(1, 1) + lfield(2, name) + b"".join(lfield(3, l) for l in lines)
+    for k, n in EVENT_NAMES.items():
+        body += lfield(4, vfield(1, k) + lfield(2, vfield(1, k) + lfield(2, n)))
+    for n, k in STAT_ID.items():
+        body += lfield(5, vfield(1, k) + lfield(2, vfield(1, k) + lfield(2, n)))
+    return body
+
+
+def space(planes):
+    return b"".join(lfield(1, p) for p in planes)
+
+
+class Allocator:
+    """Writes the stats the allocator reports with each event: heap after it, reserved,
+    free = capacity - heap - reserved, the peak so far."""
+
+    def __init__(self, name, capacity, reserved=0, key="allocator_name"):
+        self.name, self.capacity, self.reserved, self.key = name, capacity, reserved, key
+        self.heap, self.peak = 0, 0
+
+    def event(self, kind, offset_ps, nbytes, addr, requested=None, **extra):
+        self.heap += nbytes if kind == 1 else -nbytes
+        self.peak = max(self.peak, self.heap + self.reserved)
+        stats = {self.key: self.name, "bytes_allocated": self.heap,
+                 "bytes_reserved": self.reserved,
+                 "bytes_available": self.capacity - self.heap - self.reserved,
+                 "fragmentation": 0.0, "peak_bytes_in_use": self.peak,
+                 "requested_bytes": nbytes if requested is None else requested,
+                 "allocation_bytes": nbytes, "addr": addr}
+        stats.update(extra)
+        return event(kind, offset_ps, stats)
+
+
+def case_threads():
+    """Two threads: line "a" starts at 1,000 ns, line "b" at 5,000 ns. GPU_0_bfc, capacity
+    1,000,000 bytes:
+      a +0 ps      alloc A 100 @ 0x10   t = 1,000,000 ps    heap 100
+      b +0 ps      alloc B 400 @ 0x20   t = 5,000,000 ps    heap 500 (written on line b)
+      a +3,000,000 dealloc A 100        t = 4,000,000 ps    heap 400 (by the allocator's clock)
+    By each line's own offset (XProf) b's event comes first; by the capture's clock A is freed
+    (4,000,000) before B is made (5,000,000), so the heap is 100 → 0 → 400 over time and the
+    peak is B alone, 400 bytes at 5,000,000 ps. The stats are written in that true order."""
+    gpu = Allocator("GPU_0_bfc", 1_000_000)
+    e1 = gpu.event(1, 0, 100, 0x10, requested=90, tf_op="jit(f)/dot")
+    e3 = gpu.event(2, 3_000_000, 100, 0x10)
+    e2 = gpu.event(1, 0, 400, 0x20, tf_op="jit(f)/add", shape="[10,10]", data_type=1)
+    return space([plane("/host:CPU", [line(1, "a", 1000, [e1, e3]),
+                                      line(2, "b", 5000, [e2])])])
+
+
+def case_tie():
+    """A tie at the peak: 300 bytes at 2,000 ps (A + B) and again at 4,000 ps (A + C), one
+    line at 0 ns; the last on a tie is the peak: 4,000 ps, live A and C."""
+    gpu = Allocator("GPU_0_bfc", 10_000)
+    events = [gpu.event(1, 1000, 100, 0x1), gpu.event(1, 2000, 200, 0x2),
+              gpu.event(2, 3000, 200, 0x2), gpu.event(1, 4000, 200, 0x3)]
+    return space([plane("/host:CPU", [line(1, "main", 0, events)])])
+
+
+def case_tpu():
+    """A TPU allocator keyed by device number (device_ordinal 0, no allocator name) with
+    1,000 bytes of stack reserved, capacity 100,000; grouped into steps by group_id:
+      step 7: alloc 5,000 @0x1 at 10 ps, dealloc it at 20 ps
+      step 8: alloc 3,000 @0x2 at 30 ps, alloc 4,000 @0x3 at 40 ps (peak: 7,000 + 1,000)
+    The peak is 8,000 bytes (heap 7,000, stack 1,000) at 40 ps, in step 8."""
+    tpu = Allocator("0", 100_000, reserved=1000, key="device_ordinal")
+    tpu.name = 0
+    events = [tpu.event(1, 10, 5000, 0x1, group_id=7), tpu.event(2, 20, 5000, 0x1, group_id=7),
+              tpu.event(1, 30, 3000, 0x2, group_id=8),
+              tpu.event(1, 40, 4000, 0x3, group_id=8)]
+    return space([plane("/host:CPU", [line(1, "tpu", 0, events)])])
+
+
+CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu}
+
+
+def many(n):
+    """n allocations of 256 bytes, each freed two events later, over 4 lines that start 1 ms
+    apart: the heap is never more than 512 bytes."""
+    gpu = Allocator("GPU_0_bfc", 1 << 30)
+    lines = []
+    per = n // 4
+    for l in range(4):
+        events = []
+        for k in range(per):
+            addr = (l * per + k) * 256
+            events.append(gpu.event(1, 1000 * k, 256, addr))
+            if k > 0:
+                events.append(gpu.event(2, 1000 * k + 500, 256, addr - 256))
+        events.append(gpu.event(2, 1000 * per, 256, (l * per + per - 1) * 256))
+        lines.append(line(l + 1, "thread %d" % l, l * 1_000_000, events))
+    return space([plane("/host:CPU", lines)])
+
+
+def main():
+    out = sys.argv[1]
+    if "--case" in sys.argv:
+        data = CASES[sys.argv[sys.argv.index("--case") + 1]]()
+    else:
+        data = many(int(sys.argv[sys.argv.index("--events") + 1]))
+    with open(out, "wb") as f:
+        f.write(data)
+    print(f"{out}: {len(data)} bytes")
+
+
+if __name__ == "__main__":
+    main()

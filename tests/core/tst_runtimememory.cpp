@@ -1,0 +1,229 @@
+// What the allocator really did (issue 73): a capture's MemoryAllocation / MemoryDeallocation
+// events read per allocator, against the figures of XProf's Memory Profile algorithm worked out
+// for the real capture ../shared/real/captures/tw003.xplane.pb (tw003.memory-profile.md beside
+// it) and against captures tests/bench/make_memory_capture.py writes byte by byte, whose figures
+// are worked out by hand in its docstrings and below.
+#include "CliRun.h"
+#include "analysis/RuntimeMemory.h"
+#include "parse/XPlaneMemory.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bufferscope;
+
+namespace {
+
+const RuntimeAllocator *allocator(const RuntimeMemory &m, const std::string &name)
+{
+    for (const RuntimeAllocator &a : m.allocators)
+        if (a.name == name)
+            return &a;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRuntimeMemory : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    /// A capture of make_memory_capture.py's case `name`.
+    RuntimeMemory capture(const char *name, std::string *error = nullptr)
+    {
+        const QString out =
+            m_dir.filePath(QString::fromLatin1(name) + QStringLiteral(".xplane.pb"));
+        QProcess p;
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_memory_capture.py"), out,
+                 QStringLiteral("--case"), QString::fromLatin1(name)});
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            qFatal("make_memory_capture.py failed: %s", p.readAllStandardError().constData());
+        std::string why;
+        RuntimeMemory m = RuntimeMemory::of(XPlaneMemory::readFile(out.toStdString(), &why));
+        if (error)
+            *error = why;
+        else if (!why.empty())
+            qFatal("%s", why.c_str());
+        return m;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            QSKIP("python3 is not installed: the captures cannot be written");
+    }
+
+    // The real capture: every figure of tw003.memory-profile.md (an independent reading of
+    // XProf's algorithm, times on the capture's clock).
+    void realCapture()
+    {
+        const std::string path = BUFFERSCOPE_SOURCE_DIR "/../shared/real/captures/tw003.xplane.pb";
+        if (!QFile::exists(QString::fromStdString(path)))
+            QSKIP("../shared/real is not here: the real captures live beside the repository, "
+                  "which a user's clone does not have");
+        std::string error;
+        XPlaneMemory events = XPlaneMemory::readFile(path, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(events.events, std::size_t(170));
+        const RuntimeMemory m = RuntimeMemory::of(std::move(events));
+        QCOMPARE(m.allocators.size(), std::size_t(2));
+        const RuntimeAllocator *gpu = allocator(m, "GPU_0_bfc");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->allocations, std::size_t(75));
+        QCOMPARE(gpu->deallocations, std::size_t(75));
+        QCOMPARE(gpu->peakBytes, std::int64_t(671286528));
+        QCOMPARE(gpu->peakTimePs, std::int64_t(7212859000));
+        QCOMPARE(gpu->peakOffsetPs, std::int64_t(7169899000)); // XProf's: within its line
+        QCOMPARE(gpu->heapBytes, std::int64_t(671286528));
+        QCOMPARE(gpu->stackBytes, std::int64_t(0));
+        QCOMPARE(gpu->freeBytes, std::int64_t(153934953216));
+        QCOMPARE(qRound64(gpu->fragmentation * 1e8), qint64(469473)); // 0.00469473
+        QCOMPARE(gpu->capacityBytes, std::int64_t(154606239744));
+        QCOMPARE(gpu->lifetimePeakBytes, std::int64_t(671286528));
+        QCOMPARE(gpu->peakStep, std::int64_t(0));
+        QCOMPARE(gpu->peakLine, std::string("python"));
+        // XProf's table at the peak: 5 rows from 8 live allocations.
+        QCOMPARE(gpu->liveAtPeak, std::size_t(8));
+        QCOMPARE(gpu->atPeak.size(), std::size_t(5));
+        const std::int64_t bytes[] = {268436224, 134217728, 65536, 256, 256};
+        const std::int64_t requested[] = {268436224, 134217728, 65536, 4, 2};
+        const std::int64_t count[] = {1, 3, 3, 1, 1};
+        for (std::size_t k = 0; k < 5; ++k) {
+            QCOMPARE(gpu->atPeak[k].bytes, bytes[k]);
+            QCOMPARE(gpu->atPeak[k].requested, requested[k]);
+            QCOMPARE(gpu->atPeak[k].count, count[k]);
+            QCOMPARE(gpu->atPeak[k].dataType, std::string("INVALID"));
+        }
+        QCOMPARE(gpu->atPeak[0].op, std::string("unused preallocated device memory"));
+        QCOMPARE(gpu->atPeak[0].region, std::string("persist/dynamic"));
+        QVERIFY(gpu->atPeak[0].special);
+        // The heap at the peak is what is live plus the unused preallocation.
+        std::int64_t sum = 0;
+        for (const RuntimeAllocator::Row &r : gpu->atPeak)
+            sum += r.bytes * r.count;
+        QCOMPARE(sum, gpu->heapBytes);
+
+        const RuntimeAllocator *host = allocator(m, "xla_gpu_host_bfc");
+        QVERIFY(host);
+        QCOMPARE(host->allocations, std::size_t(10));
+        QCOMPARE(host->deallocations, std::size_t(10));
+        QCOMPARE(host->peakBytes, std::int64_t(256));
+        QCOMPARE(host->peakTimePs, std::int64_t(10806534000));
+        QCOMPARE(host->peakOffsetPs, std::int64_t(10763574000));
+        QCOMPARE(host->freeBytes, std::int64_t(68719476480));
+        QCOMPARE(host->capacityBytes, std::int64_t(68719476736));
+        QCOMPARE(host->atPeak.size(), std::size_t(1));
+        QCOMPARE(host->atPeak[0].bytes, std::int64_t(256));
+        QCOMPARE(host->atPeak[0].requested, std::int64_t(4));
+    }
+
+    // Two threads whose lines start at 1,000 and 5,000 ns (make_memory_capture.py case
+    // "threads"): by the capture's clock A (100 B) is freed at 4,000,000 ps before B (400 B) is
+    // made at 5,000,000 ps, so the peak is B alone; by each line's own offset (XProf) B would
+    // come first and A seem live beside it.
+    void linesOnOneClock()
+    {
+        const RuntimeMemory m = capture("threads");
+        const RuntimeAllocator *gpu = allocator(m, "GPU_0_bfc");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->allocations, std::size_t(2));
+        QCOMPARE(gpu->deallocations, std::size_t(1));
+        QCOMPARE(gpu->peakBytes, std::int64_t(400));
+        QCOMPARE(gpu->peakTimePs, std::int64_t(5000000));
+        QCOMPARE(gpu->peakOffsetPs, std::int64_t(0));
+        QCOMPARE(gpu->peakLine, std::string("b"));
+        QCOMPARE(gpu->capacityBytes, std::int64_t(1000000));
+        QCOMPARE(gpu->liveAtPeak, std::size_t(1));
+        QCOMPARE(gpu->atPeak.size(), std::size_t(1));
+        QCOMPARE(gpu->atPeak[0].bytes, std::int64_t(400));
+        QCOMPARE(gpu->atPeak[0].op, std::string("jit(f)/add"));
+        QCOMPARE(gpu->atPeak[0].dataType, std::string("float"));
+        QCOMPARE(gpu->atPeak[0].shape, std::string("[10,10]"));
+        // The curve in time order: 100 at 1,000,000, 0 at 4,000,000, 400 at 5,000,000.
+        QCOMPARE(gpu->curve.size(), std::size_t(3));
+        QCOMPARE(gpu->curve[1].timePs, std::int64_t(4000000));
+        QCOMPARE(gpu->curve[1].bytes, std::int64_t(0));
+    }
+
+    // A tie: 300 bytes at 2,000 ps (A + B) and at 4,000 ps (A + C); the last is the peak.
+    void tieTakesTheLast()
+    {
+        const RuntimeMemory m = capture("tie");
+        const RuntimeAllocator *gpu = allocator(m, "GPU_0_bfc");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->peakBytes, std::int64_t(300));
+        QCOMPARE(gpu->peakTimePs, std::int64_t(4000));
+        QCOMPARE(gpu->liveAtPeak, std::size_t(2));
+        QCOMPARE(gpu->atPeak[0].bytes, std::int64_t(200)); // C
+        QCOMPARE(gpu->atPeak[1].bytes, std::int64_t(100)); // A
+    }
+
+    // A TPU allocator keyed by device number with 1,000 bytes of stack, steps by group_id:
+    // the peak, 7,000 heap + 1,000 stack at 40 ps, is in step 8, where 3,000 and 4,000 are
+    // live; the stack is a row of its own, and step 7's 5,000 (freed) is not.
+    void tpuStackAndSteps()
+    {
+        const RuntimeMemory m = capture("tpu");
+        QCOMPARE(m.allocators.size(), std::size_t(1));
+        const RuntimeAllocator &tpu = m.allocators.front();
+        QCOMPARE(tpu.name, std::string("0"));
+        QCOMPARE(tpu.peakBytes, std::int64_t(8000));
+        QCOMPARE(tpu.heapBytes, std::int64_t(7000));
+        QCOMPARE(tpu.stackBytes, std::int64_t(1000));
+        QCOMPARE(tpu.peakTimePs, std::int64_t(40));
+        QCOMPARE(tpu.peakStep, std::int64_t(8));
+        QCOMPARE(tpu.capacityBytes, std::int64_t(100000));
+        QCOMPARE(tpu.atPeak.size(), std::size_t(3));
+        QCOMPARE(tpu.atPeak[0].bytes, std::int64_t(4000));
+        QCOMPARE(tpu.atPeak[1].bytes, std::int64_t(3000));
+        QCOMPARE(tpu.atPeak[2].op, std::string("stack"));
+        QCOMPARE(tpu.atPeak[2].bytes, std::int64_t(1000));
+    }
+
+    // The command: --json with the figures, and a damaged capture refused with exit 2.
+    void command()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("threads.xplane.pb"));
+        capture("threads");
+        const testutil::CliRun run =
+            testutil::runBufferscope({QStringLiteral("memory"), path, QStringLiteral("--json")});
+        QCOMPARE(run.code, 0);
+        const QJsonObject a = QJsonDocument::fromJson(run.out)
+                                  .object()
+                                  .value(QStringLiteral("allocators"))
+                                  .toArray()
+                                  .at(0)
+                                  .toObject();
+        QCOMPARE(a.value(QStringLiteral("name")).toString(), QStringLiteral("GPU_0_bfc"));
+        QCOMPARE(a.value(QStringLiteral("peak_bytes")).toInteger(), 400);
+        QCOMPARE(a.value(QStringLiteral("peak_time_ps")).toInteger(), 5000000);
+        QCOMPARE(a.value(QStringLiteral("capacity_bytes")).toInteger(), 1000000);
+        QCOMPARE(a.value(QStringLiteral("top_allocations")).toArray().size(), 1);
+
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        const QString cut = m_dir.filePath(QStringLiteral("cut.xplane.pb"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes.left(bytes.size() - 7)); // cut inside the last event
+        out.close();
+        const testutil::CliRun damaged = testutil::runBufferscope({QStringLiteral("memory"), cut});
+        QCOMPARE(damaged.code, 2);
+        QVERIFY2(damaged.err.contains("damaged"), damaged.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuntimeMemory)
+#include "tst_runtimememory.moc"

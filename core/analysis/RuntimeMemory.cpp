@@ -88,7 +88,8 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     rows.reserve(live.size() + 2);
     for (const auto &[address, k] : live) {
         const MemoryEvent &e = events[k];
-        rows.push_back({e.bytes, e.requested, 1, e.op, e.region, e.dataType, e.shape, false});
+        rows.push_back({e.bytes, e.requested, 1, memory.str(e.op), memory.str(e.region),
+                        memory.str(e.dataType), memory.str(e.shape), false});
     }
     if (unmapped > 0)
         rows.push_back({unmapped, unmapped, 1, "unused preallocated device memory",

@@ -215,7 +215,20 @@ private:
     std::unordered_map<std::int64_t, Stat> m_stats;
     std::unordered_map<std::int64_t, std::string> m_statNames;
     std::map<std::string, std::size_t> m_allocatorAt;
+    std::unordered_map<std::string, std::uint32_t> m_interned;
     bool m_warnedNoAllocator = false;
+
+    /// The id of `text` in XPlaneMemory::strings (cut at `limit` bytes), added once.
+    std::uint32_t intern(std::string_view text, std::size_t limit = 4096)
+    {
+        if (text.empty())
+            return 0;
+        auto [at, added] = m_interned.try_emplace(std::string(text.substr(0, limit)),
+                                                  static_cast<std::uint32_t>(m_out.strings.size()));
+        if (added)
+            m_out.strings.push_back(at->first);
+        return at->second;
+    }
     bool m_warnedBadStat = false;
 
     bool line(std::string_view bytes)
@@ -348,16 +361,16 @@ private:
                 e.address = static_cast<std::uint64_t>(v.integer);
                 break;
             case Stat::Op:
-                e.op.assign(text.substr(0, 4096));
+                e.op = intern(text);
                 break;
             case Stat::Region:
-                e.region.assign(text.substr(0, 256));
+                e.region = intern(text, 256);
                 break;
             case Stat::DataType:
-                e.dataType = dataTypeName(v.integer);
+                e.dataType = intern(dataTypeName(v.integer));
                 break;
             case Stat::Shape:
-                e.shape.assign(text.substr(0, 4096));
+                e.shape = intern(text);
                 break;
             case Stat::Group:
                 e.group = v.integer;
@@ -366,8 +379,8 @@ private:
                 break;
             }
         }
-        if (e.dataType.empty())
-            e.dataType = dataTypeName(0);
+        if (e.dataType == 0)
+            e.dataType = intern(dataTypeName(0));
         if (!named) {
             if (!m_warnedNoAllocator)
                 m_out.warnings.push_back("memory events without an allocator_name or device "

@@ -25,11 +25,12 @@ struct MemoryEvent
     std::int64_t group = -1; ///< group_id (a step), -1 when absent
     std::uint32_t line = 0;  ///< its line, into XPlaneMemory::lines
     std::uint32_t order = 0; ///< its place in the capture (lines in order, events in order)
+    // Its strings, into XPlaneMemory::strings (0: none): a million events name a few ops.
+    std::uint32_t op = 0;       ///< tf_op
+    std::uint32_t region = 0;   ///< region_type
+    std::uint32_t dataType = 0; ///< data_type, as TensorFlow names it ("float", "INVALID")
+    std::uint32_t shape = 0;
     bool allocation = true;
-    std::string op;       ///< tf_op
-    std::string region;   ///< region_type
-    std::string dataType; ///< data_type, as TensorFlow names it ("float", "INVALID")
-    std::string shape;
 };
 
 /// The allocators' events of a capture: per allocator (its allocator_name, or the device
@@ -46,7 +47,12 @@ struct XPlaneMemory
     std::vector<std::int64_t> lineStartsNs;
     /// Events it could not read whole, said once each kind: "an event without an allocator".
     std::vector<std::string> warnings;
-    std::size_t events = 0; ///< memory events read, over every allocator
+    std::size_t events = 0;                          ///< memory events read, over every allocator
+    std::vector<std::string> strings{std::string()}; ///< the events' strings, each once
+    const std::string &str(std::uint32_t id) const
+    {
+        return id < strings.size() ? strings[id] : strings.front();
+    }
 
     /// The events of a capture's bytes; `*error` says why there are none to read (not a
     /// capture, a damaged one, no "/host:CPU" plane). Linear in the bytes; what it keeps is

@@ -3,6 +3,8 @@
 #include "Output.h"
 #include "RunFacts.h"
 #include "models/QtText.h"
+#include "open/Catalog.h"
+#include "parse/XPlaneMemory.h"
 #include "report/RunSummaryReport.h"
 #include "util/Parallel.h"
 #include "util/SafeText.h"
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <unistd.h>
 
 namespace bufferscope {
@@ -66,10 +69,21 @@ int runSummary(const Args &args, int threads)
     const RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));
     spdlog::debug("summary: {} modules read in {:.3f} s", summary.modules.size(), clock.seconds());
     const std::string folder = pathBytes(QDir(dir).path());
+    // A capture: what its allocators held beside what the plans hold (issue 73).
+    std::optional<RuntimeMemory> runtime;
+    if (pathIsFile(dir) && Catalog::refOf(pathBytes(dir)).format == ModuleFormat::Capture) {
+        std::string why;
+        XPlaneMemory events = XPlaneMemory::readFile(pathBytes(dir), &why);
+        if (why.empty())
+            runtime = RuntimeMemory::of(std::move(events));
+        else
+            spdlog::debug("summary: no runtime memory: {}", why);
+    }
+    const RuntimeMemory *held = runtime ? &*runtime : nullptr;
     const std::string out =
-        json ? RunSummaryReport::json(summary, folder)
-        : md ? RunSummaryReport::markdown(summary, folder, static_cast<std::size_t>(*top))
-             : RunSummaryReport::text(summary, folder, static_cast<std::size_t>(*top));
+        json ? RunSummaryReport::json(summary, folder, held)
+        : md ? RunSummaryReport::markdown(summary, folder, static_cast<std::size_t>(*top), held)
+             : RunSummaryReport::text(summary, folder, static_cast<std::size_t>(*top), held);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     // A module that could not be read is said on stderr too, as the exit status says it.

@@ -6,6 +6,7 @@
 #include "util/SafeText.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace bufferscope {
@@ -72,7 +73,21 @@ std::size_t unreadable(const RunSummary &s)
 
 } // namespace
 
-std::string RunSummaryReport::text(const RunSummary &s, const std::string &folder, std::size_t top)
+std::vector<std::string> RunSummaryReport::runtimeLines(const RuntimeMemory &runtime)
+{
+    std::vector<std::string> out;
+    for (const RuntimeAllocator &a : runtime.allocators) {
+        char at[64];
+        std::snprintf(at, sizeof at, "%.6f ms", static_cast<double>(a.peakTimePs) / 1e9);
+        out.push_back(a.name + ": peak " + humanBytes(a.peakBytes) + " at " + at + " of " +
+                      humanBytes(a.capacityBytes) + " (" + std::to_string(a.allocations) +
+                      " allocations, " + std::to_string(a.deallocations) + " deallocations)");
+    }
+    return out;
+}
+
+std::string RunSummaryReport::text(const RunSummary &s, const std::string &folder, std::size_t top,
+                                   const RuntimeMemory *runtime)
 {
     std::string out;
     const auto line = [&out](const std::string &text = {}) {
@@ -126,11 +141,18 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
     for (const Module &m : s.modules)
         if (!m.read)
             line("  unreadable: " + m.name + ": " + m.error);
+    if (runtime && !runtime->allocators.empty()) {
+        line();
+        line("What the runtime held (the capture's allocator events; bufferscope memory for "
+             "what was live then)");
+        for (const std::string &l : runtimeLines(*runtime))
+            line("  " + l);
+    }
     return out;
 }
 
 std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &folder,
-                                       std::size_t top)
+                                       std::size_t top, const RuntimeMemory *runtime)
 {
     using safetext::forMarkdown;
     std::string out;
@@ -166,10 +188,16 @@ std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &f
                    forMarkdown(s.modules[c.module].function) + " | " +
                    forMarkdown(shortSource(c.collective.source)) + " |\n";
     }
+    if (runtime && !runtime->allocators.empty()) {
+        out += "\n**What the runtime held** (the capture's allocator events)\n\n";
+        for (const std::string &l : runtimeLines(*runtime))
+            out += "- " + forMarkdown(l) + "\n";
+    }
     return out;
 }
 
-std::string RunSummaryReport::json(const RunSummary &s, const std::string &folder)
+std::string RunSummaryReport::json(const RunSummary &s, const std::string &folder,
+                                   const RuntimeMemory *runtime)
 {
     JsonWriter w;
     w.beginObject();
@@ -273,6 +301,20 @@ std::string RunSummaryReport::json(const RunSummary &s, const std::string &folde
         w.endObject();
     }
     w.endArray();
+    if (runtime) {
+        w.key("runtime").beginArray();
+        for (const RuntimeAllocator &a : runtime->allocators) {
+            w.beginObject();
+            w.key("name").value(a.name);
+            w.key("peak_bytes").value(a.peakBytes);
+            w.key("peak_time_ps").value(a.peakTimePs);
+            w.key("capacity_bytes").value(a.capacityBytes);
+            w.key("allocations").value(static_cast<std::int64_t>(a.allocations));
+            w.key("deallocations").value(static_cast<std::int64_t>(a.deallocations));
+            w.endObject();
+        }
+        w.endArray();
+    }
     w.endObject();
     return w.str() + "\n";
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/RunSummary.h"
+#include "analysis/RuntimeMemory.h"
 
 #include <string>
 
@@ -11,10 +12,16 @@ namespace bufferscope {
 /// goes through safetext (forTerminal, forMarkdown) or JsonWriter.
 struct RunSummaryReport
 {
-    static std::string text(const RunSummary &summary, const std::string &folder, std::size_t top);
+    /// `runtime`: a capture's allocators (analysis/RuntimeMemory), said after the modules:
+    /// what the runtime held at its peak beside what the plans hold.
+    static std::string text(const RunSummary &summary, const std::string &folder, std::size_t top,
+                            const RuntimeMemory *runtime = nullptr);
     static std::string markdown(const RunSummary &summary, const std::string &folder,
-                                std::size_t top);
-    static std::string json(const RunSummary &summary, const std::string &folder);
+                                std::size_t top, const RuntimeMemory *runtime = nullptr);
+    static std::string json(const RunSummary &summary, const std::string &folder,
+                            const RuntimeMemory *runtime = nullptr);
+    /// One line per allocator: "GPU_0_bfc: peak 640.19MiB at 7.212859 ms of 143.99GiB".
+    static std::vector<std::string> runtimeLines(const RuntimeMemory &runtime);
 };
 
 } // namespace bufferscope

@@ -127,6 +127,28 @@ private slots:
         QCOMPARE(host->atPeak[0].requested, std::int64_t(4));
     }
 
+    // `summary CAPTURE` says what the runtime held beside the modules' plans.
+    void summarySaysTheRuntimePeak()
+    {
+        const QString path =
+            QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/captures/tw003.xplane.pb");
+        if (!QFile::exists(path))
+            QSKIP("../shared/real is not here: the real captures live beside the repository, "
+                  "which a user's clone does not have");
+        const testutil::CliRun json =
+            testutil::runBufferscope({QStringLiteral("summary"), QStringLiteral("--json"), path});
+        QCOMPARE(json.code, 0);
+        const QJsonArray runtime =
+            QJsonDocument::fromJson(json.out).object().value(QStringLiteral("runtime")).toArray();
+        QCOMPARE(runtime.size(), 2);
+        QCOMPARE(runtime.at(0)[QStringLiteral("name")].toString(), QStringLiteral("GPU_0_bfc"));
+        QCOMPARE(runtime.at(0)[QStringLiteral("peak_bytes")].toInteger(), 671286528);
+        QCOMPARE(runtime.at(0)[QStringLiteral("peak_time_ps")].toInteger(), 7212859000);
+        const testutil::CliRun text = testutil::runBufferscope({QStringLiteral("summary"), path});
+        QVERIFY2(text.out.contains("GPU_0_bfc: peak 640.19MiB at 7.212859 ms of 143.99GiB"),
+                 text.out.constData());
+    }
+
     // Two threads whose lines start at 1,000 and 5,000 ns (make_memory_capture.py case
     // "threads"): by the capture's clock A (100 B) is freed at 4,000,000 ps before B (400 B) is
     // made at 5,000,000 ps, so the peak is B alone; by each line's own offset (XProf) B would

@@ -3,6 +3,8 @@
 #include "OomJoin.h"
 #include "Output.h"
 #include "models/QtText.h"
+#include "parse/XPlaneMemory.h"
+#include "parse/XPlaneModules.h"
 #include "report/OomReport.h"
 
 #include <cstdio>
@@ -45,6 +47,15 @@ int runOom(const Args &args, int threads)
             cli::fail(e, 0);
         if (!errors.isEmpty())
             status = 2;
+    }
+    // A capture given with the log: what its allocators really held (issue 73).
+    for (const QString &d : dumps) {
+        if (!pathIsFile(d) || !XPlaneModules::isCaptureName(pathBytes(d)))
+            continue;
+        std::string why;
+        XPlaneMemory events = XPlaneMemory::readFile(pathBytes(d), &why);
+        if (why.empty())
+            findings.runtimes.push_back({pathBytes(d), RuntimeMemory::of(std::move(events))});
     }
     const std::string out = json ? OomReport::json(findings) : OomReport::text(findings);
     std::fwrite(out.data(), 1, out.size(), stdout);

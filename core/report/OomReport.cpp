@@ -1,6 +1,7 @@
 #include "OomReport.h"
 
 #include "report/JsonWriter.h"
+#include "report/RunSummaryReport.h"
 #include "util/SafeText.h"
 
 #include <algorithm>
@@ -378,6 +379,13 @@ std::string OomReport::text(const OomFindings &f)
         for (const auto &p : f.log.problems)
             line("  " + f.file + ":" + std::to_string(p.line) + ": " + p.message);
     }
+    for (const OomFindings::Runtime &r : f.runtimes) {
+        line();
+        line("What the runtime held (" + r.capture +
+             ", the allocators' own events; bufferscope memory for what was live then):");
+        for (const std::string &l : RunSummaryReport::runtimeLines(r.memory))
+            line("  " + l);
+    }
     return out;
 }
 
@@ -578,6 +586,18 @@ std::string OomReport::json(const OomFindings &f)
         w.key("message").value(p.message);
         w.endObject();
     }
+    w.endArray();
+    w.key("runtime").beginArray();
+    for (const OomFindings::Runtime &r : f.runtimes)
+        for (const RuntimeAllocator &a : r.memory.allocators) {
+            w.beginObject();
+            w.key("capture").value(r.capture);
+            w.key("name").value(a.name);
+            w.key("peak_bytes").value(a.peakBytes);
+            w.key("peak_time_ps").value(a.peakTimePs);
+            w.key("capacity_bytes").value(a.capacityBytes);
+            w.endObject();
+        }
     w.endArray();
     w.endObject();
     return w.str() + "\n";

@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryAnalysis.h"
 #include "analysis/OomMatch.h"
+#include "analysis/RuntimeMemory.h"
 #include "model/Dump.h"
 #include "parse/OomMessage.h"
 
@@ -33,6 +34,13 @@ struct OomFindings
     bool withDumps = false;
     std::int64_t dumpsGiven = 0;      ///< modules found in what the user gave
     std::vector<PerMessage> messages; ///< parallel to log.messages when withDumps
+    /// Captures given with the log: what their allocators really held (analysis/RuntimeMemory).
+    struct Runtime
+    {
+        std::string capture;
+        RuntimeMemory memory;
+    };
+    std::vector<Runtime> runtimes;
 };
 
 /// The `oom` command's output. Every string from the log or a dump goes through

@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(host->atPeak[0].requested, std::int64_t(4));
     }
 
-    // `summary CAPTURE` says what the runtime held beside the modules' plans.
+    // `summary CAPTURE` and `oom LOG CAPTURE` say what the runtime held beside the plans.
     void summarySaysTheRuntimePeak()
     {
         const QString path =
@@ -147,6 +147,17 @@ private slots:
         const testutil::CliRun text = testutil::runBufferscope({QStringLiteral("summary"), path});
         QVERIFY2(text.out.contains("GPU_0_bfc: peak 640.19MiB at 7.212859 ms of 143.99GiB"),
                  text.out.constData());
+        // And `oom LOG CAPTURE`, with an out-of-memory log of ../shared/real/oom.
+        const QString log = QStringLiteral(BUFFERSCOPE_SOURCE_DIR
+                                           "/../shared/real/oom/gpu-jax-v100-2024-05-28.log");
+        const testutil::CliRun oom =
+            testutil::runBufferscope({QStringLiteral("oom"), log, path, QStringLiteral("--json")});
+        QCOMPARE(oom.code, 0);
+        const QJsonArray held =
+            QJsonDocument::fromJson(oom.out).object().value(QStringLiteral("runtime")).toArray();
+        QCOMPARE(held.size(), 2);
+        QCOMPARE(held.at(0)[QStringLiteral("peak_bytes")].toInteger(), 671286528);
+        QCOMPARE(held.at(1)[QStringLiteral("name")].toString(), QStringLiteral("xla_gpu_host_bfc"));
     }
 
     // Two threads whose lines start at 1,000 and 5,000 ns (make_memory_capture.py case

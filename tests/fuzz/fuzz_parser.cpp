@@ -2,6 +2,7 @@
 // analyses (timeline, breakdown, explainer, diff) and both report forms on arbitrary bytes.
 // Built in the asan tree (clang, -fsanitize=fuzzer,address,undefined); tests/fuzz/run_fuzz.sh runs
 // it.
+#include "analysis/RuntimeMemory.h"
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/PeakBreakdown.h"
@@ -12,6 +13,7 @@
 #include "parse/MemoryUsageReport.h"
 #include "parse/OomMessage.h"
 #include "parse/StackFrames.h"
+#include "parse/XPlaneMemory.h"
 #include "parse/XPlaneModules.h"
 #include "report/OomReport.h"
 #include "report/Report.h"
@@ -111,6 +113,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const auto modules = XPlaneModules::read(text, &error);
         if (modules.empty() == error.empty())
             __builtin_trap();
+    }
+    // And as its allocators' events: read or refused with a sentence, and every event read
+    // counted once, in one allocator.
+    {
+        std::string error;
+        XPlaneMemory events = XPlaneMemory::read(text, &error);
+        std::size_t counted = 0;
+        for (const XPlaneMemory::Allocator &a : events.allocators)
+            counted += a.events.size();
+        if (counted != events.events || (error.empty() && events.events == 0))
+            __builtin_trap();
+        const RuntimeMemory memory = RuntimeMemory::of(std::move(events));
+        for (const RuntimeAllocator &a : memory.allocators)
+            if (a.allocations + a.deallocations != a.curve.size())
+                __builtin_trap();
     }
     // The same bytes as XLA's memory-usage report: read or refused line by line, never a
     // count it did not see.

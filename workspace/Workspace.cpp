@@ -6,6 +6,7 @@
 #include "models/QtText.h"
 #include "models/Selection.h"
 #include "parse/ModuleFiles.h"
+#include "parse/XPlaneMemory.h"
 #include "util/Parallel.h"
 
 #include <QAction>
@@ -372,6 +373,29 @@ void Workspace::compareFiles(const QString &before, const QString &after)
                 Q_EMIT compareFailed(
                     after, r.error.isEmpty() ? tr("%1: comparison stopped").arg(after) : r.error);
         });
+}
+
+void Workspace::readRuntimeMemory(const QString &capture, QObject *requester, RuntimeRead done)
+{
+    struct Result
+    {
+        std::shared_ptr<const RuntimeMemory> memory;
+        QString error;
+    };
+    m_jobs->run(
+        laneFor(m_runtimeLanes, requester, "runtime"), requester,
+        [capture](const JobControl &) {
+            std::string error;
+            XPlaneMemory events = XPlaneMemory::readFile(pathBytes(capture), &error);
+            Result r;
+            if (error.empty())
+                r.memory =
+                    std::make_shared<const RuntimeMemory>(RuntimeMemory::of(std::move(events)));
+            else
+                r.error = toQString(error);
+            return r;
+        },
+        [done = std::move(done)](Result r) { done(std::move(r.memory), r.error); });
 }
 
 void Workspace::compareRuns(const Run &before, const QString &after, QObject *requester,

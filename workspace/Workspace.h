@@ -12,6 +12,7 @@
 #include "analysis/PeakExplainer.h"
 #include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
+#include "analysis/RuntimeMemory.h"
 #include "analysis/ValueFlow.h"
 #include "report/OomReport.h"
 
@@ -187,6 +188,14 @@ public:
     /// replaces its older one; another requester's runs on.
     void measureModules(const QStringList &files, QObject *requester,
                         std::function<void(int, int)> progress, Measured done);
+    /// What readRuntimeMemory hands its requester: a capture's allocators (analysis/
+    /// RuntimeMemory), or why there are none (its error, in words).
+    using RuntimeRead =
+        std::function<void(std::shared_ptr<const RuntimeMemory>, const QString &error)>;
+    /// Reads the allocators' events of the profiler capture `capture` on a job; `done`
+    /// reaches `requester` while it lives. A newer request of the same requester replaces its
+    /// older one.
+    void readRuntimeMemory(const QString &capture, QObject *requester, RuntimeRead done);
     /// What summarizeRun hands its requester: the run as a whole (analysis/RunSummary).
     using RunSummarized = std::function<void(const RunSummary &)>;
     /// Reads every module of `files` for the run summary (RunFacts), side by side on a job,
@@ -304,6 +313,7 @@ private:
     QHash<const QObject *, JobRunner::Lane> m_openLanes;
     QHash<const QObject *, JobRunner::Lane> m_fitLanes;
     QHash<const QObject *, JobRunner::Lane> m_runLanes;
+    QHash<const QObject *, JobRunner::Lane> m_runtimeLanes; ///< per Runtime Memory window
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,
                             const char *name);
     LoadedDump m_current;

@@ -3,8 +3,11 @@
 #include "DialogFolders.h"
 #include "RunDiffView.h"
 #include "RunSummaryView.h"
+#include "RuntimeMemoryView.h"
 #include "WindowServices.h"
 #include "Workspace.h"
+#include "models/QtText.h"
+#include "parse/XPlaneModules.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -40,8 +43,44 @@ void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
     });
     QAction *run = tools->addAction(tr("&Run Summary…"), this, [this] { show(); });
     run->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    QAction *runtime = tools->addAction(tr("Runtime &Memory…"), this, [this] { showRuntime(); });
+    runtime->setToolTip(tr("What the allocators of the profiler capture open really did: "
+                           "their bytes in use over time, the peak, and what was live then"));
     run->setToolTip(tr("The open folder as one run: its functions and why each was compiled "
                        "again, the largest modules and collective buffers"));
+}
+
+RuntimeMemoryView *RunFlow::showRuntime()
+{
+    auto *view = new RuntimeMemoryView(m_window->mainWindow());
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+    // The capture open: the first capture among what was opened.
+    QString capture;
+    for (const QString &root : m_workspace->run().roots)
+        if (capture.isEmpty() && XPlaneModules::isCaptureName(pathBytes(root)) && pathIsFile(root))
+            capture = root;
+    if (capture.isEmpty()) {
+        view->setError(tr("No capture"),
+                       tr("open a profiler capture (*.xplane.pb, File ▸ Open) to see what its "
+                          "allocators did"));
+        Q_EMIT runtimeReady(view);
+        return view;
+    }
+    view->setReading(capture);
+    QPointer<RuntimeMemoryView> guard(view);
+    m_workspace->readRuntimeMemory(
+        capture, view,
+        [this, guard, capture](std::shared_ptr<const RuntimeMemory> memory, const QString &error) {
+            if (!guard)
+                return;
+            if (memory)
+                guard->setMemory(capture, std::move(memory));
+            else
+                guard->setError(capture, error);
+            Q_EMIT runtimeReady(guard);
+        });
+    return view;
 }
 
 Run RunFlow::runOpen() const

@@ -25,10 +25,14 @@ public:
     /// The folder on show compared, as a run, with `other` (File ▸ Compare With Another Run).
     class RunDiffView *compareRuns(const QString &other);
     RunSummaryView *show();
+    /// Tools ▸ Runtime Memory: what the allocators of the capture open really did.
+    class RuntimeMemoryView *showRuntime();
 
 Q_SIGNALS:
     /// The window has its summary.
     void ready(RunSummaryView *view);
+    /// The Runtime Memory window has its capture's figures (or says why there are none).
+    void runtimeReady(class RuntimeMemoryView *view);
     /// The two runs are compared in `view`.
     void runsCompared(class RunDiffView *view);
 

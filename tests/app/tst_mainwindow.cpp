@@ -19,6 +19,7 @@
 #include "Preferences.h"
 #include "RunDiffView.h"
 #include "RunSummaryView.h"
+#include "RuntimeMemoryView.h"
 #include "SampleTruths.h"
 #include "SourceView.h"
 #include "TableCsv.h"
@@ -43,6 +44,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -1702,6 +1704,61 @@ private Q_SLOTS:
         // The main window goes while the comparison is still open, as when the user quits:
         // the comparison hands its dumps to the job runner first (ASan caught it freed).
         QVERIFY(view->isVisible());
+    }
+
+    // Tools ▸ Runtime Memory on the real capture (../shared/real/captures/tw003.xplane.pb): the
+    // figures of tw003.memory-profile.md (tst_runtimememory checks them all), the device's
+    // allocator first, XProf's five rows at the peak, and its chart exported as PNG and CSV.
+    // With no capture open it says what to open.
+    void runtimeMemoryWindow()
+    {
+        MainWindow w;
+        w.show();
+        {
+            w.openPath(sample("gpu_decoder_layer"));
+            QVERIFY(waitLoaded(w, QStringLiteral("gpu_decoder_layer")));
+            RuntimeMemoryView *none = w.runFlow()->showRuntime();
+            QVERIFY2(none->summaryText().contains(QStringLiteral("open a profiler capture")),
+                     qPrintable(none->summaryText()));
+            none->close();
+        }
+        const QString capture = QDir::cleanPath(
+            QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/../shared/real/captures/tw003.xplane.pb"));
+        if (!QFile::exists(capture))
+            QSKIP("../shared/real is not here: the real capture lives beside the repository, "
+                  "which a user's clone does not have");
+        w.openPaths({capture}); // as the command line opens it
+        QTRY_VERIFY_WITH_TIMEOUT(!w.workspace()->run().isEmpty(), 20000);
+        QSignalSpy ready(w.runFlow(), &RunFlow::runtimeReady);
+        RuntimeMemoryView *view = w.runFlow()->showRuntime();
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(view->allocators()->count(), 2);
+        QCOMPARE(view->allocators()->currentText(), QStringLiteral("GPU_0_bfc"));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("peaked at 640.19MiB")),
+                 qPrintable(view->summaryText()));
+        QCOMPARE(view->liveAtPeak()->topLevelItemCount(), 5);
+        QCOMPARE(view->liveAtPeak()->topLevelItem(0)->toolTip(0),
+                 QStringLiteral("268436224 bytes"));
+        QCOMPARE(view->liveAtPeak()->topLevelItem(0)->text(3),
+                 QStringLiteral("unused preallocated device memory"));
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY2(
+            view->exportChart(dir.filePath(QStringLiteral("runtime.png")), ExportOptions(), &why),
+            qPrintable(why));
+        QVERIFY(QImageReader(dir.filePath(QStringLiteral("runtime.png"))).canRead());
+        QVERIFY2(
+            view->exportChart(dir.filePath(QStringLiteral("runtime.csv")), ExportOptions(), &why),
+            qPrintable(why));
+        QFile csv(dir.filePath(QStringLiteral("runtime.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 150); // the header and GPU_0_bfc's 75 + 75 events
+        QCOMPARE(lines.front(), QByteArray("allocator,time_ps,bytes_in_use"));
+        // The host's allocator: its one row.
+        view->allocators()->setCurrentIndex(1);
+        QCOMPARE(view->liveAtPeak()->topLevelItemCount(), 1);
+        view->close();
     }
 
     // Two training steps compared (tests/bench/make_training_step.py, its figures worked out

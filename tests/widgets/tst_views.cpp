@@ -16,6 +16,7 @@
 #include "MemoryMap.h"
 #include "MemoryUsageReportView.h"
 #include "OomView.h"
+#include "RuntimeMemoryView.h"
 #include "SourceView.h"
 #include "StepMarks.h"
 #include "StepTicker.h"
@@ -27,6 +28,7 @@
 #include "Workspace.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/MemoryAnalysis.h"
+#include "analysis/RuntimeMemory.h"
 #include "models/BreakdownTreeModel.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
@@ -567,6 +569,43 @@ private Q_SLOTS:
         QCOMPARE(main.line, 10);
         inspector.activateLink(QUrl(QStringLiteral("frame:2"))); // there is no frame 2
         QCOMPARE(frames.size(), 1);
+    }
+
+    // The Runtime Memory window on a capture make_memory_capture.py writes (case "tpu": a TPU's
+    // memory by device number, 1,000 bytes of stack, the peak 8,000 bytes at 40 ps in step 8
+    // with 4,000 and 3,000 live; worked out in its docstring and tst_runtimememory): the rows,
+    // the stack's own row, and the curve's CSV, one line per event.
+    void runtimeMemoryViewShowsAnAllocator()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            QSKIP("python3 is not installed: the capture cannot be written");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tpu.xplane.pb"));
+        QProcess make;
+        make.start(QStringLiteral("python3"),
+                   {QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_memory_capture.py"),
+                    path, QStringLiteral("--case"), QStringLiteral("tpu")});
+        QVERIFY(make.waitForFinished(60000));
+        QCOMPARE(make.exitCode(), 0);
+        std::string error;
+        auto memory = std::make_shared<const RuntimeMemory>(
+            RuntimeMemory::of(XPlaneMemory::readFile(path.toStdString(), &error)));
+        QVERIFY2(error.empty(), error.c_str());
+        RuntimeMemoryView view;
+        view.setMemory(path, memory);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.allocators()->count(), 1);
+        QCOMPARE(view.allocators()->currentText(), QStringLiteral("0"));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("peaked at 7.8KiB")),
+                 qPrintable(view.summaryText()));
+        QTreeWidget *rows = view.liveAtPeak();
+        QCOMPARE(rows->topLevelItemCount(), 3);
+        QCOMPARE(rows->topLevelItem(0)->toolTip(0), QStringLiteral("4000 bytes"));
+        QCOMPARE(rows->topLevelItem(2)->text(3), QStringLiteral("stack"));
+        const std::string csv = view.curveCsv();
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(1 + 4));
+        QVERIFY(csv.find("\n0,40,8000\n") != std::string::npos);
     }
 
     // The Categories view on a training step (tests/bench/make_training_step.py; its figures

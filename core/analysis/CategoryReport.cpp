@@ -531,6 +531,7 @@ private:
                     ShapeParser::withoutLayout(m_dump.shapeText(m_dump.values[o]))}]
                 .push_back(o);
         std::vector<std::uint32_t> params;
+        std::vector<std::uint32_t> overwritten; // the outputs they would be written over
         std::int64_t saving = 0;
         for (std::uint32_t vi = 0; vi < m_dump.values.size(); ++vi) {
             const Value &p = m_dump.values[vi];
@@ -563,13 +564,26 @@ private:
                 continue;
             params.push_back(vi);
             saving += m_dump.allocations[m_dump.values[*o].allocation].size;
+            overwritten.push_back(*o);
             free.erase(o);
         }
         if (params.empty())
             return;
+        // The live bytes: the output, written over the parameter (whose bytes are live to the
+        // end anyway, a read-only argument), no longer takes bytes of its own while it lives.
+        Sweep live(m_space.liveBytes);
+        Removals written;
+        for (const std::uint32_t o : overwritten)
+            if (inSpace(m_dump.values[o]))
+                written.add(m_dump.values[o], o, m_dump.values[o].start, m_dump.values[o].end,
+                            m_dump.values[o].size);
+        written.applyTo(live);
+        if (want && *want == Lever::Kind::Donate)
+            curve = live.curve();
         Lever d;
         d.kind = Lever::Kind::Donate;
         d.savingBytes = saving;
+        d.newPeakBytes = live.peak();
         d.exact = true;
         sortLargest(params);
         d.values = std::move(params);
@@ -589,8 +603,8 @@ private:
                  "the shape and size of a returned value written "
                  "after its last read, so XLA can write that output over it. Exact, of what the "
                  "device holds: the output allocations no longer held beside the arguments "
-                 "(argument + output − alias + temp). The peak of live bytes is not lowered by "
-                 "more than the same bytes.";
+                 "(argument + output − alias + temp). The live bytes lose each such output's "
+                 "bytes while it lives (it sits in the parameter's): the new peak.";
         m_report.levers.push_back(std::move(d));
     }
 };
@@ -744,7 +758,7 @@ std::vector<std::int64_t> CategoryReport::leverCurve(const Dump &dump,
                                                      Lever::Kind kind)
 {
     const SpaceTimeline *space = timeline.primary();
-    if (!space || !dump.hasLiveRanges() || space->peak.step < 0 || kind == Lever::Kind::Donate)
+    if (!space || !dump.hasLiveRanges() || space->peak.step < 0)
         return {};
     CategoryReport r;
     r.peakStep = space->peak.step;

@@ -124,8 +124,8 @@ void categoriesText(const Dump &dump, const ReportFacts &facts,
         line("  " + pad(Lever::kindName(l.kind), 9) + "saves " +
              padLeft(humanBytes(l.savingBytes), 10) + padLeft(std::to_string(l.savingBytes), 14) +
              " bytes" + (l.exact ? "  exact" : "  estimate") +
-             (l.newPeakBytes >= 0 ? ", new peak " + humanBytes(l.newPeakBytes) : std::string()) +
              (l.kind == Lever::Kind::Donate ? " (of what the device holds)" : std::string()) +
+             (l.newPeakBytes >= 0 ? ", new peak " + humanBytes(l.newPeakBytes) : std::string()) +
              (l.flops >= 0 ? ", recompute " + std::to_string(l.flops) + " FLOPs" : std::string()));
         if (!l.values.empty())
             line("           " + count(l.values.size(), "value", "values") + ": " +

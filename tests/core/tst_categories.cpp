@@ -286,6 +286,22 @@ private slots:
         EXPECT_CATEGORY(a, "gx", Category::Gradients, CategoryReason::BackwardReturned);
         QVERIFY(a.categories.disagreements.empty());
         QVERIFY(addsUp(a));
+
+        // x is read only before gx (A bytes, returned, live 40 to the end, 52) is written, so
+        // donating x lets gx sit in x's bytes: the device holds A less, and the live bytes lose
+        // A from step 40 on (x's bytes are live to the end anyway, a read-only argument).
+        const Lever *donate = lever(a.report, Lever::Kind::Donate);
+        QVERIFY(donate);
+        QVERIFY(donate->exact);
+        QCOMPARE(names(*a.dump, donate->values), QStringList{QStringLiteral("x")});
+        QCOMPARE(donate->savingBytes, A);
+        const std::vector<std::int64_t> curve =
+            CategoryReport::leverCurve(*a.dump, a.timeline, a.categories, Lever::Kind::Donate);
+        const std::vector<std::int64_t> &live = a.timeline.primary()->liveBytes;
+        QCOMPARE(curve.size(), live.size());
+        for (std::size_t t = 0; t < live.size(); ++t)
+            QCOMPARE(curve[t], live[t] - (t >= 40 ? A : 0));
+        QCOMPARE(donate->newPeakBytes, *std::max_element(curve.begin(), curve.end()));
     }
 
     // The same step with pytree paths (--names): params['dense_k']['kernel'] weights,

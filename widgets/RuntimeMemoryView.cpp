@@ -41,6 +41,18 @@ void bytesCell(QTreeWidgetItem *item, int column, qint64 bytes)
     item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
 }
 
+/// "\nThe peak is made of: 128.00MiB kept from an earlier run of jit_relu (its outputs); …"
+QString partsText(const RuntimeAllocator &a)
+{
+    if (a.peakParts.empty())
+        return {};
+    QStringList parts;
+    for (const RuntimeAllocator::Part &p : a.peakParts)
+        parts << humanBytesText(p.bytes) + QLatin1Char(' ') + toQString(p.what);
+    return QLatin1Char('\n') +
+           QObject::tr("The peak is made of: %1.").arg(parts.join(QStringLiteral("; ")));
+}
+
 QString dashIfEmpty(const std::string &s)
 {
     return s.empty() ? QStringLiteral("—") : toQString(s);
@@ -91,9 +103,12 @@ RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
         menu.exec(m_plot->mapToGlobal(pos));
     });
 
-    m_table->setColumnCount(7);
-    m_table->setHeaderLabels({tr("Bytes"), tr("Requested"), tr("×"), tr("Op"), tr("Region"),
-                              tr("Data type"), tr("Shape")});
+    m_table->setColumnCount(8);
+    m_table->setHeaderLabels({tr("Bytes"), tr("Requested"), tr("×"), tr("Made by"), tr("Op"),
+                              tr("Region"), tr("Data type"), tr("Shape")});
+    m_table->headerItem()->setToolTip(
+        3, tr("The module whose run on the host made the allocations (the PjitFunction or XLA "
+              "module event of its thread around it)"));
     m_table->headerItem()->setToolTip(
         0, tr("What the allocator gave (rounded up to its granularity), each"));
     m_table->headerItem()->setToolTip(2, tr("How many live allocations have this row's figures"));
@@ -194,7 +209,8 @@ void RuntimeMemoryView::showAllocator(int)
             .arg(humanBytesText(a->capacityBytes))
             .arg(a->allocations)
             .arg(a->deallocations)
-            .arg(humanBytesText(a->lifetimePeakBytes)));
+            .arg(humanBytesText(a->lifetimePeakBytes)) +
+        partsText(*a));
 
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -244,22 +260,29 @@ void RuntimeMemoryView::showAllocator(int)
         row->setText(2, QString::number(r.count));
         row->setData(2, kByteSortRole, qint64(r.count));
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        row->setText(3, dashIfEmpty(r.op));
-        row->setToolTip(3, plainToolTip(dashIfEmpty(r.op)));
-        row->setText(4, dashIfEmpty(r.region));
-        row->setText(5, dashIfEmpty(r.dataType));
-        row->setText(6, dashIfEmpty(r.shape));
-        row->setToolTip(6, plainToolTip(dashIfEmpty(r.shape)));
+        QStringList by;
+        for (const auto &[module, n] : r.madeBy)
+            by << (module.empty() ? tr("outside a module's run") : toQString(module)) +
+                      (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
+        row->setText(3, r.special ? QStringLiteral("—") : by.join(QStringLiteral(", ")));
+        row->setToolTip(3, plainToolTip(row->text(3)));
+        row->setText(4, dashIfEmpty(r.op));
+        row->setToolTip(4, plainToolTip(dashIfEmpty(r.op)));
+        row->setText(5, dashIfEmpty(r.region));
+        row->setText(6, dashIfEmpty(r.dataType));
+        row->setText(7, dashIfEmpty(r.shape));
+        row->setToolTip(7, plainToolTip(dashIfEmpty(r.shape)));
         if (r.special)
-            for (int c = 0; c < 7; ++c)
+            for (int c = 0; c < 8; ++c)
                 row->setForeground(c, palette().color(QPalette::PlaceholderText));
         rows << row;
     }
     m_table->addTopLevelItems(rows);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(0, Qt::DescendingOrder);
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < 7; ++c)
         m_table->resizeColumnToContents(c);
+    m_table->setColumnWidth(3, std::min(m_table->columnWidth(3), 320));
 }
 
 std::string RuntimeMemoryView::curveCsv() const

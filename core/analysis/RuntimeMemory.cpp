@@ -86,22 +86,71 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     out.liveAtPeak = live.size();
     std::vector<Row> rows;
     rows.reserve(live.size() + 2);
+    std::map<std::string, std::int64_t> byModule;
     for (const auto &[address, k] : live) {
         const MemoryEvent &e = events[k];
-        rows.push_back({e.bytes, e.requested, 1, memory.str(e.op), memory.str(e.region),
-                        memory.str(e.dataType), memory.str(e.shape), false});
+        Row r{e.bytes,
+              e.requested,
+              1,
+              memory.str(e.op),
+              memory.str(e.region),
+              memory.str(e.dataType),
+              memory.str(e.shape),
+              false,
+              {}};
+        r.madeBy[memory.str(e.module)] = 1;
+        byModule[memory.str(e.module)] += e.bytes;
+        rows.push_back(std::move(r));
     }
-    if (unmapped > 0)
-        rows.push_back({unmapped, unmapped, 1, "unused preallocated device memory",
-                        "persist/dynamic", "INVALID", "unknown", true});
+    // The module running at the peak made its plan's buffers; what other modules' runs made
+    // and is still live are arrays kept from earlier calls (their outputs).
+    const std::string &running = memory.str(p.module);
+    out.peakModule = running;
+    for (const auto &[module, b] : byModule) {
+        if (module.empty())
+            continue;
+        out.peakParts.push_back(
+            {module == running
+                 ? "made by the run of " + module + " at the peak (its plan's buffers)"
+                 : "kept from an earlier run of " + module + " (its outputs)",
+             b, module});
+    }
+    std::sort(out.peakParts.begin(), out.peakParts.end(),
+              [](const RuntimeAllocator::Part &x, const RuntimeAllocator::Part &y) {
+                  return x.bytes > y.bytes;
+              });
+    if (const auto outside = byModule.find(std::string()); outside != byModule.end())
+        out.peakParts.push_back({"made outside any module's run (arrays put on the device, "
+                                 "or kept from calls before)",
+                                 outside->second,
+                                 {}});
+    if (unmapped != 0)
+        out.peakParts.push_back({"not made in the peak's step (the allocator's unused "
+                                 "preallocation, and what earlier steps left)",
+                                 unmapped,
+                                 {}});
     if (p.stack > 0)
-        rows.push_back({p.stack, p.stack, 1, "stack", "stack", "INVALID", "unknown", true});
+        out.peakParts.push_back({"the stack reservation", p.stack, {}});
+    if (unmapped > 0)
+        rows.push_back({unmapped,
+                        unmapped,
+                        1,
+                        "unused preallocated device memory",
+                        "persist/dynamic",
+                        "INVALID",
+                        "unknown",
+                        true,
+                        {}});
+    if (p.stack > 0)
+        rows.push_back({p.stack, p.stack, 1, "stack", "stack", "INVALID", "unknown", true, {}});
     std::sort(rows.begin(), rows.end(),
               [](const Row &x, const Row &y) { return rowKey(x) < rowKey(y); });
     for (Row &r : rows) {
         if (!out.atPeak.empty() && rowKey(out.atPeak.back()) == rowKey(r) &&
             out.atPeak.back().special == r.special) {
             ++out.atPeak.back().count;
+            for (const auto &[module, n] : r.madeBy)
+                out.atPeak.back().madeBy[module] += n;
             continue;
         }
         out.atPeak.push_back(std::move(r));

@@ -3,6 +3,7 @@
 #include "parse/XPlaneMemory.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,23 @@ struct RuntimeAllocator
         std::string dataType;
         std::string shape;
         bool special = false; ///< the unused preallocation or the stack, not an allocation
+        /// The modules whose runs made its allocations (XPlaneMemory's attribution), each
+        /// with how many; "" for those made outside any module's run.
+        std::map<std::string, std::int64_t> madeBy;
     };
     std::vector<Row> atPeak;
+    /// What the peak's heap + stack is made of: the bytes each module's runs made that are
+    /// live then (in the peak's step), those made outside any module's run, the heap no
+    /// event of the step accounts for (the allocator's unused preallocation and what earlier
+    /// steps left), and the stack. They add up to the peak where that heap is not negative.
+    struct Part
+    {
+        std::string what;
+        std::int64_t bytes = 0;
+        std::string module; ///< the module's name, for the parts that are a module's
+    };
+    std::vector<Part> peakParts;
+    std::string peakModule;     ///< the module whose run the peak happened in ("": none)
     std::size_t liveAtPeak = 0; ///< allocations live at the peak (of its step)
 
     /// Heap + stack after each event, in time order: the curve.

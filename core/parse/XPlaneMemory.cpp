@@ -69,6 +69,20 @@ Stat statOf(std::string_view name)
     return found == kNames.end() ? Stat::Unknown : found->second;
 }
 
+/// The module an event name says ran: "jit_f:XLA GPU module" (the host's launch of a
+/// module, XLA:GPU), "jit_f:XLA TPU module", or "PjitFunction(f)" (JAX's call of a jitted f,
+/// whose module is jit_f); else empty.
+std::string moduleOf(std::string_view name)
+{
+    // JAX names the module of a jitted `f` "jit_f" (`_mean`: "jit__mean").
+    if (name.starts_with("PjitFunction(") && name.ends_with(")") && name.size() > 14)
+        return "jit_" + std::string(name.substr(13, name.size() - 14));
+    for (const std::string_view tail : {":XLA GPU module", ":XLA TPU module", ":XLA CPU module"})
+        if (name.size() > tail.size() && name.ends_with(tail))
+            return std::string(name.substr(0, name.size() - tail.size()));
+    return {};
+}
+
 /// TensorFlow's name of a DataType (tensorflow/core/framework/types.proto; DataTypeString).
 std::string dataTypeName(std::int64_t t)
 {
@@ -193,6 +207,8 @@ public:
                         m_kind[id] = 1;
                     else if (name == kDeallocation)
                         m_kind[id] = 2;
+                    else if (const std::string module = moduleOf(name); !module.empty())
+                        m_moduleOf[id] = intern(module, 256);
                 } else {
                     m_statNames[id] = std::string(name.substr(0, 256));
                     m_stats[id] = statOf(name);
@@ -214,6 +230,17 @@ private:
     std::unordered_map<std::int64_t, int> m_kind; ///< event metadata id -> 1 alloc, 2 dealloc
     std::unordered_map<std::int64_t, Stat> m_stats;
     std::unordered_map<std::int64_t, std::string> m_statNames;
+    std::unordered_map<std::int64_t, std::uint32_t> m_moduleOf; ///< event metadata -> module
+    /// A module's run on a line: [start, end] on the capture's clock.
+    struct Span
+    {
+        std::int64_t start;
+        std::int64_t end;
+        std::uint32_t module;
+    };
+    std::vector<Span> m_spans;             ///< of the line being read
+    std::vector<std::size_t> m_lineEvents; ///< its memory events, into the allocators' lists
+    std::vector<std::pair<std::size_t, std::size_t>> m_placed; ///< (allocator, event) of those
     std::map<std::string, std::size_t> m_allocatorAt;
     std::unordered_map<std::string, std::uint32_t> m_interned;
     bool m_warnedNoAllocator = false;
@@ -264,26 +291,55 @@ private:
             return false;
         m_out.lines.push_back(std::move(name));
         m_out.lineStartsNs.push_back(startNs);
+        m_spans.clear();
+        m_placed.clear();
         for (const std::string_view e : events)
             if (!event(e, index, startNs))
                 return false;
+        attribute();
         return true;
+    }
+
+    /// Each memory event of the line just read in the innermost module run around it: the
+    /// run that began last of those that began by its time and have not ended (runs on one
+    /// line nest). A bounded look back from the last run begun: linear in the line.
+    void attribute()
+    {
+        if (m_spans.empty())
+            return;
+        std::sort(m_spans.begin(), m_spans.end(),
+                  [](const Span &a, const Span &b) { return a.start < b.start; });
+        for (const auto &[allocator, k] : m_placed) {
+            MemoryEvent &e = m_out.allocators[allocator].events[k];
+            auto at = std::upper_bound(m_spans.begin(), m_spans.end(), e.timePs,
+                                       [](std::int64_t t, const Span &s) { return t < s.start; });
+            for (int looked = 0; at != m_spans.begin() && looked < 64; ++looked) {
+                --at;
+                if (at->end >= e.timePs) {
+                    e.module = at->module;
+                    break;
+                }
+            }
+        }
     }
 
     bool event(std::string_view bytes, std::uint32_t line, std::int64_t startNs)
     {
         std::int64_t metadata = 0;
         std::int64_t offset = 0;
+        std::int64_t duration = 0;
         std::vector<std::string_view> stats;
         CodedInputStream in = streamOf(bytes);
         while (std::uint32_t tag = in.ReadTag()) {
             const int field = WireFormatLite::GetTagFieldNumber(tag);
-            if ((field == 1 || field == 2) &&
+            if ((field == 1 || field == 2 || field == 3) &&
                 WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_VARINT) {
                 std::uint64_t n = 0;
                 if (!in.ReadVarint64(&n))
                     return false;
-                (field == 1 ? metadata : offset) = static_cast<std::int64_t>(n);
+                (field == 1   ? metadata
+                 : field == 2 ? offset
+                              : duration) = static_cast<std::int64_t>(n);
             } else if (field == 4 && isLengthDelimited(tag)) {
                 std::string_view part;
                 if (!lengthDelimited(in, bytes, &part))
@@ -295,16 +351,22 @@ private:
         }
         if (!in.ConsumedEntireMessage())
             return false;
+        // A line's start in ns and an offset in ps: on the capture's clock, saturated.
+        const std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 4000;
+        const std::int64_t time = std::clamp<std::int64_t>(startNs, -kMaxNs, kMaxNs) * 1000 +
+                                  std::clamp<std::int64_t>(offset, -kMaxNs * 1000, kMaxNs * 1000);
+        if (const auto module = m_moduleOf.find(metadata); module != m_moduleOf.end()) {
+            m_spans.push_back({time, time + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000),
+                               module->second});
+            return true;
+        }
         const auto kind = m_kind.find(metadata);
         if (kind == m_kind.end())
             return true; // not a memory event
         MemoryEvent e;
         e.allocation = kind->second == 1;
         e.offsetPs = offset;
-        // A line's start in ns and an offset in ps: on the capture's clock, saturated.
-        const std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 2000;
-        e.timePs = std::clamp<std::int64_t>(startNs, -kMaxNs, kMaxNs) * 1000 +
-                   std::clamp<std::int64_t>(offset, -kMaxNs * 1000, kMaxNs * 1000);
+        e.timePs = time;
         e.line = line;
         e.order = static_cast<std::uint32_t>(
             std::min<std::size_t>(m_out.events, std::numeric_limits<std::uint32_t>::max()));
@@ -391,7 +453,9 @@ private:
         auto [at, added] = m_allocatorAt.try_emplace(allocator, m_out.allocators.size());
         if (added)
             m_out.allocators.push_back({allocator, {}});
-        m_out.allocators[at->second].events.push_back(std::move(e));
+        std::vector<MemoryEvent> &list = m_out.allocators[at->second].events;
+        m_placed.emplace_back(at->second, list.size());
+        list.push_back(e);
         ++m_out.events;
         return true;
     }

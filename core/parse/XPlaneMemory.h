@@ -30,6 +30,9 @@ struct MemoryEvent
     std::uint32_t region = 0;   ///< region_type
     std::uint32_t dataType = 0; ///< data_type, as TensorFlow names it ("float", "INVALID")
     std::uint32_t shape = 0;
+    /// The module whose run on the host the event happened in (an event "jit_f:XLA GPU module"
+    /// or "PjitFunction(jit_f)" of its line around it, the innermost), into strings; 0: none.
+    std::uint32_t module = 0;
     bool allocation = true;
 };
 

@@ -24,6 +24,22 @@ std::string bytes(std::int64_t b)
     return humanBytes(b) + " (" + std::to_string(b) + " bytes)";
 }
 
+/// "jit_add(11) ×2, jit_sin(13), outside a module's run": who made a row's allocations.
+std::string madeByText(const RuntimeAllocator::Row &r)
+{
+    std::string out;
+    for (const auto &[module, n] : r.madeBy) {
+        if (r.special)
+            break;
+        if (!out.empty())
+            out += ", ";
+        out += module.empty() ? std::string("outside a module's run") : module;
+        if (n > 1)
+            out += " ×" + std::to_string(n);
+    }
+    return out;
+}
+
 std::string orDash(const std::string &s)
 {
     return s.empty() ? std::string("—") : safetext::forTerminal(s);
@@ -43,7 +59,10 @@ std::string text(const std::string &capture, const RuntimeMemory &memory)
                std::to_string(a.allocations) + " allocations, " + std::to_string(a.deallocations) +
                " deallocations\n";
         out += "  peak          " + bytes(a.peakBytes) + " at " + seconds(a.peakTimePs) +
-               " (line " + orDash(a.peakLine) + ", step " + std::to_string(a.peakStep) + ")\n";
+               " (line " + orDash(a.peakLine) + ", step " + std::to_string(a.peakStep) +
+               (a.peakModule.empty() ? std::string()
+                                     : ", in a run of " + safetext::forTerminal(a.peakModule)) +
+               ")\n";
         out += "  heap          " + bytes(a.heapBytes) + "\n";
         out += "  stack         " + bytes(a.stackBytes) + "\n";
         out += "  free          " + bytes(a.freeBytes) + "\n";
@@ -65,10 +84,19 @@ std::string text(const std::string &capture, const RuntimeMemory &memory)
             row += (r.count > 1 ? std::to_string(r.count) + " × " : std::string()) + orDash(r.op) +
                    "  requested " + std::to_string(r.requested) + " B, " + orDash(r.region) + ", " +
                    orDash(r.dataType) + ", " + orDash(r.shape);
+            const std::string by = madeByText(r);
+            if (!by.empty())
+                row += "; made by " + safetext::forTerminal(by);
             out += row + "\n";
         }
         if (a.atPeak.size() > kTopRows)
             out += "    … " + std::to_string(a.atPeak.size() - kTopRows) + " more rows\n";
+        if (!a.peakParts.empty()) {
+            out += "  the peak's " + humanBytes(a.peakBytes) + " is made of:\n";
+            for (const RuntimeAllocator::Part &part : a.peakParts)
+                out += "    " + humanBytes(part.bytes) + "  " + safetext::forTerminal(part.what) +
+                       "\n";
+        }
     }
     if (!memory.warnings.empty()) {
         out += "\nWarnings (" + std::to_string(memory.warnings.size()) + ")\n";
@@ -95,6 +123,10 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
         w.key("peak_offset_ps").value(a.peakOffsetPs);
         w.key("peak_line").value(a.peakLine);
         w.key("peak_step").value(a.peakStep);
+        if (a.peakModule.empty())
+            w.key("peak_module").null();
+        else
+            w.key("peak_module").value(a.peakModule);
         w.key("heap_bytes").value(a.heapBytes);
         w.key("stack_bytes").value(a.stackBytes);
         w.key("free_bytes").value(a.freeBytes);
@@ -115,6 +147,31 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
             w.key("data_type").value(r.dataType);
             w.key("shape").value(r.shape);
             w.key("special").value(r.special);
+            w.key("made_by").beginArray();
+            for (const auto &[module, n] : r.madeBy) {
+                if (r.special)
+                    break;
+                w.beginObject();
+                if (module.empty())
+                    w.key("module").null();
+                else
+                    w.key("module").value(module);
+                w.key("count").value(n);
+                w.endObject();
+            }
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
+        w.key("peak_parts").beginArray();
+        for (const RuntimeAllocator::Part &part : a.peakParts) {
+            w.beginObject();
+            w.key("what").value(part.what);
+            if (part.module.empty())
+                w.key("module").null();
+            else
+                w.key("module").value(part.module);
+            w.key("bytes").value(part.bytes);
             w.endObject();
         }
         w.endArray();

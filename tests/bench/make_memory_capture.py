@@ -26,7 +26,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "binary", "wire"))
 from make_wire import blob as lfield, num as vfield, tag as key  # noqa: E402
 
-EVENT_NAMES = {1: "MemoryAllocation", 2: "MemoryDeallocation"}
+EVENT_NAMES = {1: "MemoryAllocation", 2: "MemoryDeallocation", 3: "PjitFunction(f)",
+               4: "jit_g:XLA GPU module"}
 STAT_NAMES = ["allocator_name", "bytes_allocated", "bytes_reserved", "bytes_available",
               "fragmentation", "peak_bytes_in_use", "requested_bytes", "allocation_bytes",
               "addr", "tf_op", "region_type", "data_type", "shape", "group_id",
@@ -51,6 +52,11 @@ def event(kind, offset_ps, stats):
     for name, value in stats.items():
         body += lfield(4, stat(name, value))
     return body
+
+
+def span(kind, offset_ps, duration_ps):
+    """A run of a module on the host: kind 3 JAX's call of f, 4 XLA:GPU's launch of jit_g."""
+    return vfield(1, kind) + vfield(2, offset_ps) + vfield(3, duration_ps)
 
 
 def line(line_id, name, timestamp_ns, events):
@@ -132,7 +138,20 @@ def case_tpu():
     return space([plane("/host:CPU", [line(1, "tpu", 0, events)])])
 
 
-CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu}
+def case_runs():
+    """Allocations inside module runs, one line at 0 ns, GPU_0_bfc, capacity 10,000:
+      D  20 B @0x4 at   500 ps, outside any run
+      PjitFunction(f) runs 1,000-5,000 ps:        A 100 B @0x1 at 2,000 ps
+      jit_g:XLA GPU module runs 6,000-9,000 ps:   B 300 B @0x2 at 7,000 ps
+    The peak, 420 B at 7,000 ps, is in the run of jit_g: 300 B its plan's, 100 B kept from
+    the run of jit_f (JAX's module of f), 20 B made outside any run."""
+    gpu = Allocator("GPU_0_bfc", 10_000)
+    events = [gpu.event(1, 500, 20, 0x4), span(3, 1000, 4000), gpu.event(1, 2000, 100, 0x1),
+              span(4, 6000, 3000), gpu.event(1, 7000, 300, 0x2)]
+    return space([plane("/host:CPU", [line(1, "main", 0, events)])])
+
+
+CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu, "runs": case_runs}
 
 
 def many(n):

@@ -112,6 +112,15 @@ private slots:
         for (const RuntimeAllocator::Row &r : gpu->atPeak)
             sum += r.bytes * r.count;
         QCOMPARE(sum, gpu->heapBytes);
+        // Who made them: the peak is in a run of jit_true_divide — read in the capture by hand:
+        // on the python line, PjitFunction(true_divide) runs from offset 7,150,199,000 to
+        // 7,291,009,000 ps (and one nested in it), around the peak's 7,169,899,000. The parts
+        // add up to the peak.
+        QCOMPARE(gpu->peakModule, std::string("jit_true_divide"));
+        std::int64_t parts = 0;
+        for (const RuntimeAllocator::Part &p : gpu->peakParts)
+            parts += p.bytes;
+        QCOMPARE(parts, gpu->peakBytes);
 
         const RuntimeAllocator *host = allocator(m, "xla_gpu_host_bfc");
         QVERIFY(host);
@@ -221,6 +230,35 @@ private slots:
         QCOMPARE(tpu.atPeak[1].bytes, std::int64_t(3000));
         QCOMPARE(tpu.atPeak[2].op, std::string("stack"));
         QCOMPARE(tpu.atPeak[2].bytes, std::int64_t(1000));
+    }
+
+    // Allocations made inside module runs (case "runs"): the peak, 420 B at 7,000 ps, is in
+    // the run of jit_g; its 300 B are that run's, 100 B were made by the run of f (jit_f) and
+    // are kept, 20 B were made outside any run; they add up to the peak.
+    void allocationsByTheRunThatMadeThem()
+    {
+        const RuntimeMemory m = capture("runs");
+        const RuntimeAllocator &a = m.allocators.front();
+        QCOMPARE(a.peakBytes, std::int64_t(420));
+        QCOMPARE(a.peakTimePs, std::int64_t(7000));
+        QCOMPARE(a.peakModule, std::string("jit_g"));
+        QCOMPARE(a.peakParts.size(), std::size_t(3));
+        QCOMPARE(a.peakParts[0].module, std::string("jit_g"));
+        QCOMPARE(a.peakParts[0].bytes, std::int64_t(300));
+        QVERIFY(a.peakParts[0].what.find("at the peak (its plan's buffers)") != std::string::npos);
+        QCOMPARE(a.peakParts[1].module, std::string("jit_f"));
+        QCOMPARE(a.peakParts[1].bytes, std::int64_t(100));
+        QVERIFY(a.peakParts[1].what.find("kept from an earlier run") != std::string::npos);
+        QCOMPARE(a.peakParts[2].module, std::string());
+        QCOMPARE(a.peakParts[2].bytes, std::int64_t(20));
+        std::int64_t sum = 0;
+        for (const RuntimeAllocator::Part &p : a.peakParts)
+            sum += p.bytes;
+        QCOMPARE(sum, a.peakBytes);
+        // The rows say who made them.
+        QCOMPARE(a.atPeak[0].bytes, std::int64_t(300));
+        QCOMPARE(a.atPeak[0].madeBy.count("jit_g"), std::size_t(1));
+        QCOMPARE(a.atPeak[2].madeBy.count(""), std::size_t(1));
     }
 
     // The command: --json with the figures, and a damaged capture refused with exit 2.

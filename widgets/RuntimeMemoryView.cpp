@@ -195,22 +195,24 @@ void RuntimeMemoryView::showAllocator(int)
     const RuntimeAllocator *a = shown();
     if (!a)
         return;
-    m_summary->setText(
-        tr("%1: %2 memory events of %n allocator(s), on the capture's clock. %3 peaked at %4 "
-           "(heap %5, stack %6) at %7 ms, step %8, of a capacity of %9; %10 allocations and %11 "
-           "deallocations. Its lifetime peak is %12.",
-           nullptr, static_cast<int>(m_memory->allocators.size()))
-            .arg(m_capture)
-            .arg(m_memory->events)
-            .arg(toQString(a->name), humanBytesText(a->peakBytes), humanBytesText(a->heapBytes),
+    // The capture's path and the allocator's name are the file's text: put beside the
+    // sentence, never into it through arg(), where a "%2" of theirs would be filled in.
+    const QString figures = tr("%1 memory events of %n allocator(s), on the capture's clock.",
+                               nullptr, static_cast<int>(m_memory->allocators.size()))
+                                .arg(m_memory->events);
+    const QString peakText =
+        tr("peaked at %1 (heap %2, stack %3) at %4 ms, step %5, of a capacity of %6; %7 "
+           "allocations and %8 deallocations. Its lifetime peak is %9.")
+            .arg(humanBytesText(a->peakBytes), humanBytesText(a->heapBytes),
                  humanBytesText(a->stackBytes))
             .arg(millis(a->peakTimePs), 0, 'f', 3)
             .arg(a->peakStep)
             .arg(humanBytesText(a->capacityBytes))
             .arg(a->allocations)
             .arg(a->deallocations)
-            .arg(humanBytesText(a->lifetimePeakBytes)) +
-        partsText(*a));
+            .arg(humanBytesText(a->lifetimePeakBytes));
+    m_summary->setText(m_capture + QStringLiteral(": ") + figures + QLatin1Char(' ') +
+                       toQString(a->name) + QLatin1Char(' ') + peakText + partsText(*a));
 
     m_plot->clearGraphs();
     m_plot->clearItems();

@@ -580,7 +580,8 @@ private Q_SLOTS:
         if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
             QSKIP("python3 is not installed: the capture cannot be written");
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("tpu.xplane.pb"));
+        // A name with "%1" and "%2" in it, which a file may have: shown as it is.
+        const QString path = dir.filePath(QStringLiteral("tpu %2 %1.xplane.pb"));
         QProcess make;
         make.start(QStringLiteral("python3"),
                    {QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_memory_capture.py"),
@@ -598,6 +599,8 @@ private Q_SLOTS:
         QCOMPARE(view.allocators()->count(), 1);
         QCOMPARE(view.allocators()->currentText(), QStringLiteral("0"));
         QVERIFY2(view.summaryText().contains(QStringLiteral("peaked at 7.8KiB")),
+                 qPrintable(view.summaryText()));
+        QVERIFY2(view.summaryText().startsWith(path + QStringLiteral(": 4 memory events")),
                  qPrintable(view.summaryText()));
         QTreeWidget *rows = view.liveAtPeak();
         QCOMPARE(rows->topLevelItemCount(), 3);

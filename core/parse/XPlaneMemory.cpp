@@ -290,7 +290,6 @@ private:
         if (!in.ConsumedEntireMessage())
             return false;
         m_out.lines.push_back(std::move(name));
-        m_out.lineStartsNs.push_back(startNs);
         m_spans.clear();
         m_placed.clear();
         for (const std::string_view e : events)

@@ -47,7 +47,6 @@ struct XPlaneMemory
     };
     std::vector<Allocator> allocators; ///< by name
     std::vector<std::string> lines;    ///< the host plane's line names
-    std::vector<std::int64_t> lineStartsNs;
     /// Events it could not read whole, said once each kind: "an event without an allocator".
     std::vector<std::string> warnings;
     std::size_t events = 0;                          ///< memory events read, over every allocator

@@ -33,6 +33,7 @@
 #include "flows/RunFlow.h"
 #include "model/ModuleNames.h"
 #include "models/AllocationTreeModel.h"
+#include "models/ByteSize.h"
 #include "models/InstructionListModel.h"
 #include "models/QtText.h"
 #include "models/Roles.h"
@@ -614,6 +615,43 @@ void MainWindow::openPath(const QString &path)
     m_open->openPath(path);
 }
 
+void MainWindow::openAllocation(const QString &path, qint64 allocation)
+{
+    if (current().dump && !current().isEmbedded() && current().path == path) {
+        selectAllocation(allocation);
+        return;
+    }
+    m_pendingAllocation = {path, allocation};
+    openPath(path);
+}
+
+void MainWindow::selectAllocation(qint64 allocation)
+{
+    const LoadedDump &loaded = current();
+    if (!loaded.dump || allocation < 0)
+        return;
+    const Dump &dump = *loaded.dump;
+    for (const Allocation &a : dump.allocations) {
+        if (a.index != allocation)
+            continue;
+        // Its largest value stands for it: current in every view, its row in Allocations.
+        int best = -1;
+        for (std::uint32_t k = 0; k < a.valueCount; ++k) {
+            const auto v = static_cast<int>(dump.allocationValues[a.firstValue + k]);
+            if (best < 0 || dump.values[static_cast<std::size_t>(v)].size >
+                                dump.values[static_cast<std::size_t>(best)].size)
+                best = v;
+        }
+        if (best >= 0)
+            selection()->setCurrentValue(best);
+        statusBar()->showMessage(tr("Allocation %1 (%2), where the runtime's allocation of "
+                                    "that size belongs")
+                                     .arg(allocation)
+                                     .arg(humanBytesText(a.size)));
+        return;
+    }
+}
+
 void MainWindow::openEmbeddedSample()
 {
     m_workspace->load(QStringLiteral(":/sample/gpu_decoder_layer.buffer-assignment.txt"));
@@ -644,6 +682,8 @@ void MainWindow::finishShowing()
     m_workspace->noteFigures(loaded.path, ModuleFigures::of(loaded));
     m_modules->setOpenFile(loaded.path);
     m_oom->dumpShown();
+    if (!m_pendingAllocation.path.isEmpty() && m_pendingAllocation.path == loaded.path)
+        selectAllocation(std::exchange(m_pendingAllocation, {}).allocation);
     Q_EMIT dumpShown();
 }
 

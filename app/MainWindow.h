@@ -66,6 +66,7 @@ public:
     void openPaths(const QStringList &paths) override;
     /// Opens one dump file (or ":/…" resource) off the GUI thread.
     void openPath(const QString &path) override;
+    void openAllocation(const QString &path, qint64 allocation) override;
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
     void openListed(const DumpFiles &found) override;
     void openEmbeddedSample();
@@ -167,6 +168,14 @@ private:
     void connectViews();
     void takeDump();
     void finishShowing();
+    /// The allocation openAllocation waits to select, once its module is shown.
+    struct PendingAllocation
+    {
+        QString path;
+        qint64 allocation = -1;
+    };
+    PendingAllocation m_pendingAllocation;
+    void selectAllocation(qint64 allocation);
     void openComparison(const LoadedDump &before, const LoadedDump &after,
                         std::shared_ptr<const DumpDiff> diff);
 

@@ -7,6 +7,7 @@
 #include "TableCsv.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
+#include "report/RuntimeMemoryReport.h"
 #include "util/SafeText.h"
 
 #include <QComboBox>
@@ -41,17 +42,8 @@ void bytesCell(QTreeWidgetItem *item, int column, qint64 bytes)
     item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
 }
 
-/// "\nThe peak is made of: 128.00MiB kept from an earlier run of jit_relu (its outputs); …"
-QString partsText(const RuntimeAllocator &a)
-{
-    if (a.peakParts.empty())
-        return {};
-    QStringList parts;
-    for (const RuntimeAllocator::Part &p : a.peakParts)
-        parts << humanBytesText(p.bytes) + QLatin1Char(' ') + toQString(p.what);
-    return QLatin1Char('\n') +
-           QObject::tr("The peak is made of: %1.").arg(parts.join(QStringLiteral("; ")));
-}
+constexpr int kMemberRole = Qt::UserRole + 2;     ///< the capture's member of the row's module
+constexpr int kAllocationRole = Qt::UserRole + 3; ///< its plan's allocation of the row's size
 
 QString dashIfEmpty(const std::string &s)
 {
@@ -62,7 +54,7 @@ QString dashIfEmpty(const std::string &s)
 
 RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
     : QWidget(parent, Qt::Window), m_summary(new QLabel(this)), m_allocator(new QComboBox(this)),
-      m_plot(new QCustomPlot(this)), m_table(new QTreeWidget(this))
+      m_plot(new QCustomPlot(this)), m_parts(new QTreeWidget(this)), m_table(new QTreeWidget(this))
 {
     setWindowTitle(tr("Runtime Memory — BufferScope"));
     m_summary->setTextFormat(Qt::PlainText);
@@ -103,12 +95,31 @@ RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
         menu.exec(m_plot->mapToGlobal(pos));
     });
 
+    m_parts->setColumnCount(4);
+    m_parts->setHeaderLabels(
+        {tr("The peak is made of"), tr("Runtime"), tr("Planned"), tr("Plan's arguments")});
+    m_parts->headerItem()->setToolTip(
+        1, tr("The bytes of the allocations live at the peak that this part stands for"));
+    m_parts->headerItem()->setToolTip(
+        2, tr("From the module's buffer assignment in the capture: for the module running at "
+              "the peak, what its run allocates when it starts (output − alias + temp); for "
+              "a module whose earlier runs left arrays, its outputs (output − alias)"));
+    m_parts->headerItem()->setToolTip(
+        3, tr("The running module's arguments (planned): on the device before it starts, so "
+              "among the other parts"));
+    m_parts->setRootIsDecorated(false);
+    m_parts->setUniformRowHeights(true);
+    m_parts->setTextElideMode(Qt::ElideMiddle);
+    TableCsv::addActions(m_parts, QStringLiteral("runtime-peak-parts"));
+
     m_table->setColumnCount(8);
     m_table->setHeaderLabels({tr("Bytes"), tr("Requested"), tr("×"), tr("Made by"), tr("Op"),
                               tr("Region"), tr("Data type"), tr("Shape")});
     m_table->headerItem()->setToolTip(
-        3, tr("The module whose run on the host made the allocations (the PjitFunction or XLA "
-              "module event of its thread around it)"));
+        3, tr("The module whose run made the allocations: the PjitFunction or XLA module event "
+              "of its thread around it, the thread that handed it the work (a link), or the "
+              "one module with an allocation of exactly that size. Click a row to open the "
+              "module with that allocation selected"));
     m_table->headerItem()->setToolTip(
         0, tr("What the allocator gave (rounded up to its granularity), each"));
     m_table->headerItem()->setToolTip(2, tr("How many live allocations have this row's figures"));
@@ -118,6 +129,11 @@ RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
     m_table->setSortingEnabled(true);
     m_table->setTextElideMode(Qt::ElideMiddle);
     TableCsv::addActions(m_table, QStringLiteral("runtime-live-at-peak"));
+    connect(m_table, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) {
+        const QString member = item->data(3, kMemberRole).toString();
+        if (!member.isEmpty())
+            Q_EMIT allocationActivated(member, item->data(3, kAllocationRole).toLongLong());
+    });
 
     auto *top = new QHBoxLayout;
     top->addWidget(pick);
@@ -125,9 +141,11 @@ RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
     top->addStretch(1);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_plot);
+    split->addWidget(m_parts);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addLayout(top);
@@ -149,6 +167,7 @@ void RuntimeMemoryView::setError(const QString &capture, const QString &error)
     m_allocator->clear();
     m_allocator->setEnabled(false);
     m_table->clear();
+    m_parts->clear();
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_plot->replot();
@@ -212,7 +231,26 @@ void RuntimeMemoryView::showAllocator(int)
             .arg(a->deallocations)
             .arg(humanBytesText(a->lifetimePeakBytes));
     m_summary->setText(m_capture + QStringLiteral(": ") + figures + QLatin1Char(' ') +
-                       toQString(a->name) + QLatin1Char(' ') + peakText + partsText(*a));
+                       toQString(a->name) + QLatin1Char(' ') + peakText +
+                       (a->peakParts.empty()
+                            ? QString()
+                            : QLatin1Char('\n') + toQString(RuntimeMemoryReport::peakSentence(
+                                                      *a, m_memory->plans))));
+    m_parts->clear();
+    for (const RuntimeAllocator::Part &p : a->peakParts) {
+        auto *row = new QTreeWidgetItem(m_parts);
+        row->setText(0, toQString(p.what));
+        row->setToolTip(0, plainToolTip(row->text(0)));
+        bytesCell(row, 1, p.bytes);
+        if (p.planned >= 0)
+            bytesCell(row, 2, p.planned);
+        else
+            row->setText(2, p.module.empty() ? QString() : tr("not in the capture"));
+        if (p.arguments >= 0)
+            bytesCell(row, 3, p.arguments);
+    }
+    for (int c = 1; c < 4; ++c)
+        m_parts->resizeColumnToContents(c);
 
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -262,12 +300,16 @@ void RuntimeMemoryView::showAllocator(int)
         row->setText(2, QString::number(r.count));
         row->setData(2, kByteSortRole, qint64(r.count));
         row->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        QStringList by;
-        for (const auto &[module, n] : r.madeBy)
-            by << (module.empty() ? tr("outside a module's run") : toQString(module)) +
-                      (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
-        row->setText(3, r.special ? QStringLiteral("—") : by.join(QStringLiteral(", ")));
+        row->setText(3, r.special ? QStringLiteral("—")
+                                  : toQString(RuntimeMemoryReport::madeByText(r)));
         row->setToolTip(3, plainToolTip(row->text(3)));
+        // A click opens the module the row's allocations belong to (its first one known).
+        for (const RuntimeAllocator::Row::Maker &m : r.madeBy)
+            if (!r.special && !m.member.empty()) {
+                row->setData(3, kMemberRole, toQString(m.member));
+                row->setData(3, kAllocationRole, qint64(m.allocation));
+                break;
+            }
         row->setText(4, dashIfEmpty(r.op));
         row->setToolTip(4, plainToolTip(dashIfEmpty(r.op)));
         row->setText(5, dashIfEmpty(r.region));

@@ -31,12 +31,19 @@ public:
 
     QComboBox *allocators() const { return m_allocator; }
     QTreeWidget *liveAtPeak() const { return m_table; }
+    QTreeWidget *peakParts() const { return m_parts; } ///< the peak's parts beside the plans
     QCustomPlot *plot() const { return m_plot; }
     QString summaryText() const;
+    QString capture() const { return m_capture; }
     /// PNG, SVG or PDF of the chart, or CSV of its curve, by `path`'s extension.
     bool exportChart(const QString &path, const ExportOptions &options, QString *error = nullptr);
     /// The shown allocator's curve: time (ps) and bytes in use after each event.
     std::string curveCsv() const;
+
+Q_SIGNALS:
+    /// A row of the allocations live at the peak was clicked: the capture's member of the
+    /// module that made them, and its plan's allocation of their size (-1: none known).
+    void allocationActivated(const QString &member, qint64 allocation);
 
 private:
     void showAllocator(int index);
@@ -45,6 +52,7 @@ private:
     QLabel *m_summary;
     QComboBox *m_allocator;
     QCustomPlot *m_plot;
+    QTreeWidget *m_parts;
     QTreeWidget *m_table;
     QString m_capture;
     std::shared_ptr<const RuntimeMemory> m_memory;

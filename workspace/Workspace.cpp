@@ -386,11 +386,10 @@ void Workspace::readRuntimeMemory(const QString &capture, QObject *requester, Ru
         laneFor(m_runtimeLanes, requester, "runtime"), requester,
         [capture](const JobControl &) {
             std::string error;
-            XPlaneMemory events = XPlaneMemory::readFile(pathBytes(capture), &error);
+            RuntimeMemory memory = RuntimeMemory::readCapture(pathBytes(capture), &error);
             Result r;
             if (error.empty())
-                r.memory =
-                    std::make_shared<const RuntimeMemory>(RuntimeMemory::of(std::move(events)));
+                r.memory = std::make_shared<const RuntimeMemory>(std::move(memory));
             else
                 r.error = toQString(error);
             return r;

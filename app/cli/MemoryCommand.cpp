@@ -1,7 +1,6 @@
 #include "Commands.h"
 #include "analysis/RuntimeMemory.h"
 #include "models/QtText.h"
-#include "parse/XPlaneMemory.h"
 #include "report/RuntimeMemoryReport.h"
 
 #include <cstdio>
@@ -24,10 +23,9 @@ int runMemory(const Args &args, int /*threads*/)
                                                    : QStringLiteral(": no such file")),
                     2);
     std::string error;
-    XPlaneMemory events = XPlaneMemory::readFile(pathBytes(capture), &error);
+    const RuntimeMemory memory = RuntimeMemory::readCapture(pathBytes(capture), &error);
     if (!error.empty())
         return fail(capture + QStringLiteral(": ") + toQString(error), 2);
-    const RuntimeMemory memory = RuntimeMemory::of(std::move(events));
     const std::string name = capture.toStdString();
     const std::string out =
         json ? RuntimeMemoryReport::json(name, memory) : RuntimeMemoryReport::text(name, memory);

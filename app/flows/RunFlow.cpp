@@ -7,6 +7,7 @@
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
+#include "open/Catalog.h"
 #include "parse/XPlaneModules.h"
 
 #include <QFileDialog>
@@ -55,6 +56,13 @@ RuntimeMemoryView *RunFlow::showRuntime()
     auto *view = new RuntimeMemoryView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->show();
+    // An allocation live at the peak opens its module with the allocation of its size picked.
+    connect(view, &RuntimeMemoryView::allocationActivated, this,
+            [this, view](const QString &member, qint64 allocation) {
+                m_window->openAllocation(pathFromBytes(Catalog::memberPath(
+                                             pathBytes(view->capture()), pathBytes(member))),
+                                         allocation);
+            });
     // The capture open: the first capture among what was opened.
     QString capture;
     for (const QString &root : m_workspace->run().roots)

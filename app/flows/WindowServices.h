@@ -31,6 +31,9 @@ public:
     virtual void openPaths(const QStringList &paths) = 0;
     /// Opens one module of the run on show, as the Modules dock does: the run stays listed.
     virtual void openPath(const QString &path) = 0;
+    /// openPath, then the allocation `allocation` of that module selected once it is shown
+    /// (its largest value current in every view); -1 selects nothing.
+    virtual void openAllocation(const QString &path, qint64 allocation) = 0;
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
     virtual void openListed(const DumpFiles &found) = 0;
     /// Says that `path` could not be opened, in a message box and on stderr.

@@ -1,6 +1,10 @@
 #include "analysis/RuntimeMemory.h"
 
+#include "analysis/MemoryAnalysis.h"
+#include "parse/XPlaneModules.h"
+
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 #include <unordered_map>
 
@@ -16,8 +20,101 @@ auto rowKey(const Row &r)
                            std::cref(r.dataType), std::cref(r.shape));
 }
 
-RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &memory)
+/// Whether an allocator hands out host memory (XLA:GPU's pinned host allocator
+/// "xla_gpu_host_bfc", TensorFlow's "cuda_host_bfc"): its plans are the modules' S(5) side.
+bool isHostAllocator(std::string_view name)
 {
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower.find("host") != std::string::npos;
+}
+
+/// The plans by name, and their allocations by size, of one side (device or host memory),
+/// for the joins. A name may have several compiles.
+struct Plans
+{
+    const std::vector<ModulePlan> &all;
+    bool host = false;
+    std::unordered_map<std::string, std::vector<int>> byName;
+    /// Size -> the plans with an allocation of that size (each once) and its first such.
+    std::unordered_map<std::int64_t, std::vector<std::pair<int, std::int64_t>>> bySize;
+
+    Plans(const std::vector<ModulePlan> &plans, bool hostSide) : all(plans), host(hostSide)
+    {
+        for (std::size_t k = 0; k < plans.size(); ++k) {
+            byName[plans[k].name].push_back(static_cast<int>(k));
+            for (const ModulePlan::Buffer &b : buffers(plans[k])) {
+                auto &list = bySize[b.size];
+                if (list.empty() || list.back().first != static_cast<int>(k))
+                    list.emplace_back(static_cast<int>(k), b.index);
+            }
+        }
+    }
+    const std::vector<ModulePlan::Buffer> &buffers(const ModulePlan &p) const
+    {
+        return host ? p.hostBuffers : p.deviceBuffers;
+    }
+    const MemoryAnalysis::Side &side(const ModulePlan &p) const { return host ? p.host : p.device; }
+    const std::vector<int> *compiles(const std::string &name) const
+    {
+        const auto at = byName.find(name);
+        return at == byName.end() ? nullptr : &at->second;
+    }
+    /// The plan's allocation of `size`, -1 when it has none.
+    std::int64_t allocationOf(const ModulePlan &plan, std::int64_t size) const
+    {
+        for (const ModulePlan::Buffer &b : buffers(plan))
+            if (b.size == size && size > 0)
+                return b.index;
+        return -1;
+    }
+    /// Who made an allocation: the module its events name (the compile of that name with an
+    /// allocation of its size), else the one module with an allocation of exactly the bytes
+    /// it asked for (or got), else nobody known.
+    Row::Maker maker(const std::string &module, MemoryEvent::Made made, std::int64_t requested,
+                     std::int64_t bytes) const
+    {
+        Row::Maker m{module, made, {}, -1, 0, -1};
+        if (!module.empty()) {
+            const std::vector<int> *named = compiles(module);
+            if (!named)
+                return m;
+            for (const std::int64_t size : {requested, bytes})
+                for (const int k : *named) {
+                    const ModulePlan &p = all[static_cast<std::size_t>(k)];
+                    if (const std::int64_t index = allocationOf(p, size); index >= 0) {
+                        m.member = p.member;
+                        m.allocation = index;
+                        m.plan = k;
+                        return m;
+                    }
+                }
+            m.member = all[static_cast<std::size_t>(named->front())].member;
+            if (named->size() == 1)
+                m.plan = named->front();
+            return m;
+        }
+        for (const std::int64_t size : {requested, bytes}) {
+            const auto at = bySize.find(size);
+            if (at == bySize.end() || size <= 0)
+                continue;
+            // One module's, though it may be several of its compiles.
+            const ModulePlan &first = all[static_cast<std::size_t>(at->second.front().first)];
+            for (const auto &[k, index] : at->second)
+                if (all[static_cast<std::size_t>(k)].name != first.name)
+                    return m; // several modules have one of that size: none is the one
+            return {first.name, MemoryEvent::Made::BySize, first.member, at->second.front().second,
+                    0,          at->second.front().first};
+        }
+        return m;
+    }
+};
+
+RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &memory,
+                             const std::vector<ModulePlan> &all)
+{
+    const Plans plans(all, isHostAllocator(a.name));
     RuntimeAllocator out;
     out.name = a.name;
     std::vector<MemoryEvent> &events = a.events;
@@ -86,7 +183,9 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     out.liveAtPeak = live.size();
     std::vector<Row> rows;
     rows.reserve(live.size() + 2);
-    std::map<std::string, std::int64_t> byModule;
+    // The bytes each module's runs made, and apart, those only their size matches to one.
+    std::map<std::pair<std::string, bool>, std::int64_t> byModule;
+    std::map<std::string, std::map<int, int>> planVotes; ///< module -> compile -> its rows
     for (const auto &[address, k] : live) {
         const MemoryEvent &e = events[k];
         Row r{e.bytes,
@@ -98,39 +197,76 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
               memory.str(e.shape),
               false,
               {}};
-        r.madeBy[memory.str(e.module)] = 1;
-        byModule[memory.str(e.module)] += e.bytes;
+        Row::Maker maker = plans.maker(memory.str(e.module), e.made, e.requested, e.bytes);
+        byModule[{maker.module, maker.made == MemoryEvent::Made::BySize}] += e.bytes;
+        if (maker.plan >= 0 && maker.made != MemoryEvent::Made::BySize)
+            ++planVotes[maker.module][maker.plan];
+        maker.count = 1;
+        r.madeBy.push_back(std::move(maker));
         rows.push_back(std::move(r));
     }
     // The module running at the peak made its plan's buffers; what other modules' runs made
     // and is still live are arrays kept from earlier calls (their outputs).
     const std::string &running = memory.str(p.module);
     out.peakModule = running;
-    for (const auto &[module, b] : byModule) {
+    // A module's compile: the one its live allocations' sizes match most, or its only one.
+    const auto planOf = [&](const std::string &module) {
+        if (const auto votes = planVotes.find(module); votes != planVotes.end()) {
+            const auto best =
+                std::max_element(votes->second.begin(), votes->second.end(),
+                                 [](const auto &x, const auto &y) { return x.second < y.second; });
+            return best->first;
+        }
+        const std::vector<int> *named = plans.compiles(module);
+        return named && named->size() == 1 ? named->front() : -1;
+    };
+    out.peakPlan = running.empty() ? -1 : planOf(running);
+    for (const auto &[key, b] : byModule) {
+        const auto &[module, bySize] = key;
         if (module.empty())
             continue;
-        out.peakParts.push_back(
-            {module == running
-                 ? "made by the run of " + module + " at the peak (its plan's buffers)"
-                 : "kept from an earlier run of " + module + " (its outputs)",
-             b, module});
+        if (bySize) {
+            out.peakParts.push_back({RuntimeAllocator::Part::Kind::BySize,
+                                     "made outside any module's run, each the size of an "
+                                     "allocation of " +
+                                         module + " (likely its outputs, kept)",
+                                     b, module});
+            continue;
+        }
+        RuntimeAllocator::Part part{
+            module == running ? RuntimeAllocator::Part::Kind::Running
+                              : RuntimeAllocator::Part::Kind::Kept,
+            module == running ? "made by the run of " + module + " at the peak (its plan's buffers)"
+                              : "kept from an earlier run of " + module + " (its outputs)",
+            b, module};
+        if (const int plan = planOf(module); plan >= 0) {
+            const MemoryAnalysis::Side &m = plans.side(plans.all[static_cast<std::size_t>(plan)]);
+            part.planned = module == running ? m.output - m.alias + m.temp : m.output - m.alias;
+            if (module == running)
+                part.arguments = m.argument;
+            part.plan = plan;
+        }
+        out.peakParts.push_back(std::move(part));
     }
-    std::sort(out.peakParts.begin(), out.peakParts.end(),
-              [](const RuntimeAllocator::Part &x, const RuntimeAllocator::Part &y) {
-                  return x.bytes > y.bytes;
-              });
-    if (const auto outside = byModule.find(std::string()); outside != byModule.end())
-        out.peakParts.push_back({"made outside any module's run (arrays put on the device, "
-                                 "or kept from calls before)",
+    std::stable_sort(out.peakParts.begin(), out.peakParts.end(),
+                     [](const RuntimeAllocator::Part &x, const RuntimeAllocator::Part &y) {
+                         return x.bytes > y.bytes;
+                     });
+    if (const auto outside = byModule.find({std::string(), false}); outside != byModule.end())
+        out.peakParts.push_back({RuntimeAllocator::Part::Kind::Outside,
+                                 "made outside any module's run, not attributed (arrays put on "
+                                 "the device, or kept from calls before)",
                                  outside->second,
                                  {}});
     if (unmapped != 0)
-        out.peakParts.push_back({"not made in the peak's step (the allocator's unused "
+        out.peakParts.push_back({RuntimeAllocator::Part::Kind::NotInStep,
+                                 "not made in the peak's step (the allocator's unused "
                                  "preallocation, and what earlier steps left)",
                                  unmapped,
                                  {}});
     if (p.stack > 0)
-        out.peakParts.push_back({"the stack reservation", p.stack, {}});
+        out.peakParts.push_back(
+            {RuntimeAllocator::Part::Kind::Stack, "the stack reservation", p.stack, {}});
     if (unmapped > 0)
         rows.push_back({unmapped,
                         unmapped,
@@ -148,28 +284,91 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     for (Row &r : rows) {
         if (!out.atPeak.empty() && rowKey(out.atPeak.back()) == rowKey(r) &&
             out.atPeak.back().special == r.special) {
-            ++out.atPeak.back().count;
-            for (const auto &[module, n] : r.madeBy)
-                out.atPeak.back().madeBy[module] += n;
+            Row &merged = out.atPeak.back();
+            ++merged.count;
+            for (Row::Maker &m : r.madeBy) {
+                const auto same = std::find_if(
+                    merged.madeBy.begin(), merged.madeBy.end(), [&m](const Row::Maker &x) {
+                        return x.module == m.module && x.made == m.made &&
+                               x.allocation == m.allocation;
+                    });
+                if (same != merged.madeBy.end())
+                    same->count += m.count;
+                else
+                    merged.madeBy.push_back(std::move(m));
+            }
             continue;
         }
         out.atPeak.push_back(std::move(r));
     }
+    for (Row &r : out.atPeak)
+        std::sort(r.madeBy.begin(), r.madeBy.end(), [](const Row::Maker &x, const Row::Maker &y) {
+            return std::tie(x.module, x.made, x.allocation) <
+                   std::tie(y.module, y.made, y.allocation);
+        });
     return out;
 }
 
 } // namespace
 
-RuntimeMemory RuntimeMemory::of(XPlaneMemory memory)
+std::vector<ModulePlan> ModulePlan::ofCapture(const std::string &capture,
+                                              std::vector<std::string> *warnings)
+{
+    std::vector<ModulePlan> out;
+    const XPlaneModules::Index index = XPlaneModules::index(capture);
+    if (!index.error.empty()) {
+        warnings->push_back("the capture's modules: " + index.error);
+        return out;
+    }
+    for (const XPlaneModules::Found &found : index.modules) {
+        const LoadResult loaded = XPlaneModules::load(index, found.module.name);
+        if (!loaded.ok()) {
+            warnings->push_back(
+                "the module " + found.module.name +
+                " of the capture does not load, so its plan is not known: " + loaded.error);
+            continue;
+        }
+        const MemoryAnalysis figures = MemoryAnalysis::of(*loaded.dump);
+        ModulePlan plan;
+        // XProf names a module "<name>(<program id>)"; its events name it "<name>".
+        const std::string &member = found.module.name;
+        const std::size_t open = member.rfind('(');
+        plan.name = open != std::string::npos && open > 0 && member.ends_with(")")
+                        ? member.substr(0, open)
+                        : member;
+        plan.member = member;
+        plan.device = figures.device;
+        plan.host = figures.host;
+        for (const Allocation &a : loaded.dump->allocations)
+            if ((a.isMaybeLiveOut && !a.isParameter) || a.isPreallocatedTemp)
+                (a.color == MemoryAnalysis::kHostMemorySpace ? plan.hostBuffers
+                                                             : plan.deviceBuffers)
+                    .push_back({a.index, a.size});
+        out.push_back(std::move(plan));
+    }
+    return out;
+}
+
+RuntimeMemory RuntimeMemory::of(XPlaneMemory memory, std::vector<ModulePlan> plans)
 {
     RuntimeMemory out;
     out.warnings = memory.warnings;
     out.events = memory.events;
+    out.plans = std::move(plans);
     for (XPlaneMemory::Allocator &a : memory.allocators) {
-        out.allocators.push_back(allocatorOf(a, memory));
+        out.allocators.push_back(allocatorOf(a, memory, out.plans));
         a.events = {}; // what is kept is the curve and the rows
     }
     return out;
+}
+
+RuntimeMemory RuntimeMemory::readCapture(const std::string &capture, std::string *error)
+{
+    XPlaneMemory events = XPlaneMemory::readFile(capture, error);
+    if (!error->empty())
+        return {};
+    std::vector<ModulePlan> plans = ModulePlan::ofCapture(capture, &events.warnings);
+    return of(std::move(events), std::move(plans));
 }
 
 } // namespace bufferscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/MemoryAnalysis.h"
 #include "parse/XPlaneMemory.h"
 
 #include <cstdint>
@@ -8,6 +9,30 @@
 #include <vector>
 
 namespace bufferscope {
+
+/// A module's plan as its buffer assignment gives it (MemoryAnalysis), for the runtime's
+/// allocations to be joined to: what it holds while it runs and the allocations the runtime
+/// makes for it when it starts (the temp, and the outputs that are not donated parameters),
+/// device memory and host memory (S(5)) apart.
+struct ModulePlan
+{
+    std::string name;   ///< the module ("jit_f"), as the capture's events name it
+    std::string member; ///< the capture's member it was read from ("jit_f(12)")
+    MemoryAnalysis::Side device;
+    MemoryAnalysis::Side host;
+    struct Buffer
+    {
+        std::int64_t index = 0; ///< the buffer allocation's index
+        std::int64_t size = 0;
+    };
+    std::vector<Buffer> deviceBuffers; ///< the allocations made when it starts
+    std::vector<Buffer> hostBuffers;
+
+    /// The plans of a capture's modules, one per compile (a name may have several); a
+    /// module that does not load is named in `*warnings` and left out.
+    static std::vector<ModulePlan> ofCapture(const std::string &capture,
+                                             std::vector<std::string> *warnings);
+};
 
 /// What an allocator really did over a profiled capture (docs/FORMAT.md Part B §18): its bytes
 /// in use over time, its peak and what was live then, as XProf's Memory Profile computes them
@@ -48,9 +73,26 @@ struct RuntimeAllocator
         std::string dataType;
         std::string shape;
         bool special = false; ///< the unused preallocation or the stack, not an allocation
-        /// The modules whose runs made its allocations (XPlaneMemory's attribution), each
-        /// with how many; "" for those made outside any module's run.
-        std::map<std::string, std::int64_t> madeBy;
+        /// Who made its allocations, each with how many: the module whose run made them
+        /// (XPlaneMemory's attribution), else the one module with an allocation of exactly
+        /// their requested size; module "" and Made::Unknown for those not attributed.
+        struct Maker
+        {
+            std::string module;
+            MemoryEvent::Made made = MemoryEvent::Made::Unknown;
+            std::string member;           ///< the capture's member of its plan, when known
+            std::int64_t allocation = -1; ///< its plan's allocation of that size, when one
+            std::int64_t count = 0;
+            int plan = -1; ///< its compile, into RuntimeMemory::plans, when known
+        };
+        std::vector<Maker> madeBy;
+        std::int64_t madeByCount(const std::string &module) const
+        {
+            std::int64_t n = 0;
+            for (const Maker &m : madeBy)
+                n += m.module == module ? m.count : 0;
+            return n;
+        }
     };
     std::vector<Row> atPeak;
     /// What the peak's heap + stack is made of: the bytes each module's runs made that are
@@ -59,12 +101,29 @@ struct RuntimeAllocator
     /// steps left), and the stack. They add up to the peak where that heap is not negative.
     struct Part
     {
+        enum class Kind : std::uint8_t
+        {
+            Running,   ///< made by the run of the module running at the peak
+            Kept,      ///< made by an earlier run of another module
+            BySize,    ///< made outside any run, the size of one module's allocation
+            Outside,   ///< made outside any run, not attributed
+            NotInStep, ///< heap no event of the peak's step accounts for
+            Stack,     ///< the stack reservation
+        };
+        Kind kind = Kind::Outside;
         std::string what;
         std::int64_t bytes = 0;
         std::string module; ///< the module's name, for the parts that are a module's
+        /// Beside a module's part, its plan: what its run allocates (output − alias + temp)
+        /// for the module running at the peak, its outputs (output − alias) for a module
+        /// whose earlier runs left arrays; -1 where the capture holds no plan of it.
+        std::int64_t planned = -1;
+        std::int64_t arguments = -1; ///< the running module's planned arguments, else -1
+        int plan = -1;               ///< the compile beside it, into RuntimeMemory::plans
     };
     std::vector<Part> peakParts;
     std::string peakModule;     ///< the module whose run the peak happened in ("": none)
+    int peakPlan = -1;          ///< its plan, into RuntimeMemory::plans; -1: none
     std::size_t liveAtPeak = 0; ///< allocations live at the peak (of its step)
 
     /// Heap + stack after each event, in time order: the curve.
@@ -81,9 +140,15 @@ struct RuntimeMemory
     std::vector<RuntimeAllocator> allocators; ///< by name
     std::vector<std::string> warnings;
     std::size_t events = 0;
+    std::vector<ModulePlan> plans; ///< the capture's modules' plans the events were joined to
 
-    /// O(events log events) per allocator; what it keeps is the curve and the rows.
-    static RuntimeMemory of(XPlaneMemory memory);
+    /// O(events log events) per allocator; what it keeps is the curve and the rows. With
+    /// `plans`, the allocations live at each peak that no run made are matched by size, and
+    /// each module's part of the peak has its plan beside it.
+    static RuntimeMemory of(XPlaneMemory memory, std::vector<ModulePlan> plans = {});
+    /// A capture on disk: its allocators' events (XPlaneMemory::readFile) joined to its
+    /// modules' plans (ModulePlan::ofCapture); `*error` says why there are no events.
+    static RuntimeMemory readCapture(const std::string &capture, std::string *error);
 };
 
 } // namespace bufferscope

@@ -22,6 +22,9 @@ using wire::WireFormatLite;
 constexpr std::string_view kHostPlane = "/host:CPU";
 constexpr std::string_view kAllocation = "MemoryAllocation";
 constexpr std::string_view kDeallocation = "MemoryDeallocation";
+// A thread pool's region, the instants that begin and end work handed to it (and its link).
+constexpr std::string_view kRegionStart = "ThreadpoolListener::StartRegion";
+constexpr std::string_view kRegionStop = "ThreadpoolListener::StopRegion";
 
 /// The stats XProf's converter reads (xprof/convert/xplane_to_memory_profile.cc), by the names
 /// xla/tsl/profiler/utils/xplane_schema.cc gives them.
@@ -43,6 +46,11 @@ enum class Stat : std::uint8_t
     DataType,
     Shape,
     Group,
+    ProducerType,
+    ProducerId,
+    ConsumerType,
+    ConsumerId,
+    Module,
 };
 
 Stat statOf(std::string_view name)
@@ -64,6 +72,14 @@ Stat statOf(std::string_view name)
         {"data_type", Stat::DataType},
         {"shape", Stat::Shape},
         {"group_id", Stat::Group},
+        // Links between events of different threads (XPlane semantics) and the module a
+        // kernel launch or an executable's run names.
+        {"_pt", Stat::ProducerType},
+        {"_p", Stat::ProducerId},
+        {"_ct", Stat::ConsumerType},
+        {"_c", Stat::ConsumerId},
+        {"hlo_module", Stat::Module},
+        {"module_name", Stat::Module},
     };
     const auto found = kNames.find(name);
     return found == kNames.end() ? Stat::Unknown : found->second;
@@ -81,6 +97,20 @@ std::string moduleOf(std::string_view name)
         if (name.size() > tail.size() && name.ends_with(tail))
             return std::string(name.substr(0, name.size() - tail.size()));
     return {};
+}
+
+/// A module named by a stat (hlo_module, module_name): "jit_f", or as XProf names a program,
+/// "jit_f(12)", whose program id is dropped.
+std::string moduleNameOf(std::string_view text)
+{
+    if (text.ends_with(")")) {
+        const std::size_t open = text.rfind('(');
+        if (open != std::string_view::npos && open > 0 && open + 2 < text.size() &&
+            std::all_of(text.begin() + static_cast<std::ptrdiff_t>(open) + 1, text.end() - 1,
+                        [](char c) { return c >= '0' && c <= '9'; }))
+            return std::string(text.substr(0, open));
+    }
+    return std::string(text);
 }
 
 /// TensorFlow's name of a DataType (tensorflow/core/framework/types.proto; DataTypeString).
@@ -177,6 +207,29 @@ bool readMetadataEntry(std::string_view bytes, std::int64_t &id, std::string_vie
     return true;
 }
 
+/// A span of time on one line, ordered by its start: a module's run, or the work that consumes
+/// a link from another thread.
+struct Span
+{
+    std::int64_t start;
+    std::int64_t end;
+    std::uint32_t what; ///< a module (into strings) or a link
+};
+
+/// The innermost of `spans` (sorted by start; spans of one line nest) around `t`: the one that
+/// began last of those begun by `t` and not yet ended. A bounded look back: linear in the line.
+const Span *innermost(const std::vector<Span> &spans, std::int64_t t)
+{
+    auto at = std::upper_bound(spans.begin(), spans.end(), t,
+                               [](std::int64_t x, const Span &s) { return x < s.start; });
+    for (int looked = 0; at != spans.begin() && looked < 64; ++looked) {
+        --at;
+        if (at->end >= t)
+            return &*at;
+    }
+    return nullptr;
+}
+
 class Reader
 {
 public:
@@ -204,9 +257,13 @@ public:
                     return false;
                 if (field == 4) {
                     if (name == kAllocation)
-                        m_kind[id] = 1;
+                        m_kind[id] = Kind::Allocation;
                     else if (name == kDeallocation)
-                        m_kind[id] = 2;
+                        m_kind[id] = Kind::Deallocation;
+                    else if (name == kRegionStart)
+                        m_kind[id] = Kind::RegionStart;
+                    else if (name == kRegionStop)
+                        m_kind[id] = Kind::RegionStop;
                     else if (const std::string module = moduleOf(name); !module.empty())
                         m_moduleOf[id] = intern(module, 256);
                 } else {
@@ -222,28 +279,45 @@ public:
         for (const std::string_view l : lines)
             if (!line(l))
                 return false;
+        resolveLinks();
         return true;
     }
 
 private:
+    enum class Kind : std::uint8_t
+    {
+        Allocation,
+        Deallocation,
+        RegionStart, ///< a thread pool's region begins (its link) ...
+        RegionStop,  ///< ... and ends here
+    };
     XPlaneMemory &m_out;
-    std::unordered_map<std::int64_t, int> m_kind; ///< event metadata id -> 1 alloc, 2 dealloc
+    std::unordered_map<std::int64_t, Kind> m_kind; ///< by event metadata id
     std::unordered_map<std::int64_t, Stat> m_stats;
     std::unordered_map<std::int64_t, std::string> m_statNames;
     std::unordered_map<std::int64_t, std::uint32_t> m_moduleOf; ///< event metadata -> module
-    /// A module's run on a line: [start, end] on the capture's clock.
-    struct Span
+    // Of the line being read:
+    std::vector<Span> m_runs;      ///< modules' runs
+    std::vector<Span> m_consumers; ///< work consuming a link (what: the link)
+    std::vector<std::int64_t> m_regionStops;
+    std::vector<std::pair<std::int64_t, std::uint32_t>> m_producers; ///< (time, link)
+    std::vector<std::pair<std::size_t, std::size_t>> m_placed;       ///< (allocator, event) of it
+    // Of the whole plane: links between threads, by (type, id).
+    std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> m_linkIds;
+    std::vector<std::uint32_t> m_linkModule; ///< the module its producer ran in (0: none)
+    std::vector<std::uint32_t> m_linkVia;    ///< else the link its producer consumed
+    struct Pending
     {
-        std::int64_t start;
-        std::int64_t end;
-        std::uint32_t module;
+        std::size_t allocator;
+        std::size_t event;
+        std::uint32_t link;
     };
-    std::vector<Span> m_spans;             ///< of the line being read
-    std::vector<std::size_t> m_lineEvents; ///< its memory events, into the allocators' lists
-    std::vector<std::pair<std::size_t, std::size_t>> m_placed; ///< (allocator, event) of those
+    std::vector<Pending> m_pending; ///< memory events in no run, inside a link's work
     std::map<std::string, std::size_t> m_allocatorAt;
     std::unordered_map<std::string, std::uint32_t> m_interned;
     bool m_warnedNoAllocator = false;
+    bool m_warnedBadStat = false;
+    static constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
 
     /// The id of `text` in XPlaneMemory::strings (cut at `limit` bytes), added once.
     std::uint32_t intern(std::string_view text, std::size_t limit = 4096)
@@ -256,7 +330,17 @@ private:
             m_out.strings.push_back(at->first);
         return at->second;
     }
-    bool m_warnedBadStat = false;
+
+    std::uint32_t linkId(std::int64_t type, std::int64_t id)
+    {
+        auto [at, added] =
+            m_linkIds.try_emplace({type, id}, static_cast<std::uint32_t>(m_linkModule.size()));
+        if (added) {
+            m_linkModule.push_back(0);
+            m_linkVia.push_back(kNoLink);
+        }
+        return at->second;
+    }
 
     bool line(std::string_view bytes)
     {
@@ -290,7 +374,10 @@ private:
         if (!in.ConsumedEntireMessage())
             return false;
         m_out.lines.push_back(std::move(name));
-        m_spans.clear();
+        m_runs.clear();
+        m_consumers.clear();
+        m_regionStops.clear();
+        m_producers.clear();
         m_placed.clear();
         for (const std::string_view e : events)
             if (!event(e, index, startNs))
@@ -299,27 +386,114 @@ private:
         return true;
     }
 
-    /// Each memory event of the line just read in the innermost module run around it: the
-    /// run that began last of those that began by its time and have not ended (runs on one
-    /// line nest). A bounded look back from the last run begun: linear in the line.
+    /// Each memory event of the line just read in the innermost module run around it; where
+    /// there is none, the innermost work around it that consumes a link from another thread
+    /// is noted, and resolved once every line is read. A producer of a link ran in the module
+    /// around it, or consumed another link in turn.
     void attribute()
     {
-        if (m_spans.empty())
-            return;
-        std::sort(m_spans.begin(), m_spans.end(),
-                  [](const Span &a, const Span &b) { return a.start < b.start; });
+        const auto byStart = [](const Span &a, const Span &b) { return a.start < b.start; };
+        std::sort(m_runs.begin(), m_runs.end(), byStart);
+        // A thread pool's region is an instant that starts it and one that stops it.
+        std::sort(m_regionStops.begin(), m_regionStops.end());
+        for (Span &c : m_consumers)
+            if (c.end < 0) {
+                const auto stop =
+                    std::lower_bound(m_regionStops.begin(), m_regionStops.end(), c.start);
+                c.end = stop == m_regionStops.end() ? c.start : *stop;
+            }
+        std::sort(m_consumers.begin(), m_consumers.end(), byStart);
         for (const auto &[allocator, k] : m_placed) {
             MemoryEvent &e = m_out.allocators[allocator].events[k];
-            auto at = std::upper_bound(m_spans.begin(), m_spans.end(), e.timePs,
-                                       [](std::int64_t t, const Span &s) { return t < s.start; });
-            for (int looked = 0; at != m_spans.begin() && looked < 64; ++looked) {
-                --at;
-                if (at->end >= e.timePs) {
-                    e.module = at->module;
-                    break;
-                }
+            if (const Span *run = innermost(m_runs, e.timePs)) {
+                e.module = run->what;
+                e.made = MemoryEvent::Made::InRun;
+            } else if (const Span *work = innermost(m_consumers, e.timePs)) {
+                m_pending.push_back({allocator, k, work->what});
             }
         }
+        for (const auto &[time, link] : m_producers) {
+            if (const Span *run = innermost(m_runs, time))
+                m_linkModule[link] = run->what;
+            else if (const Span *work = innermost(m_consumers, time); work && work->what != link)
+                m_linkVia[link] = work->what;
+        }
+    }
+
+    /// The pending memory events' modules: their link's producer's, following links that
+    /// were themselves consumed, at most 16 hops (a loop of links ends there).
+    void resolveLinks()
+    {
+        for (const Pending &p : m_pending) {
+            std::uint32_t link = p.link;
+            for (int hop = 0; hop < 16 && link != kNoLink; ++hop) {
+                if (m_linkModule[link] != 0) {
+                    MemoryEvent &e = m_out.allocators[p.allocator].events[p.event];
+                    e.module = m_linkModule[link];
+                    e.made = MemoryEvent::Made::Linked;
+                    break;
+                }
+                link = m_linkVia[link];
+            }
+        }
+        m_pending.clear();
+    }
+
+    /// A stat's text: its string, or the name of the stat metadata it refers to.
+    std::string_view textOf(const StatValue &v) const
+    {
+        if (v.ref < 0)
+            return v.text;
+        const auto ref = m_statNames.find(v.ref);
+        return ref == m_statNames.end() ? std::string_view() : std::string_view(ref->second);
+    }
+
+    /// An event that is not the allocator's: a module's run, a link's producer or consumer,
+    /// a thread pool region's end.
+    void otherEvent(std::int64_t metadata, std::int64_t time, std::int64_t end,
+                    const std::vector<std::string_view> &stats, bool regionStart)
+    {
+        std::int64_t producerType = 0;
+        std::int64_t consumerType = 0;
+        std::int64_t producer = -1;
+        std::int64_t consumer = -1;
+        std::uint32_t module = 0;
+        for (const std::string_view s : stats) {
+            StatValue v;
+            if (!readStat(s, v))
+                continue;
+            const auto found = m_stats.find(v.metadata);
+            if (found == m_stats.end())
+                continue;
+            switch (found->second) {
+            case Stat::ProducerType:
+                producerType = v.integer;
+                break;
+            case Stat::ProducerId:
+                producer = v.integer;
+                break;
+            case Stat::ConsumerType:
+                consumerType = v.integer;
+                break;
+            case Stat::ConsumerId:
+                consumer = v.integer;
+                break;
+            case Stat::Module:
+                module = intern(moduleNameOf(textOf(v)), 256);
+                break;
+            default:
+                break;
+            }
+        }
+        if (const auto named = m_moduleOf.find(metadata); named != m_moduleOf.end())
+            module = named->second;
+        if (module != 0 && end > time)
+            m_runs.push_back({time, end, module});
+        if (producer >= 0)
+            m_producers.emplace_back(time, linkId(producerType, producer));
+        if (consumer >= 0)
+            m_consumers.push_back(
+                {time, regionStart && end == time ? -1 : end, linkId(consumerType, consumer)});
     }
 
     bool event(std::string_view bytes, std::uint32_t line, std::int64_t startNs)
@@ -354,16 +528,18 @@ private:
         const std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 4000;
         const std::int64_t time = std::clamp<std::int64_t>(startNs, -kMaxNs, kMaxNs) * 1000 +
                                   std::clamp<std::int64_t>(offset, -kMaxNs * 1000, kMaxNs * 1000);
-        if (const auto module = m_moduleOf.find(metadata); module != m_moduleOf.end()) {
-            m_spans.push_back({time, time + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000),
-                               module->second});
+        const auto kind = m_kind.find(metadata);
+        if (kind == m_kind.end() || kind->second == Kind::RegionStart) {
+            otherEvent(metadata, time, time + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000),
+                       stats, kind != m_kind.end());
             return true;
         }
-        const auto kind = m_kind.find(metadata);
-        if (kind == m_kind.end())
-            return true; // not a memory event
+        if (kind->second == Kind::RegionStop) {
+            m_regionStops.push_back(time);
+            return true;
+        }
         MemoryEvent e;
-        e.allocation = kind->second == 1;
+        e.allocation = kind->second == Kind::Allocation;
         e.offsetPs = offset;
         e.timePs = time;
         e.line = line;
@@ -383,11 +559,7 @@ private:
             const auto found = m_stats.find(v.metadata);
             if (found == m_stats.end())
                 continue;
-            std::string_view text = v.text;
-            if (v.ref >= 0) {
-                const auto ref = m_statNames.find(v.ref);
-                text = ref == m_statNames.end() ? std::string_view() : ref->second;
-            }
+            const std::string_view text = textOf(v);
             switch (found->second) {
             case Stat::Allocator:
                 allocator.assign(text.substr(0, 256));
@@ -436,7 +608,7 @@ private:
             case Stat::Group:
                 e.group = v.integer;
                 break;
-            case Stat::Unknown:
+            default:
                 break;
             }
         }

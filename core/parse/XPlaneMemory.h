@@ -30,9 +30,21 @@ struct MemoryEvent
     std::uint32_t region = 0;   ///< region_type
     std::uint32_t dataType = 0; ///< data_type, as TensorFlow names it ("float", "INVALID")
     std::uint32_t shape = 0;
-    /// The module whose run on the host the event happened in (an event "jit_f:XLA GPU module"
-    /// or "PjitFunction(jit_f)" of its line around it, the innermost), into strings; 0: none.
+    /// The module whose run on the host the event happened in (an event "jit_f:XLA GPU module",
+    /// "PjitFunction(f)" or one with an hlo_module stat of its line around it, the innermost,
+    /// else through the links to the thread that handed it the work), into strings; 0: none.
     std::uint32_t module = 0;
+    /// How its module is known: the run around it on its line, a link from the thread that
+    /// handed it the work (producer and consumer ids), the size of one of the module's
+    /// allocations (RuntimeMemory matches those), or not at all.
+    enum class Made : std::uint8_t
+    {
+        Unknown,
+        InRun,
+        Linked,
+        BySize,
+    };
+    Made made = Made::Unknown;
     bool allocation = true;
 };
 

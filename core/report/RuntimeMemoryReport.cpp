@@ -24,20 +24,19 @@ std::string bytes(std::int64_t b)
     return humanBytes(b) + " (" + std::to_string(b) + " bytes)";
 }
 
-/// "jit_add(11) ×2, jit_sin(13), outside a module's run": who made a row's allocations.
-std::string madeByText(const RuntimeAllocator::Row &r)
+std::string madeName(MemoryEvent::Made made)
 {
-    std::string out;
-    for (const auto &[module, n] : r.madeBy) {
-        if (r.special)
-            break;
-        if (!out.empty())
-            out += ", ";
-        out += module.empty() ? std::string("outside a module's run") : module;
-        if (n > 1)
-            out += " ×" + std::to_string(n);
+    switch (made) {
+    case MemoryEvent::Made::InRun:
+        return "run";
+    case MemoryEvent::Made::Linked:
+        return "link";
+    case MemoryEvent::Made::BySize:
+        return "size";
+    case MemoryEvent::Made::Unknown:
+        break;
     }
-    return out;
+    return "none";
 }
 
 std::string orDash(const std::string &s)
@@ -45,7 +44,99 @@ std::string orDash(const std::string &s)
     return s.empty() ? std::string("—") : safetext::forTerminal(s);
 }
 
+const char *partKindName(RuntimeAllocator::Part::Kind kind)
+{
+    using Kind = RuntimeAllocator::Part::Kind;
+    switch (kind) {
+    case Kind::Running:
+        return "running";
+    case Kind::Kept:
+        return "kept";
+    case Kind::BySize:
+        return "by_size";
+    case Kind::Outside:
+        return "not_attributed";
+    case Kind::NotInStep:
+        return "not_in_step";
+    case Kind::Stack:
+        break;
+    }
+    return "stack";
+}
+
 } // namespace
+
+std::string makerText(const RuntimeAllocator::Row::Maker &m)
+{
+    if (m.module.empty())
+        return "not attributed";
+    std::string out = m.module;
+    if (m.made == MemoryEvent::Made::Linked)
+        out += " (through a link to the thread that ran it)";
+    else if (m.made == MemoryEvent::Made::BySize)
+        out += " (by size: its only allocation of that size)";
+    if (m.allocation >= 0)
+        out += ", allocation " + std::to_string(m.allocation);
+    if (m.count > 1)
+        out += " ×" + std::to_string(m.count);
+    return out;
+}
+
+std::string madeByText(const RuntimeAllocator::Row &r)
+{
+    std::string out;
+    if (r.special)
+        return out;
+    for (const RuntimeAllocator::Row::Maker &m : r.madeBy) {
+        if (!out.empty())
+            out += "; ";
+        out += makerText(m);
+    }
+    return out;
+}
+
+std::string peakSentence(const RuntimeAllocator &a, const std::vector<ModulePlan> &plans)
+{
+    std::string out = "The runtime peak of " + a.name + " is " + humanBytes(a.peakBytes);
+    std::string sep = ": ";
+    using Kind = RuntimeAllocator::Part::Kind;
+    for (const RuntimeAllocator::Part &part : a.peakParts) {
+        out += sep;
+        sep = "; ";
+        const std::string b = humanBytes(part.bytes);
+        switch (part.kind) {
+        case Kind::Running:
+            out += "the run of " + part.module + " at the peak made " + b;
+            if (part.planned >= 0)
+                out += " of the " + humanBytes(part.planned) +
+                       " its plan allocates when it starts (output − alias + temp; its " +
+                       humanBytes(part.arguments) + " of arguments are held before it starts)";
+            break;
+        case Kind::Kept:
+            out += b + " are arrays kept from an earlier run of " + part.module;
+            if (part.planned >= 0)
+                out += " (its plan's outputs: " + humanBytes(part.planned) + ")";
+            break;
+        case Kind::BySize:
+            out += b + " were made outside any module's run, each the size of an allocation of " +
+                   part.module;
+            break;
+        case Kind::Outside:
+            out += b + " were made outside any module's run and are not attributed";
+            break;
+        case Kind::NotInStep:
+            out += b + " were not allocated in the peak's step (the allocator's unused "
+                       "preallocation, and arrays earlier steps left)";
+            break;
+        case Kind::Stack:
+            out += b + " are the stack reservation";
+            break;
+        }
+    }
+    if (!a.peakModule.empty() && a.peakPlan < 0 && !plans.empty())
+        out += "; no plan of " + a.peakModule + " in the capture matches its allocations";
+    return out + ".";
+}
 
 std::string text(const std::string &capture, const RuntimeMemory &memory)
 {
@@ -93,9 +184,16 @@ std::string text(const std::string &capture, const RuntimeMemory &memory)
             out += "    … " + std::to_string(a.atPeak.size() - kTopRows) + " more rows\n";
         if (!a.peakParts.empty()) {
             out += "  the peak's " + humanBytes(a.peakBytes) + " is made of:\n";
-            for (const RuntimeAllocator::Part &part : a.peakParts)
-                out += "    " + humanBytes(part.bytes) + "  " + safetext::forTerminal(part.what) +
-                       "\n";
+            for (const RuntimeAllocator::Part &part : a.peakParts) {
+                out += "    " + humanBytes(part.bytes) + "  " + safetext::forTerminal(part.what);
+                if (part.planned >= 0)
+                    out += "; planned " + humanBytes(part.planned) +
+                           (part.arguments >= 0 ? " (output − alias + temp), arguments " +
+                                                      humanBytes(part.arguments)
+                                                : std::string(" (output − alias)"));
+                out += "\n";
+            }
+            out += "  " + safetext::forTerminal(peakSentence(a, memory.plans)) + "\n";
         }
     }
     if (!memory.warnings.empty()) {
@@ -112,6 +210,20 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
     w.beginObject();
     w.key("capture").value(capture);
     w.key("events").value(static_cast<std::int64_t>(memory.events));
+    w.key("plans").beginArray();
+    for (const ModulePlan &p : memory.plans) {
+        w.beginObject();
+        w.key("module").value(p.name);
+        w.key("member").value(p.member);
+        w.key("argument_bytes").value(p.device.argument);
+        w.key("output_bytes").value(p.device.output);
+        w.key("alias_bytes").value(p.device.alias);
+        w.key("temp_bytes").value(p.device.temp);
+        w.key("held_bytes").value(p.device.held());
+        w.key("host_held_bytes").value(p.host.held());
+        w.endObject();
+    }
+    w.endArray();
     w.key("allocators").beginArray();
     for (const RuntimeAllocator &a : memory.allocators) {
         w.beginObject();
@@ -148,15 +260,21 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
             w.key("shape").value(r.shape);
             w.key("special").value(r.special);
             w.key("made_by").beginArray();
-            for (const auto &[module, n] : r.madeBy) {
+            for (const RuntimeAllocator::Row::Maker &m : r.madeBy) {
                 if (r.special)
                     break;
                 w.beginObject();
-                if (module.empty())
+                if (m.module.empty())
                     w.key("module").null();
                 else
-                    w.key("module").value(module);
-                w.key("count").value(n);
+                    w.key("module").value(m.module);
+                w.key("attributed_by").value(madeName(m.made));
+                if (m.member.empty())
+                    w.key("member").null();
+                else
+                    w.key("member").value(m.member);
+                w.key("allocation").value(m.allocation);
+                w.key("count").value(m.count);
                 w.endObject();
             }
             w.endArray();
@@ -167,14 +285,23 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
         for (const RuntimeAllocator::Part &part : a.peakParts) {
             w.beginObject();
             w.key("what").value(part.what);
+            w.key("kind").value(partKindName(part.kind));
             if (part.module.empty())
                 w.key("module").null();
             else
                 w.key("module").value(part.module);
             w.key("bytes").value(part.bytes);
+            w.key("planned_bytes").value(part.planned);
+            w.key("planned_argument_bytes").value(part.arguments);
+            if (part.plan >= 0)
+                w.key("plan_member")
+                    .value(memory.plans[static_cast<std::size_t>(part.plan)].member);
+            else
+                w.key("plan_member").null();
             w.endObject();
         }
         w.endArray();
+        w.key("peak_summary").value(peakSentence(a, memory.plans));
         w.endObject();
     }
     w.endArray();

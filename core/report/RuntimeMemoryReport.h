@@ -14,6 +14,11 @@ namespace RuntimeMemoryReport {
 inline constexpr std::size_t kTopRows = 20;
 
 std::string text(const std::string &capture, const RuntimeMemory &memory);
+/// "jit_f (by size: its only allocation of that size), allocation 3 ×2"; "not attributed".
+std::string makerText(const RuntimeAllocator::Row::Maker &maker);
+std::string madeByText(const RuntimeAllocator::Row &row); ///< each maker's, "; " between
+/// The peak in one sentence: the running module's part beside its plan, then the rest.
+std::string peakSentence(const RuntimeAllocator &a, const std::vector<ModulePlan> &plans);
 std::string json(const std::string &capture, const RuntimeMemory &memory);
 
 } // namespace RuntimeMemoryReport

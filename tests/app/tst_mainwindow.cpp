@@ -1742,11 +1742,39 @@ private Q_SLOTS:
         QCOMPARE(view->liveAtPeak()->topLevelItem(0)->text(4),
                  QStringLiteral("unused preallocated device memory"));
         // Who made the three 128 MiB arrays (tst_runtimememory reads the capture by hand).
+        // Each with its plan's allocation of that size (the capture holds the modules).
         QCOMPARE(view->liveAtPeak()->topLevelItem(1)->text(3),
-                 QStringLiteral("jit_relu, jit_subtract, jit_true_divide"));
+                 QStringLiteral("jit_relu, allocation 0; jit_subtract, allocation 0; "
+                                "jit_true_divide, allocation 0"));
         QVERIFY2(view->summaryText().contains(QStringLiteral(
-                     "made by the run of jit_true_divide at the peak (its plan's buffers)")),
+                     "the run of jit_true_divide at the peak made 128.00MiB of the 128.00MiB its "
+                     "plan allocates when it starts")),
                  qPrintable(view->summaryText()));
+        // The peak's parts beside the plans: jit_true_divide, running, planned 128 MiB
+        // (output − alias + temp) with 128.06 MiB of arguments (relu's 128 MiB output and
+        // std's 64 KiB, both kept from earlier runs).
+        QTreeWidget *parts = view->peakParts();
+        QTreeWidgetItem *running = nullptr;
+        for (int i = 0; i < parts->topLevelItemCount(); ++i)
+            if (parts->topLevelItem(i)->text(0).startsWith(
+                    QStringLiteral("made by the run of jit_true_divide")))
+                running = parts->topLevelItem(i);
+        QVERIFY(running);
+        QCOMPARE(running->toolTip(2), QStringLiteral("134217728 bytes"));
+        QCOMPARE(running->text(3), QStringLiteral("128.06MiB"));
+        // A click on a row opens the module that made it with that allocation picked.
+        QSignalSpy shown(&w, &MainWindow::dumpShown);
+        QTreeWidgetItem *arrays = view->liveAtPeak()->topLevelItem(1);
+        QTest::mouseClick(view->liveAtPeak()->viewport(), Qt::LeftButton, {},
+                          view->liveAtPeak()->visualItemRect(arrays).center());
+        QVERIFY(shown.wait(20000));
+        QVERIFY2(w.workspace()->current().path.contains(QStringLiteral("#jit_relu(")),
+                 qPrintable(w.workspace()->current().path));
+        const Dump &relu = *w.workspace()->current().dump;
+        const int picked = w.selection()->currentValue();
+        QVERIFY(picked >= 0);
+        QCOMPARE(relu.allocations[relu.values[static_cast<std::size_t>(picked)].allocation].index,
+                 std::int64_t(0));
         QTemporaryDir dir;
         QString why;
         QVERIFY2(

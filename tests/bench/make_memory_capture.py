@@ -27,11 +27,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from make_wire import blob as lfield, num as vfield, tag as key  # noqa: E402
 
 EVENT_NAMES = {1: "MemoryAllocation", 2: "MemoryDeallocation", 3: "PjitFunction(f)",
-               4: "jit_g:XLA GPU module"}
+               4: "jit_g:XLA GPU module", 5: "PJRT_LoadedExecutable_Execute linkage",
+               6: "PjRtStreamExecutorLoadedExecutable::EnqueueExecution",
+               7: "ThreadpoolListener::StartRegion", 8: "ThreadpoolListener::StopRegion",
+               9: "jit_add:XLA GPU module"}
 STAT_NAMES = ["allocator_name", "bytes_allocated", "bytes_reserved", "bytes_available",
               "fragmentation", "peak_bytes_in_use", "requested_bytes", "allocation_bytes",
               "addr", "tf_op", "region_type", "data_type", "shape", "group_id",
-              "device_ordinal"]
+              "device_ordinal", "_pt", "_p", "_ct", "_c"]
 STAT_ID = {name: k + 1 for k, name in enumerate(STAT_NAMES)}
 
 
@@ -57,6 +60,14 @@ def event(kind, offset_ps, stats):
 def span(kind, offset_ps, duration_ps):
     """A run of a module on the host: kind 3 JAX's call of f, 4 XLA:GPU's launch of jit_g."""
     return vfield(1, kind) + vfield(2, offset_ps) + vfield(3, duration_ps)
+
+
+def linked(kind, offset_ps, duration_ps, **ids):
+    """An event that produces (_pt, _p) or consumes (_ct, _c) a link between threads."""
+    body = vfield(1, kind) + vfield(2, offset_ps) + vfield(3, duration_ps)
+    for name, value in ids.items():
+        body += lfield(4, stat("_" + name, value))
+    return body
 
 
 def line(line_id, name, timestamp_ns, events):
@@ -151,7 +162,56 @@ def case_runs():
     return space([plane("/host:CPU", [line(1, "main", 0, events)])])
 
 
-CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu, "runs": case_runs}
+def case_linked():
+    """Allocations on threads the work was handed to, linked back to the module's run by
+    producer and consumer ids (as XLA:GPU's PjRt client and its thread pool write them); all
+    lines at 0 ns, GPU_0_bfc, capacity 10,000:
+      python: D 50 B @0x3 at 500 ps, outside any run, no link: not attributed
+              PjitFunction(f) runs 1,000-9,000 ps; inside it, at 2,000 ps, an event that
+              produces the link (5, 34)
+      pool:   the work that consumes (5, 34) runs 3,000-8,000 ps; inside it A 500 B @0x1 at
+              4,000 ps (jit_f, through the link), and at 5,000 ps an event that produces the
+              link (15, 1)
+      pool2:  a thread pool region that consumes (15, 1) starts at 10,000 ps (an instant) and
+              stops at 12,000 ps; inside it B 200 B @0x2 at 11,000 ps (jit_f, through two
+              links)
+    The peak, 750 B at 11,000 ps: 700 B made by jit_f's run (A and B), 50 B not attributed."""
+    gpu = Allocator("GPU_0_bfc", 10_000)
+    python = [gpu.event(1, 500, 50, 0x3), span(3, 1000, 8000), linked(5, 2000, 100, pt=5, p=34)]
+    pool = [linked(6, 3000, 5000, ct=5, c=34), gpu.event(1, 4000, 500, 0x1),
+            linked(5, 5000, 100, pt=15, p=1)]
+    pool2 = [linked(7, 10_000, 0, ct=15, c=1), gpu.event(1, 11_000, 200, 0x2),
+             linked(8, 12_000, 0)]
+    return space([plane("/host:CPU", [line(1, "python", 0, python), line(2, "pool", 0, pool),
+                                      line(3, "pool2", 0, pool2)])])
+
+
+def case_bysize():
+    """A capture that holds its module: tests/data/binary/wire's jit_add (arguments 2 x 1,024 B,
+    allocation 2 its 1,024 B output, allocation 3 its 1,024 B temp) as "jit_add(7)" on the
+    metadata plane, and on one line at 0 ns, GPU_0_bfc, capacity 100,000:
+      A 1,024 B @0x1 at 1,000 ps, outside any run: the size of jit_add's allocation 2 (its
+        first of that size) and of no other module's: jit_add, by size
+      B 3,000 B @0x2 at 2,000 ps, outside any run: no module has that size: not attributed
+      jit_add:XLA GPU module runs 5,000-9,000 ps: C 1,024 B @0x3 at 6,000 ps (its run)
+    The peak, 5,048 B at 6,000 ps: the run of jit_add made 1,024 B of the 2,048 B its plan
+    allocates (output 1,024 + temp 1,024, arguments 2,048 apart); 1,024 B made outside a run
+    the size of jit_add's allocation; 3,000 B not attributed."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from make_capture import event_metadata, stat_metadata  # noqa: E402
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "binary",
+                           "wire", "module_0007.jit_add.after_optimizations.hlo.pb"), "rb") as f:
+        proto = f.read()
+    metadata = (vfield(1, 2) + lfield(2, "/host:metadata") + stat_metadata(1, "Hlo Proto") +
+                stat_metadata(2, "program_id") + event_metadata(1, "jit_add(7)", proto, 7))
+    gpu = Allocator("GPU_0_bfc", 100_000)
+    events = [gpu.event(1, 1000, 1024, 0x1), gpu.event(1, 2000, 3000, 0x2),
+              span(9, 5000, 4000), gpu.event(1, 6000, 1024, 0x3)]
+    return lfield(1, metadata) + space([plane("/host:CPU", [line(1, "main", 0, events)])])
+
+
+CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu, "runs": case_runs,
+         "linked": case_linked, "bysize": case_bysize}
 
 
 def many(n):

@@ -257,8 +257,124 @@ private slots:
         QCOMPARE(sum, a.peakBytes);
         // The rows say who made them.
         QCOMPARE(a.atPeak[0].bytes, std::int64_t(300));
-        QCOMPARE(a.atPeak[0].madeBy.count("jit_g"), std::size_t(1));
-        QCOMPARE(a.atPeak[2].madeBy.count(""), std::size_t(1));
+        QCOMPARE(a.atPeak[0].madeByCount("jit_g"), std::int64_t(1));
+        QCOMPARE(a.atPeak[0].madeBy.front().made, MemoryEvent::Made::InRun);
+        QCOMPARE(a.atPeak[2].madeByCount(""), std::int64_t(1));
+        QCOMPARE(a.atPeak[2].madeBy.front().made, MemoryEvent::Made::Unknown);
+    }
+
+    // Work handed to other threads (case "linked"): A on the pool's line is inside the work
+    // that consumes the link jit_f's run produced; B is inside a thread pool region (an
+    // instant that starts it, one that stops it) whose link the pool's work produced, two
+    // links from the run. The peak, 750 B at 11,000 ps: 700 B made by jit_f, 50 B (D, in no
+    // run and no link) not attributed.
+    void linkedToTheRun()
+    {
+        const RuntimeMemory m = capture("linked");
+        const RuntimeAllocator &a = m.allocators.front();
+        QCOMPARE(a.peakBytes, std::int64_t(750));
+        QCOMPARE(a.peakTimePs, std::int64_t(11000));
+        QCOMPARE(a.peakModule, std::string("jit_f"));
+        QCOMPARE(a.peakParts.size(), std::size_t(2));
+        QCOMPARE(a.peakParts[0].kind, RuntimeAllocator::Part::Kind::Running);
+        QCOMPARE(a.peakParts[0].module, std::string("jit_f"));
+        QCOMPARE(a.peakParts[0].bytes, std::int64_t(700));
+        QCOMPARE(a.peakParts[0].planned, std::int64_t(-1)); // no plan in this capture
+        QCOMPARE(a.peakParts[1].kind, RuntimeAllocator::Part::Kind::Outside);
+        QCOMPARE(a.peakParts[1].bytes, std::int64_t(50));
+        QCOMPARE(a.atPeak.size(), std::size_t(3));
+        QCOMPARE(a.atPeak[0].bytes, std::int64_t(500));
+        QCOMPARE(a.atPeak[0].madeBy.front().module, std::string("jit_f"));
+        QCOMPARE(a.atPeak[0].madeBy.front().made, MemoryEvent::Made::Linked);
+        QCOMPARE(a.atPeak[1].bytes, std::int64_t(200));
+        QCOMPARE(a.atPeak[1].madeBy.front().module, std::string("jit_f"));
+        QCOMPARE(a.atPeak[1].madeBy.front().made, MemoryEvent::Made::Linked);
+        QCOMPARE(a.atPeak[2].bytes, std::int64_t(50));
+        QCOMPARE(a.atPeak[2].madeBy.front().made, MemoryEvent::Made::Unknown);
+    }
+
+    // A capture that holds its module's plan (case "bysize", figures in its docstring): A,
+    // made outside any run, is the size of jit_add's allocation 2 and of no other module's;
+    // B's size is no module's; C is made by jit_add's run. Beside the running module's part,
+    // its plan: 2,048 B allocated when it starts (output 1,024 + temp 1,024), 2,048 B of
+    // arguments.
+    void matchedBySizeBesideThePlan()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("bysize.xplane.pb"));
+        capture("bysize");
+        std::string error;
+        const RuntimeMemory m = RuntimeMemory::readCapture(out.toStdString(), &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(m.plans.size(), std::size_t(1));
+        const ModulePlan &plan = m.plans.front();
+        QCOMPARE(plan.name, std::string("jit_add"));
+        QCOMPARE(plan.member, std::string("jit_add(7)"));
+        QCOMPARE(plan.device.argument, std::int64_t(2048));
+        QCOMPARE(plan.device.output, std::int64_t(1024));
+        QCOMPARE(plan.device.alias, std::int64_t(0));
+        QCOMPARE(plan.device.temp, std::int64_t(1024));
+        QCOMPARE(plan.deviceBuffers.size(), std::size_t(2)); // the output and the temp
+        QCOMPARE(plan.host.held(), std::int64_t(0));
+
+        const RuntimeAllocator &a = m.allocators.front();
+        QCOMPARE(a.peakBytes, std::int64_t(5048));
+        QCOMPARE(a.peakTimePs, std::int64_t(6000));
+        QCOMPARE(a.peakModule, std::string("jit_add"));
+        QCOMPARE(a.peakPlan, 0);
+        using Kind = RuntimeAllocator::Part::Kind;
+        QCOMPARE(a.peakParts.size(), std::size_t(3));
+        QCOMPARE(a.peakParts[0].kind, Kind::Running);
+        QCOMPARE(a.peakParts[0].bytes, std::int64_t(1024));
+        QCOMPARE(a.peakParts[0].planned, std::int64_t(2048));
+        QCOMPARE(a.peakParts[0].arguments, std::int64_t(2048));
+        QCOMPARE(a.peakParts[1].kind, Kind::BySize);
+        QCOMPARE(a.peakParts[1].module, std::string("jit_add"));
+        QCOMPARE(a.peakParts[1].bytes, std::int64_t(1024));
+        QCOMPARE(a.peakParts[2].kind, Kind::Outside);
+        QCOMPARE(a.peakParts[2].bytes, std::int64_t(3000));
+        std::int64_t sum = 0;
+        for (const RuntimeAllocator::Part &p : a.peakParts)
+            sum += p.bytes;
+        QCOMPARE(sum, a.peakBytes);
+        // The rows: B alone, then A and C merged (same figures), each with who made it and
+        // the plan's allocation of its size, which a click in the window opens.
+        QCOMPARE(a.atPeak.size(), std::size_t(2));
+        QCOMPARE(a.atPeak[0].bytes, std::int64_t(3000));
+        QCOMPARE(a.atPeak[0].madeBy.front().module, std::string());
+        QCOMPARE(a.atPeak[1].count, std::int64_t(2));
+        QCOMPARE(a.atPeak[1].madeBy.size(), std::size_t(2));
+        for (const RuntimeAllocator::Row::Maker &maker : a.atPeak[1].madeBy) {
+            QCOMPARE(maker.module, std::string("jit_add"));
+            QCOMPARE(maker.member, std::string("jit_add(7)"));
+            QCOMPARE(maker.allocation, std::int64_t(2));
+            QCOMPARE(maker.count, std::int64_t(1));
+            QVERIFY(maker.made == MemoryEvent::Made::InRun ||
+                    maker.made == MemoryEvent::Made::BySize);
+        }
+        QVERIFY(a.atPeak[1].madeBy[0].made != a.atPeak[1].madeBy[1].made);
+
+        // The command says the same, with the plan.
+        const testutil::CliRun run =
+            testutil::runBufferscope({QStringLiteral("memory"), out, QStringLiteral("--json")});
+        QCOMPARE(run.code, 0);
+        const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+        const QJsonObject p = json.value(QStringLiteral("plans")).toArray().at(0).toObject();
+        QCOMPARE(p.value(QStringLiteral("module")).toString(), QStringLiteral("jit_add"));
+        QCOMPARE(p.value(QStringLiteral("held_bytes")).toInteger(), 4096);
+        const QJsonObject al = json.value(QStringLiteral("allocators")).toArray().at(0).toObject();
+        const QJsonArray parts = al.value(QStringLiteral("peak_parts")).toArray();
+        QCOMPARE(parts.size(), 3);
+        QCOMPARE(parts.at(0).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("running"));
+        QCOMPARE(parts.at(0).toObject().value(QStringLiteral("planned_bytes")).toInteger(), 2048);
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("by_size"));
+        QCOMPARE(parts.at(2).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("not_attributed"));
+        const QString sentence = al.value(QStringLiteral("peak_summary")).toString();
+        QVERIFY2(sentence.contains(QStringLiteral("the run of jit_add at the peak made 1.0KiB of "
+                                                  "the 2.0KiB its plan allocates")),
+                 qPrintable(sentence));
     }
 
     // The command: --json with the figures, and a damaged capture refused with exit 2.

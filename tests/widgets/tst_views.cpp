@@ -606,7 +606,7 @@ private Q_SLOTS:
         QCOMPARE(rows->topLevelItemCount(), 3);
         QCOMPARE(rows->topLevelItem(0)->toolTip(0), QStringLiteral("4000 bytes"));
         QCOMPARE(rows->topLevelItem(2)->text(4), QStringLiteral("stack"));
-        QCOMPARE(rows->topLevelItem(0)->text(3), QStringLiteral("outside a module's run"));
+        QCOMPARE(rows->topLevelItem(0)->text(3), QStringLiteral("not attributed"));
         const std::string csv = view.curveCsv();
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(1 + 4));
         QVERIFY(csv.find("\n0,40,8000\n") != std::string::npos);

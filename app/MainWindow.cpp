@@ -106,6 +106,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_fit = new FitFlow(this, m_workspace, m_oom);
     m_run = new RunFlow(this, m_workspace);
     m_open = new OpenFlow(this, m_workspace, m_modules, m_docks->modules(), m_status, m_oom, m_fit);
+    // A capture opened shows what its allocators did, beside the plan (issue 73).
+    connect(m_open, &OpenFlow::captureOpened, m_run, &RunFlow::showRuntimeOfOpened);
     connect(m_oom, &OomFlow::opened, this, &MainWindow::oomOpened);
     connect(m_fit, &FitFlow::ready, this, &MainWindow::deviceFitReady);
     connect(m_open, &OpenFlow::reportOpened, this, &MainWindow::memoryUsageReportOpened);

@@ -8,6 +8,8 @@
 #include "OomFlow.h"
 #include "WindowServices.h"
 #include "Workspace.h"
+#include "models/QtText.h"
+#include "parse/XPlaneModules.h"
 
 #include <QDockWidget>
 #include <QFileInfo>
@@ -56,6 +58,9 @@ void OpenFlow::openClassified(const Opened &opened)
     // A folder or a capture is recorded as what was opened, not only the module shown.
     for (const QString &run : opened.runs)
         m_window->rememberRecent(run);
+    for (const QString &run : opened.runs)
+        if (XPlaneModules::isCaptureName(pathBytes(run)) && pathIsFile(run))
+            Q_EMIT captureOpened(run);
     for (const OpenProblem &problem : opened.problems)
         m_window->showError(problem.path, problem.text());
     for (const Opened::Report &r : opened.reports)

@@ -40,6 +40,8 @@ public:
 Q_SIGNALS:
     /// A memory-usage report without its dump was opened in a window of its own.
     void reportOpened(QWidget *view);
+    /// A profiler capture was opened (its modules listed): its allocators' events may follow.
+    void captureOpened(const QString &capture);
 
 private:
     void openClassified(const Opened &opened);

@@ -15,6 +15,8 @@
 #include <QMenu>
 #include <QPointer>
 
+#include <spdlog/spdlog.h>
+
 namespace bufferscope {
 
 RunFlow::RunFlow(WindowServices *window, Workspace *workspace)
@@ -53,9 +55,44 @@ void RunFlow::addActions(QMenu *tools, QMenu *file, QAction *compare)
 
 RuntimeMemoryView *RunFlow::showRuntime()
 {
+    // The capture open: the first capture among what was opened.
+    QString capture;
+    for (const QString &root : m_workspace->run().roots)
+        if (capture.isEmpty() && XPlaneModules::isCaptureName(pathBytes(root)) && pathIsFile(root))
+            capture = root;
+    if (capture.isEmpty()) {
+        auto *view = new RuntimeMemoryView(m_window->mainWindow());
+        view->setAttribute(Qt::WA_DeleteOnClose);
+        view->show();
+        view->setError(tr("No capture"),
+                       tr("open a profiler capture (*.xplane.pb, File ▸ Open) to see what its "
+                          "allocators did"));
+        Q_EMIT runtimeReady(view);
+        return view;
+    }
+    return runtimeWindow(capture, false);
+}
+
+void RunFlow::showRuntimeOfOpened(const QString &capture)
+{
+    if (m_opened && m_opened->capture() == capture) {
+        if (m_opened->isVisible()) {
+            m_opened->raise();
+            m_opened->activateWindow();
+        }
+        return;
+    }
+    if (m_opened && !m_opened->isVisible())
+        m_opened->deleteLater(); // another capture's, still reading
+    m_opened = runtimeWindow(capture, true);
+}
+
+RuntimeMemoryView *RunFlow::runtimeWindow(const QString &capture, bool whenRead)
+{
     auto *view = new RuntimeMemoryView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
-    view->show();
+    if (!whenRead)
+        view->show();
     // An allocation live at the peak opens its module with the allocation of its size picked.
     connect(view, &RuntimeMemoryView::allocationActivated, this,
             [this, view](const QString &member, qint64 allocation) {
@@ -63,29 +100,25 @@ RuntimeMemoryView *RunFlow::showRuntime()
                                              pathBytes(view->capture()), pathBytes(member))),
                                          allocation);
             });
-    // The capture open: the first capture among what was opened.
-    QString capture;
-    for (const QString &root : m_workspace->run().roots)
-        if (capture.isEmpty() && XPlaneModules::isCaptureName(pathBytes(root)) && pathIsFile(root))
-            capture = root;
-    if (capture.isEmpty()) {
-        view->setError(tr("No capture"),
-                       tr("open a profiler capture (*.xplane.pb, File ▸ Open) to see what its "
-                          "allocators did"));
-        Q_EMIT runtimeReady(view);
-        return view;
-    }
     view->setReading(capture);
     QPointer<RuntimeMemoryView> guard(view);
     m_workspace->readRuntimeMemory(
         capture, view,
-        [this, guard, capture](std::shared_ptr<const RuntimeMemory> memory, const QString &error) {
+        [this, guard, capture, whenRead](std::shared_ptr<const RuntimeMemory> memory,
+                                         const QString &error) {
             if (!guard)
                 return;
+            if (!memory && whenRead) {
+                spdlog::debug("no Runtime Memory window for {}: {}", capture.toStdString(),
+                              error.toStdString());
+                guard->deleteLater();
+                return;
+            }
             if (memory)
                 guard->setMemory(capture, std::move(memory));
             else
                 guard->setError(capture, error);
+            guard->show();
             Q_EMIT runtimeReady(guard);
         });
     return view;

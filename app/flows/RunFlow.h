@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 
 class QAction;
 class QMenu;
@@ -27,6 +28,10 @@ public:
     RunSummaryView *show();
     /// Tools ▸ Runtime Memory: what the allocators of the capture open really did.
     class RuntimeMemoryView *showRuntime();
+    /// A capture just opened: its Runtime Memory window, shown once its figures are read when
+    /// it has allocators' events (a capture without them opens no window). One per capture:
+    /// opening it again raises the window it has.
+    void showRuntimeOfOpened(const QString &capture);
 
 Q_SIGNALS:
     /// The window has its summary.
@@ -41,6 +46,10 @@ private:
     Workspace *m_workspace;
     /// The workspace's Run, else the folder of the module on show as one.
     struct Run runOpen() const;
+    /// A Runtime Memory window reading `capture`, shown now or (`whenRead`) once it has
+    /// figures; with `whenRead` a capture without events closes it unseen.
+    class RuntimeMemoryView *runtimeWindow(const QString &capture, bool whenRead);
+    QPointer<class RuntimeMemoryView> m_opened; ///< showRuntimeOfOpened's window
 };
 
 } // namespace bufferscope

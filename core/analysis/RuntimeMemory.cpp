@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -18,6 +19,17 @@ auto rowKey(const Row &r)
 {
     return std::make_tuple(-r.bytes, -r.requested, std::cref(r.op), std::cref(r.region),
                            std::cref(r.dataType), std::cref(r.shape));
+}
+
+constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max();
+
+/// a + b, held at the int64 range: sizes from a lying file never wrap.
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? kHuge : std::numeric_limits<std::int64_t>::min();
+    return sum;
 }
 
 /// Whether an allocator hands out host memory (XLA:GPU's pinned host allocator
@@ -117,69 +129,83 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     const Plans plans(all, isHostAllocator(a.name));
     RuntimeAllocator out;
     out.name = a.name;
-    std::vector<MemoryEvent> &events = a.events;
-    // The capture's clock; events at one time in the order the capture holds them.
-    std::stable_sort(events.begin(), events.end(), [](const MemoryEvent &x, const MemoryEvent &y) {
-        return x.timePs < y.timePs;
-    });
-    // Steps as XProf fills them in: an event without a group is in the step after the last
-    // one seen (the first ones in step 0).
-    std::vector<std::int64_t> step(events.size(), 0);
-    std::int64_t lastStep = -1;
-    out.curve.reserve(events.size());
-    std::size_t peak = 0;
-    for (std::size_t k = 0; k < events.size(); ++k) {
-        const MemoryEvent &e = events[k];
-        (e.allocation ? out.allocations : out.deallocations)++;
-        if (e.group >= 0)
-            lastStep = e.group;
-        step[k] = e.group >= 0 ? e.group : lastStep + 1;
-        const std::int64_t bytes = e.heap + e.stack;
-        out.curve.push_back({e.timePs, bytes});
-        if (k == 0 || bytes >= out.peakBytes) {
-            out.peakBytes = bytes;
-            peak = k;
-        }
-        out.lifetimePeakBytes = std::max(out.lifetimePeakBytes, e.peakInUse);
-    }
+    out.lifetimePeakBytes = a.lifetimePeak;
+    out.lastPeakStat = a.lastPeakStat; // XProf's figure: the last event it visits
+    const MemoryEvents &events = a.events;
     if (events.empty())
         return out;
-    // XProf's lifetime peak: the stat of the last event it visits, lines in order.
-    const auto last = std::max_element(
-        events.begin(), events.end(),
-        [](const MemoryEvent &x, const MemoryEvent &y) { return x.order < y.order; });
-    out.lastPeakStat = last->peakInUse;
-    const MemoryEvent &p = events[peak];
+    // The capture's clock; events at one time in the order the capture holds them. An index
+    // is sorted, not the events: 4 bytes an event.
+    std::vector<std::uint32_t> order(events.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k] = static_cast<std::uint32_t>(k);
+    std::sort(order.begin(), order.end(), [&events](std::uint32_t x, std::uint32_t y) {
+        return std::tie(events[x].timePs, x) < std::tie(events[y].timePs, y);
+    });
+    // The peak: of the events with the most in use (the reader kept the last of each line),
+    // the last on the clock.
+    const XPlaneMemory::PeakCandidate *pc = nullptr;
+    for (const XPlaneMemory::PeakCandidate &c : a.peaks)
+        if (!pc || std::tie(events[c.event].timePs, c.event) >
+                       std::tie(events[pc->event].timePs, pc->event))
+            pc = &c;
+    const MemoryEvent &p = events[pc->event];
+    out.peakBytes = p.inUse;
     out.peakTimePs = p.timePs;
-    out.peakOffsetPs = p.offsetPs;
-    out.peakLine = p.line < memory.lines.size() ? memory.lines[p.line] : std::string();
-    out.heapBytes = p.heap;
-    out.stackBytes = p.stack;
-    out.freeBytes = p.free;
-    out.fragmentation = p.fragmentation;
-    out.capacityBytes = p.heap + p.stack + p.free;
-    out.peakStep = step[peak];
+    out.peakOffsetPs = pc->offsetPs;
+    out.peakLine = pc->line < memory.lines.size() ? memory.lines[pc->line] : std::string();
+    out.heapBytes = pc->heap;
+    out.stackBytes = pc->stack;
+    out.freeBytes = pc->free;
+    out.fragmentation = pc->fragmentation;
+    out.capacityBytes = saturatingAdd(saturatingAdd(pc->heap, pc->stack), pc->free);
+
+    // Steps as XProf fills them in: an event without a group is in the step after the last
+    // one seen (the first ones in step 0). The curve, at most kCurvePoints: each point the
+    // most of the run of events it stands for (the last of a tie), so no peak is lost.
+    const std::size_t bucket =
+        (events.size() + RuntimeAllocator::kCurvePoints - 1) / RuntimeAllocator::kCurvePoints;
+    out.curve.reserve(std::min(events.size(), RuntimeAllocator::kCurvePoints));
+    std::int64_t lastStep = -1;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::uint32_t i = order[k];
+        const MemoryEvent &e = events[i];
+        (e.allocation ? out.allocations : out.deallocations)++;
+        const std::int64_t group = memory.groupOf(e);
+        if (group >= 0)
+            lastStep = group;
+        if (i == pc->event)
+            out.peakStep = group >= 0 ? group : lastStep + 1;
+        if (k % bucket == 0)
+            out.curve.push_back({e.timePs, e.inUse});
+        else if (e.inUse >= out.curve.back().bytes)
+            out.curve.back() = {e.timePs, e.inUse};
+    }
 
     // What is live at the peak, in its step (XProf's ProcessActiveAllocations): allocations
     // not yet freed by the peak's time; the heap they do not account for is unused
     // preallocation, less what was freed of allocations made before the step.
-    std::int64_t unmapped = p.heap;
+    std::int64_t unmapped = pc->heap;
     std::int64_t unmappedFreed = 0;
-    std::unordered_map<std::uint64_t, std::size_t> live;
-    for (std::size_t k = 0; k < events.size() && events[k].timePs <= p.timePs; ++k) {
-        const MemoryEvent &e = events[k];
-        if (step[k] != out.peakStep)
+    std::unordered_map<std::uint64_t, std::uint32_t> live;
+    lastStep = -1;
+    for (std::size_t k = 0; k < order.size() && events[order[k]].timePs <= p.timePs; ++k) {
+        const MemoryEvent &e = events[order[k]];
+        const std::int64_t group = memory.groupOf(e);
+        if (group >= 0)
+            lastStep = group;
+        if ((group >= 0 ? group : lastStep + 1) != out.peakStep)
             continue;
         if (e.allocation) {
-            live[e.address] = k;
-            unmapped -= e.bytes;
+            live[e.address] = order[k];
+            unmapped = saturatingAdd(unmapped, -std::max<std::int64_t>(e.bytes, -kHuge));
         } else {
             if (live.erase(e.address) == 0)
-                unmappedFreed += e.bytes;
-            unmapped += e.bytes;
+                unmappedFreed = saturatingAdd(unmappedFreed, e.bytes);
+            unmapped = saturatingAdd(unmapped, e.bytes);
         }
     }
-    unmapped -= unmappedFreed;
+    unmapped = saturatingAdd(unmapped, -std::max<std::int64_t>(unmappedFreed, -kHuge));
     out.liveAtPeak = live.size();
     std::vector<Row> rows;
     rows.reserve(live.size() + 2);
@@ -188,13 +214,14 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
     std::map<std::string, std::map<int, int>> planVotes; ///< module -> compile -> its rows
     for (const auto &[address, k] : live) {
         const MemoryEvent &e = events[k];
+        const XPlaneMemory::Detail &d = memory.detail(e.detail);
         Row r{e.bytes,
               e.requested,
               1,
-              memory.str(e.op),
-              memory.str(e.region),
-              memory.str(e.dataType),
-              memory.str(e.shape),
+              memory.str(d.op),
+              memory.str(d.region),
+              memory.str(d.dataType),
+              memory.str(d.shape),
               false,
               {}};
         Row::Maker maker = plans.maker(memory.str(e.module), e.made, e.requested, e.bytes);
@@ -264,9 +291,9 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
                                  "preallocation, and what earlier steps left)",
                                  unmapped,
                                  {}});
-    if (p.stack > 0)
+    if (pc->stack > 0)
         out.peakParts.push_back(
-            {RuntimeAllocator::Part::Kind::Stack, "the stack reservation", p.stack, {}});
+            {RuntimeAllocator::Part::Kind::Stack, "the stack reservation", pc->stack, {}});
     if (unmapped > 0)
         rows.push_back({unmapped,
                         unmapped,
@@ -277,8 +304,8 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
                         "unknown",
                         true,
                         {}});
-    if (p.stack > 0)
-        rows.push_back({p.stack, p.stack, 1, "stack", "stack", "INVALID", "unknown", true, {}});
+    if (pc->stack > 0)
+        rows.push_back({pc->stack, pc->stack, 1, "stack", "stack", "INVALID", "unknown", true, {}});
     std::sort(rows.begin(), rows.end(),
               [](const Row &x, const Row &y) { return rowKey(x) < rowKey(y); });
     for (Row &r : rows) {
@@ -357,7 +384,7 @@ RuntimeMemory RuntimeMemory::of(XPlaneMemory memory, std::vector<ModulePlan> pla
     out.plans = std::move(plans);
     for (XPlaneMemory::Allocator &a : memory.allocators) {
         out.allocators.push_back(allocatorOf(a, memory, out.plans));
-        a.events = {}; // what is kept is the curve and the rows
+        a.events.clear(); // what is kept is the curve and the rows
     }
     return out;
 }

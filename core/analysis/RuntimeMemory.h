@@ -126,7 +126,9 @@ struct RuntimeAllocator
     int peakPlan = -1;          ///< its plan, into RuntimeMemory::plans; -1: none
     std::size_t liveAtPeak = 0; ///< allocations live at the peak (of its step)
 
-    /// Heap + stack after each event, in time order: the curve.
+    /// Heap + stack after each event, in time order: the curve; of more than kCurvePoints
+    /// events, each point the most of the run of events it stands for (no peak is lost).
+    static constexpr std::size_t kCurvePoints = std::size_t{1} << 17;
     struct Point
     {
         std::int64_t timePs = 0;

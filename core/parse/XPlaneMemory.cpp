@@ -1,5 +1,6 @@
 #include "parse/XPlaneMemory.h"
 
+#include "parse/MappedFile.h"
 #include "parse/detail/WireRead.h"
 #include "util/Decompress.h"
 
@@ -214,6 +215,7 @@ struct Span
     std::int64_t start;
     std::int64_t end;
     std::uint32_t what; ///< a module (into strings) or a link
+    bool region;        ///< a thread pool region's start: it lasts until the next stop
 };
 
 /// The innermost of `spans` (sorted by start; spans of one line nest) around `t`: the one that
@@ -233,7 +235,9 @@ const Span *innermost(const std::vector<Span> &spans, std::int64_t t)
 class Reader
 {
 public:
-    explicit Reader(XPlaneMemory &out) : m_out(out) {}
+    Reader(XPlaneMemory &out, const std::function<void(const char *)> &release, const char *begin)
+        : m_out(out), m_release(release), m_released(begin)
+    {}
 
     /// Reads the host plane's bytes; false when they do not parse.
     bool plane(std::string_view bytes)
@@ -292,6 +296,9 @@ private:
         RegionStop,  ///< ... and ends here
     };
     XPlaneMemory &m_out;
+    const std::function<void(const char *)> &m_release;
+    const char *m_released; ///< what was let go: the bytes before it
+    static constexpr std::ptrdiff_t kReleaseEvery = std::ptrdiff_t{2} << 20;
     std::unordered_map<std::int64_t, Kind> m_kind; ///< by event metadata id
     std::unordered_map<std::int64_t, Stat> m_stats;
     std::unordered_map<std::int64_t, std::string> m_statNames;
@@ -301,15 +308,35 @@ private:
     std::vector<Span> m_consumers; ///< work consuming a link (what: the link)
     std::vector<std::int64_t> m_regionStops;
     std::vector<std::pair<std::int64_t, std::uint32_t>> m_producers; ///< (time, link)
-    std::vector<std::pair<std::size_t, std::size_t>> m_placed;       ///< (allocator, event) of it
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_placed;   ///< (allocator, event) of it
+    /// Its candidate for each allocator's peak (allocator, candidate).
+    std::vector<std::pair<std::size_t, XPlaneMemory::PeakCandidate>> m_lineCandidates;
+    std::vector<std::int64_t> m_maxInUse; ///< per allocator, the most in use read so far
+    struct DetailKey
+    {
+        std::uint64_t a;
+        std::uint64_t b;
+        std::int64_t group;
+        bool operator==(const DetailKey &) const = default;
+    };
+    struct DetailHash
+    {
+        std::size_t operator()(const DetailKey &k) const
+        {
+            return std::hash<std::uint64_t>()(((k.a * 0x9E3779B97F4A7C15ULL) ^ k.b) *
+                                                  0xC2B2AE3D27D4EB4FULL ^
+                                              static_cast<std::uint64_t>(k.group));
+        }
+    };
+    std::unordered_map<DetailKey, std::uint32_t, DetailHash> m_details;
     // Of the whole plane: links between threads, by (type, id).
     std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> m_linkIds;
     std::vector<std::uint32_t> m_linkModule; ///< the module its producer ran in (0: none)
     std::vector<std::uint32_t> m_linkVia;    ///< else the link its producer consumed
     struct Pending
     {
-        std::size_t allocator;
-        std::size_t event;
+        std::uint32_t allocator;
+        std::uint32_t event;
         std::uint32_t link;
     };
     std::vector<Pending> m_pending; ///< memory events in no run, inside a link's work
@@ -345,9 +372,16 @@ private:
     bool line(std::string_view bytes)
     {
         const auto index = static_cast<std::uint32_t>(m_out.lines.size());
-        std::string name;
+        m_out.lines.emplace_back();
         std::int64_t startNs = 0;
-        std::vector<std::string_view> events;
+        m_runs.clear();
+        m_consumers.clear();
+        m_regionStops.clear();
+        m_producers.clear();
+        m_placed.clear();
+        m_lineCandidates.clear();
+        // Each event read as it comes, timed by its offset; the line's start, which may be
+        // written after its events, is added once the line is read.
         CodedInputStream in = streamOf(bytes);
         while (std::uint32_t tag = in.ReadTag()) {
             const int field = WireFormatLite::GetTagFieldNumber(tag);
@@ -355,7 +389,7 @@ private:
                 std::string_view part;
                 if (!lengthDelimited(in, bytes, &part))
                     return false;
-                name.assign(part.substr(0, 256));
+                m_out.lines[index].assign(part.substr(0, 256));
             } else if (field == 3 &&
                        WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_VARINT) {
                 std::uint64_t n = 0;
@@ -364,26 +398,56 @@ private:
                 startNs = static_cast<std::int64_t>(n);
             } else if (field == 4 && isLengthDelimited(tag)) {
                 std::string_view part;
-                if (!lengthDelimited(in, bytes, &part))
+                if (!lengthDelimited(in, bytes, &part) || !event(part, index))
                     return false;
-                events.push_back(part);
+                // The bytes read go, a few MiB at a time.
+                if (m_release && part.data() + part.size() - m_released > kReleaseEvery) {
+                    m_released = part.data() + part.size();
+                    m_release(m_released);
+                }
             } else if (!WireFormatLite::SkipField(&in, tag)) {
                 return false;
             }
         }
         if (!in.ConsumedEntireMessage())
             return false;
-        m_out.lines.push_back(std::move(name));
-        m_runs.clear();
-        m_consumers.clear();
-        m_regionStops.clear();
-        m_producers.clear();
-        m_placed.clear();
-        for (const std::string_view e : events)
-            if (!event(e, index, startNs))
-                return false;
+        placeOnTheClock(startNs);
         attribute();
         return true;
+    }
+
+    /// A line's start in ns and an offset in ps: a time on the capture's clock, saturated.
+    static constexpr std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 4000;
+    static std::int64_t clockOf(std::int64_t startNs, std::int64_t offsetPs)
+    {
+        return std::clamp<std::int64_t>(startNs, -kMaxNs, kMaxNs) * 1000 +
+               std::clamp<std::int64_t>(offsetPs, -kMaxNs * 1000, kMaxNs * 1000);
+    }
+
+    /// The line's events, runs, links and peak candidates, timed by their offsets, on the
+    /// capture's clock.
+    void placeOnTheClock(std::int64_t startNs)
+    {
+        for (const auto &[allocator, k] : m_placed) {
+            MemoryEvent &e = m_out.allocators[allocator].events[k];
+            e.timePs = clockOf(startNs, e.timePs);
+        }
+        for (std::vector<Span> *spans : {&m_runs, &m_consumers})
+            for (Span &s : *spans) {
+                const std::int64_t length = s.end - s.start;
+                s.start = clockOf(startNs, s.start);
+                s.end = s.start + length;
+            }
+        for (std::int64_t &t : m_regionStops)
+            t = clockOf(startNs, t);
+        for (auto &[time, link] : m_producers)
+            time = clockOf(startNs, time);
+        // This line's candidate for each allocator's peak, if its own peak is still the most.
+        for (const auto &[allocator, c] : m_lineCandidates) {
+            XPlaneMemory::Allocator &a = m_out.allocators[allocator];
+            if (a.events[c.event].inUse == m_maxInUse[allocator])
+                a.peaks.push_back(c);
+        }
     }
 
     /// Each memory event of the line just read in the innermost module run around it; where
@@ -397,7 +461,7 @@ private:
         // A thread pool's region is an instant that starts it and one that stops it.
         std::sort(m_regionStops.begin(), m_regionStops.end());
         for (Span &c : m_consumers)
-            if (c.end < 0) {
+            if (c.region) {
                 const auto stop =
                     std::lower_bound(m_regionStops.begin(), m_regionStops.end(), c.start);
                 c.end = stop == m_regionStops.end() ? c.start : *stop;
@@ -406,7 +470,7 @@ private:
         for (const auto &[allocator, k] : m_placed) {
             MemoryEvent &e = m_out.allocators[allocator].events[k];
             if (const Span *run = innermost(m_runs, e.timePs)) {
-                e.module = run->what;
+                e.module = std::min(run->what, MemoryEvent::kMaxModules);
                 e.made = MemoryEvent::Made::InRun;
             } else if (const Span *work = innermost(m_consumers, e.timePs)) {
                 m_pending.push_back({allocator, k, work->what});
@@ -429,7 +493,7 @@ private:
             for (int hop = 0; hop < 16 && link != kNoLink; ++hop) {
                 if (m_linkModule[link] != 0) {
                     MemoryEvent &e = m_out.allocators[p.allocator].events[p.event];
-                    e.module = m_linkModule[link];
+                    e.module = std::min(m_linkModule[link], MemoryEvent::kMaxModules);
                     e.made = MemoryEvent::Made::Linked;
                     break;
                 }
@@ -449,23 +513,17 @@ private:
     }
 
     /// An event that is not the allocator's: a module's run, a link's producer or consumer,
-    /// a thread pool region's end.
-    void otherEvent(std::int64_t metadata, std::int64_t time, std::int64_t end,
-                    const std::vector<std::string_view> &stats, bool regionStart)
+    /// a thread pool region's start. `offset` is within its line.
+    void otherEvent(std::int64_t metadata, std::int64_t offset, std::int64_t duration,
+                    std::string_view bytes, bool regionStart)
     {
         std::int64_t producerType = 0;
         std::int64_t consumerType = 0;
         std::int64_t producer = -1;
         std::int64_t consumer = -1;
         std::uint32_t module = 0;
-        for (const std::string_view s : stats) {
-            StatValue v;
-            if (!readStat(s, v))
-                continue;
-            const auto found = m_stats.find(v.metadata);
-            if (found == m_stats.end())
-                continue;
-            switch (found->second) {
+        forEachStat(bytes, [&](const StatValue &v, Stat kind) {
+            switch (kind) {
             case Stat::ProducerType:
                 producerType = v.integer;
                 break;
@@ -484,24 +542,60 @@ private:
             default:
                 break;
             }
-        }
+        });
         if (const auto named = m_moduleOf.find(metadata); named != m_moduleOf.end())
             module = named->second;
-        if (module != 0 && end > time)
-            m_runs.push_back({time, end, module});
+        const std::int64_t end = offset + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000);
+        if (module != 0 && end > offset)
+            m_runs.push_back({offset, end, module, false});
         if (producer >= 0)
-            m_producers.emplace_back(time, linkId(producerType, producer));
+            m_producers.emplace_back(offset, linkId(producerType, producer));
         if (consumer >= 0)
             m_consumers.push_back(
-                {time, regionStart && end == time ? -1 : end, linkId(consumerType, consumer)});
+                {offset, end, linkId(consumerType, consumer), regionStart && end == offset});
     }
 
-    bool event(std::string_view bytes, std::uint32_t line, std::int64_t startNs)
+    /// Calls `f(value, kind)` for each stat of an event's bytes whose name is one it reads;
+    /// false where a stat does not parse (the rest are still read).
+    template <typename F> bool forEachStat(std::string_view event, F &&f)
+    {
+        bool whole = true;
+        CodedInputStream in = streamOf(event);
+        while (std::uint32_t tag = in.ReadTag()) {
+            if (WireFormatLite::GetTagFieldNumber(tag) == 4 && isLengthDelimited(tag)) {
+                std::string_view part;
+                if (!lengthDelimited(in, event, &part))
+                    return false;
+                StatValue v;
+                if (!readStat(part, v)) {
+                    whole = false;
+                    continue;
+                }
+                if (const auto found = m_stats.find(v.metadata); found != m_stats.end())
+                    f(v, found->second);
+            } else if (!WireFormatLite::SkipField(&in, tag)) {
+                return false;
+            }
+        }
+        return whole;
+    }
+
+    std::uint32_t internDetail(const XPlaneMemory::Detail &d)
+    {
+        const DetailKey key{std::uint64_t{d.op} << 32 | d.region,
+                            std::uint64_t{d.dataType} << 32 | d.shape, d.group};
+        auto [at, added] =
+            m_details.try_emplace(key, static_cast<std::uint32_t>(m_out.details.size()));
+        if (added)
+            m_out.details.push_back(d);
+        return at->second;
+    }
+
+    bool event(std::string_view bytes, std::uint32_t line)
     {
         std::int64_t metadata = 0;
         std::int64_t offset = 0;
         std::int64_t duration = 0;
-        std::vector<std::string_view> stats;
         CodedInputStream in = streamOf(bytes);
         while (std::uint32_t tag = in.ReadTag()) {
             const int field = WireFormatLite::GetTagFieldNumber(tag);
@@ -513,54 +607,34 @@ private:
                 (field == 1   ? metadata
                  : field == 2 ? offset
                               : duration) = static_cast<std::int64_t>(n);
-            } else if (field == 4 && isLengthDelimited(tag)) {
-                std::string_view part;
-                if (!lengthDelimited(in, bytes, &part))
-                    return false;
-                stats.push_back(part);
             } else if (!WireFormatLite::SkipField(&in, tag)) {
                 return false;
             }
         }
         if (!in.ConsumedEntireMessage())
             return false;
-        // A line's start in ns and an offset in ps: on the capture's clock, saturated.
-        const std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 4000;
-        const std::int64_t time = std::clamp<std::int64_t>(startNs, -kMaxNs, kMaxNs) * 1000 +
-                                  std::clamp<std::int64_t>(offset, -kMaxNs * 1000, kMaxNs * 1000);
         const auto kind = m_kind.find(metadata);
         if (kind == m_kind.end() || kind->second == Kind::RegionStart) {
-            otherEvent(metadata, time, time + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000),
-                       stats, kind != m_kind.end());
+            otherEvent(metadata, offset, duration, bytes, kind != m_kind.end());
             return true;
         }
         if (kind->second == Kind::RegionStop) {
-            m_regionStops.push_back(time);
+            m_regionStops.push_back(offset);
             return true;
         }
         MemoryEvent e;
         e.allocation = kind->second == Kind::Allocation;
-        e.offsetPs = offset;
-        e.timePs = time;
-        e.line = line;
-        e.order = static_cast<std::uint32_t>(
-            std::min<std::size_t>(m_out.events, std::numeric_limits<std::uint32_t>::max()));
+        e.timePs = offset; // on the capture's clock once the line is read
+        XPlaneMemory::PeakCandidate peak;
+        peak.offsetPs = offset;
+        peak.line = line;
+        XPlaneMemory::Detail detail;
+        std::int64_t peakInUse = 0;
         std::string allocator;
         bool named = false;
-        for (const std::string_view s : stats) {
-            StatValue v;
-            if (!readStat(s, v)) {
-                if (!m_warnedBadStat)
-                    m_out.warnings.push_back("a memory event on line " + std::to_string(line) +
-                                             " has a stat that does not parse; it is skipped");
-                m_warnedBadStat = true;
-                continue;
-            }
-            const auto found = m_stats.find(v.metadata);
-            if (found == m_stats.end())
-                continue;
+        const bool whole = forEachStat(bytes, [&](const StatValue &v, Stat stat) {
             const std::string_view text = textOf(v);
-            switch (found->second) {
+            switch (stat) {
             case Stat::Allocator:
                 allocator.assign(text.substr(0, 256));
                 named = true;
@@ -570,19 +644,19 @@ private:
                 named = true;
                 break;
             case Stat::Allocated:
-                e.heap = v.integer;
+                peak.heap = v.integer;
                 break;
             case Stat::Reserved:
-                e.stack = v.integer;
+                peak.stack = v.integer;
                 break;
             case Stat::Available:
-                e.free = v.integer;
+                peak.free = v.integer;
                 break;
             case Stat::Fragmentation:
-                e.fragmentation = v.real;
+                peak.fragmentation = v.real;
                 break;
             case Stat::PeakInUse:
-                e.peakInUse = v.integer;
+                peakInUse = v.integer;
                 break;
             case Stat::Requested:
                 e.requested = v.integer;
@@ -594,26 +668,36 @@ private:
                 e.address = static_cast<std::uint64_t>(v.integer);
                 break;
             case Stat::Op:
-                e.op = intern(text);
+                detail.op = intern(text);
                 break;
             case Stat::Region:
-                e.region = intern(text, 256);
+                detail.region = intern(text, 256);
                 break;
             case Stat::DataType:
-                e.dataType = intern(dataTypeName(v.integer));
+                detail.dataType = intern(dataTypeName(v.integer));
                 break;
             case Stat::Shape:
-                e.shape = intern(text);
+                detail.shape = intern(text);
                 break;
             case Stat::Group:
-                e.group = v.integer;
+                detail.group = v.integer;
                 break;
             default:
                 break;
             }
+        });
+        if (!whole && !m_warnedBadStat) {
+            m_out.warnings.push_back("a memory event on line " + std::to_string(line) +
+                                     " has a stat that does not parse; it is skipped");
+            m_warnedBadStat = true;
         }
-        if (e.dataType == 0)
-            e.dataType = intern(dataTypeName(0));
+        if (detail.dataType == 0)
+            detail.dataType = intern(dataTypeName(0));
+        e.detail = internDetail(detail);
+        // Heap + stack, saturated: a lying file's sizes never wrap.
+        e.inUse = peak.heap > std::numeric_limits<std::int64_t>::max() - peak.stack
+                      ? std::numeric_limits<std::int64_t>::max()
+                      : peak.heap + peak.stack;
         if (!named) {
             if (!m_warnedNoAllocator)
                 m_out.warnings.push_back("memory events without an allocator_name or device "
@@ -622,19 +706,42 @@ private:
             allocator = "(unnamed)";
         }
         auto [at, added] = m_allocatorAt.try_emplace(allocator, m_out.allocators.size());
-        if (added)
-            m_out.allocators.push_back({allocator, {}});
-        std::vector<MemoryEvent> &list = m_out.allocators[at->second].events;
-        m_placed.emplace_back(at->second, list.size());
-        list.push_back(e);
+        if (added) {
+            m_out.allocators.push_back({allocator, {}, {}, 0, 0});
+            m_maxInUse.push_back(std::numeric_limits<std::int64_t>::min());
+        }
+        const std::size_t which = at->second;
+        XPlaneMemory::Allocator &a = m_out.allocators[which];
+        a.lifetimePeak = std::max(a.lifetimePeak, peakInUse);
+        a.lastPeakStat = peakInUse;
+        peak.event = a.events.size();
+        m_placed.emplace_back(static_cast<std::uint32_t>(which),
+                              static_cast<std::uint32_t>(a.events.size()));
+        a.events.push_back(e);
         ++m_out.events;
+        // A candidate for the peak: the most in use so far; of a line, its last in time.
+        std::int64_t &most = m_maxInUse[which];
+        if (e.inUse > most) {
+            most = e.inUse;
+            a.peaks.clear();
+            std::erase_if(m_lineCandidates, [which](const auto &c) { return c.first == which; });
+        }
+        if (e.inUse == most) {
+            auto mine = std::find_if(m_lineCandidates.begin(), m_lineCandidates.end(),
+                                     [which](const auto &c) { return c.first == which; });
+            if (mine == m_lineCandidates.end())
+                m_lineCandidates.emplace_back(which, peak);
+            else if (offset >= mine->second.offsetPs)
+                mine->second = peak;
+        }
         return true;
     }
 };
 
 } // namespace
 
-XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error)
+XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error,
+                                const std::function<void(const char *)> &release)
 {
     XPlaneMemory out;
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -644,7 +751,7 @@ XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error)
     CodedInputStream in = streamOf(bytes);
     bool sawHost = false;
     bool damaged = false;
-    Reader reader(out);
+    Reader reader(out, release, bytes.data());
     while (std::uint32_t tag = in.ReadTag()) {
         if (WireFormatLite::GetTagFieldNumber(tag) != 1 || !isLengthDelimited(tag)) {
             if (!WireFormatLite::SkipField(&in, tag)) {
@@ -701,6 +808,28 @@ XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error)
 
 XPlaneMemory XPlaneMemory::readFile(const std::string &capture, std::string *error)
 {
+    // A plain capture is mapped and its pages let go behind the reader: what stays is the
+    // events, not the file. A compressed one is read whole, decompressed.
+    {
+        MappedFile mapped;
+        std::string why;
+        if (!mapped.open(capture, why)) {
+            *error = why;
+            return {};
+        }
+        const std::string_view head = mapped.data().substr(0, 6);
+        if (decompress::formatOf(capture, head) == decompress::Format::None) {
+            const char *base = mapped.data().data();
+            XPlaneMemory out = read(mapped.data(), error, [&mapped, base](const char *end) {
+                mapped.releaseBefore(static_cast<std::size_t>(end - base));
+            });
+            if (error->empty() && mapped.shrank() >= 0) {
+                *error = "the capture changed while it was read: read it again";
+                return {};
+            }
+            return out;
+        }
+    }
     const Decompressed file = decompress::file(capture);
     if (!file.ok()) {
         *error = file.error;

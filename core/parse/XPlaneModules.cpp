@@ -1,6 +1,7 @@
 #include "parse/XPlaneModules.h"
 
 #include "parse/HloProtoDump.h"
+#include "parse/MappedFile.h"
 #include "parse/detail/WireRead.h"
 #include "proto/xplane_min.pb.h"
 #include "util/Decompress.h"
@@ -165,6 +166,24 @@ XPlaneModules::Index XPlaneModules::index(const std::string &capture, const std:
 {
     Index index;
     index.capture = capture;
+    // A plain capture is mapped: only its metadata plane's pages are read (the planes of
+    // events, most of a capture, are skipped), and only the modules' protos are kept.
+    {
+        MappedFile mapped;
+        std::string why;
+        if (!mapped.open(capture, why)) {
+            index.error = why;
+            return index;
+        }
+        if (decompress::formatOf(capture, mapped.data().substr(0, 6)) == decompress::Format::None) {
+            std::int64_t held = 0;
+            index.modules = read(mapped.data(), &index.error, only);
+            for (const Found &f : index.modules)
+                held += static_cast<std::int64_t>(f.hloProto.size());
+            index.budget = MemoryBudget::reserve(held);
+            return index;
+        }
+    }
     Decompressed file = decompress::file(capture);
     if (!file.ok()) {
         index.error = file.error;

@@ -619,6 +619,9 @@ void MainWindow::openPath(const QString &path)
 
 void MainWindow::openAllocation(const QString &path, qint64 allocation)
 {
+    // Asked from another window (Runtime Memory): the module is shown here, so come forward.
+    raise();
+    activateWindow();
     if (current().dump && !current().isEmbedded() && current().path == path) {
         selectAllocation(allocation);
         return;

@@ -21,6 +21,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace bufferscope {
 
 namespace {
@@ -110,6 +112,11 @@ RuntimeMemoryView::RuntimeMemoryView(QWidget *parent)
     m_parts->setRootIsDecorated(false);
     m_parts->setUniformRowHeights(true);
     m_parts->setTextElideMode(Qt::ElideMiddle);
+    // The part's words take what the figures leave.
+    m_parts->header()->setStretchLastSection(false);
+    m_parts->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 4; ++c)
+        m_parts->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     TableCsv::addActions(m_parts, QStringLiteral("runtime-peak-parts"));
 
     m_table->setColumnCount(8);
@@ -242,15 +249,22 @@ void RuntimeMemoryView::showAllocator(int)
         row->setText(0, toQString(p.what));
         row->setToolTip(0, plainToolTip(row->text(0)));
         bytesCell(row, 1, p.bytes);
-        if (p.planned >= 0)
+        if (p.planned >= 0) {
             bytesCell(row, 2, p.planned);
-        else
-            row->setText(2, p.module.empty() ? QString() : tr("not in the capture"));
+        } else if (!p.module.empty()) {
+            const auto compiles =
+                std::count_if(m_memory->plans.begin(), m_memory->plans.end(),
+                              [&](const ModulePlan &plan) { return plan.name == p.module; });
+            row->setText(2, compiles == 0 ? tr("not in the capture") : tr("none matches"));
+            row->setToolTip(2, compiles == 0
+                                   ? tr("The capture holds no buffer assignment of this module")
+                                   : tr("The capture holds %n compile(s) of this module; the "
+                                        "sizes of these allocations match none of them",
+                                        nullptr, static_cast<int>(compiles)));
+        }
         if (p.arguments >= 0)
             bytesCell(row, 3, p.arguments);
     }
-    for (int c = 1; c < 4; ++c)
-        m_parts->resizeColumnToContents(c);
 
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -274,11 +288,9 @@ void RuntimeMemoryView::showAllocator(int)
     peak->point1->setCoords(millis(a->peakTimePs), 0);
     peak->point2->setCoords(millis(a->peakTimePs), 1);
     auto *label = new QCPItemText(m_plot);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->position->setTypeX(QCPItemPosition::ptPlotCoords);
     label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label->position->setCoords(millis(a->peakTimePs), 0.02);
-    label->setPadding(QMargins(4, 0, 0, 0));
     label->setColor(ChartPalette::peakMarker());
     label->setText(tr("peak %1 at %2 ms")
                        .arg(humanBytesText(a->peakBytes))
@@ -288,6 +300,11 @@ void RuntimeMemoryView::showAllocator(int)
     const double span = std::max(last - first, 1e-6);
     m_plot->xAxis->setRange(first - span * 0.02, last + span * 0.02);
     m_plot->yAxis->setRange(0, std::max<double>(1, static_cast<double>(a->peakBytes)) * 1.15);
+    // The label reads away from the line on the side with room: right of a peak in the
+    // range's first two thirds, left of one later.
+    const bool late = millis(a->peakTimePs) > first + span * 0.66;
+    label->setPositionAlignment((late ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    label->setPadding(late ? QMargins(0, 0, 4, 0) : QMargins(4, 0, 0, 0));
     m_plot->replot();
 
     m_table->setSortingEnabled(false);
@@ -313,7 +330,13 @@ void RuntimeMemoryView::showAllocator(int)
         row->setText(4, dashIfEmpty(r.op));
         row->setToolTip(4, plainToolTip(dashIfEmpty(r.op)));
         row->setText(5, dashIfEmpty(r.region));
-        row->setText(6, dashIfEmpty(r.dataType));
+        // TensorFlow's DT_INVALID is how the allocator says it did not know the type.
+        if (r.dataType == "INVALID") {
+            row->setText(6, QStringLiteral("—"));
+            row->setToolTip(6, tr("Not known to the allocator (INVALID)"));
+        } else {
+            row->setText(6, dashIfEmpty(r.dataType));
+        }
         row->setText(7, dashIfEmpty(r.shape));
         row->setToolTip(7, plainToolTip(dashIfEmpty(r.shape)));
         if (r.special)

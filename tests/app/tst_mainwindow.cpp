@@ -1802,6 +1802,14 @@ private Q_SLOTS:
         // The host's allocator: its one row.
         view->allocators()->setCurrentIndex(1);
         QCOMPARE(view->liveAtPeak()->topLevelItemCount(), 1);
+        // Its 256-byte allocation was made in a run of jit_add, which the capture compiled
+        // twice (jit_add(11) and jit_add(28)) with no host buffer of that size: neither is
+        // chosen, and the Planned cell says so rather than "not in the capture".
+        QCOMPARE(view->peakParts()->topLevelItemCount(), 1);
+        QCOMPARE(view->peakParts()->topLevelItem(0)->text(2), QStringLiteral("none matches"));
+        QVERIFY2(view->peakParts()->topLevelItem(0)->toolTip(2).contains(
+                     QStringLiteral("holds 2 compile(s)")),
+                 qPrintable(view->peakParts()->topLevelItem(0)->toolTip(2)));
         view->close();
     }
 

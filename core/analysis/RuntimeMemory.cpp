@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <limits>
 #include <tuple>
 #include <unordered_map>
@@ -225,7 +226,8 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
               false,
               {}};
         Row::Maker maker = plans.maker(memory.str(e.module), e.made, e.requested, e.bytes);
-        byModule[{maker.module, maker.made == MemoryEvent::Made::BySize}] += e.bytes;
+        std::int64_t &made = byModule[{maker.module, maker.made == MemoryEvent::Made::BySize}];
+        made = saturatingAdd(made, e.bytes);
         if (maker.plan >= 0 && maker.made != MemoryEvent::Made::BySize)
             ++planVotes[maker.module][maker.plan];
         maker.count = 1;
@@ -313,26 +315,30 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
             out.atPeak.back().special == r.special) {
             Row &merged = out.atPeak.back();
             ++merged.count;
-            for (Row::Maker &m : r.madeBy) {
-                const auto same = std::find_if(
-                    merged.madeBy.begin(), merged.madeBy.end(), [&m](const Row::Maker &x) {
-                        return x.module == m.module && x.made == m.made &&
-                               x.allocation == m.allocation;
-                    });
-                if (same != merged.madeBy.end())
-                    same->count += m.count;
-                else
-                    merged.madeBy.push_back(std::move(m));
-            }
+            std::move(r.madeBy.begin(), r.madeBy.end(), std::back_inserter(merged.madeBy));
             continue;
         }
         out.atPeak.push_back(std::move(r));
     }
-    for (Row &r : out.atPeak)
-        std::sort(r.madeBy.begin(), r.madeBy.end(), [](const Row::Maker &x, const Row::Maker &y) {
-            return std::tie(x.module, x.made, x.allocation) <
-                   std::tie(y.module, y.made, y.allocation);
+    // Each row's makers, one per (module, how, allocation) with their counts: sorted, then
+    // merged (n log n, however many modules a capture names).
+    const auto makerKey = [](const Row::Maker &m) {
+        return std::tie(m.module, m.made, m.allocation);
+    };
+    for (Row &r : out.atPeak) {
+        std::sort(r.madeBy.begin(), r.madeBy.end(), [&](const Row::Maker &x, const Row::Maker &y) {
+            return makerKey(x) < makerKey(y);
         });
+        std::vector<Row::Maker> merged;
+        merged.reserve(r.madeBy.size());
+        for (Row::Maker &m : r.madeBy) {
+            if (!merged.empty() && makerKey(merged.back()) == makerKey(m))
+                merged.back().count += m.count;
+            else
+                merged.push_back(std::move(m));
+        }
+        r.madeBy = std::move(merged);
+    }
     return out;
 }
 

@@ -239,6 +239,17 @@ public:
         : m_out(out), m_release(release), m_released(begin)
     {}
 
+    /// Says what was left out, once the planes are read; how many events were.
+    std::size_t finish()
+    {
+        if (m_leftOut > 0)
+            m_out.warnings.push_back(std::to_string(m_leftOut) +
+                                     " memory event(s) left out: " + m_firstLeftOut +
+                                     ", not a size an allocator has (below zero or past 2^60 "
+                                     "bytes)");
+        return m_leftOut;
+    }
+
     /// Reads the host plane's bytes; false when they do not parse.
     bool plane(std::string_view bytes)
     {
@@ -344,7 +355,18 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_interned;
     bool m_warnedNoAllocator = false;
     bool m_warnedBadStat = false;
+    std::size_t m_leftOut = 0;  ///< memory events whose sizes no allocator can report
+    std::string m_firstLeftOut; ///< the first of them, named
     static constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
+
+    /// A line as a warning names it: its index on the host plane, and its name once read.
+    std::string lineName(std::uint32_t line) const
+    {
+        std::string out = "line " + std::to_string(line);
+        if (line < m_out.lines.size() && !m_out.lines[line].empty())
+            out += " (\"" + m_out.lines[line] + "\")";
+        return out;
+    }
 
     /// The id of `text` in XPlaneMemory::strings (cut at `limit` bytes), added once.
     std::uint32_t intern(std::string_view text, std::size_t limit = 4096)
@@ -687,9 +709,29 @@ private:
             }
         });
         if (!whole && !m_warnedBadStat) {
-            m_out.warnings.push_back("a memory event on line " + std::to_string(line) +
+            m_out.warnings.push_back("a memory event on " + lineName(line) +
                                      " has a stat that does not parse; it is skipped");
             m_warnedBadStat = true;
+        }
+        // A size no allocator reports: below zero, or past 2^60 bytes (an exbibyte, a thousand
+        // times any device's memory). Such an event says nothing true of the allocator, and
+        // its sizes would wrap the sums; it is left out, and the first one named.
+        {
+            const std::pair<const char *, std::int64_t> sizes[] = {
+                {"bytes_allocated", peak.heap},   {"bytes_reserved", peak.stack},
+                {"allocation_bytes", e.bytes},    {"requested_bytes", e.requested},
+                {"peak_bytes_in_use", peakInUse},
+            };
+            for (const auto &[stat, value] : sizes)
+                if (value < 0 || value > MemoryEvent::kMaxSize) {
+                    if (m_leftOut++ == 0)
+                        m_firstLeftOut = std::string(e.allocation ? "the MemoryAllocation"
+                                                                  : "the MemoryDeallocation") +
+                                         " at offset " + std::to_string(offset) + " ps of " +
+                                         lineName(line) + " reports " + stat + " = " +
+                                         std::to_string(value);
+                    return true;
+                }
         }
         if (detail.dataType == 0)
             detail.dataType = intern(dataTypeName(0));
@@ -789,6 +831,7 @@ XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error,
             break;
         }
     }
+    const std::size_t leftOut = reader.finish();
     if (damaged || !in.ConsumedEntireMessage()) {
         *error = "not a profiler capture (an XSpace), or a damaged one: the protobuf data does "
                  "not parse";
@@ -797,6 +840,9 @@ XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error,
     } else if (!sawHost) {
         *error = "the capture has no \"/host:CPU\" plane, where the profiler records the "
                  "allocators' events";
+    } else if (out.events == 0 && leftOut > 0) {
+        *error = "every memory event of the capture reports a size no allocator has: " +
+                 out.warnings.back();
     } else if (out.events == 0) {
         *error = "the capture's \"/host:CPU\" plane has no MemoryAllocation or "
                  "MemoryDeallocation event (was it taken with the host tracer on?)";

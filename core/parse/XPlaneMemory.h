@@ -27,6 +27,8 @@ struct MemoryEvent
         BySize,
     };
     static constexpr std::uint32_t kMaxModules = (std::uint32_t{1} << 29) - 1;
+    /// The largest size an event may report (2^60 bytes); one past it is left out, said.
+    static constexpr std::int64_t kMaxSize = std::int64_t{1} << 60;
 
     std::int64_t timePs = 0; ///< on the capture's clock: its line's timestamp_ns × 1000 + offset
     std::int64_t inUse = 0;  ///< bytes_allocated + bytes_reserved after it: the curve

@@ -45,7 +45,7 @@ def stat(name, value):
     elif isinstance(value, str):
         body += lfield(5, value)
     else:
-        body += vfield(4, value)
+        body += vfield(4, value & ((1 << 64) - 1))  # an int64 below zero: its 10-byte varint
     return body
 
 
@@ -210,8 +210,31 @@ def case_bysize():
     return lfield(1, metadata) + space([plane("/host:CPU", [line(1, "main", 0, events)])])
 
 
+def case_hostile():
+    """What a lying or unlucky capture holds, one line "main" at 0 ns, GPU_0_bfc, capacity
+    10,000, 50 B of arrays made before the capture began:
+      A 100 B @0x1 at 1,000 ps (heap 150)
+      B a deallocation of 50 B @0x99, which no allocation in the capture made (heap 100)
+      C a MemoryAllocation with no stats at 3,000 ps: an allocator of no name
+      D an allocation of -7 B at 4,000 ps: not a size, left out
+      E an allocation of 2^62 B at 5,000 ps, heap 2^62 + 100: past 2^60, left out
+      F 200 B @0x5 at 6,000 ps (heap 300)
+    GPU_0_bfc: 2 allocations, 1 deallocation, the peak 300 B at 6,000 ps with A and F live
+    (the 50 B freed by B were made before the step: nothing unmapped is left)."""
+    gpu = Allocator("GPU_0_bfc", 10_000)
+    gpu.heap = 50
+    events = [gpu.event(1, 1000, 100, 0x1), gpu.event(2, 2000, 50, 0x99), event(1, 3000, {})]
+    events.append(event(1, 4000, {"allocator_name": "GPU_0_bfc", "bytes_allocated": 100,
+                                  "allocation_bytes": -7, "requested_bytes": -7, "addr": 0x3}))
+    events.append(event(1, 5000, {"allocator_name": "GPU_0_bfc",
+                                  "bytes_allocated": (1 << 62) + 100,
+                                  "allocation_bytes": 1 << 62, "addr": 0x4}))
+    events.append(gpu.event(1, 6000, 200, 0x5))
+    return space([plane("/host:CPU", [line(1, "main", 0, events)])])
+
+
 CASES = {"threads": case_threads, "tie": case_tie, "tpu": case_tpu, "runs": case_runs,
-         "linked": case_linked, "bysize": case_bysize}
+         "linked": case_linked, "bysize": case_bysize, "hostile": case_hostile}
 
 
 def many(n):

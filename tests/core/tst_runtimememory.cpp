@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace bufferscope;
 
 namespace {
@@ -173,6 +175,43 @@ private slots:
     // "threads"): by the capture's clock A (100 B) is freed at 4,000,000 ps before B (400 B) is
     // made at 5,000,000 ps, so the peak is B alone; by each line's own offset (XProf) B would
     // come first and A seem live beside it.
+    // A lying capture (case "hostile", its figures in the generator's docstring): the event
+    // with no stats is an allocator of no name, said; the sizes below zero and past 2^60 are
+    // left out, the first named; the deallocation of an array made before the capture frees
+    // what was made before the step, so the peak's rows are its allocations and add up to it.
+    void hostileEvents()
+    {
+        std::string error;
+        const RuntimeMemory m = capture("hostile", &error);
+        QVERIFY2(error.empty(), error.c_str());
+        QCOMPARE(m.events, std::size_t(4));
+        const RuntimeAllocator *gpu = allocator(m, "GPU_0_bfc");
+        QVERIFY(gpu);
+        QCOMPARE(gpu->allocations, std::size_t(2));
+        QCOMPARE(gpu->deallocations, std::size_t(1));
+        QCOMPARE(gpu->peakBytes, std::int64_t(300));
+        QCOMPARE(gpu->peakTimePs, std::int64_t(6000));
+        QCOMPARE(gpu->lifetimePeakBytes, std::int64_t(300));
+        QCOMPARE(gpu->atPeak.size(), std::size_t(2));
+        QCOMPARE(gpu->atPeak[0].bytes, std::int64_t(200));
+        QCOMPARE(gpu->atPeak[1].bytes, std::int64_t(100));
+        std::int64_t parts = 0;
+        for (const RuntimeAllocator::Part &p : gpu->peakParts)
+            parts += p.bytes;
+        QCOMPARE(parts, std::int64_t(300));
+        const RuntimeAllocator *unnamed = allocator(m, "(unnamed)");
+        QVERIFY(unnamed);
+        QCOMPARE(unnamed->allocations, std::size_t(1));
+        const auto said = [&m](const std::string &words) {
+            return std::any_of(m.warnings.begin(), m.warnings.end(), [&](const std::string &w) {
+                return w.find(words) != std::string::npos;
+            });
+        };
+        QVERIFY(said("without an allocator_name or device number"));
+        QVERIFY(said("2 memory event(s) left out: the MemoryAllocation at offset 4000 ps of "
+                     "line 0 (\"main\") reports allocation_bytes = -7"));
+    }
+
     void linesOnOneClock()
     {
         const RuntimeMemory m = capture("threads");

@@ -19,6 +19,11 @@ cp "$root"/tests/data/oom/*.log "$work/corpus/"
 # Binary modules (parse/HloProtoDump): the samples' protos, mutated as protobuf bytes.
 cp "$root"/tests/data/binary/protos/*.hlo.pb "$root"/tests/data/binary/hostile/*.hlo.pb "$work/corpus/"
 find "$root/tests/data/binary/profile" -name '*.xplane.pb' -exec cp {} "$work/corpus/" \;
+# Captures with allocators' events (parse/XPlaneMemory): the memory tests' cases, written.
+for c in threads tie tpu runs linked bysize hostile; do
+    python3 "$root/tests/bench/make_memory_capture.py" "$work/corpus/memory-$c.xplane.pb" \
+        --case "$c" >/dev/null
+done
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0

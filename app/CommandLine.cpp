@@ -41,6 +41,21 @@ CommandLine::Invocation CommandLine::invocationOf(const QStringList &args)
     out.rest = args;
     if (!out.command.isEmpty() && at < args.size())
         out.rest.removeAt(at);
+    // `report --help`, anywhere before a `--` (after it, a file may be called that): the
+    // command's usage, exit 0.
+    if (out.command != QLatin1String("help") && out.command != QLatin1String("version") &&
+        !out.command.isEmpty()) {
+        for (const QString &a : std::as_const(out.rest)) {
+            if (a == QLatin1String("--"))
+                break;
+            if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+                out.helpFor = out.command;
+                out.command = QStringLiteral("help");
+                out.rest.clear();
+                break;
+            }
+        }
+    }
     return out;
 }
 
@@ -80,7 +95,9 @@ int CommandLine::run(const Invocation &invocation, const Args &args, int threads
 {
     const QString &command = invocation.command;
     if (command == QLatin1String("help")) {
-        std::printf("%s\n", cli::usage().toUtf8().constData());
+        const QString usage =
+            invocation.helpFor.isEmpty() ? cli::usage() : cli::usageOf(invocation.helpFor);
+        std::printf("%s\n", usage.toUtf8().constData());
         return 0;
     }
     if (command == QLatin1String("version")) {

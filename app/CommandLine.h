@@ -21,6 +21,7 @@ public:
     {
         QString command; ///< report, diff, list, oom, fit, export, help, version; empty: window
         QStringList rest;
+        QString helpFor; ///< help: the command whose usage was asked (`report --help`)
     };
     static Invocation invocationOf(const QStringList &args);
     /// Runs without a window (everything but export and the window).

@@ -457,6 +457,25 @@ private Q_SLOTS:
             1);
         QCOMPARE(run({QStringLiteral("frobnicate")}).code, 1);
         QCOMPARE(run({QStringLiteral("--version")}).code, 0);
+        // --help after any command: that command's usage on stdout, exit 0, whatever else is
+        // given; after `--` it is a file's name.
+        for (const char *command :
+             {"report", "diff", "list", "summary", "oom", "fit", "memory", "export"}) {
+            const Run help = run({QString::fromLatin1(command), QStringLiteral("x.txt"),
+                                  QStringLiteral("--help"), QStringLiteral("--bogus")});
+            QCOMPARE(help.code, 0);
+            QVERIFY2(
+                help.out.startsWith(QByteArray(QByteArray("usage:\nbufferscope ") + command + ' ')),
+                help.out.constData());
+            QVERIFY2(!help.out.contains("bufferscope list") || qstrcmp(command, "list") == 0,
+                     help.out.constData());
+            QVERIFY(help.err.isEmpty());
+        }
+        QCOMPARE(run({QStringLiteral("report"), QStringLiteral("-h")}).code, 0);
+        const Run named =
+            run({QStringLiteral("report"), QStringLiteral("--"), QStringLiteral("--help")});
+        QCOMPARE(named.code, 2);
+        QVERIFY2(named.err.contains("--help"), named.err.constData());
         const Run missing =
             run({QStringLiteral("report"), QStringLiteral("/nonexistent/x-buffer-assignment.txt")});
         QCOMPARE(missing.code, 2);

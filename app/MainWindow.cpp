@@ -500,16 +500,17 @@ void MainWindow::connectViews()
             m_allocationView->scrollTo(index);
         }
     });
-    connect(selection(), &Selection::highlightedGroupChanged, this,
-            [this](const QVector<int> &values, const QString &label) {
-                if (values.isEmpty())
-                    statusBar()->clearMessage();
-                else
-                    statusBar()->showMessage(
-                        values.size() == 1
-                            ? tr("Picked: %1 (1 value)").arg(label)
-                            : tr("Picked: %1 (%2 values)").arg(label).arg(values.size()));
-            });
+    connect(
+        selection(), &Selection::highlightedGroupChanged, this,
+        [this](const QVector<int> &values, const QString &label) {
+            if (values.isEmpty())
+                statusBar()->clearMessage();
+            else
+                statusBar()->showMessage(
+                    values.size() == 1
+                        ? tr("Picked: %1 (1 value)").arg(label)
+                        : tr("Picked: %1 (%2 values)").arg(label, QString::number(values.size())));
+        });
 }
 
 void MainWindow::applyPreferences(const Preferences &preferences)

@@ -152,8 +152,8 @@ QString BoxChartView::boxToolTip(const Box &box) const
     const Dump &d = *dump();
     const Value &v = d.values[box.value];
     const Instruction *ins = d.instructionOf(v);
-    QString tip =
-        QStringLiteral("<b>%1</b> (id %2)<br>").arg(richEscaped(d.valueDisplayName(v))).arg(v.id);
+    QString tip = QStringLiteral("<b>%1</b> (id %2)<br>")
+                      .arg(richEscaped(d.valueDisplayName(v)), QString::number(v.id));
     tip += tr("size %1 (%2 bytes) · offset %3 (0x%4)<br>")
                .arg(humanBytesText(v.size))
                .arg(v.size)
@@ -168,10 +168,8 @@ QString BoxChartView::boxToolTip(const Box &box) const
             return i == kNone ? QStringLiteral("end") : toQString(d.str(d.instructions[i].name));
         };
         tip += tr("live %1 (%2) – %3 (%4)<br>")
-                   .arg(v.start)
-                   .arg(richEscaped(name(v.start)))
-                   .arg(v.end)
-                   .arg(richEscaped(name(v.end)));
+                   .arg(QString::number(v.start), richEscaped(name(v.start)),
+                        QString::number(v.end), richEscaped(name(v.end)));
     }
     if (v.allocation != kNone) {
         const Allocation &a = d.allocations[v.allocation];

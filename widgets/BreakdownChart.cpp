@@ -195,10 +195,10 @@ void BreakdownChart::fillBars()
     m_summary->setText(
         b.step < 0 ? tr("No live ranges in this dump")
                    : tr("step %1 (%2): %3 in %n value(s)", nullptr, static_cast<int>(b.valueCount))
-                         .arg(b.step)
-                         .arg(ins == kNone ? tr("end")
-                                           : toQString(dump()->str(dump()->instructions[ins].name)))
-                         .arg(humanBytesText(b.bytes)));
+                         .arg(QString::number(b.step),
+                              ins == kNone ? tr("end")
+                                           : toQString(dump()->str(dump()->instructions[ins].name)),
+                              humanBytesText(b.bytes)));
     resetZoom();
 }
 

@@ -398,10 +398,8 @@ void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
     m_tree->resizeColumnToContents(BreakdownTreeModel::BytesColumn);
     const bool peak = space && m_shown->step == space->peak.step;
     m_summary->setText(tr("step %1%2: %3 in %4 value(s)")
-                           .arg(m_shown->step)
-                           .arg(peak ? tr(" (peak)") : QString())
-                           .arg(toQString(humanBytes(b.bytes)))
-                           .arg(b.valueCount));
+                           .arg(QString::number(m_shown->step), peak ? tr(" (peak)") : QString(),
+                                toQString(humanBytes(b.bytes)), QString::number(b.valueCount)));
     fillFindings();
 }
 

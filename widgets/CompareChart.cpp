@@ -309,9 +309,8 @@ void CompareView::showChange(const ValueChange &change)
         rect->setPen(QPen(color, 1));
         // Named beside the band, on the side with more room.
         label->setText(tr("%1: %2 · %3 · steps %4–%5")
-                           .arg(side, toQString(value.name), humanBytesText(value.bytes))
-                           .arg(value.start)
-                           .arg(value.end));
+                           .arg(side, toQString(value.name), humanBytesText(value.bytes),
+                                QString::number(value.start), QString::number(value.end)));
         label->setColor(color.darker(130));
         const bool before = from > rows - to;
         label->position->setCoords(before ? from : to, (top + bottom) / 2);

@@ -179,9 +179,9 @@ void FlameGraph::paintEvent(QPaintEvent *event)
             const double share = m_total > 0 ? 100.0 * static_cast<double>(b.node->bytes) /
                                                    static_cast<double>(m_total)
                                              : 0.0;
-            text = toQString(b.node->label) + QStringLiteral(" · %1 (%2%)")
-                                                  .arg(toQString(humanBytes(b.node->bytes)))
-                                                  .arg(share, 0, 'f', 1);
+            text = toQString(b.node->label) +
+                   QStringLiteral(" · %1 (%2%)")
+                       .arg(toQString(humanBytes(b.node->bytes)), QString::number(share, 'f', 1));
         }
         p.setPen(fill.lightness() > 120 ? Qt::black : Qt::white);
         const QRectF inner = b.rect.adjusted(4, 0, -3, 0);
@@ -241,11 +241,10 @@ bool FlameGraph::event(QEvent *event)
                                                                         : n.path;
             QToolTip::showText(help->globalPos(),
                                tr("<b>%1</b><br>%2 (%3 bytes, %4% of the step) in %5 value(s)%6")
-                                   .arg(richEscaped(title), toQString(humanBytes(n.bytes)))
-                                   .arg(n.bytes)
-                                   .arg(share, 0, 'f', 1)
-                                   .arg(n.values)
-                                   .arg(hint.isEmpty() ? QString() : QStringLiteral("<br>") + hint),
+                                   .arg(richEscaped(title), toQString(humanBytes(n.bytes)),
+                                        QString::number(n.bytes), QString::number(share, 'f', 1),
+                                        QString::number(n.values),
+                                        hint.isEmpty() ? QString() : QStringLiteral("<br>") + hint),
                                this);
         } else {
             QToolTip::hideText();

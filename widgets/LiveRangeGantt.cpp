@@ -83,9 +83,8 @@ QString LiveRangeGantt::title() const
     if (!dump())
         return tr("Live ranges");
     return tr("Live ranges of %1 (%2 values, %3)")
-        .arg(toQString(dump()->module))
-        .arg(m_rows->values.size())
-        .arg(m_orderBox->currentText().toLower());
+        .arg(toQString(dump()->module), QString::number(m_rows->values.size()),
+             m_orderBox->currentText().toLower());
 }
 
 void LiveRangeGantt::applyPalette()

@@ -65,9 +65,8 @@ QString MemoryMap::title() const
         return tr("Memory map of %1 — all allocations").arg(toQString(dump()->module));
     const Allocation &a = dump()->allocations[static_cast<std::size_t>(m_allocation)];
     return tr("Memory map of %1 — allocation %2 (%3, %4)")
-        .arg(toQString(dump()->module))
-        .arg(a.index)
-        .arg(toQString(allocationKindName(a.kind)), humanBytesText(a.size));
+        .arg(toQString(dump()->module), QString::number(a.index),
+             toQString(allocationKindName(a.kind)), humanBytesText(a.size));
 }
 
 void MemoryMap::applyPalette()

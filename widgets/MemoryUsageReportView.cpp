@@ -70,11 +70,10 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QString summary = tr("XLA's memory-usage report of %1: %2 allocations, %3 in all (%4 bytes).")
-                          .arg(module)
-                          .arg(m_report.allocationCount())
-                          .arg(humanBytesText(m_report.totalBytes))
-                          .arg(m_report.totalBytes);
+    QString summary =
+        tr("XLA's memory-usage report of %1: %2 allocations, %3 in all (%4 bytes).")
+            .arg(module, QString::number(m_report.allocationCount()),
+                 humanBytesText(m_report.totalBytes), QString::number(m_report.totalBytes));
     if (m_report.layout != 3)
         summary += QLatin1Char(' ') +
                    tr("Only the total is exact: the report rounds every other size as it prints "
@@ -89,9 +88,8 @@ MemoryUsageReportView::MemoryUsageReportView(MemoryUsageReport report, const QSt
             spaces << (space.name.empty()
                            ? tr("S(%1) %2").arg(space.color).arg(humanBytesText(space.totalBytes))
                            : tr("%1 (S(%2)) %3")
-                                 .arg(toQString(space.name))
-                                 .arg(space.color)
-                                 .arg(humanBytesText(space.totalBytes)));
+                                 .arg(toQString(space.name), QString::number(space.color),
+                                      humanBytesText(space.totalBytes)));
         summary += QLatin1Char(' ') +
                    (m_report.layout == 3
                         ? tr("XLA's binary report: by memory space, exact totals: %1. Each "
@@ -344,9 +342,8 @@ void MemoryUsageReportView::showAllocation(int row)
     for (const MemoryUsageReport::Group &g : a.groups)
         reach = std::max(reach, g.offset + g.size);
     m_offsets->xAxis->setRange(0, double(std::max<std::int64_t>(reach, 1)));
-    QString title = tr("%1: %2")
-                        .arg(toQString(m_report.allocationLabel(static_cast<std::size_t>(row))))
-                        .arg(humanBytesText(a.size));
+    QString title = tr("%1: %2").arg(
+        toQString(m_report.allocationLabel(static_cast<std::size_t>(row))), humanBytesText(a.size));
     if (a.hiddenGroups > 0)
         title +=
             tr(" · %n smaller offset(s) not listed", nullptr, static_cast<int>(a.hiddenGroups));

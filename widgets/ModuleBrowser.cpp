@@ -346,15 +346,14 @@ void ModuleBrowser::fillFamily(QTreeWidgetItem *family, const QString &name)
             largestFigures = &f;
         }
     }
-    family->setText(ModuleColumn, tr("%1 · %2 compiles").arg(name).arg(files.size()));
+    family->setText(ModuleColumn, tr("%1 · %2 compiles").arg(name, QString::number(files.size())));
     family->setData(ModuleColumn, kFileRole, largest.isEmpty() ? files.front() : largest);
     family->setToolTip(
         ModuleColumn,
         plainToolTip(tr("%1: compiled %2 times; the most one holds is %3 (%4), "
                         "%5 in all. Opens the one that holds the most.")
-                         .arg(name)
-                         .arg(files.size())
-                         .arg(humanBytesText(std::max<qint64>(heldMax, 0)),
+                         .arg(name, QString::number(files.size()),
+                              humanBytesText(std::max<qint64>(heldMax, 0)),
                               toQString(ModuleNames::shortName(largest.toStdString())),
                               humanBytesText(heldSum))));
     for (int c = HeldColumn; c <= FilesColumn; ++c)

@@ -503,8 +503,8 @@ void OomView::fillTable()
                 match = tr("unmatched: %1").arg(toQString(bm.how));
             } else {
                 const Value &v = per->dump->values[bm.values.front()];
-                match =
-                    tr("%1 (value %2)").arg(toQString(per->dump->valueDisplayName(v))).arg(v.id);
+                match = tr("%1 (value %2)")
+                            .arg(toQString(per->dump->valueDisplayName(v)), QString::number(v.id));
             }
         }
         m_table->setItem(row, MatchColumn, item(match));

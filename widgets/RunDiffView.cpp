@@ -121,10 +121,9 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
     constexpr std::size_t kNamed = 4;
     for (std::size_t k = 0; k < d.recompiled.size() && k < kNamed; ++k) {
         const RunDiff::Recompiled &r = d.recompiled[k];
-        text += QLatin1Char(' ') + tr("%1 compiled %2× before, %3× after.")
-                                       .arg(toQString(r.name))
-                                       .arg(r.before)
-                                       .arg(r.after);
+        text += QLatin1Char(' ') +
+                tr("%1 compiled %2× before, %3× after.")
+                    .arg(toQString(r.name), QString::number(r.before), QString::number(r.after));
     }
     if (d.recompiled.size() > kNamed)
         text += QLatin1Char(' ') + tr("%1 more functions compiled another number of times.")

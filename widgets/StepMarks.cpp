@@ -157,13 +157,12 @@ QString StepMarks::toolTipAt(const QPointF &pixel) const
     for (const ValueMark &m : m_flow.uses)
         if (m.step >= 0 && near(m_uses, m.step))
             lines << QObject::tr("▼ use: %1, operand %2%3 · step %4")
-                         .arg(name(m))
-                         .arg(m.operand)
-                         .arg(index(m))
-                         .arg(m.step);
+                         .arg(name(m), QString::number(m.operand), index(m),
+                              QString::number(m.step));
     for (const ValueMark &m : m_flow.positions)
         if (m.step >= 0 && near(m_positions, m.step))
-            lines << QObject::tr("○ position: %1%2 · step %3").arg(name(m), index(m)).arg(m.step);
+            lines << QObject::tr("○ position: %1%2 · step %3")
+                         .arg(name(m), index(m), QString::number(m.step));
     return lines.join(QLatin1Char('\n'));
 }
 

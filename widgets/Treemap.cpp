@@ -214,10 +214,9 @@ bool Treemap::event(QEvent *event)
                 help->globalPos(),
                 tr("<b>%1</b><br>%2 (%3 bytes) in %4 value(s)%5")
                     .arg(richEscaped(c->path.empty() ? c->label : c->path),
-                         toQString(humanBytes(c->bytes)))
-                    .arg(c->bytes)
-                    .arg(c->values)
-                    .arg(c->children.empty() ? QString() : tr("<br>Double-click to go in")),
+                         toQString(humanBytes(c->bytes)), QString::number(c->bytes),
+                         QString::number(c->values),
+                         c->children.empty() ? QString() : tr("<br>Double-click to go in")),
                 this);
         } else {
             QToolTip::hideText();

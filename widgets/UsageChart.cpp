@@ -213,8 +213,7 @@ QString UsageChart::title() const
     if (!dump())
         return tr("Memory usage");
     return tr("Memory usage of %1 — memory space %2")
-        .arg(toQString(dump()->module))
-        .arg(m_memorySpace);
+        .arg(toQString(dump()->module), QString::number(m_memorySpace));
 }
 
 void UsageChart::applyPalette()
@@ -286,7 +285,7 @@ void UsageChart::fillSpaces()
         const QString name = toQString(memorySpaceLabel(platformOf(*dump()), s.memorySpace));
         // Without live ranges there is no peak to name (not "peak 0B").
         m_space->addItem(dump()->hasLiveRanges()
-                             ? tr("%1 · peak %2").arg(name).arg(humanBytesText(s.peak.bytes))
+                             ? tr("%1 · peak %2").arg(name, humanBytesText(s.peak.bytes))
                              : name,
                          s.memorySpace);
     }

@@ -126,7 +126,7 @@ QString ValueInspector::instructionLink(std::uint32_t instruction) const
     // The instruction's name selects the (first) value it defines, when it defines one.
     const auto [first, last] = m_dump->valuesOf(instruction);
     if (first != last)
-        name = QStringLiteral("<a href='value:%1'>%2</a>").arg(*first).arg(name);
+        name = QStringLiteral("<a href='value:%1'>%2</a>").arg(QString::number(*first), name);
     if (ins.step >= 0)
         name += QStringLiteral(" · step <a href='step:%1'>%1</a>").arg(ins.step);
     else
@@ -173,8 +173,8 @@ QString ValueInspector::html(const ValueCard &card) const
                        .arg(richEscaped(card.category), richEscaped(card.categoryEvidence)));
     if (card.hasLiveRange())
         out += row(tr("live range"), tr("%1 – %2 · %3 steps")
-                                         .arg(stepLink(card.start), stepLink(card.end))
-                                         .arg(card.end - card.start + 1));
+                                         .arg(stepLink(card.start), stepLink(card.end),
+                                              QString::number(card.end - card.start + 1)));
     else
         out += row(tr("live range"), tr("none printed"));
 
@@ -255,8 +255,9 @@ QString ValueInspector::html(const ValueCard &card) const
             out += row(QStringLiteral("<a name='stack'></a>") + tr("call stack"),
                        frames.join(QStringLiteral("<br>")));
     }
-    out += row(tr("listed at"),
-               tr("%1 line %2").arg(richEscaped(card.listedFile)).arg(card.listedLine));
+    out +=
+        row(tr("listed at"),
+            tr("%1 line %2").arg(richEscaped(card.listedFile), QString::number(card.listedLine)));
     out += QStringLiteral("</table>");
     return out;
 }

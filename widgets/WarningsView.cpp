@@ -46,7 +46,8 @@ void WarningsView::setDiagnostics(std::shared_ptr<const Dump> dump,
                                  ? QFileInfo(toQString(m_dump->files[d.file].path)).fileName()
                                  : QString();
         auto *item = new QTreeWidgetItem;
-        item->setText(0, d.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(d.line) : file);
+        item->setText(0, d.line > 0 ? QStringLiteral("%1:%2").arg(file, QString::number(d.line))
+                                    : file);
         item->setText(1, toQString(d.message));
         item->setToolTip(1, plainToolTip(toQString(d.message)));
         item->setData(0, Qt::UserRole, d.value == kNone ? -1 : static_cast<int>(d.value));

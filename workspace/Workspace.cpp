@@ -145,11 +145,12 @@ void Workspace::handTo(std::size_t subscriber)
     clock.start();
     s.take(m_current);
     m_fillCosts << QStringLiteral("%1 %2 ms (at %3)")
-                       .arg(s.name.isEmpty()
-                                ? QString::fromLatin1(s.object->metaObject()->className())
-                                : s.name)
-                       .arg(static_cast<double>(clock.nsecsElapsed()) / 1e6, 0, 'f', 1)
-                       .arg(start);
+                       .arg(
+                           s.name.isEmpty()
+                               ? QString::fromLatin1(s.object->metaObject()->className())
+                               : s.name,
+                           QString::number(static_cast<double>(clock.nsecsElapsed()) / 1e6, 'f', 1),
+                           QString::number(start));
 }
 
 void Workspace::fillNext(std::size_t next, quint64 generation)

@@ -216,7 +216,8 @@ int ExportCommand::run(const Args &args, int threads)
         const auto it = std::find_if(dump.allocations.begin(), dump.allocations.end(),
                                      [&](const Allocation &a) { return a.index == allocation; });
         if (it == dump.allocations.end())
-            return fail(QStringLiteral("%1: no allocation %2").arg(file).arg(allocation), 1);
+            return fail(
+                QStringLiteral("%1: no allocation %2").arg(file, QString::number(allocation)), 1);
         static_cast<MemoryMap *>(chart.get())
             ->setAllocation(static_cast<int>(it - dump.allocations.begin()));
     }

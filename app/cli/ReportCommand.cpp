@@ -110,13 +110,11 @@ int runReport(const Args &args, int threads)
             return fail(QStringLiteral("%1: the device holds %2 bytes (%3) while it runs "
                                        "(argument + output - alias + temp), more than the budget "
                                        "of %4 bytes (%5) by %6 bytes%7")
-                            .arg(file)
-                            .arg(held)
-                            .arg(QString::fromStdString(humanBytes(held)))
-                            .arg(*failAbove)
-                            .arg(QString::fromStdString(humanBytes(*failAbove)))
-                            .arg(held - *failAbove)
-                            .arg(live),
+                            .arg(file, QString::number(held),
+                                 QString::fromStdString(humanBytes(held)),
+                                 QString::number(*failAbove),
+                                 QString::fromStdString(humanBytes(*failAbove)),
+                                 QString::number(held - *failAbove), live),
                         3);
         }
     }

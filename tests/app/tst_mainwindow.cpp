@@ -493,6 +493,34 @@ private Q_SLOTS:
             v->close();
     }
 
+    // A function whose name holds "%1" and "%2" (a file may be called anything): every label
+    // shows it as it is, not with a count put in for "%2" (issue 74).
+    void namesWithPlaceholders()
+    {
+        QTemporaryDir dir;
+        for (const char *stem : {"module_0001.jit_%2f%1", "module_0002.jit_%2f%1"})
+            QVERIFY(QFile::copy(
+                testutil::sampleTruth("tpu_unstack").path(),
+                dir.filePath(QLatin1String(stem) + QStringLiteral(".sm_8.0_gpu_after_optimizations-"
+                                                                  "buffer-assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(drop(&w, {QUrl::fromLocalFile(dir.path())}));
+        QTRY_VERIFY_WITH_TIMEOUT(w.current().dump && !w.selection()->isFrozen(), 20000);
+        QVERIFY2(QString::fromStdString(w.current().dump->module)
+                     .contains(QStringLiteral(".jit_%2f%1.")),
+                 w.current().dump->module.c_str());
+        QTreeWidget *tree = w.modules()->tree();
+        QTRY_COMPARE_WITH_TIMEOUT(tree->topLevelItemCount(), 1, 20000);
+        QTreeWidgetItem *family = tree->topLevelItem(0);
+        QCOMPARE(family->text(ModuleBrowser::ModuleColumn),
+                 QStringLiteral("jit_%2f%1 · 2 compiles"));
+        QVERIFY2(family->toolTip(ModuleBrowser::ModuleColumn)
+                     .contains(QStringLiteral("jit_%2f%1: compiled 2 times")),
+                 qPrintable(family->toolTip(ModuleBrowser::ModuleColumn)));
+    }
+
     // A function compiled more than once is one row with its compiles under it (issue 52):
     // jit_step three times (tpu_unstack, tpu_random_normal, gpu_vllm_update_slice: 3136,
     // 92164 and 1506 B held), jit_other once (tpu_dynamic_slice, 18980 B).

@@ -96,6 +96,10 @@ struct ValueCategories
     static constexpr std::uint8_t kRecompute = 4;
     static constexpr std::uint8_t kUpdate = 8;
 
+    /// Operands the outputs' decisions walked: each instruction's once, however many outputs
+    /// it has (tst_limits bounds it by the module's uses).
+    std::uint64_t operandsWalked = 0;
+
     bool training = false; ///< the module has a backward pass (`transpose(…)` ops)
     bool update = false;   ///< and ops of neither pass after it began: an update
     /// The first step of the backward pass: where the schedule turns from forward to backward

@@ -161,6 +161,39 @@ private slots:
                        {QStringLiteral("--remat"), QStringLiteral("1")});
     }
 
+    // An FSDP-shaped combined all-gather (tests/bench/make_wide_module.py gather 300 16 3000:
+    // 300 weights, each read 16 times, 3,000 gathered parts read by a backward fusion that is
+    // returned): the weights are weights (named params[...], with a gradient of their shape),
+    // the all-gather's 3,001 values gathered weights, the fusion a gradient; and the outputs'
+    // decisions walk the all-gather's 4,800 operands once, not once per output (3,000 × 4,800
+    // = 14.4 million before, issue 74).
+    void wideGatherWalksItsOperandsOnce()
+    {
+        QTemporaryDir dir; // its own: the other tests read m_dir as a run
+        const QString out = dir.filePath(QStringLiteral("wide-buffer-assignment.txt"));
+        QProcess p;
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral(BUFFERSCOPE_SOURCE_DIR "/tests/bench/make_wide_module.py"), out,
+                 QStringLiteral("gather"), QStringLiteral("300"), QStringLiteral("16"),
+                 QStringLiteral("3000")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const Analysed a = analyse(out.toStdString());
+        QVERIFY(a.categories.training);
+        std::size_t weights = 0;
+        std::size_t gathered = 0;
+        for (const Category c : a.categories.category) {
+            weights += c == Category::Weights;
+            gathered += c == Category::GatheredWeights;
+        }
+        QCOMPARE(weights, std::size_t(300));
+        QCOMPARE(gathered, std::size_t(3001));
+        QCOMPARE(categoryOf(a, "fusion"), Category::Gradients);
+        const std::uint64_t uses = 300 * 16 + 3000;
+        QVERIFY2(a.categories.operandsWalked <= uses,
+                 qPrintable(QString::number(a.categories.operandsWalked)));
+    }
+
     // Every value's category, from the data flow alone (the parameters have no names).
     void everyValueByHand()
     {

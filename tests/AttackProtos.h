@@ -14,7 +14,10 @@ namespace testutil {
 /// A module whose entry parameter is a tuple of `parts` f32[] parts, each its own allocation
 /// (written with the generated message classes, from hlo_min.proto's field numbers), named
 /// `name`; `users` custom-calls each take the tuple as every one of their `users` operands.
-inline std::string wideTupleProto(int parts, const std::string &name, int users)
+/// `aliased`: the module's input_output_alias names every part (output {k} is parameter 0's
+/// {k}), one entry each.
+inline std::string wideTupleProto(int parts, const std::string &name, int users,
+                                  bool aliased = false)
 {
     namespace pb = bufferscope::xlapb;
     pb::HloProto proto;
@@ -32,6 +35,13 @@ inline std::string wideTupleProto(int parts, const std::string &name, int users)
     param.mutable_shape()->set_element_type(13); // TUPLE
     for (int k = 0; k < parts; ++k)
         param.mutable_shape()->add_tuple_shapes()->set_element_type(11); // F32
+    if (aliased)
+        for (int k = 0; k < parts; ++k) {
+            auto &entry = *module.mutable_input_output_alias()->add_entries();
+            entry.add_output_shape_index(k);
+            entry.set_parameter_number(0);
+            entry.add_parameter_shape_index(k);
+        }
     auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
     sequence.add_instruction_ids(1);
     for (int u = 0; u < users; ++u) {

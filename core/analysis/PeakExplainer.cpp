@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string_view>
 
 namespace bufferscope {
 
@@ -237,29 +239,33 @@ std::vector<Finding> PeakExplainer::explain(const Dump &dump, const MemoryTimeli
         }
         std::sort(outputs.begin(), outputs.end(),
                   [](const Buffer &x, const Buffer &y) { return x.size > y.size; });
-        std::vector<bool> used(params.size(), false);
+        // Each output takes the first parameter (in allocation order) of its shape and size
+        // not yet taken: the parameters by (shape, size), each key's in order, and a cursor.
+        std::map<std::pair<std::string_view, std::int64_t>,
+                 std::pair<std::vector<std::size_t>, std::size_t>>
+            byShape;
+        for (std::size_t p = 0; p < params.size(); ++p)
+            byShape[{params[p].shape, params[p].size}].first.push_back(p);
         for (const Buffer &o : outputs) {
-            for (std::size_t p = 0; p < params.size(); ++p) {
-                if (used[p] || params[p].shape != o.shape || params[p].size != o.size)
-                    continue;
-                used[p] = true;
-                const Allocation &pa = dump.allocations[params[p].allocation];
-                Finding f{Finding::Kind::Donation, {}, {}, o.size, {}, params[p].allocation};
-                for (std::uint32_t k = 0; k < pa.valueCount; ++k)
-                    f.values.push_back(dump.allocationValues[pa.firstValue + k]);
-                const Allocation &oa = dump.allocations[o.allocation];
-                for (std::uint32_t k = 0; k < oa.valueCount; ++k)
-                    f.values.push_back(dump.allocationValues[oa.firstValue + k]);
-                f.title = "Parameter " + std::to_string(pa.parameterNumber) + " and output " +
-                          "allocation " + std::to_string(oa.index) + " have the same shape " +
-                          o.shape + " (" + humanBytes(o.size) + ") but separate buffers.";
-                f.detail = "If the caller does not need the argument afterwards, donating it "
-                           "(jax.jit(..., donate_argnums=...)) lets XLA write the output in "
-                           "place and saves " +
-                           humanBytes(o.size) + ".";
-                out.push_back(std::move(f));
-                break;
-            }
+            const auto same = byShape.find({o.shape, o.size});
+            if (same == byShape.end() || same->second.second == same->second.first.size())
+                continue;
+            const std::size_t p = same->second.first[same->second.second++];
+            const Allocation &pa = dump.allocations[params[p].allocation];
+            Finding f{Finding::Kind::Donation, {}, {}, o.size, {}, params[p].allocation};
+            for (std::uint32_t k = 0; k < pa.valueCount; ++k)
+                f.values.push_back(dump.allocationValues[pa.firstValue + k]);
+            const Allocation &oa = dump.allocations[o.allocation];
+            for (std::uint32_t k = 0; k < oa.valueCount; ++k)
+                f.values.push_back(dump.allocationValues[oa.firstValue + k]);
+            f.title = "Parameter " + std::to_string(pa.parameterNumber) + " and output " +
+                      "allocation " + std::to_string(oa.index) + " have the same shape " + o.shape +
+                      " (" + humanBytes(o.size) + ") but separate buffers.";
+            f.detail = "If the caller does not need the argument afterwards, donating it "
+                       "(jax.jit(..., donate_argnums=...)) lets XLA write the output in "
+                       "place and saves " +
+                       humanBytes(o.size) + ".";
+            out.push_back(std::move(f));
         }
     }
 

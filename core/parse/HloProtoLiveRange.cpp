@@ -99,13 +99,22 @@ std::int64_t Reader::asyncDoneTime(int computation) const
     return last;
 }
 
-bool Reader::parameterAliased(const Ins &param, const Index &index) const
+bool Reader::parameterAliased(const Ins &param, const Index &index)
 {
-    for (const auto &e : m_module.input_output_alias().entries())
-        if (e.parameter_number() == param.p->parameter_number() &&
-            Index(e.parameter_shape_index().begin(), e.parameter_shape_index().end()) == index)
-            return true;
-    return false;
+    if (!m_aliasedRead) {
+        m_aliasedRead = true;
+        for (const auto &e : m_module.input_output_alias().entries())
+            m_aliased.emplace_back(e.parameter_number(), Index(e.parameter_shape_index().begin(),
+                                                               e.parameter_shape_index().end()));
+        std::sort(m_aliased.begin(), m_aliased.end());
+        for (const pb::BufferAllocationProto &a : m_proto.buffer_assignment().buffer_allocations())
+            if (a.maybe_live_out())
+                for (const auto &assigned : a.assigned())
+                    m_liveOutBuffers.push_back(assigned.logical_buffer_id());
+        std::sort(m_liveOutBuffers.begin(), m_liveOutBuffers.end());
+    }
+    return std::binary_search(m_aliased.begin(), m_aliased.end(),
+                              std::pair<std::int64_t, Index>(param.p->parameter_number(), index));
 }
 
 void Reader::liveRanges()
@@ -139,7 +148,19 @@ void Reader::liveRanges()
             if (when >= 0)
                 last = std::max(last, when);
         }
-        if (parameter && ins.computation == m_entry && !parameterAliased(ins, v.index)) {
+        // An entry parameter lives to the end unless it is donated (XLA's HloLiveRange): an
+        // input_output_alias entry the buffer assignment honours, its buffer in the output's
+        // (maybe-live-out) allocation. One it does not honour is a lie of the file: said, and
+        // the parameter kept to the end, as the runtime keeps the caller's buffer.
+        bool donated = parameter && ins.computation == m_entry && parameterAliased(ins, v.index);
+        if (donated &&
+            !std::binary_search(m_liveOutBuffers.begin(), m_liveOutBuffers.end(), v.id)) {
+            donated = false;
+            if (m_unhonouredAliases++ == 0)
+                m_firstUnhonoured = "parameter " + std::to_string(ins.p->parameter_number()) + " " +
+                                    indexText(v.index);
+        }
+        if (parameter && ins.computation == m_entry && !donated) {
             last = end;
         } else {
             std::int64_t used = -1;
@@ -160,6 +181,13 @@ void Reader::liveRanges()
         }
         v.end = last;
     }
+    if (m_unhonouredAliases > 0)
+        m_notes.push_back(
+            std::to_string(m_unhonouredAliases) + " input_output_alias entr" +
+            (m_unhonouredAliases == 1 ? "y" : "ies") +
+            " the buffer assignment does not honour (the first: " + m_firstUnhonoured +
+            ", whose buffer is in no maybe-live-out allocation): not donated, "
+            "live to the end");
     // NormalizeAliasedBuffers: the values of one buffer, by start, never overlap.
     std::map<int, std::vector<int>> byBuffer;
     for (std::size_t i = 0; i < m_vals.size(); ++i)

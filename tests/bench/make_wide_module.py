@@ -13,6 +13,10 @@ operand and per output (issue 74):
   make_wide_module.py OUT-buffer-assignment.txt parts N
       one parameter p0 read by a fusion whose tuple result has N parts (f32[256] each), every
       one returned (maybe-live-out, in allocations of their own).
+  make_wide_module.py OUT-buffer-assignment.txt donate N
+      N parameters p0..p{N-1} (f32[256], not donated) each read by its own fusion f{i}, whose
+      value is output {i} of the module's tuple (in an output allocation of its own): N
+      parameter and output pairs of one shape in separate buffers, each a donation finding.
 
 The text is BufferAssignment::ToString and HloLiveRange::ToString's, as make_chain_module.py
 writes it; each value's `from instruction:` is kept short (its operands elided), as the
@@ -108,10 +112,41 @@ def parts(n):
     return t
 
 
+def donate(n):
+    t = ["BufferAssignment:"]
+    for i in range(n):
+        t += [f"allocation {i}: size {SIZE}, parameter {i}, shape |f32[256]| at ShapeIndex {{}}:",
+              f" value: <{i} p{i} @0> (size={SIZE},offset=0): {ELEM}"]
+    for i in range(n):
+        t += [f"allocation {n + i}: size {SIZE}, output shape is |f32[256]|, maybe-live-out:",
+              f" value: <{n + i} f{i} @0> (size={SIZE},offset=0): {ELEM}"]
+    t += [f"allocation {2 * n}: size {8 * n}, output shape is |(f32[256], ...)|, maybe-live-out:",
+          f" value: <{2 * n} tuple @0> (size={8 * n},offset=0): (f32[256]{{0}}, ...)"]
+    total = 2 * SIZE * n + 8 * n
+    t += ["", f"Total bytes used: {total} ({human(total)})", "", "Used values:"]
+    for i in range(n):
+        t += [f"<{i} p{i} @0>", " positions:", f"  p{i}", " uses:", f"  f{i}, operand 0",
+              f" from instruction: %p{i} = {ELEM} parameter({i})"]
+    for i in range(n):
+        t += [f"<{n + i} f{i} @0>", " positions:", f"  f{i}", f"  tuple {{{i}}}", " uses:",
+              f"  tuple, operand {i}",
+              f" from instruction: %f{i} = {ELEM} fusion(%p{i}), kind=kLoop"]
+    t += [f"<{2 * n} tuple @0>", " positions:", "  tuple {}", " uses:",
+          " from instruction: %tuple = (f32[256]{0}, ...) tuple(%f0, ...)"]
+    end = 2 * n + 1
+    t += ["", "", f"HloLiveRange (max {end}):", "  InstructionSequence:"]
+    t += [f"    {i}:p{i}" for i in range(n)] + [f"    {n + i}:f{i}" for i in range(n)]
+    t += [f"    {2 * n}:tuple", "  BufferLiveRange:"]
+    t += [f"    p{i}{{}}:0-{n + i}" for i in range(n)]
+    t += [f"    f{i}{{}}:{n + i}-{end}" for i in range(n)]
+    t.append(f"    tuple{{}}:{2 * n}-{end}")
+    return t
+
+
 def main():
     out, kind = sys.argv[1], sys.argv[2]
     numbers = [int(a) for a in sys.argv[3:]]
-    lines = gather(*numbers) if kind == "gather" else parts(*numbers)
+    lines = {"gather": gather, "parts": parts, "donate": donate}[kind](*numbers)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -399,6 +399,40 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("positions and uses"), r.err.constData());
     }
 
+    // An input_output_alias entry the buffer assignment does not honour (the parameter's part
+    // is in an allocation of its own, not maybe-live-out): a lie of the file. XLA's rule
+    // would end the part at its last use, step 1; kept to the end (2) instead, and said.
+    // One honoured entry (the part's buffer in the output's allocation) still cuts it.
+    void unhonouredAliasIsSaid()
+    {
+        const std::string lying = testutil::wideTupleProto(3, "p", 1, true);
+        const LoadResult loaded = HloProtoDumps::loadBytes(lying, "lying.hlo.pb");
+        QVERIFY2(loaded.ok(), loaded.error.c_str());
+        const Dump &d = *loaded.dump;
+        const std::uint32_t part = d.findValue("p{1}");
+        QVERIFY(part != kNone);
+        QCOMPARE(d.values[part].end, std::int64_t(2));
+        const bool said = std::any_of(d.notes.begin(), d.notes.end(), [](const std::string &n) {
+            return n.find("3 input_output_alias entries the buffer assignment does not honour "
+                          "(the first: parameter 0 {0}") != std::string::npos;
+        });
+        QVERIFY(said);
+
+        namespace pb = bufferscope::xlapb;
+        pb::HloProto honoured;
+        QVERIFY(honoured.ParseFromString(lying));
+        for (auto &a : *honoured.mutable_buffer_assignment()->mutable_buffer_allocations())
+            if (a.parameter_shape_index_size() == 1 && a.parameter_shape_index(0) == 1)
+                a.set_maybe_live_out(true);
+        const LoadResult kept = HloProtoDumps::loadBytes(honoured.SerializeAsString(), "h.hlo.pb");
+        QVERIFY2(kept.ok(), kept.error.c_str());
+        QCOMPARE(kept.dump->values[kept.dump->findValue("p{1}")].end, std::int64_t(1));
+        QVERIFY(
+            std::any_of(kept.dump->notes.begin(), kept.dump->notes.end(), [](const std::string &n) {
+                return n.find("2 input_output_alias") != std::string::npos;
+            }));
+    }
+
     void whileLoopByHand()
     {
         const auto d = load(BUFFERSCOPE_TEST_DATA

@@ -231,6 +231,10 @@ private Q_SLOTS:
                                                    20000, std::string(4000, 'n'), 0))));
         QVERIFY(writeFile(path("wide.hlo.pb"),
                           QByteArray::fromStdString(testutil::wideTupleProto(20000, "p", 0))));
+        // One tuple parameter of 100,000 parts, each named by an input_output_alias entry: a
+        // parameter's value looked the entries up one by one (10^10 steps, issue 74).
+        QVERIFY(writeFile(path("alias.hlo.pb"), QByteArray::fromStdString(testutil::wideTupleProto(
+                                                    100000, "p", 0, true))));
         // A long log and a long report.
         QByteArray log;
         for (int i = 0; i < 60000; ++i)
@@ -293,6 +297,7 @@ private Q_SLOTS:
             {{"report", "uses.hlo.pb"}, 2, "positions and uses", "", 60, 1024},
             {{"report", "name.hlo.pb"}, 2, "bytes of text", "", 60, 1024},
             {{"report", "wide.hlo.pb"}, 0, "", "", 60, 1024},
+            {{"report", "alias.hlo.pb"}, 0, "", "", 60, 1024},
             {{"report", "long-memory-usage-report.txt"}, 0, "", "", 60, 1024},
             {{"list", "loop"}, 0, "", "1 modules in loop", 20, 200},
             {{"list", "many.xplane.pb"}, 0, "", "20000 modules in many.xplane.pb", 60, 1024},

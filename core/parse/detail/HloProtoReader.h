@@ -203,7 +203,16 @@ private:
     /// is not scheduled).
     std::int64_t asyncDoneTime(int computation) const;
 
-    bool parameterAliased(const Ins &param, const Index &index) const;
+    bool parameterAliased(const Ins &param, const Index &index);
+    /// The module's input_output_alias entries as (parameter number, index), sorted: looked
+    /// up per parameter value (one tuple parameter may have 100,000 entries).
+    std::vector<std::pair<std::int64_t, Index>> m_aliased;
+    bool m_aliasedRead = false;
+    /// The logical buffers in a maybe-live-out allocation, sorted: where the buffer assignment
+    /// honours an alias (a donated parameter shares the output's allocation).
+    std::vector<std::int64_t> m_liveOutBuffers;
+    std::size_t m_unhonouredAliases = 0; ///< alias entries whose parameter is not live out
+    std::string m_firstUnhonoured;       ///< the first, named
 
     void liveRanges();
 

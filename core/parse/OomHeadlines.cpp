@@ -108,6 +108,8 @@ void Reader::headline(sv body, std::int64_t lineNo)
     const bool conflict = (m_cur && m_cur->requested >= 0 && m_cur->requestedUlp == 0 && ulp == 0 &&
                            m_cur->requested != requested) ||
                           (m_cur && (m_cur->notAFailure || notAFailure)) ||
+                          // A GPU allocator's failure after a TPU's message: two messages.
+                          (m_cur && m_cur->form == OomMessage::Form::Tpu) ||
                           (m_cur && m_cur == m_tooLarge) || (m_cur && tooLarge);
     OomMessage &m = event(lineNo, conflict);
     m.notAFailure = notAFailure;

@@ -444,14 +444,17 @@ std::string OomLog::cleanLine(std::string_view raw)
         }
         out += c;
     }
-    // Logger prefixes, possibly stacked (a Ray prefix before a glog header).
-    for (int round = 0; round < 6; ++round) {
-        const std::size_t lead = skipSpaces(out, 0);
+    // Logger prefixes, stacked any number deep (a Ray prefix before a glog header, a
+    // launcher's before both): each consumes at least a byte, so the loop ends; erased once.
+    std::size_t at = 0;
+    for (;;) {
+        const std::size_t lead = skipSpaces(out, at);
         const std::size_t n = prefixLength(sv(out).substr(lead));
         if (n == 0)
             break;
-        out.erase(0, lead + n);
+        at = lead + n;
     }
+    out.erase(0, at);
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "parse/detail/OomLines.h"
 #include "parse/detail/OomReader.h"
 #include "util/SafeText.h"
+#include "util/TextEncoding.h"
 
 #include <algorithm>
 #include <cctype>
@@ -75,8 +76,10 @@ bool holdsListFragment(sv text)
 
 } // namespace
 
-bool OomLog::looksLike(std::string_view text)
+bool OomLog::looksLike(std::string_view bytes)
 {
+    std::string converted;
+    const std::string_view text = asUtf8(bytes, converted); // UTF-16 as PowerShell saves it
     // A log may be long: look for the phrases, not at the structure.
     static constexpr sv kPhrases[] = {sv("BufferAssignment OOM Debugging"),
                                       sv("emory while trying to allocate"),
@@ -118,9 +121,11 @@ bool OomLog::looksLike(std::string_view text)
     return holdsListFragment(text);
 }
 
-OomLog OomLog::parse(std::string_view text)
+OomLog OomLog::parse(std::string_view bytes)
 {
-    return Reader().run(text);
+    // A log as users save it: UTF-16 with its mark (PowerShell's `>`), or UTF-8 with one.
+    std::string converted;
+    return Reader().run(asUtf8(bytes, converted));
 }
 
 } // namespace bufferscope

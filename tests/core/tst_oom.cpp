@@ -591,6 +591,62 @@ private Q_SLOTS:
     }
 
     // libtpu since 2026-05: the early abort names what the temporaries need and the HBM.
+    // Logs as users save them (issue 74): UTF-16 with its mark (PowerShell's `>`), either
+    // byte order; UTF-8 with a mark (the headline must not start with it); any number of
+    // stacked prefixes (eight here: the HLO module: line is still read); and a TPU's early
+    // abort followed by a GPU allocator's failure, two messages of two kinds.
+    void logsAsUsersSaveThem()
+    {
+        const std::string gpu = readAll(oomLog("gpu-bfc-decoder.log"));
+        const OomLog plain = OomLog::parse(gpu);
+        QVERIFY(!plain.messages.empty());
+        const OomMessage &want = plain.messages.front();
+        QCOMPARE(want.requested, std::int64_t(1311392));
+        const QString text = QString::fromStdString(gpu);
+        std::string le = "\xff\xfe";
+        std::string be = "\xfe\xff";
+        for (const QChar c : text) {
+            const char16_t u = c.unicode();
+            le += static_cast<char>(u & 0xff);
+            le += static_cast<char>(u >> 8);
+            be += static_cast<char>(u >> 8);
+            be += static_cast<char>(u & 0xff);
+        }
+        for (const std::string &bytes : {le, be, std::string("\xef\xbb\xbf") + gpu}) {
+            QVERIFY(OomLog::looksLike(bytes));
+            const OomLog got = OomLog::parse(bytes);
+            QCOMPARE(got.messages.size(), plain.messages.size());
+            const OomMessage &m = got.messages.front();
+            QCOMPARE(m.requested, want.requested);
+            QCOMPARE(m.capacity, want.capacity);
+            QCOMPARE(m.inUse, want.inUse);
+            QCOMPARE(m.buffers.size(), want.buffers.size());
+            QCOMPARE(m.headlines.front(), want.headlines.front());
+        }
+
+        const std::string abort = readAll(oomLog("tpu-2026-early-abort-broken.log"));
+        const std::string stack = "> rank0: E0528 07:02:44.350251   27487 x.cc:1] "
+                                  "[36m(MeshHostWorker pid=489)[0m 2024-03-01T10:00:00.123Z "
+                                  ">> rank1: > ";
+        std::string stacked;
+        for (std::size_t at = 0; at < abort.size();) {
+            const std::size_t nl = abort.find('\n', at);
+            const std::size_t end = nl == std::string::npos ? abort.size() : nl + 1;
+            stacked += stack + abort.substr(at, end - at);
+            at = end;
+        }
+        const OomLog deep = OomLog::parse(stacked);
+        QCOMPARE(deep.messages.size(), std::size_t(1));
+        QCOMPARE(deep.messages.front().hloModule, std::string("jit__update_step"));
+
+        const OomLog two = OomLog::parse(readAll(oomLog("tpu-early-abort.log")) + gpu);
+        QCOMPARE(two.messages.size(), std::size_t(2));
+        QCOMPARE(two.messages[0].form, OomMessage::Form::Tpu);
+        QCOMPARE(two.messages[0].requested, std::int64_t(-1));
+        QCOMPARE(two.messages[1].requested, std::int64_t(1311392));
+        QVERIFY(two.messages[1].form != OomMessage::Form::Tpu);
+    }
+
     void tpuEarlyAbort()
     {
         const OomLog log = parseFile(oomLog("tpu-early-abort.log"));

@@ -16,6 +16,8 @@ find "$root/tests/data/fuzz" -type f ! -name README.md -exec cp {} "$work/corpus
 cp "$root"/tests/fuzz/seeds/* "$work/corpus/"
 # Out-of-memory logs (parse/OomMessage): the same bytes are read as one.
 cp "$root"/tests/data/oom/*.log "$work/corpus/"
+# And as users save them: UTF-16 with its mark (iconv, of Debian's libc-bin).
+iconv -f UTF-8 -t UTF-16 "$root/tests/data/oom/gpu-bfc-decoder.log" >"$work/corpus/utf16.log"
 # Binary modules (parse/HloProtoDump): the samples' protos, mutated as protobuf bytes.
 cp "$root"/tests/data/binary/protos/*.hlo.pb "$root"/tests/data/binary/hostile/*.hlo.pb "$work/corpus/"
 find "$root/tests/data/binary/profile" -name '*.xplane.pb' -exec cp {} "$work/corpus/" \;

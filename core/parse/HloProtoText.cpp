@@ -109,7 +109,9 @@ std::string Reader::text() const
     for (const pb::BufferAllocationProto &a : ba.buffer_allocations()) {
         if (a.size() < 0)
             refuse("allocation " + std::to_string(a.index()) + " has a negative size");
-        total += a.size();
+        if (__builtin_add_overflow(total, a.size(), &total))
+            refuse("the allocations' sizes add up past 2^63 - 1 bytes (at allocation " +
+                   std::to_string(a.index()) + "): not sizes a device can hold");
         out += "allocation " + std::to_string(a.index()) + ": size " + std::to_string(a.size());
         if (a.color() != 0)
             out += ", color " + std::to_string(a.color());
@@ -304,7 +306,9 @@ void Reader::peakText(std::string &out, const std::vector<int> &order) const
     std::int64_t total = 0;
     for (const auto &[bytes, n] : sized) {
         const Val &v = m_vals[static_cast<std::size_t>(n)];
-        total += bytes;
+        if (__builtin_add_overflow(total, bytes, &total))
+            refuse("the values live at the peak add up past 2^63 - 1 bytes: not sizes a device "
+                   "can hold");
         out += "    " + m_ins[static_cast<std::size_t>(v.instruction)].p->name() +
                indexText(v.index) + ": " + std::to_string(bytes) +
                " bytes (cumulative: " + std::to_string(total) + " bytes)\n";

@@ -456,6 +456,14 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
                                  "does not parse: damaged, cut short, or another kind of file)"});
         return r;
     }
+    // Zero bytes parse as an empty message, and so does a proto of another kind whose fields
+    // are all unknown here: a report names at least one memory space.
+    if (proto.memory_space_allocation_entries_size() == 0) {
+        r.problems.push_back({0, bytes.empty() ? "the file is empty (zero bytes)"
+                                               : "it holds no memory space: not an "
+                                                 "xla.MemoryUsageReportProto, or an empty one"});
+        return r;
+    }
     // Each allocation's hlo_text is its part of the 2026 text report: written as that report
     // and read by the text reader, then given the number and exact size the proto adds.
     std::string text;

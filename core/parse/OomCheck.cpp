@@ -26,6 +26,9 @@ void Reader::addDoubt(OomMessage &m, std::string text)
 
 void Reader::crossCheck(OomMessage &m)
 {
+    // Sizes and their rounding as a log prints them, up to 2^63 - 1 each: compared in 128
+    // bits, where a sum or a difference of two cannot wrap.
+    using Wide = __int128;
     constexpr std::size_t kFiguresCompared = 16;
     const auto found = m_requests.find(&m);
     if (found == m_requests.end())
@@ -53,7 +56,8 @@ void Reader::crossCheck(OomMessage &m)
         if (r.ulp > 0 && (!human || r.ulp < human->ulp))
             human = &r;
     auto agree = [](const Request &a, const Request &b) {
-        return std::abs(a.bytes - b.bytes) <= a.ulp + b.ulp;
+        const Wide d = Wide(a.bytes) - b.bytes;
+        return (d < 0 ? -d : d) <= Wide(a.ulp) + b.ulp;
     };
     auto text = [](const Request &r) {
         return (r.ulp == 0 ? std::to_string(r.bytes) + " B" : "about " + humanBytes(r.bytes)) +
@@ -69,7 +73,7 @@ void Reader::crossCheck(OomMessage &m)
             }
     if (m.roundedTo >= 0) {
         for (const Request &r : seen)
-            if (m.roundedTo + r.ulp < r.bytes || m.roundedTo > r.bytes + r.ulp + 255) {
+            if (Wide(m.roundedTo) + r.ulp < r.bytes || m.roundedTo > Wide(r.bytes) + r.ulp + 255) {
                 addDoubt(m, "the allocator rounded the request to " + std::to_string(m.roundedTo) +
                                 " B, which " + text(r) +
                                 " cannot round to: a line break cut one of them");
@@ -81,8 +85,8 @@ void Reader::crossCheck(OomMessage &m)
     if (human) {
         m.requested = human->bytes;
         m.requestedUlp = human->ulp;
-        if (m.roundedTo >= 0 && !(m.roundedTo + human->ulp >= human->bytes &&
-                                  m.roundedTo <= human->bytes + human->ulp + 255))
+        if (m.roundedTo >= 0 && !(Wide(m.roundedTo) + human->ulp >= human->bytes &&
+                                  m.roundedTo <= Wide(human->bytes) + human->ulp + 255))
             m.roundedTo = -1;
     } else {
         m.requested = -1;

@@ -433,6 +433,21 @@ private Q_SLOTS:
             }));
     }
 
+    // Allocation sizes that add up past 2^63 - 1 (D13, issue 74): refused, saying so, not a
+    // wrapped total.
+    void totalsPast63BitsAreRefused()
+    {
+        namespace pb = bufferscope::xlapb;
+        pb::HloProto proto;
+        QVERIFY(proto.ParseFromString(testutil::wideTupleProto(2, "p", 0)));
+        for (auto &a : *proto.mutable_buffer_assignment()->mutable_buffer_allocations())
+            a.set_size(std::int64_t{1} << 62);
+        const LoadResult loaded = HloProtoDumps::loadBytes(proto.SerializeAsString(), "big.hlo.pb");
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.error.find("add up past 2^63 - 1 bytes") != std::string::npos,
+                 loaded.error.c_str());
+    }
+
     void whileLoopByHand()
     {
         const auto d = load(BUFFERSCOPE_TEST_DATA

@@ -270,6 +270,7 @@ private Q_SLOTS:
                                                           20000, sample.readAll().toStdString()))));
         }
         QVERIFY(writeFile(path("junk-memory-usage-report.pb"), QByteArray(100, '\xff')));
+        QVERIFY(writeFile(path("empty-memory-usage-report.pb"), QByteArray()));
         // A module named as a capture's member beside a folder named as the capture: the folder
         // is listed, and nothing is read from outside it.
         QVERIFY(QDir(at).mkpath(QStringLiteral("member/module_0001.x.xplane.pb")));
@@ -302,6 +303,7 @@ private Q_SLOTS:
             {{"list", "loop"}, 0, "", "1 modules in loop", 20, 200},
             {{"list", "many.xplane.pb"}, 0, "", "20000 modules in many.xplane.pb", 60, 1024},
             {{"report", "junk-memory-usage-report.pb"}, 2, "does not parse", "", 20, 200},
+            {{"report", "empty-memory-usage-report.pb"}, 2, "the file is empty", "", 20, 200},
             {{"list", "member"}, 0, "", "1 modules in member", 20, 200},
         };
         for (const Case &c : cases) {

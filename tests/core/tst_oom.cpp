@@ -647,6 +647,25 @@ private Q_SLOTS:
         QVERIFY(two.messages[1].form != OomMessage::Form::Tpu);
     }
 
+    // Sizes at the top of int64 (D14, issue 74): the rounding check compares them without
+    // wrapping (UBSan, in the asan stage, fails it otherwise), and the exact one is read.
+    void sizesAtTheTopOfInt64()
+    {
+        const OomLog log = OomLog::parse(
+            "W external/tsl/tsl/framework/bfc_allocator.cc:482] Allocator (GPU_0_bfc) ran out "
+            "of memory trying to allocate 7.99EiB (rounded to 9223372036854775807)requested by "
+            "op\nRESOURCE_EXHAUSTED: Out of memory while trying to allocate 9223372036854775807 "
+            "bytes.\n");
+        QCOMPARE(log.messages.size(), std::size_t(1));
+        // 7.99 EiB, ±0.005 EiB, cannot round to 2^63 - 1: the doubt is said, not wrapped into
+        // agreement (9,223,372,036,854,775,807 + 0.005 EiB past int64 made it agree).
+        const OomMessage &m = log.messages[0];
+        QCOMPARE(m.roundedTo, std::int64_t(-1));
+        QVERIFY(std::any_of(m.doubts.begin(), m.doubts.end(), [](const std::string &d) {
+            return d.find("cannot round to") != std::string::npos;
+        }));
+    }
+
     void tpuEarlyAbort()
     {
         const OomLog log = parseFile(oomLog("tpu-early-abort.log"));

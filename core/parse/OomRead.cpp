@@ -40,11 +40,15 @@ OomLog Reader::run(sv text)
     std::string joined;
     for (std::size_t i = 0; i < raw.size(); ++i) {
         const std::int64_t lineNo = static_cast<std::int64_t>(i) + 1;
-        joined.assign(raw[i]);
-        while (width > 0 && i + 1 < raw.size() && continues(raw[i], raw[i + 1], width))
-            joined.append(raw[++i]);
         Cleaned c;
-        c.text = OomLog::cleanLine(joined);
+        if (width > 0 && i + 1 < raw.size() && continues(raw[i], raw[i + 1], width)) {
+            joined.assign(raw[i]);
+            while (i + 1 < raw.size() && continues(raw[i], raw[i + 1], width))
+                joined.append(raw[++i]);
+            c.text = OomLog::cleanLine(joined);
+        } else {
+            c.text = OomLog::cleanLine(raw[i]); // a line not wrapped: cleaned from the text
+        }
         c.line = lineNo;
         m_lines.push_back(std::move(c));
     }
@@ -60,22 +64,41 @@ OomLog Reader::run(sv text)
 
 void Reader::rejoinCutPhrases()
 {
-    for (std::size_t i = 0; i + 1 < m_lines.size(); ++i) {
-        Cleaned &a = m_lines[i];
-        const Cleaned &b = m_lines[i + 1];
-        if (a.text.empty() || b.text.empty())
-            continue;
-        const sv tail = trim(sv(b.text));
-        const int apart = phrases(a.text) + phrases(tail);
-        std::string glued = a.text + std::string(tail);
-        std::string spaced = a.text + " " + std::string(tail);
-        // Joined, they hold a phrase neither holds alone: the break was inside it.
-        const bool byGlue = phrases(glued) > apart;
-        if (!byGlue && phrases(spaced) <= apart)
-            continue;
-        a.text = byGlue ? std::move(glued) : std::move(spaced);
-        m_lines.erase(m_lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    // Only the phrases that cross the break matter: the end of a line and the start of the
+    // next, as long as the longest phrase, are all that is joined to look (a line may be a
+    // gigabyte). The lines are compacted in place, not erased one by one (quadratic).
+    std::size_t longest = 0;
+    for (const sv phrase : kTpuPhrases)
+        longest = std::max(longest, phrase.size());
+    std::size_t kept = 0;
+    bool joined = false; // the last kept line is itself two joined: not joined again
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+        if (kept > 0 && !joined) {
+            Cleaned &a = m_lines[kept - 1];
+            const sv tail = trim(sv(m_lines[i].text));
+            if (!a.text.empty() && !m_lines[i].text.empty()) {
+                const sv end = sv(a.text).substr(a.text.size() - std::min(a.text.size(), longest));
+                const sv begin = tail.substr(0, longest);
+                const int apart = phrases(end) + phrases(begin);
+                std::string glued = std::string(end) + std::string(begin);
+                const bool byGlue = phrases(glued) > apart;
+                glued.insert(end.size(), 1, ' ');
+                // Joined, they hold a phrase neither holds alone: the break was inside it.
+                if (byGlue || phrases(glued) > apart) {
+                    if (!byGlue)
+                        a.text += ' ';
+                    a.text += tail;
+                    joined = true;
+                    continue;
+                }
+            }
+        }
+        if (kept != i)
+            m_lines[kept] = std::move(m_lines[i]);
+        ++kept;
+        joined = false;
     }
+    m_lines.resize(kept);
 }
 
 int Reader::phrases(sv text)

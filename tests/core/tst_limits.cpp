@@ -241,6 +241,13 @@ private Q_SLOTS:
             log += "RESOURCE_EXHAUSTED: Out of memory while trying to allocate " +
                    QByteArray::number((i + 1000LL) * (1 + (i % 7) * 1000003LL)) + " bytes.\n";
         QVERIFY(writeFile(path("long.log"), log));
+        // 100,000 TPU messages each cut inside its phrase ("Ran out of m" / "emory in…"): each
+        // break rejoined (the lines were erased one by one: quadratic, 14 s; issue 74).
+        QByteArray cut;
+        for (int i = 0; i < 100000; ++i)
+            cut += "RESOURCE_EXHAUSTED: Ran out of m\nemory in memory space hbm. Used 17.19G of "
+                   "15.48G hbm. Exceeded hbm capacity by 1.71G.\n";
+        QVERIFY(writeFile(path("cut.log"), cut));
         QByteArray report = "Total bytes used: 204800000 (195.31MiB)\n\nAllocations sorted by "
                             "size:\n\ncumulative_size; total_size - cumulative_size; allocation\n";
         for (int k = 0; k < 200000; ++k)
@@ -293,6 +300,7 @@ private Q_SLOTS:
             {{"list", "pipes"}, 0, "", "1 modules in pipes", 20, 200},
             {{"summary", "pipes"}, 0, "", "", 20, 200},
             {{"oom", "long.log", "pipes"}, 0, "", "", 60, 1024},
+            {{"oom", "cut.log"}, 0, "", "printed 100000 times", 20, 512},
             {{"report", "bomb.hlo.pb.gz"}, 2, "expands to more than 64 MiB", "", 60, 600},
             {{"summary", "bombs"}, 2, "not read: bombs/module_0004", "", 60, 1024},
             {{"report", "uses.hlo.pb"}, 2, "positions and uses", "", 60, 1024},

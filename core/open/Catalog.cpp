@@ -369,11 +369,15 @@ std::string Catalog::memberPath(const std::string &capture, const std::string &m
 
 bool Catalog::splitMember(const std::string &path, std::string *capture, std::string *member)
 {
-    // A file of that name is itself, '#' and all. Else the shortest prefix before a '#' that is
-    // a file is the capture: a member's name may hold '#' and `.xplane.pb#` too, and is then
-    // looked up inside the capture, never on disk.
-    if (isRegularFile(path))
-        return false;
+    // Anything of that name on disk (a file, a folder such as a run `exp#1`, a link, a FIFO)
+    // is itself, '#' and all: never a member of a capture `exp` beside it. Else the shortest
+    // prefix before a '#' that is a file is the capture: a member's name may hold '#' and
+    // `.xplane.pb#` too, and is then looked up inside the capture, never on disk.
+    {
+        std::error_code ec;
+        if (fs::exists(fs::symlink_status(path, ec)))
+            return false;
+    }
     for (std::size_t at = path.find('#'); at != std::string::npos; at = path.find('#', at + 1)) {
         if (at == 0 || at + 1 >= path.size())
             continue;

@@ -172,6 +172,21 @@ private slots:
         const QString hashed = dir.filePath(QStringLiteral("c.xplane.pb#x"));
         QVERIFY(write(hashed, "y"));
         QVERIFY(!Catalog::splitMember(hashed.toStdString(), &file, &member));
+        // A folder whose name holds a '#' beside a capture of the name before it (a run
+        // `c.xplane.pb#1`; issue 74): the folder, never the capture's member "1"; a module in
+        // it is that file.
+        const QString run = dir.filePath(QStringLiteral("c.xplane.pb#1"));
+        QVERIFY(QDir().mkdir(run));
+        QVERIFY(!Catalog::splitMember(run.toStdString(), &file, &member));
+        QVERIFY(Catalog::refOf(run.toStdString()).format != ModuleFormat::CaptureMember);
+        const QString inRun = run + QStringLiteral("/module_0001.f-buffer-assignment.txt");
+        QVERIFY(QFile::copy(testutil::sampleTruth("tpu_unstack").path(), inRun));
+        const ModuleRef ref = Catalog::refOf(inRun.toStdString());
+        QCOMPARE(ref.format, ModuleFormat::DumpText);
+        QCOMPARE(ref.files.front(), inRun.toStdString());
+        // What is not on disk is still a member: `c.xplane.pb#2`.
+        QVERIFY(Catalog::splitMember(capture.toStdString() + "#2", &file, &member));
+        QCOMPARE(member, std::string("2"));
     }
 
     // Catalog::of: logs, lone reports, folders (runs), a module given twice once, and in a

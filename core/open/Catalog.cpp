@@ -144,25 +144,61 @@ public:
             m_seen.insert({st.st_dev, st.st_ino});
     }
 
-    /// Whether subfolder `path` is to be listed: inside the folder (its real path, whatever
-    /// part of it is a link) and not seen before.
-    bool admitFolder(const fs::path &path) { return inside(path) && once(path, nullptr); }
-    /// Whether file `entry` of an admitted folder is to be listed: not a link out of the
-    /// folder, not seen before. Its size (of what a link points to) goes to `size`.
-    bool admitFile(const fs::directory_entry &entry, std::int64_t *size)
+    /// Whether subfolder `path` (shown as `shown`) is to be listed: inside the folder (its
+    /// real path, whatever part of it is a link) and not seen before; else why not is kept.
+    bool admitFolder(const fs::path &path, const std::string &shown)
+    {
+        if (!inside(path)) {
+            skip(shown, "a symbolic link out of the folder: not followed");
+            return false;
+        }
+        if (!once(path, nullptr)) {
+            skip(shown, "a link to a folder listed already (a loop): listed once");
+            return false;
+        }
+        return true;
+    }
+    /// Whether module file `entry` of an admitted folder (shown as `shown`) is to be listed:
+    /// not a link out of the folder, not seen before. Its size (of what a link points to)
+    /// goes to `size`; why one is not is kept.
+    bool admitFile(const fs::directory_entry &entry, const std::string &shown, std::int64_t *size)
     {
         std::error_code ec;
-        return (!entry.is_symlink(ec) || inside(entry.path())) && once(entry.path(), size);
+        if (entry.is_symlink(ec) && !inside(entry.path())) {
+            skip(shown, "a symbolic link out of the folder: not read");
+            return false;
+        }
+        if (!once(entry.path(), size)) {
+            skip(shown, "the same file as one listed already (a link to it): listed once");
+            return false;
+        }
+        return true;
+    }
+    /// A module's file that is no file to read (a dangling link, a FIFO, a device).
+    void notAFile(const fs::directory_entry &entry, const std::string &shown)
+    {
+        std::error_code ec;
+        const bool link = entry.is_symlink(ec);
+        const bool dangling = link && !fs::exists(entry.path(), ec);
+        skip(shown, dangling ? "a symbolic link to nothing (dangling): not read"
+                             : "not a regular file (a FIFO or a device): never opened");
     }
     /// The links out of the folder (or dangling) not followed so far.
     int outside() const { return m_outside; }
+    /// What the walk did not list, each with why, in the order met (at most kSkipsNamed).
+    const std::vector<CatalogProblem> &skipped() const { return m_skipped; }
+    std::size_t skippedCount() const { return m_skippedCount; }
+    static constexpr std::size_t kSkipsNamed = 50;
 
 private:
     bool inside(const fs::path &path)
     {
         std::error_code ec;
         const fs::path real = fs::canonical(path, ec);
-        if (!ec && !m_root.empty() && real.string().starts_with(m_root))
+        // The folder itself (a link `self` to `.`) is inside it: a loop, said as one.
+        const std::string r = real.string();
+        if (!ec && !m_root.empty() &&
+            (r.starts_with(m_root) || r == std::string_view(m_root).substr(0, m_root.size() - 1)))
             return true;
         ++m_outside;
         return false;
@@ -178,6 +214,14 @@ private:
         return m_seen.insert({st.st_dev, st.st_ino}).second;
     }
 
+    void skip(const std::string &shown, const char *why)
+    {
+        if (m_skippedCount++ < kSkipsNamed)
+            m_skipped.push_back({shown, why});
+    }
+
+    std::vector<CatalogProblem> m_skipped;
+    std::size_t m_skippedCount = 0;
     int m_outside = 0;  ///< links out of the folder (or dangling) not followed
     std::string m_root; ///< the folder's real path and a '/'; empty when it has none
     std::set<std::pair<dev_t, ino_t>> m_seen;
@@ -200,10 +244,12 @@ void listFolder(const std::string &shown, const fs::path &absolute, Walk &walk,
         if (!capture && !kind)
             continue;
         std::error_code statError;
-        if (!it->is_regular_file(statError))
-            continue; // a FIFO or a device is never opened
+        if (!it->is_regular_file(statError)) {
+            walk.notAFile(*it, shown + '/' + name); // a FIFO or a device is never opened
+            continue;
+        }
         std::int64_t size = 0;
-        if (!walk.admitFile(*it, &size))
+        if (!walk.admitFile(*it, shown + '/' + name, &size))
             continue;
         Found f;
         f.path = shown + '/' + name;
@@ -273,7 +319,7 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
     }
     std::sort(subfolders.begin(), subfolders.end());
     for (const std::string &sub : subfolders)
-        if (walk.admitFolder(absolute / sub))
+        if (walk.admitFolder(absolute / sub, shown + '/' + sub))
             listFolder(shown + '/' + sub, absolute / sub, walk, found);
     // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb.
     const fs::path runs = absolute / "plugins" / "profile";
@@ -284,9 +330,15 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
                 names.push_back(it->path().filename().string());
         std::sort(names.begin(), names.end());
         for (const std::string &run : names)
-            if (walk.admitFolder(runs / run))
+            if (walk.admitFolder(runs / run, shown + "/plugins/profile/" + run))
                 listFolder(shown + "/plugins/profile/" + run, runs / run, walk, found);
     }
+    // Nothing skipped unsaid: each link out, dangling link, loop and file that is no file.
+    out.problems.insert(out.problems.end(), walk.skipped().begin(), walk.skipped().end());
+    if (walk.skippedCount() > Walk::kSkipsNamed)
+        out.problems.push_back({shown, "and " +
+                                           std::to_string(walk.skippedCount() - Walk::kSkipsNamed) +
+                                           " more entries not listed, for the reasons above"});
     // A capture stands for its modules.
     std::vector<Found> expanded;
     expanded.reserve(found.size());

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -189,6 +190,51 @@ private slots:
         QCOMPARE(member, std::string("2"));
     }
 
+    // Nothing the walk skips goes unsaid (issue 74): in a run folder, a module that links out
+    // of it, one that links to nothing, one that links to another listed, a FIFO named as a
+    // module, and a subfolder that links out: each a problem naming it and why; the one real
+    // module listed.
+    void skippedFilesAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString sample = testutil::sampleTruth("tpu_unstack").path();
+        const QString run = dir.filePath(QStringLiteral("run"));
+        const QString other = dir.filePath(QStringLiteral("other"));
+        QVERIFY(QDir().mkpath(run) && QDir().mkpath(other));
+        const auto name = [](int k, const char *f) {
+            return QStringLiteral("module_000%1.%2.sm_8.0_gpu_after_optimizations-buffer-"
+                                  "assignment.txt")
+                .arg(QString::number(k), QLatin1String(f));
+        };
+        QVERIFY(QFile::copy(sample, run + QLatin1Char('/') + name(1, "a")));
+        QVERIFY(QFile::copy(sample, other + QLatin1Char('/') + name(2, "b")));
+        QVERIFY(QFile::link(QStringLiteral("../other/") + name(2, "b"),
+                            run + QLatin1Char('/') + name(2, "b")));
+        QVERIFY(QFile::link(QStringLiteral("nowhere"), run + QLatin1Char('/') + name(3, "c")));
+        QVERIFY(QFile::link(name(1, "a"), run + QLatin1Char('/') + name(4, "a")));
+        QVERIFY(::mkfifo(QString(run + QStringLiteral("/module_0005.f.after_optimizations.hlo.pb"))
+                             .toLocal8Bit()
+                             .constData(),
+                         0600) == 0);
+        QVERIFY(QFile::link(other, run + QStringLiteral("/elsewhere")));
+        const Catalog c = Catalog::of({run.toStdString()});
+        QCOMPARE(c.modules.size(), std::size_t(1));
+        const auto said = [&c, &run](const QString &entry, const char *why) {
+            const std::string path = QString(run + QLatin1Char('/') + entry).toStdString();
+            return std::any_of(c.problems.begin(), c.problems.end(), [&](const CatalogProblem &p) {
+                return p.path == path && p.message.find(why) != std::string::npos;
+            });
+        };
+        QVERIFY(said(name(2, "b"), "a symbolic link out of the folder"));
+        QVERIFY(said(name(3, "c"), "a symbolic link to nothing (dangling)"));
+        QVERIFY(said(name(1, "a"), "the same file as one listed already") ||
+                said(name(4, "a"), "the same file as one listed already"));
+        QVERIFY(
+            said(QStringLiteral("module_0005.f.after_optimizations.hlo.pb"), "not a regular file"));
+        QVERIFY(said(QStringLiteral("elsewhere"), "a symbolic link out of the folder"));
+        QCOMPARE(c.problems.size(), std::size_t(5));
+    }
+
     // Catalog::of: logs, lone reports, folders (runs), a module given twice once, and in a
     // folder nothing that is not a regular file.
     void whatWasOpened()
@@ -252,7 +298,17 @@ private slots:
                      run + QStringLiteral("/module_0003.jit_h-buffer-assignment.txt")));
         QVERIFY(link(inA, run + QStringLiteral("/module_0004.jit_i-buffer-assignment.txt")));
         const Catalog c = Catalog::of({run.toStdString()});
-        QVERIFY(c.problems.empty());
+        // Each not read is said (issue 74): b and self (loops), c and module_0003 (out), and
+        // one of tpu_unstack's two names (the same file).
+        QCOMPARE(c.problems.size(), std::size_t{5});
+        const auto count = [&c](const char *why) {
+            return std::count_if(
+                c.problems.begin(), c.problems.end(),
+                [&](const CatalogProblem &p) { return p.message.find(why) != std::string::npos; });
+        };
+        QCOMPARE(count("(a loop)"), std::ptrdiff_t{2});
+        QCOMPARE(count("out of the folder"), std::ptrdiff_t{2});
+        QCOMPARE(count("the same file as one listed already"), std::ptrdiff_t{1});
         // One module: tpu_unstack, under one of its two names; jit_g is outside.
         QCOMPARE(c.modules.size(), std::size_t{1});
         QCOMPARE(totalOf(ModuleReader::load(c.modules.front())),
@@ -263,8 +319,11 @@ private slots:
         QVERIFY(link(outside, only + QStringLiteral("/c")));
         const Catalog none = Catalog::of({only.toStdString()});
         QVERIFY(none.modules.empty());
-        QCOMPARE(none.problems.size(), std::size_t{1});
-        QVERIFY(none.problems.front().message.find("1 symbolic link(s) out of the folder") !=
+        // The link, named, and the folder's emptiness with the count.
+        QCOMPARE(none.problems.size(), std::size_t{2});
+        QVERIFY(none.problems.front().message.find("a symbolic link out of the folder") !=
+                std::string::npos);
+        QVERIFY(none.problems.back().message.find("1 symbolic link(s) out of the folder") !=
                 std::string::npos);
     }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace bufferscope {
 
@@ -275,33 +276,85 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
             newF.push_back(&fb);
     // A function renamed between the runs: its largest compile and one that appeared are the
     // same program, judged on both sides (a small module against part of a large one is not),
-    // with the same number of arguments; a small module only when identical.
-    for (auto g = goneF.begin(); g != goneF.end();) {
-        const Module &ma = a.modules[(*g)->largest];
-        bool found = false;
-        for (auto n = newF.begin(); n != newF.end() && ma.read; ++n) {
-            const Module &mb = b.modules[(*n)->largest];
-            if (!mb.read || (*n)->arguments != (*g)->arguments)
+    // with the same number of arguments; a small module only when identical. An identical one
+    // (the same fingerprint) is taken first; then the candidates most alike in size, and only
+    // those whose sizes allow a match at all (the larger's matched share is at most the
+    // smaller's count over its own): a comparison loads both modules, and 400 renamed
+    // functions made 80,000 of them.
+    std::vector<bool> taken(newF.size(), false);
+    std::vector<bool> paired(goneF.size(), false);
+    for (std::size_t gi = 0; gi < goneF.size(); ++gi) {
+        const Family *g = goneF[gi];
+        const Module &ma = a.modules[g->largest];
+        if (!ma.read)
+            continue;
+        std::vector<std::size_t> candidates;
+        std::size_t identical = newF.size();
+        for (std::size_t ni = 0; ni < newF.size(); ++ni) {
+            const Module &mb = b.modules[newF[ni]->largest];
+            if (taken[ni] || !mb.read || newF[ni]->arguments != g->arguments)
                 continue;
-            bool same = ma.fingerprint == mb.fingerprint;
-            if (!same && sameKind(ma.signature, mb.signature)) {
-                const Comparison c = compare(ma, mb);
-                const bool small = std::min(ma.valueCount, mb.valueCount) < kSmallModule;
-                // Most of the smaller module matched, and much of the larger: a rename may come
-                // with a fusion split in two, never with a program five times the size.
-                same = c.ok && (small ? c.identical
-                                      : std::max(c.matchedBefore, c.matchedAfter) >= kSameProgram &&
-                                            std::min(c.matchedBefore, c.matchedAfter) >=
-                                                kSameProgramLarger);
-            }
-            if (same) {
-                pairsF.emplace_back(*g, *n);
-                newF.erase(n);
-                found = true;
+            if (ma.fingerprint == mb.fingerprint) {
+                identical = ni;
                 break;
             }
+            if (!sameKind(ma.signature, mb.signature))
+                continue;
+            const std::size_t lo = std::min(ma.valueCount, mb.valueCount);
+            const std::size_t hi = std::max(ma.valueCount, mb.valueCount);
+            if (lo < kSmallModule
+                    ? lo != hi
+                    : static_cast<double>(lo) < kSameProgramLarger * static_cast<double>(hi))
+                continue;
+            candidates.push_back(ni);
         }
-        g = found ? goneF.erase(g) : g + 1;
+        std::size_t match = identical;
+        if (match == newF.size()) {
+            const auto distance = [&](std::size_t ni) {
+                const Module &mb = b.modules[newF[ni]->largest];
+                const auto apart = [](std::int64_t x, std::int64_t y) {
+                    return x > y ? x - y : y - x;
+                };
+                return std::make_tuple(
+                    apart(static_cast<std::int64_t>(ma.valueCount),
+                          static_cast<std::int64_t>(mb.valueCount)),
+                    apart(std::max<std::int64_t>(ma.held, 0), std::max<std::int64_t>(mb.held, 0)),
+                    ni);
+            };
+            std::sort(candidates.begin(), candidates.end(),
+                      [&](std::size_t x, std::size_t y) { return distance(x) < distance(y); });
+            for (const std::size_t ni : candidates) {
+                const Module &mb = b.modules[newF[ni]->largest];
+                const Comparison c = compare(ma, mb);
+                const bool small = std::min(ma.valueCount, mb.valueCount) < kSmallModule;
+                // Most of the smaller module matched, and much of the larger: a rename may
+                // come with a fusion split in two, never with a program five times the size.
+                if (c.ok &&
+                    (small ? c.identical
+                           : std::max(c.matchedBefore, c.matchedAfter) >= kSameProgram &&
+                                 std::min(c.matchedBefore, c.matchedAfter) >= kSameProgramLarger)) {
+                    match = ni;
+                    break;
+                }
+            }
+        }
+        if (match == newF.size())
+            continue;
+        taken[match] = true;
+        paired[gi] = true;
+        pairsF.emplace_back(g, newF[match]);
+    }
+    {
+        std::vector<const Family *> stillGone;
+        std::vector<const Family *> stillNew;
+        for (std::size_t gi = 0; gi < goneF.size(); ++gi)
+            if (!paired[gi])
+                stillGone.push_back(goneF[gi]);
+        for (std::size_t ni = 0; ni < newF.size(); ++ni)
+            if (!taken[ni])
+                stillNew.push_back(newF[ni]);
+        goneF = std::move(stillGone);
+        newF = std::move(stillNew);
     }
     // Every compile of a function that vanished or appeared is gone or new.
     for (const Family *f : goneF) {

@@ -180,7 +180,9 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
               c.after.empty() ? QStringLiteral("—") : humanBytesText(c.heldAfter));
         bytes(kHeldDelta, c.heldDelta(), signedBytes(c.heldDelta()));
         bytes(kPeakDelta, c.peakDelta(), signedBytes(c.peakDelta()));
-        const QString why = toQString(c.comparison.cause);
+        const QString why = toQString(c.change == RunDiff::Change::Changed && !c.comparison.ok
+                                          ? c.comparison.notCompared()
+                                          : c.comparison.cause);
         row->setText(kWhy, why);
         row->setToolTip(kWhy, plainToolTip(why + (c.comparison.causeText.empty()
                                                       ? QString()

@@ -141,8 +141,10 @@ RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
     options.threads = threads;
     options.companions = false;
     if (!loadDump(pathFromBytes(before.file), a, error, options) ||
-        !loadDump(pathFromBytes(after.file), b, error, options))
+        !loadDump(pathFromBytes(after.file), b, error, options)) {
+        c.error = error.toStdString();
         return c;
+    }
     const DumpDiff d =
         DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
     c.ok = true;

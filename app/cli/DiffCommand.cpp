@@ -67,6 +67,21 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
                              : QStringLiteral(" modules could not be read: the gate cannot be "
                                               "judged")),
                     cli::kUnjudged);
+    // A pair that was not compared is judged by no gate: the run fails them all.
+    const bool gated = failAboveDelta >= 0 || failOnLostDonation || !failOn.empty();
+    std::size_t notCompared = 0;
+    for (const RunDiff::Row &c : d.rows)
+        if (c.change == RunDiff::Change::Changed && !c.comparison.ok) {
+            ++notCompared;
+            fail(QString::fromStdString(c.name + " " + c.signature + ": " +
+                                        c.comparison.notCompared()),
+                 0);
+        }
+    if (notCompared > 0 && gated)
+        return fail(QString::number(notCompared) +
+                        QStringLiteral(" changed compile(s) could not be compared: the gate "
+                                       "cannot be judged"),
+                    cli::kUnjudged);
     int code = 0;
     for (const RunDiff::Row &c : d.rows) {
         const QString who = QString::fromStdString(c.name + " " + c.signature);

@@ -38,6 +38,15 @@ struct RunDiff
         double matchedAfter = 0;
         /// Every value matched and nothing changed: the same program.
         bool identical = false;
+        /// Why the two were not compared (a module that did not load); empty when they were,
+        /// or when the comparison was cancelled.
+        std::string error;
+        /// What a Changed row says when the comparison failed, and what the gates say:
+        /// "could not compare: WHY".
+        std::string notCompared() const
+        {
+            return "could not compare: " + (error.empty() ? std::string("cancelled") : error);
+        }
     };
     using Compare = std::function<Comparison(const RunSummary::Module &before,
                                              const RunSummary::Module &after)>;

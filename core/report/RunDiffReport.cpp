@@ -87,7 +87,9 @@ std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
             line("      held " + signedBytes(c.heldDelta()) + ", live peak " +
                  signedBytes(c.peakDelta()));
         line("      what changed: " + c.whatChanged);
-        if (!c.comparison.cause.empty())
+        if (c.change == RunDiff::Change::Changed && !c.comparison.ok)
+            line("      why: " + c.comparison.notCompared());
+        else if (!c.comparison.cause.empty())
             line("      why: " + c.comparison.cause);
         line("      " + (c.before.empty() ? std::string("(none)") : c.before) + " -> " +
              (c.after.empty() ? std::string("(none)") : c.after));
@@ -181,6 +183,11 @@ std::string RunDiffReport::json(const RunDiff &d, const std::string &before,
         else
             w.null();
         w.key("lost_donation").value(c.comparison.lostDonation);
+        if (c.change == RunDiff::Change::Changed) {
+            w.key("compared").value(c.comparison.ok);
+            if (!c.comparison.ok)
+                w.key("compare_error").value(c.comparison.notCompared());
+        }
         w.endObject();
     };
     w.key("compiles").beginArray();

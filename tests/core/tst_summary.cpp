@@ -5,8 +5,10 @@
 #include "CliRun.h"
 #include "SampleTruths.h"
 #include "analysis/Collectives.h"
+#include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
 #include "core/DumpText.h"
+#include "report/RunDiffReport.h"
 #include "util/SafeText.h"
 
 #include <QDir>
@@ -679,6 +681,51 @@ private Q_SLOTS:
         QCOMPARE(
             family(s, QStringLiteral("jit__kernel")).value(QStringLiteral("held_max")).toInteger(),
             Q_INT64_C(31450179012));
+    }
+
+    // A pair whose comparison failed (a module that did not load when compared) is "could not
+    // compare", with why, in the text and the JSON; never a change with no cause (issue 74).
+    void failedComparisonIsSaid()
+    {
+        const auto module = [](const char *file, std::uint64_t fingerprint, std::int64_t held) {
+            RunSummary::Module m;
+            m.file = file;
+            m.name = std::string(file);
+            m.function = "jit_f";
+            m.read = true;
+            m.held = held;
+            m.total = held;
+            m.livePeak = held;
+            m.fingerprint = fingerprint;
+            m.valueCount = 100;
+            return m;
+        };
+        const RunSummary a = RunSummary::of({module("module_0001.jit_f", 1, 1000)});
+        const RunSummary b = RunSummary::of({module("module_0001.jit_f", 2, 2000)});
+        const RunDiff d = RunDiff::of(
+            a, b,
+            [](const RunSummary::Module &, const RunSummary::Module &) {
+                RunDiff::Comparison c;
+                c.error = "module_0001.jit_f: not enough memory";
+                return c;
+            },
+            1);
+        QCOMPARE(d.rows.size(), std::size_t(1));
+        QCOMPARE(d.rows[0].change, RunDiff::Change::Changed);
+        QVERIFY(!d.rows[0].comparison.ok);
+        const std::string text = RunDiffReport::text(d, "a", "b", 10);
+        QVERIFY2(text.find("why: could not compare: module_0001.jit_f: not enough memory") !=
+                     std::string::npos,
+                 text.c_str());
+        const QJsonObject row =
+            QJsonDocument::fromJson(QByteArray::fromStdString(RunDiffReport::json(d, "a", "b")))
+                .object()[QStringLiteral("compiles")]
+                .toArray()
+                .first()
+                .toObject();
+        QCOMPARE(row[QStringLiteral("compared")].toBool(true), false);
+        QVERIFY(row[QStringLiteral("compare_error")].toString().contains(
+            QStringLiteral("not enough memory")));
     }
 };
 

@@ -356,20 +356,44 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         goneF = std::move(stillGone);
         newF = std::move(stillNew);
     }
-    // Every compile of a function that vanished or appeared is gone or new.
+    // Every compile of a function that vanished or appeared is gone or new, unless an
+    // unreadable module stands in the way: a function none of whose compiles could be read is
+    // unreadable (listed so), not vanished or appeared; one whose compile in the other run
+    // could not be read is not compared, not gone or new.
+    const auto unreadNames = [](const RunSummary &run) {
+        std::set<std::string> out;
+        for (const Module &m : run.modules)
+            if (!m.read)
+                out.insert(m.function);
+        return out;
+    };
+    const std::set<std::string> unreadA = unreadNames(a);
+    const std::set<std::string> unreadB = unreadNames(b);
     for (const Family *f : goneF) {
-        d.vanished.push_back(f->label);
-        for (const std::size_t i : readable(a, *f)) {
+        const std::vector<std::size_t> read = readable(a, *f);
+        const bool otherUnread = unreadB.count(f->name) > 0;
+        if (!read.empty() && !otherUnread)
+            d.vanished.push_back(f->label);
+        for (const std::size_t i : read) {
             Row r = rowOf(Change::Gone, f->label, &a.modules[i], nullptr, f->arguments);
-            r.whatChanged = "its function vanished: the after run has no compile of it";
+            r.whatChanged = otherUnread
+                                ? "not compared: the after run's compile of its function "
+                                  "could not be read"
+                                : "its function vanished: the after run has no compile of it";
             d.rows.push_back(std::move(r));
         }
     }
     for (const Family *f : newF) {
-        d.appeared.push_back(f->label);
-        for (const std::size_t k : readable(b, *f)) {
+        const std::vector<std::size_t> read = readable(b, *f);
+        const bool otherUnread = unreadA.count(f->name) > 0;
+        if (!read.empty() && !otherUnread)
+            d.appeared.push_back(f->label);
+        for (const std::size_t k : read) {
             Row r = rowOf(Change::New, f->label, nullptr, &b.modules[k], f->arguments);
-            r.whatChanged = "its function appeared: the before run has no compile of it";
+            r.whatChanged = otherUnread
+                                ? "not compared: the before run's compile of its function "
+                                  "could not be read"
+                                : "its function appeared: the before run has no compile of it";
             d.rows.push_back(std::move(r));
         }
     }

@@ -727,6 +727,38 @@ private Q_SLOTS:
         QVERIFY(row[QStringLiteral("compare_error")].toString().contains(
             QStringLiteral("not enough memory")));
     }
+
+    // A function whose compile in the before run could not be read is not "vanished" and
+    // "appeared" at once (issue 74): the unreadable one is listed as unreadable, and the
+    // after run's compile is a row that says it was not compared.
+    void unreadableIsNotVanished()
+    {
+        RunSummary::Module broken;
+        broken.file = "a/module_0001.jit_f";
+        broken.name = "module_0001.jit_f";
+        broken.function = "jit_f";
+        broken.error = "not a dump";
+        RunSummary::Module fine;
+        fine.file = "b/module_0001.jit_f";
+        fine.name = "module_0001.jit_f";
+        fine.function = "jit_f";
+        fine.read = true;
+        fine.held = fine.total = fine.livePeak = 3000;
+        fine.signature = {{"x", "u32[4,2]"}};
+        fine.fingerprint = 7;
+        fine.valueCount = 10;
+        const RunDiff d = RunDiff::of(
+            RunSummary::of({broken}), RunSummary::of({fine}),
+            [](const RunSummary::Module &, const RunSummary::Module &) {
+                return RunDiff::Comparison();
+            },
+            1);
+        QCOMPARE(d.unreadable.size(), std::size_t(1));
+        QVERIFY(d.appeared.empty());
+        QVERIFY(d.vanished.empty());
+        QCOMPARE(d.rows.size(), std::size_t(1));
+        QVERIFY2(d.rows[0].whatChanged.starts_with("not compared"), d.rows[0].whatChanged.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSummary)

@@ -104,11 +104,14 @@ void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                         const std::atomic<bool> *cancel,
                         const std::function<void(std::size_t, RunSummary::Module)> &done)
 {
-    ModuleReader::readEach(
-        refs, threads, factOptions(cancel, threads),
-        [&](std::size_t i, LoadResult result, int used) {
-            done(i, factsOf(std::move(result), refs[i].path, factOptions(cancel, used)));
-        });
+    ModuleReader::readEach(refs, threads, factOptions(cancel, threads),
+                           [&](std::size_t i, LoadResult result, int used) {
+                               RunSummary::Module m = factsOf(std::move(result), refs[i].path,
+                                                              factOptions(cancel, used));
+                               if (refs[i].format == ModuleFormat::CaptureMember)
+                                   m.host = refs[i].container;
+                               done(i, std::move(m));
+                           });
 }
 
 RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t top,

@@ -281,16 +281,17 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
         const std::string &y = r.modules[b].number;
         return x.size() != y.size() ? x.size() < y.size() : x < y;
     });
+    // The compiles seen, per family and fingerprint, with the host (capture) of each: the same
+    // compile on another host of the profile is that compile again, not a recompile.
+    std::map<std::pair<std::size_t, std::uint64_t>, std::string> compiled;
     for (const std::size_t i : order) {
         const Module &m = r.modules[i];
         // An unreadable module has no signature: it joins the first family of its name.
         std::size_t arguments = m.signature.size();
         if (!m.read)
-            for (const auto &[key, index] : familyOf)
-                if (key.first == m.function) {
-                    arguments = key.second;
-                    break;
-                }
+            if (const auto first = familyOf.lower_bound({m.function, 0});
+                first != familyOf.end() && first->first.first == m.function)
+                arguments = first->first.second;
         const auto [it, added] =
             familyOf.emplace(std::pair{m.function, arguments}, r.families.size());
         if (added) {
@@ -301,6 +302,11 @@ RunSummary RunSummary::of(std::vector<Module> modules, std::size_t top)
             r.families.back().largest = i;
         }
         Family &f = r.families[it->second];
+        if (m.read && !m.host.empty()) {
+            const auto [seen, fresh] = compiled.try_emplace({it->second, m.fingerprint}, m.host);
+            if (!fresh && seen->second != m.host)
+                continue; // this compile, on another host
+        }
         f.modules.push_back(i);
         if (!m.read)
             continue;

@@ -42,7 +42,10 @@ struct RunSummary
     };
     struct Module
     {
-        std::string file;     ///< the path it was read from
+        std::string file; ///< the path it was read from
+        /// The capture (a host's profile) a member was read from; empty for a module's file.
+        /// The same compile on two hosts of one profile is one compile, not a recompile.
+        std::string host;
         std::string name;     ///< the module's name (ModuleNames::moduleName)
         std::string function; ///< the family: "jit_train_step"
         std::string number;   ///< "0294" (empty when the file name has none)

@@ -759,6 +759,28 @@ private Q_SLOTS:
         QCOMPARE(d.rows.size(), std::size_t(1));
         QVERIFY2(d.rows[0].whatChanged.starts_with("not compared"), d.rows[0].whatChanged.c_str());
     }
+
+    // A profile of two hosts (plugins/profile/<run>/host1 and host2, each the same capture):
+    // every function compiled once, on two hosts, not twice (issue 74).
+    void twoHostsAreNotRecompiles()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.filePath(QStringLiteral("plugins/profile/r1"));
+        QVERIFY(QDir().mkpath(run));
+        const QString capture = QStringLiteral(
+            BUFFERSCOPE_TEST_DATA "/binary/profile/plugins/profile/2026_11_27_23_00_00/"
+                                  "host0.xplane.pb");
+        QVERIFY(QFile::copy(capture, run + QStringLiteral("/host1.xplane.pb")));
+        QVERIFY(QFile::copy(capture, run + QStringLiteral("/host2.xplane.pb")));
+        const QJsonObject s = summaryJson(dir.path());
+        QCOMPARE(s.value(QStringLiteral("modules")).toArray().size(), 4);
+        for (const char *name : {"jit_random_normal", "jit_unstack"}) {
+            const QJsonObject f = family(s, QString::fromLatin1(name));
+            QCOMPARE(f.value(QStringLiteral("modules")).toInt(), 1);
+            QVERIFY2(f.value(QStringLiteral("why")).toString().isEmpty(),
+                     qPrintable(f.value(QStringLiteral("why")).toString()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSummary)

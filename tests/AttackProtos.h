@@ -95,9 +95,10 @@ inline std::string wideTupleProto(int parts, const std::string &name, int users,
 }
 
 /// A profiler capture (an XSpace) of `modules` modules, each `proto`, named "jit_step_K(K)" as
-/// XProf names them, in the plane "/host:metadata" with the stats "Hlo Proto" and "program_id"
-/// (as tests/bench/make_capture.py writes it).
-inline std::string captureOf(int modules, const std::string &proto)
+/// XProf names them (`prefix` in place of "jit_step_"), in the plane "/host:metadata" with the
+/// stats "Hlo Proto" and "program_id" (as tests/bench/make_capture.py writes it).
+inline std::string captureOf(int modules, const std::string &proto,
+                             const std::string &prefix = "jit_step_")
 {
     namespace xp = bufferscope::xplanepb;
     xp::XSpace space;
@@ -112,7 +113,7 @@ inline std::string captureOf(int modules, const std::string &proto)
     for (int k = 1; k <= modules; ++k) {
         xp::XEventMetadata &event = (*plane.mutable_event_metadata())[k];
         event.set_id(k);
-        event.set_name("jit_step_" + std::to_string(k) + "(" + std::to_string(k) + ")");
+        event.set_name(prefix + std::to_string(k) + "(" + std::to_string(k) + ")");
         event.set_display_name(event.name());
         xp::XStat &hlo = *event.add_stats();
         hlo.set_metadata_id(1);

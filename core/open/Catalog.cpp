@@ -370,6 +370,13 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
         byKey[f.key].push_back(&f);
         if (seen.insert(f.key).second)
             kept.push_back(&f);
+        else if (!f.capture.empty())
+            // Two captures' members with one address (`a.xplane.pb` holding `x#y` and a file
+            // `a.xplane.pb#x` holding `y`): the second cannot be named apart, and is said.
+            out.problems.push_back(
+                {f.path, "a module of " + f.capture.front().container +
+                             " whose address is another module's: not listed (rename the "
+                             "capture to open it)"});
     }
     if (kept.empty())
         out.problems.push_back(

@@ -4,6 +4,7 @@
 // (docs/FORMAT.md §1) and of the files' bytes (gzip's and xz's magic numbers, a protobuf's
 // NUL bytes); the expected totals are the ones XLA printed in the sample dumps (SampleTruths.h).
 
+#include "AttackProtos.h"
 #include "SampleTruths.h"
 #include "open/Catalog.h"
 #include "open/ModuleReader.h"
@@ -233,6 +234,30 @@ private slots:
             said(QStringLiteral("module_0005.f.after_optimizations.hlo.pb"), "not a regular file"));
         QVERIFY(said(QStringLiteral("elsewhere"), "a symbolic link out of the folder"));
         QCOMPARE(c.problems.size(), std::size_t(5));
+    }
+
+    // Two captures whose members have one address (issue 74): `a.xplane.pb` holding
+    // `x.xplane.pb#jit_1(1)` and a file `a.xplane.pb#x.xplane.pb` holding `jit_1(1)` are both
+    // `a.xplane.pb#x.xplane.pb#jit_1(1)`: one is listed, and the other is said.
+    void collidingMembersAreSaid()
+    {
+        QTemporaryDir dir;
+        QFile sample(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA
+                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const std::string proto = sample.readAll().toStdString();
+        QVERIFY(
+            write(dir.filePath(QStringLiteral("a.xplane.pb")),
+                  QByteArray::fromStdString(testutil::captureOf(1, proto, "x.xplane.pb#jit_"))));
+        QVERIFY(write(dir.filePath(QStringLiteral("a.xplane.pb#x.xplane.pb")),
+                      QByteArray::fromStdString(testutil::captureOf(1, proto, "jit_"))));
+        const Catalog c = Catalog::of({dir.path().toStdString()});
+        QCOMPARE(c.modules.size(), std::size_t(1));
+        QCOMPARE(c.problems.size(), std::size_t(1));
+        QVERIFY2(c.problems.front().message.find("whose address is another module's") !=
+                     std::string::npos,
+                 c.problems.front().message.c_str());
     }
 
     // Catalog::of: logs, lone reports, folders (runs), a module given twice once, and in a

@@ -100,8 +100,18 @@ void OpenFlow::openListed(const DumpFiles &found, const QStringList &roots)
         m_window->showError(found.problems.front().path, said.join(QLatin1Char('\n')));
         return;
     }
-    if (!found.problems.isEmpty())
-        m_window->status()->showMessage(said.join(QStringLiteral("; ")), 10000);
+    if (!found.problems.isEmpty()) {
+        // What the walk skipped, short enough for the status bar: the first by its file's
+        // name and why, and how many more (the command line's `list` names every one).
+        const OpenProblem &first = found.problems.front();
+        const QString one = QFileInfo(first.path).fileName() + QStringLiteral(": ") + first.message;
+        m_window->status()->showMessage(
+            found.problems.size() == 1
+                ? one
+                : tr("%1 entries skipped (the first, %2); bufferscope list names them all")
+                      .arg(QString::number(found.problems.size()), one),
+            15000);
+    }
     m_openLargestWhenRead = false;
     if (found.files.size() == 1) {
         // One module: it opens at once, and the run takes its figures from the load.

@@ -94,6 +94,59 @@ inline std::string wideTupleProto(int parts, const std::string &name, int users,
     return proto.SerializeAsString();
 }
 
+/// A module of one f32[] parameter and one custom-call that takes it as each of its
+/// `operands` operands (packed: a byte each, 10 MB for 10^7): what a compact proto may ask the
+/// reader to expand (D17).
+inline std::string manyOperandsProto(int operands)
+{
+    namespace pb = bufferscope::xlapb;
+    pb::HloProto proto;
+    pb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name("many");
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    pb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    main.set_root_id(2);
+    pb::HloInstructionProto &param = *main.add_instructions();
+    param.set_id(1);
+    param.set_name("p");
+    param.set_opcode("parameter");
+    param.mutable_shape()->set_element_type(11);
+    pb::HloInstructionProto &call = *main.add_instructions();
+    call.set_id(2);
+    call.set_name("c");
+    call.set_opcode("custom-call");
+    call.set_custom_call_target("x");
+    call.mutable_shape()->set_element_type(11);
+    for (int k = 0; k < operands; ++k)
+        call.add_operand_ids(1);
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    sequence.add_instruction_ids(1);
+    sequence.add_instruction_ids(2);
+    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
+    for (int k = 0; k < 2; ++k) {
+        pb::LogicalBufferProto &b = *ba.add_logical_buffers();
+        b.set_id(k);
+        b.set_size(4);
+        b.mutable_defined_at()->set_instruction_id(k + 1);
+        pb::BufferAllocationProto &a = *ba.add_buffer_allocations();
+        a.set_index(k);
+        a.set_size(4);
+        if (k == 0) {
+            a.set_is_entry_computation_parameter(true);
+            a.set_parameter_number(0);
+        } else {
+            a.set_maybe_live_out(true);
+        }
+        pb::BufferAllocationProto::Assigned &as = *a.add_assigned();
+        as.set_logical_buffer_id(k);
+        as.set_size(4);
+    }
+    return proto.SerializeAsString();
+}
+
 /// A profiler capture (an XSpace) of `modules` modules, each `proto`, named "jit_step_K(K)" as
 /// XProf names them (`prefix` in place of "jit_step_"), in the plane "/host:metadata" with the
 /// stats "Hlo Proto" and "program_id" (as tests/bench/make_capture.py writes it).

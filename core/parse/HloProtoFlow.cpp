@@ -109,6 +109,21 @@ void Reader::graph()
         }
         m_comps.push_back(std::move(comp));
     }
+    // Each operand becomes a use, a line of the text and its parsed record: about 128 bytes
+    // in all, from as little as one byte of packed proto. Counted before any is expanded
+    // (10^7 operands in 10 MB took 1.1 GB).
+    {
+        constexpr std::int64_t kBytesPerOperand = 128;
+        std::int64_t operands = 0;
+        for (const Ins &ins : m_ins)
+            operands += ins.p->operand_ids_size();
+        if (operands > m_allowance / kBytesPerOperand)
+            refuse("its instructions have " + std::to_string(operands) +
+                   " operands, from a proto of " + std::to_string(m_proto.ByteSizeLong()) +
+                   " bytes: more than the " + std::to_string(m_allowance / kBytesPerOperand) +
+                   " its size allows (each is a use to work out and print); far beyond any "
+                   "module XLA writes, refused rather than filling memory");
+    }
     for (Comp &c : m_comps) {
         const std::int64_t rootId = c.p->root_id();
         for (const int n : c.instructions) {

@@ -229,6 +229,10 @@ private Q_SLOTS:
                           QByteArray::fromStdString(testutil::wideTupleProto(2000, "p", 300))));
         QVERIFY(writeFile(path("name.hlo.pb"), QByteArray::fromStdString(testutil::wideTupleProto(
                                                    20000, std::string(4000, 'n'), 0))));
+        // 10^7 operands of one custom-call in a 10 MB proto (D17): refused or read in bounded
+        // memory, never expanded a hundredfold.
+        QVERIFY(writeFile(path("operands.hlo.pb"),
+                          QByteArray::fromStdString(testutil::manyOperandsProto(10000000))));
         QVERIFY(writeFile(path("wide.hlo.pb"),
                           QByteArray::fromStdString(testutil::wideTupleProto(20000, "p", 0))));
         // One tuple parameter of 100,000 parts, each named by an input_output_alias entry: a
@@ -306,6 +310,7 @@ private Q_SLOTS:
             {{"report", "uses.hlo.pb"}, 2, "positions and uses", "", 60, 1024},
             {{"report", "name.hlo.pb"}, 2, "bytes of text", "", 60, 1024},
             {{"report", "wide.hlo.pb"}, 0, "", "", 60, 1024},
+            {{"report", "operands.hlo.pb"}, 2, "operands", "", 60, 400},
             {{"report", "alias.hlo.pb"}, 0, "", "", 60, 1024},
             {{"report", "long-memory-usage-report.txt"}, 0, "", "", 60, 1024},
             {{"list", "loop"}, 0, "", "1 modules in loop", 20, 200},

@@ -567,6 +567,8 @@ private:
         });
         if (const auto named = m_moduleOf.find(metadata); named != m_moduleOf.end())
             module = named->second;
+        // Both clamped as the clock clamps them: a lying offset or length never wraps.
+        offset = std::clamp<std::int64_t>(offset, -kMaxNs * 1000, kMaxNs * 1000);
         const std::int64_t end = offset + std::clamp<std::int64_t>(duration, 0, kMaxNs * 1000);
         if (module != 0 && end > offset)
             m_runs.push_back({offset, end, module, false});

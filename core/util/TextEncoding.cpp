@@ -1,30 +1,13 @@
 #include "TextEncoding.h"
 
+#include "util/SafeText.h"
+
 #include <algorithm>
 #include <cstdint>
 
 namespace bufferscope {
 
 namespace {
-
-void appendUtf8(std::string &out, std::uint32_t c)
-{
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-}
 
 /// The first bytes look like ASCII in UTF-16 of `little` endianness: a zero at every other
 /// byte, the others not.
@@ -71,12 +54,12 @@ std::string_view asUtf8(std::string_view bytes, std::string &storage)
         if (u >= 0xD800 && u < 0xDC00 && k + 3 < bytes.size()) {
             const std::uint32_t next = unit(k + 2);
             if (next >= 0xDC00 && next < 0xE000) {
-                appendUtf8(storage, 0x10000 + ((u - 0xD800) << 10) + (next - 0xDC00));
+                safetext::appendUtf8(storage, 0x10000 + ((u - 0xD800) << 10) + (next - 0xDC00));
                 k += 2;
                 continue;
             }
         }
-        appendUtf8(storage, u >= 0xD800 && u < 0xE000 ? 0xFFFD : u);
+        safetext::appendUtf8(storage, u >= 0xD800 && u < 0xE000 ? 0xFFFD : u);
     }
     return storage;
 }

@@ -22,19 +22,11 @@ The text is BufferAssignment::ToString and HloLiveRange::ToString's, as make_cha
 writes it; each value's `from instruction:` is kept short (its operands elided), as the
 analyses read the operands from the values' `uses:`.
 """
+import os
 import sys
 
-
-def human(n):
-    """tsl::strings::HumanReadableNumBytes."""
-    if n < 1024:
-        return "%dB" % n
-    units, u, value = "KMGTPE", 0, n
-    while value >= 1024 * 1024:
-        value //= 1024
-        u += 1
-    return "%.2f%siB" % (value / 1024.0, units[u])
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_chain_module import human  # noqa: E402  tsl::strings::HumanReadableNumBytes
 
 ELEM = "f32[256]{0}"
 SIZE = 1024

@@ -30,7 +30,14 @@ void DumpFiles::append(const ModuleRef &ref)
     }
     members << listed;
     bytes << (ref.listed() ? qint64{ref.bytes} : qint64{-1});
+    m_at.insert(files.back(), refs.size());
     refs.push_back(ref);
+}
+
+const ModuleRef *DumpFiles::find(const QString &file) const
+{
+    const auto it = m_at.constFind(file);
+    return it == m_at.constEnd() ? nullptr : &refs[*it];
 }
 
 DumpFiles DumpFiles::of(const Catalog &catalog)

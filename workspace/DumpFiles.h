@@ -3,6 +3,7 @@
 #include "open/Catalog.h"
 #include "open/ModuleReader.h"
 
+#include <QHash>
 #include <QList>
 #include <QStringList>
 
@@ -43,6 +44,12 @@ struct DumpFiles
     /// The references of addresses handed back by a view (Catalog::refOf each).
     static std::vector<ModuleRef> refsOf(const QStringList &files);
     void append(const ModuleRef &ref);
+    /// The reference listed for `file` (an entry of `files`), or null: a capture's member is
+    /// found as the catalog listed it, its capture and name apart, not split from the address.
+    const ModuleRef *find(const QString &file) const;
+
+private:
+    QHash<QString, std::size_t> m_at; ///< `files` → its index in `refs`
 };
 
 } // namespace bufferscope

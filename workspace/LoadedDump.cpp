@@ -24,17 +24,47 @@ std::size_t LoadedDump::warningCount() const
     return dump && timeline ? Report::warningCount(*dump, *timeline) : 0;
 }
 
-bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::atomic<bool> *cancel,
-              const std::function<void(qint64, qint64)> &progress, int threads)
+namespace {
+
+ParseOptions optionsOf(const std::atomic<bool> *cancel,
+                       const std::function<void(qint64, qint64)> &progress, int threads)
 {
     ParseOptions options;
     options.cancel = cancel;
     options.threads = threads;
     if (progress)
-        options.progress = [&progress](std::int64_t done, std::int64_t total) {
+        options.progress = [progress](std::int64_t done, std::int64_t total) {
             progress(done, total);
         };
-    return loadDump(path, out, error, options);
+    return options;
+}
+
+} // namespace
+
+bool loadDump(const QString &path, LoadedDump &out, QString &error, const std::atomic<bool> *cancel,
+              const std::function<void(qint64, qint64)> &progress, int threads)
+{
+    return loadDump(path, out, error, optionsOf(cancel, progress, threads));
+}
+
+bool loadDump(const ModuleRef &ref, LoadedDump &out, QString &error,
+              const std::atomic<bool> *cancel, const std::function<void(qint64, qint64)> &progress,
+              int threads)
+{
+    return loadDump(ref, out, error, optionsOf(cancel, progress, threads));
+}
+
+bool loadDump(const ModuleRef &ref, LoadedDump &out, QString &error, const ParseOptions &options)
+{
+    if (ref.path.starts_with(':')) // an embedded resource, not a file
+        return loadDump(pathFromBytes(ref.path), out, error, options);
+    if (pathIsDir(pathFromBytes(ref.path))) {
+        error = pathFromBytes(ref.path) +
+                QStringLiteral(": is a directory; open one dump file from it");
+        return false;
+    }
+    return finishLoad(ModuleReader::load(ref, options), pathFromBytes(ref.path), out, error,
+                      options);
 }
 
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options)
@@ -51,11 +81,7 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseO
             std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
             QFileInfo(path).fileName().toStdString(), options);
     } else {
-        if (pathIsDir(path)) {
-            error = path + QStringLiteral(": is a directory; open one dump file from it");
-            return false;
-        }
-        result = ModuleReader::loadPath(pathBytes(path), options);
+        return loadDump(Catalog::refOf(pathBytes(path)), out, error, options);
     }
     return finishLoad(std::move(result), path, out, error, options);
 }

@@ -103,6 +103,12 @@ bool loadDump(const QString &path, LoadedDump &out, QString &error,
 /// The same with the parse's options given: what to read (ParseOptions::usedValues,
 /// companions), and the threads, cancel flag and progress, which the timeline shares.
 bool loadDump(const QString &path, LoadedDump &out, QString &error, const ParseOptions &options);
+/// The same for a module as the catalog listed it (a capture's member by its capture and
+/// name): what the window's run hands its jobs, so no address is split again.
+bool loadDump(const ModuleRef &ref, LoadedDump &out, QString &error,
+              const std::atomic<bool> *cancel = nullptr,
+              const std::function<void(qint64, qint64)> &progress = {}, int threads = 0);
+bool loadDump(const ModuleRef &ref, LoadedDump &out, QString &error, const ParseOptions &options);
 /// The rest of loadDump for a module already read (ModuleReader): its timeline computed.
 bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString &error,
                 const ParseOptions &options);

@@ -20,13 +20,13 @@ OomFindings oomFindingsOf(const QString &name, const std::string &text)
     return findings;
 }
 
-bool weighModules(OomFindings &findings, const QStringList &files, QStringList &errors,
+bool weighModules(OomFindings &findings, const std::vector<ModuleRef> &refs, QStringList &errors,
                   const std::atomic<bool> *cancel, int threads)
 {
     findings.withDumps = true;
-    findings.dumpsGiven = files.size();
+    findings.dumpsGiven = static_cast<std::int64_t>(refs.size());
     findings.messages.clear();
-    std::vector<std::shared_ptr<const Dump>> loaded(static_cast<std::size_t>(files.size()));
+    std::vector<std::shared_ptr<const Dump>> loaded(refs.size());
     std::vector<bool> tried(loaded.size(), false);
     for (const OomMessage &m : findings.log.messages) {
         OomFindings::PerMessage per;
@@ -34,17 +34,17 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
         for (std::size_t i = 0; i < loaded.size(); ++i) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return false;
-            const QString &file = files[static_cast<qsizetype>(i)];
-            const std::string module = ModuleFiles::moduleName(pathBytes(file));
+            const ModuleRef &ref = refs[i];
+            const std::string module = ModuleFiles::moduleName(ref.path);
             if (!OomMatch::nameMayMatch(m, module))
                 continue;
             if (!tried[i]) {
                 tried[i] = true;
-                if (Catalog::refOf(pathBytes(file)).isReport())
+                if (ref.isReport())
                     continue; // rounded sizes only: nothing exact to match on
                 LoadedDump d;
                 QString error;
-                if (!loadDump(file, d, error, cancel, {}, threads)) {
+                if (!loadDump(ref, d, error, cancel, {}, threads)) {
                     if (cancel && cancel->load(std::memory_order_relaxed))
                         return false;
                     errors << error;
@@ -56,7 +56,7 @@ bool weighModules(OomFindings &findings, const QStringList &files, QStringList &
                 continue;
             OomFindings::Candidate c;
             c.module = module;
-            c.file = pathBytes(file);
+            c.file = ref.path;
             c.evidence = OomMatch::moduleEvidence(m, *loaded[i], module);
             per.candidates.push_back(std::move(c));
             index.push_back(i);

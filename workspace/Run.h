@@ -25,6 +25,11 @@ struct Run
     QHash<QString, ModuleFigures> figures;
 
     bool isEmpty() const { return modules.files.isEmpty(); }
+    /// The module at `address` as the run's catalog listed it (a capture's member by its
+    /// capture and name, never split again from the address); an address the run does not
+    /// hold as the catalog reads it (Catalog::refOf).
+    ModuleRef refOf(const QString &address) const;
+    std::vector<ModuleRef> refsOf(const QStringList &addresses) const;
     /// How a window names it: its folder or capture; "N folders and captures"; else the folder
     /// of its first module.
     QString label() const;

@@ -6,6 +6,7 @@
 #include "analysis/DumpDiff.h"
 #include "analysis/MemoryAnalysis.h"
 #include "models/QtText.h"
+#include "open/Catalog.h"
 #include "parse/MappedFile.h"
 #include "parse/ModuleFiles.h"
 #include "util/Parallel.h"
@@ -108,8 +109,10 @@ void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                            [&](std::size_t i, LoadResult result, int used) {
                                RunSummary::Module m = factsOf(std::move(result), refs[i].path,
                                                               factOptions(cancel, used));
-                               if (refs[i].format == ModuleFormat::CaptureMember)
+                               if (refs[i].format == ModuleFormat::CaptureMember) {
                                    m.host = refs[i].container;
+                                   m.member = refs[i].member;
+                               }
                                done(i, std::move(m));
                            });
 }
@@ -143,8 +146,11 @@ RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
     ParseOptions options;
     options.threads = threads;
     options.companions = false;
-    if (!loadDump(pathFromBytes(before.file), a, error, options) ||
-        !loadDump(pathFromBytes(after.file), b, error, options)) {
+    // A capture's member by its capture and name, as the scan found it.
+    const auto refOf = [](const RunSummary::Module &m) {
+        return m.member.empty() ? Catalog::refOf(m.file) : Catalog::memberOf(m.host, m.member);
+    };
+    if (!loadDump(refOf(before), a, error, options) || !loadDump(refOf(after), b, error, options)) {
         c.error = error.toStdString();
         return c;
     }

@@ -202,10 +202,11 @@ void Workspace::load(const QString &path)
     };
     m_jobs->run(
         m_loadLane, this,
-        [path, order, allocation, threads = m_threads](const JobControl &control) {
+        [ref = m_run.refOf(path), order, allocation,
+         threads = m_threads](const JobControl &control) {
             Result r;
             r.ok = loadDump(
-                path, r.loaded, r.error, control.flag(),
+                ref, r.loaded, r.error, control.flag(),
                 [&control](qint64 done, qint64 total) { control.progress(done, total); }, threads);
             if (r.ok && !control.cancelled()) {
                 // Built here, next to the analyses, so showing the dump costs the GUI thread
@@ -355,7 +356,8 @@ void Workspace::compareFiles(const QString &before, const QString &after)
     };
     m_jobs->run(
         m_compareLane, this,
-        [before, after, threads = m_threads](const JobControl &control) {
+        [before = m_run.refOf(before), after = m_run.refOf(after),
+         threads = m_threads](const JobControl &control) {
             Result r;
             if (loadDump(before, r.a, r.error, control.flag(), {}, threads) &&
                 loadDump(after, r.b, r.error, control.flag(), {}, threads) &&
@@ -437,9 +439,9 @@ void Workspace::compareWith(const QString &path)
     const LoadedDump before = m_current;
     m_jobs->run(
         m_compareLane, this,
-        [path, before, threads = m_threads](const JobControl &control) {
+        [ref = m_run.refOf(path), before, threads = m_threads](const JobControl &control) {
             Result r;
-            if (loadDump(path, r.other, r.error, control.flag(), {}, threads) &&
+            if (loadDump(ref, r.other, r.error, control.flag(), {}, threads) &&
                 !control.cancelled()) {
                 auto diff = std::make_shared<DumpDiff>(
                     DumpDiff::compute(*before.dump, *before.timeline, *r.other.dump,
@@ -470,10 +472,11 @@ void Workspace::weighOomModules(OomFindings findings, const QStringList &files, 
     };
     m_jobs->run(
         lane, requester,
-        [findings = std::move(findings), files, threads = m_threads](const JobControl &control) {
+        [findings = std::move(findings), refs = m_run.refsOf(files),
+         threads = m_threads](const JobControl &control) {
             Result r;
             r.findings = findings;
-            r.done = weighModules(r.findings, files, r.errors, control.flag(), threads);
+            r.done = weighModules(r.findings, refs, r.errors, control.flag(), threads);
             return r;
         },
         [this, done = std::move(done)](const Result &r) {
@@ -495,10 +498,10 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
     };
     m_jobs->run(
         laneFor(m_fitLanes, requester, "fit"), requester,
-        [files, threads = m_threads](const JobControl &control) {
+        [refs = m_run.refsOf(files), threads = m_threads](const JobControl &control) {
             // A folder's modules side by side, one per thread (a run has a thousand small
             // ones); one module alone on every thread.
-            const std::size_t n = static_cast<std::size_t>(files.size());
+            const std::size_t n = refs.size();
             std::vector<std::optional<DeviceFit::Module>> measured(n);
             std::vector<QString> errors(n);
             std::mutex lock;
@@ -509,14 +512,14 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
                     return;
                 LoadedDump d;
                 QString error;
-                const QString &file = files[static_cast<qsizetype>(i)];
-                if (loadDump(file, d, error, control.flag(), {}, each))
-                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(pathBytes(file)),
-                                                        pathBytes(file), *d.dump, *d.timeline);
+                const ModuleRef &ref = refs[i];
+                if (loadDump(ref, d, error, control.flag(), {}, each))
+                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(ref.path), ref.path,
+                                                        *d.dump, *d.timeline);
                 else
                     errors[i] = error;
                 const std::lock_guard<std::mutex> hold(lock);
-                control.progress(static_cast<qint64>(++measuredSoFar), files.size());
+                control.progress(static_cast<qint64>(++measuredSoFar), static_cast<qint64>(n));
             });
             Result r;
             for (std::size_t i = 0; i < n; ++i) {
@@ -538,17 +541,16 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
 {
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
-        [files, threads = m_threads](const JobControl &control) {
-            const std::vector<ModuleRef> refs = DumpFiles::refsOf(files);
+        [refs = m_run.refsOf(files), threads = m_threads](const JobControl &control) {
             std::vector<RunSummary::Module> modules(refs.size());
             std::mutex lock;
             std::size_t read = 0;
-            RunFacts::readEach(refs, threads, control.flag(),
-                               [&](std::size_t i, RunSummary::Module m) {
-                                   modules[i] = std::move(m);
-                                   const std::lock_guard<std::mutex> hold(lock);
-                                   control.progress(static_cast<qint64>(++read), files.size());
-                               });
+            RunFacts::readEach(
+                refs, threads, control.flag(), [&](std::size_t i, RunSummary::Module m) {
+                    modules[i] = std::move(m);
+                    const std::lock_guard<std::mutex> hold(lock);
+                    control.progress(static_cast<qint64>(++read), static_cast<qint64>(refs.size()));
+                });
             return RunSummary::of(std::move(modules), 50);
         },
         [done = std::move(done)](const RunSummary &s) { done(s); },

@@ -55,6 +55,7 @@ int runList(const Args &args, int threads)
         QString file;
         std::string module;
         std::vector<std::string> files;
+        std::string capture; ///< a member's capture, named from the folder (a folder's listing)
         ModuleFigures figures;
     };
     const std::size_t count = static_cast<std::size_t>(found.files.size());
@@ -64,6 +65,12 @@ int runList(const Args &args, int threads)
         const auto at = static_cast<qsizetype>(i);
         entries[i].file = found.files[at];
         entries[i].module = found.refs[i].name;
+        // Two captures in one folder may hold modules of one name: each is said with its own.
+        const std::string container = found.refs[i].container;
+        if (!capture && found.refs[i].format == ModuleFormat::CaptureMember) {
+            const QString c = pathFromBytes(container);
+            entries[i].capture = (c.startsWith(prefix) ? c.mid(prefix.size()) : c).toStdString();
+        }
         // The module's files as the folder listing found them, named from the folder.
         for (const QString &f : found.members[at])
             entries[i].files.push_back(
@@ -125,6 +132,23 @@ int runList(const Args &args, int threads)
                 w.key("error").value(f.error.toStdString());
             w.endObject();
         }
+        // What the listing skipped (a link out of the folder, a dangling link, a loop, a
+        // member at another's address), with the fields of an unreadable module and why.
+        for (const OpenProblem &p : found.problems) {
+            w.beginObject();
+            w.key("module").null();
+            w.key("files").beginArray();
+            const QString path = p.path.startsWith(prefix) ? p.path.mid(prefix.size()) : p.path;
+            w.value(pathBytes(path));
+            w.endArray();
+            w.key("total_bytes").value(std::int64_t{0});
+            w.key("held_bytes").null();
+            w.key("peak_step").value(std::int64_t{-1});
+            w.key("peak_bytes").value(std::int64_t{0});
+            w.key("skipped").value(true);
+            w.key("error").value(p.message.toStdString());
+            w.endObject();
+        }
         w.endArray();
         out = w.str() + "\n";
     } else {
@@ -148,6 +172,8 @@ int runList(const Args &args, int threads)
                           peak ? std::to_string(f.step).c_str() : "-",
                           safetext::forTerminal(e.module).c_str());
             out += buf;
+            if (!e.capture.empty())
+                out += " (in " + safetext::forTerminal(e.capture) + ")";
             if (e.files.size() > 1)
                 out += " (" + std::to_string(e.files.size()) + " files)";
             out += "\n";

@@ -42,7 +42,7 @@ int runOom(const Args &args, int threads)
         for (const OpenProblem &p : found.problems)
             cli::fail(p.text(), 0);
         QStringList errors;
-        weighModules(findings, found.files, errors, nullptr, threads);
+        weighModules(findings, found.refs, errors, nullptr, threads);
         for (const QString &e : errors)
             cli::fail(e, 0);
         if (!errors.isEmpty())

@@ -66,7 +66,9 @@ int runSummary(const Args &args, int threads)
     });
     if (tty)
         std::fprintf(stderr, "\r\033[K");
-    const RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));
+    RunSummary summary = RunSummary::of(std::move(modules), static_cast<std::size_t>(*top));
+    for (const OpenProblem &p : found.problems)
+        summary.skipped.push_back({pathBytes(p.path), p.message.toStdString()});
     spdlog::debug("summary: {} modules read in {:.3f} s", summary.modules.size(), clock.seconds());
     const std::string folder = pathBytes(QDir(dir).path());
     // A capture: what its allocators held beside what the plans hold (issue 73).

@@ -46,6 +46,9 @@ struct RunSummary
         /// The capture (a host's profile) a member was read from; empty for a module's file.
         /// The same compile on two hosts of one profile is one compile, not a recompile.
         std::string host;
+        /// Its name in that capture ("jit_step(12)"); with `host`, how it is opened again
+        /// (Catalog::memberOf), never by splitting `file`.
+        std::string member;
         std::string name;     ///< the module's name (ModuleNames::moduleName)
         std::string function; ///< the family: "jit_train_step"
         std::string number;   ///< "0294" (empty when the file name has none)
@@ -103,6 +106,15 @@ struct RunSummary
     /// A sentence per function name that several families share: "two functions share the name
     /// `_kernel`: 7 and 6 arguments".
     std::vector<std::string> sharedNames;
+    /// What the listing did not take, each with why (a link out of the folder, a dangling
+    /// link, a loop, two captures' members at one address): said with the modules, never
+    /// dropped unsaid. Set by whoever listed the modules (the catalog's problems).
+    struct Skipped
+    {
+        std::string path;
+        std::string why;
+    };
+    std::vector<Skipped> skipped;
 
     /// Families, signatures and the folder's largest collectives from the modules read.
     static RunSummary of(std::vector<Module> modules, std::size_t top = 20);

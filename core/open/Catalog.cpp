@@ -426,28 +426,51 @@ std::string Catalog::memberPath(const std::string &capture, const std::string &m
     return XPlaneModules::modulePath(capture, member);
 }
 
+ModuleRef Catalog::memberOf(const std::string &capture, const std::string &member)
+{
+    XPlaneModules::Module m;
+    m.name = member;
+    ModuleRef ref = memberRef(capture, m);
+    ref.bytes = -1;
+    return ref;
+}
+
 bool Catalog::splitMember(const std::string &path, std::string *capture, std::string *member)
 {
     // Anything of that name on disk (a file, a folder such as a run `exp#1`, a link, a FIFO)
-    // is itself, '#' and all: never a member of a capture `exp` beside it. Else the shortest
-    // prefix before a '#' that is a file is the capture: a member's name may hold '#' and
+    // is itself, '#' and all: never a member of a capture `exp` beside it. Else a prefix
+    // before a '#' that is a file is the capture: a member's name may hold '#' and
     // `.xplane.pb#` too, and is then looked up inside the capture, never on disk.
     {
         std::error_code ec;
         if (fs::exists(fs::symlink_status(path, ec)))
             return false;
     }
-    for (std::size_t at = path.find('#'); at != std::string::npos; at = path.find('#', at + 1)) {
-        if (at == 0 || at + 1 >= path.size())
-            continue;
-        std::string file = path.substr(0, at);
-        if (!isRegularFile(file))
-            continue;
-        *capture = std::move(file);
-        *member = path.substr(at + 1);
-        return true;
-    }
-    return false;
+    std::vector<std::size_t> cuts; // each '#' after which the rest may be a member's name
+    for (std::size_t at = path.find('#'); at != std::string::npos; at = path.find('#', at + 1))
+        if (at > 0 && at + 1 < path.size() && isRegularFile(path.substr(0, at)))
+            cuts.push_back(at);
+    if (cuts.empty())
+        return false;
+    // Two files before a '#' (captures `a.xplane.pb` and `a.xplane.pb#x.xplane.pb`): the
+    // member is the one of the capture that holds a module of that name, the shorter first as
+    // the catalog lists it; only then is a capture's index read.
+    std::size_t chosen = cuts.front();
+    if (cuts.size() > 1)
+        for (const std::size_t at : cuts) {
+            std::string error;
+            const std::string name = path.substr(at + 1);
+            const std::vector<XPlaneModules::Module> held =
+                XPlaneModules::list(path.substr(0, at), &error);
+            if (std::any_of(held.begin(), held.end(),
+                            [&name](const XPlaneModules::Module &m) { return m.name == name; })) {
+                chosen = at;
+                break;
+            }
+        }
+    *capture = path.substr(0, chosen);
+    *member = path.substr(chosen + 1);
+    return true;
 }
 
 ModuleRef Catalog::refOf(const std::string &path)
@@ -455,11 +478,8 @@ ModuleRef Catalog::refOf(const std::string &path)
     std::string capture;
     std::string member;
     if (splitMember(path, &capture, &member)) {
-        XPlaneModules::Module m;
-        m.name = member;
-        ModuleRef ref = memberRef(capture, m);
+        ModuleRef ref = memberOf(capture, member);
         ref.path = path;
-        ref.bytes = -1;
         return ref;
     }
     ModuleRef ref;

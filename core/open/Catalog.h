@@ -63,9 +63,15 @@ struct Catalog
     /// than one module (what `list`, `summary` and a run `diff` take).
     static bool isRun(const std::string &path);
     /// `<capture>#<member>` split into its capture file and member name, when `path` is one:
-    /// a path that is no file, of which the shortest prefix before a '#' is a file.
+    /// a path that is nothing on disk, of which a prefix before a '#' is a file. Of two such
+    /// prefixes (captures `a.xplane.pb` and `a.xplane.pb#x.xplane.pb`), the shorter whose
+    /// capture holds a module of that name. For addresses a user typed or a setting kept; the
+    /// window and the commands open what a listing found by its ModuleRef, not by this.
     static bool splitMember(const std::string &path, std::string *capture, std::string *member);
     static std::string memberPath(const std::string &capture, const std::string &member);
+    /// The reference of the module `member` of the capture `capture`, named apart: what a
+    /// listing that kept them apart opens again (its bytes not measured).
+    static ModuleRef memberOf(const std::string &capture, const std::string &member);
 };
 
 } // namespace bufferscope

@@ -95,9 +95,11 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
         out += '\n';
     };
     line("BufferScope run summary: " + folder);
-    line("  " + std::to_string(s.modules.size()) + " modules, " +
-         std::to_string(s.families.size()) + " functions" +
-         (unreadable(s) ? ", " + std::to_string(unreadable(s)) + " unreadable" : std::string()));
+    line(
+        "  " + std::to_string(s.modules.size()) + " modules, " + std::to_string(s.families.size()) +
+        " functions" +
+        (unreadable(s) ? ", " + std::to_string(unreadable(s)) + " unreadable" : std::string()) +
+        (s.skipped.empty() ? std::string() : ", " + std::to_string(s.skipped.size()) + " skipped"));
     line("  held: argument + output - alias + temp, what the device holds while a module runs");
     line();
     line("Functions (the most held first)");
@@ -141,6 +143,8 @@ std::string RunSummaryReport::text(const RunSummary &s, const std::string &folde
     for (const Module &m : s.modules)
         if (!m.read)
             line("  unreadable: " + m.name + ": " + m.error);
+    for (const RunSummary::Skipped &k : s.skipped)
+        line("  skipped: " + k.path + ": " + k.why);
     if (runtime && !runtime->allocators.empty()) {
         line();
         line("What the runtime held (the capture's allocator events; bufferscope memory for "
@@ -157,9 +161,13 @@ std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &f
     using safetext::forMarkdown;
     std::string out;
     out += "### Run summary: " + forMarkdown(folder) + "\n\n";
-    out += std::to_string(s.modules.size()) + " modules, " + std::to_string(s.families.size()) +
-           " functions. *Held*: argument + output − alias + temp, what the device holds while a "
-           "module runs. Made by BufferScope (`bufferscope summary --md`).\n\n";
+    out +=
+        std::to_string(s.modules.size()) + " modules, " + std::to_string(s.families.size()) +
+        " functions" +
+        (s.skipped.empty() ? std::string()
+                           : ", " + std::to_string(s.skipped.size()) + " files skipped (below)") +
+        ". *Held*: argument + output − alias + temp, what the device holds while a "
+        "module runs. Made by BufferScope (`bufferscope summary --md`).\n\n";
     out += "| function | compiles | held max | held sum | live peak | why compiled again |\n";
     out += "|---|---:|---:|---:|---:|---|\n";
     for (std::size_t i = 0; i < s.families.size() && i < top; ++i) {
@@ -187,6 +195,11 @@ std::string RunSummaryReport::markdown(const RunSummary &s, const std::string &f
                    forMarkdown(c.collective.instruction) + " | " +
                    forMarkdown(s.modules[c.module].function) + " | " +
                    forMarkdown(shortSource(c.collective.source)) + " |\n";
+    }
+    if (!s.skipped.empty()) {
+        out += "\n**Skipped**\n\n";
+        for (const RunSummary::Skipped &k : s.skipped)
+            out += "- " + forMarkdown(k.path) + ": " + forMarkdown(k.why) + "\n";
     }
     if (runtime && !runtime->allocators.empty()) {
         out += "\n**What the runtime held** (the capture's allocator events)\n\n";
@@ -298,6 +311,14 @@ std::string RunSummaryReport::json(const RunSummary &s, const std::string &folde
                 w.null();
             w.key("signature_from").value(m.signatureFrom);
         }
+        w.endObject();
+    }
+    w.endArray();
+    w.key("skipped").beginArray();
+    for (const RunSummary::Skipped &k : s.skipped) {
+        w.beginObject();
+        w.key("path").value(k.path);
+        w.key("why").value(k.why);
         w.endObject();
     }
     w.endArray();

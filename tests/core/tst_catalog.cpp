@@ -5,6 +5,7 @@
 // NUL bytes); the expected totals are the ones XLA printed in the sample dumps (SampleTruths.h).
 
 #include "AttackProtos.h"
+#include "CliRun.h"
 #include "SampleTruths.h"
 #include "open/Catalog.h"
 #include "open/ModuleReader.h"
@@ -12,6 +13,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -234,6 +238,43 @@ private slots:
             said(QStringLiteral("module_0005.f.after_optimizations.hlo.pb"), "not a regular file"));
         QVERIFY(said(QStringLiteral("elsewhere"), "a symbolic link out of the folder"));
         QCOMPARE(c.problems.size(), std::size_t(5));
+
+        // The commands say them in every form: `list --json` an entry each, skipped, with why
+        // (the one module listed beside them); `summary --json` a `skipped` list, and its text
+        // and Markdown a count and a line each.
+        const testutil::CliRun list =
+            testutil::runBufferscope({QStringLiteral("list"), run, QStringLiteral("--json")});
+        QCOMPARE(list.code, 0);
+        const QJsonArray entries = QJsonDocument::fromJson(list.out).array();
+        QCOMPARE(entries.size(), 6);
+        int skipped = 0;
+        for (const QJsonValue &e : entries) {
+            const QJsonObject o = e.toObject();
+            if (!o.value(QStringLiteral("skipped")).toBool())
+                continue;
+            ++skipped;
+            QVERIFY(o.value(QStringLiteral("module")).isNull());
+            QVERIFY(!o.value(QStringLiteral("error")).toString().isEmpty());
+            QCOMPARE(o.value(QStringLiteral("files")).toArray().size(), 1);
+        }
+        QCOMPARE(skipped, 5);
+        const testutil::CliRun summary =
+            testutil::runBufferscope({QStringLiteral("summary"), run, QStringLiteral("--json")});
+        QCOMPARE(summary.code, 0);
+        const QJsonArray listed = QJsonDocument::fromJson(summary.out)
+                                      .object()
+                                      .value(QStringLiteral("skipped"))
+                                      .toArray();
+        QCOMPARE(listed.size(), 5);
+        for (const QJsonValue &k : listed)
+            QVERIFY(!k.toObject().value(QStringLiteral("why")).toString().isEmpty());
+        const testutil::CliRun text = testutil::runBufferscope({QStringLiteral("summary"), run});
+        QVERIFY(text.out.contains("1 modules, 1 functions, 5 skipped"));
+        QCOMPARE(text.out.count("  skipped: "), 5);
+        const testutil::CliRun md =
+            testutil::runBufferscope({QStringLiteral("summary"), run, QStringLiteral("--md")});
+        QVERIFY(md.out.contains("5 files skipped (below)"));
+        QVERIFY(md.out.contains("**Skipped**"));
     }
 
     // Two captures whose members have one address (issue 74): `a.xplane.pb` holding
@@ -258,6 +299,44 @@ private slots:
         QVERIFY2(c.problems.front().message.find("whose address is another module's") !=
                      std::string::npos,
                  c.problems.front().message.c_str());
+    }
+
+    // A capture named after another and a '#' (`a.xplane.pb` holding `jit_1(1)`, and
+    // `a.xplane.pb#x.xplane.pb` holding `jit_1(1)` and `jit_2(2)`; issue 74): every module the
+    // folder lists opens by its address as the one listed, from its own capture. Splitting at
+    // the first '#' named `a.xplane.pb`'s member "x.xplane.pb#jit_2(2)", which it does not hold.
+    void nestedCaptureAddressesOpenTheirOwn()
+    {
+        QTemporaryDir dir;
+        QFile sample(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA
+                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const std::string proto = sample.readAll().toStdString();
+        const QString outer = dir.filePath(QStringLiteral("a.xplane.pb"));
+        const QString inner = dir.filePath(QStringLiteral("a.xplane.pb#x.xplane.pb"));
+        QVERIFY(write(outer, QByteArray::fromStdString(testutil::captureOf(1, proto, "jit_"))));
+        QVERIFY(write(inner, QByteArray::fromStdString(testutil::captureOf(2, proto, "jit_"))));
+        const Catalog c = Catalog::of({dir.path().toStdString()});
+        QCOMPARE(c.modules.size(), std::size_t(3));
+        QVERIFY(c.problems.empty());
+        for (const ModuleRef &listed : c.modules) {
+            const ModuleRef again = Catalog::refOf(listed.path);
+            QCOMPARE(again.format, ModuleFormat::CaptureMember);
+            QCOMPARE(again.container, listed.container);
+            QCOMPARE(again.member, listed.member);
+            const LoadResult loaded = ModuleReader::load(again);
+            QVERIFY2(loaded.ok(), loaded.error.c_str());
+        }
+        const std::string second = inner.toStdString() + "#jit_2(2)";
+        std::string file, member;
+        QVERIFY(Catalog::splitMember(second, &file, &member));
+        QCOMPARE(file, inner.toStdString());
+        QCOMPARE(member, std::string("jit_2(2)"));
+        // Held by neither: the shorter, whose reader says it holds no such module.
+        QVERIFY(Catalog::splitMember(inner.toStdString() + "#jit_9(9)", &file, &member));
+        QCOMPARE(file, outer.toStdString());
+        QVERIFY(!ModuleReader::load(Catalog::refOf(inner.toStdString() + "#jit_9(9)")).ok());
     }
 
     // Catalog::of: logs, lone reports, folders (runs), a module given twice once, and in a

@@ -2,8 +2,10 @@
 // shown and of a receiver gone are dropped, progress arrives on the GUI thread), the selection
 // rules, the module scan, and the module-file names. Expected figures come from the sample
 // dumps as XLA printed them (line numbers in the comments), not from the code under test.
+#include "AttackProtos.h"
 #include "DumpFiles.h"
 #include "JobRunner.h"
+#include "LoadedDump.h"
 #include "Opened.h"
 #include "SampleTruths.h"
 #include "Workspace.h"
@@ -381,6 +383,41 @@ private Q_SLOTS:
         QCOMPARE(ws.run().figures.size(), 1);
         QCOMPARE(ws.run().figures.value(files[2]).total,
                  testutil::sampleTruth("tpu_unstack").total);
+    }
+
+    // The run names its modules as the catalog listed them (issue 74): a capture's member,
+    // asked for by its address, is the listed reference (its capture and name apart, its bytes
+    // measured), not one split again from the address; an address the run does not hold is
+    // read as the catalog reads it.
+    void runNamesMembersByTheirListing()
+    {
+        QTemporaryDir dir;
+        const QString capture = dir.filePath(QStringLiteral("p#1.xplane.pb"));
+        QFile out(capture);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QFile proto(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA
+                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
+        QVERIFY(proto.open(QIODevice::ReadOnly));
+        out.write(QByteArray::fromStdString(
+            testutil::captureOf(2, proto.readAll().toStdString(), "jit_a#")));
+        out.close();
+        Run run{{dir.path()}, DumpFiles::collect({dir.path()}), {}};
+        QCOMPARE(run.modules.files.size(), 2);
+        for (std::size_t i = 0; i < run.modules.refs.size(); ++i) {
+            const ModuleRef &listed = run.modules.refs[i];
+            const ModuleRef ref = run.refOf(run.modules.files[static_cast<qsizetype>(i)]);
+            QCOMPARE(ref.container, capture.toStdString());
+            QCOMPARE(ref.member, listed.member);
+            QVERIFY(ref.bytes > 0);
+            QCOMPARE(ref.bytes, listed.bytes);
+            LoadedDump d;
+            QString error;
+            QVERIFY2(loadDump(ref, d, error), qPrintable(error));
+        }
+        const ModuleRef other = run.refOf(sample("tpu_unstack"));
+        QCOMPARE(other.format, ModuleFormat::DumpText);
+        QCOMPARE(other.bytes, std::int64_t{-1});
     }
 
     void moduleScanReadsEveryModule()

@@ -321,8 +321,13 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
     for (const std::string &sub : subfolders)
         if (walk.admitFolder(absolute / sub, shown + '/' + sub))
             listFolder(shown + '/' + sub, absolute / sub, walk, found);
-    // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb.
-    const fs::path runs = absolute / "plugins" / "profile";
+    // A profile folder as jax.profiler.trace writes it: plugins/profile/<run>/*.xplane.pb (and
+    // XProf's sidecars), opened as its log folder, its `plugins/` or its `plugins/profile/`
+    // alike (the last is the direct-subfolder case above).
+    const bool atPlugins =
+        (absolute.has_filename() ? absolute : absolute.parent_path()).filename() == "plugins";
+    const fs::path runs = atPlugins ? absolute / "profile" : absolute / "plugins" / "profile";
+    const std::string runsShown = shown + (atPlugins ? "/profile/" : "/plugins/profile/");
     if (fs::is_directory(runs, ec)) {
         std::vector<std::string> names;
         for (fs::directory_iterator it(runs, ec), end; !ec && it != end; it.increment(ec))
@@ -330,8 +335,8 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
                 names.push_back(it->path().filename().string());
         std::sort(names.begin(), names.end());
         for (const std::string &run : names)
-            if (walk.admitFolder(runs / run, shown + "/plugins/profile/" + run))
-                listFolder(shown + "/plugins/profile/" + run, runs / run, walk, found);
+            if (walk.admitFolder(runs / run, runsShown + run))
+                listFolder(runsShown + run, runs / run, walk, found);
     }
     // Nothing skipped unsaid: each link out, dangling link, loop and file that is no file.
     out.problems.insert(out.problems.end(), walk.skipped().begin(), walk.skipped().end());

@@ -679,6 +679,19 @@ private Q_SLOTS:
                  QStringLiteral("jit_random_normal(12)"));
         QCOMPARE(rows[0].toObject().value(QStringLiteral("held_bytes")).toInteger(), 92164);
         QCOMPARE(rows[1].toObject().value(QStringLiteral("held_bytes")).toInteger(), 3136);
+        // A log folder is a log folder (issue 75): its `plugins/` and `plugins/profile/` (with
+        // or without the '/') list the same two modules; `plugins/` said "no buffer-assignment
+        // dumps in this folder".
+        for (const char *under :
+             {"/plugins", "/plugins/", "/plugins/profile", "/plugins/profile/"}) {
+            const testutil::CliRun inner = testutil::runBufferscope(
+                {QStringLiteral("list"), root + QLatin1String(under), QStringLiteral("--json")});
+            QVERIFY2(inner.code == 0, inner.err.constData());
+            const QJsonArray same = QJsonDocument::fromJson(inner.out).array();
+            QCOMPARE(same.size(), 2);
+            QCOMPARE(same[0].toObject().value(QStringLiteral("held_bytes")).toInteger(), 92164);
+            QCOMPARE(same[1].toObject().value(QStringLiteral("held_bytes")).toInteger(), 3136);
+        }
         // The capture itself is a run to every command (issue 60: `list CAPTURE` said "is not
         // a folder", and told the user to run `list CAPTURE`): list, summary, fit, and diff of
         // two captures, run against run.

@@ -278,6 +278,30 @@ private Q_SLOTS:
             if (a->text().contains(QStringLiteral("xplane.pb")))
                 enabled += a->isEnabled() ? 1 : -100;
         QVERIFY2(enabled >= 1, qPrintable(w.recentFiles().join(QLatin1Char('\n'))));
+
+        // Two runs' folders of one name (issue 75: two identical "xla_dump/" lines), one of
+        // them kept twice as `xla_dump/` and `xla_dump`, and a name with a '&': one line per
+        // place, no two alike, the '&' shown as itself.
+        QTemporaryDir dir;
+        for (const char *sub : {"r1/xla_dump", "r2/xla_dump", "a&b"})
+            QVERIFY(QDir(dir.path()).mkpath(QLatin1String(sub)));
+        QSettings().setValue(QStringLiteral("recentFiles"),
+                             QStringList{dir.filePath(QStringLiteral("r1/xla_dump/")),
+                                         dir.filePath(QStringLiteral("r1/xla_dump")),
+                                         dir.filePath(QStringLiteral("r2/./xla_dump")),
+                                         dir.filePath(QStringLiteral("a&b"))});
+        QCOMPARE(w.recentFiles().size(), 3);
+        QMetaObject::invokeMethod(recent, "aboutToShow");
+        QStringList lines;
+        for (QAction *a : recent->actions())
+            if (!a->isSeparator() && a->text() != QStringLiteral("Clear List"))
+                lines << a->text();
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines.removeDuplicates(), 0);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("xla_dump/  ")), qPrintable(lines[0]));
+        QVERIFY2(lines[0].endsWith(QStringLiteral("r1")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].endsWith(QStringLiteral("r2")), qPrintable(lines[1]));
+        QCOMPARE(lines[2], QStringLiteral("a&&b/"));
         QSettings().remove(QStringLiteral("recentFiles"));
     }
 

@@ -5,6 +5,7 @@
 #include "DeviceSizeBox.h"
 #include "SortedRow.h"
 #include "TableCsv.h"
+#include "ToolWindow.h"
 #include "layout/LabelLayout.h"
 #include "model/ModuleNames.h"
 #include "models/ByteSize.h"
@@ -242,14 +243,8 @@ FitView::FitView(QWidget *parent)
         setIncluded(item->data(Qt::UserRole).toInt(), item->checkState() == Qt::Checked);
     });
     // A window of its own: Esc and a Close button close it, as in any dialog.
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
-    layout->addWidget(buttons);
-    auto *escape = new QShortcut(QKeySequence::Cancel, this);
-    connect(escape, &QShortcut::activated, this, &QWidget::close);
-    const QRect screen =
-        this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1366, 768);
-    resize(std::min(1500, screen.width() * 9 / 10), std::min(950, screen.height() * 85 / 100));
+    ToolWindow::addClose(this, layout);
+    ToolWindow::fitScreen(this, QSize(1500, 950));
     // In the palette's colours, and again when it changes (dark while running).
     ChartPalette::follow(m_plot, [this] { fillPlot(); });
 }

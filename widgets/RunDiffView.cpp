@@ -2,6 +2,7 @@
 
 #include "SortedRow.h"
 #include "TableCsv.h"
+#include "ToolWindow.h"
 #include "WrapDelegate.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -69,12 +70,10 @@ RunDiffView::RunDiffView(QWidget *parent)
     m_table->setSortingEnabled(true);
     m_table->header()->setStretchLastSection(true);
     TableCsv::addActions(m_table, QStringLiteral("run-diff"));
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
-    layout->addWidget(buttons);
+    ToolWindow::addClose(this, layout);
     connect(m_table, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const QString before = item->data(0, kBeforeRole).toString();
         const QString after = item->data(0, kAfterRole).toString();
@@ -83,16 +82,7 @@ RunDiffView::RunDiffView(QWidget *parent)
         else if (!before.isEmpty() || !after.isEmpty())
             Q_EMIT openModule(before.isEmpty() ? after : before);
     });
-    resize(1200, 600);
-}
-
-void RunDiffView::keyPressEvent(QKeyEvent *event)
-{
-    if (event->key() == Qt::Key_Escape || event->matches(QKeySequence::Close)) {
-        close();
-        return;
-    }
-    QWidget::keyPressEvent(event);
+    ToolWindow::fitScreen(this, QSize(1200, 600));
 }
 
 void RunDiffView::setReading(const QString &what)

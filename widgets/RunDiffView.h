@@ -32,9 +32,6 @@ Q_SIGNALS:
     /// A new or gone compile: its one module.
     void openModule(const QString &file);
 
-protected:
-    void keyPressEvent(QKeyEvent *event) override;
-
 private:
     QLabel *m_summary;
     QTreeWidget *m_table;

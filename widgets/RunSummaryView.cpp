@@ -3,6 +3,7 @@
 #include "ChartPalette.h"
 #include "SortedRow.h"
 #include "TableCsv.h"
+#include "ToolWindow.h"
 #include "model/ModuleNames.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
@@ -21,6 +22,7 @@ namespace {
 
 constexpr int kFileRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
+constexpr std::size_t kNotesShown = 3; ///< shared-name notes in the summary's text
 
 using Row = SortedRow<kSortRole>;
 
@@ -115,13 +117,14 @@ RunSummaryView::RunSummaryView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_tabs, 1);
+    ToolWindow::addClose(this, layout);
     for (QTreeWidget *t : {m_functions, m_collectives, m_modules})
         connect(t, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
             const QString file = item->data(0, kFileRole).toString();
             if (!file.isEmpty())
                 Q_EMIT moduleActivated(file);
         });
-    resize(1100, 620);
+    ToolWindow::fitScreen(this, QSize(1100, 620));
 }
 
 void RunSummaryView::setReading(int done, int total)
@@ -146,13 +149,29 @@ void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
             .arg(folder)
             .arg(s.modules.size())
             .arg(s.families.size())
-            .arg(unreadable ? tr(", %1 unreadable").arg(unreadable) : QString())
+            .arg((unreadable ? tr(", %1 unreadable").arg(unreadable) : QString()) +
+                 (s.skipped.empty() ? QString()
+                                    : tr(", %n files skipped (see the tooltip)", nullptr,
+                                         static_cast<int>(s.skipped.size()))))
             .arg([&s] {
+                // A few notes in the text, every one in its tooltip: a run of many shared
+                // names made the window taller than the screen.
                 QString notes;
-                for (const std::string &shared : s.sharedNames)
-                    notes += QLatin1Char(' ') + toQString(shared) + QLatin1Char('.');
+                for (std::size_t i = 0; i < s.sharedNames.size() && i < kNotesShown; ++i)
+                    notes += QLatin1Char(' ') + toQString(s.sharedNames[i]) + QLatin1Char('.');
+                if (s.sharedNames.size() > kNotesShown)
+                    notes += QLatin1Char(' ') +
+                             tr("%n more functions share a name (see the tooltip).", nullptr,
+                                static_cast<int>(s.sharedNames.size() - kNotesShown));
                 return notes;
             }()));
+    QString allNotes;
+    for (const std::string &shared : s.sharedNames)
+        allNotes += toQString(shared) + QLatin1Char('\n');
+    for (const RunSummary::Skipped &k : s.skipped)
+        allNotes +=
+            tr("skipped: %1: %2").arg(toQString(k.path), toQString(k.why)) + QLatin1Char('\n');
+    m_summary->setToolTip(plainToolTip(allNotes.trimmed()));
     for (QTreeWidget *t : {m_functions, m_collectives, m_modules}) {
         t->setSortingEnabled(false);
         t->clear();
@@ -214,9 +233,12 @@ void RunSummaryView::setSummary(const RunSummary &s, const QString &folder)
         for (int c = 1; c < t->columnCount(); ++c)
             t->resizeColumnToContents(c);
     }
-    m_functions->setColumnWidth(0, std::min(m_functions->columnWidth(0), 320));
-    m_functions->resizeColumnToContents(0);
-    m_functions->setColumnWidth(0, std::min(m_functions->columnWidth(0), 320));
+    // The name columns as wide as their names, up to a bound (the Module column stayed at its
+    // 100-pixel default, cutting every name).
+    for (QTreeWidget *t : {m_functions, m_modules}) {
+        t->resizeColumnToContents(0);
+        t->setColumnWidth(0, std::min(t->columnWidth(0), 420));
+    }
 }
 
 } // namespace bufferscope

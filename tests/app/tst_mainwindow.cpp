@@ -44,6 +44,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -628,7 +629,20 @@ private Q_SLOTS:
         // Modules dock and the next Run Summary still have the four.
         QCOMPARE(w.workspace()->run().modules.files.size(), 4);
         QCOMPARE(tree->topLevelItemCount(), 2);
-        run->close();
+        // A window as any dialog (issue 75): on the screen, a Close button, the Module column
+        // as wide as its names, and Esc closes it.
+        QVERIFY(run->screen()->availableGeometry().contains(run->frameGeometry()));
+        const auto *buttons = run->findChild<QDialogButtonBox *>();
+        QVERIFY(buttons && buttons->button(QDialogButtonBox::Close));
+        run->modules()->setCurrentItem(run->modules()->topLevelItem(0));
+        QVERIFY(run->modules()->columnWidth(0) >=
+                run->modules()->fontMetrics().horizontalAdvance(
+                    run->modules()->topLevelItem(0)->text(0)));
+        QPointer<RunSummaryView> summaryWindow(run);
+        run->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(run));
+        QTest::keyClick(run->modules(), Qt::Key_Escape);
+        QTRY_VERIFY(!summaryWindow);
 
         // File ▸ Compare With Another Run: the same folder with jit_step compiled twice, not
         // three times, and jit_other's temp allocation 5 grown 32 → 544 B: the jit_step compile
@@ -683,6 +697,8 @@ private Q_SLOTS:
         QVERIFY(runs->table()->topLevelItem(0)->text(2).contains(
             QStringLiteral("no compile of the after run")));
         const QPointer<RunDiffView> closing(runs);
+        runs->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(runs));
         QTest::keyClick(runs, Qt::Key_Escape);
         QTRY_VERIFY(!closing || !closing->isVisible());
     }

@@ -607,15 +607,25 @@ std::string headline(const DiffCauses &why, const DumpDiff &diff)
     const std::int64_t held = why.heldAfter - why.heldBefore;
     if (why.causes.empty() && peak == 0 && held == 0)
         return "Nothing changed the live peak or what the device holds.";
-    const auto top = [&why](bool forPeak) -> const Cause * {
+    // The largest cause that moved the figure the way it went (every cause does: DiffCauses
+    // nets opposite terms), told as "mostly" only when it is more than half of the change;
+    // else by its bytes ("1.00GiB of it because"): a third of a change is not "mostly".
+    const auto top = [&why](bool forPeak, std::int64_t total) -> const Cause * {
         const Cause *best = nullptr;
         for (const Cause &c : why.causes) {
             const std::int64_t x = forPeak ? c.peakDelta : c.heldDelta;
-            if (x != 0 &&
+            if (x != 0 && (total == 0 || (x > 0) == (total > 0)) &&
                 (!best || std::llabs(x) > std::llabs(forPeak ? best->peakDelta : best->heldDelta)))
                 best = &c;
         }
         return best;
+    };
+    const auto because = [](const Cause &c, std::int64_t part, std::int64_t total) {
+        if (c.kind == CauseKind::Other)
+            return ", by " + c.clause;
+        if (std::llabs(part) > std::llabs(total) / 2)
+            return ", mostly because " + c.clause;
+        return ", " + humanBytes(std::llabs(part)) + " of it because " + c.clause;
     };
     const auto heldText = [&](const Cause *peakCause) {
         if (held == 0)
@@ -623,8 +633,8 @@ std::string headline(const DiffCauses &why, const DumpDiff &diff)
         std::string out = "what the device holds " + std::string(held > 0 ? "rose" : "fell") +
                           " by " + humanBytes(std::llabs(held)) + " (" +
                           humanBytes(why.heldBefore) + " → " + humanBytes(why.heldAfter) + ")";
-        if (const Cause *h = top(false); h && h != peakCause)
-            out += (h->kind == CauseKind::Other ? ", by " : ", mostly because ") + h->clause;
+        if (const Cause *h = top(false, held); h && h != peakCause)
+            out += because(*h, h->heldDelta, held);
         return out;
     };
     if (why.peakBarelyMoved) {
@@ -634,12 +644,12 @@ std::string headline(const DiffCauses &why, const DumpDiff &diff)
                             humanBytes(diff.peakBefore) + " → " + humanBytes(diff.peakAfter) + ")";
         return moved + "; " + heldText(nullptr) + ".";
     }
-    const Cause *p = top(true);
+    const Cause *p = top(true, peak);
     std::string out = "The live peak " + std::string(peak > 0 ? "rose" : "fell") + " by " +
                       humanBytes(std::llabs(peak)) + " (" + humanBytes(diff.peakBefore) + " → " +
                       humanBytes(diff.peakAfter) + ")";
     if (p)
-        out += (p->kind == CauseKind::Other ? ", by " : ", mostly because ") + p->clause;
+        out += because(*p, p->peakDelta, peak);
     return out + "; " + heldText(p) + ".";
 }
 

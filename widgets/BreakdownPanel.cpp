@@ -399,7 +399,7 @@ void BreakdownPanel::apply(std::shared_ptr<const StepBreakdown> shown)
     const bool peak = space && m_shown->step == space->peak.step;
     m_summary->setText(tr("step %1%2: %3 in %4 value(s)")
                            .arg(QString::number(m_shown->step), peak ? tr(" (peak)") : QString(),
-                                toQString(humanBytes(b.bytes)), QString::number(b.valueCount)));
+                                humanBytesText(b.bytes), QString::number(b.valueCount)));
     fillFindings();
 }
 

@@ -71,11 +71,6 @@ public:
     }
 };
 
-QString bytes(std::int64_t b)
-{
-    return toQString(humanBytes(b));
-}
-
 QString percentOf(std::int64_t part, std::int64_t whole)
 {
     return whole > 0
@@ -253,12 +248,12 @@ void CategoriesView::fill()
                   "", int(r.recomputed));
     if (r.peakStep >= 0)
         how += QLatin1Char(' ') + tr("Held while it runs %1; peak %2 at step %3.")
-                                      .arg(bytes(r.heldBytes), bytes(r.peakBytes))
+                                      .arg(humanBytesText(r.heldBytes), humanBytesText(r.peakBytes))
                                       .arg(r.peakStep);
     else
         how += QLatin1Char(' ') + tr("Held while it runs %1; no live ranges, so no peak and "
                                      "no levers.")
-                                      .arg(bytes(r.heldBytes));
+                                      .arg(humanBytesText(r.heldBytes));
     m_summary->setText(how);
 
     m_categories->setSortingEnabled(false);
@@ -270,13 +265,13 @@ void CategoriesView::fill()
         item->setIcon(NameColumn, ChartPalette::categorySwatch(t.category));
         item->setData(NameColumn, kIndexRole, static_cast<int>(t.category));
         item->setData(NameColumn, kSortRole, static_cast<int>(t.category));
-        item->setText(HeldColumn, bytes(t.heldBytes) + QStringLiteral("  ") +
+        item->setText(HeldColumn, humanBytesText(t.heldBytes) + QStringLiteral("  ") +
                                       percentOf(t.heldBytes, r.heldBytes));
         item->setData(HeldColumn, kSortRole, qint64(t.heldBytes));
         item->setData(HeldColumn, kShareRole,
                       r.heldBytes > 0 ? double(t.heldBytes) / double(r.heldBytes) : 0.0);
         if (r.peakStep >= 0) {
-            item->setText(PeakColumn, bytes(t.peakBytes) + QStringLiteral("  ") +
+            item->setText(PeakColumn, humanBytesText(t.peakBytes) + QStringLiteral("  ") +
                                           percentOf(t.peakBytes, r.peakBytes));
             item->setData(PeakColumn, kSortRole, qint64(t.peakBytes));
             item->setData(PeakColumn, kShareRole,
@@ -299,7 +294,7 @@ void CategoriesView::fill()
         if (t.category == Category::Other && r.packingBytes > 0) {
             const QString packing = tr("%1 of the temp allocation is never live with its busiest "
                                        "step's values (packing)")
-                                        .arg(bytes(r.packingBytes));
+                                        .arg(humanBytesText(r.packingBytes));
             evidence = evidence.isEmpty() ? packing : evidence;
             tip += packing;
         }
@@ -321,13 +316,13 @@ void CategoriesView::fill()
         item->setText(KindColumn, toQString(Lever::kindName(l.kind)));
         item->setData(KindColumn, kIndexRole, static_cast<int>(k));
         const std::int64_t of = l.kind == Lever::Kind::Donate ? r.heldBytes : r.peakBytes;
-        item->setText(SavesColumn,
-                      bytes(l.savingBytes) + QStringLiteral("  ") + percentOf(l.savingBytes, of));
+        item->setText(SavesColumn, humanBytesText(l.savingBytes) + QStringLiteral("  ") +
+                                       percentOf(l.savingBytes, of));
         item->setData(SavesColumn, kSortRole, qint64(l.savingBytes));
         item->setData(SavesColumn, kShareRole, of > 0 ? double(l.savingBytes) / double(of) : 0.0);
         item->setText(NewPeakColumn, l.newPeakBytes >= 0
-                                         ? bytes(l.newPeakBytes)
-                                         : tr("held −%1").arg(bytes(l.savingBytes)));
+                                         ? humanBytesText(l.newPeakBytes)
+                                         : tr("held %1").arg(signedBytesText(-l.savingBytes)));
         item->setData(NewPeakColumn, kSortRole, qint64(l.newPeakBytes));
         item->setText(HowColumn, l.exact ? tr("exact") : tr("estimate"));
         item->setText(LeverValuesColumn, QString::number(l.values.size()));
@@ -358,8 +353,9 @@ void CategoriesView::showTree()
     QStringList crumbs;
     for (const BreakdownNode *n : m_drill)
         crumbs << toQString(n->label);
-    m_crumbs->setText(crumbs.isEmpty() ? (root ? tr("All, %1").arg(bytes(root->bytes)) : QString())
-                                       : crumbs.join(QStringLiteral(" › ")));
+    m_crumbs->setText(crumbs.isEmpty()
+                          ? (root ? tr("All, %1").arg(humanBytesText(root->bytes)) : QString())
+                          : crumbs.join(QStringLiteral(" › ")));
     // By category, each category in its own colour (the table's swatches are the key), and
     // inside one, shades of it; by JAX path, the palette's cycle.
     std::optional<Category> in;
@@ -416,16 +412,16 @@ void CategoriesView::pickLever(int k)
     if (!m_report || k < 0 || static_cast<std::size_t>(k) >= m_report->levers.size() || !m_dump)
         return;
     const Lever &l = m_report->levers[static_cast<std::size_t>(k)];
-    QString text =
-        QStringLiteral("<p><b>%1</b> — %2 %3</p><p>%4</p>")
-            .arg(richEscaped(Lever::kindName(l.kind)), tr("saves %1").arg(bytes(l.savingBytes)),
-                 l.exact ? tr("(exact)") : tr("(estimate)"), richEscaped(l.text, 4000));
+    QString text = QStringLiteral("<p><b>%1</b> — %2 %3</p><p>%4</p>")
+                       .arg(richEscaped(Lever::kindName(l.kind)),
+                            tr("saves %1").arg(humanBytesText(l.savingBytes)),
+                            l.exact ? tr("(exact)") : tr("(estimate)"), richEscaped(l.text, 4000));
     if (!l.values.empty()) {
         text += QStringLiteral("<p>%1</p><ul>").arg(tr("The values it acts on at the peak:"));
         for (std::size_t i = 0; i < l.values.size() && i < 12; ++i) {
             const Value &v = m_dump->values[l.values[i]];
             text += QStringLiteral("<li>%1 — %2</li>")
-                        .arg(richEscaped(m_dump->valueDisplayName(v)), bytes(v.size));
+                        .arg(richEscaped(m_dump->valueDisplayName(v)), humanBytesText(v.size));
         }
         if (l.values.size() > 12)
             text +=

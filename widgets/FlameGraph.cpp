@@ -174,14 +174,14 @@ void FlameGraph::paintEvent(QPaintEvent *event)
             continue;
         QString text;
         if (b.node == m_root) {
-            text = tr("all · %1").arg(toQString(humanBytes(b.node->bytes)));
+            text = tr("all · %1").arg(humanBytesText(b.node->bytes));
         } else {
             const double share = m_total > 0 ? 100.0 * static_cast<double>(b.node->bytes) /
                                                    static_cast<double>(m_total)
                                              : 0.0;
             text = toQString(b.node->label) +
                    QStringLiteral(" · %1 (%2%)")
-                       .arg(toQString(humanBytes(b.node->bytes)), QString::number(share, 'f', 1));
+                       .arg(humanBytesText(b.node->bytes), QString::number(share, 'f', 1));
         }
         p.setPen(fill.lightness() > 120 ? Qt::black : Qt::white);
         const QRectF inner = b.rect.adjusted(4, 0, -3, 0);
@@ -241,7 +241,7 @@ bool FlameGraph::event(QEvent *event)
                                                                         : n.path;
             QToolTip::showText(help->globalPos(),
                                tr("<b>%1</b><br>%2 (%3 bytes, %4% of the step) in %5 value(s)%6")
-                                   .arg(richEscaped(title), toQString(humanBytes(n.bytes)),
+                                   .arg(richEscaped(title), humanBytesText(n.bytes),
                                         QString::number(n.bytes), QString::number(share, 'f', 1),
                                         QString::number(n.values),
                                         hint.isEmpty() ? QString() : QStringLiteral("<br>") + hint),

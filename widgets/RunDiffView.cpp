@@ -38,13 +38,6 @@ enum Column
 
 using Row = SortedRow<kSortRole>;
 
-QString signedBytes(qint64 bytes)
-{
-    return bytes == 0 ? QStringLiteral("±0B")
-                      : (bytes > 0 ? QStringLiteral("+") : QStringLiteral("-")) +
-                            humanBytesText(bytes > 0 ? bytes : -bytes);
-}
-
 } // namespace
 
 RunDiffView::RunDiffView(QWidget *parent)
@@ -168,8 +161,8 @@ void RunDiffView::setDiff(const RunDiff &d, const QString &before, const QString
               c.before.empty() ? QStringLiteral("—") : humanBytesText(c.heldBefore));
         bytes(kHeldAfter, c.heldAfter,
               c.after.empty() ? QStringLiteral("—") : humanBytesText(c.heldAfter));
-        bytes(kHeldDelta, c.heldDelta(), signedBytes(c.heldDelta()));
-        bytes(kPeakDelta, c.peakDelta(), signedBytes(c.peakDelta()));
+        bytes(kHeldDelta, c.heldDelta(), signedBytesText(c.heldDelta()));
+        bytes(kPeakDelta, c.peakDelta(), signedBytesText(c.peakDelta()));
         const QString why = toQString(c.change == RunDiff::Change::Changed && !c.comparison.ok
                                           ? c.comparison.notCompared()
                                           : c.comparison.cause);

@@ -161,8 +161,7 @@ void Treemap::paintEvent(QPaintEvent *)
             const double share =
                 m_total > 0 ? 100.0 * static_cast<double>(c.bytes) / static_cast<double>(m_total)
                             : 0.0;
-            const QString text = toQString(c.label) + QLatin1Char('\n') +
-                                 toQString(humanBytes(c.bytes)) +
+            const QString text = toQString(c.label) + QLatin1Char('\n') + humanBytesText(c.bytes) +
                                  QStringLiteral(" · %1%").arg(share, 0, 'f', 1);
             p.setPen(fill.lightness() > 140 ? Qt::black : Qt::white);
             const QRectF inner = r.adjusted(4, 2, -4, -2);
@@ -214,7 +213,7 @@ bool Treemap::event(QEvent *event)
                 help->globalPos(),
                 tr("<b>%1</b><br>%2 (%3 bytes) in %4 value(s)%5")
                     .arg(richEscaped(c->path.empty() ? c->label : c->path),
-                         toQString(humanBytes(c->bytes)), QString::number(c->bytes),
+                         humanBytesText(c->bytes), QString::number(c->bytes),
                          QString::number(c->values),
                          c->children.empty() ? QString() : tr("<br>Double-click to go in")),
                 this);

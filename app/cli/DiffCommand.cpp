@@ -86,14 +86,14 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
     for (const RunDiff::Row &c : d.rows) {
         const QString who = QString::fromStdString(c.name + " " + c.signature);
         if (failAboveDelta >= 0 && c.peakDelta() > failAboveDelta)
-            code = fail((c.change == RunDiff::Change::New
-                             ? QStringLiteral("%1: a new compile whose live peak, %2, is more than "
-                                              "the allowed growth of %3")
-                             : QStringLiteral("%1: the live peak grew by %2, more than the "
-                                              "allowed %3"))
-                            .arg(who, QString::fromStdString(humanBytes(c.peakDelta())),
-                                 QString::fromStdString(humanBytes(failAboveDelta))),
-                        3);
+            code =
+                fail((c.change == RunDiff::Change::New
+                          ? QStringLiteral("%1: a new compile whose live peak, %2, is more than "
+                                           "the allowed growth of %3")
+                          : QStringLiteral("%1: the live peak grew by %2, more than the "
+                                           "allowed %3"))
+                         .arg(who, humanBytesText(c.peakDelta()), humanBytesText(failAboveDelta)),
+                     3);
         if (failOnLostDonation && c.comparison.lostDonation)
             code = fail(who + QStringLiteral(": a donated parameter is no longer donated"), 3);
         if (c.comparison.hasCause &&
@@ -206,8 +206,8 @@ int runDiff(const Args &args, int threads)
                 fail(QStringLiteral("parameter %1 %2 (%3) was aliased with an output in %4 and is "
                                     "not in %5: the donation is no longer honoured")
                          .arg(c.parameter)
-                         .arg(QString::fromStdString(c.index),
-                              QString::fromStdString(humanBytes(c.bytes)), files[0], files[1]),
+                         .arg(QString::fromStdString(c.index), humanBytesText(c.bytes), files[0],
+                              files[1]),
                      3);
         code = 3;
     }

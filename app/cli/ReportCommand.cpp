@@ -110,10 +110,8 @@ int runReport(const Args &args, int threads)
             return fail(QStringLiteral("%1: the device holds %2 bytes (%3) while it runs "
                                        "(argument + output - alias + temp), more than the budget "
                                        "of %4 bytes (%5) by %6 bytes%7")
-                            .arg(file, QString::number(held),
-                                 QString::fromStdString(humanBytes(held)),
-                                 QString::number(*failAbove),
-                                 QString::fromStdString(humanBytes(*failAbove)),
+                            .arg(file, QString::number(held), humanBytesText(held),
+                                 QString::number(*failAbove), humanBytesText(*failAbove),
                                  QString::number(held - *failAbove), live),
                         3);
         }

@@ -249,11 +249,6 @@ std::string kindLabel(CauseKind kind)
 
 } // namespace
 
-std::string signedHuman(std::int64_t delta)
-{
-    return (delta > 0 ? "+" : delta < 0 ? "-" : "±") + humanBytes(std::llabs(delta));
-}
-
 std::string names(const Dump &d, const std::vector<std::uint32_t> &values)
 {
     std::string out;
@@ -640,7 +635,7 @@ std::string headline(const DiffCauses &why, const DumpDiff &diff)
     if (why.peakBarelyMoved) {
         const std::string moved =
             peak == 0 ? "The live peak did not move (" + humanBytes(diff.peakBefore) + ")"
-                      : "The live peak barely moved (" + signedHuman(peak) + ", " +
+                      : "The live peak barely moved (" + signedHumanBytes(peak) + ", " +
                             humanBytes(diff.peakBefore) + " → " + humanBytes(diff.peakAfter) + ")";
         return moved + "; " + heldText(nullptr) + ".";
     }

@@ -353,7 +353,7 @@ std::string nettedText(const Cause &c)
     if (c.netted.size() == 1) {
         const Cause::Netted &n = c.netted.front();
         return std::string("; ") + (n.peakDelta != 0 ? "at the peak" : "in what is held") +
-               " this is net of " + causes::signedHuman(n.peakDelta + n.heldDelta) + " " + n.text;
+               " this is net of " + signedHumanBytes(n.peakDelta + n.heldDelta) + " " + n.text;
     }
     std::string out;
     for (const bool peak : {true, false}) {
@@ -364,7 +364,7 @@ std::string nettedText(const Cause &c)
                 continue;
             std::string kind(causeKindKey(n.kind));
             std::replace(kind.begin(), kind.end(), '_', ' ');
-            parts.push_back(causes::signedHuman(x) + " " + kind);
+            parts.push_back(signedHumanBytes(x) + " " + kind);
         }
         if (parts.empty())
             continue;
@@ -586,8 +586,8 @@ DiffCauses DiffCauses::compute(const DumpDiff &diff, const Dump &a, const Memory
         const std::int64_t scale =
             std::max<std::int64_t>(1, std::max(diff.peakBefore, diff.peakAfter));
         if (otherSign || gap * 10 > scale) {
-            std::string why = "XLA's printed peaks change by " + causes::signedHuman(printed) +
-                              " where the live peaks change by " + causes::signedHuman(real) +
+            std::string why = "XLA's printed peaks change by " + signedHumanBytes(printed) +
+                              " where the live peaks change by " + signedHumanBytes(real) +
                               ": XLA counts each value at its defining instruction's logical "
                               "size — a tuple or async-collective element at its tuple's index "
                               "table, a padded array at its unpadded bytes (docs/FORMAT.md §8.1)";

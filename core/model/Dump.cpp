@@ -25,6 +25,11 @@ std::string_view allocationKindName(AllocationKind kind)
     return "temp";
 }
 
+std::string signedHumanBytes(std::int64_t delta)
+{
+    return delta > 0 ? "+" + humanBytes(delta) : delta < 0 ? humanBytes(delta) : "±0B";
+}
+
 std::string humanBytes(std::int64_t bytes)
 {
     // tsl::strings::HumanReadableNumBytes, so our numbers read like XLA's own.

@@ -344,5 +344,8 @@ struct Dump
 };
 
 std::string humanBytes(std::int64_t bytes); ///< tsl::strings::HumanReadableNumBytes
+/// A change in bytes as every view and command writes one: "+1.00GiB", "-512B", "±0B" (the
+/// ASCII minus, as humanBytes writes a negative size and scripts read it).
+std::string signedHumanBytes(std::int64_t delta);
 
 } // namespace bufferscope

@@ -113,7 +113,7 @@ QVariant BreakdownTreeModel::data(const QModelIndex &index, int role) const
         case GroupColumn:
             return toQString(n->label);
         case BytesColumn:
-            return toQString(humanBytes(n->bytes));
+            return humanBytesText(n->bytes);
         case ShareColumn:
             return QStringLiteral("%1%").arg(share * 100.0, 0, 'f', 1);
         case ValuesColumn:

@@ -124,7 +124,7 @@ QString tickBytesText(double bytes)
             number.chop(1);
     }
     const bool negative = bytes < 0 && number != QLatin1String("0");
-    return (negative ? QStringLiteral("−") : QString()) + number + QLatin1Char(' ') +
+    return (negative ? QStringLiteral("-") : QString()) + number + QLatin1Char(' ') +
            QLatin1String(kUnits[unit]);
 }
 
@@ -136,10 +136,7 @@ QString exactBytesText(qint64 bytes)
 
 QString signedBytesText(qint64 delta)
 {
-    const QString magnitude = humanBytesText(delta < 0 ? -delta : delta);
-    return delta > 0   ? QStringLiteral("+") + magnitude
-           : delta < 0 ? QStringLiteral("−") + magnitude
-                       : QStringLiteral("±0B");
+    return toQString(signedHumanBytes(delta));
 }
 
 } // namespace bufferscope

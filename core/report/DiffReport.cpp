@@ -101,11 +101,8 @@ void writeTree(JsonWriter &w, const DeltaNode &node)
 
 std::string DiffReport::signedBytes(std::int64_t delta)
 {
-    return (delta > 0   ? "+"
-            : delta < 0 ? "-"
-                        : "±") +
-           humanBytes(delta < 0 ? -delta : delta) + " (" + (delta > 0 ? "+" : "") +
-           std::to_string(delta) + " bytes)";
+    return signedHumanBytes(delta) + " (" + (delta > 0 ? "+" : "") + std::to_string(delta) +
+           " bytes)";
 }
 
 std::string DiffReport::flagsText(std::uint8_t flags)

@@ -8,12 +8,6 @@ namespace bufferscope {
 
 namespace {
 
-std::string signedBytes(std::int64_t bytes)
-{
-    return bytes == 0 ? std::string("±0B")
-                      : (bytes > 0 ? "+" : "-") + humanBytes(bytes > 0 ? bytes : -bytes);
-}
-
 const char *changeKey(RunDiff::Change change)
 {
     switch (change) {
@@ -82,10 +76,11 @@ std::string RunDiffReport::text(const RunDiff &d, const std::string &before,
              (c.renamedFrom.empty() ? "" : " (was " + c.renamedFrom + ")") + " " + c.signature);
         if (c.change == RunDiff::Change::Changed)
             line("      held " + humanBytes(c.heldBefore) + " -> " + humanBytes(c.heldAfter) +
-                 " (" + signedBytes(c.heldDelta()) + "), live peak " + signedBytes(c.peakDelta()));
+                 " (" + signedHumanBytes(c.heldDelta()) + "), live peak " +
+                 signedHumanBytes(c.peakDelta()));
         else
-            line("      held " + signedBytes(c.heldDelta()) + ", live peak " +
-                 signedBytes(c.peakDelta()));
+            line("      held " + signedHumanBytes(c.heldDelta()) + ", live peak " +
+                 signedHumanBytes(c.peakDelta()));
         line("      what changed: " + c.whatChanged);
         if (c.change == RunDiff::Change::Changed && !c.comparison.ok)
             line("      why: " + c.comparison.notCompared());

@@ -91,7 +91,6 @@ std::string clause(const Cause &c, const TextFacts &f);
 /// peak at the schedule's doing".
 std::string nettedClause(const Cause &c, const TextFacts &f, bool peak);
 std::string headline(const DiffCauses &why, const DumpDiff &diff);
-std::string signedHuman(std::int64_t delta);
 /// "a, b and 3 more" of up to three values.
 std::string names(const Dump &d, const std::vector<std::uint32_t> &values);
 

@@ -56,9 +56,13 @@ bool OomFlow::open(OomFindings findings, const DumpFiles &dumps)
             [this, view](int message) { openModule(view, message); });
     view->show();
     Q_EMIT opened(view);
-    // With dumps given, look there; else try the module on screen, which costs one load.
+    // With dumps given, look there; else in the run the window has open (every module the
+    // Modules dock lists, not only the one on screen: the message may be about another);
+    // else the module on screen, which costs one load.
     if (!dumps.files.isEmpty())
         weigh(view, dumps, Source::Chosen);
+    else if (!m_workspace->run().isEmpty())
+        weigh(view, m_workspace->run().modules, Source::Shown);
     else if (const LoadedDump &shown = m_workspace->current(); shown.dump && !shown.isEmbedded())
         weigh(view, DumpFiles::ofFile(shown.path), Source::Shown);
     return true;

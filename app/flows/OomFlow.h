@@ -43,7 +43,8 @@ Q_SIGNALS:
 
 private:
     /// Where the modules weighed came from: a folder or files the user gave (dropped with the
-    /// log, or Find Its Module), or the module on screen.
+    /// log, or Find Its Module), or what the window has open (its run, or the module on
+    /// screen), which stays as it is when no module is the message's.
     enum class Source
     {
         Chosen,

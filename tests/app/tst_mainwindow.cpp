@@ -635,9 +635,8 @@ private Q_SLOTS:
         const auto *buttons = run->findChild<QDialogButtonBox *>();
         QVERIFY(buttons && buttons->button(QDialogButtonBox::Close));
         run->modules()->setCurrentItem(run->modules()->topLevelItem(0));
-        QVERIFY(run->modules()->columnWidth(0) >=
-                run->modules()->fontMetrics().horizontalAdvance(
-                    run->modules()->topLevelItem(0)->text(0)));
+        QVERIFY(run->modules()->columnWidth(0) >= run->modules()->fontMetrics().horizontalAdvance(
+                                                      run->modules()->topLevelItem(0)->text(0)));
         QPointer<RunSummaryView> summaryWindow(run);
         run->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(run));
@@ -2211,6 +2210,46 @@ private Q_SLOTS:
         QCOMPARE(view->table()->item(0, 3)->text(), QStringLiteral("p5.18.0 (value 203)"));
         QVERIFY(
             view->table()->item(2, 3)->text().startsWith(QStringLiteral("unmatched: 2 values")));
+        view->close();
+    }
+
+    // A log dropped alone weighs the run the window has open, not only the module on screen
+    // (issue 75: the out-of-memory window counted only the open module): a folder of
+    // jit_decoder_layer and jit_update_slice, jit_update_slice on screen, and the decoder's
+    // log: both weighed, the decoder's module opened with its buffers and 933232640 B budget.
+    void oomLogWeighsTheOpenRun()
+    {
+        QTemporaryDir dir;
+        const QString decoder = dir.filePath(
+            QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_optimizations-buffer-"
+                           "assignment.txt"));
+        const QString slice = dir.filePath(
+            QStringLiteral("module_0007.jit_update_slice.sm_8.0_gpu_after_optimizations-buffer-"
+                           "assignment.txt"));
+        QVERIFY(QFile::copy(sample("gpu_decoder_layer"), decoder));
+        QVERIFY(QFile::copy(sample("gpu_vllm_update_slice"), slice));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({dir.path()});
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->run().modules.files.size() == 2 && w.current().dump,
+                                 20000);
+        w.openPath(slice);
+        QVERIFY(waitLoaded(
+            w, QStringLiteral("module_0007.jit_update_slice.sm_8.0_gpu_after_optimizations")));
+        QCOMPARE(w.workspace()->run().modules.files.size(), 2);
+        QPointer<OomView> view;
+        connect(&w, &MainWindow::oomOpened, &w,
+                [&](QWidget *shown) { view = qobject_cast<OomView *>(shown); });
+        drop(&w, {QUrl::fromLocalFile(
+                     QStringLiteral(BUFFERSCOPE_TEST_DATA "/oom/gpu-bfc-decoder.log"))});
+        QTRY_VERIFY(view);
+        QTRY_VERIFY(!view->isWeighing());
+        QCOMPARE(view->findings().dumpsGiven, std::int64_t{2});
+        QVERIFY(waitLoaded(w, QStringLiteral("module_0003.jit_decoder_layer.sm_8.0_gpu_after_"
+                                             "optimizations")));
+        QTRY_COMPARE(w.usageChart()->budget(), qint64(933232640));
+        QVERIFY(view->moduleLabel()->text().contains(QStringLiteral("allocation 25")));
         view->close();
     }
 

@@ -142,7 +142,6 @@ MainWindow::MainWindow(QWidget *parent)
         notRead.error = tr("loading was cancelled");
         m_workspace->noteFigures(path, notRead);
     });
-    connect(m_workspace, &Workspace::compareReady, this, &MainWindow::openComparison);
     // Another memory space on show is said, whoever switched it (an S(2) value selected).
     connect(m_workspace, &Workspace::memorySpaceChanged, this, [this](int space) {
         const int value = selection()->currentValue();
@@ -158,11 +157,6 @@ MainWindow::MainWindow(QWidget *parent)
                 : tr("Memory Usage and What Fills Memory now show memory space S(%1)").arg(space),
             8000);
     });
-    connect(m_workspace, &Workspace::compareFailed, this,
-            [this](const QString &path, const QString &error) {
-                statusBar()->clearMessage();
-                showError(path, error);
-            });
     m_notice = new FileNotice(this);
     connect(m_notice, &FileNotice::warningsRequested, this, [this] { m_docks->raise(m_warnings); });
     m_docks->restore();
@@ -228,7 +222,32 @@ void MainWindow::compareWith(const QString &path)
     if (!current().dump)
         return;
     statusBar()->showMessage(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
-    m_workspace->compareWith(path);
+    auto *request = new QObject(this); // its own request, answered on its own
+    m_workspace->compareWith(path, request,
+                             [this, request](const ModuleComparison &c) { compared(request, c); });
+}
+
+void MainWindow::compareFiles(const QString &before, const QString &after)
+{
+    statusBar()->showMessage(
+        tr("Comparing %1 with %2…").arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
+    auto *request = new QObject(this);
+    m_workspace->compareFiles(before, after, request,
+                              [this, request](const ModuleComparison &c) { compared(request, c); });
+}
+
+void MainWindow::compared(QObject *request, const ModuleComparison &c)
+{
+    // Each comparison asked is a request of its own (two asked at once open two windows; one
+    // lane for all cancelled the first), and its token goes with its answer.
+    request->deleteLater();
+    if (c.diff) {
+        openComparison(c.before, c.after, c.diff);
+        return;
+    }
+    statusBar()->clearMessage();
+    showError(c.path, c.error.isEmpty() ? tr("%1: comparison stopped").arg(c.path) : c.error);
+    Q_EMIT compareFailed(c.path);
 }
 
 void MainWindow::openComparison(const LoadedDump &before, const LoadedDump &after,

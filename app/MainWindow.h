@@ -48,6 +48,7 @@ class ValueTableModel;
 class ValueTableView;
 class WarningsView;
 class Workspace;
+struct ModuleComparison;
 struct DumpDiff;
 struct SourcePlace;
 struct Preferences;
@@ -140,9 +141,13 @@ public Q_SLOTS:
     /// Compares the open dump (before) with `path` (after): the workspace loads and compares
     /// on a job, then a comparison window opens (compareOpened) or the error shows.
     void compareWith(const QString &path);
+    /// Compares two modules (neither need be on show), as compareWith.
+    void compareFiles(const QString &before, const QString &after) override;
 
 Q_SIGNALS:
     void compareOpened(bufferscope::CompareView *view);
+    /// A comparison asked for could not be made (the error was shown).
+    void compareFailed(const QString &path);
     /// A memory-usage report without its dump was opened in a window of its own.
     void memoryUsageReportOpened(QWidget *view);
     /// An out-of-memory message was opened in a window of its own.
@@ -176,6 +181,8 @@ private:
     };
     PendingAllocation m_pendingAllocation;
     void selectAllocation(qint64 allocation);
+    /// A comparison's answer: its window, or the error; `request` (its token) is done.
+    void compared(QObject *request, const ModuleComparison &c);
     void openComparison(const LoadedDump &before, const LoadedDump &after,
                         std::shared_ptr<const DumpDiff> diff);
 

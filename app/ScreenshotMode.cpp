@@ -36,8 +36,7 @@ ScreenshotMode::ScreenshotMode(MainWindow *window, Options options)
         connect(
             window, &MainWindow::dumpShown, this,
             [this] { m_window->compareWith(m_options.compare); }, Qt::SingleShotConnection);
-        connect(window->workspace(), &Workspace::compareFailed, this,
-                [] { QApplication::exit(2); });
+        connect(window, &MainWindow::compareFailed, this, [] { QApplication::exit(2); });
         connect(window, &MainWindow::compareOpened, this, &ScreenshotMode::compareOpened);
         return;
     }

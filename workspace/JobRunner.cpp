@@ -61,8 +61,24 @@ JobRunner::~JobRunner()
 
 JobRunner::Lane JobRunner::newLane(const char *name, Scope scope)
 {
+    if (!m_retired.empty()) {
+        const Lane lane = m_retired.back();
+        m_retired.pop_back();
+        LaneState &l = m_lanes[static_cast<std::size_t>(lane)];
+        l.name = QByteArray(name);
+        l.scope = scope;
+        ++l.generation; // nothing of its last owner is delivered
+        return lane;
+    }
     m_lanes.push_back({QByteArray(name), scope, 0, nullptr});
     return static_cast<Lane>(m_lanes.size() - 1);
+}
+
+void JobRunner::retireLane(Lane lane)
+{
+    cancel(lane);
+    ++m_lanes.at(static_cast<std::size_t>(lane)).generation;
+    m_retired.push_back(lane);
 }
 
 void JobRunner::cancel(Lane lane)

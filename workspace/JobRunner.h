@@ -66,8 +66,12 @@ public:
     explicit JobRunner(QObject *parent = nullptr);
     ~JobRunner() override;
 
-    /// A new lane; `name` is for the debug log.
+    /// A new lane; `name` is for the debug log. A retired lane's number is given again.
     Lane newLane(const char *name, Scope scope);
+    /// The lane is no longer asked on (its requester is gone): its running job is cancelled,
+    /// whatever it still hands over dropped, and its number kept for the next newLane, so a
+    /// lane per request or per window costs nothing once it is done.
+    void retireLane(Lane lane);
 
     /// Runs `work(const JobControl &)` on a worker and hands its result to `deliver` on the
     /// GUI thread, unless a newer request on `lane` came meanwhile, the lane was cancelled, the
@@ -159,6 +163,7 @@ private:
 
     QThreadPool *m_pool;
     std::vector<LaneState> m_lanes;
+    std::vector<Lane> m_retired;
     quint64 m_epoch = 0; ///< bumped by dumpChanged
     /// Posted results check this, not `this`: the runner may be gone when they arrive.
     std::shared_ptr<JobRunner *> m_alive;

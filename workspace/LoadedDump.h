@@ -92,6 +92,18 @@ struct ScannedModule
     ModuleFigures figures;
 };
 
+struct DumpDiff;
+
+/// Two modules compared (Workspace::compareWith, compareFiles): the two and their diff, or why
+/// not (`error`, "FILE:LINE: message"); `path` is the module asked for (after).
+struct ModuleComparison
+{
+    LoadedDump before, after;
+    std::shared_ptr<const DumpDiff> diff;
+    QString path;
+    QString error;
+};
+
 /// Parses `path` (a file, or ":/…" for an embedded resource) and computes its timeline, on the
 /// calling thread: for the command line, tests and the workspace's load job. On failure
 /// returns false and fills `error` ("FILE:LINE: message"); a cancelled load returns false

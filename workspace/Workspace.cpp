@@ -26,7 +26,6 @@ Workspace::Workspace(QObject *parent)
     : QObject(parent), m_selection(new Selection(this)), m_jobs(new JobRunner(this)),
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
       m_scanLane(m_jobs->newLane("module scan", JobRunner::Scope::Session)),
-      m_compareLane(m_jobs->newLane("compare", JobRunner::Scope::Dump)),
       m_leverLane(m_jobs->newLane("lever", JobRunner::Scope::Dump)),
 
       m_rows(m_jobs, m_jobs->newLane("gantt rows", JobRunner::Scope::Dump),
@@ -253,8 +252,12 @@ JobRunner::Lane Workspace::laneFor(QHash<const QObject *, JobRunner::Lane> &lane
     auto lane = lanes.find(requester);
     if (lane == lanes.end()) {
         lane = lanes.insert(requester, m_jobs->newLane(name, JobRunner::Scope::Session));
-        connect(requester, &QObject::destroyed, this,
-                [&lanes, requester] { lanes.remove(requester); });
+        connect(requester, &QObject::destroyed, this, [this, &lanes, requester] {
+            if (const auto gone = lanes.find(requester); gone != lanes.end()) {
+                m_jobs->retireLane(*gone);
+                lanes.erase(gone);
+            }
+        });
     }
     return *lane;
 }
@@ -346,36 +349,27 @@ bool Workspace::isScanning() const
     return m_jobs->isBusy(m_scanLane);
 }
 
-void Workspace::compareFiles(const QString &before, const QString &after)
+void Workspace::compareFiles(const QString &before, const QString &after, QObject *requester,
+                             Compared done)
 {
-    struct Result
-    {
-        LoadedDump a, b;
-        QString error;
-        std::shared_ptr<const DumpDiff> diff;
-    };
     m_jobs->run(
-        m_compareLane, this,
-        [before = m_run.refOf(before), after = m_run.refOf(after),
+        laneFor(m_compareLanes, requester, "compare"), requester,
+        [before = m_run.refOf(before), after = m_run.refOf(after), path = after,
          threads = m_threads](const JobControl &control) {
-            Result r;
-            if (loadDump(before, r.a, r.error, control.flag(), {}, threads) &&
-                loadDump(after, r.b, r.error, control.flag(), {}, threads) &&
+            ModuleComparison c;
+            c.path = path;
+            if (loadDump(before, c.before, c.error, control.flag(), {}, threads) &&
+                loadDump(after, c.after, c.error, control.flag(), {}, threads) &&
                 !control.cancelled()) {
-                auto diff = std::make_shared<DumpDiff>(DumpDiff::compute(
-                    *r.a.dump, *r.a.timeline, *r.b.dump, *r.b.timeline, control.flag(), threads));
+                auto diff = std::make_shared<DumpDiff>(
+                    DumpDiff::compute(*c.before.dump, *c.before.timeline, *c.after.dump,
+                                      *c.after.timeline, control.flag(), threads));
                 if (!diff->match.cancelled)
-                    r.diff = std::move(diff);
+                    c.diff = std::move(diff);
             }
-            return r;
+            return c;
         },
-        [this, after](const Result &r) {
-            if (r.diff)
-                Q_EMIT compareReady(r.a, r.b, r.diff);
-            else
-                Q_EMIT compareFailed(
-                    after, r.error.isEmpty() ? tr("%1: comparison stopped").arg(after) : r.error);
-        });
+        [done = std::move(done)](const ModuleComparison &c) { done(c); });
 }
 
 void Workspace::readRuntimeMemory(const QString &capture, QObject *requester, RuntimeRead done)
@@ -426,38 +420,28 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
         [done = std::move(done)](const RunDiff &d) { done(d); });
 }
 
-void Workspace::compareWith(const QString &path)
+void Workspace::compareWith(const QString &path, QObject *requester, Compared done)
 {
     if (!m_current.dump)
         return;
-    struct Result
-    {
-        LoadedDump other;
-        QString error;
-        std::shared_ptr<const DumpDiff> diff;
-    };
-    const LoadedDump before = m_current;
     m_jobs->run(
-        m_compareLane, this,
-        [ref = m_run.refOf(path), before, threads = m_threads](const JobControl &control) {
-            Result r;
-            if (loadDump(ref, r.other, r.error, control.flag(), {}, threads) &&
+        laneFor(m_compareLanes, requester, "compare"), requester,
+        [ref = m_run.refOf(path), path, before = m_current,
+         threads = m_threads](const JobControl &control) {
+            ModuleComparison c;
+            c.path = path;
+            c.before = before;
+            if (loadDump(ref, c.after, c.error, control.flag(), {}, threads) &&
                 !control.cancelled()) {
                 auto diff = std::make_shared<DumpDiff>(
-                    DumpDiff::compute(*before.dump, *before.timeline, *r.other.dump,
-                                      *r.other.timeline, control.flag(), threads));
+                    DumpDiff::compute(*before.dump, *before.timeline, *c.after.dump,
+                                      *c.after.timeline, control.flag(), threads));
                 if (!diff->match.cancelled)
-                    r.diff = std::move(diff);
+                    c.diff = std::move(diff);
             }
-            return r;
+            return c;
         },
-        [this, path, before](const Result &r) {
-            if (r.diff)
-                Q_EMIT compareReady(before, r.other, r.diff);
-            else
-                Q_EMIT compareFailed(
-                    path, r.error.isEmpty() ? tr("%1: comparison stopped").arg(path) : r.error);
-        });
+        [done = std::move(done)](const ModuleComparison &c) { done(c); });
 }
 
 void Workspace::weighOomModules(OomFindings findings, const QStringList &files, QObject *requester,

@@ -144,12 +144,14 @@ public:
     /// compete for the cores), else threads().
     int scanThreads() const { return isLoading() ? 1 : m_threads; }
 
-    /// Loads `path` and compares the dump on screen (before) with it (after) on a job;
-    /// compareReady or compareFailed.
-    void compareWith(const QString &path);
-    /// Two modules compared (neither need be on show): compareReady or compareFailed, as
-    /// compareWith.
-    void compareFiles(const QString &before, const QString &after);
+    using Compared = std::function<void(const ModuleComparison &)>;
+    /// Loads `path` and compares the dump on screen (before) with it (after) on a job; `done`
+    /// reaches `requester` while it lives. Each requester has its own lane: two comparisons
+    /// asked at once by two requesters are both answered.
+    void compareWith(const QString &path, QObject *requester, Compared done);
+    /// Two modules compared (neither need be on show), as compareWith.
+    void compareFiles(const QString &before, const QString &after, QObject *requester,
+                      Compared done);
     /// What compareRuns hands its requester.
     using RunsCompared = std::function<void(const RunDiff &)>;
     /// The run open (`before`: its modules as listed, else its one folder, listed on the job)
@@ -273,9 +275,6 @@ Q_SIGNALS:
     void dumpShown();
     void modulesScanned(const QList<bufferscope::ScannedModule> &modules);
     void scanFinished();
-    void compareReady(const bufferscope::LoadedDump &before, const bufferscope::LoadedDump &after,
-                      std::shared_ptr<const bufferscope::DumpDiff> diff);
-    void compareFailed(const QString &path, const QString &error);
     /// An out-of-memory message had its modules weighed (the result went to its requester):
     /// a state change, for observers such as the screenshot mode.
     void oomWeighed();
@@ -301,7 +300,6 @@ private:
     JobRunner::Lane m_loadLane;
     JobRunner::Lane m_scanLane;
     int m_threads = 0;
-    JobRunner::Lane m_compareLane;
     JobRunner::Lane m_leverLane;
     int m_lever = -1;
     /// A lane per requester of every request a window makes — weighOomModules (per
@@ -312,6 +310,7 @@ private:
     QHash<const QObject *, JobRunner::Lane> m_oomLanes;
     QHash<const QObject *, JobRunner::Lane> m_openLanes;
     QHash<const QObject *, JobRunner::Lane> m_fitLanes;
+    QHash<const QObject *, JobRunner::Lane> m_compareLanes;
     QHash<const QObject *, JobRunner::Lane> m_runLanes;
     QHash<const QObject *, JobRunner::Lane> m_runtimeLanes; ///< per Runtime Memory window
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,

@@ -144,7 +144,7 @@ RunDiffView *RunFlow::compareRuns(const QString &other)
     view->setAttribute(Qt::WA_DeleteOnClose);
     connect(view, &RunDiffView::compareModules, this,
             [this](const QString &before, const QString &after) {
-                m_workspace->compareFiles(before, after);
+                m_window->compareFiles(before, after);
             });
     // A module of either run opens as one of the Modules dock would: the run stays listed.
     connect(view, &RunDiffView::openModule, this,

@@ -36,6 +36,8 @@ public:
     virtual void openAllocation(const QString &path, qint64 allocation) = 0;
     /// A folder's modules, listed (an out-of-memory message's folder with no module of it).
     virtual void openListed(const DumpFiles &found) = 0;
+    /// Two modules compared in a window of their own (a run comparison's changed compile).
+    virtual void compareFiles(const QString &before, const QString &after) = 0;
     /// Says that `path` could not be opened, in a message box and on stderr.
     virtual void showError(const QString &path, const QString &error) = 0;
     /// The folder of the dump on screen; empty for none or the embedded sample.

@@ -1973,6 +1973,37 @@ private Q_SLOTS:
         QVERIFY(view->findChild<QLabel *>()->toolTip().contains(longName));
     }
 
+    // Two comparisons asked at once are both answered (issue 75: one lane and one broadcast
+    // for every comparison, so the second cancelled the first, which said "comparison
+    // stopped"): a window each, with its own diff (docs/FORMAT.md Part A: tpu_dynamic_slice's
+    // total 18980 B against tpu_random_normal's 92676 B and tpu_unstack's), and no error.
+    void twoComparisonsAtOnce()
+    {
+        MainWindow w;
+        w.show();
+        w.openPath(sample("tpu_dynamic_slice"));
+        QVERIFY(waitLoaded(w, QStringLiteral("tpu_dynamic_slice")));
+        QList<QPointer<CompareView>> views;
+        connect(&w, &MainWindow::compareOpened, this, [&](CompareView *v) { views << v; });
+        QStringList errors;
+        connect(&w, &MainWindow::errorShown, this, [&](const QString &e) { errors << e; });
+        w.compareWith(sample("tpu_random_normal"));
+        w.compareWith(sample("tpu_unstack"));
+        QVERIFY(QTest::qWaitFor([&] { return views.size() == 2; }, 20000));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        QList<qint64> deltas;
+        for (const QPointer<CompareView> &v : views)
+            deltas << v->diff().totalDelta();
+        std::sort(deltas.begin(), deltas.end());
+        const qint64 from = testutil::sampleTruth("tpu_dynamic_slice").total;
+        QList<qint64> expected{testutil::sampleTruth("tpu_random_normal").total - from,
+                               testutil::sampleTruth("tpu_unstack").total - from};
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(deltas, expected);
+        for (const QPointer<CompareView> &v : views)
+            v->close();
+    }
+
     void compareTwoDumps()
     {
         MainWindow w;

@@ -83,6 +83,35 @@ private Q_SLOTS:
         QVERIFY(idle.count() >= 1);
     }
 
+    // A retired lane (its requester gone) stops its job, drops what it hands over, and is
+    // the next newLane: a lane per request costs nothing once it is done.
+    void retiredLanesAreReused()
+    {
+        JobRunner runner;
+        const auto lane = runner.newLane("first", JobRunner::Scope::Session);
+        std::atomic<bool> release{false};
+        std::atomic<bool> sawCancel{false};
+        QList<int> delivered;
+        runner.run(
+            lane, this,
+            [&](const JobControl &c) {
+                const int v = waitThen(release, c, 1);
+                sawCancel = c.cancelled();
+                return v;
+            },
+            [&](int v) { delivered << v; });
+        runner.retireLane(lane);
+        QVERIFY(!runner.isBusy(lane));
+        const auto again = runner.newLane("second", JobRunner::Scope::Session);
+        QCOMPARE(again, lane);
+        runner.run(
+            again, this, [](const JobControl &) { return 2; }, [&](int v) { delivered << v; });
+        QTRY_VERIFY(sawCancel.load());
+        QVERIFY(runner.waitForDone());
+        QCOMPARE(delivered, QList<int>{2});
+        QVERIFY(runner.newLane("third", JobRunner::Scope::Session) != lane);
+    }
+
     void streamedPartsArriveBeforeTheEnd()
     {
         JobRunner runner;

@@ -161,12 +161,12 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_notice, &FileNotice::warningsRequested, this, [this] { m_docks->raise(m_warnings); });
     m_docks->restore();
     applyPreferences(Preferences::load());
-    m_usage->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
+    m_workspace->setBudget(QSettings().value(kBudgetKey, 0).toLongLong());
     connect(m_usage, &UsageChart::heldExplanationRequested, this, [this] {
         m_docks->raise(m_peakPanel);
         m_peakPanel->revealFinding(Finding::Kind::HeldWhole);
     });
-    connect(m_usage, &UsageChart::budgetChanged, this,
+    connect(m_workspace, &Workspace::budgetChanged, this,
             [](qint64 bytes) { QSettings().setValue(kBudgetKey, bytes); });
     // The breakdown views cost O(values) per step: they follow the step only when seen.
     connect(m_docks->dockOf(m_breakdown), &QDockWidget::visibilityChanged, m_breakdown,

@@ -62,6 +62,7 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     toolRow()->addWidget(m_budgetBox);
     toolRow()->addStretch(1);
     connect(m_budgetBox, &DeviceSizeBox::chosen, this, &UsageChart::setBudget);
+    connect(workspace, &Workspace::budgetChanged, this, &UsageChart::showBudget);
     connect(m_space, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)
             setMemorySpace(m_space->itemData(index).toInt());
@@ -204,6 +205,8 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
                     plot()->xAxis->setRange(r);
             });
     applyPalette();
+    if (workspace->budget() > 0)
+        showBudget(workspace->budget()); // the session's, set before this chart was made
 }
 
 UsageChart::~UsageChart() = default;

@@ -61,7 +61,8 @@ public:
     std::vector<qint64> markedPositionSteps() const;
     /// Where the mark of `step` is drawn (widget pixels); null when it is not marked.
     QPointF markPixel(qint64 step) const;
-    /// A device memory budget drawn as a line with the headroom at the peak; 0: none.
+    /// Sets the session's device memory budget (Workspace::setBudget), which this chart draws
+    /// as a line with the headroom at the peak; 0: none.
     void setBudget(qint64 bytes);
     qint64 budget() const { return m_budget; }
     /// "headroom 3.2GiB at the peak" or "over budget by …"; empty without a budget.
@@ -129,6 +130,8 @@ private:
     QString stepSummary(qint64 step) const;
 
     void placeBudget();
+    /// The session's budget changed: drawn, and budgetChanged.
+    void showBudget(qint64 bytes);
     /// What the device holds while the module runs, for the memory space on show
     /// (MemoryAnalysis: host for S(5), the device's spaces together otherwise); 0 without a dump.
     qint64 heldBytes() const;

@@ -52,16 +52,18 @@ QList<qint64> UsageChart::budgetPresets()
 
 void UsageChart::setBudget(qint64 bytes)
 {
-    bytes = std::max<qint64>(0, bytes);
-    const bool changed = bytes != m_budget;
+    workspace()->setBudget(bytes); // the session's; drawn when it says so (showBudget)
+}
+
+void UsageChart::showBudget(qint64 bytes)
+{
     m_budget = bytes;
     m_labelRows = kLabelRows;
     m_budgetBox->setBytes(bytes);
     placeBudget();
     updateEmptyState();
     replotAll();
-    if (changed)
-        Q_EMIT budgetChanged(bytes);
+    Q_EMIT budgetChanged(bytes);
 }
 
 const MemoryAnalysis::Side &UsageChart::heldSide() const

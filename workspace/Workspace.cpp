@@ -671,6 +671,15 @@ void Workspace::setMemorySpace(int space)
         Q_EMIT memorySpaceChanged(memorySpace());
 }
 
+void Workspace::setBudget(qint64 bytes)
+{
+    bytes = std::max<qint64>(0, bytes);
+    if (bytes == m_budget)
+        return;
+    m_budget = bytes;
+    Q_EMIT budgetChanged(bytes);
+}
+
 void Workspace::setStep(qint64 step)
 {
     if (!m_current.dump || m_current.dump->stepCount() == 0)

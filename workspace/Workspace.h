@@ -250,6 +250,11 @@ public:
     int memorySpaceIn(const MemoryTimeline &timeline) const;
     int memorySpace() const;
     void setMemorySpace(int memorySpace);
+    /// The device memory budget of the session, in bytes (0: none): one for every view and
+    /// window — the Memory Usage line and headroom, Device Fit's limit, an out-of-memory
+    /// message's capacity. budgetChanged when it changes.
+    qint64 budget() const { return m_budget; }
+    void setBudget(qint64 bytes);
     /// Moves the step by `delta`, clamped to the program (from step 0 when there is none).
     void stepBy(qint64 delta);
     /// The step, clamped to the program.
@@ -282,6 +287,7 @@ Q_SIGNALS:
     void mapLayoutReady();
     void breakdownReady();
     void memorySpaceChanged(int memorySpace);
+    void budgetChanged(qint64 bytes);
     void libraryPatternsChanged();
     /// The lever showLever asked for, and its curve (empty: none shown).
     void leverShown(int lever, const std::vector<std::int64_t> &curve);
@@ -311,6 +317,7 @@ private:
     QHash<const QObject *, JobRunner::Lane> m_openLanes;
     QHash<const QObject *, JobRunner::Lane> m_fitLanes;
     QHash<const QObject *, JobRunner::Lane> m_compareLanes;
+    qint64 m_budget = 0;
     QHash<const QObject *, JobRunner::Lane> m_runLanes;
     QHash<const QObject *, JobRunner::Lane> m_runtimeLanes; ///< per Runtime Memory window
     JobRunner::Lane laneFor(QHash<const QObject *, JobRunner::Lane> &lanes, QObject *requester,

@@ -203,7 +203,7 @@ int ExportCommand::run(const Args &args, int threads)
     chart->resize(options.width, options.height);
     workspace.show(loaded, Workspace::Fill::AtOnce); // the chart takes it, at the peak
     if (budget > 0)
-        static_cast<UsageChart *>(chart.get())->setBudget(budget);
+        workspace.setBudget(budget);
     if (!order.isEmpty())
         static_cast<LiveRangeGantt *>(chart.get())
             ->setOrder(static_cast<GanttOrder>(kOrders.indexOf(order)));

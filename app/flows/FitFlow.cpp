@@ -3,7 +3,6 @@
 #include "FitView.h"
 #include "OomFlow.h"
 #include "OomView.h"
-#include "UsageChart.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
@@ -24,15 +23,14 @@ FitView *FitFlow::show(const QString &limit)
     if (const LoadedDump &shown = m_workspace->current();
         files.isEmpty() && shown.dump && !shown.isEmbedded())
         files << shown.path;
-    UsageChart *usage = m_window->usageChart();
     auto *view = new FitView(m_window->mainWindow());
     view->setAttribute(Qt::WA_DeleteOnClose);
     // One budget: a limit chosen in Device Fit is the Memory Usage budget too.
-    connect(view, &FitView::limitChosen, usage, &UsageChart::setBudget);
+    connect(view, &FitView::limitChosen, m_workspace, &Workspace::setBudget);
     if (!limit.isEmpty())
         view->setLimit(limit);
-    else if (usage->budget() > 0)
-        view->setLimit(QString::number(usage->budget())); // exact, in bytes
+    else if (m_workspace->budget() > 0)
+        view->setLimit(QString::number(m_workspace->budget())); // exact, in bytes
     // An out-of-memory message open: the device's limit and InUse it states.
     if (const OomView *oom = m_oom->last(); oom && limit.isEmpty()) {
         const OomMessage &m =

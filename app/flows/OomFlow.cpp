@@ -3,7 +3,6 @@
 #include "DialogFolders.h"
 #include "OomJoin.h"
 #include "OomView.h"
-#include "UsageChart.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
@@ -103,7 +102,7 @@ void OomFlow::weigh(OomView *view, const DumpFiles &dumps, Source source)
                 // A folder with no module at all: what is on screen stays, but nothing of the
                 // message is drawn on it.
                 m_workspace->selection()->setHighlightedGroup({}, {});
-                m_window->usageChart()->setBudget(0);
+                m_workspace->setBudget(0);
                 m_window->status()->showMessage(
                     tr("No buffer-assignment dump in that folder: the module on screen is not "
                        "the out-of-memory message's"),
@@ -168,7 +167,7 @@ void OomFlow::selectTarget()
     if (!group.isEmpty())
         selection->setHighlightedGroup(group, label);
     if (target.limit > 0)
-        m_window->usageChart()->setBudget(target.limit);
+        m_workspace->setBudget(target.limit);
     const QString what = label.isEmpty() ? tr("nothing it lists is known exactly") : label;
     m_window->status()->showMessage(
         target.limit > 0 ? tr("The out-of-memory message's module: %1 selected; the device's "

@@ -1686,6 +1686,17 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 2);
         views.usage.setBudget(0);
         QVERIFY(views.usage.budgetText().isEmpty());
+        // The budget is the session's (issue 75: it lived in the chart, and the flows reached
+        // into the chart for it): set there, the chart draws it, and a chart made afterwards
+        // starts with it.
+        views.workspace.setBudget(qint64(1) << 30);
+        QCOMPARE(views.usage.budget(), qint64(1) << 30);
+        QCOMPARE(views.usage.budgetText(), QStringLiteral("budget 1.00GiB · headroom 134.37MiB"));
+        UsageChart later(&views.workspace);
+        QCOMPARE(later.budget(), qint64(1) << 30);
+        views.usage.setBudget(0);
+        QCOMPARE(views.workspace.budget(), qint64(0));
+        QCOMPARE(later.budget(), qint64(0));
         // One list of devices (issue 49, item 6): 24, 48 GiB and the H200 among the sizes.
         QCOMPARE(UsageChart::budgetPresets().size(),
                  static_cast<qsizetype>(DeviceFit::deviceSizes().size()));

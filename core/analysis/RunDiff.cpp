@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace bufferscope {
 
@@ -85,11 +86,14 @@ std::size_t dimensionsApart(const std::vector<RunSummary::Parameter> &x,
 }
 
 /// A family's readable compiles, in the order compiled.
-std::vector<std::size_t> readable(const RunSummary &s, const Family &f)
+/// A family's compiles that can be compared: read, and not paired already with a byte-for-byte
+/// twin of another function (`twinned`, by module index; empty: none).
+std::vector<std::size_t> readable(const RunSummary &s, const Family &f,
+                                  const std::vector<bool> &twinned = {})
 {
     std::vector<std::size_t> out;
     for (const std::size_t i : f.modules)
-        if (s.modules[i].read)
+        if (s.modules[i].read && (twinned.empty() || !twinned[i]))
             out.push_back(i);
     return out;
 }
@@ -103,10 +107,11 @@ struct Pairing
     std::vector<std::size_t> newB;
 };
 
-Pairing pairCompiles(const RunSummary &a, const Family &fa, const RunSummary &b, const Family &fb)
+Pairing pairCompiles(const RunSummary &a, const Family &fa, const RunSummary &b, const Family &fb,
+                     const std::vector<bool> &twinnedA, const std::vector<bool> &twinnedB)
 {
-    const std::vector<std::size_t> xs = readable(a, fa);
-    const std::vector<std::size_t> ys = readable(b, fb);
+    const std::vector<std::size_t> xs = readable(a, fa, twinnedA);
+    const std::vector<std::size_t> ys = readable(b, fb, twinnedB);
     std::vector<bool> usedA(xs.size(), false);
     std::vector<bool> usedB(ys.size(), false);
     Pairing out;
@@ -261,6 +266,64 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         shared.insert(b.sharedNames.begin(), b.sharedNames.end());
         d.sharedNames.assign(shared.begin(), shared.end());
     }
+    // A compile with a byte-for-byte twin (the same fingerprint) under another function of the
+    // other run is that twin, renamed, before any pairing by function: pairing by function
+    // alone paired it with another compile of its name and reported a change, while its twin
+    // was "new". A twin under its own function is left to that function's pairing, which
+    // takes twins first.
+    const auto familiesOf = [](const RunSummary &run) {
+        std::vector<const Family *> out(run.modules.size(), nullptr);
+        for (const Family &f : run.families)
+            for (const std::size_t m : f.modules)
+                out[m] = &f;
+        return out;
+    };
+    const std::vector<const Family *> familyA = familiesOf(a);
+    const std::vector<const Family *> familyB = familiesOf(b);
+    std::vector<bool> twinnedA(a.modules.size(), false);
+    std::vector<bool> twinnedB(b.modules.size(), false);
+    std::vector<std::pair<std::size_t, std::size_t>> twins;
+    {
+        std::unordered_map<std::uint64_t, std::vector<std::size_t>> byFingerprint;
+        for (std::size_t k = 0; k < b.modules.size(); ++k)
+            if (b.modules[k].read)
+                byFingerprint[b.modules[k].fingerprint].push_back(k);
+        const auto sameFunction = [&](std::size_t i, std::size_t k) {
+            const Family *x = familyA[i];
+            const Family *y = familyB[k];
+            return x && y && x->name == y->name && x->arguments == y->arguments;
+        };
+        // A twin under its own function is kept for that function's pairing (reserved); the
+        // others may go to a compile of another function.
+        std::vector<bool> reserved(b.modules.size(), false);
+        std::vector<std::size_t> crossed;
+        for (std::size_t i = 0; i < a.modules.size(); ++i) {
+            const Module &x = a.modules[i];
+            const auto found = byFingerprint.find(x.fingerprint);
+            if (!x.read || found == byFingerprint.end())
+                continue;
+            const auto own =
+                std::find_if(found->second.begin(), found->second.end(),
+                             [&](std::size_t k) { return !reserved[k] && sameFunction(i, k); });
+            if (own != found->second.end())
+                reserved[*own] = true;
+            else
+                crossed.push_back(i);
+        }
+        for (const std::size_t i : crossed) {
+            const std::vector<std::size_t> &left = byFingerprint[a.modules[i].fingerprint];
+            // A twin is the same buffer assignment for the same inputs (its ENTRY signature).
+            const auto free = std::find_if(left.begin(), left.end(), [&](std::size_t k) {
+                return !twinnedB[k] && !reserved[k] && !sameFunction(i, k) &&
+                       a.modules[i].signature == b.modules[k].signature;
+            });
+            if (free == left.end())
+                continue;
+            twinnedA[i] = true;
+            twinnedB[*free] = true;
+            twins.emplace_back(i, *free);
+        }
+    }
     // Functions are a name and a number of arguments.
     std::vector<const Family *> goneF;
     std::vector<const Family *> newF;
@@ -286,13 +349,14 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
     for (std::size_t gi = 0; gi < goneF.size(); ++gi) {
         const Family *g = goneF[gi];
         const Module &ma = a.modules[g->largest];
-        if (!ma.read)
+        if (!ma.read || twinnedA[g->largest])
             continue;
         std::vector<std::size_t> candidates;
         std::size_t identical = newF.size();
         for (std::size_t ni = 0; ni < newF.size(); ++ni) {
             const Module &mb = b.modules[newF[ni]->largest];
-            if (taken[ni] || !mb.read || newF[ni]->arguments != g->arguments)
+            if (taken[ni] || !mb.read || twinnedB[newF[ni]->largest] ||
+                newF[ni]->arguments != g->arguments)
                 continue;
             if (ma.fingerprint == mb.fingerprint) {
                 identical = ni;
@@ -370,7 +434,7 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
     const std::set<std::string> unreadA = unreadNames(a);
     const std::set<std::string> unreadB = unreadNames(b);
     for (const Family *f : goneF) {
-        const std::vector<std::size_t> read = readable(a, *f);
+        const std::vector<std::size_t> read = readable(a, *f, twinnedA);
         const bool otherUnread = unreadB.count(f->name) > 0;
         if (!read.empty() && !otherUnread)
             d.vanished.push_back(f->label);
@@ -384,7 +448,7 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         }
     }
     for (const Family *f : newF) {
-        const std::vector<std::size_t> read = readable(b, *f);
+        const std::vector<std::size_t> read = readable(b, *f, twinnedB);
         const bool otherUnread = unreadA.count(f->name) > 0;
         if (!read.empty() && !otherUnread)
             d.appeared.push_back(f->label);
@@ -409,7 +473,7 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         const bool renamed = fa->name != fb->name;
         if (fa->modules.size() != fb->modules.size())
             d.recompiled.push_back({fb->label, fa->modules.size(), fb->modules.size()});
-        const Pairing p = pairCompiles(a, *fa, b, *fb);
+        const Pairing p = pairCompiles(a, *fa, b, *fb, twinnedA, twinnedB);
         for (const auto &[i, k] : p.pairs) {
             ++d.pairedCompiles;
             const Module &ma = a.modules[i];
@@ -436,6 +500,22 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
             d.rows.push_back(rowOf(Change::Gone, fa->label, &a.modules[i], nullptr, fa->arguments));
         for (const std::size_t k : p.newB)
             d.rows.push_back(rowOf(Change::New, fb->label, nullptr, &b.modules[k], fb->arguments));
+    }
+    // The twins of another function: renamed, nothing else changed.
+    for (const auto &[i, k] : twins) {
+        ++d.pairedCompiles;
+        const Module &ma = a.modules[i];
+        const Module &mb = b.modules[k];
+        const Family *fa = familyA[i];
+        const Family *fb = familyB[k];
+        Row r = rowOf(Change::Changed, fb ? fb->label : mb.function, &ma, &mb,
+                      fb ? fb->arguments : mb.signature.size());
+        r.renamedFrom = fa ? fa->label : ma.function;
+        r.comparison.ok = true;
+        r.comparison.identical = true;
+        r.comparison.matchedBefore = r.comparison.matchedAfter = 1;
+        r.whatChanged = "renamed, the same buffer assignment";
+        d.rows.push_back(std::move(r));
     }
     parallelFor(toCompare.size(), threadsFor(threads), [&](std::size_t k) {
         d.rows[toCompare[k].row].comparison = compare(*toCompare[k].before, *toCompare[k].after);

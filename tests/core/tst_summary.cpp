@@ -728,6 +728,58 @@ private Q_SLOTS:
             QStringLiteral("not enough memory")));
     }
 
+    // A compile with a byte-for-byte twin under another function of the other run is paired
+    // with that twin first (issue 75: a changed row paired it with another compile of its own
+    // name, while its twin was "new"). Before: jit_f's compile (fingerprint 2). After: jit_f
+    // compiled anew (fingerprint 9, the same signature) and jit_g holding the same buffer
+    // assignment (fingerprint 2). Rows: jit_f → jit_g renamed, identical, and jit_f's new
+    // compile; nothing to compare.
+    void twinIsPairedFirst()
+    {
+        const auto module = [](const char *name, const char *function, std::uint64_t fingerprint,
+                               std::int64_t held) {
+            RunSummary::Module m;
+            m.file = name;
+            m.name = name;
+            m.function = function;
+            m.read = true;
+            m.held = m.total = m.livePeak = held;
+            m.signature = {{"x", "f32[8]"}};
+            m.fingerprint = fingerprint;
+            m.valueCount = 100;
+            return m;
+        };
+        const RunSummary a = RunSummary::of({module("module_0001.jit_f", "jit_f", 2, 2000)});
+        const RunSummary b = RunSummary::of({module("module_0001.jit_f", "jit_f", 9, 5000),
+                                             module("module_0002.jit_g", "jit_g", 2, 2000)});
+        int compared = 0;
+        const RunDiff d = RunDiff::of(
+            a, b,
+            [&compared](const RunSummary::Module &, const RunSummary::Module &) {
+                ++compared;
+                return RunDiff::Comparison();
+            },
+            1);
+        QCOMPARE(compared, 0);
+        QCOMPARE(d.rows.size(), std::size_t(2));
+        const auto row = [&d](RunDiff::Change change) {
+            for (const RunDiff::Row &r : d.rows)
+                if (r.change == change)
+                    return &r;
+            return static_cast<const RunDiff::Row *>(nullptr);
+        };
+        const RunDiff::Row *renamed = row(RunDiff::Change::Changed);
+        QVERIFY(renamed);
+        QCOMPARE(renamed->before, std::string("module_0001.jit_f"));
+        QCOMPARE(renamed->after, std::string("module_0002.jit_g"));
+        QVERIFY(renamed->comparison.identical);
+        QCOMPARE(renamed->heldDelta(), std::int64_t(0));
+        QVERIFY(!renamed->renamedFrom.empty());
+        const RunDiff::Row *fresh = row(RunDiff::Change::New);
+        QVERIFY(fresh);
+        QCOMPARE(fresh->after, std::string("module_0001.jit_f"));
+    }
+
     // A function whose compile in the before run could not be read is not "vanished" and
     // "appeared" at once (issue 74): the unreadable one is listed as unreadable, and the
     // after run's compile is a row that says it was not compared.

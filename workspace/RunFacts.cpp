@@ -87,6 +87,14 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
     std::string from;
     std::vector<RunSummary::Parameter> beside = signatureBeside(file, &from);
     if (!from.empty()) {
+        if (from == "before_optimizations" && beside.size() == m.signature.size() &&
+            beside != m.signature) {
+            bool shapesDiffer = false;
+            for (std::size_t k = 0; k < beside.size(); ++k)
+                shapesDiffer = shapesDiffer || beside[k].shape != m.signature[k].shape;
+            if (shapesDiffer)
+                m.deviceSignature = m.signature; // partitioned: global and per-device differ
+        }
         m.signature = std::move(beside);
         m.signatureFrom = from;
     }

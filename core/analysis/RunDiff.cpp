@@ -192,6 +192,19 @@ RunDiff::Row rowOf(RunDiff::Change change, const std::string &name, const Module
         r.whatChanged = "same inputs, another program";
     else
         r.whatChanged = RunDiff::signatureChange(before->signature, after->signature);
+    // Shapes of a partitioned program: the signature's are global (before partitioning), the
+    // module diff's per device; both said, so that the two columns do not seem to disagree.
+    if (change == RunDiff::Change::Changed && before->signature != after->signature &&
+        (!before->deviceSignature.empty() || !after->deviceSignature.empty())) {
+        const auto &devBefore =
+            before->deviceSignature.empty() ? before->signature : before->deviceSignature;
+        const auto &devAfter =
+            after->deviceSignature.empty() ? after->signature : after->deviceSignature;
+        r.whatChanged += " (global shapes; per device: " +
+                         (devBefore == devAfter ? std::string("the same")
+                                                : RunDiff::signatureChange(devBefore, devAfter)) +
+                         ")";
+    }
     return r;
 }
 

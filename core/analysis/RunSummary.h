@@ -58,7 +58,11 @@ struct RunSummary
         std::int64_t total = 0;
         std::int64_t livePeak = -1; ///< the device's live bytes at their peak; -1 without ranges
         std::vector<Parameter> signature;
-        std::string signatureFrom;           ///< "before_optimizations", "optimized HLO" or "dump"
+        std::string signatureFrom; ///< "before_optimizations", "optimized HLO" or "dump"
+        /// When `signature` is the program's before SPMD partitioning (before_optimizations:
+        /// global shapes) and the dump's own parameters differ from it: those, what each device
+        /// holds (the shapes the module diff's causes name). Empty otherwise.
+        std::vector<Parameter> deviceSignature;
         std::vector<Collective> collectives; ///< its largest, at most kCollectivesPerModule
         /// The buffer assignment itself, hashed (its allocations, and each value's name, shape,
         /// size, offset and live range): two compiles with one fingerprint are the same.

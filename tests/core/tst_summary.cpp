@@ -780,6 +780,36 @@ private Q_SLOTS:
         QCOMPARE(fresh->after, std::string("module_0001.jit_f"));
     }
 
+    // The shapes of a partitioned program say whose they are (issue 75: "What changed" gave
+    // the global shapes of the HLO before optimizations, "Why" the per-device ones of the
+    // buffer assignment, unsaid). jit_f before: tpu_unstack, u32[4,2] on each device, written
+    // as u32[8,2] before partitioning (two devices); after: tpu_random_normal, u32[2] each,
+    // u32[4] before partitioning. Its row says both.
+    void globalAndPerDeviceShapes()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        const QString stem = QStringLiteral("module_0001.jit_f");
+        place(a, "tpu_unstack", stem);
+        place(b, "tpu_random_normal", stem);
+        write(a.filePath(stem + QStringLiteral(".before_optimizations.txt")),
+              "HloModule m\n\nENTRY %main.3 (Arg_0.1: u32[8,2]) -> u32[8,2] {\n}\n");
+        write(b.filePath(stem + QStringLiteral(".before_optimizations.txt")),
+              "HloModule m\n\nENTRY %main.3 (Arg_0.1: u32[4]) -> u32[4] {\n}\n");
+        const testutil::CliRun r = testutil::runBufferscope(
+            {QStringLiteral("diff"), a.path(), b.path(), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray compiles =
+            QJsonDocument::fromJson(r.out).object().value(QStringLiteral("compiles")).toArray();
+        QCOMPARE(compiles.size(), 1);
+        const QString what =
+            compiles.first().toObject().value(QStringLiteral("what_changed")).toString();
+        QVERIFY2(what.startsWith(QStringLiteral("Arg_0: u32[8,2] → u32[4] (global shapes; per "
+                                                "device: ")),
+                 qPrintable(what));
+        QVERIFY2(what.endsWith(QStringLiteral("u32[4,2] → u32[2])")), qPrintable(what));
+    }
+
     // A function whose compile in the before run could not be read is not "vanished" and
     // "appeared" at once (issue 74): the unreadable one is listed as unreadable, and the
     // after run's compile is a row that says it was not compared.

@@ -31,10 +31,8 @@ int runOom(const Args &args, int threads)
         findings.log = OomLog::parse(text);
     }
     if (findings.log.messages.empty())
-        return fail(log + QStringLiteral(": no out-of-memory message found (XLA's GPU "
-                                         "\"Out of memory while trying to allocate\" or "
-                                         "\"BufferAssignment OOM Debugging\", or a TPU \"Ran out "
-                                         "of memory\" / \"Program hbm requirement\" report)"),
+        return fail(log + QStringLiteral(": no out-of-memory message found (BufferScope reads ") +
+                        QString::fromLatin1(OomLog::kWhatIsRead) + QStringLiteral(")"),
                     2);
     int status = 0;
     if (!dumps.isEmpty()) {

@@ -27,10 +27,8 @@ bool OomFlow::open(OomFindings findings, const DumpFiles &dumps)
 {
     const QString name = QString::fromStdString(findings.file);
     if (findings.log.messages.empty()) {
-        m_window->showError(
-            name, tr("No out-of-memory message in it: BufferScope reads XLA's GPU \"Out of "
-                     "memory while trying to allocate\" and \"BufferAssignment OOM "
-                     "Debugging\" messages and the TPU \"Ran out of memory\" reports."));
+        m_window->showError(name, tr("No out-of-memory message in it: BufferScope reads %1.")
+                                      .arg(QString::fromLatin1(OomLog::kWhatIsRead)));
         return false;
     }
     auto *view = new OomView(std::move(findings), m_window->mainWindow());

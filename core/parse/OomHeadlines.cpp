@@ -26,15 +26,8 @@ void Reader::headline(sv body, std::int64_t lineNo)
         tpuHeadline(body, lineNo);
         return;
     }
-    const bool announces = body.find("BufferAssignment OOM Debugging") != sv::npos ||
-                           body.find("emory while trying to allocate") != sv::npos ||
-                           body.find("ran out of memory trying to allocate") != sv::npos ||
-                           body.find("failed to allocate") != sv::npos ||
-                           body.find("Failed to allocate request for") != sv::npos ||
-                           body.find("Ran out of memory") != sv::npos ||
-                           body.find("Program hbm requirement") != sv::npos ||
-                           body.find("Total hbm usage") != sv::npos ||
-                           body.find("Largest program allocations") != sv::npos;
+    const bool announces = std::any_of(std::begin(kAnnouncingPhrases), std::end(kAnnouncingPhrases),
+                                       [body](sv phrase) { return body.find(phrase) != sv::npos; });
     if (!announces) {
         if (!listEntry(body, lineNo))
             bfcLine(body);

@@ -81,26 +81,19 @@ bool OomLog::looksLike(std::string_view bytes)
     std::string converted;
     const std::string_view text = asUtf8(bytes, converted); // UTF-16 as PowerShell saves it
     // A log may be long: look for the phrases, not at the structure.
-    static constexpr sv kPhrases[] = {sv("BufferAssignment OOM Debugging"),
-                                      sv("emory while trying to allocate"),
-                                      sv("Ran out of memory in memory space"),
-                                      sv("Ran out of memory on HBM"),
-                                      sv("Program hbm requirement"),
-                                      sv("Largest program allocations in hbm"),
-                                      sv("cuMemAllocAsync failed to allocate"),
-                                      sv("ran out of memory trying to allocate"),
-                                      sv("Failed to allocate request for"),
-                                      sv("Error loading program"),
-                                      sv("Error allocating device buffer"),
-                                      sv("RuntimeProgramAllocationFailure"),
-                                      sv("RuntimeBufferAllocationFailure"),
-                                      sv("CompileTimeHbmOom"),
-                                      sv("CompileTimeScopedVmemOom"),
-                                      sv("TensorCore Hbm usage"),
-                                      sv("program HBM usage:")};
-    for (const sv phrase : kPhrases)
-        if (text.find(phrase) != sv::npos)
-            return true;
+    // The reader's own phrases (parse/detail/OomReader.h), and the allocator's cuMemAllocAsync
+    // wording ("failed to allocate" is among them).
+    const auto anyPhrase = [](const auto &holds) {
+        for (const sv phrase : kAnnouncingPhrases)
+            if (holds(phrase))
+                return true;
+        for (const sv phrase : kTpuPhrases)
+            if (holds(phrase))
+                return true;
+        return false;
+    };
+    if (anyPhrase([text](sv phrase) { return text.find(phrase) != sv::npos; }))
+        return true;
     // A short text cut by a terminal inside the phrase ("Ran out of m" / "emory on HBM"): the
     // phrases looked for again with the line breaks taken out, and with spaces for them.
     if (text.size() <= (sv::size_type{1} << 16)) {
@@ -114,9 +107,11 @@ bool OomLog::looksLike(std::string_view bytes)
             glued += c;
             spaced += c;
         }
-        for (const sv phrase : kPhrases)
-            if (glued.find(phrase) != std::string::npos || spaced.find(phrase) != std::string::npos)
-                return true;
+        if (anyPhrase([&glued, &spaced](sv phrase) {
+                return glued.find(phrase) != std::string::npos ||
+                       spaced.find(phrase) != std::string::npos;
+            }))
+            return true;
     }
     return holdsListFragment(text);
 }

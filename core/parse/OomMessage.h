@@ -170,8 +170,15 @@ struct OomLog
     /// unwrapped; 0 when it was not.
     std::int64_t wrappedAt = 0;
 
-    /// Whether `text` holds an out-of-memory message this reader knows.
+    /// Whether `text` holds an out-of-memory message this reader knows: any phrase its
+    /// headlines start a message at.
     static bool looksLike(std::string_view text);
+    /// What a log is read for, for a message that says none was found: the one wording the
+    /// window and `bufferscope oom` give.
+    static constexpr const char *kWhatIsRead =
+        "XLA's GPU \"Out of memory while trying to allocate\" and \"BufferAssignment OOM "
+        "Debugging\" messages, and the TPU \"Ran out of memory\" and \"Program hbm "
+        "requirement\" reports";
     static OomLog parse(std::string_view text);
 
     /// A log line without what loggers put around the message: ANSI escapes, the text before

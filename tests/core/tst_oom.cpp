@@ -7,6 +7,7 @@
 #include "open/Catalog.h"
 #include "parse/OomMessage.h"
 #include "parse/ShapeParser.h"
+#include "parse/detail/OomReader.h"
 
 #include <QDir>
 #include <QFile>
@@ -125,6 +126,21 @@ class TestOom : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // One list of the phrases that start a message (issue 75: the file sniffer's list and the
+    // reader's disagreed, so a log of only "Total hbm usage", "program VMEM usage:" or
+    // CompileTimeSparseCoreAllocationFailure lines was taken for a dump): every phrase the
+    // reader starts a message at makes a file a log.
+    void everyAnnouncingPhraseMakesALog()
+    {
+        for (const std::string_view phrase : oom_detail::kAnnouncingPhrases)
+            QVERIFY2(OomLog::looksLike("E1201 12:00:00.000 x.cc:1] " + std::string(phrase) + "\n"),
+                     std::string(phrase).c_str());
+        for (const std::string_view phrase : oom_detail::kTpuPhrases)
+            QVERIFY2(OomLog::looksLike("E1201 12:00:00.000 x.cc:1] " + std::string(phrase) + "\n"),
+                     std::string(phrase).c_str());
+        QVERIFY(!OomLog::looksLike("allocation 0: size 16, parameter 0, shape |f32[4]|\n"));
+    }
+
     void cleansLoggerPrefixes()
     {
         QCOMPARE(OomLog::cleanLine("2024-05-28 07:02:44.349554: W external/tsl/tsl/framework/"

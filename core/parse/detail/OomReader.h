@@ -27,6 +27,20 @@ enum class Block : std::uint8_t
     TpuBuffers,
 };
 
+/// The phrases that announce a GPU message or a TPU report without the TPU's own wording
+/// (docs/FORMAT.md §4.1): what a headline starts a message at, and, with kTpuPhrases, what makes
+/// a file a log (OomLog::looksLike) — one list, so that a file the reader would find a message
+/// in is never taken for a dump.
+constexpr sv kAnnouncingPhrases[] = {sv("BufferAssignment OOM Debugging"),
+                                     sv("emory while trying to allocate"),
+                                     sv("ran out of memory trying to allocate"),
+                                     sv("failed to allocate"),
+                                     sv("Failed to allocate request for"),
+                                     sv("Ran out of memory"),
+                                     sv("Program hbm requirement"),
+                                     sv("Total hbm usage"),
+                                     sv("Largest program allocations")};
+
 /// The phrases that announce a TPU compiler's or runtime's message (docs/FORMAT.md §4.1).
 constexpr sv kTpuPhrases[] = {sv("Ran out of memory"),
                               sv("Error loading program"),

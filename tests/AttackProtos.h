@@ -7,6 +7,8 @@
 #include "proto/xplane_min.pb.h"
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace testutil {
@@ -145,6 +147,16 @@ inline std::string manyOperandsProto(int operands)
         as.set_size(4);
     }
     return proto.SerializeAsString();
+}
+
+/// The tpu_unstack sample's HloProto (tests/data/binary/protos), the module the capture tests
+/// put in their captures; empty when it cannot be read.
+inline std::string sampleHloProto()
+{
+    std::ifstream in(BUFFERSCOPE_TEST_DATA
+                     "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb",
+                     std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 /// A profiler capture (an XSpace) of `modules` modules, each `proto`, named "jit_step_K(K)" as

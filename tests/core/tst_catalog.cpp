@@ -283,11 +283,8 @@ private slots:
     void collidingMembersAreSaid()
     {
         QTemporaryDir dir;
-        QFile sample(
-            QStringLiteral(BUFFERSCOPE_TEST_DATA
-                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
-        QVERIFY(sample.open(QIODevice::ReadOnly));
-        const std::string proto = sample.readAll().toStdString();
+        const std::string proto = testutil::sampleHloProto();
+        QVERIFY(!proto.empty());
         QVERIFY(
             write(dir.filePath(QStringLiteral("a.xplane.pb")),
                   QByteArray::fromStdString(testutil::captureOf(1, proto, "x.xplane.pb#jit_"))));
@@ -308,11 +305,8 @@ private slots:
     void nestedCaptureAddressesOpenTheirOwn()
     {
         QTemporaryDir dir;
-        QFile sample(
-            QStringLiteral(BUFFERSCOPE_TEST_DATA
-                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
-        QVERIFY(sample.open(QIODevice::ReadOnly));
-        const std::string proto = sample.readAll().toStdString();
+        const std::string proto = testutil::sampleHloProto();
+        QVERIFY(!proto.empty());
         const QString outer = dir.filePath(QStringLiteral("a.xplane.pb"));
         const QString inner = dir.filePath(QStringLiteral("a.xplane.pb#x.xplane.pb"));
         QVERIFY(write(outer, QByteArray::fromStdString(testutil::captureOf(1, proto, "jit_"))));

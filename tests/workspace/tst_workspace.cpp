@@ -424,12 +424,9 @@ private Q_SLOTS:
         const QString capture = dir.filePath(QStringLiteral("p#1.xplane.pb"));
         QFile out(capture);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        QFile proto(
-            QStringLiteral(BUFFERSCOPE_TEST_DATA
-                           "/binary/protos/module_0001.tpu_unstack.after_optimizations.hlo.pb"));
-        QVERIFY(proto.open(QIODevice::ReadOnly));
-        out.write(QByteArray::fromStdString(
-            testutil::captureOf(2, proto.readAll().toStdString(), "jit_a#")));
+        const std::string proto = testutil::sampleHloProto();
+        QVERIFY(!proto.empty());
+        out.write(QByteArray::fromStdString(testutil::captureOf(2, proto, "jit_a#")));
         out.close();
         Run run{{dir.path()}, DumpFiles::collect({dir.path()}), {}};
         QCOMPARE(run.modules.files.size(), 2);

@@ -417,11 +417,11 @@ QString CompareView::summaryText() const
                    "<td align=right>%3</td><td align=right><b>%4</b></td><td>%5</td></tr>")
             .arg(what, humanBytesText(a), humanBytesText(b), signedBytesText(b - a), extra);
     };
-    QString peakNote = tr("steps %1 → %2").arg(d.peakStepBefore).arg(d.peakStepAfter);
-    if (d.peakMoved())
-        peakNote += tr("; the peak moved (before's peak step is step %1 of after)")
-                        .arg(d.peakStepBeforeInB);
+    const QString peakNote = tr("steps %1 → %2").arg(d.peakStepBefore).arg(d.peakStepAfter);
     QString lines;
+    // Where the peak went: the one sentence the Why tab and `diff` say too.
+    if (d.why.peakMoved)
+        lines += richEscaped(toQString(d.why.peakMovedText)) + QStringLiteral(". ");
     lines += d.partStepBefore >= 0
                  ? tr("The curves first part at step %1 of before, %2 of after (%3 → %4 live).")
                        .arg(d.partStepBefore)
@@ -437,13 +437,9 @@ QString CompareView::summaryText() const
                  .arg(d.removed.size())
                  .arg(d.changed.size());
     // Two unrelated programs match only by accident: say so before anyone reads the deltas.
-    const std::size_t fewer = std::min(m_before->values.size(), m_after->values.size());
-    if (fewer >= 20 && static_cast<std::size_t>(d.matched) * 10 < fewer)
-        lines += QStringLiteral(" <b style='color:#b3261e'>%1</b>")
-                     .arg(tr("Only %1 of %2 values match: these look like different programs, "
-                             "and the differences below say little.")
-                              .arg(d.matched)
-                              .arg(fewer));
+    if (d.differentPrograms())
+        lines += QStringLiteral(" <b style='color:#b3261e'>%1.</b>")
+                     .arg(richEscaped(toQString(d.differentProgramsText())));
     if (d.lostDonations() > 0)
         lines += QStringLiteral(" <b style='color:#b3261e'>%1</b>")
                      .arg(tr("%n donation(s) lost: a parameter aliased with an output before is "

@@ -148,10 +148,18 @@ std::int64_t DumpDiff::lostDonations() const
                          [](const DonationChange &c) { return c.lost; });
 }
 
+std::string DumpDiff::differentProgramsText() const
+{
+    return "Only " + std::to_string(matched) + " of " + std::to_string(fewerValues) +
+           " values match: these look like different programs, and the differences below say "
+           "little";
+}
+
 DumpDiff DumpDiff::compute(const Dump &a, const MemoryTimeline &ta, const Dump &b,
                            const MemoryTimeline &tb, const std::atomic<bool> *cancel, int threads)
 {
     DumpDiff diff;
+    diff.fewerValues = static_cast<std::int64_t>(std::min(a.values.size(), b.values.size()));
     diff.totalBefore = a.totalBytes();
     diff.totalAfter = b.totalBytes();
     const SpaceTimeline *sa = peakSpace(ta);

@@ -128,6 +128,7 @@ struct DumpDiff
     std::vector<ValueChange> removed; ///< only in A, largest first
     std::vector<ValueChange> changed; ///< in both, resized, live range changed or moved
     std::int64_t matched = 0;         ///< values in both (changed or not)
+    std::int64_t fewerValues = 0;     ///< the values of the side that has fewer
     std::int64_t renamed = 0;         ///< of which their names differ
 
     std::vector<PeakChange> atPeak; ///< largest |contribution| first
@@ -165,6 +166,11 @@ struct DumpDiff
     std::int64_t totalDelta() const { return totalAfter - totalBefore; }
     std::int64_t peakDelta() const { return peakAfter - peakBefore; }
     std::int64_t lostDonations() const;
+    /// Two unrelated programs match only by accident: at least 20 values on each side and
+    /// fewer than a tenth of the smaller side matched. The one test for every renderer.
+    bool differentPrograms() const { return fewerValues >= 20 && matched * 10 < fewerValues; }
+    /// The warning every renderer shows when differentPrograms(), as one sentence.
+    std::string differentProgramsText() const;
 
     static DumpDiff compute(const Dump &a, const MemoryTimeline &ta, const Dump &b,
                             const MemoryTimeline &tb, const std::atomic<bool> *cancel = nullptr,

@@ -185,9 +185,6 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
     line("  peak    " + humanBytes(d.peakBefore) + " at " + stepText(a, d.peakStepBefore) + " -> " +
          humanBytes(d.peakAfter) + " at " + stepText(b, d.peakStepAfter) + "  " +
          signedBytes(d.peakDelta()));
-    if (d.peakMoved())
-        line("          the peak moved: the before peak's step is step " +
-             std::to_string(d.peakStepBeforeInB) + " of after");
     const DiffCauses &why = d.why;
     line("  held    " + humanBytes(why.heldBefore) + " -> " + humanBytes(why.heldAfter) + "  " +
          signedBytes(why.heldAfter - why.heldBefore) +
@@ -226,12 +223,8 @@ std::string DiffReport::text(const DumpDiff &d, const Dump &a, const Dump &b,
         std::to_string(d.matched) + " in both (" + std::to_string(d.renamed) + " renamed), " +
         std::to_string(d.added.size()) + " added, " + std::to_string(d.removed.size()) +
         " removed, " + std::to_string(d.changed.size()) + " changed");
-    // Two unrelated programs match only by accident.
-    if (const std::size_t fewer = std::min(a.values.size(), b.values.size());
-        fewer >= 20 && static_cast<std::size_t>(d.matched) * 10 < fewer)
-        line("  warning: only " + std::to_string(d.matched) + " of " + std::to_string(fewer) +
-             " values match: these look like different programs, and the differences below "
-             "say little");
+    if (d.differentPrograms())
+        line("  warning: " + d.differentProgramsText());
     const auto list = [&](const char *title, const std::vector<ValueChange> &changes,
                           bool isAdded) {
         if (changes.empty())
@@ -475,6 +468,7 @@ std::string DiffReport::json(const DumpDiff &d, const Dump &a, const Dump &b,
     w.key("added").value(static_cast<std::int64_t>(d.added.size()));
     w.key("removed").value(static_cast<std::int64_t>(d.removed.size()));
     w.key("changed").value(static_cast<std::int64_t>(d.changed.size()));
+    w.key("different_programs").value(d.differentPrograms());
     w.endObject();
     writeChanges(w, "values_added", d.added);
     writeChanges(w, "values_removed", d.removed);

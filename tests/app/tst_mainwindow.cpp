@@ -1728,6 +1728,9 @@ private Q_SLOTS:
                      QStringLiteral("mostly because parameter 1 is no longer donated")),
                  qPrintable(view->headline()->text()));
         QVERIFY(view->headline()->text().contains(QStringLiteral("The peak moved")));
+        // The summary says where the peak went in the same one sentence (issue 75).
+        QVERIFY2(view->summaryText().contains(richEscaped(view->diff().why.peakMovedText)),
+                 qPrintable(view->summaryText()));
         QTableWidget *causes = view->causesTable();
         QCOMPARE(causes->rowCount(), 1);
         QCOMPARE(causes->item(0, 0)->text(), QStringLiteral("donation_lost"));

@@ -315,7 +315,7 @@ void CategoriesView::fill()
         auto *item = new SortedRow<kSortRole>(m_levers);
         item->setText(KindColumn, toQString(Lever::kindName(l.kind)));
         item->setData(KindColumn, kIndexRole, static_cast<int>(k));
-        const std::int64_t of = l.kind == Lever::Kind::Donate ? r.heldBytes : r.peakBytes;
+        const std::int64_t of = r.wholeBytes(l);
         item->setText(SavesColumn, humanBytesText(l.savingBytes) + QStringLiteral("  ") +
                                        percentOf(l.savingBytes, of));
         item->setData(SavesColumn, kSortRole, qint64(l.savingBytes));

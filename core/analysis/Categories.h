@@ -155,7 +155,19 @@ struct Lever
     std::int64_t flops = -1;           ///< Remat: what recomputing costs, where shapes allow
     std::string text;                  ///< what to do, and how the saving was worked out
 
+    /// What the saving is a share of: the peak of live bytes, or what the device holds.
+    enum class Whole : std::uint8_t
+    {
+        Peak,
+        Held,
+    };
+    /// The one decision every renderer reads: Donate's saving is of what is held (its outputs
+    /// no longer held beside the arguments), every other lever's of the peak.
+    Whole whole() const { return kind == Kind::Donate ? Whole::Held : Whole::Peak; }
+
     static std::string_view kindName(Kind kind); ///< "remat", "offload", …
+    /// `--json`'s name of the whole: "peak_bytes" or "held_bytes" (CategoryReport's keys).
+    static std::string_view wholeKey(Whole whole);
 };
 
 /// Memory by category, and the levers with their savings, for one memory space.
@@ -178,6 +190,11 @@ struct CategoryReport
     std::int64_t recomputed = 0;
 
     const CategoryTotals &of(Category c) const { return totals[static_cast<std::size_t>(c)]; }
+    /// The bytes a lever's saving is a share of: peakBytes or heldBytes (Lever::whole).
+    std::int64_t wholeBytes(const Lever &lever) const
+    {
+        return lever.whole() == Lever::Whole::Held ? heldBytes : peakBytes;
+    }
 
     struct Options
     {

@@ -628,6 +628,11 @@ std::string_view Lever::kindName(Kind kind)
     return "remat";
 }
 
+std::string_view Lever::wholeKey(Whole whole)
+{
+    return whole == Whole::Held ? "held_bytes" : "peak_bytes";
+}
+
 CategoryReport CategoryReport::of(const Dump &dump, const MemoryTimeline &timeline,
                                   const ValueCategories &cats)
 {

@@ -124,7 +124,7 @@ void categoriesText(const Dump &dump, const ReportFacts &facts,
         line("  " + pad(Lever::kindName(l.kind), 9) + "saves " +
              padLeft(humanBytes(l.savingBytes), 10) + padLeft(std::to_string(l.savingBytes), 14) +
              " bytes" + (l.exact ? "  exact" : "  estimate") +
-             (l.kind == Lever::Kind::Donate ? " (of what the device holds)" : std::string()) +
+             (l.whole() == Lever::Whole::Held ? " (of what the device holds)" : std::string()) +
              (l.newPeakBytes >= 0 ? ", new peak " + humanBytes(l.newPeakBytes) : std::string()) +
              (l.flops >= 0 ? ", recompute " + std::to_string(l.flops) + " FLOPs" : std::string()));
         if (!l.values.empty())
@@ -172,7 +172,7 @@ void categoriesJson(JsonWriter &w, const Dump &dump, const ReportFacts &facts)
         w.beginObject();
         w.key("kind").value(Lever::kindName(l.kind));
         w.key("saving_bytes").value(l.savingBytes);
-        w.key("of").value(l.kind == Lever::Kind::Donate ? "held_bytes" : "peak_bytes");
+        w.key("of").value(Lever::wholeKey(l.whole()));
         w.key("new_peak_bytes");
         if (l.newPeakBytes >= 0)
             w.value(l.newPeakBytes);

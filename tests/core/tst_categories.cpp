@@ -293,8 +293,9 @@ private slots:
     // returned, step 40). Schedule: a1 18, h1 19, a2 24, h2 25, a3 30, loss 31, g3 32.
     void trapsByHand()
     {
-        const Analysed a = analyse(
-            make(QStringLiteral("module_0004.jit_train_step.hlo.pb"), {QStringLiteral("--traps")}));
+        const std::string path =
+            make(QStringLiteral("module_0004.jit_train_step.hlo.pb"), {QStringLiteral("--traps")});
+        const Analysed a = analyse(path);
         QVERIFY(a.categories.training);
         QVERIFY(a.categories.update);
         // The first op that computes from data in the backward scope: g3, not the
@@ -335,6 +336,36 @@ private slots:
         for (std::size_t t = 0; t < live.size(); ++t)
             QCOMPARE(curve[t], live[t] - (t >= 40 ? A : 0));
         QCOMPARE(donate->newPeakBytes, *std::max_element(curve.begin(), curve.end()));
+        // Its A is a share of what the device holds, not of the peak: in the report's text,
+        // its JSON and the window's percent, one decision (issue 75).
+        QCOMPARE(donate->whole(), Lever::Whole::Held);
+        QCOMPARE(a.report.wholeBytes(*donate), a.report.heldBytes);
+        for (const Lever &l : a.report.levers)
+            if (l.kind != Lever::Kind::Donate) {
+                QCOMPARE(l.whole(), Lever::Whole::Peak);
+                QCOMPARE(a.report.wholeBytes(l), a.report.peakBytes);
+            }
+        const testutil::CliRun text =
+            testutil::runBufferscope({QStringLiteral("report"), QString::fromStdString(path)});
+        QCOMPARE(text.code, 0);
+        QCOMPARE(text.out.count("(of what the device holds)"), 1);
+        // A = 524,288 bytes = 512 KiB, right-aligned in ten columns.
+        QVERIFY2(text.out.contains("donate   saves   512.0KiB        524288 bytes  exact (of what "
+                                   "the device holds)"),
+                 text.out.constData());
+        const testutil::CliRun json = testutil::runBufferscope(
+            {QStringLiteral("report"), QStringLiteral("--json"), QString::fromStdString(path)});
+        QCOMPARE(json.code, 0);
+        int levers = 0;
+        for (const QJsonValue &l :
+             QJsonDocument::fromJson(json.out).object().value(QStringLiteral("levers")).toArray()) {
+            ++levers;
+            QCOMPARE(l[QStringLiteral("of")].toString(),
+                     l[QStringLiteral("kind")] == QStringLiteral("donate")
+                         ? QStringLiteral("held_bytes")
+                         : QStringLiteral("peak_bytes"));
+        }
+        QCOMPARE(levers, static_cast<int>(a.report.levers.size()));
     }
 
     // The same step with pytree paths (--names): params['dense_k']['kernel'] weights,

@@ -2,6 +2,7 @@
 
 #include "model/Dump.h"
 #include "report/JsonWriter.h"
+#include "report/detail/TextColumns.h"
 #include "util/SafeText.h"
 
 #include <cstdio>
@@ -17,11 +18,6 @@ std::string seconds(std::int64_t ps)
     std::snprintf(buffer, sizeof buffer, "%lld ps (%.6f ms)", static_cast<long long>(ps),
                   static_cast<double>(ps) / 1e9);
     return buffer;
-}
-
-std::string bytes(std::int64_t b)
-{
-    return humanBytes(b) + " (" + std::to_string(b) + " bytes)";
 }
 
 std::string madeName(MemoryEvent::Made made)
@@ -149,22 +145,25 @@ std::string text(const std::string &capture, const RuntimeMemory &memory)
         out += "\nAllocator " + safetext::forTerminal(a.name) + ": " +
                std::to_string(a.allocations) + " allocations, " + std::to_string(a.deallocations) +
                " deallocations\n";
-        out += "  peak          " + bytes(a.peakBytes) + " at " + seconds(a.peakTimePs) +
-               " (line " + orDash(a.peakLine) + ", step " + std::to_string(a.peakStep) +
+        out += "  peak          " + report_detail::bytesText(a.peakBytes) + " at " +
+               seconds(a.peakTimePs) + " (line " + orDash(a.peakLine) + ", step " +
+               std::to_string(a.peakStep) +
                (a.peakModule.empty() ? std::string()
                                      : ", in a run of " + safetext::forTerminal(a.peakModule)) +
                ")\n";
-        out += "  heap          " + bytes(a.heapBytes) + "\n";
-        out += "  stack         " + bytes(a.stackBytes) + "\n";
-        out += "  free          " + bytes(a.freeBytes) + "\n";
+        out += "  heap          " + report_detail::bytesText(a.heapBytes) + "\n";
+        out += "  stack         " + report_detail::bytesText(a.stackBytes) + "\n";
+        out += "  free          " + report_detail::bytesText(a.freeBytes) + "\n";
         char frag[32];
         std::snprintf(frag, sizeof frag, "%.6g", a.fragmentation);
         out += "  fragmentation " + std::string(frag) + "\n";
-        out += "  capacity      " + bytes(a.capacityBytes) + " (heap + stack + free at the peak)\n";
-        out += "  lifetime peak " + bytes(a.lifetimePeakBytes) +
+        out += "  capacity      " + report_detail::bytesText(a.capacityBytes) +
+               " (heap + stack + free at the peak)\n";
+        out += "  lifetime peak " + report_detail::bytesText(a.lifetimePeakBytes) +
                " (the most the allocator reported in use since it started";
         if (a.lastPeakStat != a.lifetimePeakBytes)
-            out += "; its last event says " + bytes(a.lastPeakStat) + ", XProf's figure";
+            out += "; its last event says " + report_detail::bytesText(a.lastPeakStat) +
+                   ", XProf's figure";
         out += ")\n";
         out += "  live at the peak: " + std::to_string(a.liveAtPeak) + " allocations";
         out += a.atPeak.empty() ? std::string("\n") : std::string(", largest first:\n");

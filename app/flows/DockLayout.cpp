@@ -2,7 +2,9 @@
 
 #include <QDockWidget>
 #include <QGuiApplication>
+#include <QLayout>
 #include <QMainWindow>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 
@@ -15,6 +17,9 @@ namespace bufferscope {
 namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+const QString kSharesKey = QStringLiteral("window/dockShares");
+/// Whether the saved layout is a default arrangement the user has not changed, and which.
+const QString kDefaultKey = QStringLiteral("window/defaultArrangement");
 } // namespace
 
 DockLayout::DockLayout(QMainWindow *window, const Views &views) : QObject(window), m_window(window)
@@ -34,6 +39,94 @@ DockLayout::DockLayout(QMainWindow *window, const Views &views) : QObject(window
     m_modules = add(views.modules, tr("Modules"), QStringLiteral("ModulesDock"));
     m_source = add(views.source, tr("Source"), QStringLiteral("SourceDock"));
     arrange();
+    m_window->installEventFilter(this);
+    // A dock moved to another place or floated: the user's arrangement.
+    for (QDockWidget *dock : docks()) {
+        connect(dock, &QDockWidget::dockLocationChanged, this, &DockLayout::queueCapture);
+        connect(dock, &QDockWidget::topLevelChanged, this, &DockLayout::queueCapture);
+    }
+}
+
+DockLayout::Sizes DockLayout::dockSizes() const
+{
+    Sizes out;
+    for (QDockWidget *dock : docks())
+        if (dock->isVisible() && !dock->isFloating() && !dock->size().isEmpty())
+            out.insert(dock->objectName(), dock->size());
+    return out;
+}
+
+DockLayout::Shares DockLayout::sharesOf(const Sizes &sizes, QSize window)
+{
+    Shares out;
+    if (window.width() <= 0 || window.height() <= 0)
+        return out;
+    for (auto it = sizes.begin(); it != sizes.end(); ++it)
+        out.insert(it.key(), QPointF(double(it->width()) / window.width(),
+                                     double(it->height()) / window.height()));
+    return out;
+}
+
+bool DockLayout::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_window && m_window->isVisible()) {
+        if (event->type() == QEvent::Resize && (m_defaultSizes || !m_shares.isEmpty()) &&
+            !m_applyPending) {
+            // The new size's layout first, then the shares over it.
+            m_applyPending = true;
+            QMetaObject::invokeMethod(this, &DockLayout::applyShares, Qt::QueuedConnection);
+        } else if (event->type() == QEvent::MouseButtonRelease) {
+            // A separator dragged (they are the window's own): the user's arrangement.
+            queueCapture();
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void DockLayout::queueCapture()
+{
+    // A capture asked before a layout was restored or reset (restoreState moves every dock)
+    // is not the user's.
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation = m_generation] {
+            if (generation != m_generation)
+                return;
+            m_shares = sharesOf(dockSizes(), m_window->size());
+            m_defaultSizes = false;
+        },
+        Qt::QueuedConnection);
+}
+
+void DockLayout::applyShares()
+{
+    m_applyPending = false;
+    // The default arrangement sizes itself by its own rule at any size.
+    if (m_defaultSizes) {
+        sizeDefaults();
+        return;
+    }
+    QList<QDockWidget *> shown;
+    QList<int> widths, heights;
+    const QSize size = m_window->size();
+    for (QDockWidget *dock : docks()) {
+        if (!dock->isVisible() || dock->isFloating())
+            continue;
+        // A tab raised since the shares were read has its group's share.
+        auto share = m_shares.constFind(dock->objectName());
+        for (QDockWidget *tab : m_window->tabifiedDockWidgets(dock))
+            if (share == m_shares.cend())
+                share = m_shares.constFind(tab->objectName());
+        if (share == m_shares.cend())
+            continue;
+        shown << dock;
+        widths << std::max(1, qRound(share->x() * size.width()));
+        heights << std::max(1, qRound(share->y() * size.height()));
+    }
+    if (shown.isEmpty())
+        return;
+    m_window->resizeDocks(shown, widths, Qt::Horizontal);
+    m_window->resizeDocks(shown, heights, Qt::Vertical);
 }
 
 QDockWidget *DockLayout::add(QWidget *widget, const QString &title, const QString &objectName)
@@ -94,6 +187,7 @@ void DockLayout::arrange()
     // values and What Fills Memory under them; the right-hand column is the inspector over one
     // tab group of tables, each as wide as the column (side by side they were ~200 px each).
     const bool compact = isCompact();
+    m_compact = compact;
     m_window->addDockWidget(Qt::LeftDockWidgetArea, usage);
     m_window->splitDockWidget(usage, gantt, Qt::Vertical);
     if (!compact) {
@@ -142,7 +236,7 @@ void DockLayout::sizeDefaults()
     const int left = width - right;
     m_window->resizeDocks({usage, inspector}, {left, right}, Qt::Horizontal);
     const int tall = m_window->height() - 60; // menu and status bar
-    if (isCompact()) {
+    if (m_compact) {
         m_window->resizeDocks({usage, gantt}, {tall * 40 / 100, tall * 60 / 100}, Qt::Vertical);
     } else {
         m_window->resizeDocks({usage, gantt, values},
@@ -163,6 +257,9 @@ void DockLayout::shown()
         sizeDefaults();
         m_defaultState = m_window->saveState(kLayoutVersion);
     }
+    // A layout saved without its shares: read them off it once the layout has its sizes.
+    if (!m_defaultSizes && m_shares.isEmpty())
+        queueCapture();
 }
 
 void DockLayout::reset()
@@ -171,6 +268,10 @@ void DockLayout::reset()
     for (QDockWidget *dock : docks())
         if (dock != m_modules)
             dock->show();
+    ++m_generation;
+    m_shares.clear();
+    m_defaultSizes = true;
+    sizeDefaults();
 }
 
 void DockLayout::restore()
@@ -185,9 +286,23 @@ void DockLayout::restore()
     }
     // A layout saved by another version of the dock set is ignored (restoreState checks it).
     if (settings.contains(kStateKey)) {
-        if (m_window->restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion))
+        if (m_window->restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion)) {
             m_defaultSizesPending = false;
-        else
+            ++m_generation;
+            const QString arrangement = settings.value(kDefaultKey).toString();
+            m_defaultSizes =
+                arrangement == QLatin1String("compact") || arrangement == QLatin1String("large");
+            if (m_defaultSizes)
+                m_compact = arrangement == QLatin1String("compact");
+            // The shares the layout was arranged with, so a layout saved in a small window
+            // grows back to them (not to its squeeze).
+            const QVariantMap shares = settings.value(kSharesKey).toMap();
+            for (auto it = shares.begin(); it != shares.end(); ++it) {
+                const QPointF share = it->toPointF();
+                if (share.x() > 0 && share.x() <= 1 && share.y() > 0 && share.y() <= 1)
+                    m_shares.insert(it.key(), share);
+            }
+        } else
             spdlog::debug("ignoring a saved window layout of another version");
     }
 }
@@ -197,6 +312,13 @@ void DockLayout::save() const
     QSettings settings;
     settings.setValue(kGeometryKey, m_window->saveGeometry());
     settings.setValue(kStateKey, m_window->saveState(kLayoutVersion));
+    QVariantMap shares;
+    for (auto it = m_shares.begin(); it != m_shares.end(); ++it)
+        shares.insert(it.key(), it.value());
+    settings.setValue(kSharesKey, shares);
+    settings.setValue(kDefaultKey, !m_defaultSizes ? QStringLiteral("arranged")
+                                   : m_compact     ? QStringLiteral("compact")
+                                                   : QStringLiteral("large"));
 }
 
 void DockLayout::sizeToScreen(QWidget *window)

@@ -456,6 +456,68 @@ private Q_SLOTS:
         QSettings().clear();
     }
 
+    // A window made small and large again gets its arrangement back (issue 75): QMainWindow
+    // hands all the grown width to one column, so the right-hand docks kept the small window's
+    // squeeze (the inspector 213 px at 895 px wide stayed ~680 px at 1366, the charts lost
+    // 270 px). A separator the user drags is the new arrangement.
+    void smallWindowRestores()
+    {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto settle = [] {
+            for (int k = 0; k < 5; ++k) {
+                QApplication::processEvents();
+                QTest::qWait(20);
+            }
+        };
+        settle();
+        auto *usage = w.findChild<QDockWidget *>(QStringLiteral("UsageDock"));
+        auto *inspector = w.findChild<QDockWidget *>(QStringLiteral("InspectorDock"));
+        const QSize usageBefore = usage->size();
+        const QSize inspectorBefore = inspector->size();
+        w.resize(900, 480);
+        settle();
+        QVERIFY(inspector->width() < inspectorBefore.width());
+        w.resize(1366, 740);
+        settle();
+        const auto near = [](QSize a, QSize b) {
+            return std::abs(a.width() - b.width()) <= 12 && std::abs(a.height() - b.height()) <= 12;
+        };
+        QVERIFY2(near(usage->size(), usageBefore) && near(inspector->size(), inspectorBefore),
+                 qPrintable(QStringLiteral("usage %1x%2 (was %3x%4), inspector %5x%6 (was %7x%8)")
+                                .arg(usage->width())
+                                .arg(usage->height())
+                                .arg(usageBefore.width())
+                                .arg(usageBefore.height())
+                                .arg(inspector->width())
+                                .arg(inspector->height())
+                                .arg(inspectorBefore.width())
+                                .arg(inspectorBefore.height())));
+        // The user's own split: the separator between the columns dragged 150 px left, as a
+        // user drags it (it is the window's own, not a child's), kept through a small window.
+        const int gap = (usage->geometry().right() + inspector->geometry().left()) / 2;
+        const QPoint grip(gap, usage->geometry().center().y());
+        const int wider = inspector->width() + 150;
+        QTest::mousePress(w.windowHandle(), Qt::LeftButton, {}, grip);
+        for (int dx = 10; dx <= 150; dx += 10)
+            QTest::mouseMove(w.windowHandle(), grip - QPoint(dx, 0));
+        QTest::mouseRelease(w.windowHandle(), Qt::LeftButton, {}, grip - QPoint(150, 0));
+        settle();
+        const int chosen = inspector->width();
+        QVERIFY2(std::abs(chosen - wider) <= 12, qPrintable(QString::number(chosen)));
+        w.resize(900, 480);
+        settle();
+        w.resize(1366, 740);
+        settle();
+        QVERIFY2(std::abs(inspector->width() - chosen) <= 12,
+                 qPrintable(QString::number(inspector->width())));
+        w.close();
+        QSettings().clear();
+    }
+
     // Every request is answered (issue 60): Run Summary, Compare With Another Run and Device
     // Fit asked twice each, all at once, before any has finished; every window gets its
     // answer. Before, a second request on a lane dropped the first's result and its window

@@ -2,9 +2,7 @@
 
 #include <QDockWidget>
 #include <QGuiApplication>
-#include <QLayout>
 #include <QMainWindow>
-#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 

@@ -355,9 +355,10 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
     // with the same number of arguments; a small module only when identical. An identical one
     // (the same fingerprint) is taken first; then the candidates most alike in size, and only
     // those whose sizes allow a match at all (the larger's matched share is at most the
-    // smaller's count over its own): a comparison loads both modules, and 400 renamed
-    // functions made 80,000 of them.
+    // smaller's count over its own).
     std::vector<bool> taken(newF.size(), false);
+    // The comparison that found a rename is that pair's: not made again below.
+    std::map<std::pair<std::size_t, std::size_t>, Comparison> found;
     std::vector<bool> paired(goneF.size(), false);
     for (std::size_t gi = 0; gi < goneF.size(); ++gi) {
         const Family *g = goneF[gi];
@@ -387,22 +388,34 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         }
         std::size_t match = identical;
         if (match == newF.size()) {
-            const auto distance = [&](std::size_t ni) {
+            // The candidates most alike in what their programs are made of first (the scan's
+            // sketches), then in size; at most kRenameTries of them compared, each comparison
+            // reading both modules again: without the cap, N functions that vanished while N
+            // unrelated ones of one size appeared made N² comparisons.
+            const auto order = [&](std::size_t ni) {
                 const Module &mb = b.modules[newF[ni]->largest];
                 const auto apart = [](std::int64_t x, std::int64_t y) {
                     return x > y ? x - y : y - x;
                 };
                 return std::make_tuple(
+                    -RunSummary::likeness(ma, mb),
                     apart(static_cast<std::int64_t>(ma.valueCount),
                           static_cast<std::int64_t>(mb.valueCount)),
                     apart(std::max<std::int64_t>(ma.held, 0), std::max<std::int64_t>(mb.held, 0)),
                     ni);
             };
-            std::sort(candidates.begin(), candidates.end(),
-                      [&](std::size_t x, std::size_t y) { return distance(x) < distance(y); });
-            for (const std::size_t ni : candidates) {
+            std::vector<std::pair<decltype(order(0)), std::size_t>> ranked;
+            ranked.reserve(candidates.size());
+            for (const std::size_t ni : candidates)
+                ranked.emplace_back(order(ni), ni);
+            const std::size_t tries = std::min(ranked.size(), kRenameTries);
+            std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(tries),
+                              ranked.end());
+            for (std::size_t t = 0; t < tries; ++t) {
+                const std::size_t ni = ranked[t].second;
                 const Module &mb = b.modules[newF[ni]->largest];
                 const Comparison c = compare(ma, mb);
+                ++d.renameComparisons;
                 const bool small = std::min(ma.valueCount, mb.valueCount) < kSmallModule;
                 // Most of the smaller module matched, and much of the larger: a rename may
                 // come with a fusion split in two, never with a program five times the size.
@@ -411,6 +424,7 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
                            : std::max(c.matchedBefore, c.matchedAfter) >= kSameProgram &&
                                  std::min(c.matchedBefore, c.matchedAfter) >= kSameProgramLarger)) {
                     match = ni;
+                    found.emplace(std::pair{g->largest, newF[ni]->largest}, c);
                     break;
                 }
             }
@@ -505,7 +519,10 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
                 r.comparison.matchedBefore = r.comparison.matchedAfter = 1;
                 r.whatChanged = "renamed, the same buffer assignment";
             } else {
-                toCompare.push_back({d.rows.size(), &ma, &mb});
+                if (const auto known = found.find({i, k}); known != found.end())
+                    r.comparison = known->second;
+                else
+                    toCompare.push_back({d.rows.size(), &ma, &mb});
             }
             d.rows.push_back(std::move(r));
         }

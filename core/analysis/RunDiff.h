@@ -89,7 +89,9 @@ struct RunDiff
     std::vector<Recompiled> recompiled; ///< compiled another number of times
     /// Every compile that changed, is new or is gone: the largest |held delta| first.
     std::vector<Row> rows;
-    std::size_t pairedCompiles = 0;    ///< compiles paired across the runs
+    std::size_t pairedCompiles = 0; ///< compiles paired across the runs
+    /// Comparisons made to find renamed functions: at most kRenameTries per vanished function.
+    std::size_t renameComparisons = 0;
     std::size_t unchangedCompiles = 0; ///< of which held and peak are the same
     /// Names shared by functions of another number of arguments, in either run.
     std::vector<std::string> sharedNames;
@@ -114,8 +116,12 @@ struct RunDiff
     static constexpr double kSameProgramLarger = 0.6;
     /// Below this many values on either side, a module is a rename only when identical.
     static constexpr std::size_t kSmallModule = 24;
+    /// A vanished function is compared with at most this many of the functions that appeared
+    /// (the most alike first, RunSummary::likeness): the rename search is linear in the run.
+    static constexpr std::size_t kRenameTries = 3;
 
-    /// `compare` is called for the rename candidates, one after another, and then for every
+    /// `compare` is called for the rename candidates (at most kRenameTries per vanished
+    /// function), one after another, and then for every
     /// changed pair side by side on `threads` (util/Parallel.h threadsFor): it must be safe to
     /// call from several threads.
     static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare,

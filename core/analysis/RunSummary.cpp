@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <unordered_map>
 
 namespace bufferscope {
 
@@ -153,6 +154,7 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
     m.signatureFrom = "dump";
     m.fingerprint = fingerprintOf(dump);
     m.valueCount = dump.values.size();
+    m.sketch = sketchOf(dump);
     // Collectives: each instruction's largest value.
     std::map<std::uint32_t, Collective> byInstruction;
     for (const Value &v : dump.values) {
@@ -183,6 +185,72 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
     if (m.collectives.size() > kCollectivesPerModule)
         m.collectives.resize(kCollectivesPerModule);
     return m;
+}
+
+std::vector<std::uint64_t> RunSummary::sketchOf(const Dump &dump)
+{
+    // A value's kind: its opcode and its shape with every number (a dimension, a layout's
+    // order) left out: `f32[8,128]{1,0}` and `f32[16,128]{1,0}` are one kind.
+    const auto mix = [](std::uint64_t h, std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        return h * 0xff51afd7ed558ccdull;
+    };
+    std::unordered_map<std::uint64_t, std::uint32_t> copies;
+    copies.reserve(dump.values.size());
+    std::vector<std::uint64_t> hashes;
+    hashes.reserve(dump.values.size());
+    std::string kind;
+    for (const Value &v : dump.values) {
+        kind.clear();
+        bool number = false;
+        for (const char c : dump.shapeText(v)) {
+            const bool digit = c >= '0' && c <= '9';
+            if (digit && !number)
+                kind += '#';
+            else if (!digit)
+                kind += c;
+            number = digit;
+        }
+        std::uint64_t h = StringPool::hash(kind);
+        if (v.instruction != kNone)
+            h = mix(h, StringPool::hash(dump.opcode(dump.instructions[v.instruction])));
+        // The k-th copy of a kind is an element of its own: the sketch is of the multiset.
+        h = mix(h, copies[h]++);
+        hashes.push_back(mix(h, 0x2545f4914f6cdd1dull));
+    }
+    if (hashes.size() > kSketchSize) {
+        std::nth_element(hashes.begin(), hashes.begin() + kSketchSize, hashes.end());
+        hashes.resize(kSketchSize);
+    }
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    hashes.shrink_to_fit();
+    return hashes;
+}
+
+double RunSummary::likeness(const Module &x, const Module &y)
+{
+    if (x.sketch.empty() || y.sketch.empty())
+        return 0;
+    // The union's smallest kSketchSize hashes are a uniform sample of the union; the share of
+    // them in both sketches estimates the share of the union in both (Broder's bottom-k).
+    std::size_t i = 0;
+    std::size_t j = 0;
+    std::size_t taken = 0;
+    std::size_t both = 0;
+    while (taken < kSketchSize && (i < x.sketch.size() || j < y.sketch.size())) {
+        if (j == y.sketch.size() || (i < x.sketch.size() && x.sketch[i] < y.sketch[j])) {
+            ++i;
+        } else if (i == x.sketch.size() || y.sketch[j] < x.sketch[i]) {
+            ++j;
+        } else {
+            ++both;
+            ++i;
+            ++j;
+        }
+        ++taken;
+    }
+    return static_cast<double>(both) / static_cast<double>(taken);
 }
 
 std::uint64_t RunSummary::fingerprintOf(const Dump &dump)

@@ -68,6 +68,12 @@ struct RunSummary
         /// size, offset and live range): two compiles with one fingerprint are the same.
         std::uint64_t fingerprint = 0;
         std::size_t valueCount = 0;
+        /// What the program is made of, for the run diff's rename search without reading the
+        /// module again: the kSketchSize smallest hashes of its values' (opcode, shape kind)
+        /// pairs, each pair's copies told apart (a bottom-k sketch of that multiset), ascending.
+        /// Names, value ids and dimension sizes are left out, so a renamed or renumbered
+        /// program, or one whose inputs changed size, keeps its sketch (RunSummary::likeness).
+        std::vector<std::uint64_t> sketch;
         /// What kind of memory it holds (analysis/Categories): each category's held and peak
         /// bytes, in Category order; `categorized` false when they were not worked out.
         bool categorized = false;
@@ -103,6 +109,7 @@ struct RunSummary
     };
 
     static constexpr std::size_t kCollectivesPerModule = 16;
+    static constexpr std::size_t kSketchSize = 32;
 
     std::vector<Module> modules;
     std::vector<Family> families;           ///< the most held first
@@ -142,6 +149,12 @@ struct RunSummary
     const Family *family(const std::string &function, std::size_t arguments) const;
     /// A buffer assignment's fingerprint (Module::fingerprint).
     static std::uint64_t fingerprintOf(const Dump &dump);
+    /// Module::sketch of a dump.
+    static std::vector<std::uint64_t> sketchOf(const Dump &dump);
+    /// How alike two modules' programs are, from their sketches: the estimated share of the
+    /// two multisets of (opcode, shape kind) that they have in common (Jaccard), 0 to 1; 0 when
+    /// either has no sketch. Linear in kSketchSize.
+    static double likeness(const Module &x, const Module &y);
 };
 
 } // namespace bufferscope

@@ -8,6 +8,11 @@
 // value id would print it (renumberDump), for benchmarks of `diff`.
 // gen_dump --folder DIR --modules N [--seed S]: a folder of N small modules (writeFolder), for
 // benchmarks of `list` and Open Folder.
+// gen_dump --renamed-runs DIR --functions N [--values V] [--seed S]: DIR/before and DIR/after,
+// two runs of N functions of one module each, every function renamed in the after run and its
+// module renumbered (writeRenamedRuns), for benchmarks of the run diff's rename search;
+// with --unrelated the after run's functions are other programs of the same size and signature
+// (nothing renamed: the search's worst case, where no candidate matches).
 #include "DumpGenerator.h"
 
 #include <cerrno>
@@ -17,6 +22,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -80,6 +86,82 @@ int writeFolder(const std::string &dir, long long modules, std::uint64_t seed)
     return 0;
 }
 
+/// `--renamed-runs DIR --functions N`: the run diff's worst rename search. Every function of the
+/// before run (`jit_fn_K`) is `jit_renamed_K` in the after run, its module renumbered as a
+/// recompile prints it (so no fingerprint pairs it), and every module has V values and the
+/// same signature (one ENTRY line for all): no size or kind tells a function's counterpart
+/// from the N - 1 others. `unrelated`: the after run's modules are other programs (other seeds)
+/// named `jit_other_K`, so that no vanished function has a counterpart.
+int writeRenamedRuns(const std::string &dir, long long functions, std::int64_t values,
+                     std::uint64_t seed, bool unrelated)
+{
+    for (const char *side : {"before", "after"}) {
+        const std::string d = dir + "/" + side;
+        if (std::system(("mkdir -p '" + d + "'").c_str()) != 0)
+            return 2;
+    }
+    long long bytes = 0;
+    for (long long i = 1; i <= functions; ++i) {
+        bufferscope::bench::GeneratorOptions options;
+        options.values = values;
+        options.seed = seed * 1000003 + static_cast<std::uint64_t>(i);
+        char *text = nullptr;
+        std::size_t size = 0;
+        std::FILE *memory = open_memstream(&text, &size);
+        if (!memory)
+            return 2;
+        bufferscope::bench::generateDump(options, memory);
+        std::fclose(memory);
+        const std::string before(text, size);
+        std::free(text);
+        std::string after;
+        if (unrelated) {
+            options.seed += static_cast<std::uint64_t>(functions);
+            memory = open_memstream(&text, &size);
+            if (!memory)
+                return 2;
+            bufferscope::bench::generateDump(options, memory);
+            std::fclose(memory);
+            after.assign(text, size);
+            std::free(text);
+        } else {
+            after = bufferscope::bench::renumberDump(before);
+        }
+        const char *afterName = unrelated ? "jit_other_" : "jit_renamed_";
+        for (const auto &[side, name, body] :
+             {std::tuple{"before", "jit_fn_", &before},
+              std::tuple{"after", afterName, static_cast<const std::string *>(&after)}}) {
+            char stem[200];
+            std::snprintf(stem, sizeof stem, "%s/%s/module_%04lld.%s%lld", dir.c_str(), side, i,
+                          name, i);
+            const std::string path =
+                std::string(stem) + ".sm_8.0_gpu_after_optimizations-buffer-assignment.txt";
+            std::FILE *f = std::fopen(path.c_str(), "wb");
+            if (!f || std::fwrite(body->data(), 1, body->size(), f) != body->size() ||
+                std::fclose(f) != 0) {
+                std::fprintf(stderr, "gen_dump: cannot write %s\n", path.c_str());
+                return 2;
+            }
+            bytes += static_cast<long long>(body->size());
+            std::FILE *b =
+                std::fopen((std::string(stem) + ".before_optimizations.txt").c_str(), "wb");
+            if (!b)
+                return 2;
+            std::fprintf(
+                b,
+                "HloModule %s%lld, entry_computation_layout={(f32[8,128]{1,0}, "
+                "s32[])->f32[128]{0}}\n\nENTRY %%main.%lld (Arg_0.1: f32[8,128]{1,0}, "
+                "Arg_1.2: s32[]) -> f32[128] {\n  ROOT %%r = f32[128]{0} parameter(1)\n}\n\n",
+                name, i, i);
+            std::fclose(b);
+        }
+    }
+    std::printf("%s: %lld functions %s, %lld values each, %lld bytes of dumps\n", dir.c_str(),
+                functions, unrelated ? "replaced by others" : "renamed",
+                static_cast<long long>(values), bytes);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -88,7 +170,10 @@ int main(int argc, char **argv)
     std::string out;
     std::string renumber;
     std::string folder;
+    std::string renamedRuns;
     long long modules = 0;
+    long long functions = 0;
+    bool unrelated = false;
     bool report = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -111,11 +196,25 @@ int main(int argc, char **argv)
             folder = argv[++i];
         else if (a == "--modules" && i + 1 < argc)
             modules = std::atoll(argv[++i]);
+        else if (a == "--renamed-runs" && i + 1 < argc)
+            renamedRuns = argv[++i];
+        else if (a == "--functions" && i + 1 < argc)
+            functions = std::atoll(argv[++i]);
+        else if (a == "--unrelated")
+            unrelated = true;
         else {
             std::fprintf(stderr, "usage: gen_dump --values N [--seed S] [--stacks] "
                                  "[--report|--report-2026] --out FILE\n");
             return 1;
         }
+    }
+    if (!renamedRuns.empty()) {
+        if (functions <= 0 || options.values <= 0) {
+            std::fprintf(stderr, "usage: gen_dump --renamed-runs DIR --functions N [--values V] "
+                                 "[--seed S] [--unrelated]\n");
+            return 1;
+        }
+        return writeRenamedRuns(renamedRuns, functions, options.values, options.seed, unrelated);
     }
     if (!folder.empty()) {
         if (modules <= 0) {

@@ -3,6 +3,7 @@
 // saying why, where absent). Every expected figure is read by hand from the dumps' allocation
 // lines and from the ENTRY lines written here, never from this code's output.
 #include "CliRun.h"
+#include "DumpGenerator.h"
 #include "SampleTruths.h"
 #include "analysis/Collectives.h"
 #include "analysis/RunDiff.h"
@@ -20,6 +21,8 @@
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
 
 using namespace bufferscope;
 
@@ -649,6 +652,18 @@ private Q_SLOTS:
                  QStringLiteral("jit__tau_channel_step"));
         QCOMPARE(c.value(QStringLiteral("peak_delta")).toInteger(), 16);
         QVERIFY(!c.value(QStringLiteral("cause")).toString().isEmpty());
+        // The rename search would try it early: its sketch is near the before module's (a
+        // concatenate became a two-output fusion; 0.69 of the sampled kinds in both).
+        const auto sketch = [](const QString &dir) {
+            const QString file = QDir(dir).entryList({QStringLiteral("*buffer-assignment.txt")})[0];
+            RunSummary::Module m;
+            m.sketch = RunSummary::sketchOf(
+                *testutil::loadText(testutil::readFile(QString(dir + u'/' + file).toStdString()))
+                     .dump);
+            return m;
+        };
+        const double likeness = RunSummary::likeness(sketch(before), sketch(after));
+        QVERIFY2(likeness > 0.5, std::to_string(likeness).c_str());
         // The gates are diff's: the peak grew by 16 B, more than 8.
         QCOMPARE(
             testutil::runBufferscope({QStringLiteral("diff"), before, after,
@@ -660,6 +675,113 @@ private Q_SLOTS:
                                       QStringLiteral("--fail-above-delta"), QStringLiteral("16")})
                 .code,
             0);
+    }
+
+    // The rename search is linear in the run (issue 74): 200 functions vanished while 200
+    // others of the same size and signature appeared, none a rename. Each vanished function
+    // used to be compared with every one that appeared, 200 × 200 = 40,000 comparisons, each
+    // reading two modules; now with at most kRenameTries, 600 in all.
+    void renameSearchIsBounded()
+    {
+        const auto module = [](const std::string &function, std::uint64_t fingerprint) {
+            RunSummary::Module m;
+            m.name = m.file = "module_" + std::to_string(fingerprint) + "." + function;
+            m.function = function;
+            m.read = true;
+            m.held = m.total = m.livePeak = 1000;
+            m.signature = {{"x", "f32[8]"}};
+            m.fingerprint = fingerprint;
+            m.valueCount = 100;
+            return m;
+        };
+        constexpr std::size_t n = 200;
+        std::vector<RunSummary::Module> before;
+        std::vector<RunSummary::Module> after;
+        for (std::size_t k = 0; k < n; ++k) {
+            before.push_back(module("jit_fn_" + std::to_string(k), k + 1));
+            after.push_back(module("jit_other_" + std::to_string(k), n + k + 1));
+        }
+        const RunSummary a = RunSummary::of(std::move(before));
+        const RunSummary b = RunSummary::of(std::move(after));
+        std::atomic<std::size_t> compared = 0;
+        const RunDiff d = RunDiff::of(
+            a, b,
+            [&compared](const RunSummary::Module &, const RunSummary::Module &) {
+                ++compared;
+                RunDiff::Comparison c; // compared: a tenth of each matched, another program
+                c.ok = true;
+                c.matchedBefore = c.matchedAfter = 0.1;
+                return c;
+            },
+            1);
+        QCOMPARE(compared.load(), n * RunDiff::kRenameTries);
+        QCOMPARE(d.renameComparisons, n * RunDiff::kRenameTries);
+        QCOMPARE(d.vanished.size(), n);
+        QCOMPARE(d.appeared.size(), n);
+    }
+
+    // The search compares the most alike first, by the scan's sketches of what each program
+    // is made of: five real modules vanished under one name each and appeared under another,
+    // in the reverse order, every one given the same size, held bytes and signature so that
+    // nothing but the sketch tells them apart. Each is found at its first comparison; ordered by
+    // size alone, the fifth appeared function was jit_a's counterpart, past the three tries. A
+    // module renumbered as a recompile prints it keeps its sketch exactly.
+    void renameSearchTriesTheMostAlikeFirst()
+    {
+        const char *samples[] = {"gpu_decoder_layer", "gpu_vllm_update_slice", "tpu_dynamic_slice",
+                                 "tpu_random_normal", "tpu_unstack"};
+        const auto module = [](const char *sample, const std::string &function) {
+            const testutil::Loaded l =
+                testutil::loadText(testutil::readFile(testutil::samplePath(sample)));
+            RunSummary::Module m = RunSummary::of(*l.dump, MemoryAnalysis::of(*l.dump), 0, sample,
+                                                  "module_0001." + function);
+            m.held = m.total = m.livePeak = 1000;
+            m.valueCount = 100;
+            m.signature = {{"x", "f32[8]"}};
+            m.fingerprint = std::hash<std::string>()(function); // a recompile: none identical
+            return m;
+        };
+        std::vector<RunSummary::Module> before;
+        std::vector<RunSummary::Module> after;
+        for (std::size_t k = 0; k < 5; ++k) {
+            before.push_back(module(samples[k], std::string("jit_") + char('a' + k)));
+            after.push_back(module(samples[4 - k], std::string("jit_") + char('v' + k)));
+        }
+        for (const RunSummary::Module &m : before) {
+            QVERIFY(!m.sketch.empty());
+            QCOMPARE(RunSummary::likeness(m, m), 1.0);
+        }
+        const RunSummary a = RunSummary::of(std::move(before));
+        const RunSummary b = RunSummary::of(std::move(after));
+        std::size_t compared = 0;
+        const RunDiff d = RunDiff::of(
+            a, b,
+            [&compared](const RunSummary::Module &x, const RunSummary::Module &y) {
+                ++compared;
+                RunDiff::Comparison c;
+                c.ok = true;
+                c.matchedBefore = c.matchedAfter = x.file == y.file ? 1.0 : 0.1;
+                return c;
+            },
+            1);
+        // Five to find the renames; the pairs found are not compared again.
+        QCOMPARE(d.renameComparisons, std::size_t(5));
+        QCOMPARE(compared, std::size_t(5));
+        QVERIFY(d.vanished.empty());
+        QVERIFY(d.appeared.empty());
+        QCOMPARE(d.rows.size(), std::size_t(5));
+        for (const RunDiff::Row &r : d.rows)
+            QCOMPARE(r.beforeFile, r.afterFile);
+        // Renumbered: every name and value id moved, the program the same.
+        const std::string text = testutil::readFile(testutil::samplePath("gpu_decoder_layer"));
+        const testutil::Loaded x = testutil::loadText(text);
+        const testutil::Loaded y = testutil::loadText(bufferscope::bench::renumberDump(text));
+        RunSummary::Module mx;
+        RunSummary::Module my;
+        mx.sketch = RunSummary::sketchOf(*x.dump);
+        my.sketch = RunSummary::sketchOf(*y.dump);
+        QCOMPARE(mx.sketch.size(), RunSummary::kSketchSize);
+        QCOMPARE(RunSummary::likeness(mx, my), 1.0);
     }
 
     // ../shared/real: jit__kernel's largest collective is all-gather-start.1, whose {1} part is

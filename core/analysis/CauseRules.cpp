@@ -236,6 +236,41 @@ Rules::Rules(const DumpDiff &d, const Dump &da, const Dump &db) : diff(d), a(da)
     }
     findRegions();
     findPlacement();
+    findFed();
+}
+
+void Rules::findFed()
+{
+    // A value whose instruction reads a collective's value that the other side does not have:
+    // the buffers a removed all-gather fed (the full-size FFT of the gathered array, written
+    // in place of its operand or into a buffer of its own) change because the collective went,
+    // one mechanism. Only the first kNeighbours operands are looked at, as for in place.
+    const DumpMatch &m = diff.match;
+    const auto fed = [](const Dump &d, const std::vector<std::uint32_t> &counterpart) {
+        std::vector<bool> gone(d.values.size(), false);
+        bool any = false;
+        for (std::uint32_t v = 0; v < d.values.size(); ++v)
+            if (counterpart[v] == kNone && collectives::isValue(d, d.values[v]))
+                any = gone[v] = true;
+        std::vector<bool> out(d.values.size(), false);
+        if (!any)
+            return out;
+        for (std::uint32_t v = 0; v < d.values.size(); ++v) {
+            const Value &x = d.values[v];
+            if (x.instruction == kNone || gone[v])
+                continue;
+            const auto [first, last] = d.usersOf(x.instruction);
+            std::uint32_t seen = 0;
+            for (const std::uint32_t *u = first; u != last && seen < kNeighbours; ++u, ++seen)
+                if (*u != v && gone[*u]) {
+                    out[v] = true;
+                    break;
+                }
+        }
+        return out;
+    };
+    m_fedA = fed(a, m.valueInB);
+    m_fedB = fed(b, m.valueInA);
 }
 
 void Rules::findRegions()
@@ -387,7 +422,7 @@ bool Rules::inRegion(const Dump &d, const std::vector<std::uint32_t> &regionOf,
     return x.instruction != kNone && regionOf[x.instruction] != kNone;
 }
 
-std::pair<CauseKind, std::int64_t> Rules::classify(std::uint32_t va, std::uint32_t vb) const
+std::pair<CauseKind, std::int64_t> Rules::classifyAlone(std::uint32_t va, std::uint32_t vb) const
 {
     if (va == kNone && vb == kNone)
         return {CauseKind::Other, -1}; // an allocation without values
@@ -433,6 +468,28 @@ std::pair<CauseKind, std::int64_t> Rules::classify(std::uint32_t va, std::uint32
     if (collectives::isValue(a, x) || collectives::isValue(b, y))
         return {CauseKind::Collective, -1};
     return {CauseKind::Resized, -1};
+}
+
+std::pair<CauseKind, std::int64_t> Rules::classify(std::uint32_t va, std::uint32_t vb) const
+{
+    const std::pair<CauseKind, std::int64_t> alone = classifyAlone(va, vb);
+    // What a collective that came or went fed is told under it, where its own change is one
+    // that losing or gaining that collective makes: gone or new, written in place or not,
+    // another size or computation. A donation, the inputs' shapes or element types stay theirs.
+    switch (alone.first) {
+    case CauseKind::InPlaceLost:
+    case CauseKind::InPlaceGained:
+    case CauseKind::Resized:
+    case CauseKind::Restructured:
+    case CauseKind::NewBuffer:
+    case CauseKind::BufferGone:
+        if ((va != kNone && m_fedA[va]) || (vb != kNone && m_fedB[vb]))
+            return {CauseKind::Collective, -1};
+        break;
+    default:
+        break;
+    }
+    return alone;
 }
 
 bool Rules::scalesWithInputs(std::uint32_t va, std::uint32_t vb) const

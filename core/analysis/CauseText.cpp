@@ -203,6 +203,29 @@ std::vector<std::uint32_t> unmatched(const std::vector<std::uint32_t> &values,
     return out;
 }
 
+/// Of `values`, the collectives' own (`collective` true) or the others (what a collective fed).
+std::vector<std::uint32_t> collectivesOnly(const Dump &d, const std::vector<std::uint32_t> &values,
+                                           bool collective)
+{
+    std::vector<std::uint32_t> out;
+    for (const std::uint32_t v : values)
+        if (collectives::isValue(d, d.values[v]) == collective)
+            out.push_back(v);
+    return out;
+}
+
+/// A cause's matched pairs whose values are collectives' (`collective` true) or not.
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+collectivePairs(const Cause &c, const TextFacts &f, bool collective)
+{
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (const auto &q : pairsOf(c, f))
+        if ((collectives::isValue(f.a, f.a.values[q.first]) ||
+             collectives::isValue(f.b, f.b.values[q.second])) == collective)
+            out.push_back(q);
+    return out;
+}
+
 std::string dimensionsChanged(const Dump &a, std::uint32_t va, const Dump &b, std::uint32_t vb)
 {
     const ShapeParseResult sa = ShapeParser::parse(a.shapeText(a.values[va]));
@@ -395,10 +418,12 @@ std::string sentence(const Cause &c, const TextFacts &f)
                      "reshape, a static argument, a flag)";
     }
     case CauseKind::Collective: {
+        // The collectives' own buffers first, then what a collective that came or went fed
+        // (Rules::fedByCollective): one mechanism.
         std::vector<std::string> parts;
-        const auto gone = unmatched(c.valuesBefore, m.valueInB);
-        const auto added = unmatched(c.valuesAfter, m.valueInA);
-        const auto pairs = pairsOf(c, f);
+        const auto gone = collectivesOnly(a, unmatched(c.valuesBefore, m.valueInB), true);
+        const auto added = collectivesOnly(b, unmatched(c.valuesAfter, m.valueInA), true);
+        const auto pairs = collectivePairs(c, f, true);
         if (!gone.empty())
             parts.push_back(names(a, gone) + " (largest " + shapeBytes(a, gone.front()) + ") " +
                             (gone.size() == 1 ? "is" : "are") + " gone");
@@ -417,6 +442,40 @@ std::string sentence(const Cause &c, const TextFacts &f)
             out += (k ? "; " : "") + parts[k];
         if (parts.empty())
             out += firstB != kNone ? names(b, c.valuesAfter) : names(a, c.valuesBefore);
+        // What they fed: each value's change in a few words, the largest first.
+        std::vector<std::string> fed;
+        const auto fedGone = collectivesOnly(a, unmatched(c.valuesBefore, m.valueInB), false);
+        const auto fedNew = collectivesOnly(b, unmatched(c.valuesAfter, m.valueInA), false);
+        const auto fedPairs = collectivePairs(c, f, false);
+        for (std::size_t k = 0; k < fedPairs.size() && fed.size() < 2; ++k) {
+            const auto [va, vb] = fedPairs[k];
+            CauseKind placed = CauseKind::Other;
+            const std::int64_t sa = a.values[va].size;
+            const std::int64_t sb = b.values[vb].size;
+            std::string change;
+            if (sa != sb)
+                change = factor(sa, sb) + " (" + humanBytes(sa) + " → " + humanBytes(sb) + ")";
+            if (f.rules.inPlaceChange(va, vb, placed))
+                change += std::string(change.empty() ? "" : ", ") +
+                          (placed == CauseKind::InPlaceGained ? "written in place now"
+                                                              : "in a buffer of its own now");
+            // Of one size and placement as the rules see it: its bytes overlap others' on
+            // one side only (as counted at the peak).
+            fed.push_back(name(b, vb) + " " + (change.empty() ? "placed differently" : change));
+        }
+        if (!fedGone.empty() && fed.size() < 3)
+            fed.push_back(names(a, fedGone) + " gone");
+        if (!fedNew.empty() && fed.size() < 3)
+            fed.push_back(names(b, fedNew) + " new");
+        if (fedPairs.size() > 2)
+            fed.push_back(count(fedPairs.size() - 2, "more changed", "more changed"));
+        if (!fed.empty()) {
+            // A collective gone is what it fed; one that came is what it feeds.
+            out +=
+                std::string(gone.size() >= added.size() ? "; what it fed: " : "; what it feeds: ");
+            for (std::size_t k = 0; k < fed.size(); ++k)
+                out += (k ? "; " : "") + fed[k];
+        }
         return out + " — check the sharding of their operands and the mesh";
     }
     case CauseKind::NewBuffer:
@@ -530,10 +589,11 @@ std::string clause(const Cause &c, const TextFacts &f)
                    humanBytes(b.values[pairs.front().second].size) + ")";
         return "values changed size";
     case CauseKind::Collective: {
-        // The largest of what is gone, what is new and what changed size.
-        const auto gone = unmatched(c.valuesBefore, m.valueInB);
-        const auto added = unmatched(c.valuesAfter, m.valueInA);
-        const auto pairs = pairsOf(c, f);
+        // The largest of what is gone, what is new and what changed size, of the collectives'
+        // own buffers (not what they fed).
+        const auto gone = collectivesOnly(a, unmatched(c.valuesBefore, m.valueInB), true);
+        const auto added = collectivesOnly(b, unmatched(c.valuesAfter, m.valueInA), true);
+        const auto pairs = collectivePairs(c, f, true);
         const std::int64_t goneBytes = gone.empty() ? 0 : a.values[gone.front()].size;
         const std::int64_t newBytes = added.empty() ? 0 : b.values[added.front()].size;
         const std::int64_t resizedBytes = pairs.empty()

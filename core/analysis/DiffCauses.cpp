@@ -77,9 +77,16 @@ public:
             if (delta == 0)
                 return;
             auto [kind, parameter] = R.classify(va, vb);
-            if (kind == CauseKind::Other)
-                kind = liveBoth ? (delta > 0 ? CauseKind::InPlaceLost : CauseKind::InPlaceGained)
-                                : CauseKind::Schedule;
+            if (kind == CauseKind::Other && liveBoth)
+                // Sharing bytes as counted: in place, or what a collective that came or went
+                // fed (Rules::classify).
+                kind = (va != kNone && R.fedByCollective(false, va)) ||
+                               (vb != kNone && R.fedByCollective(true, vb))
+                           ? CauseKind::Collective
+                       : delta > 0 ? CauseKind::InPlaceLost
+                                   : CauseKind::InPlaceGained;
+            else if (kind == CauseKind::Other)
+                kind = CauseKind::Schedule;
             add(kind, parameter, va, vb, peak ? delta : 0, peak ? 0 : delta);
         };
         for (std::size_t k = 0; k < lb.size(); ++k) {

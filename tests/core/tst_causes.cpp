@@ -362,6 +362,45 @@ private Q_SLOTS:
         checkSums(d, *a.dump, *b.dump, "collective");
     }
 
+    // A collective's consequences are told under it (issue 75: a removed 900 MiB all-gather
+    // and the full-size FFT it fed were "collective" and "in place gained", one mechanism told
+    // as two). Before: all-gather.7 (16384 B, output allocation 7 of its own, live at the
+    // peak: collectiveBuffer's +16384) is read by fusion.23. After: the all-gather is gone and
+    // fusion.23{1} (512 B) is written in place (inPlaceSharing's −512 at the peak, held 0).
+    // Held falls by allocation 7's 16384; the live peak by 16384 + 512 = 16896, at the same
+    // step: one cause, the collective, with all of both.
+    void removedCollectiveTakesWhatItFed()
+    {
+        std::string before =
+            withNewOutput("all-gather.7", "all-gather(%copy-done), dimensions={0}");
+        before = replaceAll(before, "  all-gather.7\n uses:\n",
+                            "  all-gather.7\n uses:\n  fusion.23, operand 1\n");
+        const Loaded a = loadText(before);
+        const Loaded b =
+            loadText(editedSample({{"<329 fusion.23{1} @0> (size=512,offset=65536)",
+                                    "<329 fusion.23{1} @0> (size=512,offset=49152)"}}));
+        QVERIFY(a.dump->warnings.empty());
+        const DumpDiff d = diffOf(a, b);
+        QCOMPARE(d.peakDelta(), std::int64_t(-16896));
+        QCOMPARE(d.why.causes.size(), std::size_t(1));
+        const Cause &c = d.why.causes.front();
+        QCOMPARE(c.kind, CauseKind::Collective);
+        QCOMPARE(c.peakDelta, std::int64_t(-16896));
+        QCOMPARE(c.heldDelta, std::int64_t(-16384));
+        QVERIFY2(c.text.find("all-gather.7") != std::string::npos, c.text.c_str());
+        QVERIFY2(c.text.find("what it fed: fusion.23{1}") != std::string::npos, c.text.c_str());
+        checkSums(d, *a.dump, *b.dump, "collective and what it fed");
+        // The other way: a new all-gather, and fusion.23{1} given a buffer of its own.
+        const DumpDiff back = diffOf(b, a);
+        QCOMPARE(back.why.causes.size(), std::size_t(1));
+        QCOMPARE(back.why.causes.front().kind, CauseKind::Collective);
+        QCOMPARE(back.why.causes.front().peakDelta, std::int64_t(16896));
+        QCOMPARE(back.why.causes.front().heldDelta, std::int64_t(16384));
+        QVERIFY2(back.why.causes.front().text.find("what it feeds: fusion.23{1}") !=
+                     std::string::npos,
+                 back.why.causes.front().text.c_str());
+    }
+
     // resized: the output f32[64,32] → f32[128,32] (16384 → 32768) while parameter 0 keeps
     // its shape: live at the peak and alone in output allocation 1, +16384 on both.
     void resizedValue()

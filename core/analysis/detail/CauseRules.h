@@ -48,6 +48,11 @@ public:
     /// (InPlaceLost or InPlaceGained) in `kind`.
     bool inPlaceChange(std::uint32_t va, std::uint32_t vb, CauseKind &kind) const;
 
+    /// Whether the value is defined by an instruction that reads a collective's value with no
+    /// counterpart on the other side: what a removed all-gather fed (A's side, `after` false)
+    /// or what a new one feeds (B's). Its change is a consequence of the collective's.
+    bool fedByCollective(bool after, std::uint32_t v) const { return (after ? m_fedB : m_fedA)[v]; }
+
     const DumpDiff &diff;
     const Dump &a;
     const Dump &b;
@@ -58,10 +63,13 @@ public:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> dtypeInputs;
 
 private:
+    /// classify without the collective's consequences (fedByCollective).
+    std::pair<CauseKind, std::int64_t> classifyAlone(std::uint32_t va, std::uint32_t vb) const;
     bool scalesWithInputs(std::uint32_t va, std::uint32_t vb) const;
     bool inRegion(const Dump &d, const std::vector<std::uint32_t> &regionOf, std::uint32_t v) const;
     void findRegions();
     void findPlacement();
+    void findFed();
 
     std::vector<std::int64_t> m_lostOfA;    ///< value of A -> the lost donation's parameter
     std::vector<std::int64_t> m_gainedOfB;  ///< value of B -> the gained donation's parameter
@@ -75,6 +83,7 @@ private:
     /// lost donation makes), else Other.
     std::vector<CauseKind> m_followsA, m_followsB;
     std::vector<std::int64_t> m_followsParameterA, m_followsParameterB;
+    std::vector<bool> m_fedA, m_fedB; ///< fedByCollective
 };
 
 /// Cause sentences (analysis/CauseText.cpp).

@@ -701,8 +701,13 @@ void MainWindow::finishShowing()
     const std::size_t warningCount = loaded.warningCount();
     m_docks->warnings()->setWindowTitle(warningCount > 0 ? tr("Warnings (%1)").arg(warningCount)
                                                          : tr("Warnings"));
-    if (!loaded.isEmbedded())
-        m_recent->add(loaded.path);
+    if (!loaded.isEmbedded()) {
+        // A capture's member is no place of its own: Open Recent keeps its capture (the run
+        // OpenFlow recorded), never the joined `capture#member` address.
+        const ModuleRef ref = m_workspace->run().refOf(loaded.path);
+        m_recent->add(ref.format == ModuleFormat::CaptureMember ? pathFromBytes(ref.container)
+                                                                : loaded.path);
+    }
     m_notice->dumpShown(loaded);
     m_workspace->noteFigures(loaded.path, ModuleFigures::of(loaded));
     m_modules->setOpenFile(loaded.path);

@@ -25,7 +25,9 @@ struct RunFacts
     static RunSummary::Module read(const QString &path, int threads,
                                    const std::atomic<bool> *cancel = nullptr);
     /// Every module of a run's listing, under ModuleReader::readEach's memory policy;
-    /// `done(i, module)` on the reading threads as each is read, in no set order.
+    /// `done(i, module)` on the reading threads as each is read, in no set order. Categories
+    /// are worked out for every module that may be its family's largest (each family's largest
+    /// among them), not for every module.
     static void readEach(const std::vector<ModuleRef> &refs, int threads,
                          const std::atomic<bool> *cancel,
                          const std::function<void(std::size_t, RunSummary::Module)> &done);

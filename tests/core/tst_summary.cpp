@@ -4,6 +4,7 @@
 // lines and from the ENTRY lines written here, never from this code's output.
 #include "CliRun.h"
 #include "DumpGenerator.h"
+#include "RunFacts.h"
 #include "SampleTruths.h"
 #include "analysis/Collectives.h"
 #include "analysis/RunDiff.h"
@@ -675,6 +676,37 @@ private Q_SLOTS:
                                       QStringLiteral("--fail-above-delta"), QStringLiteral("16")})
                 .code,
             0);
+    }
+
+    // Categories are worked out for the compiles that may be their family's largest, not for
+    // every one (issue 75: they made `summary` slower than before they were there): one
+    // function, jit_step, compiled four times with one signature (the ENTRY line beside each),
+    // read in order on one thread: gpu_decoder_layer (holds 932,847,556 B) first, then
+    // tpu_random_normal (92,164 B), tpu_unstack and tpu_dynamic_slice, each holding less than
+    // the first. Only the first gets categories, and it is the family's largest.
+    void categoriesOnlyWhereLargest()
+    {
+        QTemporaryDir dir;
+        const char *samples[] = {"gpu_decoder_layer", "tpu_random_normal", "tpu_unstack",
+                                 "tpu_dynamic_slice"};
+        for (int k = 0; k < 4; ++k) {
+            const QString stem = QStringLiteral("module_000%1.jit_step").arg(k + 1);
+            place(dir, samples[k], stem);
+            QFile entry(dir.filePath(stem + QStringLiteral(".before_optimizations.txt")));
+            QVERIFY(entry.open(QIODevice::WriteOnly));
+            entry.write("HloModule jit_step\n\nENTRY %main.1 (Arg_0.1: f32[8]) -> f32[8] {\n  "
+                        "ROOT %r = f32[8]{0} parameter(0)\n}\n");
+        }
+        const RunSummary s = RunFacts::summarize(dir.path(), 1);
+        QCOMPARE(s.modules.size(), std::size_t(4));
+        QCOMPARE(s.families.size(), std::size_t(1));
+        const RunSummary::Family &f = s.families.front();
+        QCOMPARE(s.modules[f.largest].held, Q_INT64_C(932847556));
+        QVERIFY(s.modules[f.largest].categorized);
+        std::size_t categorized = 0;
+        for (const RunSummary::Module &m : s.modules)
+            categorized += m.categorized;
+        QCOMPARE(categorized, std::size_t(1));
     }
 
     // The rename search is linear in the run (issue 74): 200 functions vanished while 200

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 namespace bufferscope {
 
@@ -190,33 +189,46 @@ RunSummary::Module RunSummary::of(const Dump &dump, const MemoryAnalysis &analys
 std::vector<std::uint64_t> RunSummary::sketchOf(const Dump &dump)
 {
     // A value's kind: its opcode and its shape with every number (a dimension, a layout's
-    // order) left out: `f32[8,128]{1,0}` and `f32[16,128]{1,0}` are one kind.
+    // order) left out: `f32[8,128]{1,0}` and `f32[16,128]{1,0}` are one kind. Each shape's
+    // is worked out once (values share a few shapes).
     const auto mix = [](std::uint64_t h, std::uint64_t v) {
         h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
         return h * 0xff51afd7ed558ccdull;
     };
-    std::unordered_map<std::uint64_t, std::uint32_t> copies;
-    copies.reserve(dump.values.size());
-    std::vector<std::uint64_t> hashes;
-    hashes.reserve(dump.values.size());
+    std::vector<std::uint64_t> shapeKind(dump.shapes.size(), 0);
+    std::vector<std::uint64_t> kinds;
+    kinds.reserve(dump.values.size());
     std::string kind;
     for (const Value &v : dump.values) {
-        kind.clear();
-        bool number = false;
-        for (const char c : dump.shapeText(v)) {
-            const bool digit = c >= '0' && c <= '9';
-            if (digit && !number)
-                kind += '#';
-            else if (!digit)
-                kind += c;
-            number = digit;
+        std::uint64_t h = 0;
+        if (v.shape < shapeKind.size() && shapeKind[v.shape] != 0) {
+            h = shapeKind[v.shape];
+        } else {
+            kind.clear();
+            bool number = false;
+            for (const char c : dump.shapeText(v)) {
+                const bool digit = c >= '0' && c <= '9';
+                if (digit && !number)
+                    kind += '#';
+                else if (!digit)
+                    kind += c;
+                number = digit;
+            }
+            h = StringPool::hash(kind) | 1; // 0: not worked out yet
+            if (v.shape < shapeKind.size())
+                shapeKind[v.shape] = h;
         }
-        std::uint64_t h = StringPool::hash(kind);
         if (v.instruction != kNone)
             h = mix(h, StringPool::hash(dump.opcode(dump.instructions[v.instruction])));
-        // The k-th copy of a kind is an element of its own: the sketch is of the multiset.
-        h = mix(h, copies[h]++);
-        hashes.push_back(mix(h, 0x2545f4914f6cdd1dull));
+        kinds.push_back(h);
+    }
+    // The k-th copy of a kind is an element of its own: the sketch is of the multiset.
+    std::sort(kinds.begin(), kinds.end());
+    std::vector<std::uint64_t> hashes;
+    hashes.reserve(kinds.size());
+    for (std::size_t i = 0, copy = 0; i < kinds.size(); ++i) {
+        copy = i > 0 && kinds[i] == kinds[i - 1] ? copy + 1 : 0;
+        hashes.push_back(mix(mix(kinds[i], copy), 0x2545f4914f6cdd1dull));
     }
     if (hashes.size() > kSketchSize) {
         std::nth_element(hashes.begin(), hashes.begin() + kSketchSize, hashes.end());

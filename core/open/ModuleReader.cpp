@@ -39,8 +39,9 @@ LoadResult ModuleReader::loadAs(const ModuleRef &ref, const ParseOptions &option
 {
     switch (ref.format) {
     case ModuleFormat::DumpText:
-        return DumpParser::loadText(ref.files.empty() ? ref.path : ref.files.front(), options,
-                                    ref.report);
+        // Its files as the catalog found them; looked for beside it only when it has none.
+        return ref.files.empty() ? DumpParser::loadText(ref.path, options, ref.report)
+                                 : DumpParser::loadFiles(ref.files, options, ref.report);
     case ModuleFormat::HloProto:
         // XLA's binary module (--xla_dump_hlo_as_proto): the same Dump, worked out from the
         // proto.

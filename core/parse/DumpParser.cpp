@@ -275,9 +275,22 @@ LoadResult DumpParser::loadFile(const std::string &path, const ParseOptions &opt
 LoadResult DumpParser::loadText(const std::string &path, const ParseOptions &options,
                                 const std::string &reportPath)
 {
+    return loadParts(path, ModuleFiles::siblings(path), options, reportPath);
+}
+
+LoadResult DumpParser::loadFiles(const std::vector<std::string> &files, const ParseOptions &options,
+                                 const std::string &reportPath)
+{
+    if (files.empty())
+        return loadText(std::string(), options, reportPath);
+    return loadParts(files.front(), files, options, reportPath);
+}
+
+LoadResult DumpParser::loadParts(const std::string &path, const std::vector<std::string> &paths,
+                                 const ParseOptions &options, const std::string &reportPath)
+{
     auto dump = std::make_unique<Dump>();
     dump->module = ModuleFiles::moduleName(path);
-    const std::vector<std::string> paths = ModuleFiles::siblings(path);
     std::vector<std::unique_ptr<MappedFile>> maps;
     std::int64_t total = 0;
     for (const std::string &p : paths) {

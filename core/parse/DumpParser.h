@@ -61,9 +61,19 @@ public:
     /// with it and checked against it.
     static LoadResult loadText(const std::string &path, const ParseOptions &options,
                                const std::string &reportPath);
+    /// loadText of a module whose files are known (a folder's listing found them: no look for
+    /// each sibling on disk), in reading order: the allocations first, then the values and the
+    /// live ranges of XLA's 2026 split.
+    static LoadResult loadFiles(const std::vector<std::string> &files, const ParseOptions &options,
+                                const std::string &reportPath);
     /// Parses text held in memory (tests, the embedded sample). `name` stands for its path.
     static LoadResult loadBuffer(std::string_view text, const std::string &name,
                                  const ParseOptions &options = {});
+
+private:
+    /// `path` as opened (the part a user gave), `paths` its module's files in reading order.
+    static LoadResult loadParts(const std::string &path, const std::vector<std::string> &paths,
+                                const ParseOptions &options, const std::string &reportPath);
 };
 
 } // namespace bufferscope

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ChartView.h"
 #include "LoadedDump.h"
 #include "analysis/PeakBreakdown.h"
+#include "charts/ChartView.h"
 #include "flows/WindowServices.h"
 
 #include <QMainWindow>

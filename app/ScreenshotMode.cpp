@@ -1,11 +1,11 @@
 #include "ScreenshotMode.h"
 
-#include "CompareView.h"
 #include "MainWindow.h"
-#include "ValueInspector.h"
 #include "Workspace.h"
 #include "cli/Output.h"
 #include "models/Selection.h"
+#include "panels/ValueInspector.h"
+#include "windows/CompareView.h"
 
 #include <QApplication>
 #include <QTextBrowser>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "OomView.h"
+#include "windows/OomView.h"
 
 #include <QObject>
 #include <QPointer>

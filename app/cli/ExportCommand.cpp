@@ -1,19 +1,19 @@
 #include "ExportCommand.h"
 
-#include "BreakdownChart.h"
 #include "Commands.h"
-#include "CompareView.h"
-#include "LiveRangeGantt.h"
-#include "MemoryMap.h"
 #include "Output.h"
-#include "UsageChart.h"
 #include "Workspace.h"
 #include "analysis/DeviceFit.h"
 #include "analysis/DumpDiff.h"
+#include "charts/BreakdownChart.h"
+#include "charts/LiveRangeGantt.h"
+#include "charts/MemoryMap.h"
+#include "charts/UsageChart.h"
 #include "models/ByteSize.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
 #include "util/Stopwatch.h"
+#include "windows/CompareView.h"
 
 #include <QFileInfo>
 

@@ -1,10 +1,10 @@
 #include "ChartExportFlow.h"
 
-#include "ChartExport.h"
-#include "DialogFolders.h"
-#include "ExportDialog.h"
-#include "UsageChart.h"
 #include "WindowServices.h"
+#include "charts/UsageChart.h"
+#include "drawing/ChartExport.h"
+#include "windows/DialogFolders.h"
+#include "windows/ExportDialog.h"
 
 #include <QDir>
 #include <QStatusBar>

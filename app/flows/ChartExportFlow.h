@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ChartView.h"
+#include "charts/ChartView.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ChartView.h"
 #include "LoadedDump.h"
+#include "charts/ChartView.h"
 
 #include <QObject>
 #include <QString>

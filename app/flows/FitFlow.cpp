@@ -1,11 +1,11 @@
 #include "FitFlow.h"
 
-#include "FitView.h"
 #include "OomFlow.h"
-#include "OomView.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
+#include "windows/FitView.h"
+#include "windows/OomView.h"
 
 #include <QPointer>
 #include <QStatusBar>

@@ -1,8 +1,8 @@
 #include "LoadStatus.h"
 
-#include "ElidedLabel.h"
 #include "Workspace.h"
 #include "analysis/DeviceFit.h"
+#include "drawing/ElidedLabel.h"
 #include "model/ModuleNames.h"
 #include "models/QtText.h"
 

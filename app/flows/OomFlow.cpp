@@ -1,12 +1,12 @@
 #include "OomFlow.h"
 
-#include "DialogFolders.h"
 #include "OomJoin.h"
-#include "OomView.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "models/Selection.h"
+#include "windows/DialogFolders.h"
+#include "windows/OomView.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "DumpFiles.h"
-#include "OomView.h"
+#include "windows/OomView.h"
 
 #include <QObject>
 #include <QPointer>

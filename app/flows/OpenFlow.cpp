@@ -1,15 +1,15 @@
 #include "OpenFlow.h"
 
-#include "DialogFolders.h"
 #include "FitFlow.h"
 #include "LoadStatus.h"
-#include "MemoryUsageReportView.h"
-#include "ModuleBrowser.h"
 #include "OomFlow.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "parse/XPlaneModules.h"
+#include "tables/ModuleBrowser.h"
+#include "windows/DialogFolders.h"
+#include "windows/MemoryUsageReportView.h"
 
 #include <QDockWidget>
 #include <QFileInfo>

@@ -1,14 +1,14 @@
 #include "RunFlow.h"
 
-#include "DialogFolders.h"
-#include "RunDiffView.h"
-#include "RunSummaryView.h"
-#include "RuntimeMemoryView.h"
 #include "WindowServices.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 #include "open/Catalog.h"
 #include "parse/XPlaneModules.h"
+#include "windows/DialogFolders.h"
+#include "windows/RunDiffView.h"
+#include "windows/RunSummaryView.h"
+#include "windows/RuntimeMemoryView.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

@@ -6,22 +6,22 @@
 //        (--compare-with: File → Compare With FILE2 through the window, timed)
 //        (DIR: also save pictures of the window, What Fills Memory and a comparison with FILE2,
 //        or with itself)
-#include "BoxPlottable.h"
-#include "BreakdownChart.h"
-#include "BreakdownPanel.h"
-#include "ChartView.h"
-#include "CompareView.h"
-#include "LiveRangeGantt.h"
 #include "MainWindow.h"
-#include "MemoryMap.h"
-#include "ModuleBrowser.h"
 #include "Preferences.h"
-#include "UsageChart.h"
-#include "ValueInspector.h"
-#include "ValueTableView.h"
 #include "Workspace.h"
+#include "charts/BreakdownChart.h"
+#include "charts/ChartView.h"
+#include "charts/LiveRangeGantt.h"
+#include "charts/MemoryMap.h"
+#include "charts/UsageChart.h"
+#include "drawing/BoxPlottable.h"
 #include "models/Selection.h"
+#include "panels/BreakdownPanel.h"
+#include "panels/ValueInspector.h"
+#include "tables/ModuleBrowser.h"
+#include "tables/ValueTableView.h"
 #include "util/Parallel.h"
+#include "windows/CompareView.h"
 
 #include <QApplication>
 #include <QDockWidget>

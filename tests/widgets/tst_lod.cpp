@@ -3,13 +3,13 @@
 // own box or counted in exactly one folded run (the counts add up), and a selected value is
 // drawn highlighted at any zoom. The expected sets are computed here from the dump, not with
 // the plottable's index.
-#include "BoxPlottable.h"
-#include "ChartPalette.h"
 #include "DumpGenerator.h"
-#include "LiveRangeGantt.h"
-#include "MemoryMap.h"
-#include "PixelFold.h"
 #include "Workspace.h"
+#include "charts/LiveRangeGantt.h"
+#include "charts/MemoryMap.h"
+#include "drawing/BoxPlottable.h"
+#include "drawing/ChartPalette.h"
+#include "drawing/PixelFold.h"
 #include "models/Selection.h"
 
 #include <QTemporaryDir>

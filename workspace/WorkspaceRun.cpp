@@ -1,0 +1,98 @@
+// The Workspace's run: what was opened, classified on a job; the modules of a folder or
+// capture scanned for the Modules dock; the run the dock and the run views read.
+#include "OomJoin.h"
+#include "Workspace.h"
+#include "models/QtText.h"
+
+#include <mutex>
+
+namespace bufferscope {
+
+void Workspace::open(const QStringList &paths, QObject *requester, OpenedDone done)
+{
+    m_jobs->run(
+        laneFor(m_openLanes, requester, "open"), requester,
+        [paths](const JobControl &) { return Opened::classify(paths); },
+        [done = std::move(done)](const Opened &opened) { done(opened); });
+}
+
+void Workspace::openText(const QString &name, std::string text, const QStringList &paths,
+                         QObject *requester, TextOpened done)
+{
+    struct Read
+    {
+        OomFindings findings;
+        Opened opened;
+    };
+    m_jobs->run(
+        laneFor(m_openLanes, requester, "open"), requester,
+        [name, text = std::move(text), paths](const JobControl &) {
+            Read read;
+            read.findings = oomFindingsOf(name, text);
+            if (!paths.isEmpty())
+                read.opened = Opened::classify(paths);
+            return read;
+        },
+        [done = std::move(done)](Read read) { done(std::move(read.findings), read.opened); });
+}
+
+void Workspace::scanModules(const DumpFiles &found, const QString &skip)
+{
+    std::vector<ModuleRef> refs;
+    for (qsizetype i = 0; i < found.files.size(); ++i)
+        if (found.files[i] != skip)
+            refs.push_back(found.refs[static_cast<std::size_t>(i)]);
+    const int threads = scanThreads();
+    using Part = QList<ScannedModule>;
+    m_jobs->stream<Part>(
+        m_scanLane, this,
+        [refs = std::move(refs), threads](const JobControl &control, const auto &send) {
+            // Handed over a few times a second: the dock fills as they come, without a
+            // GUI-thread turn per module.
+            std::mutex lock;
+            Part pending;
+            QElapsedTimer since;
+            since.start();
+            ModuleFigures::readEach(
+                refs, threads, control.flag(), [&](std::size_t i, ModuleFigures figures) {
+                    const std::lock_guard<std::mutex> hold(lock);
+                    pending.push_back({pathFromBytes(refs[i].path), std::move(figures)});
+                    if (since.elapsed() >= 100) {
+                        send(std::exchange(pending, {}));
+                        since.restart();
+                    }
+                });
+            if (!pending.isEmpty())
+                send(std::move(pending));
+        },
+        [this](const Part &part) {
+            for (const ScannedModule &m : part)
+                m_run.figures.insert(m.file, m.figures);
+            Q_EMIT modulesScanned(part);
+        },
+        [this] { Q_EMIT scanFinished(); });
+}
+
+void Workspace::setRun(Run run, const QString &loadedElsewhere)
+{
+    m_run = std::move(run);
+    m_run.figures.clear();
+    m_runSkipped = m_run.modules.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
+    scanModules(m_run.modules, m_runSkipped);
+}
+
+void Workspace::noteFigures(const QString &file, const ModuleFigures &figures)
+{
+    if (file.isEmpty() || file != m_runSkipped)
+        return;
+    m_runSkipped.clear();
+    m_run.figures.insert(file, figures);
+    Q_EMIT modulesScanned({{file, figures}});
+}
+
+bool Workspace::isScanning() const
+{
+    return m_jobs->isBusy(m_scanLane);
+}
+
+} // namespace bufferscope

@@ -219,6 +219,12 @@ QFileSystemWatcher *MainWindow::fileWatcher() const
 
 void MainWindow::compareWith(const QString &path)
 {
+    // A folder (`bufferscope RUN_A --compare RUN_B`) is another run: the run on show compared
+    // with it function by function, as File ▸ Compare With Another Run does.
+    if (pathIsDir(path) && !m_workspace->run().roots.isEmpty()) {
+        m_run->compareRuns(path);
+        return;
+    }
     if (!current().dump)
         return;
     statusBar()->showMessage(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));

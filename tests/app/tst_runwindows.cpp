@@ -7,6 +7,37 @@ class TestRunWindows : public QObject
 private Q_SLOTS:
     void initTestCase() { useTestSettings("tst_runwindows"); }
 
+    // `bufferscope RUN_A --compare RUN_B` with two folders opens the run comparison (it said
+    // "is a directory; open one dump file from it"): jit_step in both, tpu_unstack against
+    // tpu_random_normal, a changed compile.
+    void compareWithAFolderComparesRuns()
+    {
+        QTemporaryDir a;
+        QTemporaryDir b;
+        for (const auto &[dir, sample] :
+             {std::pair{&a, "tpu_unstack"}, std::pair{&b, "tpu_random_normal"}})
+            QVERIFY(QFile::copy(testutil::sampleTruth(sample).path(),
+                                dir->filePath(QStringLiteral("module_0001.jit_step.sm_8.0_gpu_"
+                                                             "after_optimizations-buffer-"
+                                                             "assignment.txt"))));
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::dumpShown);
+        QSignalSpy compared(w.runFlow(), &RunFlow::runsCompared);
+        w.openPaths({a.path()});
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 20000);
+        w.compareWith(b.path());
+        QTRY_VERIFY_WITH_TIMEOUT(compared.count() == 1, 20000);
+        QVERIFY(w.findChildren<QMessageBox *>().isEmpty());
+        auto *view = w.findChild<RunDiffView *>();
+        QVERIFY(view);
+        QCOMPARE(view->table()->topLevelItemCount(), 1);
+        QCOMPARE(view->table()->topLevelItem(0)->text(0) + QLatin1Char(':') +
+                     view->table()->topLevelItem(0)->text(1),
+                 QStringLiteral("changed:jit_step"));
+        view->close();
+    }
+
     // Every request is answered (issue 60): Run Summary, Compare With Another Run and Device
     // Fit asked twice each, all at once, before any has finished; every window gets its
     // answer. Before, a second request on a lane dropped the first's result and its window

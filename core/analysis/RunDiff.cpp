@@ -550,6 +550,12 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
     parallelFor(toCompare.size(), threadsFor(threads), [&](std::size_t k) {
         d.rows[toCompare[k].row].comparison = compare(*toCompare[k].before, *toCompare[k].after);
     });
+    // A pair whose every value matched with nothing changed is the same program, whatever its
+    // names and value ids (a renamed function recompiled): not "another program".
+    for (Row &r : d.rows)
+        if (r.change == Change::Changed && r.comparison.ok && r.comparison.identical &&
+            r.whatChanged == "same inputs, another program")
+            r.whatChanged = "the same program: every value matched, nothing changed";
     std::stable_sort(d.rows.begin(), d.rows.end(), [](const Row &x, const Row &y) {
         return std::llabs(x.heldDelta()) > std::llabs(y.heldDelta());
     });

@@ -793,6 +793,7 @@ private Q_SLOTS:
                 RunDiff::Comparison c;
                 c.ok = true;
                 c.matchedBefore = c.matchedAfter = x.file == y.file ? 1.0 : 0.1;
+                c.identical = x.file == y.file;
                 return c;
             },
             1);
@@ -802,8 +803,12 @@ private Q_SLOTS:
         QVERIFY(d.vanished.empty());
         QVERIFY(d.appeared.empty());
         QCOMPARE(d.rows.size(), std::size_t(5));
-        for (const RunDiff::Row &r : d.rows)
+        for (const RunDiff::Row &r : d.rows) {
             QCOMPARE(r.beforeFile, r.afterFile);
+            // Identical but for names: the same program, not "another program".
+            QCOMPARE(r.whatChanged,
+                     std::string("the same program: every value matched, nothing changed"));
+        }
         // Renumbered: every name and value id moved, the program the same.
         const std::string text = testutil::readFile(testutil::samplePath("gpu_decoder_layer"));
         const testutil::Loaded x = testutil::loadText(text);

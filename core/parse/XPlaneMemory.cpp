@@ -235,8 +235,10 @@ const Span *innermost(const std::vector<Span> &spans, std::int64_t t)
 class Reader
 {
 public:
-    Reader(XPlaneMemory &out, const std::function<void(const char *)> &release, const char *begin)
-        : m_out(out), m_release(release), m_released(begin)
+    /// `bytes`: the whole capture; its pages are handed to `release` as they are read past.
+    Reader(XPlaneMemory &out, const std::function<void(const char *)> &release,
+           std::string_view bytes)
+        : m_out(out), m_release(release), m_released(bytes.data())
     {}
 
     /// Says what was left out, once the planes are read; how many events were.
@@ -795,7 +797,7 @@ XPlaneMemory XPlaneMemory::read(std::string_view bytes, std::string *error,
     CodedInputStream in = streamOf(bytes);
     bool sawHost = false;
     bool damaged = false;
-    Reader reader(out, release, bytes.data());
+    Reader reader(out, release, bytes);
     while (std::uint32_t tag = in.ReadTag()) {
         if (WireFormatLite::GetTagFieldNumber(tag) != 1 || !isLengthDelimited(tag)) {
             if (!WireFormatLite::SkipField(&in, tag)) {

@@ -149,6 +149,157 @@ inline std::string manyOperandsProto(int operands)
     return proto.SerializeAsString();
 }
 
+namespace detail {
+
+/// An instruction of `c`: its id, name, opcode, an f32[] shape (or a tuple of `parts` of them)
+/// and operands.
+inline bufferscope::xlapb::HloInstructionProto &
+addInstruction(bufferscope::xlapb::HloComputationProto &c, std::int64_t id, const std::string &name,
+               const std::string &opcode, int parts = -1)
+{
+    bufferscope::xlapb::HloInstructionProto &i = *c.add_instructions();
+    i.set_id(id);
+    i.set_name(name);
+    i.set_opcode(opcode);
+    if (parts < 0) {
+        i.mutable_shape()->set_element_type(11); // F32
+    } else {
+        i.mutable_shape()->set_element_type(13); // TUPLE
+        for (int k = 0; k < parts; ++k)
+            i.mutable_shape()->add_tuple_shapes()->set_element_type(11);
+    }
+    return i;
+}
+
+/// A value of 4 bytes defined at `instruction` (at {part} when part >= 0), in an allocation of
+/// its own numbered as the value.
+inline void addValue(bufferscope::xlapb::BufferAssignmentProto &ba, std::int64_t id,
+                     std::int64_t instruction, int part = -1, bool parameter = false)
+{
+    bufferscope::xlapb::LogicalBufferProto &b = *ba.add_logical_buffers();
+    b.set_id(id);
+    b.set_size(4);
+    b.mutable_defined_at()->set_instruction_id(instruction);
+    if (part >= 0)
+        b.mutable_defined_at()->add_shape_index(part);
+    bufferscope::xlapb::BufferAllocationProto &a = *ba.add_buffer_allocations();
+    a.set_index(id);
+    a.set_size(4);
+    if (parameter) {
+        a.set_is_entry_computation_parameter(true);
+        a.set_parameter_number(0);
+        if (part >= 0)
+            a.add_parameter_shape_index(part);
+    }
+    bufferscope::xlapb::BufferAllocationProto::Assigned &as = *a.add_assigned();
+    as.set_logical_buffer_id(id);
+    as.set_size(4);
+}
+
+} // namespace detail
+
+/// A conditional of `branches` branches, each a computation of a parameter and a constant of
+/// its own (XLA's dataflow gives the conditional every branch root's value), followed by a
+/// chain of `chain` bitcasts of it, the last one the entry's root: `branches` × (`chain` + 1)
+/// positions from a proto of a few bytes per branch and bitcast (D17's conditional fan-out).
+inline std::string conditionalFanOutProto(int branches, int chain)
+{
+    namespace pb = bufferscope::xlapb;
+    pb::HloProto proto;
+    pb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name("fanout");
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    pb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    detail::addInstruction(main, 1, "p", "parameter");
+    detail::addValue(ba, 0, 1, -1, true);
+    sequence.add_instruction_ids(1);
+    pb::HloInstructionProto &cond = detail::addInstruction(main, 2, "c", "conditional");
+    for (int b = 0; b <= branches; ++b)
+        cond.add_operand_ids(1);
+    sequence.add_instruction_ids(2);
+    for (int b = 0; b < branches; ++b) {
+        const std::int64_t id = 3 + chain + 2 * static_cast<std::int64_t>(b);
+        pb::HloComputationProto &branch = *module.add_computations();
+        branch.set_name("b" + std::to_string(b));
+        branch.set_id(id);
+        detail::addInstruction(branch, id, "bp" + std::to_string(b), "parameter");
+        detail::addInstruction(branch, id + 1, "k" + std::to_string(b), "constant");
+        branch.set_root_id(id + 1);
+        detail::addValue(ba, 1 + b, id + 1);
+        cond.add_called_computation_ids(id);
+        auto &steps = (*module.mutable_schedule()->mutable_sequences())[id];
+        steps.add_instruction_ids(id);
+        steps.add_instruction_ids(id + 1);
+    }
+    for (int k = 0; k < chain; ++k) {
+        detail::addInstruction(main, 3 + k, "t" + std::to_string(k), "bitcast")
+            .add_operand_ids(2 + k);
+        sequence.add_instruction_ids(3 + k);
+    }
+    main.set_root_id(2 + chain);
+    return proto.SerializeAsString();
+}
+
+/// One f32[] parameter forwarded by `forwards` bitcasts, all of them read by one custom-call:
+/// the parameter's value has a position at each bitcast, and the custom-call `forwards`
+/// operands to look through at each position.
+inline std::string forwardedUsesProto(int forwards)
+{
+    namespace pb = bufferscope::xlapb;
+    pb::HloProto proto;
+    pb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name("forwarded");
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    pb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    detail::addInstruction(main, 1, "p", "parameter");
+    detail::addValue(ba, 0, 1, -1, true);
+    sequence.add_instruction_ids(1);
+    for (int k = 0; k < forwards; ++k) {
+        detail::addInstruction(main, 2 + k, "f" + std::to_string(k), "bitcast").add_operand_ids(1);
+        sequence.add_instruction_ids(2 + k);
+    }
+    const std::int64_t last = 2 + static_cast<std::int64_t>(forwards);
+    pb::HloInstructionProto &call = detail::addInstruction(main, last, "c", "custom-call");
+    call.set_custom_call_target("x");
+    for (int k = 0; k < forwards; ++k)
+        call.add_operand_ids(2 + k);
+    sequence.add_instruction_ids(last);
+    detail::addValue(ba, 1, last);
+    main.set_root_id(last);
+    return proto.SerializeAsString();
+}
+
+/// A module (manyOperandsProto's, of one operand) with `empty` more buffer allocations that
+/// are empty messages, two bytes each: each is a line of text and a parsed allocation.
+inline std::string emptyAllocationsProto(int empty)
+{
+    bufferscope::xlapb::HloProto proto;
+    proto.ParseFromString(manyOperandsProto(1));
+    for (int k = 0; k < empty; ++k)
+        proto.mutable_buffer_assignment()->add_buffer_allocations();
+    return proto.SerializeAsString();
+}
+
+/// The same with `empty` more instructions in its computation that are empty messages.
+inline std::string emptyInstructionsProto(int empty)
+{
+    bufferscope::xlapb::HloProto proto;
+    proto.ParseFromString(manyOperandsProto(1));
+    for (int k = 0; k < empty; ++k)
+        proto.mutable_hlo_module()->mutable_computations(0)->add_instructions();
+    return proto.SerializeAsString();
+}
+
 /// The tpu_unstack sample's HloProto (tests/data/binary/protos), the module the capture tests
 /// put in their captures; empty when it cannot be read.
 inline std::string sampleHloProto()

@@ -5,6 +5,7 @@
 #include "parse/ShapeParser.h"
 #include "parse/StackFrames.h"
 #include "parse/detail/HloProtoReader.h"
+#include "parse/detail/ParsedSize.h"
 #include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
 #include "util/MemoryBudget.h"
@@ -41,6 +42,25 @@ std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
                                     std::vector<std::string> *notes, std::string *stackTables)
 {
     const Stopwatch clock;
+    // What the parse would take, before it takes it (empty messages of repeated fields are two
+    // bytes each on the wire and a whole object in memory).
+    const std::int64_t allowance =
+        decompress::expandedLimit(static_cast<std::int64_t>(bytes.size()));
+    if (bytes.size() <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        // Real modules take 6 to 13 times their size; a quarter of the allowance is 16 times.
+        const std::int64_t parseAllowance = allowance / 4;
+        const std::int64_t parsed =
+            wire::parsedSize(bytes, *pb::HloProto::descriptor(), parseAllowance);
+        spdlog::debug("hlo proto: {} bytes, about {} to parse", bytes.size(), parsed);
+        if (parsed > parseAllowance) {
+            *error = "its " + std::to_string(bytes.size()) + " bytes would take more than " +
+                     std::to_string(parseAllowance) +
+                     " bytes of memory to read: messages packed far more densely than XLA "
+                     "writes them (empty instructions or allocations, by the million); refused "
+                     "rather than filling memory";
+            return {};
+        }
+    }
     // On an arena: a module is hundreds of thousands of small messages, made and dropped at once.
     google::protobuf::Arena arena;
     pb::HloProto &proto = *google::protobuf::Arena::CreateMessage<pb::HloProto>(&arena);
@@ -57,8 +77,7 @@ std::string HloProtoDumps::dumpText(std::string_view bytes, std::string *error,
     spdlog::debug("hlo proto: {} bytes parsed in {:.3f} s", bytes.size(), clock.seconds());
     try {
         std::vector<std::string> said;
-        hloproto::Reader reader(proto,
-                                decompress::expandedLimit(static_cast<std::int64_t>(bytes.size())));
+        hloproto::Reader reader(proto, allowance);
         std::string text = reader.run(said);
         spdlog::debug("hlo proto: module worked out and written as {} bytes of text at {:.3f} s",
                       text.size(), clock.seconds());

@@ -60,6 +60,7 @@ std::string Reader::run(std::vector<std::string> &notes)
                "module after optimizations (`*after_optimizations.hlo.pb`)");
     graph();
     values();
+    m_mark.assign(m_vals.size(), 0);
     for (std::size_t c = 0; c < m_comps.size(); ++c)
         if (m_entry == static_cast<int>(c))
             flow(static_cast<int>(c), nullptr, 0);
@@ -298,11 +299,24 @@ std::vector<int> Reader::topologicalOrder(const Comp &comp)
 
 void Reader::addTo(std::vector<int> &set, const std::vector<int> *from)
 {
-    if (!from)
+    if (!from || from->empty())
         return;
+    // A set is grown in one burst (a conditional's part from each branch in turn): what it
+    // holds is marked when the burst starts, so each value added is one look, not a search
+    // of the set (a conditional of 100,000 branches made 5 * 10^9).
+    if (&set != m_markedSet) {
+        m_markedSet = &set;
+        ++m_generation;
+        for (const int v : set)
+            m_mark[static_cast<std::size_t>(v)] = m_generation;
+    }
+    const std::size_t before = set.size();
     for (const int v : *from)
-        if (std::find(set.begin(), set.end(), v) == set.end())
+        if (m_mark[static_cast<std::size_t>(v)] != m_generation) {
+            m_mark[static_cast<std::size_t>(v)] = m_generation;
             set.push_back(v);
+        }
+    countReferences(set.size() - before);
 }
 
 void Reader::flowInstruction(int n, const Binding *binding, int depth)
@@ -318,6 +332,7 @@ void Reader::flowInstruction(int n, const Binding *binding, int depth)
         if (ins.defines[k] >= 0) {
             ins.sets[k] = {ins.defines[k]};
             defined[k] = true;
+            countReferences(1);
         }
     }
     const auto passThrough = [&](std::size_t k, int from, const Index &index) {
@@ -436,15 +451,53 @@ void Reader::positionsAndUses()
         m_vals[v].positions.push_back({m_vals[v].instruction, m_vals[v].index});
     for (std::size_t n = 0; n < m_ins.size(); ++n) {
         const Ins &ins = m_ins[n];
-        for (std::size_t k = 0; k < ins.parts.size(); ++k) {
-            countReferences(ins.sets[k].size());
+        for (std::size_t k = 0; k < ins.parts.size(); ++k) // counted as the sets grew
             for (const int v : ins.sets[k]) {
                 Val &val = m_vals[static_cast<std::size_t>(v)];
                 if (val.instruction == static_cast<int>(n) && val.index == ins.parts[k].first)
                     continue;
                 val.positions.push_back({static_cast<int>(n), ins.parts[k].first});
             }
+    }
+    // Where each instruction is read: its users' operand numbers, user by user in the order of
+    // its users, so that a position takes its uses from the users that may use it without
+    // looking through each one's operands (a value forwarded by 100,000 bitcasts that one
+    // custom-call reads looked through 10^10).
+    std::vector<std::size_t> first(m_ins.size() + 1, 0);
+    for (const Ins &u : m_ins)
+        for (const int o : u.operands)
+            ++first[static_cast<std::size_t>(o) + 1];
+    for (std::size_t n = 0; n < m_ins.size(); ++n)
+        first[n + 1] += first[n];
+    struct Slot
+    {
+        int user;
+        int operand;
+    };
+    std::vector<Slot> slots(first.back());
+    {
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (std::size_t n = 0; n < m_ins.size(); ++n) { // users in order, operands in order
+            const auto &ops = m_ins[n].operands;
+            for (std::size_t i = 0; i < ops.size(); ++i)
+                slots[next[static_cast<std::size_t>(ops[i])]++] = {static_cast<int>(n),
+                                                                   static_cast<int>(i)};
         }
+    }
+    // Where the slots of each user of an instruction start (and, last, where they end).
+    std::vector<std::size_t> userFirst(m_ins.size() + 1, 0);
+    for (std::size_t n = 0; n < m_ins.size(); ++n)
+        userFirst[n + 1] = userFirst[n] + m_ins[n].users.size() + 1;
+    std::vector<std::size_t> blocks(userFirst.back());
+    for (std::size_t n = 0; n < m_ins.size(); ++n) {
+        std::size_t s = first[n];
+        const auto &users = m_ins[n].users;
+        for (std::size_t j = 0; j < users.size(); ++j) {
+            blocks[userFirst[n] + j] = s;
+            while (s < first[n + 1] && slots[s].user == users[j])
+                ++s;
+        }
+        blocks[userFirst[n] + users.size()] = first[n + 1];
     }
     std::vector<int> roots;
     for (Val &val : m_vals) {
@@ -452,17 +505,19 @@ void Reader::positionsAndUses()
         for (const auto &[at, index] : val.positions)
             if (m_ins[static_cast<std::size_t>(at)].root)
                 roots.push_back(at);
+        std::sort(roots.begin(), roots.end());
         for (const auto &[at, index] : val.positions) {
-            for (const int user : m_ins[static_cast<std::size_t>(at)].users) {
+            const auto &users = m_ins[static_cast<std::size_t>(at)].users;
+            const std::size_t *block = &blocks[userFirst[static_cast<std::size_t>(at)]];
+            for (std::size_t j = 0; j < users.size(); ++j) {
+                const int user = users[j];
                 const Ins &u = m_ins[static_cast<std::size_t>(user)];
                 if (!mayUse(index, u.opcode()) &&
-                    !(u.root && std::find(roots.begin(), roots.end(), user) != roots.end()))
+                    !(u.root && std::binary_search(roots.begin(), roots.end(), user)))
                     continue;
-                const std::size_t before = val.uses.size();
-                for (std::size_t i = 0; i < u.operands.size(); ++i)
-                    if (u.operands[i] == at)
-                        val.uses.push_back({user, static_cast<int>(i), index});
-                countReferences(val.uses.size() - before);
+                countReferences(block[j + 1] - block[j]);
+                for (std::size_t s = block[j]; s < block[j + 1]; ++s)
+                    val.uses.push_back({user, slots[s].operand, index});
             }
         }
     }

@@ -1,6 +1,7 @@
 #include "MemoryUsageReport.h"
 
 #include "parse/MappedFile.h"
+#include "parse/detail/ParsedSize.h"
 #include "proto/hlo_min.pb.h"
 #include "util/Decompress.h"
 
@@ -450,6 +451,22 @@ MemoryUsageReport MemoryUsageReports::parseProto(std::string_view bytes)
 {
     MemoryUsageReport r;
     xlapb::MemoryUsageReportProto proto;
+    // What the parse would take, before it takes it (an empty entry is two bytes on the wire
+    // and a whole object in memory).
+    if (bytes.size() <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        // As for a module (parse/HloProtoDump.cpp): a quarter of what the file may become.
+        const std::int64_t allowance =
+            decompress::expandedLimit(static_cast<std::int64_t>(bytes.size())) / 4;
+        if (wire::parsedSize(bytes, *xlapb::MemoryUsageReportProto::descriptor(), allowance) >
+            allowance) {
+            r.problems.push_back(
+                {0, "its " + std::to_string(bytes.size()) + " bytes would take more than " +
+                        std::to_string(allowance) +
+                        " bytes of memory to read: entries packed far more densely than XLA "
+                        "writes them; refused rather than filling memory"});
+            return r;
+        }
+    }
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
         !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
         r.problems.push_back({0, "not a serialized xla.MemoryUsageReportProto (the protobuf data "

@@ -239,6 +239,33 @@ private Q_SLOTS:
         // parameter's value looked the entries up one by one (10^10 steps, issue 74).
         QVERIFY(writeFile(path("alias.hlo.pb"), QByteArray::fromStdString(testutil::wideTupleProto(
                                                     100000, "p", 0, true))));
+        // D17's other shapes: a conditional of 30,000 branches whose value sets 2,000 bitcasts
+        // pass on (each set grown by searching it: 10^12 steps); one value forwarded by
+        // 300,000 bitcasts that one custom-call reads (each position looked through all its
+        // operands: 9 * 10^10); five million empty allocations, and as many empty
+        // instructions, in 10 MB (1.3 GB and 0.9 GB to parse).
+        QVERIFY(
+            writeFile(path("fanout.hlo.pb"),
+                      QByteArray::fromStdString(testutil::conditionalFanOutProto(30000, 2000))));
+        QVERIFY(writeFile(path("forwarded.hlo.pb"),
+                          QByteArray::fromStdString(testutil::forwardedUsesProto(300000))));
+        QVERIFY(writeFile(path("allocations.hlo.pb"),
+                          QByteArray::fromStdString(testutil::emptyAllocationsProto(5000000))));
+        QVERIFY(writeFile(path("instructions.hlo.pb"),
+                          QByteArray::fromStdString(testutil::emptyInstructionsProto(5000000))));
+        {
+            // A binary memory-usage report of one space and five million empty entries.
+            QByteArray inner = QByteArrayLiteral("\x08\x64");
+            inner += QByteArray("\x1a\x00", 2).repeated(5000000);
+            QByteArray varint;
+            for (auto n = static_cast<quint64>(inner.size());; n >>= 7) {
+                varint += char((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+                if (n <= 0x7f)
+                    break;
+            }
+            QVERIFY(writeFile(path("entries-memory-usage-report.pb"),
+                              QByteArrayLiteral("\x0a") + varint + inner));
+        }
         // A long log and a long report.
         QByteArray log;
         for (int i = 0; i < 60000; ++i)
@@ -312,6 +339,16 @@ private Q_SLOTS:
             {{"report", "wide.hlo.pb"}, 0, "", "", 60, 1024},
             {{"report", "operands.hlo.pb"}, 2, "operands", "", 60, 400},
             {{"report", "alias.hlo.pb"}, 0, "", "", 60, 1024},
+            {{"report", "fanout.hlo.pb"}, 2, "positions and uses", "", 30, 1024},
+            {{"report", "forwarded.hlo.pb"}, 0, "", "", 30, 1024},
+            {{"report", "allocations.hlo.pb"}, 2, "bytes of memory to read", "", 20, 200},
+            {{"report", "instructions.hlo.pb"}, 2, "bytes of memory to read", "", 20, 200},
+            {{"report", "entries-memory-usage-report.pb"},
+             2,
+             "bytes of memory to read",
+             "",
+             20,
+             200},
             {{"report", "long-memory-usage-report.txt"}, 0, "", "", 60, 1024},
             {{"list", "loop"}, 0, "", "1 modules in loop", 20, 200},
             {{"list", "many.xplane.pb"}, 0, "", "20000 modules in many.xplane.pb", 60, 1024},

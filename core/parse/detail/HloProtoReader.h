@@ -79,7 +79,7 @@ struct Ins
     /// The values at each part (HloDataflowAnalysis's InstructionValueSet), by value number.
     std::vector<std::vector<int>> sets;
     bool flowed = false;
-    std::string opcode() const { return p->opcode(); }
+    const std::string &opcode() const { return p->opcode(); }
 };
 
 struct Comp
@@ -181,7 +181,12 @@ private:
 
     std::vector<int> topologicalOrder(const Comp &comp);
 
+    /// Adds to `set` the values of `from` it does not hold, counted as references.
     void addTo(std::vector<int> &set, const std::vector<int> *from);
+    /// addTo's marks: m_mark[v] == m_generation while v is in m_markedSet.
+    std::vector<std::uint32_t> m_mark;
+    std::uint32_t m_generation = 0;
+    const std::vector<int> *m_markedSet = nullptr;
 
     void flowInstruction(int n, const Binding *binding, int depth);
 

@@ -254,12 +254,16 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
         const auto &[module, bySize] = key;
         if (module.empty())
             continue;
+        const std::vector<int> *named = plans.compiles(module);
+        const int compiles = named ? static_cast<int>(named->size()) : 0;
         if (bySize) {
-            out.peakParts.push_back({RuntimeAllocator::Part::Kind::BySize,
-                                     "made outside any module's run, each the size of an "
-                                     "allocation of " +
-                                         module + " (likely its outputs, kept)",
-                                     b, module});
+            RuntimeAllocator::Part part{RuntimeAllocator::Part::Kind::BySize,
+                                        "made outside any module's run, each the size of an "
+                                        "allocation of " +
+                                            module + " (likely its outputs, kept)",
+                                        b, module};
+            part.compiles = compiles;
+            out.peakParts.push_back(std::move(part));
             continue;
         }
         RuntimeAllocator::Part part{
@@ -268,6 +272,7 @@ RuntimeAllocator allocatorOf(XPlaneMemory::Allocator &a, const XPlaneMemory &mem
             module == running ? "made by the run of " + module + " at the peak (its plan's buffers)"
                               : "kept from an earlier run of " + module + " (its outputs)",
             b, module};
+        part.compiles = compiles;
         if (const int plan = planOf(module); plan >= 0) {
             const MemoryAnalysis::Side &m = plans.side(plans.all[static_cast<std::size_t>(plan)]);
             part.planned = module == running ? m.output - m.alias + m.temp : m.output - m.alias;
@@ -380,6 +385,16 @@ std::vector<ModulePlan> ModulePlan::ofCapture(const std::string &capture,
         out.push_back(std::move(plan));
     }
     return out;
+}
+
+int RuntimeMemory::largest() const
+{
+    int best = -1;
+    for (std::size_t i = 0; i < allocators.size(); ++i)
+        if (best < 0 ||
+            allocators[i].peakBytes > allocators[static_cast<std::size_t>(best)].peakBytes)
+            best = static_cast<int>(i);
+    return best;
 }
 
 RuntimeMemory RuntimeMemory::of(XPlaneMemory memory, std::vector<ModulePlan> plans)

@@ -120,6 +120,9 @@ struct RuntimeAllocator
         std::int64_t planned = -1;
         std::int64_t arguments = -1; ///< the running module's planned arguments, else -1
         int plan = -1;               ///< the compile beside it, into RuntimeMemory::plans
+        /// The compiles of `module` the capture holds: 0 where it holds no buffer assignment
+        /// of it; more than 0 with `planned` -1 where none has an allocation of these sizes.
+        int compiles = 0;
     };
     std::vector<Part> peakParts;
     std::string peakModule;     ///< the module whose run the peak happened in ("": none)
@@ -151,6 +154,9 @@ struct RuntimeMemory
     /// A capture on disk: its allocators' events (XPlaneMemory::readFile) joined to its
     /// modules' plans (ModulePlan::ofCapture); `*error` says why there are no events.
     static RuntimeMemory readCapture(const std::string &capture, std::string *error);
+    /// The allocator that peaked highest (the device's, not the host's), the first of a tie;
+    /// -1 when there is none.
+    int largest() const;
 };
 
 } // namespace bufferscope

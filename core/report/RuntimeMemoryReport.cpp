@@ -190,6 +190,8 @@ std::string text(const std::string &capture, const RuntimeMemory &memory)
                            (part.arguments >= 0 ? " (output − alias + temp), arguments " +
                                                       humanBytes(part.arguments)
                                                 : std::string(" (output − alias)"));
+                else if (const PlanNote note = planNote(part); !note.sentence.empty())
+                    out += "; " + safetext::forTerminal(note.sentence);
                 out += "\n";
             }
             out += "  " + safetext::forTerminal(peakSentence(a, memory.plans)) + "\n";
@@ -292,6 +294,7 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
             w.key("bytes").value(part.bytes);
             w.key("planned_bytes").value(part.planned);
             w.key("planned_argument_bytes").value(part.arguments);
+            w.key("compiles").value(std::int64_t{part.compiles});
             if (part.plan >= 0)
                 w.key("plan_member")
                     .value(memory.plans[static_cast<std::size_t>(part.plan)].member);
@@ -311,6 +314,29 @@ std::string json(const std::string &capture, const RuntimeMemory &memory)
     w.endObject();
     std::string out = w.str();
     out += '\n';
+    return out;
+}
+
+PlanNote planNote(const RuntimeAllocator::Part &part)
+{
+    if (part.planned >= 0 || part.module.empty())
+        return {};
+    if (part.kind == RuntimeAllocator::Part::Kind::BySize)
+        return {"by size", "no run made them: each is the size of an allocation of " + part.module +
+                               "'s plan, and of no other module's"};
+    if (part.compiles == 0)
+        return {"not in the capture", "the capture holds no buffer assignment of " + part.module};
+    return {"none matches", "the capture holds " + std::to_string(part.compiles) + " compile" +
+                                (part.compiles == 1 ? "" : "s") + " of " + part.module +
+                                "; the sizes of these allocations match none of them"};
+}
+
+std::string curveCsv(const RuntimeAllocator &a)
+{
+    std::string out = "allocator,time_ps,bytes_in_use\n";
+    const std::string name = safetext::csvCell(a.name);
+    for (const RuntimeAllocator::Point &p : a.curve)
+        out += name + "," + std::to_string(p.timePs) + "," + std::to_string(p.bytes) + "\n";
     return out;
 }
 

@@ -20,6 +20,17 @@ std::string madeByText(const RuntimeAllocator::Row &row); ///< each maker's, "; 
 /// The peak in one sentence: the running module's part beside its plan, then the rest.
 std::string peakSentence(const RuntimeAllocator &a, const std::vector<ModulePlan> &plans);
 std::string json(const std::string &capture, const RuntimeMemory &memory);
+/// Why a module's part of the peak has no plan beside it: a short cell ("not in the
+/// capture", "none matches", "by size") and its sentence; both empty where it has one, or is
+/// no module's.
+struct PlanNote
+{
+    std::string cell;
+    std::string sentence;
+};
+PlanNote planNote(const RuntimeAllocator::Part &part);
+/// The allocator's curve as CSV: allocator, time in picoseconds, bytes in use.
+std::string curveCsv(const RuntimeAllocator &a);
 
 } // namespace RuntimeMemoryReport
 

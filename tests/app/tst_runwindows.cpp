@@ -358,7 +358,7 @@ private Q_SLOTS:
         QCOMPARE(view->peakParts()->topLevelItemCount(), 1);
         QCOMPARE(view->peakParts()->topLevelItem(0)->text(2), QStringLiteral("none matches"));
         QVERIFY2(view->peakParts()->topLevelItem(0)->toolTip(2).contains(
-                     QStringLiteral("holds 2 compile(s)")),
+                     QStringLiteral("holds 2 compiles of jit_add; the sizes")),
                  qPrintable(view->peakParts()->topLevelItem(0)->toolTip(2)));
         view->close();
     }

@@ -6,6 +6,7 @@
 #include "CliRun.h"
 #include "analysis/RuntimeMemory.h"
 #include "parse/XPlaneMemory.h"
+#include "report/RuntimeMemoryReport.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -319,6 +320,13 @@ private slots:
         QCOMPARE(a.peakParts[0].module, std::string("jit_f"));
         QCOMPARE(a.peakParts[0].bytes, std::int64_t(700));
         QCOMPARE(a.peakParts[0].planned, std::int64_t(-1)); // no plan in this capture
+        QCOMPARE(a.peakParts[0].compiles, 0);
+        QCOMPARE(RuntimeMemoryReport::planNote(a.peakParts[0]).cell,
+                 std::string("not in the capture"));
+        QCOMPARE(RuntimeMemoryReport::planNote(a.peakParts[1]).cell, std::string()); // no module
+        QVERIFY(RuntimeMemoryReport::text("linked", m)
+                    .find("; the capture holds no buffer assignment of jit_f") !=
+                std::string::npos);
         QCOMPARE(a.peakParts[1].kind, RuntimeAllocator::Part::Kind::Outside);
         QCOMPARE(a.peakParts[1].bytes, std::int64_t(50));
         QCOMPARE(a.atPeak.size(), std::size_t(3));
@@ -369,6 +377,9 @@ private slots:
         QCOMPARE(a.peakParts[1].kind, Kind::BySize);
         QCOMPARE(a.peakParts[1].module, std::string("jit_add"));
         QCOMPARE(a.peakParts[1].bytes, std::int64_t(1024));
+        QCOMPARE(a.peakParts[1].compiles, 1);
+        QCOMPARE(RuntimeMemoryReport::planNote(a.peakParts[1]).cell, std::string("by size"));
+        QCOMPARE(RuntimeMemoryReport::planNote(a.peakParts[0]).cell, std::string()); // planned
         QCOMPARE(a.peakParts[2].kind, Kind::Outside);
         QCOMPARE(a.peakParts[2].bytes, std::int64_t(3000));
         std::int64_t sum = 0;
@@ -408,6 +419,7 @@ private slots:
         QCOMPARE(parts.at(0).toObject().value(QStringLiteral("planned_bytes")).toInteger(), 2048);
         QCOMPARE(parts.at(1).toObject().value(QStringLiteral("kind")).toString(),
                  QStringLiteral("by_size"));
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("compiles")).toInteger(), 1);
         QCOMPARE(parts.at(2).toObject().value(QStringLiteral("kind")).toString(),
                  QStringLiteral("not_attributed"));
         const QString sentence = al.value(QStringLiteral("peak_summary")).toString();

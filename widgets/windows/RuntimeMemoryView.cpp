@@ -7,7 +7,6 @@
 #include "report/RuntimeMemoryReport.h"
 #include "tables/SortedRow.h"
 #include "tables/TableCsv.h"
-#include "util/SafeText.h"
 #include "windows/DialogFolders.h"
 
 #include <QComboBox>
@@ -194,11 +193,7 @@ void RuntimeMemoryView::setMemory(const QString &capture,
     }
     m_allocator->setEnabled(m_memory->allocators.size() > 1);
     // The allocator that peaked highest first: the device's, not the host's.
-    int largest = 0;
-    for (int i = 0; i < static_cast<int>(m_memory->allocators.size()); ++i)
-        if (m_memory->allocators[static_cast<std::size_t>(i)].peakBytes >
-            m_memory->allocators[static_cast<std::size_t>(largest)].peakBytes)
-            largest = i;
+    const int largest = std::max(m_memory->largest(), 0);
     m_allocator->setCurrentIndex(largest);
     showAllocator(largest);
 }
@@ -251,16 +246,10 @@ void RuntimeMemoryView::showAllocator(int)
         bytesCell(row, 1, p.bytes);
         if (p.planned >= 0) {
             bytesCell(row, 2, p.planned);
-        } else if (!p.module.empty()) {
-            const auto compiles =
-                std::count_if(m_memory->plans.begin(), m_memory->plans.end(),
-                              [&](const ModulePlan &plan) { return plan.name == p.module; });
-            row->setText(2, compiles == 0 ? tr("not in the capture") : tr("none matches"));
-            row->setToolTip(2, compiles == 0
-                                   ? tr("The capture holds no buffer assignment of this module")
-                                   : tr("The capture holds %n compile(s) of this module; the "
-                                        "sizes of these allocations match none of them",
-                                        nullptr, static_cast<int>(compiles)));
+        } else if (const RuntimeMemoryReport::PlanNote note = RuntimeMemoryReport::planNote(p);
+                   !note.cell.empty()) {
+            row->setText(2, toQString(note.cell));
+            row->setToolTip(2, plainToolTip(toQString(note.sentence)));
         }
         if (p.arguments >= 0)
             bytesCell(row, 3, p.arguments);
@@ -355,13 +344,7 @@ void RuntimeMemoryView::showAllocator(int)
 std::string RuntimeMemoryView::curveCsv() const
 {
     const RuntimeAllocator *a = shown();
-    if (!a)
-        return {};
-    std::string out = "allocator,time_ps,bytes_in_use\n";
-    const std::string name = safetext::csvCell(a->name);
-    for (const RuntimeAllocator::Point &p : a->curve)
-        out += name + "," + std::to_string(p.timePs) + "," + std::to_string(p.bytes) + "\n";
-    return out;
+    return a ? RuntimeMemoryReport::curveCsv(*a) : std::string();
 }
 
 bool RuntimeMemoryView::exportChart(const QString &path, const ExportOptions &options,

@@ -188,7 +188,7 @@ RunDiff::Row rowOf(RunDiff::Change change, const std::string &name, const Module
         r.whatChanged = "a new compile: no compile of the before run is its counterpart";
     else if (change == RunDiff::Change::Gone)
         r.whatChanged = "gone: no compile of the after run is its counterpart";
-    else if (before->signature == after->signature)
+    else if ((r.sameInputs = before->signature == after->signature))
         r.whatChanged = "same inputs, another program";
     else
         r.whatChanged = RunDiff::signatureChange(before->signature, after->signature);
@@ -496,6 +496,7 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         const Module *after;
     };
     std::vector<ToCompare> toCompare;
+    std::vector<std::size_t> comparedRows; ///< rows given a comparison made in the search
     for (const auto &[fa, fb] : pairsF) {
         const bool renamed = fa->name != fb->name;
         if (fa->modules.size() != fb->modules.size())
@@ -519,9 +520,10 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
                 r.comparison.matchedBefore = r.comparison.matchedAfter = 1;
                 r.whatChanged = "renamed, the same buffer assignment";
             } else {
-                if (const auto known = found.find({i, k}); known != found.end())
+                if (const auto known = found.find({i, k}); known != found.end()) {
                     r.comparison = known->second;
-                else
+                    comparedRows.push_back(d.rows.size());
+                } else
                     toCompare.push_back({d.rows.size(), &ma, &mb});
             }
             d.rows.push_back(std::move(r));
@@ -550,12 +552,17 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
     parallelFor(toCompare.size(), threadsFor(threads), [&](std::size_t k) {
         d.rows[toCompare[k].row].comparison = compare(*toCompare[k].before, *toCompare[k].after);
     });
-    // A pair whose every value matched with nothing changed is the same program, whatever its
-    // names and value ids (a renamed function recompiled): not "another program".
-    for (Row &r : d.rows)
-        if (r.change == Change::Changed && r.comparison.ok && r.comparison.identical &&
-            r.whatChanged == "same inputs, another program")
+    // A pair of one signature whose comparison matched every value with nothing changed is
+    // the same program, whatever its names and value ids (a renamed function recompiled):
+    // not "another program".
+    const auto settled = [](Row &r) {
+        if (r.sameInputs && r.comparison.ok && r.comparison.identical)
             r.whatChanged = "the same program: every value matched, nothing changed";
+    };
+    for (const std::size_t row : comparedRows)
+        settled(d.rows[row]);
+    for (const ToCompare &c : toCompare)
+        settled(d.rows[c.row]);
     std::stable_sort(d.rows.begin(), d.rows.end(), [](const Row &x, const Row &y) {
         return std::llabs(x.heldDelta()) > std::llabs(y.heldDelta());
     });

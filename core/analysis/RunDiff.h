@@ -67,6 +67,9 @@ struct RunDiff
         /// What differs between the two compiles: "Arg_0: f32[8,128] → f32[16,128]", "same
         /// inputs, another program"; for a new or gone compile, that it has no counterpart.
         std::string whatChanged;
+        /// Paired, and the two compiles' signatures are the same: what changed is the
+        /// program, or (when its comparison matched every value) nothing.
+        bool sameInputs = false;
         std::string before; ///< module names (empty on the side that has none)
         std::string after;
         std::string beforeFile; ///< and their files

@@ -806,6 +806,7 @@ private Q_SLOTS:
         for (const RunDiff::Row &r : d.rows) {
             QCOMPARE(r.beforeFile, r.afterFile);
             // Identical but for names: the same program, not "another program".
+            QVERIFY(r.sameInputs);
             QCOMPARE(r.whatChanged,
                      std::string("the same program: every value matched, nothing changed"));
         }

@@ -166,9 +166,9 @@ ParseOptions figureOptions(const std::atomic<bool> *cancel, int threads)
     return options;
 }
 
-/// A module of which only the memory-usage report is here (a folder's listing keeps a module's
-/// report only when none of its dump files is beside it): its total, no peak.
-ModuleFigures reportFigures(const QString &path)
+} // namespace
+
+ModuleFigures ModuleFigures::ofReport(const QString &path)
 {
     ModuleFigures figures;
     const Opened::Report report = Opened::readReport(path);
@@ -183,17 +183,22 @@ ModuleFigures reportFigures(const QString &path)
     return figures;
 }
 
-ModuleFigures figuresOf(LoadResult result, const QString &path, const ParseOptions &options)
+ModuleFigures ModuleFigures::failed(const QString &error)
 {
     ModuleFigures figures;
+    figures.status = error.isEmpty() ? Status::NotRead : Status::Unreadable; // empty: cancelled
+    figures.error = error;
+    return figures;
+}
+
+namespace {
+
+ModuleFigures figuresOf(LoadResult result, const QString &path, const ParseOptions &options)
+{
     LoadedDump loaded;
     QString error;
-    if (!finishLoad(std::move(result), path, loaded, error, options)) {
-        figures.status = error.isEmpty() ? ModuleFigures::Status::NotRead
-                                         : ModuleFigures::Status::Unreadable; // cancelled
-        figures.error = error;
-        return figures;
-    }
+    if (!finishLoad(std::move(result), path, loaded, error, options))
+        return ModuleFigures::failed(error);
     return ModuleFigures::of(loaded);
 }
 
@@ -207,7 +212,7 @@ ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::a
         return figures;
     const ModuleRef ref = Catalog::refOf(pathBytes(path));
     if (ref.isReport())
-        return reportFigures(path);
+        return ofReport(path);
     const ParseOptions options = figureOptions(cancel, threads);
     return figuresOf(ModuleReader::load(ref, options), path, options);
 }
@@ -219,7 +224,7 @@ void ModuleFigures::readEach(const std::vector<ModuleRef> &refs, int threads,
     ModuleReader::readEach(refs, threads, figureOptions(cancel, threads),
                            [&](std::size_t i, LoadResult result, int used) {
                                const QString path = pathFromBytes(refs[i].path);
-                               done(i, refs[i].isReport() ? reportFigures(path)
+                               done(i, refs[i].isReport() ? ofReport(path)
                                                           : figuresOf(std::move(result), path,
                                                                       figureOptions(cancel, used)));
                            });

@@ -71,6 +71,11 @@ struct ModuleFigures
     /// (DeviceFit::devicePeak) and its step.
     static ModuleFigures of(const LoadedDump &loaded);
     static ModuleFigures of(const Dump &dump, const MemoryTimeline &timeline);
+    /// A module of which only the memory-usage report is here (a folder's listing keeps a
+    /// module's report only when none of its dump files is beside it): its total, no peak.
+    static ModuleFigures ofReport(const QString &path);
+    /// A module whose load failed with `error` (Unreadable), or was cancelled (empty: NotRead).
+    static ModuleFigures failed(const QString &error);
     /// Reads module `path` for its figures alone, on the calling thread, the quickest way: the
     /// dump without what adds nothing to them (its Used values section, the memory-usage report
     /// and optimized HLO beside it: ParseOptions), and nothing kept. For the Modules dock's scan

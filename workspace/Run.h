@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "analysis/RunSummary.h"
 
 #include <QHash>
 #include <QStringList>
@@ -23,6 +24,10 @@ struct Run
     /// module loaded beside the scan, as its load found them. The Modules dock ranks and shows
     /// these; a module not read yet has none.
     QHash<QString, ModuleFigures> figures;
+    /// Each module's facts for the run's views (RunFacts: signature, collectives, categories,
+    /// fingerprint), from the same read of the scan: Run Summary is made from these, and reads
+    /// only the modules the scan did not (the one loaded beside it).
+    QHash<QString, RunSummary::Module> facts;
 
     bool isEmpty() const { return modules.files.isEmpty(); }
     /// The module at `address` as the run's catalog listed it (a capture's member by its

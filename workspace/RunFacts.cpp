@@ -66,25 +66,36 @@ ParseOptions factOptions(const std::atomic<bool> *cancel, int threads)
 /// Whether a module read by factsOf gets its categories (RunSummary::Module::setCategories).
 using CategorizeIf = std::function<bool(const RunSummary::Module &)>;
 
-RunSummary::Module factsOf(LoadResult result, const std::string &file, const ParseOptions &options,
-                           const CategorizeIf &categorizeIf = {})
+/// A module's figures for the Modules dock and its facts for the run's views, from one read.
+struct Both
+{
+    ModuleFigures figures;
+    RunSummary::Module module;
+};
+
+Both factsOf(LoadResult result, const std::string &file, const ParseOptions &options,
+             const CategorizeIf &categorizeIf = {})
 {
     LoadedDump loaded;
     QString error;
     if (!finishLoad(std::move(result), pathFromBytes(file), loaded, error, options)) {
-        RunSummary::Module m;
+        Both both;
+        both.figures = ModuleFigures::failed(error);
+        RunSummary::Module &m = both.module;
         m.file = file;
         m.name = ModuleFiles::moduleName(file);
         m.function = RunSummary::functionOf(m.name);
         m.number = RunSummary::numberOf(m.name);
         m.error = error.isEmpty() ? std::string("not read") : error.toStdString();
-        return m;
+        return both;
     }
-    const std::int64_t livePeak =
-        loaded.dump->hasLiveRanges() ? DeviceFit::deviceLivePeak(*loaded.timeline) : -1;
-    RunSummary::Module m = RunSummary::of(
-        *loaded.dump, MemoryAnalysis::of(*loaded.dump), livePeak, file,
+    Both both;
+    both.figures = ModuleFigures::of(loaded);
+    const ModuleFigures &f = both.figures;
+    both.module = RunSummary::of(
+        *loaded.dump, f.analysis, loaded.dump->hasLiveRanges() ? f.peak : -1, file,
         loaded.dump->module.empty() ? ModuleFiles::moduleName(file) : loaded.dump->module);
+    RunSummary::Module &m = both.module;
     std::string from;
     std::vector<RunSummary::Parameter> beside = signatureBeside(file, &from);
     if (!from.empty()) {
@@ -106,7 +117,7 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
         o.trees = false;
         m.setCategories(CategoryReport::of(*loaded.dump, *loaded.timeline, categories, o));
     }
-    return m;
+    return both;
 }
 
 } // namespace
@@ -114,12 +125,21 @@ RunSummary::Module factsOf(LoadResult result, const std::string &file, const Par
 RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
     const ParseOptions options = factOptions(cancel, threads);
-    return factsOf(ModuleReader::loadPath(pathBytes(path), options), pathBytes(path), options);
+    return factsOf(ModuleReader::loadPath(pathBytes(path), options), pathBytes(path), options)
+        .module;
 }
 
 void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                         const std::atomic<bool> *cancel,
                         const std::function<void(std::size_t, RunSummary::Module)> &done)
+{
+    scanEach(refs, threads, cancel,
+             [&](std::size_t i, ModuleFigures, RunSummary::Module m) { done(i, std::move(m)); });
+}
+
+void RunFacts::scanEach(
+    const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
+    const std::function<void(std::size_t, ModuleFigures, RunSummary::Module)> &done)
 {
     // Every view shows a family's categories for its largest compile only (RunSummaryReport,
     // RunSummaryView), and they cost a tenth of the scan: a module gets them when it holds at
@@ -138,14 +158,16 @@ void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
     };
     ModuleReader::readEach(refs, threads, factOptions(cancel, threads),
                            [&](std::size_t i, LoadResult result, int used) {
-                               RunSummary::Module m =
-                                   factsOf(std::move(result), refs[i].path,
-                                           factOptions(cancel, used), mayBeLargest);
+                               Both both = factsOf(std::move(result), refs[i].path,
+                                                   factOptions(cancel, used), mayBeLargest);
                                if (refs[i].format == ModuleFormat::CaptureMember) {
-                                   m.host = refs[i].container;
-                                   m.member = refs[i].member;
+                                   both.module.host = refs[i].container;
+                                   both.module.member = refs[i].member;
                                }
-                               done(i, std::move(m));
+                               if (refs[i].isReport())
+                                   both.figures =
+                                       ModuleFigures::ofReport(pathFromBytes(refs[i].path));
+                               done(i, std::move(both.figures), std::move(both.module));
                            });
 }
 
@@ -165,6 +187,35 @@ RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs, int threads, 
     std::vector<RunSummary::Module> modules(refs.size());
     readEach(refs, threads, cancel,
              [&](std::size_t i, RunSummary::Module m) { modules[i] = std::move(m); });
+    return RunSummary::of(std::move(modules), top);
+}
+
+RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs,
+                               const QHash<QString, RunSummary::Module> &known, int threads,
+                               std::size_t top, const std::atomic<bool> *cancel,
+                               const std::function<void(std::size_t, std::size_t)> &progress)
+{
+    std::vector<RunSummary::Module> modules(refs.size());
+    std::vector<ModuleRef> toRead;
+    std::vector<std::size_t> at; // toRead[k] is modules[at[k]]
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        const auto found = known.constFind(pathFromBytes(refs[i].path));
+        if (found != known.cend()) {
+            modules[i] = *found;
+        } else {
+            toRead.push_back(refs[i]);
+            at.push_back(i);
+        }
+    }
+    std::mutex lock;
+    std::size_t read = 0;
+    readEach(toRead, threads, cancel, [&](std::size_t k, RunSummary::Module m) {
+        modules[at[k]] = std::move(m);
+        const std::lock_guard<std::mutex> hold(lock);
+        ++read;
+        if (progress)
+            progress(read, toRead.size());
+    });
     return RunSummary::of(std::move(modules), top);
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
+#include "LoadedDump.h"
 #include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
 #include "open/ModuleRef.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -31,6 +33,13 @@ struct RunFacts
     static void readEach(const std::vector<ModuleRef> &refs, int threads,
                          const std::atomic<bool> *cancel,
                          const std::function<void(std::size_t, RunSummary::Module)> &done);
+    /// The run's one scan (the Workspace's): readEach, each module read once for both its
+    /// figures, which the Modules dock ranks and shows, and its facts, which Run Summary and
+    /// the run comparison read. A memory-usage report's figures are its own
+    /// (ModuleFigures::ofReport).
+    static void
+    scanEach(const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
+             const std::function<void(std::size_t, ModuleFigures, RunSummary::Module)> &done);
     /// A folder's summary: every module read (readEach), then RunSummary::of.
     static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
                                 QStringList *problems = nullptr,
@@ -38,6 +47,12 @@ struct RunFacts
     /// The same for modules already listed (a Run's).
     static RunSummary summarize(const std::vector<ModuleRef> &refs, int threads,
                                 std::size_t top = 20, const std::atomic<bool> *cancel = nullptr);
+    /// The same, the facts already known of some (a Run's, by file) taken as they are: only the
+    /// others are read, `progress(read, of)` after each.
+    static RunSummary summarize(const std::vector<ModuleRef> &refs,
+                                const QHash<QString, RunSummary::Module> &known, int threads,
+                                std::size_t top, const std::atomic<bool> *cancel,
+                                const std::function<void(std::size_t, std::size_t)> &progress = {});
     /// Two modules loaded whole and compared (DumpDiff): the deltas, the main cause and how
     /// much of each matched the other by structure; RunDiff asks for it.
     static RunDiff::Comparison compare(const RunSummary::Module &before,

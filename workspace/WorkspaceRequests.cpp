@@ -83,11 +83,11 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
         laneFor(m_runLanes, requester, "run"), requester,
         [before, after, threads = m_threads](const JobControl &control) {
             // A run known only by its folders is listed here, on the job.
-            const RunSummary a =
-                before.modules.refs.empty()
-                    ? RunFacts::summarize(before.roots.value(0), threads, 20, nullptr,
-                                          control.flag())
-                    : RunFacts::summarize(before.modules.refs, threads, 20, control.flag());
+            const RunSummary a = before.modules.refs.empty()
+                                     ? RunFacts::summarize(before.roots.value(0), threads, 20,
+                                                           nullptr, control.flag())
+                                     : RunFacts::summarize(before.modules.refs, before.facts,
+                                                           threads, 20, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
             // Each pair on one thread, the pairs side by side; none once cancelled.
             const std::atomic<bool> *cancel = control.flag();
@@ -205,21 +205,31 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
 void Workspace::summarizeRun(const QStringList &files, QObject *requester,
                              std::function<void(int, int)> progress, RunSummarized done)
 {
+    // The facts the run's scan read are taken as they are; only the modules it has none of
+    // (the one loaded beside it, or all while it still reads) are read here.
+    QStringList toRead;
+    for (const QString &file : files)
+        if (!m_run.facts.contains(file))
+            toRead << file;
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
-        [refs = m_run.refsOf(files), threads = m_threads](const JobControl &control) {
-            std::vector<RunSummary::Module> modules(refs.size());
-            std::mutex lock;
-            std::size_t read = 0;
-            RunFacts::readEach(
-                refs, threads, control.flag(), [&](std::size_t i, RunSummary::Module m) {
-                    modules[i] = std::move(m);
-                    const std::lock_guard<std::mutex> hold(lock);
-                    control.progress(static_cast<qint64>(++read), static_cast<qint64>(refs.size()));
-                });
-            return RunSummary::of(std::move(modules), 50);
+        [refs = m_run.refsOf(files), known = m_run.facts,
+         threads = m_threads](const JobControl &control) {
+            return RunFacts::summarize(refs, known, threads, 50, control.flag(),
+                                       [&control](std::size_t read, std::size_t of) {
+                                           control.progress(static_cast<qint64>(read),
+                                                            static_cast<qint64>(of));
+                                       });
         },
-        [done = std::move(done)](const RunSummary &s) { done(s); },
+        [this, toRead, done = std::move(done)](const RunSummary &s) {
+            // What was read here joins the run's facts, for the next request.
+            for (const RunSummary::Module &m : s.modules) {
+                const QString file = pathFromBytes(m.file);
+                if (m.read && toRead.contains(file) && m_run.modules.files.contains(file))
+                    m_run.facts.insert(file, m);
+            }
+            done(s);
+        },
         [progress = std::move(progress)](qint64 at, qint64 total) {
             progress(static_cast<int>(at), static_cast<int>(total));
         });

@@ -1,6 +1,7 @@
 // The Workspace's run: what was opened, classified on a job; the modules of a folder or
 // capture scanned for the Modules dock; the run the dock and the run views read.
 #include "OomJoin.h"
+#include "RunFacts.h"
 #include "Workspace.h"
 #include "models/QtText.h"
 
@@ -43,7 +44,13 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
         if (found.files[i] != skip)
             refs.push_back(found.refs[static_cast<std::size_t>(i)]);
     const int threads = scanThreads();
-    using Part = QList<ScannedModule>;
+    // The dock's figures and the run views' facts of each module, from one read (RunFacts).
+    struct Part
+    {
+        QList<ScannedModule> figures;
+        std::vector<std::pair<QString, RunSummary::Module>> facts;
+        bool isEmpty() const { return figures.isEmpty(); }
+    };
     m_jobs->stream<Part>(
         m_scanLane, this,
         [refs = std::move(refs), threads](const JobControl &control, const auto &send) {
@@ -53,22 +60,27 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             Part pending;
             QElapsedTimer since;
             since.start();
-            ModuleFigures::readEach(
-                refs, threads, control.flag(), [&](std::size_t i, ModuleFigures figures) {
-                    const std::lock_guard<std::mutex> hold(lock);
-                    pending.push_back({pathFromBytes(refs[i].path), std::move(figures)});
-                    if (since.elapsed() >= 100) {
-                        send(std::exchange(pending, {}));
-                        since.restart();
-                    }
-                });
+            RunFacts::scanEach(refs, threads, control.flag(),
+                               [&](std::size_t i, ModuleFigures figures, RunSummary::Module m) {
+                                   const QString file = pathFromBytes(refs[i].path);
+                                   const std::lock_guard<std::mutex> hold(lock);
+                                   if (figures.status != ModuleFigures::Status::NotRead)
+                                       pending.facts.emplace_back(file, std::move(m));
+                                   pending.figures.push_back({file, std::move(figures)});
+                                   if (since.elapsed() >= 100) {
+                                       send(std::exchange(pending, {}));
+                                       since.restart();
+                                   }
+                               });
             if (!pending.isEmpty())
                 send(std::move(pending));
         },
         [this](const Part &part) {
-            for (const ScannedModule &m : part)
+            for (const ScannedModule &m : part.figures)
                 m_run.figures.insert(m.file, m.figures);
-            Q_EMIT modulesScanned(part);
+            for (const auto &[file, m] : part.facts)
+                m_run.facts.insert(file, m);
+            Q_EMIT modulesScanned(part.figures);
         },
         [this] { Q_EMIT scanFinished(); });
 }
@@ -77,6 +89,7 @@ void Workspace::setRun(Run run, const QString &loadedElsewhere)
 {
     m_run = std::move(run);
     m_run.figures.clear();
+    m_run.facts.clear();
     m_runSkipped = m_run.modules.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     scanModules(m_run.modules, m_runSkipped);
 }

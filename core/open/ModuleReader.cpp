@@ -13,10 +13,13 @@ namespace bufferscope {
 
 namespace {
 
+std::atomic<std::uint64_t> g_reads{0};
+
 /// `read()`, or, when it takes more memory than there is, an error naming `path`: said of the
 /// file, never the end of the run.
 template <class Read> LoadResult guarded(const std::string &path, const Read &read)
 {
+    g_reads.fetch_add(1, std::memory_order_relaxed);
     try {
         return read();
     } catch (const std::bad_alloc &) {
@@ -29,6 +32,11 @@ template <class Read> LoadResult guarded(const std::string &path, const Read &re
 }
 
 } // namespace
+
+std::uint64_t ModuleReader::reads()
+{
+    return g_reads.load(std::memory_order_relaxed);
+}
 
 LoadResult ModuleReader::load(const ModuleRef &ref, const ParseOptions &options)
 {

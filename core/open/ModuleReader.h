@@ -37,6 +37,10 @@ struct ModuleReader
     static void readEach(const std::vector<ModuleRef> &refs, int threads, const ParseOptions &base,
                          const std::function<void(std::size_t, LoadResult, int)> &done);
 
+    /// How many modules this process has read so far (load, loadPath and each of readEach's):
+    /// for the tests that check a run's modules are read once.
+    static std::uint64_t reads();
+
 private:
     static LoadResult loadAs(const ModuleRef &ref, const ParseOptions &options);
 };

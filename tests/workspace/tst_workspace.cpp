@@ -11,6 +11,7 @@
 #include "Workspace.h"
 #include "models/Selection.h"
 #include "open/Catalog.h"
+#include "open/ModuleReader.h"
 #include "parse/ModuleFiles.h"
 
 #include <QAction>
@@ -356,7 +357,7 @@ private Q_SLOTS:
         }
         k = 0;
         for (QObject *runs : {&runsA, &runsB}) {
-            ws.compareRuns(Run{{run.path()}, {}, {}}, run.path(), runs,
+            ws.compareRuns(Run{{run.path()}, {}, {}, {}}, run.path(), runs,
                            [&compared, i = k](const RunDiff &) { ++compared[std::size_t(i)]; });
             ++k;
         }
@@ -384,7 +385,7 @@ private Q_SLOTS:
         const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
                                    sample("tpu_unstack")};
         QSignalSpy finished(&ws, &Workspace::scanFinished);
-        ws.setRun(Run{{}, DumpFiles::collect(files), {}}, files[0]);
+        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
         QVERIFY(finished.wait(10000));
         QCOMPARE(ws.run().figures.size(), 2);
         QVERIFY(!ws.run().figures.contains(files[0]));
@@ -407,11 +408,64 @@ private Q_SLOTS:
         QCOMPARE(scanned.count(), 1);
         QCOMPARE(ws.run().figures.value(files[0]).total, qint64(1522));
         // Another run starts afresh.
-        ws.setRun(Run{{}, DumpFiles::collect({files[2]}), {}});
+        ws.setRun(Run{{}, DumpFiles::collect({files[2]}), {}, {}});
         QVERIFY(finished.wait(10000));
         QCOMPARE(ws.run().figures.size(), 1);
         QCOMPARE(ws.run().figures.value(files[2]).total,
                  testutil::sampleTruth("tpu_unstack").total);
+    }
+
+    // The run's scan reads each module once for the Modules dock and Run Summary both
+    // (issue 75): the summary is made from the scan's facts and reads only the module the
+    // scan left to its load. Counted by the module reader itself.
+    void runSummaryReadsOnlyWhatTheScanDidNot()
+    {
+        Workspace ws;
+        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
+                                   sample("tpu_unstack")};
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
+        const std::uint64_t before = ModuleReader::reads();
+        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(ModuleReader::reads() - before, std::uint64_t{2});
+        QCOMPARE(ws.run().facts.size(), 2);
+        QVERIFY(!ws.run().facts.contains(files[0]));
+        const std::uint64_t scanned = ModuleReader::reads();
+        QObject requester;
+        RunSummary got;
+        ws.summarizeRun(
+            files, &requester, [](int, int) {}, [&got](const RunSummary &s) { got = s; });
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(ModuleReader::reads() - scanned, std::uint64_t{1}); // files[0] alone
+        QCOMPARE(got.modules.size(), std::size_t{3});
+        // Each module's "Total bytes used:", whichever read it came from.
+        std::map<std::string, std::int64_t> totals;
+        for (const RunSummary::Module &m : got.modules) {
+            QVERIFY2(m.read, m.error.c_str());
+            totals[m.file] = m.total;
+        }
+        QCOMPARE(totals[files[0].toStdString()], std::int64_t{1522});
+        QCOMPARE(totals[files[1].toStdString()], testutil::sampleTruth("tpu_dynamic_slice").total);
+        QCOMPARE(totals[files[2].toStdString()], testutil::sampleTruth("tpu_unstack").total);
+        // What it read joined the run's facts: a second summary reads nothing.
+        QCOMPARE(ws.run().facts.size(), 3);
+        const std::uint64_t once = ModuleReader::reads();
+        RunSummary again;
+        ws.summarizeRun(
+            files, &requester, [](int, int) {}, [&again](const RunSummary &s) { again = s; });
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(ModuleReader::reads() - once, std::uint64_t{0});
+        QCOMPARE(again.modules.size(), std::size_t{3});
+        // Compared with another run, this run's side is its facts: only the other run's one
+        // module is read (the same compile as tpu_unstack here, so no pair is loaded).
+        QTemporaryDir other;
+        QVERIFY(QFile::copy(files[2], other.filePath(QFileInfo(files[2]).fileName())));
+        const std::uint64_t beforeDiff = ModuleReader::reads();
+        RunDiff diff;
+        ws.compareRuns(ws.run(), other.path(), &requester, [&diff](const RunDiff &d) { diff = d; });
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(ModuleReader::reads() - beforeDiff, std::uint64_t{1});
+        QCOMPARE(diff.pairedCompiles, std::size_t{1});
     }
 
     // The run names its modules as the catalog listed them (issue 74): a capture's member,
@@ -428,7 +482,7 @@ private Q_SLOTS:
         QVERIFY(!proto.empty());
         out.write(QByteArray::fromStdString(testutil::captureOf(2, proto, "jit_a#")));
         out.close();
-        Run run{{dir.path()}, DumpFiles::collect({dir.path()}), {}};
+        Run run{{dir.path()}, DumpFiles::collect({dir.path()}), {}, {}};
         QCOMPARE(run.modules.files.size(), 2);
         for (std::size_t i = 0; i < run.modules.refs.size(); ++i) {
             const ModuleRef &listed = run.modules.refs[i];

@@ -20,25 +20,26 @@ namespace bufferscope {
 
 namespace {
 
-/// The ENTRY signature of a module's HLO text beside its dump, or none.
-std::vector<RunSummary::Parameter> signatureBeside(const std::string &path, std::string *from)
+/// The ENTRY signature of a module's HLO text beside its dump, or none. Whether the texts are
+/// there is the listing's answer where it listed the module (ModuleRef::hasBeside).
+std::vector<RunSummary::Parameter> signatureBeside(const ModuleRef &ref, std::string *from)
 {
+    const std::string &path = ref.path;
     const std::string name = ModuleFiles::moduleName(path);
     const std::string function = RunSummary::functionOf(name);
     const std::size_t at = name.find(function);
     const std::size_t slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-    std::vector<std::pair<std::string, std::string>> candidates;
+    std::vector<std::pair<std::string, std::string>> candidates; // names in `dir`
     if (at != std::string::npos && function != name)
-        candidates.push_back(
-            {dir + name.substr(0, at + function.size()) + ".before_optimizations.txt",
-             "before_optimizations"});
-    if (const std::string optimized = ModuleFiles::optimizedHlo(path); !optimized.empty())
-        candidates.push_back({optimized, "optimized HLO"});
+        candidates.push_back({name.substr(0, at + function.size()) + ".before_optimizations.txt",
+                              "before_optimizations"});
+    if (const std::string stem = ModuleNames::stemOf(ModuleNames::baseName(path)); !stem.empty())
+        candidates.push_back({stem + ".txt", "optimized HLO"});
     for (const auto &[file, kind] : candidates) {
         MappedFile map;
         std::string error;
-        if (!pathExists(pathFromBytes(file)) || !map.open(file, error))
+        if (!ref.hasBeside(dir, file) || !map.open(dir + file, error))
             continue;
         std::vector<RunSummary::Parameter> signature = RunSummary::entrySignature(map.data());
         if (!signature.empty() || map.data().find("\nENTRY ") != std::string_view::npos) {
@@ -73,9 +74,10 @@ struct Both
     RunSummary::Module module;
 };
 
-Both factsOf(LoadResult result, const std::string &file, const ParseOptions &options,
+Both factsOf(LoadResult result, const ModuleRef &ref, const ParseOptions &options,
              const CategorizeIf &categorizeIf = {})
 {
+    const std::string &file = ref.path;
     LoadedDump loaded;
     QString error;
     if (!finishLoad(std::move(result), pathFromBytes(file), loaded, error, options)) {
@@ -97,7 +99,7 @@ Both factsOf(LoadResult result, const std::string &file, const ParseOptions &opt
         loaded.dump->module.empty() ? ModuleFiles::moduleName(file) : loaded.dump->module);
     RunSummary::Module &m = both.module;
     std::string from;
-    std::vector<RunSummary::Parameter> beside = signatureBeside(file, &from);
+    std::vector<RunSummary::Parameter> beside = signatureBeside(ref, &from);
     if (!from.empty()) {
         if (from == "before_optimizations" && beside.size() == m.signature.size() &&
             beside != m.signature) {
@@ -125,8 +127,8 @@ Both factsOf(LoadResult result, const std::string &file, const ParseOptions &opt
 RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
 {
     const ParseOptions options = factOptions(cancel, threads);
-    return factsOf(ModuleReader::loadPath(pathBytes(path), options), pathBytes(path), options)
-        .module;
+    const ModuleRef ref = Catalog::refOf(pathBytes(path));
+    return factsOf(ModuleReader::load(ref, options), ref, options).module;
 }
 
 void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
@@ -158,7 +160,7 @@ void RunFacts::scanEach(
     };
     ModuleReader::readEach(refs, threads, factOptions(cancel, threads),
                            [&](std::size_t i, LoadResult result, int used) {
-                               Both both = factsOf(std::move(result), refs[i].path,
+                               Both both = factsOf(std::move(result), refs[i],
                                                    factOptions(cancel, used), mayBeLargest);
                                if (refs[i].format == ModuleFormat::CaptureMember) {
                                    both.module.host = refs[i].container;

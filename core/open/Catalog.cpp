@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <sys/stat.h>
 #include <system_error>
@@ -122,6 +123,7 @@ struct Found
     int order = 0;        ///< the kind's rank: allocations, values, live ranges, proto, report
     ModuleFormat format = ModuleFormat::DumpText;
     std::vector<ModuleRef> capture; ///< a capture's modules (one Found per capture)
+    std::shared_ptr<const std::vector<std::string>> texts; ///< ModuleRef::textsBeside
 };
 
 /// Where the walk of one folder may go. A symbolic link is followed only to a file or folder
@@ -234,6 +236,7 @@ void listFolder(const std::string &shown, const fs::path &absolute, Walk &walk,
                 std::vector<Found> &out)
 {
     const std::size_t first = out.size();
+    auto texts = std::make_shared<std::vector<std::string>>();
     std::error_code ec;
     for (fs::directory_iterator it(absolute, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
@@ -241,8 +244,11 @@ void listFolder(const std::string &shown, const fs::path &absolute, Walk &walk,
             continue;
         const bool capture = name.ends_with(kCapture);
         const ModuleFileKind *kind = capture ? nullptr : ModuleNames::kindOf(name);
-        if (!capture && !kind)
+        if (!capture && !kind) {
+            if (name.ends_with(".txt")) // an HLO text: looked up by name, not on disk
+                texts->push_back(name);
             continue;
+        }
         std::error_code statError;
         if (!it->is_regular_file(statError)) {
             walk.notAFile(*it, shown + '/' + name); // a FIFO or a device is never opened
@@ -270,6 +276,10 @@ void listFolder(const std::string &shown, const fs::path &absolute, Walk &walk,
         }
         out.push_back(std::move(f));
     }
+    std::sort(texts->begin(), texts->end());
+    std::shared_ptr<const std::vector<std::string>> listed = std::move(texts);
+    for (std::size_t k = first; k < out.size(); ++k)
+        out[k].texts = listed;
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [](const Found &a, const Found &b) { return a.path < b.path; });
 }
@@ -402,6 +412,7 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
         ModuleRef ref;
         ref.format = f->format;
         ref.path = f->path;
+        ref.textsBeside = f->texts;
         // Its module's files: those with its separator, a report only when it is alone; a
         // proto or a report kept for its module is the only file read (no text dump here).
         std::vector<const Found *> members;
@@ -425,6 +436,14 @@ void walkFolder(const std::string &path, std::unordered_set<std::string> &seen, 
 }
 
 } // namespace
+
+bool ModuleRef::hasBeside(const std::string &folder, const std::string &file) const
+{
+    if (textsBeside)
+        return std::binary_search(textsBeside->begin(), textsBeside->end(), file);
+    std::error_code ec;
+    return fs::is_regular_file(folder + file, ec);
+}
 
 std::string Catalog::memberPath(const std::string &capture, const std::string &member)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct ModuleRef
     std::string name;     ///< the module name: a dump's stem, a member's name
     std::string function; ///< the jitted function ("jit_train_step"), else the name
     std::string number;   ///< XLA's module id ("0294"), empty where the name has none
+    /// The names of the other `.txt` files of its folder (its HLO texts: `<stem>.txt`, the
+    /// function's `before_optimizations.txt`), sorted, as the listing saw them: looked up
+    /// here rather than on disk, one module at a time. Null where it was not listed.
+    std::shared_ptr<const std::vector<std::string>> textsBeside;
+    /// Whether its folder holds `file`: from textsBeside when listed, else on disk.
+    bool hasBeside(const std::string &folder, const std::string &file) const;
 
     bool isReport() const
     {

@@ -280,6 +280,40 @@ private slots:
     // Two captures whose members have one address (issue 74): `a.xplane.pb` holding
     // `x.xplane.pb#jit_1(1)` and a file `a.xplane.pb#x.xplane.pb` holding `jit_1(1)` are both
     // `a.xplane.pb#x.xplane.pb#jit_1(1)`: one is listed, and the other is said.
+    // A listed module carries the names of its folder's HLO texts, so that its signature is
+    // looked up by name, not on disk (issue 75: two stats per module); one named by hand
+    // carries none and is looked up on disk.
+    void listedModulesKnowTheTextsBesideThem()
+    {
+        QTemporaryDir dir;
+        const QString dump = dir.filePath(QStringLiteral(
+            "module_0001.jit_f.sm_8.0_gpu_after_optimizations-buffer-assignment.txt"));
+        QVERIFY(QFile::copy(
+            QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"), dump));
+        for (const char *name :
+             {"module_0001.jit_f.before_optimizations.txt",
+              "module_0001.jit_f.sm_8.0_gpu_after_optimizations.txt", "notes.txt"})
+            QVERIFY(write(dir.filePath(QLatin1String(name)), "HloModule x\n"));
+        const Catalog c = Catalog::of({dir.path().toStdString()});
+        QCOMPARE(c.modules.size(), std::size_t(1));
+        const ModuleRef &ref = c.modules.front();
+        QVERIFY(ref.textsBeside);
+        QCOMPARE(*ref.textsBeside,
+                 (std::vector<std::string>{"module_0001.jit_f.before_optimizations.txt",
+                                           "module_0001.jit_f.sm_8.0_gpu_after_optimizations.txt",
+                                           "notes.txt"}));
+        const std::string folder = dir.path().toStdString() + "/";
+        QVERIFY(ref.hasBeside(folder, "module_0001.jit_f.before_optimizations.txt"));
+        QVERIFY(!ref.hasBeside(folder, "module_0002.jit_g.before_optimizations.txt"));
+        // The listing's answer, not the disk's: a text removed since is still listed.
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("notes.txt"))));
+        QVERIFY(ref.hasBeside(folder, "notes.txt"));
+        const ModuleRef byHand = Catalog::refOf(dump.toStdString());
+        QVERIFY(!byHand.textsBeside);
+        QVERIFY(byHand.hasBeside(folder, "module_0001.jit_f.before_optimizations.txt"));
+        QVERIFY(!byHand.hasBeside(folder, "notes.txt"));
+    }
+
     void collidingMembersAreSaid()
     {
         QTemporaryDir dir;

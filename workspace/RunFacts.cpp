@@ -135,8 +135,9 @@ void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                         const std::atomic<bool> *cancel,
                         const std::function<void(std::size_t, RunSummary::Module)> &done)
 {
-    scanEach(refs, threads, cancel,
-             [&](std::size_t i, ModuleFigures, RunSummary::Module m) { done(i, std::move(m)); });
+    scanEach(
+        refs, threads, cancel,
+        [&](std::size_t i, const ModuleFigures &, RunSummary::Module m) { done(i, std::move(m)); });
 }
 
 void RunFacts::scanEach(

@@ -184,11 +184,12 @@ RunDiff::Row rowOf(RunDiff::Change change, const std::string &name, const Module
         r.heldAfter = std::max<std::int64_t>(after->held, 0);
         r.peakAfter = after->livePeak;
     }
+    r.sameInputs = before && after && before->signature == after->signature;
     if (change == RunDiff::Change::New)
         r.whatChanged = "a new compile: no compile of the before run is its counterpart";
     else if (change == RunDiff::Change::Gone)
         r.whatChanged = "gone: no compile of the after run is its counterpart";
-    else if ((r.sameInputs = before->signature == after->signature))
+    else if (before->signature == after->signature)
         r.whatChanged = "same inputs, another program";
     else
         r.whatChanged = RunDiff::signatureChange(before->signature, after->signature);

@@ -108,6 +108,20 @@ bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString
     return true;
 }
 
+void loadEach(const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
+              const std::function<void(std::size_t, LoadedDump, QString)> &done)
+{
+    ModuleReader::readEach(refs, threads, optionsOf(cancel, {}, threads),
+                           [&](std::size_t i, LoadResult result, int used) {
+                               LoadedDump loaded;
+                               QString error;
+                               if (!finishLoad(std::move(result), pathFromBytes(refs[i].path),
+                                               loaded, error, optionsOf(cancel, {}, used)))
+                                   loaded = LoadedDump();
+                               done(i, std::move(loaded), std::move(error));
+                           });
+}
+
 void LoadedDump::categorize()
 {
     if (!dump || !timeline || categories)

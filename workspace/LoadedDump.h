@@ -129,6 +129,13 @@ bool loadDump(const ModuleRef &ref, LoadedDump &out, QString &error, const Parse
 /// The rest of loadDump for a module already read (ModuleReader): its timeline computed.
 bool finishLoad(LoadResult result, const QString &path, LoadedDump &out, QString &error,
                 const ParseOptions &options);
+/// Every module of `refs` loaded as loadDump loads one, under ModuleReader::readEach's policy:
+/// a capture read once for all its members, small modules side by side. `done(i, loaded,
+/// error)` on the reading threads as each is loaded, in no set order; `loaded.dump` is null
+/// where it failed (`error` says why; empty when cancelled). A memory-usage report is not a
+/// dump: its error says so, and the caller decides what to do with it.
+void loadEach(const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
+              const std::function<void(std::size_t, LoadedDump, QString)> &done);
 
 } // namespace bufferscope
 

@@ -27,7 +27,34 @@ bool weighModules(OomFindings &findings, const std::vector<ModuleRef> &refs, QSt
     findings.dumpsGiven = static_cast<std::int64_t>(refs.size());
     findings.messages.clear();
     std::vector<std::shared_ptr<const Dump>> loaded(refs.size());
-    std::vector<bool> tried(loaded.size(), false);
+    // The modules some message may name, each read once, under the reader's policy (a
+    // capture once for all its members); a report has rounded sizes only, nothing exact to
+    // match on.
+    {
+        std::vector<ModuleRef> wanted;
+        std::vector<std::size_t> at;
+        for (std::size_t i = 0; i < refs.size(); ++i) {
+            const std::string module = ModuleFiles::moduleName(refs[i].path);
+            if (refs[i].isReport())
+                continue;
+            for (const OomMessage &m : findings.log.messages)
+                if (OomMatch::nameMayMatch(m, module)) {
+                    wanted.push_back(refs[i]);
+                    at.push_back(i);
+                    break;
+                }
+        }
+        std::vector<QString> failed(wanted.size());
+        loadEach(wanted, threads, cancel, [&](std::size_t k, LoadedDump d, QString error) {
+            loaded[at[k]] = std::move(d.dump);
+            failed[k] = std::move(error);
+        });
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return false;
+        for (const QString &error : failed)
+            if (!error.isEmpty())
+                errors << error;
+    }
     for (const OomMessage &m : findings.log.messages) {
         OomFindings::PerMessage per;
         std::vector<std::size_t> index;
@@ -38,20 +65,6 @@ bool weighModules(OomFindings &findings, const std::vector<ModuleRef> &refs, QSt
             const std::string module = ModuleFiles::moduleName(ref.path);
             if (!OomMatch::nameMayMatch(m, module))
                 continue;
-            if (!tried[i]) {
-                tried[i] = true;
-                if (ref.isReport())
-                    continue; // rounded sizes only: nothing exact to match on
-                LoadedDump d;
-                QString error;
-                if (!loadDump(ref, d, error, cancel, {}, threads)) {
-                    if (cancel && cancel->load(std::memory_order_relaxed))
-                        return false;
-                    errors << error;
-                    continue;
-                }
-                loaded[i] = d.dump;
-            }
             if (!loaded[i])
                 continue;
             OomFindings::Candidate c;

@@ -165,28 +165,25 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
     m_jobs->run(
         laneFor(m_fitLanes, requester, "fit"), requester,
         [refs = m_run.refsOf(files), threads = m_threads](const JobControl &control) {
-            // A folder's modules side by side, one per thread (a run has a thousand small
-            // ones); one module alone on every thread.
+            // Under the reader's policy: a folder's small modules side by side, a large one
+            // alone on every thread, a capture read once for all its members.
             const std::size_t n = refs.size();
             std::vector<std::optional<DeviceFit::Module>> measured(n);
             std::vector<QString> errors(n);
             std::mutex lock;
             std::size_t measuredSoFar = 0;
-            const int each = n > 1 ? 1 : threads;
-            parallelFor(n, n > 1 ? threadsFor(threads) : 1, [&](std::size_t i) {
-                if (control.cancelled())
-                    return;
-                LoadedDump d;
-                QString error;
-                const ModuleRef &ref = refs[i];
-                if (loadDump(ref, d, error, control.flag(), {}, each))
-                    measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(ref.path), ref.path,
-                                                        *d.dump, *d.timeline);
-                else
-                    errors[i] = error;
-                const std::lock_guard<std::mutex> hold(lock);
-                control.progress(static_cast<qint64>(++measuredSoFar), static_cast<qint64>(n));
-            });
+            loadEach(refs, threads, control.flag(),
+                     [&](std::size_t i, const LoadedDump &d, const QString &error) {
+                         const ModuleRef &ref = refs[i];
+                         if (d.dump)
+                             measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(ref.path),
+                                                                 ref.path, *d.dump, *d.timeline);
+                         else
+                             errors[i] = error;
+                         const std::lock_guard<std::mutex> hold(lock);
+                         control.progress(static_cast<qint64>(++measuredSoFar),
+                                          static_cast<qint64>(n));
+                     });
             Result r;
             for (std::size_t i = 0; i < n; ++i) {
                 if (measured[i])

@@ -125,26 +125,40 @@ int runFit(const Args &args, int threads)
     std::vector<DeviceFit::Module> modules;
     bool truncated = false;
     int status = 0;
+    // Read under the reader's policy (a capture once for all its members), said in the
+    // listing's order.
+    std::vector<ModuleRef> dumps;
+    std::vector<qsizetype> at;
     for (qsizetype i = 0; i < found.files.size(); ++i) {
-        const QString &file = found.files[i];
         if (found.refs[static_cast<std::size_t>(i)].isReport()) {
-            cli::fail(file + QStringLiteral(": only the memory-usage report is here; "
-                                            "its sizes are rounded, so it is left out"),
+            cli::fail(found.files[i] + QStringLiteral(": only the memory-usage report is here; "
+                                                      "its sizes are rounded, so it is left out"),
                       0);
             continue;
         }
-        LoadedDump loaded;
-        QString error;
-        if (!loadDump(file, loaded, error, nullptr, {}, threads)) {
-            cli::fail(error, 0);
+        dumps.push_back(found.refs[static_cast<std::size_t>(i)]);
+        at.push_back(i);
+    }
+    std::vector<std::optional<DeviceFit::Module>> measured(dumps.size());
+    std::vector<QString> errors(dumps.size());
+    std::vector<bool> cut(dumps.size(), false);
+    loadEach(dumps, threads, nullptr, [&](std::size_t k, const LoadedDump &loaded, QString error) {
+        if (!loaded.dump) {
+            errors[k] = std::move(error);
+            return;
+        }
+        measured[k] = DeviceFit::Module::of(ModuleFiles::moduleName(dumps[k].path), dumps[k].path,
+                                            *loaded.dump, *loaded.timeline);
+        cut[k] = loaded.dump->traits.truncated;
+    });
+    for (std::size_t k = 0; k < dumps.size(); ++k) {
+        if (!measured[k]) {
+            cli::fail(errors[k], 0);
             status = 2;
             continue;
         }
-        DeviceFit::Module m =
-            DeviceFit::Module::of(ModuleFiles::moduleName(pathBytes(file)), pathBytes(file),
-                                  *loaded.dump, *loaded.timeline);
-        truncated = truncated || loaded.dump->traits.truncated;
-        modules.push_back(std::move(m));
+        truncated = truncated || cut[k];
+        modules.push_back(std::move(*measured[k]));
     }
     if (modules.empty())
         return fail(QStringLiteral("fit: no module could be read"), 2);

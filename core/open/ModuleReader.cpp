@@ -19,7 +19,6 @@ std::atomic<std::uint64_t> g_reads{0};
 /// file, never the end of the run.
 template <class Read> LoadResult guarded(const std::string &path, const Read &read)
 {
-    g_reads.fetch_add(1, std::memory_order_relaxed);
     try {
         return read();
     } catch (const std::bad_alloc &) {
@@ -40,6 +39,7 @@ std::uint64_t ModuleReader::reads()
 
 LoadResult ModuleReader::load(const ModuleRef &ref, const ParseOptions &options)
 {
+    g_reads.fetch_add(1, std::memory_order_relaxed);
     return guarded(ref.path, [&] { return loadAs(ref, options); });
 }
 
@@ -110,6 +110,7 @@ void ModuleReader::readEach(const std::vector<ModuleRef> &refs, int threads,
             break;
         // One read of the capture; its index holds every module's proto until they are read.
         const XPlaneModules::Index index = XPlaneModules::index(entry.first);
+        g_reads.fetch_add(1, std::memory_order_relaxed);
         // This thread holds the capture's budget while helpers read its modules: none waits.
         const MemoryBudget::Helpers helpers;
         parallelFor(members.size(), all, [&](std::size_t k) {

@@ -37,8 +37,9 @@ struct ModuleReader
     static void readEach(const std::vector<ModuleRef> &refs, int threads, const ParseOptions &base,
                          const std::function<void(std::size_t, LoadResult, int)> &done);
 
-    /// How many modules this process has read so far (load, loadPath and each of readEach's):
-    /// for the tests that check a run's modules are read once.
+    /// How many times this process has read a module's file so far: each load and loadPath,
+    /// each module readEach reads on its own, and each capture readEach reads once for all
+    /// its members. For the tests that check a run's files are read once.
     static std::uint64_t reads();
 
 private:

@@ -6,6 +6,7 @@
 #include "DumpFiles.h"
 #include "JobRunner.h"
 #include "LoadedDump.h"
+#include "OomJoin.h"
 #include "Opened.h"
 #include "SampleTruths.h"
 #include "Workspace.h"
@@ -466,6 +467,49 @@ private Q_SLOTS:
         QVERIFY(ws.jobs()->waitForDone(20000));
         QCOMPARE(ModuleReader::reads() - beforeDiff, std::uint64_t{1});
         QCOMPARE(diff.pairedCompiles, std::size_t{1});
+    }
+
+    // Device Fit and the out-of-memory weighing read a capture once for all its members
+    // (issue 75): each member used to be loaded alone, the whole capture read each time.
+    void captureMembersAreReadOnce()
+    {
+        QTemporaryDir dir;
+        const QString capture = dir.filePath(QStringLiteral("host0.xplane.pb"));
+        QFile out(capture);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const std::string proto = testutil::sampleHloProto();
+        QVERIFY(!proto.empty());
+        out.write(QByteArray::fromStdString(testutil::captureOf(3, proto)));
+        out.close();
+        Workspace ws;
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
+        ws.setRun(Run{{dir.path()}, DumpFiles::collect({dir.path()}), {}, {}});
+        QVERIFY(finished.wait(20000));
+        const QStringList files = ws.run().modules.files;
+        QCOMPARE(files.size(), 3);
+        const std::uint64_t before = ModuleReader::reads();
+        QObject requester;
+        std::size_t measured = 0;
+        ws.measureModules(
+            files, &requester, [](int, int) {},
+            [&measured](const std::vector<DeviceFit::Module> &m, const QStringList &) {
+                measured = m.size();
+            });
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(measured, std::size_t{3});
+        QCOMPARE(ModuleReader::reads() - before, std::uint64_t{1});
+        // A TPU message that names no executable: every module may be its module.
+        OomFindings findings = oomFindingsOf(
+            QStringLiteral("oom.log"),
+            "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 17.19G of 15.48G "
+            "hbm. Exceeded hbm capacity by 1.71G.\n");
+        QCOMPARE(findings.log.messages.size(), std::size_t{1});
+        QStringList errors;
+        const std::uint64_t weighing = ModuleReader::reads();
+        QVERIFY(weighModules(findings, ws.run().refsOf(files), errors, nullptr, 2));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        QCOMPARE(findings.messages.front().candidates.size(), std::size_t{3});
+        QCOMPARE(ModuleReader::reads() - weighing, std::uint64_t{1});
     }
 
     // The run names its modules as the catalog listed them (issue 74): a capture's member,

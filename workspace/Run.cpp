@@ -16,6 +16,19 @@ QString Run::label() const
     return modules.files.isEmpty() ? QString() : QFileInfo(modules.files.front()).path();
 }
 
+QString Run::largest() const
+{
+    QString best;
+    for (auto it = figures.cbegin(); it != figures.cend(); ++it) {
+        if (it.value().status != ModuleFigures::Status::Read || !modules.find(it.key()))
+            continue;
+        if (best.isEmpty() ||
+            ModuleFigures::ranksAbove(it.value(), it.key(), figures.value(best), best))
+            best = it.key();
+    }
+    return best;
+}
+
 ModuleRef Run::refOf(const QString &address) const
 {
     if (const ModuleRef *listed = modules.find(address))

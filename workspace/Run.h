@@ -30,6 +30,10 @@ struct Run
     QHash<QString, RunSummary::Module> facts;
 
     bool isEmpty() const { return modules.files.isEmpty(); }
+    /// The module the device holds most for, by the one ranking (ModuleFigures::ranksAbove),
+    /// among its modules read; empty when none is. What a folder opens on: the module that
+    /// runs out of memory first.
+    QString largest() const;
     /// The module at `address` as the run's catalog listed it (a capture's member by its
     /// capture and name, never split again from the address); an address the run does not
     /// hold as the catalog reads it (Catalog::refOf).

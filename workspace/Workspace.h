@@ -280,6 +280,9 @@ Q_SIGNALS:
     void dumpShown();
     void modulesScanned(const QList<bufferscope::ScannedModule> &modules);
     void scanFinished();
+    /// Every module of the run has its figures: the scan finished and the module loaded
+    /// beside it handed its over (noteFigures). Run::largest is then final.
+    void runRead();
     /// An out-of-memory message had its modules weighed (the result went to its requester):
     /// a state change, for observers such as the screenshot mode.
     void oomWeighed();

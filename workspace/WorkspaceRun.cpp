@@ -82,7 +82,11 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
                 m_run.facts.insert(file, m);
             Q_EMIT modulesScanned(part.figures);
         },
-        [this] { Q_EMIT scanFinished(); });
+        [this] {
+            Q_EMIT scanFinished();
+            if (m_runSkipped.isEmpty())
+                Q_EMIT runRead();
+        });
 }
 
 void Workspace::setRun(Run run, const QString &loadedElsewhere)
@@ -101,6 +105,8 @@ void Workspace::noteFigures(const QString &file, const ModuleFigures &figures)
     m_runSkipped.clear();
     m_run.figures.insert(file, figures);
     Q_EMIT modulesScanned({{file, figures}});
+    if (!isScanning())
+        Q_EMIT runRead();
 }
 
 bool Workspace::isScanning() const

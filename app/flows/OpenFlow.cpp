@@ -23,7 +23,7 @@ OpenFlow::OpenFlow(WindowServices *window, Workspace *workspace, ModuleBrowser *
       m_modulesDock(modulesDock), m_status(status), m_oom(oom), m_fit(fit)
 {
     connect(modules, &ModuleBrowser::moduleActivated, this, &OpenFlow::openPath);
-    connect(modules, &ModuleBrowser::allRead, this, &OpenFlow::openLargestModule);
+    connect(workspace, &Workspace::runRead, this, &OpenFlow::openLargestModule);
 }
 
 void OpenFlow::openPaths(const QStringList &paths)
@@ -143,11 +143,12 @@ void OpenFlow::openLargestModule()
 {
     if (!std::exchange(m_openLargestWhenRead, false))
         return;
-    const QString largest = m_modules->largestModule();
+    const QString largest = m_workspace->run().largest();
     if (largest == m_workspace->current().path)
         return; // the big file loaded at once was the largest module
     if (!largest.isEmpty()) {
-        openPath(largest);
+        // A module of the run, listed already: loaded, not classified again.
+        m_workspace->load(largest);
         return;
     }
     m_status->setText(tr("None of the %1 modules could be read; the Modules list says why")

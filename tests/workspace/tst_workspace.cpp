@@ -469,6 +469,44 @@ private Q_SLOTS:
         QCOMPARE(diff.pairedCompiles, std::size_t{1});
     }
 
+    // The run decides which module is the largest and when all are read (issue 75): runRead
+    // comes once, after the scan and the figures of the module loaded beside it, whichever
+    // comes last; Run::largest is then the one the device holds most for.
+    void runSaysWhenAllAreRead()
+    {
+        Workspace ws;
+        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
+                                   sample("tpu_unstack")};
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
+        QSignalSpy read(&ws, &Workspace::runRead);
+        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(read.count(), 0); // files[0] has no figures yet
+        LoadedDump loaded;
+        QString error;
+        QVERIFY2(loadDump(files[0], loaded, error), qPrintable(error));
+        ws.noteFigures(files[0], ModuleFigures::of(loaded));
+        QCOMPARE(read.count(), 1);
+        // Held while each runs (argument + output - alias + temp): gpu_vllm_update_slice's
+        // from its allocation lines, 2 (parameter 0) + 1,208 (the maybe-live-out 512 + 512 +
+        // 64 + 64 + 40 + 16) + 296 (preallocated temp) = 1,506; the others' from their truths.
+        QCOMPARE(ws.run().figures.value(files[0]).held, qint64(1506));
+        QCOMPARE(ws.run().figures.value(files[1]).held,
+                 testutil::sampleTruth("tpu_dynamic_slice").held);
+        QCOMPARE(ws.run().figures.value(files[2]).held, testutil::sampleTruth("tpu_unstack").held);
+        QVERIFY(testutil::sampleTruth("tpu_dynamic_slice").held > 1506);
+        QVERIFY(testutil::sampleTruth("tpu_dynamic_slice").held >
+                testutil::sampleTruth("tpu_unstack").held);
+        const QString expected = files[1];
+        QCOMPARE(ws.run().largest(), expected);
+        // Without a module left to a load, the scan's end is the run's.
+        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}});
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(read.count(), 2);
+        QCOMPARE(ws.run().largest(), expected);
+        QVERIFY(Run().largest().isEmpty());
+    }
+
     // Device Fit and the out-of-memory weighing read a capture once for all its members
     // (issue 75): each member used to be loaded alone, the whole capture read each time.
     void captureMembersAreReadOnce()

@@ -186,21 +186,6 @@ void ModuleBrowser::showRun()
         addPending();
 }
 
-QString ModuleBrowser::largestModule() const
-{
-    // The ranking `list` uses (ModuleFigures::ranksAbove), among the modules read.
-    const QHash<QString, ModuleFigures> &figures = m_workspace->run().figures;
-    QString best;
-    for (auto it = figures.cbegin(); it != figures.cend(); ++it) {
-        if (it.value().status != ModuleFigures::Status::Read || !m_itemOf.value(it.key()))
-            continue;
-        if (best.isEmpty() ||
-            ModuleFigures::ranksAbove(it.value(), it.key(), figures.value(best), best))
-            best = it.key();
-    }
-    return best;
-}
-
 void ModuleBrowser::applyResults(const QList<ScannedModule> &modules)
 {
     m_pending += modules;

@@ -54,9 +54,6 @@ public:
     /// Keeps the rows whose module name, file or function holds `text` (any case).
     void setFilter(const QString &text);
     QLineEdit *filterBox() const { return m_filter; }
-    /// The module the device holds most for (ties: the larger total, then the file name) among
-    /// those read; empty when none is.
-    QString largestModule() const;
     QTreeWidget *tree() const { return m_tree; }
     bool isScanning() const { return m_remaining > 0; }
     /// The module file shown in row `row` (top to bottom).

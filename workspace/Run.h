@@ -2,6 +2,7 @@
 
 #include "DumpFiles.h"
 #include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/RunSummary.h"
 
 #include <QHash>
@@ -16,6 +17,11 @@ namespace bufferscope {
 /// it keeps it.
 struct Run
 {
+    Run() = default;
+    Run(QStringList openedRoots, DumpFiles listed)
+        : roots(std::move(openedRoots)), modules(std::move(listed))
+    {}
+
     /// The folders and captures opened, as given (Opened::runs); empty for files given by name.
     QStringList roots;
     /// One entry per module, as the catalog found them.
@@ -28,6 +34,9 @@ struct Run
     /// fingerprint), from the same read of the scan: Run Summary is made from these, and reads
     /// only the modules the scan did not (the one loaded beside it).
     QHash<QString, RunSummary::Module> facts;
+    /// And what Device Fit weighs of each (its figures and its live-bytes curve), from that
+    /// same read: Device Fit reads only the modules the scan did not.
+    QHash<QString, DeviceFit::Module> fits;
 
     bool isEmpty() const { return modules.files.isEmpty(); }
     /// The module the device holds most for, by the one ranking (ModuleFigures::ranksAbove),

@@ -67,21 +67,14 @@ ParseOptions factOptions(const std::atomic<bool> *cancel, int threads)
 /// Whether a module read by factsOf gets its categories (RunSummary::Module::setCategories).
 using CategorizeIf = std::function<bool(const RunSummary::Module &)>;
 
-/// A module's figures for the Modules dock and its facts for the run's views, from one read.
-struct Both
-{
-    ModuleFigures figures;
-    RunSummary::Module module;
-};
-
-Both factsOf(LoadResult result, const ModuleRef &ref, const ParseOptions &options,
-             const CategorizeIf &categorizeIf = {})
+RunFacts::Scanned factsOf(LoadResult result, const ModuleRef &ref, const ParseOptions &options,
+                          const CategorizeIf &categorizeIf = {}, bool withFit = false)
 {
     const std::string &file = ref.path;
     LoadedDump loaded;
     QString error;
     if (!finishLoad(std::move(result), pathFromBytes(file), loaded, error, options)) {
-        Both both;
+        RunFacts::Scanned both;
         both.figures = ModuleFigures::failed(error);
         RunSummary::Module &m = both.module;
         m.file = file;
@@ -91,8 +84,11 @@ Both factsOf(LoadResult result, const ModuleRef &ref, const ParseOptions &option
         m.error = error.isEmpty() ? std::string("not read") : error.toStdString();
         return both;
     }
-    Both both;
+    RunFacts::Scanned both;
     both.figures = ModuleFigures::of(loaded);
+    if (withFit)
+        both.fit = DeviceFit::Module::of(ModuleFiles::moduleName(file), file, *loaded.dump,
+                                         *loaded.timeline);
     const ModuleFigures &f = both.figures;
     both.module = RunSummary::of(
         *loaded.dump, f.analysis, loaded.dump->hasLiveRanges() ? f.peak : -1, file,
@@ -135,14 +131,13 @@ void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                         const std::atomic<bool> *cancel,
                         const std::function<void(std::size_t, RunSummary::Module)> &done)
 {
-    scanEach(
-        refs, threads, cancel,
-        [&](std::size_t i, const ModuleFigures &, RunSummary::Module m) { done(i, std::move(m)); });
+    scanEach(refs, threads, cancel, false,
+             [&](std::size_t i, Scanned scanned) { done(i, std::move(scanned.module)); });
 }
 
-void RunFacts::scanEach(
-    const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
-    const std::function<void(std::size_t, ModuleFigures, RunSummary::Module)> &done)
+void RunFacts::scanEach(const std::vector<ModuleRef> &refs, int threads,
+                        const std::atomic<bool> *cancel, bool withFit,
+                        const std::function<void(std::size_t, Scanned)> &done)
 {
     // Every view shows a family's categories for its largest compile only (RunSummaryReport,
     // RunSummaryView), and they cost a tenth of the scan: a module gets them when it holds at
@@ -161,8 +156,9 @@ void RunFacts::scanEach(
     };
     ModuleReader::readEach(refs, threads, factOptions(cancel, threads),
                            [&](std::size_t i, LoadResult result, int used) {
-                               Both both = factsOf(std::move(result), refs[i],
-                                                   factOptions(cancel, used), mayBeLargest);
+                               Scanned both =
+                                   factsOf(std::move(result), refs[i], factOptions(cancel, used),
+                                           mayBeLargest, withFit);
                                if (refs[i].format == ModuleFormat::CaptureMember) {
                                    both.module.host = refs[i].container;
                                    both.module.member = refs[i].member;
@@ -170,7 +166,7 @@ void RunFacts::scanEach(
                                if (refs[i].isReport())
                                    both.figures =
                                        ModuleFigures::ofReport(pathFromBytes(refs[i].path));
-                               done(i, std::move(both.figures), std::move(both.module));
+                               done(i, std::move(both));
                            });
 }
 

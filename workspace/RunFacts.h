@@ -1,6 +1,7 @@
 #pragma once
 
 #include "LoadedDump.h"
+#include "analysis/DeviceFit.h"
 #include "analysis/RunDiff.h"
 #include "analysis/RunSummary.h"
 #include "open/ModuleRef.h"
@@ -12,6 +13,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace bufferscope {
 
@@ -33,13 +35,19 @@ struct RunFacts
     static void readEach(const std::vector<ModuleRef> &refs, int threads,
                          const std::atomic<bool> *cancel,
                          const std::function<void(std::size_t, RunSummary::Module)> &done);
-    /// The run's one scan (the Workspace's): readEach, each module read once for both its
-    /// figures, which the Modules dock ranks and shows, and its facts, which Run Summary and
-    /// the run comparison read. A memory-usage report's figures are its own
-    /// (ModuleFigures::ofReport).
-    static void
-    scanEach(const std::vector<ModuleRef> &refs, int threads, const std::atomic<bool> *cancel,
-             const std::function<void(std::size_t, ModuleFigures, RunSummary::Module)> &done);
+    /// One module as the run's scan read it.
+    struct Scanned
+    {
+        ModuleFigures figures;                ///< what the Modules dock ranks and shows
+        RunSummary::Module module;            ///< what Run Summary and the run comparison read
+        std::optional<DeviceFit::Module> fit; ///< what Device Fit weighs, when asked for
+    };
+    /// The run's one scan (the Workspace's): readEach, each module read once for its figures,
+    /// its facts and (`withFit`) what Device Fit weighs. A memory-usage report's figures are
+    /// its own (ModuleFigures::ofReport).
+    static void scanEach(const std::vector<ModuleRef> &refs, int threads,
+                         const std::atomic<bool> *cancel, bool withFit,
+                         const std::function<void(std::size_t, Scanned)> &done);
     /// A folder's summary: every module read (readEach), then RunSummary::of.
     static RunSummary summarize(const QString &folder, int threads, std::size_t top = 20,
                                 QStringList *problems = nullptr,

@@ -161,31 +161,46 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
     {
         std::vector<DeviceFit::Module> modules;
         QStringList errors;
+        std::vector<std::pair<QString, DeviceFit::Module>> read; ///< measured here
     };
+    // What the run's scan measured is taken as it is; only the others are read, under the
+    // reader's policy (small modules side by side, a large one alone on every thread, a
+    // capture once for all its members).
+    std::vector<std::optional<DeviceFit::Module>> known(static_cast<std::size_t>(files.size()));
+    QStringList toRead;
+    std::vector<std::size_t> at;
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        if (const auto found = m_run.fits.constFind(files[i]); found != m_run.fits.cend()) {
+            known[static_cast<std::size_t>(i)] = *found;
+        } else {
+            toRead << files[i];
+            at.push_back(static_cast<std::size_t>(i));
+        }
+    }
     m_jobs->run(
         laneFor(m_fitLanes, requester, "fit"), requester,
-        [refs = m_run.refsOf(files), threads = m_threads](const JobControl &control) {
-            // Under the reader's policy: a folder's small modules side by side, a large one
-            // alone on every thread, a capture read once for all its members.
-            const std::size_t n = refs.size();
-            std::vector<std::optional<DeviceFit::Module>> measured(n);
-            std::vector<QString> errors(n);
+        [measured = std::move(known), at = std::move(at), refs = m_run.refsOf(toRead),
+         threads = m_threads](const JobControl &control) mutable {
+            std::vector<QString> errors(measured.size());
             std::mutex lock;
             std::size_t measuredSoFar = 0;
             loadEach(refs, threads, control.flag(),
-                     [&](std::size_t i, const LoadedDump &d, const QString &error) {
-                         const ModuleRef &ref = refs[i];
+                     [&](std::size_t k, const LoadedDump &d, const QString &error) {
+                         const ModuleRef &ref = refs[k];
                          if (d.dump)
-                             measured[i] = DeviceFit::Module::of(ModuleFiles::moduleName(ref.path),
-                                                                 ref.path, *d.dump, *d.timeline);
+                             measured[at[k]] = DeviceFit::Module::of(
+                                 ModuleFiles::moduleName(ref.path), ref.path, *d.dump, *d.timeline);
                          else
-                             errors[i] = error;
+                             errors[at[k]] = error;
                          const std::lock_guard<std::mutex> hold(lock);
                          control.progress(static_cast<qint64>(++measuredSoFar),
-                                          static_cast<qint64>(n));
+                                          static_cast<qint64>(refs.size()));
                      });
             Result r;
-            for (std::size_t i = 0; i < n; ++i) {
+            for (const std::size_t i : at)
+                if (measured[i])
+                    r.read.emplace_back(pathFromBytes(measured[i]->file), *measured[i]);
+            for (std::size_t i = 0; i < measured.size(); ++i) {
                 if (measured[i])
                     r.modules.push_back(std::move(*measured[i]));
                 else if (!errors[i].isEmpty())
@@ -193,7 +208,13 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
             }
             return r;
         },
-        [done = std::move(done)](const Result &r) { done(r.modules, r.errors); },
+        [this, done = std::move(done)](const Result &r) {
+            // What was measured here joins the run, for the next request.
+            for (const auto &[file, m] : r.read)
+                if (m_run.modules.find(file) && !m_run.fits.contains(file))
+                    m_run.fits.insert(file, m);
+            done(r.modules, r.errors);
+        },
         [progress = std::move(progress)](qint64 at, qint64 total) {
             progress(static_cast<int>(at), static_cast<int>(total));
         });
@@ -204,10 +225,6 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
 {
     // The facts the run's scan read are taken as they are; only the modules it has none of
     // (the one loaded beside it, or all while it still reads) are read here.
-    QStringList toRead;
-    for (const QString &file : files)
-        if (!m_run.facts.contains(file))
-            toRead << file;
     m_jobs->run(
         laneFor(m_runLanes, requester, "run"), requester,
         [refs = m_run.refsOf(files), known = m_run.facts,
@@ -218,11 +235,11 @@ void Workspace::summarizeRun(const QStringList &files, QObject *requester,
                                                             static_cast<qint64>(of));
                                        });
         },
-        [this, toRead, done = std::move(done)](const RunSummary &s) {
+        [this, done = std::move(done)](const RunSummary &s) {
             // What was read here joins the run's facts, for the next request.
             for (const RunSummary::Module &m : s.modules) {
                 const QString file = pathFromBytes(m.file);
-                if (m.read && toRead.contains(file) && m_run.modules.files.contains(file))
+                if (m.read && m_run.modules.find(file) && !m_run.facts.contains(file))
                     m_run.facts.insert(file, m);
             }
             done(s);

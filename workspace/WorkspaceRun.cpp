@@ -48,7 +48,7 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
     struct Part
     {
         QList<ScannedModule> figures;
-        std::vector<std::pair<QString, RunSummary::Module>> facts;
+        std::vector<std::pair<QString, RunFacts::Scanned>> facts;
         bool isEmpty() const { return figures.isEmpty(); }
     };
     m_jobs->stream<Part>(
@@ -60,13 +60,13 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             Part pending;
             QElapsedTimer since;
             since.start();
-            RunFacts::scanEach(refs, threads, control.flag(),
-                               [&](std::size_t i, ModuleFigures figures, RunSummary::Module m) {
+            RunFacts::scanEach(refs, threads, control.flag(), true,
+                               [&](std::size_t i, RunFacts::Scanned scanned) {
                                    const QString file = pathFromBytes(refs[i].path);
                                    const std::lock_guard<std::mutex> hold(lock);
-                                   if (figures.status != ModuleFigures::Status::NotRead)
-                                       pending.facts.emplace_back(file, std::move(m));
-                                   pending.figures.push_back({file, std::move(figures)});
+                                   pending.figures.push_back({file, scanned.figures});
+                                   if (scanned.figures.status != ModuleFigures::Status::NotRead)
+                                       pending.facts.emplace_back(file, std::move(scanned));
                                    if (since.elapsed() >= 100) {
                                        send(std::exchange(pending, {}));
                                        since.restart();
@@ -78,8 +78,11 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
         [this](const Part &part) {
             for (const ScannedModule &m : part.figures)
                 m_run.figures.insert(m.file, m.figures);
-            for (const auto &[file, m] : part.facts)
-                m_run.facts.insert(file, m);
+            for (const auto &[file, scanned] : part.facts) {
+                m_run.facts.insert(file, scanned.module);
+                if (scanned.fit)
+                    m_run.fits.insert(file, *scanned.fit);
+            }
             Q_EMIT modulesScanned(part.figures);
         },
         [this] {
@@ -94,6 +97,7 @@ void Workspace::setRun(Run run, const QString &loadedElsewhere)
     m_run = std::move(run);
     m_run.figures.clear();
     m_run.facts.clear();
+    m_run.fits.clear();
     m_runSkipped = m_run.modules.files.contains(loadedElsewhere) ? loadedElsewhere : QString();
     scanModules(m_run.modules, m_runSkipped);
 }

@@ -115,7 +115,7 @@ void OpenFlow::openListed(const DumpFiles &found, const QStringList &roots)
     m_openLargestWhenRead = false;
     if (found.files.size() == 1) {
         // One module: it opens at once, and the run takes its figures from the load.
-        m_workspace->setRun(Run{roots, found, {}, {}}, found.files.front());
+        m_workspace->setRun(Run(roots, found), found.files.front());
         m_modules->showRun();
         m_workspace->load(found.files.front());
         return;
@@ -128,7 +128,7 @@ void OpenFlow::openListed(const DumpFiles &found, const QStringList &roots)
     const bool bigFirst = found.bytes.value(0) >= kReadAloneFrom;
     if (bigFirst)
         m_workspace->load(found.files.front()); // first, so the scan starts narrow beside it
-    m_workspace->setRun(Run{roots, found, {}, {}}, bigFirst ? found.files.front() : QString());
+    m_workspace->setRun(Run(roots, found), bigFirst ? found.files.front() : QString());
     m_modules->showRun();
     m_modulesDock->show();
     m_modulesDock->raise();

@@ -133,7 +133,7 @@ Run RunFlow::runOpen() const
     const QString folder = m_window->shownFolder();
     if (folder.isEmpty())
         return {};
-    return Run{{folder}, {}, {}, {}}; // listed on the compare job, not here on the GUI thread
+    return Run({folder}, {}); // listed on the compare job, not here on the GUI thread
 }
 
 RunDiffView *RunFlow::compareRuns(const QString &other)

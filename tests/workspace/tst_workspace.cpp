@@ -358,7 +358,7 @@ private Q_SLOTS:
         }
         k = 0;
         for (QObject *runs : {&runsA, &runsB}) {
-            ws.compareRuns(Run{{run.path()}, {}, {}, {}}, run.path(), runs,
+            ws.compareRuns(Run({run.path()}, {}), run.path(), runs,
                            [&compared, i = k](const RunDiff &) { ++compared[std::size_t(i)]; });
             ++k;
         }
@@ -386,7 +386,7 @@ private Q_SLOTS:
         const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
                                    sample("tpu_unstack")};
         QSignalSpy finished(&ws, &Workspace::scanFinished);
-        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
+        ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
         QVERIFY(finished.wait(10000));
         QCOMPARE(ws.run().figures.size(), 2);
         QVERIFY(!ws.run().figures.contains(files[0]));
@@ -409,7 +409,7 @@ private Q_SLOTS:
         QCOMPARE(scanned.count(), 1);
         QCOMPARE(ws.run().figures.value(files[0]).total, qint64(1522));
         // Another run starts afresh.
-        ws.setRun(Run{{}, DumpFiles::collect({files[2]}), {}, {}});
+        ws.setRun(Run({}, DumpFiles::collect({files[2]})));
         QVERIFY(finished.wait(10000));
         QCOMPARE(ws.run().figures.size(), 1);
         QCOMPARE(ws.run().figures.value(files[2]).total,
@@ -426,7 +426,7 @@ private Q_SLOTS:
                                    sample("tpu_unstack")};
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         const std::uint64_t before = ModuleReader::reads();
-        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
+        ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
         QVERIFY(finished.wait(10000));
         QCOMPARE(ModuleReader::reads() - before, std::uint64_t{2});
         QCOMPARE(ws.run().facts.size(), 2);
@@ -479,7 +479,7 @@ private Q_SLOTS:
                                    sample("tpu_unstack")};
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         QSignalSpy read(&ws, &Workspace::runRead);
-        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}}, files[0]);
+        ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
         QVERIFY(finished.wait(10000));
         QCOMPARE(read.count(), 0); // files[0] has no figures yet
         LoadedDump loaded;
@@ -500,15 +500,17 @@ private Q_SLOTS:
         const QString expected = files[1];
         QCOMPARE(ws.run().largest(), expected);
         // Without a module left to a load, the scan's end is the run's.
-        ws.setRun(Run{{}, DumpFiles::collect(files), {}, {}});
+        ws.setRun(Run({}, DumpFiles::collect(files)));
         QVERIFY(finished.wait(10000));
         QCOMPARE(read.count(), 2);
         QCOMPARE(ws.run().largest(), expected);
         QVERIFY(Run().largest().isEmpty());
     }
 
-    // Device Fit and the out-of-memory weighing read a capture once for all its members
-    // (issue 75): each member used to be loaded alone, the whole capture read each time.
+    // The scan reads a capture once for all its members and measures them for Device Fit,
+    // which then reads nothing; the out-of-memory weighing and a Device Fit of modules the
+    // scan did not read read it once too (issue 75): each member used to be loaded alone,
+    // the whole capture read each time.
     void captureMembersAreReadOnce()
     {
         QTemporaryDir dir;
@@ -521,21 +523,36 @@ private Q_SLOTS:
         out.close();
         Workspace ws;
         QSignalSpy finished(&ws, &Workspace::scanFinished);
-        ws.setRun(Run{{dir.path()}, DumpFiles::collect({dir.path()}), {}, {}});
+        const std::uint64_t scanning = ModuleReader::reads();
+        ws.setRun(Run({dir.path()}, DumpFiles::collect({dir.path()})));
         QVERIFY(finished.wait(20000));
+        QCOMPARE(ModuleReader::reads() - scanning, std::uint64_t{1});
         const QStringList files = ws.run().modules.files;
         QCOMPARE(files.size(), 3);
-        const std::uint64_t before = ModuleReader::reads();
+        QCOMPARE(ws.run().fits.size(), 3);
         QObject requester;
-        std::size_t measured = 0;
-        ws.measureModules(
-            files, &requester, [](int, int) {},
-            [&measured](const std::vector<DeviceFit::Module> &m, const QStringList &) {
-                measured = m.size();
-            });
-        QVERIFY(ws.jobs()->waitForDone(20000));
-        QCOMPARE(measured, std::size_t{3});
-        QCOMPARE(ModuleReader::reads() - before, std::uint64_t{1});
+        const auto measure = [&ws, &requester](const QStringList &which) {
+            std::vector<DeviceFit::Module> got;
+            ws.measureModules(
+                which, &requester, [](int, int) {},
+                [&got](const std::vector<DeviceFit::Module> &m, const QStringList &) { got = m; });
+            return ws.jobs()->waitForDone(20000) ? got : std::vector<DeviceFit::Module>();
+        };
+        const std::uint64_t before = ModuleReader::reads();
+        const std::vector<DeviceFit::Module> fromScan = measure(files);
+        QCOMPARE(fromScan.size(), std::size_t{3});
+        QCOMPARE(ModuleReader::reads() - before, std::uint64_t{0});
+        // The same figures as a load of each: the sample's held bytes and live peak.
+        for (const DeviceFit::Module &m : fromScan) {
+            QCOMPARE(m.analysis.device.held(), testutil::sampleTruth("tpu_unstack").held);
+            QCOMPARE(m.livePeak, testutil::sampleTruth("tpu_unstack").deviceBytes);
+        }
+        // A run whose scan has not measured them (another run set meanwhile): one read.
+        ws.setRun(Run({}, DumpFiles::collect({sample("tpu_unstack")})));
+        QVERIFY(finished.wait(20000));
+        const std::uint64_t again = ModuleReader::reads();
+        QCOMPARE(measure(files).size(), std::size_t{3});
+        QCOMPARE(ModuleReader::reads() - again, std::uint64_t{1});
         // A TPU message that names no executable: every module may be its module.
         OomFindings findings = oomFindingsOf(
             QStringLiteral("oom.log"),
@@ -564,7 +581,7 @@ private Q_SLOTS:
         QVERIFY(!proto.empty());
         out.write(QByteArray::fromStdString(testutil::captureOf(2, proto, "jit_a#")));
         out.close();
-        Run run{{dir.path()}, DumpFiles::collect({dir.path()}), {}, {}};
+        const Run run({dir.path()}, DumpFiles::collect({dir.path()}));
         QCOMPARE(run.modules.files.size(), 2);
         for (std::size_t i = 0; i < run.modules.refs.size(); ++i) {
             const ModuleRef &listed = run.modules.refs[i];

@@ -75,13 +75,14 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             if (!pending.isEmpty())
                 send(std::move(pending));
         },
-        [this](const Part &part) {
+        [this](Part part) {
+            // Moved in, not copied: this is the GUI thread.
             for (const ScannedModule &m : part.figures)
                 m_run.figures.insert(m.file, m.figures);
-            for (const auto &[file, scanned] : part.facts) {
-                m_run.facts.insert(file, scanned.module);
+            for (auto &[file, scanned] : part.facts) {
+                m_run.facts.insert(file, std::move(scanned.module));
                 if (scanned.fit)
-                    m_run.fits.insert(file, *scanned.fit);
+                    m_run.fits.insert(file, std::move(*scanned.fit));
             }
             Q_EMIT modulesScanned(part.figures);
         },

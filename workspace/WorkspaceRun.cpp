@@ -80,9 +80,9 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
             for (const ScannedModule &m : part.figures)
                 m_run.figures.insert(m.file, m.figures);
             for (auto &[file, scanned] : part.facts) {
-                m_run.facts.insert(file, std::move(scanned.module));
+                m_run.facts.emplace(file, std::move(scanned.module));
                 if (scanned.fit)
-                    m_run.fits.insert(file, std::move(*scanned.fit));
+                    m_run.fits.emplace(file, std::move(*scanned.fit));
             }
             Q_EMIT modulesScanned(part.figures);
         },

@@ -141,7 +141,7 @@ int runFit(const Args &args, int threads)
     }
     std::vector<std::optional<DeviceFit::Module>> measured(dumps.size());
     std::vector<QString> errors(dumps.size());
-    std::vector<bool> cut(dumps.size(), false);
+    std::vector<char> cut(dumps.size(), 0); // not vector<bool>: written from reading threads
     loadEach(dumps, threads, nullptr, [&](std::size_t k, const LoadedDump &loaded, QString error) {
         if (!loaded.dump) {
             errors[k] = std::move(error);
@@ -149,7 +149,7 @@ int runFit(const Args &args, int threads)
         }
         measured[k] = DeviceFit::Module::of(ModuleFiles::moduleName(dumps[k].path), dumps[k].path,
                                             *loaded.dump, *loaded.timeline);
-        cut[k] = loaded.dump->traits.truncated;
+        cut[k] = loaded.dump->traits.truncated ? 1 : 0;
     });
     for (std::size_t k = 0; k < dumps.size(); ++k) {
         if (!measured[k]) {
@@ -157,7 +157,7 @@ int runFit(const Args &args, int threads)
             status = 2;
             continue;
         }
-        truncated = truncated || cut[k];
+        truncated = truncated || cut[k] != 0;
         modules.push_back(std::move(*measured[k]));
     }
     if (modules.empty())

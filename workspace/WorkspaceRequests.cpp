@@ -165,22 +165,23 @@ void Workspace::measureModules(const QStringList &files, QObject *requester,
     };
     // What the run's scan measured is taken as it is; only the others are read, under the
     // reader's policy (small modules side by side, a large one alone on every thread, a
-    // capture once for all its members).
-    std::vector<std::optional<DeviceFit::Module>> known(static_cast<std::size_t>(files.size()));
-    QStringList toRead;
-    std::vector<std::size_t> at;
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        if (const auto found = m_run.fits.constFind(files[i]); found != m_run.fits.cend()) {
-            known[static_cast<std::size_t>(i)] = *found;
-        } else {
-            toRead << files[i];
-            at.push_back(static_cast<std::size_t>(i));
-        }
-    }
+    // capture once for all its members). Looked up and copied on the job, not here.
     m_jobs->run(
         laneFor(m_fitLanes, requester, "fit"), requester,
-        [measured = std::move(known), at = std::move(at), refs = m_run.refsOf(toRead),
-         threads = m_threads](const JobControl &control) mutable {
+        [files, known = m_run.fits, all = m_run.refsOf(files),
+         threads = m_threads](const JobControl &control) {
+            std::vector<std::optional<DeviceFit::Module>> measured(all.size());
+            std::vector<ModuleRef> refs;
+            std::vector<std::size_t> at; // refs[k] is measured[at[k]]
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                const auto found = known.constFind(files[static_cast<qsizetype>(i)]);
+                if (found != known.cend()) {
+                    measured[i] = *found;
+                } else {
+                    refs.push_back(all[i]);
+                    at.push_back(i);
+                }
+            }
             std::vector<QString> errors(measured.size());
             std::mutex lock;
             std::size_t measuredSoFar = 0;

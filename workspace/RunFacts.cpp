@@ -120,13 +120,6 @@ RunFacts::Scanned factsOf(LoadResult result, const ModuleRef &ref, const ParseOp
 
 } // namespace
 
-RunSummary::Module RunFacts::read(const QString &path, int threads, const std::atomic<bool> *cancel)
-{
-    const ParseOptions options = factOptions(cancel, threads);
-    const ModuleRef ref = Catalog::refOf(pathBytes(path));
-    return factsOf(ModuleReader::load(ref, options), ref, options).module;
-}
-
 void RunFacts::readEach(const std::vector<ModuleRef> &refs, int threads,
                         const std::atomic<bool> *cancel,
                         const std::function<void(std::size_t, RunSummary::Module)> &done)
@@ -183,10 +176,7 @@ RunSummary RunFacts::summarize(const QString &folder, int threads, std::size_t t
 RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs, int threads, std::size_t top,
                                const std::atomic<bool> *cancel)
 {
-    std::vector<RunSummary::Module> modules(refs.size());
-    readEach(refs, threads, cancel,
-             [&](std::size_t i, RunSummary::Module m) { modules[i] = std::move(m); });
-    return RunSummary::of(std::move(modules), top);
+    return summarize(refs, {}, threads, top, cancel);
 }
 
 RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs,

@@ -24,10 +24,6 @@ namespace bufferscope {
 /// (`<stem>.txt`), else from the dump's parameter allocations.
 struct RunFacts
 {
-    /// One module, on the calling thread; an unreadable one comes back with `read` false and
-    /// its error.
-    static RunSummary::Module read(const QString &path, int threads,
-                                   const std::atomic<bool> *cancel = nullptr);
     /// Every module of a run's listing, under ModuleReader::readEach's memory policy;
     /// `done(i, module)` on the reading threads as each is read, in no set order. Categories
     /// are worked out for every module that may be its family's largest (each family's largest

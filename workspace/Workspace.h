@@ -133,11 +133,12 @@ public:
     /// never holds the window up.
     void openText(const QString &name, std::string text, const QStringList &paths,
                   QObject *requester, TextOpened done);
-    /// Reads every module's figures (ModuleFigures::read) on one job: a module of
-    /// kReadAloneFrom bytes or more alone on every thread, the rest side by side, one per
-    /// thread, scanThreads() of them. modulesScanned hands them over a few times a second as
-    /// they are read, scanFinished follows the last; the run keeps them (Run::figures). A
-    /// newer scan replaces an older one. `skip` is not read (it is being loaded anyway).
+    /// Reads every module once on one job (RunFacts::scanEach): a module of kReadAloneFrom
+    /// bytes or more alone on every thread, the rest side by side, one per thread,
+    /// scanThreads() of them. modulesScanned hands the figures over a few times a second as
+    /// they are read, scanFinished follows the last; the run keeps the figures, the facts and
+    /// the fits (Run). A newer scan replaces an older one. `skip` is not read (it is being
+    /// loaded anyway).
     void scanModules(const DumpFiles &found, const QString &skip = {});
     bool isScanning() const;
     /// The threads the scan reads its next batch on: one while a load runs (the two do not
@@ -162,7 +163,7 @@ public:
                      RunsCompared done);
 
     /// The run the window has open (Run): set when what was opened is listed. Starts reading
-    /// its modules' figures into it (scanModules) but for `loadedElsewhere`, being loaded
+    /// its modules into it (scanModules) but for `loadedElsewhere`, being loaded
     /// anyway, whose figures the load hands over (noteFigures): a big dump is parsed once.
     void setRun(Run run, const QString &loadedElsewhere = {});
     const Run &run() const { return m_run; }

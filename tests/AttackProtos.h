@@ -196,6 +196,29 @@ inline void addValue(bufferscope::xlapb::BufferAssignmentProto &ba, std::int64_t
     as.set_size(4);
 }
 
+/// A module of one entry computation `main` (id 1), scheduled as sequence 1, and its buffer
+/// assignment: the parts the generators below fill.
+struct EntryModule
+{
+    bufferscope::xlapb::HloModuleProto &module;
+    bufferscope::xlapb::HloComputationProto &main;
+    bufferscope::xlapb::HloScheduleProto::InstructionSequence &sequence;
+    bufferscope::xlapb::BufferAssignmentProto &ba;
+};
+
+inline EntryModule entryModule(bufferscope::xlapb::HloProto &proto, const std::string &name)
+{
+    bufferscope::xlapb::HloModuleProto &module = *proto.mutable_hlo_module();
+    module.set_name(name);
+    module.set_entry_computation_name("main");
+    module.set_entry_computation_id(1);
+    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
+    bufferscope::xlapb::HloComputationProto &main = *module.add_computations();
+    main.set_name("main");
+    main.set_id(1);
+    return {module, main, sequence, *proto.mutable_buffer_assignment()};
+}
+
 } // namespace detail
 
 /// A conditional of `branches` branches, each a computation of a parameter and a constant of
@@ -206,15 +229,7 @@ inline std::string conditionalFanOutProto(int branches, int chain)
 {
     namespace pb = bufferscope::xlapb;
     pb::HloProto proto;
-    pb::HloModuleProto &module = *proto.mutable_hlo_module();
-    module.set_name("fanout");
-    module.set_entry_computation_name("main");
-    module.set_entry_computation_id(1);
-    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
-    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
-    pb::HloComputationProto &main = *module.add_computations();
-    main.set_name("main");
-    main.set_id(1);
+    const auto [module, main, sequence, ba] = detail::entryModule(proto, "fanout");
     detail::addInstruction(main, 1, "p", "parameter");
     detail::addValue(ba, 0, 1, -1, true);
     sequence.add_instruction_ids(1);
@@ -252,15 +267,7 @@ inline std::string forwardedUsesProto(int forwards)
 {
     namespace pb = bufferscope::xlapb;
     pb::HloProto proto;
-    pb::HloModuleProto &module = *proto.mutable_hlo_module();
-    module.set_name("forwarded");
-    module.set_entry_computation_name("main");
-    module.set_entry_computation_id(1);
-    pb::BufferAssignmentProto &ba = *proto.mutable_buffer_assignment();
-    auto &sequence = (*module.mutable_schedule()->mutable_sequences())[1];
-    pb::HloComputationProto &main = *module.add_computations();
-    main.set_name("main");
-    main.set_id(1);
+    const auto [module, main, sequence, ba] = detail::entryModule(proto, "forwarded");
     detail::addInstruction(main, 1, "p", "parameter");
     detail::addValue(ba, 0, 1, -1, true);
     sequence.add_instruction_ids(1);

@@ -37,6 +37,18 @@ QString sample(const char *name)
         .arg(QLatin1String(name));
 }
 
+/// Writes a profiler capture of `modules` copies of the tpu_unstack sample's proto, named
+/// `prefix` + K as testutil::captureOf names them; false when it cannot.
+bool writeCapture(const QString &path, int modules, const std::string &prefix = "jit_step_")
+{
+    const std::string proto = testutil::sampleHloProto();
+    QFile out(path);
+    if (proto.empty() || !out.open(QIODevice::WriteOnly))
+        return false;
+    const QByteArray bytes = QByteArray::fromStdString(testutil::captureOf(modules, proto, prefix));
+    return out.write(bytes) == bytes.size();
+}
+
 /// Blocks the worker until `release` is set (or 5 s passed), then returns `value`.
 int waitThen(const std::atomic<bool> &release, const JobControl &control, int value)
 {
@@ -514,13 +526,7 @@ private Q_SLOTS:
     void captureMembersAreReadOnce()
     {
         QTemporaryDir dir;
-        const QString capture = dir.filePath(QStringLiteral("host0.xplane.pb"));
-        QFile out(capture);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        const std::string proto = testutil::sampleHloProto();
-        QVERIFY(!proto.empty());
-        out.write(QByteArray::fromStdString(testutil::captureOf(3, proto)));
-        out.close();
+        QVERIFY(writeCapture(dir.filePath(QStringLiteral("host0.xplane.pb")), 3));
         Workspace ws;
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         const std::uint64_t scanning = ModuleReader::reads();
@@ -575,12 +581,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString capture = dir.filePath(QStringLiteral("p#1.xplane.pb"));
-        QFile out(capture);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        const std::string proto = testutil::sampleHloProto();
-        QVERIFY(!proto.empty());
-        out.write(QByteArray::fromStdString(testutil::captureOf(2, proto, "jit_a#")));
-        out.close();
+        QVERIFY(writeCapture(capture, 2, "jit_a#"));
         const Run run({dir.path()}, DumpFiles::collect({dir.path()}));
         QCOMPARE(run.modules.files.size(), 2);
         for (std::size_t i = 0; i < run.modules.refs.size(); ++i) {

@@ -136,12 +136,6 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &Workspace::dumpChanged, this, &MainWindow::takeDump);
     connect(m_workspace, &Workspace::dumpShown, this, &MainWindow::finishShowing);
     connect(m_workspace, &Workspace::loadFailed, this, &MainWindow::showError);
-    connect(m_workspace, &Workspace::loadCancelled, this, [this](const QString &path) {
-        ModuleFigures notRead;
-        notRead.status = ModuleFigures::Status::NotRead;
-        notRead.error = tr("loading was cancelled");
-        m_workspace->noteFigures(path, notRead);
-    });
     // Another memory space on show is said, whoever switched it (an S(2) value selected).
     connect(m_workspace, &Workspace::memorySpaceChanged, this, [this](int space) {
         const int value = selection()->currentValue();
@@ -715,7 +709,6 @@ void MainWindow::finishShowing()
                                                                 : loaded.path);
     }
     m_notice->dumpShown(loaded);
-    m_workspace->noteFigures(loaded.path, ModuleFigures::of(loaded));
     m_modules->setOpenFile(loaded.path);
     m_oom->dumpShown();
     if (!m_pendingAllocation.path.isEmpty() && m_pendingAllocation.path == loaded.path)
@@ -725,10 +718,6 @@ void MainWindow::finishShowing()
 
 void MainWindow::showError(const QString &path, const QString &error)
 {
-    ModuleFigures unreadable;
-    unreadable.status = ModuleFigures::Status::Unreadable;
-    unreadable.error = error;
-    m_workspace->noteFigures(path, unreadable);
     m_status->stopped(tr("Could not open %1").arg(QFileInfo(path).fileName()));
     m_notice->openFailed(path, current());
     spdlog::debug("could not open: {}", error.toStdString());

@@ -12,6 +12,17 @@
 
 namespace bufferscope {
 
+namespace {
+/// The figures of a module a load did not read: why not.
+ModuleFigures notRead(const QString &why)
+{
+    ModuleFigures figures;
+    figures.status = ModuleFigures::Status::NotRead;
+    figures.error = why;
+    return figures;
+}
+} // namespace
+
 Workspace::Workspace(QObject *parent)
     : QObject(parent), m_selection(new Selection(this)), m_jobs(new JobRunner(this)),
       m_loadLane(m_jobs->newLane("load", JobRunner::Scope::Session)),
@@ -179,6 +190,13 @@ bool Workspace::isCurrent(const std::shared_ptr<const Dump> &dump) const
 
 void Workspace::load(const QString &path)
 {
+    // Asked for: the run's largest no longer replaces it when the run is read.
+    m_showLargestWhenRead = false;
+    loadModule(path);
+}
+
+void Workspace::loadModule(const QString &path)
+{
     m_loadingPath = path;
     Q_EMIT loadStarted(path);
     const GanttOrder order = m_ganttOrder;
@@ -212,12 +230,21 @@ void Workspace::load(const QString &path)
         [this, path](Result r) {
             m_loadingPath.clear();
             if (r.ok) {
+                // The run's module its scan left to this load takes its figures from it.
+                const ModuleFigures figures = ModuleFigures::of(r.loaded);
                 Q_EMIT loaded(r.loaded);
                 show(std::move(r.loaded));
-            } else if (r.error.isEmpty())
+                noteFigures(path, figures);
+            } else if (r.error.isEmpty()) {
                 Q_EMIT loadCancelled(path);
-            else
+                noteFigures(path, notRead(tr("loading was cancelled")));
+            } else {
                 Q_EMIT loadFailed(path, r.error);
+                ModuleFigures unreadable;
+                unreadable.status = ModuleFigures::Status::Unreadable;
+                unreadable.error = r.error;
+                noteFigures(path, unreadable);
+            }
         },
         [this](qint64 done, qint64 total) { Q_EMIT loadProgress(done, total); });
 }
@@ -229,6 +256,7 @@ void Workspace::cancelLoad()
     m_jobs->cancel(m_loadLane);
     const QString path = std::exchange(m_loadingPath, QString());
     Q_EMIT loadCancelled(path);
+    noteFigures(path, notRead(tr("loading was cancelled")));
 }
 
 bool Workspace::isLoading() const

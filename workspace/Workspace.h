@@ -163,14 +163,24 @@ public:
                      RunsCompared done);
 
     /// The run the window has open (Run): set when what was opened is listed. Starts reading
-    /// its modules into it (scanModules) but for `loadedElsewhere`, being loaded
-    /// anyway, whose figures the load hands over (noteFigures): a big dump is parsed once.
+    /// its modules into it (scanModules) but for `loadedElsewhere`, being loaded (load())
+    /// anyway, whose figures its load hands over: a big dump is parsed once. Shows nothing
+    /// itself (openRun does).
     void setRun(Run run, const QString &loadedElsewhere = {});
     const Run &run() const { return m_run; }
-    /// The figures of the run's module the scan skipped, from its load (or why it has none):
-    /// kept in the run and handed over as modulesScanned. Ignored for any other file, and
-    /// once the module has its figures.
-    void noteFigures(const QString &file, const ModuleFigures &figures);
+    /// When openRun's module is shown.
+    enum class RunShown : std::uint8_t
+    {
+        AtOnce,  ///< a run of one module, or a first file big enough to load beside the scan
+        WhenRead ///< once every module is read (runRead)
+    };
+    /// Makes `run` the one open and shows its module, with no more asked of the caller: a run
+    /// of one module loads it at once; a run of several is read (setRun), a first file of
+    /// kReadAloneFrom bytes or more (the catalog lists the largest file first) loading at
+    /// once beside the scan; when all are read, the one the device holds most for
+    /// (Run::largest) loads, unless it is on show or loading already, or another module was
+    /// asked for meanwhile (load()) or another run set.
+    RunShown openRun(Run run);
     /// What weighOomModules hands its requester: the findings with the modules weighed, and the
     /// files that could not be read.
     using OomWeighed = std::function<void(const OomFindings &, const QStringList &)>;
@@ -282,7 +292,7 @@ Q_SIGNALS:
     void modulesScanned(const QList<bufferscope::ScannedModule> &modules);
     void scanFinished();
     /// Every module of the run has its figures: the scan finished and the module loaded
-    /// beside it handed its over (noteFigures). Run::largest is then final.
+    /// beside it handed its over. Run::largest is then final (and openRun's module loading).
     void runRead();
     /// An out-of-memory message had its modules weighed (the result went to its requester):
     /// a state change, for observers such as the screenshot mode.
@@ -328,7 +338,16 @@ private:
                             const char *name);
     LoadedDump m_current;
     Run m_run;
-    QString m_runSkipped; ///< the run's module its scan left to a load (noteFigures)
+    QString m_runSkipped;               ///< the run's module its scan left to a load (noteFigures)
+    bool m_showLargestWhenRead = false; ///< openRun waits for the run to be read
+    /// load() without forgetting that openRun waits for the run.
+    void loadModule(const QString &path);
+    /// The figures of the run's module the scan skipped, from its load (or why it has none):
+    /// kept in the run and handed over as modulesScanned. Ignored for any other file, and
+    /// once the module has its figures.
+    void noteFigures(const QString &file, const ModuleFigures &figures);
+    /// Every module of the run has its figures: openRun's module loads, and runRead.
+    void finishRun();
     struct Subscriber
     {
         QPointer<QObject> object;

@@ -4,8 +4,10 @@
 #include "RunFacts.h"
 #include "Workspace.h"
 #include "models/QtText.h"
+#include "open/ModuleReader.h"
 
 #include <mutex>
+#include <utility>
 
 namespace bufferscope {
 
@@ -89,12 +91,13 @@ void Workspace::scanModules(const DumpFiles &found, const QString &skip)
         [this] {
             Q_EMIT scanFinished();
             if (m_runSkipped.isEmpty())
-                Q_EMIT runRead();
+                finishRun();
         });
 }
 
 void Workspace::setRun(Run run, const QString &loadedElsewhere)
 {
+    m_showLargestWhenRead = false;
     m_run = std::move(run);
     m_run.figures.clear();
     m_run.facts.clear();
@@ -111,7 +114,42 @@ void Workspace::noteFigures(const QString &file, const ModuleFigures &figures)
     m_run.figures.insert(file, figures);
     Q_EMIT modulesScanned({{file, figures}});
     if (!isScanning())
-        Q_EMIT runRead();
+        finishRun();
+}
+
+Workspace::RunShown Workspace::openRun(Run run)
+{
+    const DumpFiles &found = run.modules;
+    if (found.files.size() == 1) {
+        // One module: it opens at once, and the run takes its figures from the load.
+        const QString only = found.files.front();
+        setRun(std::move(run), only);
+        load(only);
+        return RunShown::AtOnce;
+    }
+    // Several: each is read for its figures (a fraction of a load, many at a time), then the
+    // one the device holds most for opens, the one that runs out of memory first. A big
+    // first file (a load of seconds) starts loading at once, before the scan, which then
+    // reads on one thread beside it; should another module hold more, that one opens when
+    // all are read.
+    const QString bigFirst =
+        found.bytes.value(0) >= kReadAloneFrom ? found.files.front() : QString();
+    if (!bigFirst.isEmpty())
+        load(bigFirst);
+    setRun(std::move(run), bigFirst);
+    m_showLargestWhenRead = true;
+    return bigFirst.isEmpty() ? RunShown::WhenRead : RunShown::AtOnce;
+}
+
+void Workspace::finishRun()
+{
+    if (std::exchange(m_showLargestWhenRead, false)) {
+        const QString largest = m_run.largest();
+        // A run's module, listed already: loaded, not classified again.
+        if (!largest.isEmpty() && largest != m_current.path && largest != m_loadingPath)
+            loadModule(largest);
+    }
+    Q_EMIT runRead();
 }
 
 bool Workspace::isScanning() const

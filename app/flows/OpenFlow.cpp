@@ -23,7 +23,7 @@ OpenFlow::OpenFlow(WindowServices *window, Workspace *workspace, ModuleBrowser *
       m_modulesDock(modulesDock), m_status(status), m_oom(oom), m_fit(fit)
 {
     connect(modules, &ModuleBrowser::moduleActivated, this, &OpenFlow::openPath);
-    connect(workspace, &Workspace::runRead, this, &OpenFlow::openLargestModule);
+    connect(workspace, &Workspace::runRead, this, &OpenFlow::sayIfNoneRead);
 }
 
 void OpenFlow::openPaths(const QStringList &paths)
@@ -31,15 +31,17 @@ void OpenFlow::openPaths(const QStringList &paths)
     if (paths.isEmpty())
         return;
     DialogFolders::rememberOpened(paths.front());
-    // A folder opened before is no longer waited on.
-    m_openLargestWhenRead = false;
     m_workspace->open(paths, this, [this](const Opened &opened) { openClassified(opened); });
 }
 
 void OpenFlow::openPath(const QString &path)
 {
-    // The user chose; or this is the largest, chosen for them.
-    m_openLargestWhenRead = false;
+    // The user chose (in the Modules dock, in Run Summary): a module of the run loads as
+    // listed, neither classified again nor the list made again.
+    if (m_workspace->run().modules.files.contains(path)) {
+        m_workspace->load(path);
+        return;
+    }
     m_workspace->open({path}, this, [this](const Opened &opened) {
         for (const Opened::Report &r : opened.reports)
             openReport(r);
@@ -47,7 +49,6 @@ void OpenFlow::openPath(const QString &path)
             m_window->showError(problem.path, problem.text());
         for (const Opened::Log &log : opened.oomLogs)
             m_oom->open(log.findings);
-        // A module chosen in the Modules dock loads without the list being made again.
         for (const QString &file : opened.modules.files)
             m_workspace->load(file);
     });
@@ -112,47 +113,26 @@ void OpenFlow::openListed(const DumpFiles &found, const QStringList &roots)
                       .arg(QString::number(found.problems.size()), one),
             15000);
     }
-    m_openLargestWhenRead = false;
-    if (found.files.size() == 1) {
-        // One module: it opens at once, and the run takes its figures from the load.
-        m_workspace->setRun(Run(roots, found), found.files.front());
-        m_modules->showRun();
-        m_workspace->load(found.files.front());
-        return;
-    }
-    // A folder: its modules are read for their figures (a fraction of a load each, many at a
-    // time), then the one the device holds most for opens: the one that runs out of memory
-    // first. A big largest file (a load of seconds) starts loading at once, beside the scan;
-    // should another module hold more, that one opens when all are read. Opening another
-    // meanwhile keeps that one.
-    const bool bigFirst = found.bytes.value(0) >= kReadAloneFrom;
-    if (bigFirst)
-        m_workspace->load(found.files.front()); // first, so the scan starts narrow beside it
-    m_workspace->setRun(Run(roots, found), bigFirst ? found.files.front() : QString());
+    // The workspace shows the module itself: at once, or the one the device holds most for
+    // when all are read (Workspace::openRun). Opening another meanwhile keeps that one.
+    const Workspace::RunShown shown = m_workspace->openRun(Run(roots, found));
     m_modules->showRun();
+    if (found.files.size() == 1)
+        return;
     m_modulesDock->show();
     m_modulesDock->raise();
-    if (!bigFirst)
+    if (shown == Workspace::RunShown::WhenRead)
         m_status->setText(tr("Reading %1 modules; the one the device holds most for opens "
                              "when they are read")
                               .arg(found.files.size()));
-    m_openLargestWhenRead = true;
 }
 
-void OpenFlow::openLargestModule()
+void OpenFlow::sayIfNoneRead()
 {
-    if (!std::exchange(m_openLargestWhenRead, false))
-        return;
-    const QString largest = m_workspace->run().largest();
-    if (largest == m_workspace->current().path)
-        return; // the big file loaded at once was the largest module
-    if (!largest.isEmpty()) {
-        // A module of the run, listed already: loaded, not classified again.
-        m_workspace->load(largest);
-        return;
-    }
-    m_status->setText(tr("None of the %1 modules could be read; the Modules list says why")
-                          .arg(m_workspace->run().modules.files.size()));
+    const Run &run = m_workspace->run();
+    if (run.modules.files.size() > 1 && run.largest().isEmpty())
+        m_status->setText(tr("None of the %1 modules could be read; the Modules list says why")
+                              .arg(run.modules.files.size()));
 }
 
 } // namespace bufferscope

@@ -33,8 +33,8 @@ public:
     void openPaths(const QStringList &paths);
     /// One path (a module of the Modules dock, a test's file).
     void openPath(const QString &path);
-    /// A folder's modules listed: one loads at once, several are read for their figures first.
-    /// `roots`: the folders and captures it came from (Opened::runs), for the workspace's Run.
+    /// A folder's modules listed: the workspace's run, which shows its module itself
+    /// (Workspace::openRun). `roots`: the folders and captures it came from (Opened::runs).
     void openListed(const DumpFiles &found, const QStringList &roots = {});
 
 Q_SIGNALS:
@@ -46,7 +46,8 @@ Q_SIGNALS:
 private:
     void openClassified(const Opened &opened);
     void openReport(const Opened::Report &report);
-    void openLargestModule();
+    /// The run is read and none of its modules could be: the status bar says so.
+    void sayIfNoneRead();
 
     WindowServices *m_window;
     Workspace *m_workspace;
@@ -55,7 +56,6 @@ private:
     LoadStatus *m_status;
     OomFlow *m_oom;
     FitFlow *m_fit;
-    bool m_openLargestWhenRead = false; ///< a folder was opened and nothing since
 };
 
 } // namespace bufferscope

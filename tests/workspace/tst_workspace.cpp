@@ -406,20 +406,23 @@ private Q_SLOTS:
                  testutil::sampleTruth("tpu_dynamic_slice").total);
         QCOMPARE(ws.run().figures.value(files[2]).total,
                  testutil::sampleTruth("tpu_unstack").total);
+        // Another module's load hands nothing over: the scan read it.
         QSignalSpy scanned(&ws, &Workspace::modulesScanned);
-        ModuleFigures other;
-        other.total = 7;
-        ws.noteFigures(files[1], other);                           // read by the scan
-        ws.noteFigures(QStringLiteral("/elsewhere/x.txt"), other); // not the run's
+        QSignalSpy shown(&ws, &Workspace::dumpShown);
+        ws.load(files[1]);
+        QVERIFY(shown.wait(10000));
         QCOMPARE(scanned.count(), 0);
         QCOMPARE(ws.run().figures.value(files[1]).total,
                  testutil::sampleTruth("tpu_dynamic_slice").total);
-        ModuleFigures loaded;
-        loaded.total = 1522; // "Total bytes used:" of gpu_vllm_update_slice
-        ws.noteFigures(files[0], loaded);
-        ws.noteFigures(files[0], other); // once
+        // The skipped one's load hands its figures over, once.
+        ws.load(files[0]);
+        QVERIFY(shown.wait(10000));
         QCOMPARE(scanned.count(), 1);
-        QCOMPARE(ws.run().figures.value(files[0]).total, qint64(1522));
+        QCOMPARE(ws.run().figures.value(files[0]).total,
+                 qint64(1522)); // "Total bytes used:" of gpu_vllm_update_slice
+        ws.load(files[0]);
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(scanned.count(), 1);
         // Another run starts afresh.
         ws.setRun(Run({}, DumpFiles::collect({files[2]})));
         QVERIFY(finished.wait(10000));
@@ -494,10 +497,8 @@ private Q_SLOTS:
         ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
         QVERIFY(finished.wait(10000));
         QCOMPARE(read.count(), 0); // files[0] has no figures yet
-        LoadedDump loaded;
-        QString error;
-        QVERIFY2(loadDump(files[0], loaded, error), qPrintable(error));
-        ws.noteFigures(files[0], ModuleFigures::of(loaded));
+        ws.load(files[0]);
+        QVERIFY(read.wait(10000));
         QCOMPARE(read.count(), 1);
         // Held while each runs (argument + output - alias + temp): gpu_vllm_update_slice's
         // from its allocation lines, 2 (parameter 0) + 1,208 (the maybe-live-out 512 + 512 +
@@ -517,6 +518,59 @@ private Q_SLOTS:
         QCOMPARE(read.count(), 2);
         QCOMPARE(ws.run().largest(), expected);
         QVERIFY(Run().largest().isEmpty());
+    }
+
+    // Opening a run shows its module with nothing more asked (issue 75): one request from
+    // the window (openRun) after the classification, two round trips in all, where the
+    // window used to hear runRead and ask for the largest module itself.
+    void openRunShowsTheLargestItself()
+    {
+        Workspace ws;
+        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
+                                   sample("tpu_unstack")};
+        QSignalSpy read(&ws, &Workspace::runRead);
+        QSignalSpy started(&ws, &Workspace::loadStarted);
+        QSignalSpy shown(&ws, &Workspace::dumpShown);
+        QCOMPARE(ws.openRun(Run({}, DumpFiles::collect(files))), Workspace::RunShown::WhenRead);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(read.count(), 1);
+        // tpu_dynamic_slice holds the most (its truth's held bytes against 1,506 and
+        // tpu_unstack's, as runSaysWhenAllAreRead works out), and it is the one loaded.
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.at(0).at(0).toString(), files[1]);
+        QCOMPARE(ws.current().path, files[1]);
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(shown.count(), 1);
+        // A run of one module loads it at once, and the run has its figures from that load.
+        QCOMPARE(ws.openRun(Run({}, DumpFiles::collect({files[2]}))), Workspace::RunShown::AtOnce);
+        QVERIFY(read.wait(20000));
+        QCOMPARE(ws.run().figures.value(files[2]).total,
+                 testutil::sampleTruth("tpu_unstack").total);
+        QTRY_COMPARE_WITH_TIMEOUT(ws.current().path, files[2], 20000);
+    }
+
+    // A module asked for while the run is read stays: the largest does not replace it when
+    // the run is read; nor does a run set afterwards show one.
+    void aModuleAskedForMeanwhileStays()
+    {
+        Workspace ws;
+        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
+                                   sample("tpu_unstack")};
+        QSignalSpy read(&ws, &Workspace::runRead);
+        QSignalSpy started(&ws, &Workspace::loadStarted);
+        ws.openRun(Run({}, DumpFiles::collect(files)));
+        ws.load(files[2]);
+        QVERIFY(read.wait(20000));
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(ws.current().path, files[2]);
+        // openRun, then setRun: the second run is only read.
+        ws.openRun(Run({}, DumpFiles::collect(files)));
+        ws.setRun(Run({}, DumpFiles::collect(files)));
+        QVERIFY(read.wait(20000));
+        QVERIFY(ws.jobs()->waitForDone(20000));
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(ws.current().path, files[2]);
     }
 
     // The scan reads a capture once for all its members and measures them for Device Fit,

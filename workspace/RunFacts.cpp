@@ -7,6 +7,7 @@
 #include "analysis/MemoryAnalysis.h"
 #include "models/QtText.h"
 #include "open/Catalog.h"
+#include "open/ModuleReader.h"
 #include "parse/MappedFile.h"
 #include "parse/ModuleFiles.h"
 #include "util/Parallel.h"
@@ -208,24 +209,19 @@ RunSummary RunFacts::summarize(const std::vector<ModuleRef> &refs,
     return RunSummary::of(std::move(modules), top);
 }
 
-RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
-                                      const RunSummary::Module &after, int threads)
+namespace {
+
+/// A module of a run summary as the catalog lists it: a capture's member by its capture and
+/// name, as the scan found it.
+ModuleRef refOfModule(const RunSummary::Module &m)
+{
+    return m.member.empty() ? Catalog::refOf(m.file) : Catalog::memberOf(m.host, m.member);
+}
+
+/// The two loaded modules compared (DumpDiff).
+RunDiff::Comparison comparisonOf(const LoadedDump &a, const LoadedDump &b, int threads)
 {
     RunDiff::Comparison c;
-    LoadedDump a;
-    LoadedDump b;
-    QString error;
-    ParseOptions options;
-    options.threads = threads;
-    options.companions = false;
-    // A capture's member by its capture and name, as the scan found it.
-    const auto refOf = [](const RunSummary::Module &m) {
-        return m.member.empty() ? Catalog::refOf(m.file) : Catalog::memberOf(m.host, m.member);
-    };
-    if (!loadDump(refOf(before), a, error, options) || !loadDump(refOf(after), b, error, options)) {
-        c.error = error.toStdString();
-        return c;
-    }
     const DumpDiff d =
         DumpDiff::compute(*a.dump, *a.timeline, *b.dump, *b.timeline, nullptr, threads);
     c.ok = true;
@@ -245,6 +241,61 @@ RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
     c.matchedAfter = share(b.dump->values.size());
     c.identical = d.added.empty() && d.removed.empty() && d.changed.empty() && d.why.causes.empty();
     return c;
+}
+
+ParseOptions compareOptions(int threads, const std::atomic<bool> *cancel)
+{
+    ParseOptions options;
+    options.threads = threads;
+    options.cancel = cancel;
+    options.companions = false;
+    return options;
+}
+
+} // namespace
+
+RunDiff::Comparison RunFacts::compare(const RunSummary::Module &before,
+                                      const RunSummary::Module &after, int threads)
+{
+    LoadedDump a;
+    LoadedDump b;
+    QString error;
+    const ParseOptions options = compareOptions(threads, nullptr);
+    if (!loadDump(refOfModule(before), a, error, options) ||
+        !loadDump(refOfModule(after), b, error, options)) {
+        RunDiff::Comparison c;
+        c.error = error.toStdString();
+        return c;
+    }
+    return comparisonOf(a, b, threads);
+}
+
+std::vector<RunDiff::Comparison> RunFacts::compareEach(const std::vector<RunDiff::Pair> &pairs,
+                                                       int threads, const std::atomic<bool> *cancel)
+{
+    std::vector<RunDiff::Comparison> out(pairs.size());
+    std::vector<std::pair<ModuleRef, ModuleRef>> refs;
+    refs.reserve(pairs.size());
+    for (const RunDiff::Pair &p : pairs)
+        refs.emplace_back(refOfModule(*p.first), refOfModule(*p.second));
+    const ParseOptions options = compareOptions(1, cancel);
+    ModuleReader::readPairs(
+        refs, threads, options, [&](std::size_t i, LoadResult first, LoadResult second) {
+            if (cancel && cancel->load())
+                return; // not compared: "cancelled"
+            LoadedDump a;
+            LoadedDump b;
+            QString error;
+            if (!finishLoad(std::move(first), pathFromBytes(refs[i].first.path), a, error,
+                            options) ||
+                !finishLoad(std::move(second), pathFromBytes(refs[i].second.path), b, error,
+                            options)) {
+                out[i].error = error.toStdString();
+                return;
+            }
+            out[i] = comparisonOf(a, b, 1);
+        });
+    return out;
 }
 
 } // namespace bufferscope

@@ -61,6 +61,13 @@ struct RunFacts
     /// much of each matched the other by structure; RunDiff asks for it.
     static RunDiff::Comparison compare(const RunSummary::Module &before,
                                        const RunSummary::Module &after, int threads);
+    /// Every pair compared as compare() compares one, the pairs read together
+    /// (ModuleReader::readPairs: a capture read once for all its members, where a pair at a
+    /// time read it once per member), side by side on `threads`; RunDiff's CompareAll. None
+    /// is compared once `cancel` is set.
+    static std::vector<RunDiff::Comparison> compareEach(const std::vector<RunDiff::Pair> &pairs,
+                                                        int threads,
+                                                        const std::atomic<bool> *cancel = nullptr);
 };
 
 } // namespace bufferscope

@@ -89,7 +89,8 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
                                      : RunFacts::summarize(before.modules.refs, before.facts,
                                                            threads, 20, control.flag());
             const RunSummary b = RunFacts::summarize(after, threads, 20, nullptr, control.flag());
-            // Each pair on one thread, the pairs side by side; none once cancelled.
+            // Each pair on one thread, the pairs side by side and read together (a capture
+            // once); none once cancelled.
             const std::atomic<bool> *cancel = control.flag();
             return RunDiff::of(
                 a, b,
@@ -97,7 +98,9 @@ void Workspace::compareRuns(const Run &before, const QString &after, QObject *re
                     return cancel && cancel->load() ? RunDiff::Comparison()
                                                     : RunFacts::compare(x, y, 1);
                 },
-                threads);
+                [cancel, threads](const std::vector<RunDiff::Pair> &pairs) {
+                    return RunFacts::compareEach(pairs, threads, cancel);
+                });
         },
         [done = std::move(done)](const RunDiff &d) { done(d); });
 }

@@ -41,13 +41,15 @@ int runRunDiff(const QString &before, const QString &after, bool json, int top,
         fail(p, 0);
     if (a.modules.empty() || b.modules.empty())
         return 2;
-    // Each pair on one thread, the pairs side by side.
+    // Each pair on one thread, the pairs side by side and read together (a capture once).
     const RunDiff d = RunDiff::of(
         a, b,
         [](const RunSummary::Module &x, const RunSummary::Module &y) {
             return RunFacts::compare(x, y, 1);
         },
-        threads);
+        [threads](const std::vector<RunDiff::Pair> &pairs) {
+            return RunFacts::compareEach(pairs, threads);
+        });
     spdlog::debug("runs compared in {:.3f} s", clock.seconds());
     const std::string out = json ? RunDiffReport::json(d, before.toStdString(), after.toStdString())
                                  : RunDiffReport::text(d, before.toStdString(), after.toStdString(),

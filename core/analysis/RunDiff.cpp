@@ -265,6 +265,17 @@ std::string RunDiff::signatureChange(const std::vector<RunSummary::Parameter> &b
 
 RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare, int threads)
 {
+    return of(a, b, compare, [&compare, threads](const std::vector<Pair> &pairs) {
+        std::vector<Comparison> out(pairs.size());
+        parallelFor(pairs.size(), threadsFor(threads),
+                    [&](std::size_t k) { out[k] = compare(*pairs[k].first, *pairs[k].second); });
+        return out;
+    });
+}
+
+RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &compare,
+                    const CompareAll &compareAll)
+{
     RunDiff d;
     for (const auto &[run, after] : {std::pair{&a, false}, std::pair{&b, true}}) {
         std::vector<Unreadable> these;
@@ -550,9 +561,15 @@ RunDiff RunDiff::of(const RunSummary &a, const RunSummary &b, const Compare &com
         r.whatChanged = "renamed, the same buffer assignment";
         d.rows.push_back(std::move(r));
     }
-    parallelFor(toCompare.size(), threadsFor(threads), [&](std::size_t k) {
-        d.rows[toCompare[k].row].comparison = compare(*toCompare[k].before, *toCompare[k].after);
-    });
+    {
+        std::vector<Pair> pairs;
+        pairs.reserve(toCompare.size());
+        for (const ToCompare &c : toCompare)
+            pairs.emplace_back(c.before, c.after);
+        std::vector<Comparison> compared = compareAll(pairs);
+        for (std::size_t k = 0; k < toCompare.size() && k < compared.size(); ++k)
+            d.rows[toCompare[k].row].comparison = std::move(compared[k]);
+    }
     // A pair of one signature whose comparison matched every value with nothing changed is
     // the same program, whatever its names and value ids (a renamed function recompiled):
     // not "another program".

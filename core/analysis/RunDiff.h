@@ -129,6 +129,15 @@ struct RunDiff
     /// call from several threads.
     static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare,
                       int threads = 0);
+    /// Two modules to compare, the before run's and the after run's.
+    using Pair = std::pair<const RunSummary::Module *, const RunSummary::Module *>;
+    /// Every changed pair compared at once, a comparison per pair in their order: a caller
+    /// that loads the pairs together reads a capture once for all its members.
+    using CompareAll = std::function<std::vector<Comparison>(const std::vector<Pair> &)>;
+    /// The same, with the changed pairs handed to `compareAll` together (the rename
+    /// candidates still one by one to `compare`).
+    static RunDiff of(const RunSummary &before, const RunSummary &after, const Compare &compare,
+                      const CompareAll &compareAll);
     static std::string signatureText(const std::vector<RunSummary::Parameter> &parameters);
     /// "Arg_0: f32[8,128] → f32[16,128]; Arg_2: s32[] → s32[4]" (at most three), or "same
     /// inputs" when the signatures are the same.

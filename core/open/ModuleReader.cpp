@@ -124,4 +124,59 @@ void ModuleReader::readEach(const std::vector<ModuleRef> &refs, int threads,
     }
 }
 
+void ModuleReader::readPairs(const std::vector<std::pair<ModuleRef, ModuleRef>> &pairs, int threads,
+                             const ParseOptions &base,
+                             const std::function<void(std::size_t, LoadResult, LoadResult)> &done)
+{
+    const std::atomic<bool> *cancel = base.cancel;
+    const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    const auto containerOf = [](const ModuleRef &ref) {
+        return ref.format == ModuleFormat::CaptureMember ? ref.container : std::string();
+    };
+    // The pairs by the captures their two modules are members of ("": none).
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        groups[{containerOf(pairs[i].first), containerOf(pairs[i].second)}].push_back(i);
+    ParseOptions one = base;
+    one.threads = 1;
+    const int all = threadsFor(threads);
+    // The capture of each side read last: the groups come in order of the first side's
+    // capture, so a run of one capture per host reads each once.
+    XPlaneModules::Index first;
+    XPlaneModules::Index second;
+    const auto indexed = [](XPlaneModules::Index &held, const std::string &capture) {
+        if (capture.empty() || held.capture == capture)
+            return;
+        held = XPlaneModules::Index(); // its budget given back before the next is read
+        held = XPlaneModules::index(capture);
+        g_reads.fetch_add(1, std::memory_order_relaxed);
+    };
+    for (const auto &[captures, members] : groups) {
+        if (stopped())
+            break;
+        indexed(first, captures.first);
+        // Both sides in one capture: read once.
+        const bool same = !captures.second.empty() && captures.second == captures.first;
+        if (!same)
+            indexed(second, captures.second);
+        const XPlaneModules::Index &secondIndex = same ? first : second;
+        const auto read = [&](const ModuleRef &ref, const XPlaneModules::Index &index) {
+            if (ref.format != ModuleFormat::CaptureMember)
+                return load(ref, one);
+            return guarded(ref.path, [&] { return XPlaneModules::load(index, ref.member, one); });
+        };
+        // This thread holds the captures' budget while helpers read their modules: none waits.
+        const MemoryBudget::Helpers helpers;
+        const std::vector<std::size_t> &group = members; // a lambda captures no binding
+        parallelFor(group.size(), all, [&](std::size_t k) {
+            if (stopped())
+                return;
+            const std::pair<ModuleRef, ModuleRef> &pair = pairs[group[k]];
+            LoadResult a = read(pair.first, first);
+            LoadResult b = read(pair.second, secondIndex);
+            done(group[k], std::move(a), std::move(b));
+        });
+    }
+}
+
 } // namespace bufferscope

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bufferscope {
@@ -37,9 +38,19 @@ struct ModuleReader
     static void readEach(const std::vector<ModuleRef> &refs, int threads, const ParseOptions &base,
                          const std::function<void(std::size_t, LoadResult, int)> &done);
 
+    /// Pairs of modules (a run comparison's pairs), each pair read on one thread and the pairs
+    /// side by side; a profiler capture is read once for every pair with a member in it
+    /// (pairs of the same two captures read together, after one read of each), where loading
+    /// pair by pair read it once per member. `done(i, first, second)` is called on the
+    /// reading thread as pair `i` is read, in no set order. `base.cancel` stops it between
+    /// pairs.
+    static void readPairs(const std::vector<std::pair<ModuleRef, ModuleRef>> &pairs, int threads,
+                          const ParseOptions &base,
+                          const std::function<void(std::size_t, LoadResult, LoadResult)> &done);
+
     /// How many times this process has read a module's file so far: each load and loadPath,
-    /// each module readEach reads on its own, and each capture readEach reads once for all
-    /// its members. For the tests that check a run's files are read once.
+    /// each module readEach reads on its own, and each capture readEach or readPairs reads
+    /// once for all its members. For the tests that check a run's files are read once.
     static std::uint64_t reads();
 
 private:

@@ -8,6 +8,7 @@
 #include "LoadedDump.h"
 #include "OomJoin.h"
 #include "Opened.h"
+#include "RunFacts.h"
 #include "SampleTruths.h"
 #include "Workspace.h"
 #include "models/Selection.h"
@@ -39,9 +40,22 @@ QString sample(const char *name)
 
 /// Writes a profiler capture of `modules` copies of the tpu_unstack sample's proto, named
 /// `prefix` + K as testutil::captureOf names them; false when it cannot.
-bool writeCapture(const QString &path, int modules, const std::string &prefix = "jit_step_")
+bool writeCapture(const QString &path, int modules, const std::string &prefix = "jit_step_",
+                  std::int64_t growParameter = 0)
 {
-    const std::string proto = testutil::sampleHloProto();
+    std::string proto = testutil::sampleHloProto();
+    if (growParameter != 0) {
+        // Parameter 0's allocation (allocation 1, "size 1024, parameter 0" in
+        // tpu_unstack.buffer-assignment.txt) made `growParameter` bytes larger.
+        xlapb::HloProto parsed;
+        if (!parsed.ParseFromString(proto))
+            return false;
+        auto *allocation = parsed.mutable_buffer_assignment()->mutable_buffer_allocations(1);
+        if (allocation->size() != 1024 || !allocation->is_entry_computation_parameter())
+            return false;
+        allocation->set_size(allocation->size() + growParameter);
+        proto = parsed.SerializeAsString();
+    }
     QFile out(path);
     if (proto.empty() || !out.open(QIODevice::WriteOnly))
         return false;
@@ -571,6 +585,53 @@ private Q_SLOTS:
         QVERIFY(ws.jobs()->waitForDone(20000));
         QCOMPARE(started.count(), 1);
         QCOMPARE(ws.current().path, files[2]);
+    }
+
+    // Two runs of captures compared: the changed pairs are read together, each capture once
+    // (issue 75), where a pair at a time read both captures again for every pair.
+    void runComparisonReadsEachCaptureOnce()
+    {
+        QTemporaryDir before;
+        QTemporaryDir after;
+        QVERIFY(writeCapture(before.filePath(QStringLiteral("host0.xplane.pb")), 3));
+        QVERIFY(
+            writeCapture(after.filePath(QStringLiteral("host0.xplane.pb")), 3, "jit_step_", 1024));
+        Workspace ws;
+        QSignalSpy finished(&ws, &Workspace::scanFinished);
+        ws.setRun(Run({before.path()}, DumpFiles::collect({before.path()})));
+        QVERIFY(finished.wait(20000));
+        QObject requester;
+        const std::uint64_t reads = ModuleReader::reads();
+        RunDiff diff;
+        ws.compareRuns(ws.run(), after.path(), &requester, [&diff](const RunDiff &d) { diff = d; });
+        QVERIFY(ws.jobs()->waitForDone(30000));
+        // One read of the after run's capture for its summary, then one of each capture for
+        // the three pairs (a pair at a time: 6).
+        QCOMPARE(ModuleReader::reads() - reads, std::uint64_t{3});
+        QCOMPARE(diff.rows.size(), std::size_t{3});
+        for (const RunDiff::Row &row : diff.rows) {
+            QCOMPARE(row.change, RunDiff::Change::Changed);
+            QVERIFY2(row.comparison.ok, row.comparison.error.c_str());
+            // Parameter 0 is 1,024 bytes larger and held all the while: held +1,024.
+            QCOMPARE(row.heldDelta(), std::int64_t{1024});
+            QCOMPARE(row.comparison.heldDelta, std::int64_t{1024});
+        }
+        // The same comparisons, a pair at a time.
+        const RunSummary a = RunFacts::summarize(ws.run().modules.refs, 1);
+        const RunSummary b = RunFacts::summarize(after.path(), 1);
+        const RunDiff one = RunDiff::of(
+            a, b,
+            [](const RunSummary::Module &x, const RunSummary::Module &y) {
+                return RunFacts::compare(x, y, 1);
+            },
+            1);
+        QCOMPARE(one.rows.size(), diff.rows.size());
+        for (std::size_t i = 0; i < one.rows.size(); ++i) {
+            QCOMPARE(one.rows[i].name, diff.rows[i].name);
+            QCOMPARE(one.rows[i].comparison.heldDelta, diff.rows[i].comparison.heldDelta);
+            QCOMPARE(one.rows[i].comparison.peakDelta, diff.rows[i].comparison.peakDelta);
+            QCOMPARE(one.rows[i].comparison.cause, diff.rows[i].comparison.cause);
+        }
     }
 
     // The scan reads a capture once for all its members and measures them for Device Fit,

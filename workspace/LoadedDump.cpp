@@ -218,19 +218,6 @@ ModuleFigures figuresOf(LoadResult result, const QString &path, const ParseOptio
 
 } // namespace
 
-ModuleFigures ModuleFigures::read(const QString &path, int threads, const std::atomic<bool> *cancel)
-{
-    ModuleFigures figures;
-    figures.status = Status::NotRead;
-    if (cancel && cancel->load())
-        return figures;
-    const ModuleRef ref = Catalog::refOf(pathBytes(path));
-    if (ref.isReport())
-        return ofReport(path);
-    const ParseOptions options = figureOptions(cancel, threads);
-    return figuresOf(ModuleReader::load(ref, options), path, options);
-}
-
 void ModuleFigures::readEach(const std::vector<ModuleRef> &refs, int threads,
                              const std::atomic<bool> *cancel,
                              const std::function<void(std::size_t, ModuleFigures)> &done)

@@ -76,15 +76,12 @@ struct ModuleFigures
     static ModuleFigures ofReport(const QString &path);
     /// A module whose load failed with `error` (Unreadable), or was cancelled (empty: NotRead).
     static ModuleFigures failed(const QString &error);
-    /// Reads module `path` for its figures alone, on the calling thread, the quickest way: the
-    /// dump without what adds nothing to them (its Used values section, the memory-usage report
-    /// and optimized HLO beside it: ParseOptions), and nothing kept. For the Modules dock's scan
-    /// and `bufferscope list`; `threads` as loadDump takes them.
-    static ModuleFigures read(const QString &path, int threads,
-                              const std::atomic<bool> *cancel = nullptr);
-    /// The one module scan, for the Modules dock and `list`: each of `refs` read as read()
-    /// reads one, under ModuleReader::readEach's memory policy. `done(i, figures)` is called on
-    /// the reading threads, in no set order.
+    /// Every module of `refs` read for its figures alone, the quickest way: the dump without
+    /// what adds nothing to them (its Used values section, the memory-usage report and
+    /// optimized HLO beside it: ParseOptions), nothing kept, under ModuleReader::readEach's
+    /// memory policy. For `bufferscope list`, which shows the figures and nothing else (the
+    /// window's scan reads the run's facts too: RunFacts::scanEach). `done(i, figures)` is
+    /// called on the reading threads, in no set order.
     static void readEach(const std::vector<ModuleRef> &refs, int threads,
                          const std::atomic<bool> *cancel,
                          const std::function<void(std::size_t, ModuleFigures)> &done);

@@ -451,6 +451,69 @@ private Q_SLOTS:
         }
     }
 
+    // A step axis names its steps only where each name has room: tpu_unstack's 8 steps in a
+    // 1000-pixel Live Ranges drew "slice_reduce_fusion" and four "get-tuple-element.N" over
+    // one another (kNamePixels, 110 a step, was less than the names). Whatever the font, a
+    // name never runs into the next; wide enough, they are shown.
+    void stepNamesNeverOverlap()
+    {
+        Views views;
+        QCPAxis *axis = views.gantt.plot()->xAxis;
+        // Whether two neighbouring named ticks overlap; whether any tick is named.
+        const auto check = [axis](const char *when, bool *named) {
+            const QVector<double> ticks = axis->tickVector();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            QCOMPARE(labels.size(), ticks.size());
+            const QFontMetricsF metrics(axis->tickLabelFont());
+            const auto nameWidth = [&metrics](const QString &label) {
+                return metrics.horizontalAdvance(label.section(QLatin1Char('\n'), 1));
+            };
+            for (qsizetype i = 0; i + 1 < ticks.size(); ++i) {
+                if (!labels[i].contains(QLatin1Char('\n')))
+                    continue;
+                *named = true;
+                const double apart =
+                    axis->coordToPixel(ticks[i + 1]) - axis->coordToPixel(ticks[i]);
+                // Two centred names meet when half of each is more than the room between.
+                const double half = (nameWidth(labels[i]) + nameWidth(labels[i + 1])) / 2;
+                QVERIFY2(half < apart,
+                         qPrintable(QStringLiteral("%1: '%2' and '%3' %4 px apart")
+                                        .arg(QLatin1String(when), labels[i], labels[i + 1])
+                                        .arg(apart)));
+            }
+        };
+        bool named = false;
+        // The first dump in an empty chart: its value names widen the left margin, so the
+        // plot is narrower once laid out than when its ticks were made, without a resize.
+        LoadedDump unstack;
+        QString error;
+        QVERIFY2(
+            loadDump(QStringLiteral(BUFFERSCOPE_TEST_DATA "/tpu_unstack.buffer-assignment.txt"),
+                     unstack, error),
+            qPrintable(error));
+        views.gantt.resize(1000, 520);
+        views.gantt.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&views.gantt));
+        views.workspace.show(unstack, Workspace::Fill::AtOnce); // as the window shows it
+        QCoreApplication::processEvents();                      // a replot the layout asked for
+        check("the first dump", &named);
+        // Steps a little narrower than the widest name: too narrow for names, so they are
+        // numbered (a rule of 110 pixels a step drew 116-pixel names 115 apart).
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        double widest = 0;
+        for (const char *name : {"slice_reduce_fusion", "get-tuple-element.3"})
+            widest = std::max(widest, metrics.horizontalAdvance(QLatin1String(name)));
+        const int margins = views.gantt.width() - axis->axisRect()->width();
+        const int tight = margins + static_cast<int>((widest - 2) * axis->range().size());
+        // Narrower each time, and wide enough at first for every name.
+        for (const int width : {3000, 2000, 1400, tight, 1000, 700}) {
+            views.gantt.resize(width, 520);
+            QCoreApplication::processEvents();
+            check(QByteArray::number(width).constData(), &named);
+        }
+        QVERIFY(named); // at 3000 pixels every step has room
+    }
+
     // Use marks are ▼ everywhere, as the legends say: at the top row of a chart the mark sits
     // at the top, never below the value pointing up (issue 35, item 8).
     void useMarksAlwaysPointDown()

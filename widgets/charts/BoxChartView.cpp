@@ -26,10 +26,7 @@ BoxChartView::BoxChartView(Workspace *workspace, QWidget *parent) : ChartView(wo
     QCustomPlot *p = plot();
     m_boxes = new BoxPlottable(p->xAxis, p->yAxis);
     m_boxes->removeFromLegend();
-    auto ticker = QSharedPointer<StepTicker>::create();
-    m_stepTicker = ticker.data();
-    m_stepTicker->setAxis(p->xAxis);
-    p->xAxis->setTicker(ticker);
+    m_stepTicker = StepTicker::install(p->xAxis).data();
     p->xAxis->setLabel(tr("program order (step)"));
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);

@@ -76,10 +76,7 @@ UsageChart::UsageChart(Workspace *workspace, QWidget *parent)
     });
 
     QCustomPlot *p = plot();
-    auto stepTicker = QSharedPointer<StepTicker>::create();
-    m_stepTicker = stepTicker.data();
-    m_stepTicker->setAxis(p->xAxis);
-    p->xAxis->setTicker(stepTicker);
+    m_stepTicker = StepTicker::install(p->xAxis).data();
     p->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
     p->xAxis->setLabel(tr("program order (step)"));
     p->yAxis->setLabel(tr("live bytes"));

@@ -2,18 +2,69 @@
 
 #include "models/QtText.h"
 
+#include <QFontMetricsF>
+
 #include <cmath>
 
 namespace bufferscope {
 
 namespace {
-constexpr double kNamePixels = 110; ///< each step this wide on screen: label it with its name
+/// Below this many pixels a step, no name is measured: the steps are numbered.
+constexpr double kFewestNamePixels = 40;
+/// The room kept between two neighbouring names.
+constexpr double kNameGap = 12;
 } // namespace
+
+QString StepTicker::nameAt(std::int64_t step) const
+{
+    const std::uint32_t ins = m_dump->instructionAtStep(step);
+    if (ins != kNone)
+        return toQString(m_dump->str(m_dump->instructions[ins].name));
+    if (step == m_dump->maxStep())
+        return QStringLiteral("(end)");
+    return {};
+}
+
+QSharedPointer<StepTicker> StepTicker::install(QCPAxis *axis)
+{
+    auto ticker = QSharedPointer<StepTicker>::create();
+    ticker->m_axis = axis;
+    axis->setTicker(ticker);
+    // The ticks are made before the layout, from the width the axis had at the last one: a
+    // plot made narrower (another dump's wider value names, a smaller window) would keep
+    // names that no longer fit, until something else replotted it. Once laid out, the
+    // choice is made again from the width as it is now.
+    QCustomPlot *plot = axis->parentPlot();
+    QObject::connect(
+        plot, &QCustomPlot::afterLayout, plot, [weak = ticker.toWeakRef(), axis, plot] {
+            const QSharedPointer<StepTicker> t = weak.toStrongRef();
+            if (t && axis->ticker() == t && t->m_usedWidth != axis->axisRect()->width() &&
+                t->namesFit(axis->range()) != t->m_names)
+                plot->replot(QCustomPlot::rpQueuedReplot);
+        });
+    return ticker;
+}
+
+bool StepTicker::namesFit(const QCPRange &range) const
+{
+    const double pixels = m_axis ? m_axis->axisRect()->width() : 0;
+    if (!m_dump || range.size() <= 0 || pixels / range.size() < kFewestNamePixels)
+        return false;
+    // Every name on screen is measured in the axis's own font, so that none runs into the
+    // next, whatever the names and the fonts: at most pixels / kFewestNamePixels of them.
+    const QFontMetricsF metrics(m_axis->tickLabelFont());
+    const double room = pixels / range.size() - kNameGap;
+    const auto last = static_cast<std::int64_t>(std::floor(range.upper));
+    for (auto step = static_cast<std::int64_t>(std::floor(range.lower)); step <= last; ++step)
+        if (metrics.horizontalAdvance(nameAt(step)) > room)
+            return false;
+    return true;
+}
 
 double StepTicker::getTickStep(const QCPRange &range)
 {
-    const double pixels = m_axis ? m_axis->axisRect()->width() : 0;
-    m_names = m_dump && range.size() > 0 && pixels / range.size() >= kNamePixels;
+    m_usedWidth = m_axis ? m_axis->axisRect()->width() : 0;
+    m_names = namesFit(range);
     if (m_names)
         return 1;
     // Steps are integers, so are ticks: 1, 2, 5, 10, 20, 50, … (QCustomPlot's clean mantissas
@@ -48,14 +99,9 @@ QString StepTicker::getTickLabel(double tick, const QLocale &locale, QChar forma
                                  int precision)
 {
     const auto step = static_cast<std::int64_t>(std::floor(tick));
-    if (m_names && m_dump) {
-        const std::uint32_t ins = m_dump->instructionAtStep(step);
-        if (ins != kNone)
-            return QString::number(step) + QLatin1Char('\n') +
-                   toQString(m_dump->str(m_dump->instructions[ins].name));
-        if (step == m_dump->maxStep())
-            return QString::number(step) + QStringLiteral("\n(end)");
-    }
+    if (m_names && m_dump)
+        if (const QString name = nameAt(step); !name.isEmpty())
+            return QString::number(step) + QLatin1Char('\n') + name;
     return QCPAxisTicker::getTickLabel(static_cast<double>(step), locale, formatChar, precision);
 }
 

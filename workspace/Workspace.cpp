@@ -205,6 +205,7 @@ void Workspace::loadModule(const QString &path)
     {
         bool ok = false;
         LoadedDump loaded;
+        ModuleFigures figures; ///< for the run, should its scan have left this module to the load
         QString error;
     };
     m_jobs->run(
@@ -224,17 +225,17 @@ void Workspace::loadModule(const QString &path)
                 r.loaded.mapLayout = MemoryMapLayout::layOut(
                     r.loaded.dump, exists ? allocation : MemoryMapLayout::kAllAllocations);
                 r.loaded.categorize();
+                r.figures = ModuleFigures::of(r.loaded);
             }
             return r;
         },
         [this, path](Result r) {
             m_loadingPath.clear();
             if (r.ok) {
-                // The run's module its scan left to this load takes its figures from it.
-                const ModuleFigures figures = ModuleFigures::of(r.loaded);
                 Q_EMIT loaded(r.loaded);
                 show(std::move(r.loaded));
-                noteFigures(path, figures);
+                // The run's module its scan left to this load takes its figures from it.
+                noteFigures(path, r.figures);
             } else if (r.error.isEmpty()) {
                 Q_EMIT loadCancelled(path);
                 noteFigures(path, notRead(tr("loading was cancelled")));

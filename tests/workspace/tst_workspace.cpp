@@ -38,6 +38,13 @@ QString sample(const char *name)
         .arg(QLatin1String(name));
 }
 
+/// The run the run tests open: gpu_vllm_update_slice (held 1,506, the largest file),
+/// tpu_dynamic_slice (which holds the most) and tpu_unstack.
+QStringList threeModules()
+{
+    return {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"), sample("tpu_unstack")};
+}
+
 /// Writes a profiler capture of `modules` copies of the tpu_unstack sample's proto, named
 /// `prefix` + K as testutil::captureOf names them; false when it cannot.
 bool writeCapture(const QString &path, int modules, const std::string &prefix = "jit_step_",
@@ -409,8 +416,7 @@ private Q_SLOTS:
         // Setting the run reads its modules' figures into it, but for the one loaded beside
         // the scan, whose figures its load hands over once.
         Workspace ws;
-        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
-                                   sample("tpu_unstack")};
+        const QStringList files = threeModules();
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
         QVERIFY(finished.wait(10000));
@@ -451,8 +457,7 @@ private Q_SLOTS:
     void runSummaryReadsOnlyWhatTheScanDidNot()
     {
         Workspace ws;
-        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
-                                   sample("tpu_unstack")};
+        const QStringList files = threeModules();
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         const std::uint64_t before = ModuleReader::reads();
         ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
@@ -504,8 +509,7 @@ private Q_SLOTS:
     void runSaysWhenAllAreRead()
     {
         Workspace ws;
-        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
-                                   sample("tpu_unstack")};
+        const QStringList files = threeModules();
         QSignalSpy finished(&ws, &Workspace::scanFinished);
         QSignalSpy read(&ws, &Workspace::runRead);
         ws.setRun(Run({}, DumpFiles::collect(files)), files[0]);
@@ -540,8 +544,7 @@ private Q_SLOTS:
     void openRunShowsTheLargestItself()
     {
         Workspace ws;
-        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
-                                   sample("tpu_unstack")};
+        const QStringList files = threeModules();
         QSignalSpy read(&ws, &Workspace::runRead);
         QSignalSpy started(&ws, &Workspace::loadStarted);
         QSignalSpy shown(&ws, &Workspace::dumpShown);
@@ -568,8 +571,7 @@ private Q_SLOTS:
     void aModuleAskedForMeanwhileStays()
     {
         Workspace ws;
-        const QStringList files = {sample("gpu_vllm_update_slice"), sample("tpu_dynamic_slice"),
-                                   sample("tpu_unstack")};
+        const QStringList files = threeModules();
         QSignalSpy read(&ws, &Workspace::runRead);
         QSignalSpy started(&ws, &Workspace::loadStarted);
         ws.openRun(Run({}, DumpFiles::collect(files)));

@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bufferscope {
@@ -54,8 +55,12 @@ bool StepTicker::namesFit(const QCPRange &range) const
     // next, whatever the names and the fonts: at most pixels / kFewestNamePixels of them.
     const QFontMetricsF metrics(m_axis->tickLabelFont());
     const double room = pixels / range.size() - kNameGap;
-    const auto last = static_cast<std::int64_t>(std::floor(range.upper));
-    for (auto step = static_cast<std::int64_t>(std::floor(range.lower)); step <= last; ++step)
+    // Only the dump's steps have names (kept within them before any cast: a range may lie
+    // far outside).
+    const double end = static_cast<double>(m_dump->maxStep());
+    const auto first = static_cast<std::int64_t>(std::clamp(std::floor(range.lower), 0.0, end));
+    const auto last = static_cast<std::int64_t>(std::clamp(std::floor(range.upper), 0.0, end));
+    for (std::int64_t step = first; step <= last; ++step)
         if (metrics.horizontalAdvance(nameAt(step)) > room)
             return false;
     return true;
